@@ -1,0 +1,65 @@
+//! Where things live in a dataset directory, and the byte form of the per-year files.
+//!
+//! ```text
+//! output/                      the output root (--out); only README.md is tracked by git
+//!   current -> v1-3f2a...      symlink to the dataset in service, swapped atomically
+//!   v1-3f2a.../                one dataset directory, named by its dataset version
+//!     manifest.json            versions, year range, checksums, counts
+//!     years/1583.json ...      one file per year, one day per line
+//!     kalendorius.sled/        the sled database the server loads
+//! ```
+//!
+//! sled trees: `meta` (`schema_version` as u32 big-endian, `dataset_version` as UTF-8) and
+//! `days` (key: [`day_key`], value: the [`crate::Day`] JSON, the same bytes as its line in
+//! the year file).
+
+use crate::Date;
+
+/// The manifest file, relative to a dataset directory.
+pub const MANIFEST_FILE: &str = "manifest.json";
+/// The directory of per-year files.
+pub const YEARS_DIR: &str = "years";
+/// The sled database directory.
+pub const DATABASE_DIR: &str = "kalendorius.sled";
+/// The symlink in the output root that names the dataset in service.
+pub const CURRENT_LINK: &str = "current";
+
+/// sled tree of dataset metadata.
+pub const TREE_META: &str = "meta";
+/// sled tree of days.
+pub const TREE_DAYS: &str = "days";
+/// `meta` key of the schema version (u32 big-endian).
+pub const META_SCHEMA_VERSION: &[u8] = b"schema_version";
+/// `meta` key of the dataset version (UTF-8).
+pub const META_DATASET_VERSION: &[u8] = b"dataset_version";
+
+/// Path of a year's file, relative to the dataset directory.
+pub fn year_file(year: i32) -> String {
+    format!("{YEARS_DIR}/{year}.json")
+}
+
+/// The sled key of a date: `YYYYMMDD` as a big-endian u32, so keys sort like dates.
+pub fn day_key(date: Date) -> [u8; 4] {
+    date.ordinal_key().to_be_bytes()
+}
+
+/// The bytes of a year file from the JSON of its days (each from `serde_json::to_vec`).
+///
+/// The layout is `{"schema_version":..,"year":..,"days":[` then one day per line: valid
+/// JSON that still diffs line by line between dataset versions.
+pub fn year_file_bytes<'a>(year: i32, day_json: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(366 * 400);
+    out.extend_from_slice(
+        format!(
+            "{{\"schema_version\":{},\"year\":{year},\"days\":[",
+            crate::SCHEMA_VERSION
+        )
+        .as_bytes(),
+    );
+    for (i, day) in day_json.into_iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+        out.extend_from_slice(day);
+    }
+    out.extend_from_slice(b"\n]}\n");
+    out
+}

@@ -1,0 +1,37 @@
+//! The kalendorius dataset format, defined once and shared.
+//!
+//! The generator writes a dataset and the server reads it; both depend on this crate and
+//! nothing else of each other, so the server never links CSV or TOML parsing. The crate owns:
+//!
+//! - the boundary newtypes every layer uses ([`Date`], [`Year`], [`Lang`]);
+//! - the records of a dataset ([`Day`], [`Holiday`], [`Transfer`], [`NameDay`]) and the
+//!   per-year file that holds them ([`YearFile`]);
+//! - the [`Manifest`] (versions, year range, checksums, counts);
+//! - the on-disk layout ([`layout`]): file names, the sled trees and keys, and the content
+//!   digest that verifies a sled database by content (its files are not byte-stable);
+//! - loading a dataset back with every manifest check ([`load`]).
+
+pub mod database;
+pub mod date;
+pub mod digest;
+pub mod lang;
+pub mod layout;
+pub mod load;
+pub mod manifest;
+pub mod model;
+
+pub use date::{Date, DateError, Year, YearError};
+pub use lang::{Lang, LangError};
+pub use load::{open_dataset, DatasetDir, LoadError};
+pub use manifest::{Counts, DatabaseEntry, FileEntry, Manifest};
+pub use model::{Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile};
+
+/// Version of the dataset's shape. Bump it whenever a field of [`Day`], [`Manifest`] or the
+/// sled layout changes meaning; the server refuses a dataset of another schema version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// First year the service covers: the first full year of the Gregorian calendar.
+pub const FIRST_YEAR: i32 = 1583;
+
+/// Last year the service covers.
+pub const LAST_YEAR: i32 = 2100;

@@ -1,0 +1,198 @@
+//! The records of a dataset: one [`Day`] per calendar date, with everything the API serves
+//! about it already decided by the generator (DECISIONS D5-D8).
+//!
+//! The JSON of these types is the dataset format: each [`Day`] is one line of its year's
+//! file and one value of the sled `days` tree.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Date, Lang};
+
+/// Category of a holiday. Independent of whether it is a non-working day (spec 2.5): that
+/// is [`Holiday::is_red`]. The declaration order is the order of DECISIONS D6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HolidayType {
+    /// A state holiday or state commemoration.
+    Public,
+    /// A folk or family tradition (Užgavėnės, Mother's Day, Kūčios).
+    Traditional,
+    /// A church feast.
+    Religious,
+    /// A school-calendar day.
+    School,
+    /// Any other commemorative or professional day.
+    Other,
+}
+
+impl HolidayType {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HolidayType::Public => "public",
+            HolidayType::Traditional => "traditional",
+            HolidayType::Religious => "religious",
+            HolidayType::School => "school",
+            HolidayType::Other => "other",
+        }
+    }
+}
+
+/// Why a day is non-working (DECISIONS D5 precedence: holiday, then Sunday, then Saturday).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// A Saturday that is not a declared working day.
+    Saturday,
+    /// A Sunday.
+    Sunday,
+    /// A red holiday or a declared extra day off falls on the date.
+    PublicHoliday,
+}
+
+impl Reason {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Saturday => "saturday",
+            Reason::Sunday => "sunday",
+            Reason::PublicHoliday => "public_holiday",
+        }
+    }
+}
+
+/// Grammatical gender of a calendar name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Gender {
+    /// Masculine.
+    #[serde(rename = "m")]
+    Male,
+    /// Feminine.
+    #[serde(rename = "f")]
+    Female,
+}
+
+impl Gender {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gender::Male => "m",
+            Gender::Female => "f",
+        }
+    }
+}
+
+/// A holiday as it stands on one date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holiday {
+    /// Stable id of the source record.
+    pub id: String,
+    /// Category.
+    #[serde(rename = "type")]
+    pub kind: HolidayType,
+    /// True when the law in force on this date made it a non-working day (DECISIONS D7).
+    pub is_red: bool,
+    /// Lithuanian name in the wording in force on this date.
+    pub name_lt: String,
+    /// English name.
+    pub name_en: String,
+    /// Polish name.
+    pub name_pl: String,
+    /// Russian name.
+    pub name_ru: String,
+    /// Where the fact comes from: the red period's source when red, else the record's.
+    pub source: String,
+}
+
+impl Holiday {
+    /// The name in a language.
+    pub fn name(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Lt => &self.name_lt,
+            Lang::En => &self.name_en,
+            Lang::Pl => &self.name_pl,
+            Lang::Ru => &self.name_ru,
+        }
+    }
+}
+
+/// What a one-off transfer declares (DECISIONS D8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransferKind {
+    /// An extra non-working day (a bridge day, a day in lieu).
+    DayOff,
+    /// A weekend day declared a working day.
+    WorkingDay,
+}
+
+/// A government transfer or statutory day in lieu on one date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transfer {
+    /// Day off or working day.
+    pub kind: TransferKind,
+    /// Lithuanian name.
+    pub name_lt: String,
+    /// English name.
+    pub name_en: String,
+    /// Polish name.
+    pub name_pl: String,
+    /// Russian name.
+    pub name_ru: String,
+    /// Where the fact comes from.
+    pub source: String,
+}
+
+/// A name celebrated on a date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameDay {
+    /// The Lithuanian calendar name, with diacritics.
+    pub name: String,
+    /// Its gender.
+    pub gender: Gender,
+}
+
+/// Everything the dataset says about one date.
+///
+/// Invariants the generator guarantees and the server relies on:
+/// - `laisvadienis == reason.is_some()`;
+/// - `holiday_name.is_some()` exactly when `reason == Some(PublicHoliday)`;
+/// - `shorter_workday` implies `!laisvadienis`;
+/// - `holidays` is in DECISIONS D6 order (red first, then type, then `name_lt`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Day {
+    /// The date.
+    pub date: Date,
+    /// 0 = Sunday, 1 = Monday, ... 6 = Saturday (spec 4.5).
+    pub day_of_week: u8,
+    /// ISO 8601 week number.
+    pub iso_week: u8,
+    /// Saturday or Sunday.
+    pub is_weekend: bool,
+    /// Non-working day (DECISIONS D5).
+    pub laisvadienis: bool,
+    /// Why it is non-working; `None` on a working day.
+    pub reason: Option<Reason>,
+    /// Lithuanian names of the red holidays (joined with ", " in Labour Code order), or of
+    /// the declared day off; `None` otherwise.
+    pub holiday_name: Option<String>,
+    /// A working day whose next calendar day carries a red holiday.
+    pub shorter_workday: bool,
+    /// Every holiday listed on this date, red or not.
+    pub holidays: Vec<Holiday>,
+    /// A transfer declared for this date, if any.
+    pub transfer: Option<Transfer>,
+    /// Names celebrated on this date (Feb 29 names also on Feb 28 of common years).
+    pub name_days: Vec<NameDay>,
+}
+
+/// One file `years/YYYY.json`: every day of a year, in date order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct YearFile {
+    /// [`crate::SCHEMA_VERSION`] of the writer.
+    pub schema_version: u32,
+    /// The year.
+    pub year: i32,
+    /// All days of the year, January 1 first.
+    pub days: Vec<Day>,
+}

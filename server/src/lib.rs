@@ -1,0 +1,10 @@
+//! The kalendorius HTTP server: the JSON API of `shared/spec/interface.md` over a generated
+//! dataset, with API keys and rate-limit counters in a separate sled database.
+
+// State side (keys, limits, persistence, admin channel, keys CLI).
+pub mod admin;
+pub mod keys;
+pub mod keys_cli;
+pub mod limits;
+pub mod state;
+// HTTP side: modules are added below this line by the HTTP owner.
