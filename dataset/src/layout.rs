@@ -10,10 +10,8 @@
 //! ```
 //!
 //! sled trees: `meta` (`schema_version` as u32 big-endian, `dataset_version` as UTF-8) and
-//! `days` (key: [`day_key`], value: the [`crate::Day`] JSON, the same bytes as its line in
-//! the year file).
-
-use crate::Date;
+//! `years` (key: [`year_key`], value: the [`crate::YearFile`] JSON, the same bytes as
+//! `years/YYYY.json`).
 
 /// The manifest file, relative to a dataset directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -26,8 +24,8 @@ pub const CURRENT_LINK: &str = "current";
 
 /// sled tree of dataset metadata.
 pub const TREE_META: &str = "meta";
-/// sled tree of days.
-pub const TREE_DAYS: &str = "days";
+/// sled tree of years.
+pub const TREE_YEARS: &str = "years";
 /// `meta` key of the schema version (u32 big-endian).
 pub const META_SCHEMA_VERSION: &[u8] = b"schema_version";
 /// `meta` key of the dataset version (UTF-8).
@@ -38,9 +36,9 @@ pub fn year_file(year: i32) -> String {
     format!("{YEARS_DIR}/{year}.json")
 }
 
-/// The sled key of a date: `YYYYMMDD` as a big-endian u32, so keys sort like dates.
-pub fn day_key(date: Date) -> [u8; 4] {
-    date.ordinal_key().to_be_bytes()
+/// The sled key of a year: the year as a big-endian u32, so keys sort like years.
+pub fn year_key(year: i32) -> [u8; 4] {
+    (year as u32).to_be_bytes()
 }
 
 /// The bytes of a year file from the JSON of its days (each from `serde_json::to_vec`).

@@ -1,1 +1,149 @@
-//! placeholder
+//! The kalendorius generator: compiles the curated sources into a versioned dataset.
+//!
+//! The flow is `sources` (load and validate everything, collecting every problem with its
+//! file and line) -> `calendar` (decide every date 1583..2100 by the rules of the
+//! decisions) -> `output` (write year files, database and manifest into a staging directory
+//! and publish it atomically). Nothing is written unless the sources are entirely valid.
+
+pub mod calendar;
+pub mod easter;
+pub mod error;
+pub mod output;
+pub mod rule;
+pub mod sources;
+
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use kalendorius_dataset::{Counts, FIRST_YEAR, LAST_YEAR, SCHEMA_VERSION};
+use sha2::{Digest, Sha256};
+
+pub use error::{BuildError, SourceError, SourceErrorKind};
+
+/// What to build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The sources directory (`sources/`).
+    pub sources: PathBuf,
+    /// The output root (`output/`); the dataset goes to `out/<version>`, linked as `out/current`.
+    pub out: PathBuf,
+    /// Years to build; `None` = 1583..=2100.
+    pub years: Option<RangeInclusive<i32>>,
+}
+
+/// What a build or check produced.
+#[derive(Debug, Clone)]
+pub struct BuildSummary {
+    /// Dataset version (derived from the sources' content and the year range).
+    pub dataset_version: String,
+    /// Where the dataset was written; `None` for a check.
+    pub dataset_dir: Option<PathBuf>,
+    /// First year.
+    pub first_year: i32,
+    /// Last year.
+    pub last_year: i32,
+    /// Totals.
+    pub counts: Counts,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl std::fmt::Display for BuildSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.counts;
+        write!(
+            f,
+            "{} {}: years {}..{}, {} days, {} holidays ({} holiday records, {} red), {} transfers, {} names ({} name-day records) in {:.2} s",
+            if self.dataset_dir.is_some() { "built" } else { "checked" },
+            self.dataset_version,
+            self.first_year,
+            self.last_year,
+            c.days,
+            c.source_holidays,
+            c.holiday_records,
+            c.red_holiday_records,
+            c.source_transfers,
+            c.source_name_days,
+            c.name_day_records,
+            self.elapsed.as_secs_f64()
+        )?;
+        if let Some(dir) = &self.dataset_dir {
+            write!(f, " -> {}", dir.display())?;
+        }
+        Ok(())
+    }
+}
+
+/// Validates the sources and writes a dataset. On any error nothing in `out` changes.
+pub fn build(options: &BuildOptions) -> Result<BuildSummary, BuildError> {
+    run(&options.sources, options.years.clone(), Some(&options.out))
+}
+
+/// Validates the sources and computes every day without writing anything.
+pub fn check(sources: &Path) -> Result<BuildSummary, BuildError> {
+    run(sources, None, None)
+}
+
+/// Parses `A..B` (inclusive) within 1583..2100.
+pub fn parse_years(text: &str) -> Result<RangeInclusive<i32>, BuildError> {
+    let bad = || BuildError::YearRange(text.to_string());
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let a: i32 = a.trim().parse().map_err(|_| bad())?;
+    let b: i32 = b.trim().parse().map_err(|_| bad())?;
+    if FIRST_YEAR <= a && a <= b && b <= LAST_YEAR {
+        Ok(a..=b)
+    } else {
+        Err(bad())
+    }
+}
+
+fn run(
+    sources_dir: &Path,
+    years: Option<RangeInclusive<i32>>,
+    out: Option<&Path>,
+) -> Result<BuildSummary, BuildError> {
+    let started = Instant::now();
+    let years = years.unwrap_or(FIRST_YEAR..=LAST_YEAR);
+    let (first_year, last_year) = (*years.start(), *years.end());
+    let sources = sources::load(sources_dir)?;
+    let dataset_version = dataset_version(&sources.content_sha256, first_year, last_year);
+
+    let mut days = Vec::new();
+    let counts = calendar::compute(&sources, years, |day| {
+        if out.is_some() {
+            let json = serde_json::to_vec(&day).expect("a day serializes");
+            days.push((day.date, json));
+        }
+    })?;
+    let dataset_dir = match out {
+        Some(out) => Some(output::publish(
+            out,
+            &dataset_version,
+            (first_year, last_year),
+            &output::SerializedDays { days },
+            counts.clone(),
+        )?),
+        None => None,
+    };
+    Ok(BuildSummary {
+        dataset_version,
+        dataset_dir,
+        first_year,
+        last_year,
+        counts,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// `v<schema>-<12 hex>`: a hash of the sources' content, the year range and this
+/// generator's version, so any change to what the dataset says gives a new version.
+fn dataset_version(sources_sha256: &str, first_year: i32, last_year: i32) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(format!(
+        "schema {SCHEMA_VERSION}\ngenerator {}\nyears {first_year}..{last_year}\nsources {sources_sha256}\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    let hash = hex::encode(hasher.finalize());
+    format!("v{SCHEMA_VERSION}-{}", &hash[..12])
+}

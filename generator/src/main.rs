@@ -1,1 +1,82 @@
-fn main() {}
+//! `kalendorius-generator`: build or check the dataset from the command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use kalendorius_generator::{build, check, parse_years, BuildError, BuildOptions};
+
+/// Compiles the curated sources (holidays, transfers, name days) into the kalendorius
+/// dataset: one JSON file per year 1583..2100, a manifest with checksums, and a sled
+/// database for the server.
+#[derive(Parser)]
+#[command(name = "kalendorius-generator", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate the sources and write a new dataset into the output root (atomically:
+    /// on any error the previous dataset stays exactly as it was).
+    Build {
+        /// The sources directory.
+        #[arg(long, default_value = "sources")]
+        sources: PathBuf,
+        /// The output root; the dataset goes to OUT/<version>, linked as OUT/current.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+        /// Build only these years, e.g. 2000..2030 (inclusive; default 1583..2100).
+        #[arg(long, value_name = "A..B")]
+        years: Option<String>,
+    },
+    /// Validate the sources and compute every day, writing nothing.
+    Check {
+        /// The sources directory.
+        #[arg(long, default_value = "sources")]
+        sources: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build {
+            sources,
+            out,
+            years,
+        } => years
+            .as_deref()
+            .map(parse_years)
+            .transpose()
+            .and_then(|years| {
+                build(&BuildOptions {
+                    sources,
+                    out,
+                    years,
+                })
+            }),
+        Command::Check { sources } => check(&sources),
+    };
+    match result {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(BuildError::Invalid(errors)) => {
+            for e in &errors {
+                eprintln!("error: {e}");
+            }
+            eprintln!(
+                "{} problem(s) in the sources; nothing was written",
+                errors.len()
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Writing a dataset: build everything in a temporary directory inside the output root,
+//! then publish it with two renames, so a failed or interrupted build leaves the previous
+//! dataset exactly as it was.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use kalendorius_dataset::database::write_database;
+use kalendorius_dataset::digest::sha256_hex;
+use kalendorius_dataset::layout::{
+    year_file, year_file_bytes, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
+};
+use kalendorius_dataset::{Counts, Date, FileEntry, Manifest, SCHEMA_VERSION};
+
+use crate::error::BuildError;
+
+/// The serialized days of a build, in date order.
+pub struct SerializedDays {
+    /// `(date, JSON of the Day)`.
+    pub days: Vec<(Date, Vec<u8>)>,
+}
+
+/// Writes the dataset and makes `out/current` point to it. Returns its directory.
+pub fn publish(
+    out: &Path,
+    dataset_version: &str,
+    years: (i32, i32),
+    serialized: &SerializedDays,
+    counts: Counts,
+) -> Result<PathBuf, BuildError> {
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source: io::Error| BuildError::Write { path, source }
+    };
+    fs::create_dir_all(out).map_err(write_err(out))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".build-")
+        .tempdir_in(out)
+        .map_err(write_err(out))?;
+    let dir = staging.path();
+
+    // Year files.
+    let years_dir = dir.join(YEARS_DIR);
+    fs::create_dir(&years_dir).map_err(write_err(&years_dir))?;
+    let mut files = Vec::new();
+    let mut year_bytes = Vec::new();
+    let mut rest = serialized.days.as_slice();
+    for year in years.0..=years.1 {
+        let split = rest
+            .iter()
+            .position(|(d, _)| d.year() != year)
+            .unwrap_or(rest.len());
+        let (this_year, later) = rest.split_at(split);
+        rest = later;
+        let bytes = year_file_bytes(year, this_year.iter().map(|(_, json)| json.as_slice()));
+        let relative = year_file(year);
+        let path = dir.join(&relative);
+        fs::write(&path, &bytes).map_err(write_err(&path))?;
+        files.push(FileEntry {
+            path: relative,
+            bytes: bytes.len() as u64,
+            sha256: sha256_hex(&bytes),
+        });
+        year_bytes.push((year, bytes));
+    }
+
+    // Database.
+    let db_dir = dir.join(DATABASE_DIR);
+    let mut database = write_database(&db_dir, dataset_version, &year_bytes).map_err(
+        |source| BuildError::Database {
+            path: db_dir.clone(),
+            source,
+        },
+    )?;
+    database.path = DATABASE_DIR.to_string();
+
+    // Manifest last: a directory with a manifest is complete.
+    let manifest = Manifest {
+        schema_version: SCHEMA_VERSION,
+        dataset_version: dataset_version.to_string(),
+        first_year: years.0,
+        last_year: years.1,
+        files,
+        database,
+        counts,
+    };
+    let mut bytes = serde_json::to_vec_pretty(&manifest).expect("manifest serializes");
+    bytes.push(b'\n');
+    let manifest_path = dir.join(MANIFEST_FILE);
+    fs::write(&manifest_path, bytes).map_err(write_err(&manifest_path))?;
+
+    // Publish: move the staging directory to its versioned name, then swap the link.
+    let final_dir = out.join(dataset_version);
+    if final_dir.exists() {
+        // Same sources rebuilt: replace it. The link still points to it by name, so move it
+        // aside first; between the two renames `current` dangles for an instant only when it
+        // named this very version, and readers retry the manifest.
+        let aside = out.join(format!(".old-{dataset_version}-{}", std::process::id()));
+        fs::rename(&final_dir, &aside).map_err(write_err(&final_dir))?;
+        fs::rename(staging.keep(), &final_dir).map_err(write_err(&final_dir))?;
+        let _ = fs::remove_dir_all(&aside);
+    } else {
+        fs::rename(staging.keep(), &final_dir).map_err(write_err(&final_dir))?;
+    }
+    let link_tmp = out.join(format!(".{CURRENT_LINK}-{}", std::process::id()));
+    let _ = fs::remove_file(&link_tmp);
+    symlink(dataset_version, &link_tmp).map_err(write_err(&link_tmp))?;
+    let link = out.join(CURRENT_LINK);
+    fs::rename(&link_tmp, &link).map_err(write_err(&link))?;
+    remove_superseded(out, dataset_version);
+    Ok(final_dir)
+}
+
+/// Removes older dataset directories (named `v<schema>-<hex>`), keeping the current one.
+/// A server that loaded an older one holds it in memory and does not need its files.
+fn remove_superseded(out: &Path, current: &str) {
+    let Ok(entries) = fs::read_dir(out) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name != current && is_dataset_dir_name(&name) && entry.path().join(MANIFEST_FILE).is_file() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether a directory name is one of ours: `v<digits>-<12 hex>`.
+fn is_dataset_dir_name(name: &str) -> bool {
+    let Some((schema, hash)) = name.strip_prefix('v').and_then(|r| r.split_once('-')) else {
+        return false;
+    };
+    !schema.is_empty()
+        && schema.bytes().all(|b| b.is_ascii_digit())
+        && hash.len() == 12
+        && hash.bytes().all(|b| b.is_ascii_hexdigit())
+}

@@ -1,0 +1,98 @@
+//! `transfers.toml`: one-off government transfers and the 2006-2008 days in lieu
+//! (DECISIONS D8). Their agreement with the calendar (a day off on a working day, a working
+//! day on a weekend) is checked later, once holidays are placed: see `calendar`.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use kalendorius_dataset::TransferKind;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::diagnostics::line_of;
+use super::toml_src::{self, NamesSrc, Place};
+use super::{Diagnostics, Origin, TransferDef};
+use crate::error::SourceErrorKind;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TransferFile {
+    #[serde(default)]
+    transfer: Vec<Spanned<TransferSrc>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TransferSrc {
+    date: Spanned<String>,
+    kind: Spanned<String>,
+    confidence: Option<Spanned<String>>,
+    source: Spanned<String>,
+    name: Spanned<NamesSrc>,
+}
+
+/// Parses the transfers file; problems go to `diag`, valid records are returned by date.
+pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef> {
+    let Some(parsed) = toml_src::parse_file::<TransferFile>(file, text, diag) else {
+        return Vec::new();
+    };
+    let mut by_date: HashMap<chrono::NaiveDate, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, t) in parsed.transfer.iter().enumerate() {
+        let src = t.get_ref();
+        let place = Place {
+            file,
+            text,
+            key: format!("transfer[{i}] (date {})", src.date.get_ref()),
+        };
+        let before = diag.len();
+        let date = toml_src::date(&place, "date", &src.date, diag);
+        let kind = match src.kind.get_ref().as_str() {
+            "day_off" => Some(TransferKind::DayOff),
+            "working_day" => Some(TransferKind::WorkingDay),
+            other => {
+                place.error(
+                    diag,
+                    src.kind.span().start,
+                    "kind",
+                    SourceErrorKind::BadValue,
+                    format!("unknown kind '{other}' (expected day_off or working_day)"),
+                );
+                None
+            }
+        };
+        toml_src::confidence(&place, &src.confidence, diag);
+        let source = toml_src::source(&place, &src.source, diag);
+        let names = toml_src::names(&place, &src.name, diag);
+        let line = line_of(text, t.span().start);
+        if let Some(date) = date {
+            if let Some(first) = by_date.insert(date, line) {
+                place.error(
+                    diag,
+                    src.date.span().start,
+                    "date",
+                    SourceErrorKind::Duplicate,
+                    format!("a second transfer on {date} (the first is at line {first})"),
+                );
+            }
+        }
+        if diag.len() != before {
+            continue;
+        }
+        if let (Some(date), Some(kind), Some(names)) = (date, kind, names) {
+            out.push(TransferDef {
+                date,
+                kind,
+                names,
+                source,
+                origin: Origin {
+                    file: file.to_path_buf(),
+                    line,
+                    key: place.key.clone(),
+                },
+            });
+        }
+    }
+    out.sort_by_key(|t| t.date);
+    out
+}
