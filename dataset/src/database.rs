@@ -9,9 +9,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::digest::ContentDigest;
-use crate::layout::{
-    year_key, META_DATASET_VERSION, META_SCHEMA_VERSION, TREE_META, TREE_YEARS,
-};
+use crate::layout::{year_key, META_DATASET_VERSION, META_SCHEMA_VERSION, TREE_META, TREE_YEARS};
 use crate::{DatabaseEntry, Date, Day, LoadError, YearFile};
 
 /// Writes a new database at `dir` (which must not exist) holding each year's file bytes
@@ -36,7 +34,10 @@ pub fn write_database(
     // Meta entries are fed to the digest in key order, as a reader will iterate them.
     let meta = db.open_tree(TREE_META)?;
     let mut meta_entries = [
-        (META_SCHEMA_VERSION, crate::SCHEMA_VERSION.to_be_bytes().to_vec()),
+        (
+            META_SCHEMA_VERSION,
+            crate::SCHEMA_VERSION.to_be_bytes().to_vec(),
+        ),
         (META_DATASET_VERSION, dataset_version.as_bytes().to_vec()),
     ];
     meta_entries.sort();
@@ -136,7 +137,11 @@ pub fn read_database(
         let file: YearFile = serde_json::from_slice(&value)
             .map_err(|e| mismatch(format!("year record {}: {e}", hex_key(&key))))?;
         if key.as_ref() != year_key(file.year) {
-            return Err(mismatch(format!("key {} holds year {}", hex_key(&key), file.year)));
+            return Err(mismatch(format!(
+                "key {} holds year {}",
+                hex_key(&key),
+                file.year
+            )));
         }
         for day in file.days {
             if day.date.year() != file.year {

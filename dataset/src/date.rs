@@ -117,7 +117,13 @@ impl Date {
 
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}-{:02}-{:02}", self.year(), self.month(), self.day())
+        write!(
+            f,
+            "{:04}-{:02}-{:02}",
+            self.year(),
+            self.month(),
+            self.day()
+        )
     }
 }
 
@@ -204,7 +210,10 @@ mod tests {
     fn years_are_integers_in_range() {
         assert_eq!(Year::parse("2026").unwrap().get(), 2026);
         assert_eq!(Year::parse("1582"), Err(YearError::OutOfRange));
-        assert_eq!(Year::parse("99999999999999999999999"), Err(YearError::OutOfRange));
+        assert_eq!(
+            Year::parse("99999999999999999999999"),
+            Err(YearError::OutOfRange)
+        );
         assert_eq!(Year::parse("20x6"), Err(YearError::Malformed));
         assert_eq!(Year::parse("2026.0"), Err(YearError::Malformed));
         assert_eq!(Year::parse(""), Err(YearError::Malformed));

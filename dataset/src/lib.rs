@@ -24,7 +24,9 @@ pub use date::{Date, DateError, Year, YearError};
 pub use lang::{Lang, LangError};
 pub use load::{open_dataset, DatasetDir, LoadError};
 pub use manifest::{Counts, DatabaseEntry, FileEntry, Manifest};
-pub use model::{Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile};
+pub use model::{
+    Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile,
+};
 
 /// Version of the dataset's shape. Bump it whenever a field of [`Day`], [`Manifest`] or the
 /// sled layout changes meaning; the server refuses a dataset of another schema version.

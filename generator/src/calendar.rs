@@ -57,9 +57,11 @@ pub fn compute(
     let mut date = first;
     for index in 0..span {
         let holidays = &placed[index];
-        let next_is_red = placed[index + 1]
-            .iter()
-            .any(|&i| sources.holidays[i].red_period(date.succ_opt().expect("in range")).is_some());
+        let next_is_red = placed[index + 1].iter().any(|&i| {
+            sources.holidays[i]
+                .red_period(date.succ_opt().expect("in range"))
+                .is_some()
+        });
         let day = day(
             date,
             holidays.iter().map(|&i| &sources.holidays[i]),
@@ -109,9 +111,7 @@ fn day<'a>(
         })
         .collect();
     // D6: red first, then type, then Lithuanian name.
-    records.sort_by(|a, b| {
-        (!a.is_red, a.kind, &a.name_lt).cmp(&(!b.is_red, b.kind, &b.name_lt))
-    });
+    records.sort_by(|a, b| (!a.is_red, a.kind, &a.name_lt).cmp(&(!b.is_red, b.kind, &b.name_lt)));
     // D5: joined names follow the Labour Code list.
     red.sort();
     let red_name = (!red.is_empty()).then(|| {

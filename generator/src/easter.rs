@@ -19,7 +19,8 @@ pub fn western_easter(year: i32) -> NaiveDate {
     let m = (a + 11 * h + 22 * l) / 451;
     let month = (h + l - 7 * m + 114) / 31;
     let day = (h + l - 7 * m + 114) % 31 + 1;
-    NaiveDate::from_ymd_opt(year, month as u32, day as u32).expect("the algorithm yields a real date")
+    NaiveDate::from_ymd_opt(year, month as u32, day as u32)
+        .expect("the algorithm yields a real date")
 }
 
 #[cfg(test)]

@@ -68,12 +68,12 @@ pub fn publish(
 
     // Database.
     let db_dir = dir.join(DATABASE_DIR);
-    let mut database = write_database(&db_dir, dataset_version, &year_bytes).map_err(
-        |source| BuildError::Database {
+    let mut database = write_database(&db_dir, dataset_version, &year_bytes).map_err(|source| {
+        BuildError::Database {
             path: db_dir.clone(),
             source,
-        },
-    )?;
+        }
+    })?;
     database.path = DATABASE_DIR.to_string();
 
     // Manifest last: a directory with a manifest is complete.
@@ -121,7 +121,10 @@ fn remove_superseded(out: &Path, current: &str) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name != current && is_dataset_dir_name(&name) && entry.path().join(MANIFEST_FILE).is_file() {
+        if name != current
+            && is_dataset_dir_name(&name)
+            && entry.path().join(MANIFEST_FILE).is_file()
+        {
             let _ = fs::remove_dir_all(entry.path());
         }
     }

@@ -188,7 +188,9 @@ impl fmt::Display for DateRule {
             DateRule::NthWeekday { n, weekday, month } => {
                 write!(f, "{n}. {weekday} of month {month}")
             }
-            DateRule::LastWeekday { weekday, month } => write!(f, "last {weekday} of month {month}"),
+            DateRule::LastWeekday { weekday, month } => {
+                write!(f, "last {weekday} of month {month}")
+            }
             DateRule::OnOrAfter {
                 weekday,
                 month,
@@ -317,8 +319,17 @@ mod tests {
     #[test]
     fn rejects_malformed_rules() {
         for bad in [
-            "", "12-24-1", "2-29", "easter+", "easter*2", "easter+1d", "0th sun of may",
-            "1st sun of mai", "1st sund of may", "last sun may", "sun on or after 12-27",
+            "",
+            "12-24-1",
+            "2-29",
+            "easter+",
+            "easter*2",
+            "easter+1d",
+            "0th sun of may",
+            "1st sun of mai",
+            "1st sund of may",
+            "last sun may",
+            "sun on or after 12-27",
         ] {
             assert!(
                 matches!(DateRule::parse(bad), Err(RuleError::Malformed(_))),
@@ -337,6 +348,9 @@ mod tests {
             DateRule::parse("sun on or after 02-29"),
             Err(RuleError::ImpossibleDate("02-29".into()))
         );
-        assert_eq!(DateRule::parse("easter+81"), Err(RuleError::OffsetTooLarge(81)));
+        assert_eq!(
+            DateRule::parse("easter+81"),
+            Err(RuleError::OffsetTooLarge(81))
+        );
     }
 }

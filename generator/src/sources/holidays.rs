@@ -11,7 +11,7 @@ use toml::Spanned;
 use super::toml_src::{self, NamesSrc, Place};
 use super::{Diagnostics, FormerName, HolidayDef, RedPeriod};
 use crate::error::SourceErrorKind;
-use crate::rule::DateRule;
+use crate::rule::{DateRule, RuleError};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -149,13 +149,11 @@ fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<H
     };
     let rule = DateRule::parse(src.rule.get_ref())
         .map_err(|e| {
-            place.error(
-                diag,
-                src.rule.span().start,
-                "rule",
-                SourceErrorKind::MalformedRule,
-                e.to_string(),
-            )
+            let kind = match e {
+                RuleError::ImpossibleDate(_) => SourceErrorKind::ImpossibleDate,
+                _ => SourceErrorKind::MalformedRule,
+            };
+            place.error(diag, src.rule.span().start, "rule", kind, e.to_string())
         })
         .ok();
     let source = toml_src::source(place, &src.source, diag);
@@ -280,7 +278,10 @@ fn observed(
                 r.span().start,
                 &field,
                 SourceErrorKind::OutOfRange,
-                format!("observed range {from}..{} ends before it starts", to.unwrap_or(from)),
+                format!(
+                    "observed range {from}..{} ends before it starts",
+                    to.unwrap_or(from)
+                ),
             );
         } else {
             out.push((from as i32, to.map(|t| t as i32), r.span().start));
@@ -316,7 +317,10 @@ fn red_periods(
             key: format!("{}.red[{j}]", place.key),
         };
         let from = toml_src::date(&rplace, "from", &src.from, diag);
-        let to = src.to.as_ref().map(|t| toml_src::date(&rplace, "to", t, diag));
+        let to = src
+            .to
+            .as_ref()
+            .map(|t| toml_src::date(&rplace, "to", t, diag));
         let source = toml_src::source(&rplace, &src.source, diag);
         toml_src::confidence(&rplace, &src.confidence, diag);
         let (Some(from), Some(to)) = (from, to.unwrap_or(Some(chrono::NaiveDate::MAX))) else {
@@ -325,7 +329,7 @@ fn red_periods(
         if to < from {
             rplace.error(
                 diag,
-                p.span().start,
+                src.to.as_ref().map_or(p.span().start, |t| t.span().start),
                 "",
                 SourceErrorKind::OutOfRange,
                 format!("red period {from}..{to} ends before it starts"),
@@ -345,11 +349,10 @@ fn red_periods(
                         (Some(_), None) => false,
                     }
             });
-        if !covered
-        {
+        if !covered {
             rplace.error(
                 diag,
-                p.span().start,
+                src.from.span().start,
                 "",
                 SourceErrorKind::OutOfRange,
                 format!(
@@ -359,7 +362,7 @@ fn red_periods(
             );
             continue;
         }
-        out.push((RedPeriod { from, to, source }, p.span().start));
+        out.push((RedPeriod { from, to, source }, src.from.span().start));
     }
     out.sort_by_key(|(p, _)| p.from);
     for w in out.windows(2) {

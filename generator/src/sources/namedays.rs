@@ -86,8 +86,14 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<NameDayRow>
         let mut bad = |column: &str, kind, message: String| {
             diag.at_line(file, line, Some(column.to_string()), kind, message)
         };
-        let month = field(0).parse::<u32>().ok().filter(|m| (1..=12).contains(m));
-        let day = field(1).parse::<u32>().ok().filter(|d| (1..=31).contains(d));
+        let month = field(0)
+            .parse::<u32>()
+            .ok()
+            .filter(|m| (1..=12).contains(m));
+        let day = field(1)
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=31).contains(d));
         let date = match (month, day) {
             (Some(m), Some(d)) => match NaiveDate::from_ymd_opt(2000, m, d) {
                 Some(_) => Some((m, d)),

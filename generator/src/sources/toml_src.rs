@@ -13,7 +13,11 @@ use super::{Diagnostics, Names};
 use crate::error::SourceErrorKind;
 
 /// Parses a whole TOML file into `T`, recording a syntax or shape error at its line.
-pub fn parse_file<T: DeserializeOwned>(file: &Path, text: &str, diag: &mut Diagnostics) -> Option<T> {
+pub fn parse_file<T: DeserializeOwned>(
+    file: &Path,
+    text: &str,
+    diag: &mut Diagnostics,
+) -> Option<T> {
     match toml::from_str::<T>(text) {
         Ok(value) => Some(value),
         Err(e) => {
@@ -145,7 +149,12 @@ pub fn former_names(
 }
 
 /// A strict `YYYY-MM-DD` date in 1583..2100.
-pub fn date(place: &Place, field: &str, value: &Spanned<String>, diag: &mut Diagnostics) -> Option<NaiveDate> {
+pub fn date(
+    place: &Place,
+    field: &str,
+    value: &Spanned<String>,
+    diag: &mut Diagnostics,
+) -> Option<NaiveDate> {
     match Date::parse(value.get_ref()) {
         Ok(d) => Some(d.naive()),
         Err(e) => {
@@ -179,7 +188,10 @@ pub fn source(place: &Place, value: &Spanned<String>, diag: &mut Diagnostics) ->
 /// An optional `confidence`: confirmed (default), derived or uncertain.
 pub fn confidence(place: &Place, value: &Option<Spanned<String>>, diag: &mut Diagnostics) {
     if let Some(value) = value {
-        if !matches!(value.get_ref().as_str(), "confirmed" | "derived" | "uncertain") {
+        if !matches!(
+            value.get_ref().as_str(),
+            "confirmed" | "derived" | "uncertain"
+        ) {
             place.error(
                 diag,
                 value.span().start,

@@ -64,7 +64,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef
         toml_src::confidence(&place, &src.confidence, diag);
         let source = toml_src::source(&place, &src.source, diag);
         let names = toml_src::names(&place, &src.name, diag);
-        let line = line_of(text, t.span().start);
+        let line = line_of(text, src.date.span().start);
         if let Some(date) = date {
             if let Some(first) = by_date.insert(date, line) {
                 place.error(

@@ -1,0 +1,10 @@
+//! Generator runs on small fixture sources (`tests/fixtures/sources/` at the workspace
+//! root): what a maintainer and a downstream reader of `output/` would see.
+
+mod helpers;
+
+mod cli;
+mod determinism;
+mod history;
+mod status;
+mod validation;

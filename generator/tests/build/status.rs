@@ -1,0 +1,126 @@
+//! DECISIONS D5 on the fixture: day status, reason precedence, the shortened working day
+//! (spec 4.1), calendar fields, ordering and the Feb 29 name-day rule.
+
+use kalendorius_dataset::{HolidayType, Reason};
+
+use crate::helpers::{day, fixture_days};
+
+#[test]
+fn the_spec_shortened_day_table() {
+    // Holiday on a Tuesday (2024-12-24): Monday is shortened.
+    assert_eq!(day("2024-12-24").day_of_week, 2);
+    assert!(day("2024-12-23").shorter_workday);
+    // On a Wednesday (2025-12-24): Tuesday.
+    assert_eq!(day("2025-12-24").day_of_week, 3);
+    assert!(day("2025-12-23").shorter_workday);
+    assert!(!day("2025-12-22").shorter_workday);
+    // On a Saturday (2024-07-06): Friday.
+    assert_eq!(day("2024-07-06").day_of_week, 6);
+    assert!(day("2024-07-05").shorter_workday);
+    // On a Sunday (2025-07-06): none; Saturday is already non-working.
+    assert_eq!(day("2025-07-06").day_of_week, 0);
+    assert!(!day("2025-07-05").shorter_workday && day("2025-07-05").laisvadienis);
+    assert!(!day("2025-07-04").shorter_workday);
+    // On a Monday (2026-07-06): none.
+    assert_eq!(day("2026-07-06").day_of_week, 1);
+    for date in ["2026-07-03", "2026-07-04", "2026-07-05"] {
+        assert!(!day(date).shorter_workday, "{date}");
+    }
+}
+
+#[test]
+fn a_red_holiday_is_never_itself_shortened_and_a_transfer_does_not_shorten() {
+    // Dec 24 (red, Tuesday) is the eve of Dec 25 but a non-working day.
+    assert!(!day("2024-12-24").shorter_workday);
+    // Before 2011 Dec 24 was a working eve of Christmas.
+    assert!(day("2009-12-24").shorter_workday);
+    // 2010-12-23 precedes a declared day off, not a red holiday (D5).
+    assert!(!day("2010-12-23").shorter_workday);
+}
+
+#[test]
+fn shorter_workday_only_on_working_days_before_red_days() {
+    let days: Vec<_> = fixture_days().values().collect();
+    for pair in days.windows(2) {
+        let next_red = pair[1].holidays.iter().any(|h| h.is_red);
+        assert_eq!(
+            pair[0].shorter_workday,
+            !pair[0].laisvadienis && next_red,
+            "{}",
+            pair[0].date
+        );
+    }
+}
+
+#[test]
+fn reason_precedence_holiday_then_sunday_then_saturday() {
+    assert_eq!(day("2022-01-01").reason, Some(Reason::PublicHoliday)); // a Saturday
+    assert_eq!(day("2023-01-01").reason, Some(Reason::PublicHoliday)); // a Sunday
+    assert_eq!(day("2022-01-02").reason, Some(Reason::Sunday));
+    assert_eq!(day("2022-01-08").reason, Some(Reason::Saturday));
+    assert_eq!(day("2022-01-04").reason, None);
+    assert_eq!(day("2022-01-08").holiday_name, None);
+    for d in fixture_days().values() {
+        assert_eq!(d.laisvadienis, d.reason.is_some(), "{}", d.date);
+        assert_eq!(
+            d.holiday_name.is_some(),
+            d.reason == Some(Reason::PublicHoliday),
+            "{}",
+            d.date
+        );
+        if d.is_weekend && d.transfer.is_none() {
+            assert!(
+                d.laisvadienis,
+                "every weekend day is non-working: {}",
+                d.date
+            );
+        }
+    }
+}
+
+#[test]
+fn calendar_fields() {
+    let d = day("2021-01-01");
+    assert_eq!((d.day_of_week, d.iso_week, d.is_weekend), (5, 53, false));
+    let d = day("2022-01-01");
+    assert_eq!((d.day_of_week, d.iso_week, d.is_weekend), (6, 52, true));
+    let d = day("2026-01-01");
+    assert_eq!((d.day_of_week, d.iso_week), (4, 1));
+    let d = day("2026-11-22");
+    assert_eq!((d.day_of_week, d.iso_week, d.is_weekend), (0, 47, true));
+}
+
+#[test]
+fn holidays_are_ordered_red_first_then_type_then_name() {
+    for d in fixture_days().values() {
+        let keys: Vec<_> = d
+            .holidays
+            .iter()
+            .map(|h| (!h.is_red, h.kind, h.name_lt.clone()))
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted, "{}", d.date);
+    }
+    // Easter-relative and weekday rules land where they should.
+    let uzgavenes = day("2026-02-17");
+    assert_eq!(uzgavenes.day_of_week, 2);
+    assert!(uzgavenes
+        .holidays
+        .iter()
+        .any(|h| h.id == "uzgavenes" && h.kind == HolidayType::Traditional));
+    assert!(day("2026-07-26")
+        .holidays
+        .iter()
+        .any(|h| h.id == "juros-diena"));
+}
+
+#[test]
+fn feb_29_names_show_on_feb_28_in_common_years() {
+    let names = |date: &str| -> Vec<String> {
+        day(date).name_days.iter().map(|n| n.name.clone()).collect()
+    };
+    assert_eq!(names("2023-02-28"), ["Romanas", "Gustis", "Tolvaldas"]);
+    assert_eq!(names("2024-02-28"), ["Romanas"]);
+    assert_eq!(names("2024-02-29"), ["Gustis", "Tolvaldas"]);
+}

@@ -1,0 +1,287 @@
+//! Every class of source mistake is rejected with its file and line, and the output root is
+//! left exactly as it was.
+
+use std::fs;
+use std::path::Path;
+
+use kalendorius_generator::{BuildError, SourceErrorKind};
+
+use crate::helpers::{build_into, copy_tree, fixture_sources, snapshot};
+
+/// Copies the fixture, replaces the first `find` in `file` by `replace`, builds into an output
+/// root that already holds a good dataset, and checks the rejection: the error of `kind`
+/// names `file` at the line where `replace` now stands, and nothing in the output changed.
+fn rejects(file: &str, find: &str, replace: &str, kind: SourceErrorKind) -> String {
+    rejects_at(file, find, replace, replace, kind)
+}
+
+/// Like [`rejects`], but the expected line is that of the last occurrence of `at`.
+fn rejects_at(file: &str, find: &str, replace: &str, at: &str, kind: SourceErrorKind) -> String {
+    let sources = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_sources(), sources.path());
+    let out = tempfile::tempdir().unwrap();
+    build_into(sources.path(), out.path(), Some((2024, 2024))).unwrap();
+    let before = snapshot(out.path());
+
+    let path = sources.path().join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(find), "{find:?} not in {file}");
+    let broken = text.replacen(find, replace, 1);
+    let line = broken[..broken.rfind(at).unwrap()].matches('\n').count() + 1;
+    fs::write(&path, &broken).unwrap();
+
+    let err = build_into(sources.path(), out.path(), Some((2024, 2024))).unwrap_err();
+    let errors = err.source_errors();
+    let hit = errors
+        .iter()
+        .find(|e| e.kind == kind)
+        .unwrap_or_else(|| panic!("no {kind:?} error in: {err}"));
+    let shown = hit.to_string();
+    assert!(
+        shown.contains(&format!("{file}:{line}")),
+        "expected {file}:{line} in {shown:?}"
+    );
+    assert!(matches!(err, BuildError::Invalid(_)));
+    assert_eq!(
+        before,
+        snapshot(out.path()),
+        "output changed after a rejected build"
+    );
+    // `check` finds the same problem.
+    assert!(kalendorius_generator::check(sources.path()).is_err());
+    shown
+}
+
+#[test]
+fn unknown_type() {
+    let msg = rejects(
+        "holidays/red.toml",
+        "type = \"religious\"",
+        "type = \"bank\"",
+        SourceErrorKind::UnknownType,
+    );
+    assert!(
+        msg.contains("unknown type 'bank'") && msg.contains("holiday[1]"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn unknown_language() {
+    rejects(
+        "holidays/other.toml",
+        "pl = \"Ostatki\"",
+        "pl = \"Ostatki\", de = \"Fastnacht\"",
+        SourceErrorKind::UnknownLanguage,
+    );
+}
+
+#[test]
+fn missing_translation() {
+    let msg = rejects(
+        "transfers.toml",
+        "pl = \"Przeniesiony dzień wolny\", ru = \"Перенесённый выходной\"",
+        "pl = \"Przeniesiony dzień wolny\"",
+        SourceErrorKind::MissingTranslation,
+    );
+    assert!(msg.contains("ru"), "{msg}");
+}
+
+#[test]
+fn empty_translation() {
+    rejects(
+        "holidays/other.toml",
+        "en = \"Epiphany\"",
+        "en = \" \"",
+        SourceErrorKind::MissingTranslation,
+    );
+}
+
+#[test]
+fn malformed_rule() {
+    let msg = rejects(
+        "holidays/other.toml",
+        "rule = \"easter-47\"",
+        "rule = \"easter minus 47\"",
+        SourceErrorKind::MalformedRule,
+    );
+    assert!(msg.contains("easter minus 47"), "{msg}");
+}
+
+#[test]
+fn impossible_date_in_a_rule() {
+    let msg = rejects(
+        "holidays/other.toml",
+        "rule = \"01-06\"",
+        "rule = \"02-30\"",
+        SourceErrorKind::ImpossibleDate,
+    );
+    assert!(msg.contains("02-30"), "{msg}");
+}
+
+#[test]
+fn impossible_date_in_a_red_period() {
+    rejects(
+        "holidays/red.toml",
+        "from = \"2011-01-01\"",
+        "from = \"2011-02-30\"",
+        SourceErrorKind::ImpossibleDate,
+    );
+}
+
+#[test]
+fn overlapping_red_periods() {
+    let msg = rejects(
+        "holidays/red.toml",
+        "from = \"2001-05-23\"",
+        "from = \"1997-01-01\"",
+        SourceErrorKind::OverlappingPeriods,
+    );
+    assert!(msg.contains("overlap"), "{msg}");
+}
+
+#[test]
+fn red_period_ending_before_it_starts() {
+    rejects(
+        "holidays/red.toml",
+        "to = \"1997-07-15\"",
+        "to = \"1995-07-15\"",
+        SourceErrorKind::OutOfRange,
+    );
+}
+
+#[test]
+fn duplicate_id() {
+    // other.toml is read before red.toml, so the red.toml record is the duplicate.
+    let msg = rejects(
+        "holidays/red.toml",
+        "id = \"kaledos\"",
+        "id = \"uzgavenes\"",
+        SourceErrorKind::DuplicateId,
+    );
+    assert!(
+        msg.contains("other.toml:"),
+        "the message names the first definition: {msg}"
+    );
+}
+
+#[test]
+fn unknown_field() {
+    rejects_at(
+        "holidays/other.toml",
+        "rule = \"09-01\"",
+        "rule = \"09-01\"\ncolour = \"red\"",
+        "colour",
+        SourceErrorKind::UnknownField,
+    );
+}
+
+#[test]
+fn toml_syntax_error() {
+    rejects(
+        "holidays/other.toml",
+        "rule = \"01-13\"",
+        "rule = \"01-13",
+        SourceErrorKind::Syntax,
+    );
+}
+
+#[test]
+fn gender_not_m_or_f() {
+    let msg = rejects(
+        "namedays.csv",
+        "1,1,Arvaidė,f,",
+        "1,1,Arvaidė,x,",
+        SourceErrorKind::BadGender,
+    );
+    assert!(msg.contains("gender 'x'"), "{msg}");
+}
+
+#[test]
+fn unknown_column() {
+    let msg = rejects(
+        "namedays.csv",
+        "month,day,name,gender,source",
+        "month,day,name,gender,sourse",
+        SourceErrorKind::UnknownField,
+    );
+    assert!(msg.contains("sourse"), "{msg}");
+}
+
+#[test]
+fn impossible_name_day_date() {
+    rejects(
+        "namedays.csv",
+        "2,28,Romanas",
+        "2,30,Romanas",
+        SourceErrorKind::ImpossibleDate,
+    );
+}
+
+#[test]
+fn malformed_name() {
+    rejects(
+        "namedays.csv",
+        "6,24,Jonas",
+        "6,24,Jonas Petras",
+        SourceErrorKind::BadName,
+    );
+}
+
+#[test]
+fn duplicate_name_on_a_day() {
+    rejects(
+        "namedays.csv",
+        "12,24,Ieva,f",
+        "12,24,Adomas,m",
+        SourceErrorKind::Duplicate,
+    );
+}
+
+#[test]
+fn a_day_off_on_a_weekend() {
+    let msg = rejects(
+        "transfers.toml",
+        "date = \"2008-05-02\"",
+        "date = \"2008-05-03\"",
+        SourceErrorKind::TransferConflict,
+    );
+    assert!(msg.contains("weekend"), "{msg}");
+}
+
+#[test]
+fn a_working_day_on_a_weekday() {
+    rejects(
+        "transfers.toml",
+        "date = \"2011-02-19\"",
+        "date = \"2011-02-18\"",
+        SourceErrorKind::TransferConflict,
+    );
+}
+
+#[test]
+fn two_transfers_on_one_date() {
+    rejects(
+        "transfers.toml",
+        "date = \"2008-05-10\"",
+        "date = \"2008-05-02\"",
+        SourceErrorKind::Duplicate,
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let sources = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_sources(), sources.path());
+    let csv = sources.path().join("namedays.csv");
+    let text = fs::read_to_string(&csv).unwrap().replace(",m,", ",male,");
+    fs::write(&csv, text).unwrap();
+    let err = kalendorius_generator::check(sources.path()).unwrap_err();
+    assert!(err.source_errors().len() >= 5, "{err}");
+}
+
+#[test]
+fn a_missing_sources_directory_is_an_error_not_a_panic() {
+    let err = kalendorius_generator::check(Path::new("/nonexistent/sources")).unwrap_err();
+    assert!(err.to_string().contains("/nonexistent/sources"), "{err}");
+}
