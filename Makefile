@@ -1,0 +1,60 @@
+# kalendorius: the two commands a newcomer needs are `make run` and `make test`.
+# Everything else here is what they are made of.
+
+CARGO      ?= cargo
+LISTEN     ?= 127.0.0.1:8080
+OUT        := output
+STATE      := var/state
+DEV_KEY    := var/dev-key
+GENERATOR  := target/release/kalendorius-generator
+SERVER     := target/release/kalendorius-server
+
+# What a dataset is made from: the sources and the code that reads and writes them.
+DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/null) Cargo.lock
+
+.PHONY: run test dataset check-sources release lint bench clean
+
+## make run: build the dataset if the sources changed, create a local development key on
+## first run (printed every time), and serve on 127.0.0.1:8080.
+run: release $(OUT)/current/manifest.json $(DEV_KEY)
+	@echo "Development API key (also in $(DEV_KEY)): $$(cat $(DEV_KEY))"
+	@echo "Try: curl -s 'http://$(LISTEN)/api/v1/laisvadienis?date=2026-12-24'"
+	@echo "     curl -s -H \"X-API-Key: $$(cat $(DEV_KEY))\" 'http://$(LISTEN)/api/v1/day?date=2026-12-24'"
+	$(SERVER) serve --listen $(LISTEN) --data $(OUT) --state $(STATE)
+
+## make test: formatting, lints, and every test of the workspace (unit, generator runs on
+## fixtures, data checks on the real sources, HTTP end-to-end against the real server).
+test: lint
+	$(CARGO) test --workspace --all-targets
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+release:
+	$(CARGO) build --release -p kalendorius-generator -p kalendorius-server
+
+## make dataset: (re)build output/ from sources/ when anything it depends on changed.
+dataset: $(OUT)/current/manifest.json
+
+$(OUT)/current/manifest.json: $(DATASET_INPUTS)
+	$(CARGO) build --release -p kalendorius-generator
+	$(GENERATOR) build --sources sources --out $(OUT)
+
+## make check-sources: validate the sources without writing anything.
+check-sources:
+	$(CARGO) run --release -q -p kalendorius-generator -- check --sources sources
+
+# The development key: created once with the key tool, kept (mode 600) for local use only.
+$(DEV_KEY): | release
+	@mkdir -p $(dir $(DEV_KEY))
+	@umask 077 && $(SERVER) keys --state $(STATE) create --owner local-development | tail -n 1 > $(DEV_KEY).tmp
+	@mv $(DEV_KEY).tmp $(DEV_KEY)
+
+## make bench: release build, load test against the server and a minimal poem handler.
+bench:
+	bash bench/run.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf $(OUT)/current $(OUT)/v*-* var

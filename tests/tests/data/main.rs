@@ -1,0 +1,215 @@
+//! Checks on the real curated data (`sources/`): they fail when the data goes wrong, not only
+//! when the code does. The dataset is built once per run from the repository's sources and
+//! read back through the dataset crate, as the server reads it.
+//!
+//! Expectations are encoded here independently of the sources: the period table of
+//! `shared/reference/holidays-history.md` §1a and a separate Easter algorithm.
+
+mod expected;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use chrono::{NaiveDate, Weekday};
+use kalendorius_dataset::{open_dataset, Day, HolidayType};
+use kalendorius_generator::{build, BuildOptions};
+
+/// Every day 1583..2100 of the real data, by date.
+fn days() -> &'static BTreeMap<NaiveDate, Day> {
+    static DAYS: OnceLock<BTreeMap<NaiveDate, Day>> = OnceLock::new();
+    DAYS.get_or_init(|| {
+        let out = tempfile::tempdir().unwrap();
+        let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sources");
+        build(&BuildOptions {
+            sources,
+            out: out.path().to_path_buf(),
+            years: None,
+        })
+        .expect("the repository's sources build");
+        let mut days = BTreeMap::new();
+        open_dataset(out.path())
+            .unwrap()
+            .read_days(|d| {
+                days.insert(d.date.naive(), d);
+            })
+            .unwrap();
+        days
+    })
+}
+
+fn year(y: i32) -> impl Iterator<Item = &'static Day> {
+    days()
+        .range(
+            NaiveDate::from_ymd_opt(y, 1, 1).unwrap()..=NaiveDate::from_ymd_opt(y, 12, 31).unwrap(),
+        )
+        .map(|(_, d)| d)
+}
+
+#[test]
+fn covers_every_day_1583_to_2100() {
+    assert_eq!(days().len(), 189_196);
+    assert_eq!(days().keys().next().unwrap().to_string(), "1583-01-01");
+    assert_eq!(days().keys().last().unwrap().to_string(), "2100-12-31");
+}
+
+#[test]
+fn every_day_has_a_name_day() {
+    for d in days().values() {
+        assert!(!d.name_days.is_empty(), "{} has no name day", d.date);
+    }
+}
+
+#[test]
+fn every_holiday_has_four_names_a_source_and_a_consistent_id() {
+    let mut kinds: HashMap<&str, HolidayType> = HashMap::new();
+    for d in days().values() {
+        let mut ids = BTreeSet::new();
+        for h in &d.holidays {
+            for name in [&h.name_lt, &h.name_en, &h.name_pl, &h.name_ru] {
+                assert!(!name.trim().is_empty(), "{} {}: empty name", d.date, h.id);
+            }
+            assert!(
+                !h.source.trim().is_empty(),
+                "{} {}: no source",
+                d.date,
+                h.id
+            );
+            assert!(ids.insert(&h.id), "{}: id {} twice", d.date, h.id);
+            // One id is one record: its type never changes.
+            assert_eq!(*kinds.entry(&h.id).or_insert(h.kind), h.kind, "{}", h.id);
+        }
+    }
+    assert!(kinds.len() >= 100, "only {} distinct holidays", kinds.len());
+}
+
+#[test]
+fn red_dates_follow_the_legal_periods_1990_to_2100() {
+    for y in 1990..=2100 {
+        let actual: BTreeSet<NaiveDate> = year(y)
+            .filter(|d| d.holidays.iter().any(|h| h.is_red))
+            .map(|d| d.date.naive())
+            .collect();
+        assert_eq!(actual, expected::red_dates(y), "red dates of {y}");
+    }
+    // And nothing is red before the law of 1990-10-25.
+    for d in days().range(..NaiveDate::from_ymd_opt(1990, 10, 25).unwrap()) {
+        assert!(d.1.holidays.iter().all(|h| !h.is_red), "{} is red", d.0);
+    }
+}
+
+#[test]
+fn red_holiday_records_per_year_match_the_period_table() {
+    let count = |y| {
+        year(y)
+            .map(|d| d.holidays.iter().filter(|h| h.is_red).count())
+            .sum::<usize>()
+    };
+    // §1a: 9 holidays (1990-10-25 list), 11 (1996-97), 10, 11 (from 2000-07-14), 12 (from
+    // 2001-05-23), 13 (2003), 14 (2008), 15 (2011), 16 (2020). Easter Sunday and Monday
+    // count as two.
+    for (y, n) in [
+        (1991, 9),
+        (1997, 11),
+        (1999, 10),
+        (2001, 11),
+        (2002, 12),
+        (2003, 13),
+        (2008, 14),
+        (2011, 15),
+        (2020, 16),
+        (2026, 16),
+    ] {
+        assert_eq!(count(y), n, "red holiday records in {y}");
+    }
+}
+
+#[test]
+fn holiday_names_of_2022_05_01_follow_the_labour_code_order() {
+    let d = &days()[&NaiveDate::from_ymd_opt(2022, 5, 1).unwrap()];
+    assert_eq!(
+        d.holiday_name.as_deref(),
+        Some("Tarptautinė darbo diena, Motinos diena")
+    );
+}
+
+#[test]
+fn moveable_days_fall_on_their_weekday() {
+    let expected: &[(&str, Weekday)] = &[
+        ("velykos", Weekday::Sun),
+        ("antroji-velyku-diena", Weekday::Mon),
+        ("uzgavenes", Weekday::Tue),
+        ("pelenu-diena", Weekday::Wed),
+        ("verbu-sekmadienis", Weekday::Sun),
+        ("didysis-ketvirtadienis", Weekday::Thu),
+        ("didysis-penktadienis", Weekday::Fri),
+        ("didysis-sestadienis", Weekday::Sat),
+        ("atvelykis", Weekday::Sun),
+        ("sestines", Weekday::Sun),
+        ("sekmines", Weekday::Sun),
+        ("devintines", Weekday::Sun),
+        ("motinos-diena", Weekday::Sun),
+        ("tevo-diena", Weekday::Sun),
+        ("advento-pradzia", Weekday::Sun),
+    ];
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for d in days().values() {
+        for h in &d.holidays {
+            if let Some((id, weekday)) = expected.iter().find(|(id, _)| *id == h.id) {
+                assert_eq!(d.date.weekday(), *weekday, "{id} on {}", d.date);
+                *seen.entry(id).or_default() += 1;
+            }
+        }
+    }
+    // Easter and its offsets exist in every year.
+    assert_eq!(seen["velykos"], 518);
+    assert_eq!(seen["uzgavenes"], 518);
+    assert_eq!(seen["devintines"], 518);
+    for d in days()
+        .values()
+        .filter(|d| d.holidays.iter().any(|h| h.id == "velykos"))
+    {
+        assert_eq!(
+            d.date.naive(),
+            expected::easter(d.date.year()),
+            "Easter {}",
+            d.date.year()
+        );
+    }
+}
+
+#[test]
+fn transfers_change_only_what_they_declare() {
+    let mut transfers = 0;
+    for d in days().values() {
+        if let Some(t) = &d.transfer {
+            transfers += 1;
+            assert!(!t.source.is_empty() && !t.name_ru.is_empty(), "{}", d.date);
+            match t.kind {
+                kalendorius_dataset::TransferKind::DayOff => {
+                    assert!(d.laisvadienis && !d.is_weekend, "{}", d.date)
+                }
+                kalendorius_dataset::TransferKind::WorkingDay => {
+                    assert!(!d.laisvadienis && d.is_weekend, "{}", d.date)
+                }
+            }
+        }
+    }
+    assert!(transfers >= 20, "only {transfers} transfers");
+    // The confirmed ones of the reference (§2a, §2b).
+    for (date, off) in [
+        ("1999-07-05", true),
+        ("1999-07-03", false),
+        ("2008-03-10", true),
+        ("2008-03-15", false),
+        ("2008-05-02", true),
+        ("2008-05-10", false),
+        ("2008-05-05", true),
+        ("2010-12-24", true),
+        ("2011-02-19", false),
+    ] {
+        let d = &days()[&NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap()];
+        assert!(d.transfer.is_some(), "{date} has no transfer");
+        assert_eq!(d.laisvadienis, off, "{date}");
+    }
+}
