@@ -109,11 +109,12 @@ fn run(
     let sources = sources::load(sources_dir)?;
     let dataset_version = dataset_version(&sources.content_sha256, first_year, last_year);
 
-    let mut days = Vec::new();
+    // Days stream out of the computation; each year's file is assembled as soon as its
+    // last day arrives, so only the finished files are held.
+    let mut year_files = output::YearFiles::default();
     let counts = calendar::compute(&sources, years, |day| {
         if out.is_some() {
-            let json = serde_json::to_vec(&day).expect("a day serializes");
-            days.push((day.date, json));
+            year_files.push(&day);
         }
     })?;
     let dataset_dir = match out {
@@ -121,7 +122,7 @@ fn run(
             out,
             &dataset_version,
             (first_year, last_year),
-            &output::SerializedDays { days },
+            year_files.finish(),
             counts.clone(),
         )?),
         None => None,

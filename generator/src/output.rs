@@ -12,14 +12,45 @@ use kalendorius_dataset::digest::sha256_hex;
 use kalendorius_dataset::layout::{
     year_file, year_file_bytes, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
 };
-use kalendorius_dataset::{Counts, Date, FileEntry, Manifest, SCHEMA_VERSION};
+use kalendorius_dataset::{Counts, Day, FileEntry, Manifest, SCHEMA_VERSION};
 
 use crate::error::BuildError;
 
-/// The serialized days of a build, in date order.
-pub struct SerializedDays {
-    /// `(date, JSON of the Day)`.
-    pub days: Vec<(Date, Vec<u8>)>,
+/// Year files assembled from days fed in date order.
+#[derive(Default)]
+pub struct YearFiles {
+    /// Finished files: `(year, bytes)` in year order.
+    done: Vec<(i32, Vec<u8>)>,
+    /// The year being filled and its days' JSON.
+    open: Option<(i32, Vec<Vec<u8>>)>,
+}
+
+impl YearFiles {
+    /// Adds the next day (dates must come in order).
+    pub fn push(&mut self, day: &Day) {
+        let year = day.date.year();
+        if self.open.as_ref().is_some_and(|(y, _)| *y != year) {
+            self.close();
+        }
+        let json = serde_json::to_vec(day).expect("a day serializes");
+        self.open
+            .get_or_insert_with(|| (year, Vec::with_capacity(366)))
+            .1
+            .push(json);
+    }
+
+    fn close(&mut self) {
+        if let Some((year, days)) = self.open.take() {
+            let bytes = year_file_bytes(year, days.iter().map(Vec::as_slice));
+            self.done.push((year, bytes));
+        }
+    }
+
+    /// Every year's file bytes, in year order.
+    pub fn finish(mut self) -> Vec<(i32, Vec<u8>)> {
+        self.close();
+        self.done
+    }
 }
 
 /// Writes the dataset and makes `out/current` point to it. Returns its directory.
@@ -27,7 +58,7 @@ pub fn publish(
     out: &Path,
     dataset_version: &str,
     years: (i32, i32),
-    serialized: &SerializedDays,
+    year_bytes: Vec<(i32, Vec<u8>)>,
     counts: Counts,
 ) -> Result<PathBuf, BuildError> {
     let write_err = |path: &Path| {
@@ -45,26 +76,17 @@ pub fn publish(
     let years_dir = dir.join(YEARS_DIR);
     fs::create_dir(&years_dir).map_err(write_err(&years_dir))?;
     let mut files = Vec::new();
-    let mut year_bytes = Vec::new();
-    let mut rest = serialized.days.as_slice();
-    for year in years.0..=years.1 {
-        let split = rest
-            .iter()
-            .position(|(d, _)| d.year() != year)
-            .unwrap_or(rest.len());
-        let (this_year, later) = rest.split_at(split);
-        rest = later;
-        let bytes = year_file_bytes(year, this_year.iter().map(|(_, json)| json.as_slice()));
-        let relative = year_file(year);
+    for (year, bytes) in &year_bytes {
+        let relative = year_file(*year);
         let path = dir.join(&relative);
-        fs::write(&path, &bytes).map_err(write_err(&path))?;
+        fs::write(&path, bytes).map_err(write_err(&path))?;
         files.push(FileEntry {
             path: relative,
             bytes: bytes.len() as u64,
-            sha256: sha256_hex(&bytes),
+            sha256: sha256_hex(bytes),
         });
-        year_bytes.push((year, bytes));
     }
+    debug_assert_eq!(files.len() as i32, years.1 - years.0 + 1);
 
     // Database.
     let db_dir = dir.join(DATABASE_DIR);
