@@ -56,6 +56,7 @@ struct RedSrc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FormerNameSrc {
+    from: Option<Spanned<String>>,
     until: Spanned<String>,
     source: Spanned<String>,
     lt: Option<String>,
@@ -208,6 +209,22 @@ fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<H
                 key: format!("{}.former_name[{j}]", place.key),
             };
             let until = toml_src::date(&fplace, "until", &f.get_ref().until, diag);
+            let from = match &f.get_ref().from {
+                Some(from) => Some(toml_src::date(&fplace, "from", from, diag)?),
+                None => None,
+            };
+            if let (Some(from), Some(until)) = (from, until) {
+                if until < from {
+                    fplace.error(
+                        diag,
+                        f.get_ref().until.span().start,
+                        "until",
+                        SourceErrorKind::OutOfRange,
+                        format!("former name {from}..{until} ends before it starts"),
+                    );
+                    return None;
+                }
+            }
             toml_src::source(&fplace, &f.get_ref().source, diag);
             let src = f.get_ref();
             let given = NamesSrc {
@@ -218,19 +235,34 @@ fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<H
             };
             let names = toml_src::former_names(&fplace, &given, f.span().start, &names, diag);
             Some(FormerName {
+                from,
                 until: until?,
                 names: names?,
             })
         })
         .collect();
     former_names.sort_by_key(|f| f.until);
-    if let Some(pair) = former_names.windows(2).find(|w| w[0].until == w[1].until) {
+    if let Some(pair) = former_names
+        .windows(2)
+        .find(|w| w[1].from.is_none_or(|from| from <= w[0].until))
+    {
+        // Point at the later entry's `until`.
+        let later = src
+            .former_name
+            .iter()
+            .find(|f| f.get_ref().until.get_ref() == &pair[1].until.to_string())
+            .map_or(src.former_name[0].span().start, |f| {
+                f.get_ref().until.span().start
+            });
         place.error(
             diag,
-            src.former_name[0].span().start,
+            later,
             "former_name",
-            SourceErrorKind::Duplicate,
-            format!("two former names end on {}", pair[0].until),
+            SourceErrorKind::OverlappingPeriods,
+            format!(
+                "former names ending {} and {} overlap (give the later one a `from`)",
+                pair[0].until, pair[1].until
+            ),
         );
     }
 

@@ -57,6 +57,8 @@ impl RedPeriod {
 /// An older official Lithuanian wording of a holiday's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormerName {
+    /// First date the wording applies, inclusive; `None` = every earlier date.
+    pub from: Option<NaiveDate>,
     /// Last date the wording applies, inclusive.
     pub until: NaiveDate,
     /// The names; languages not given in the source fall back to the current ones.
@@ -83,7 +85,7 @@ pub struct HolidayDef {
     pub names: Names,
     /// Red periods, sorted and non-overlapping, inside the observed years.
     pub red: Vec<RedPeriod>,
-    /// Older wordings, sorted by `until`.
+    /// Older wordings, sorted by `until`, their date ranges disjoint.
     pub former_names: Vec<FormerName>,
 }
 
@@ -106,7 +108,7 @@ impl HolidayDef {
     pub fn names_on(&self, date: NaiveDate) -> &Names {
         self.former_names
             .iter()
-            .find(|f| date <= f.until)
+            .find(|f| f.from.is_none_or(|from| from <= date) && date <= f.until)
             .map_or(&self.names, |f| &f.names)
     }
 }

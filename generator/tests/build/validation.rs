@@ -285,3 +285,26 @@ fn a_missing_sources_directory_is_an_error_not_a_panic() {
     let err = kalendorius_generator::check(Path::new("/nonexistent/sources")).unwrap_err();
     assert!(err.to_string().contains("/nonexistent/sources"), "{err}");
 }
+
+#[test]
+fn former_name_ending_before_it_starts() {
+    rejects_at(
+        "holidays/red.toml",
+        "until = \"1997-07-15\"",
+        "from = \"1990-10-25\"\nuntil = \"1989-07-15\"",
+        "until = \"1989",
+        SourceErrorKind::OutOfRange,
+    );
+}
+
+#[test]
+fn overlapping_former_names() {
+    // A second wording ending in 1998 without a `from` overlaps the one ending in 1997.
+    rejects_at(
+        "holidays/red.toml",
+        "source = \"Law I-712, 1990 wording [S1][S2]\"\n",
+        "source = \"Law I-712, 1990 wording [S1][S2]\"\n\n[[holiday.former_name]]\nuntil = \"1998-01-01\"\nlt = \"X\"\nsource = \"test\"\n",
+        "until = \"1998-01-01\"",
+        SourceErrorKind::OverlappingPeriods,
+    );
+}
