@@ -1,4 +1,465 @@
 //! The local admin channel: a Unix socket (mode 0600) in the state directory through which
-//! `kalendorius-server keys ...` reaches a running server, so sled keeps a single writer.
+//! `kalendorius-server keys ...` reaches a running server, so sled keeps a single writer
+//! and a revocation takes effect at once, without a restart.
 //!
-//! OWNER: state helper.
+//! Protocol: one JSON object per line each way. The client sends an [`AdminRequest`]
+//! (`{"op":"list"}`, `{"op":"revoke","id":"0123456789abcdef"}`, ...) and reads one
+//! [`AdminResponse`] line (`{"result":"keys","views":[...]}`, `{"result":"error",
+//! "message":"..."}`, ...). A connection may carry several requests. Lines are capped at
+//! 64 KiB, connections idle for 30 s are closed, at most 8 are served at once, and peers
+//! whose uid is neither the server's nor root's are refused: the socket's mode is the
+//! first guard, the peer check the second.
+//!
+//! [`execute`] is shared with the direct path (no server running), so both behave alike.
+
+use std::io::{BufRead as _, Write as _};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+
+use crate::keys::{KeyAdminError, KeyRecord};
+use crate::state::State;
+
+/// Longest request or response line accepted.
+const MAX_LINE: u64 = 64 * 1024;
+/// Longest response accepted by the client (a `list` of many keys).
+const MAX_RESPONSE: u64 = 64 * 1024 * 1024;
+/// Idle time after which a connection is closed (server) or a reply given up on (client).
+const IO_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connections served at once.
+const MAX_CONNECTIONS: usize = 8;
+
+/// The admin socket of a state directory: `<state_dir>/admin.sock`. The server must pass
+/// this path to `State::run_background` for `keys` commands to find it.
+pub fn socket_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("admin.sock")
+}
+
+/// A request on the admin channel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum AdminRequest {
+    /// Issue a key.
+    Create {
+        /// Who the key is for.
+        owner: String,
+        /// Per-minute limit; `None` = the configured default.
+        per_minute: Option<u64>,
+        /// Per-day limit; `None` = the configured default.
+        per_day: Option<u64>,
+        /// Expiry; `None` = never.
+        expires: Option<DateTime<Utc>>,
+    },
+    /// All keys.
+    List,
+    /// One key.
+    Show {
+        /// Its id.
+        id: String,
+    },
+    /// Revoke a key.
+    Revoke {
+        /// Its id.
+        id: String,
+    },
+    /// Change a key's limits.
+    SetLimits {
+        /// Its id.
+        id: String,
+        /// New per-minute limit, if changing.
+        per_minute: Option<u64>,
+        /// New per-day limit, if changing.
+        per_day: Option<u64>,
+    },
+}
+
+/// What an operator may see of a key: never its plaintext or full hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyView {
+    /// Short id.
+    pub id: String,
+    /// Who it was issued to.
+    pub owner: String,
+    /// Requests per sliding minute.
+    pub per_minute: u64,
+    /// Requests per sliding day.
+    pub per_day: u64,
+    /// Creation time.
+    pub created: DateTime<Utc>,
+    /// Expiry, if any.
+    pub expires: Option<DateTime<Utc>>,
+    /// False once revoked.
+    pub active: bool,
+    /// True when `expires` has passed.
+    pub expired: bool,
+    /// Requests counted in the last minute.
+    pub used_minute: u64,
+    /// Requests counted in the last 24 h.
+    pub used_day: u64,
+}
+
+impl KeyView {
+    /// The view of `record` at `now`, with its usage from `state`.
+    pub fn of(state: &State, record: &KeyRecord, now: DateTime<Utc>) -> KeyView {
+        let (used_minute, used_day) = state.key_usage(&record.id, now);
+        KeyView {
+            id: record.id.clone(),
+            owner: record.owner.clone(),
+            per_minute: record.per_minute,
+            per_day: record.per_day,
+            created: record.created,
+            expires: record.expires,
+            active: record.active,
+            expired: record.expires.is_some_and(|e| now >= e),
+            used_minute,
+            used_day,
+        }
+    }
+}
+
+/// An answer on the admin channel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum AdminResponse {
+    /// A key was issued; `key` is its plaintext, sent this once.
+    Created {
+        /// The plaintext key.
+        key: String,
+        /// The new key.
+        view: KeyView,
+    },
+    /// One key (show, revoke, set-limits).
+    Key {
+        /// The key after the operation.
+        view: KeyView,
+        /// False when the operation changed nothing (revoking a revoked key, or `show`).
+        changed: bool,
+    },
+    /// All keys, oldest first.
+    Keys {
+        /// The keys.
+        views: Vec<KeyView>,
+    },
+    /// The request failed and changed nothing.
+    Error {
+        /// For the operator; never contains key material.
+        message: String,
+    },
+}
+
+impl From<KeyAdminError> for AdminResponse {
+    fn from(e: KeyAdminError) -> Self {
+        AdminResponse::Error {
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Carries out one request on `state` at `now` (blocking: key changes flush sled).
+pub fn execute(state: &State, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
+    let result = match request {
+        AdminRequest::Create {
+            owner,
+            per_minute,
+            per_day,
+            expires,
+        } => state
+            .create_key_at(&owner, per_minute, per_day, expires, now)
+            .map(|(key, r)| AdminResponse::Created {
+                key,
+                view: KeyView::of(state, &r, now),
+            }),
+        AdminRequest::List => Ok(AdminResponse::Keys {
+            views: state
+                .keys()
+                .iter()
+                .map(|r| KeyView::of(state, r, now))
+                .collect(),
+        }),
+        AdminRequest::Show { id } => state
+            .key(&id)
+            .map(|r| AdminResponse::Key {
+                view: KeyView::of(state, &r, now),
+                changed: false,
+            })
+            .ok_or_else(|| KeyAdminError::unknown(&id)),
+        AdminRequest::Revoke { id } => {
+            state
+                .revoke_key(&id)
+                .map(|(r, changed)| AdminResponse::Key {
+                    view: KeyView::of(state, &r, now),
+                    changed,
+                })
+        }
+        AdminRequest::SetLimits {
+            id,
+            per_minute,
+            per_day,
+        } => state
+            .set_key_limits(&id, per_minute, per_day)
+            .map(|r| AdminResponse::Key {
+                view: KeyView::of(state, &r, now),
+                changed: true,
+            }),
+    };
+    result.unwrap_or_else(AdminResponse::from)
+}
+
+/// Why the client could not complete an exchange with a running server.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AdminClientError {
+    /// The socket exists but cannot be used (permissions, I/O, timeout).
+    #[error("admin socket {path}: {source}")]
+    Io {
+        /// The socket.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The server's answer was not a valid response.
+    #[error("admin socket {path}: unexpected answer from the server: {detail}")]
+    Protocol {
+        /// The socket.
+        path: PathBuf,
+        /// What was wrong.
+        detail: String,
+    },
+}
+
+/// Sends one request to the server listening on `socket`. `Ok(None)` means no server is
+/// listening there (no socket file, or a stale one), so the caller may open the database
+/// itself.
+pub fn request(
+    socket: &Path,
+    req: &AdminRequest,
+) -> Result<Option<AdminResponse>, AdminClientError> {
+    use std::io::ErrorKind::{ConnectionRefused, NotFound};
+    let io = |source| AdminClientError::Io {
+        path: socket.to_owned(),
+        source,
+    };
+    let mut stream = match std::os::unix::net::UnixStream::connect(socket) {
+        Ok(s) => s,
+        Err(e) if matches!(e.kind(), NotFound | ConnectionRefused) => return Ok(None),
+        Err(e) => return Err(io(e)),
+    };
+    stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(io)?;
+    stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(io)?;
+    let mut line = serde_json::to_vec(req).expect("requests serialise");
+    line.push(b'\n');
+    stream.write_all(&line).map_err(io)?;
+    let mut answer = String::new();
+    std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
+        .read_line(&mut answer)
+        .map_err(io)?;
+    let protocol = |detail: String| AdminClientError::Protocol {
+        path: socket.to_owned(),
+        detail,
+    };
+    if !answer.ends_with('\n') {
+        return Err(protocol(
+            "the connection closed before a full answer".into(),
+        ));
+    }
+    serde_json::from_str(&answer)
+        .map(Some)
+        .map_err(|e| protocol(e.to_string()))
+}
+
+/// A bound admin socket, not yet serving.
+pub(crate) struct AdminListener {
+    /// The listening socket.
+    listener: std::os::unix::net::UnixListener,
+    /// Where it is bound.
+    path: PathBuf,
+    /// Identity (device, inode) of the socket file, so shutdown removes only our own.
+    file_id: (u64, u64),
+    /// Owner uid of the socket file: the server's effective uid.
+    owner_uid: u32,
+}
+
+/// A serving admin socket.
+pub(crate) struct AdminHandle {
+    /// The accept loop.
+    task: tokio::task::JoinHandle<()>,
+    /// Where it is bound.
+    path: PathBuf,
+    /// Identity of the socket file.
+    file_id: (u64, u64),
+}
+
+impl AdminListener {
+    /// Binds `path` with mode 0600. A stale socket file is replaced; a live one (another
+    /// server answers) or a non-socket file is an error. The socket is created inside a
+    /// fresh 0700 directory, restricted, then renamed into place, so there is no moment
+    /// when another user could connect.
+    pub fn bind(path: &Path) -> std::io::Result<AdminListener> {
+        use std::io::{Error, ErrorKind};
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_socket() => {
+                if std::os::unix::net::UnixStream::connect(path).is_ok() {
+                    return Err(Error::new(
+                        ErrorKind::AddrInUse,
+                        "another server is answering on this admin socket",
+                    ));
+                }
+                std::fs::remove_file(path)?;
+            }
+            Ok(_) => {
+                return Err(Error::new(
+                    ErrorKind::AlreadyExists,
+                    "a file that is not a socket is in the way; refusing to replace it",
+                ))
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(parent)?;
+        let mut tag = [0u8; 4];
+        rand::rngs::OsRng.fill_bytes(&mut tag);
+        let tmp = parent.join(format!(".adm{}", hex::encode(tag)));
+        std::fs::DirBuilder::new().mode(0o700).create(&tmp)?;
+        let bound = (|| {
+            let inner = tmp.join("s");
+            let listener = std::os::unix::net::UnixListener::bind(&inner)?;
+            std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o600))?;
+            std::fs::rename(&inner, path)?;
+            Ok::<_, Error>(listener)
+        })();
+        let _ = std::fs::remove_dir_all(&tmp);
+        let listener = bound?;
+        listener.set_nonblocking(true)?;
+        let meta = std::fs::symlink_metadata(path)?;
+        Ok(AdminListener {
+            listener,
+            path: path.to_owned(),
+            file_id: (meta.dev(), meta.ino()),
+            owner_uid: meta.uid(),
+        })
+    }
+
+    /// Starts serving on the current tokio runtime.
+    pub fn spawn(self, state: Arc<State>) -> AdminHandle {
+        let AdminListener {
+            listener,
+            path,
+            file_id,
+            owner_uid,
+        } = self;
+        let task = tokio::spawn(async move {
+            match tokio::net::UnixListener::from_std(listener) {
+                Ok(l) => accept_loop(l, state, owner_uid).await,
+                Err(e) => tracing::error!(error = %e, "cannot serve the admin socket"),
+            }
+        });
+        AdminHandle {
+            task,
+            path,
+            file_id,
+        }
+    }
+}
+
+impl AdminHandle {
+    /// Stops serving (requests in progress are dropped with their connections; a key
+    /// change either completed or did not start) and removes the socket file if it is
+    /// still ours.
+    pub async fn stop(self) {
+        self.task.abort();
+        let _ = self.task.await;
+        if let Ok(m) = std::fs::symlink_metadata(&self.path) {
+            if (m.dev(), m.ino()) == self.file_id {
+                let _ = std::fs::remove_file(&self.path);
+            }
+        }
+    }
+}
+
+async fn accept_loop(listener: tokio::net::UnixListener, state: Arc<State>, owner_uid: u32) {
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((s, _)) => s,
+            Err(e) => {
+                // Typically EMFILE: back off instead of spinning.
+                tracing::warn!(error = %e, "admin socket accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        match stream.peer_cred() {
+            Ok(c) if c.uid() == owner_uid || c.uid() == 0 => {}
+            _ => {
+                tracing::warn!("refused an admin connection from another user");
+                continue;
+            }
+        }
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            tracing::warn!("too many admin connections; refused one");
+            continue;
+        };
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            if let Err(e) = serve_connection(stream, state).await {
+                tracing::debug!(error = %e, "admin connection ended");
+            }
+            drop(slot);
+        });
+    }
+}
+
+async fn serve_connection(
+    stream: tokio::net::UnixStream,
+    state: Arc<State>,
+) -> std::io::Result<()> {
+    let (read, mut write) = stream.into_split();
+    let mut read = tokio::io::BufReader::new(read);
+    loop {
+        let mut line = String::new();
+        let n = tokio::time::timeout(IO_TIMEOUT, (&mut read).take(MAX_LINE).read_line(&mut line))
+            .await
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "idle"))??;
+        if n == 0 {
+            return Ok(());
+        }
+        let too_long = !line.ends_with('\n');
+        let response = if too_long {
+            AdminResponse::Error {
+                message: format!("request longer than {MAX_LINE} bytes"),
+            }
+        } else {
+            match serde_json::from_str::<AdminRequest>(&line) {
+                Ok(req) => {
+                    let state = Arc::clone(&state);
+                    tokio::task::spawn_blocking(move || execute(&state, req, Utc::now()))
+                        .await
+                        .unwrap_or_else(|e| AdminResponse::Error {
+                            message: format!("internal error: {e}"),
+                        })
+                }
+                Err(e) => AdminResponse::Error {
+                    message: format!("malformed request: {e}"),
+                },
+            }
+        };
+        let mut out = serde_json::to_vec(&response).expect("responses serialise");
+        out.push(b'\n');
+        tokio::time::timeout(IO_TIMEOUT, write.write_all(&out))
+            .await
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "write"))??;
+        if too_long {
+            return Ok(());
+        }
+    }
+}

@@ -1,10 +1,30 @@
-//! API keys (DECISIONS D10): generation, hashing, and the in-memory key table.
+//! API keys (DECISIONS D10): generation, hashing, validation of key attributes, and the
+//! in-memory key table the hot path authenticates against.
 //!
-//! OWNER: state helper. Interface fixed by the lead; bodies to be written.
-//! A key is `ltk_` + 32 random bytes in base32/hex (>= 128 bits). Only its SHA-256 is stored.
-//! The plaintext is shown once, at creation, and never logged.
+//! A key is `ltk_` + 32 random bytes from the OS in lower-case hex (256 bits). Only its
+//! SHA-256 is stored; the plaintext exists once, in the answer to `keys create`, and is
+//! never logged or echoed in an error. Lookup is a hash-map probe by the SHA-256 of what
+//! the client presented: an attacker controls the input but not its hash, so timing says
+//! nothing useful about stored keys.
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::limits::MAX_LIMIT;
+
+/// Printable prefix of every key, so leaked keys are easy to recognise (and scan for).
+pub const KEY_PREFIX: &str = "ltk_";
+/// Random bytes in a key.
+const KEY_RANDOM_BYTES: usize = 32;
+/// Length of a key's plaintext: prefix + hex of the random bytes.
+pub const KEY_LEN: usize = KEY_PREFIX.len() + 2 * KEY_RANDOM_BYTES;
+/// Length of a key id (hex characters of the hash's prefix).
+pub const ID_LEN: usize = 16;
+/// Longest accepted owner name, in characters.
+pub const MAX_OWNER_CHARS: usize = 200;
 
 /// A presented key, as sent by a client (never logged; `Debug` redacts it).
 pub struct PresentedKey(pub String);
@@ -15,8 +35,9 @@ impl std::fmt::Debug for PresentedKey {
     }
 }
 
-/// Stable identifier of a stored key: the hex SHA-256 of the plaintext's first 8 bytes of
-/// hash (short id shown by `keys list`), used to address it in the CLI and in counters.
+/// Stable identifier of a stored key: the first 16 hex characters of the SHA-256 of the
+/// plaintext (what `keys list` shows and `keys show/revoke` take). Also names the key's
+/// rate-limit counters.
 pub type KeyId = String;
 
 /// A stored key, as the server sees it after a successful lookup.
@@ -49,4 +70,267 @@ pub enum KeyError {
     /// Past its expiry: 401 `expired_key`.
     #[error("expired_key")]
     Expired,
+}
+
+/// Why a key could not be created or changed. Messages are for the operator and never
+/// contain key material.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyAdminError {
+    /// No key has this id. The id is echoed only if it looks like an id (so a plaintext
+    /// key pasted by mistake is not printed back).
+    #[error("no key with id {0} (ids are the {ID_LEN} hex characters shown by `keys list`)")]
+    UnknownId(String),
+    /// A limit outside `1..=MAX_LIMIT`.
+    #[error("{what} must be a whole number between 1 and {MAX_LIMIT}, got {got}")]
+    InvalidLimit {
+        /// Which limit ("per-minute" or "per-day").
+        what: &'static str,
+        /// The rejected value.
+        got: u64,
+    },
+    /// An expiry not after the current time.
+    #[error("expiry {0} is not in the future")]
+    ExpiryNotInFuture(DateTime<Utc>),
+    /// An empty, over-long or control-character owner.
+    #[error("owner must be 1 to {MAX_OWNER_CHARS} characters with no control characters")]
+    InvalidOwner,
+    /// `set-limits` with neither limit.
+    #[error("nothing to change: give --per-minute and/or --per-day")]
+    NothingToChange,
+    /// The state database failed; nothing was changed in memory.
+    #[error("state database error: {0}")]
+    Storage(String),
+}
+
+impl KeyAdminError {
+    /// The error for an id that matched nothing, echoing it only when it is id-shaped.
+    pub fn unknown(id: &str) -> KeyAdminError {
+        let shown = if !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            format!("'{id}'")
+        } else {
+            "(not an id)".to_owned()
+        };
+        KeyAdminError::UnknownId(shown)
+    }
+}
+
+/// SHA-256 of a key's plaintext.
+pub(crate) type KeyHash = [u8; 32];
+
+/// Hashes a plaintext key.
+pub fn hash_key(plaintext: &str) -> KeyHash {
+    Sha256::digest(plaintext.as_bytes()).into()
+}
+
+/// A fresh key: its plaintext and hash. The randomness comes from the OS.
+pub(crate) fn generate() -> (String, KeyHash) {
+    let mut bytes = [0u8; KEY_RANDOM_BYTES];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    let plaintext = format!("{KEY_PREFIX}{}", hex::encode(bytes));
+    let hash = hash_key(&plaintext);
+    (plaintext, hash)
+}
+
+/// The id of a key hash.
+pub(crate) fn id_of(hash: &KeyHash) -> KeyId {
+    hex::encode(&hash[..ID_LEN / 2])
+}
+
+/// Normalises an id typed by an operator (surrounding space, upper case); `None` if it is
+/// not 16 hex characters.
+pub fn normalize_id(id: &str) -> Option<KeyId> {
+    let id = id.trim();
+    (id.len() == ID_LEN && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| id.to_ascii_lowercase())
+}
+
+/// Checks a limit given for a key.
+pub(crate) fn check_limit(what: &'static str, got: u64) -> Result<u64, KeyAdminError> {
+    if (1..=MAX_LIMIT).contains(&got) {
+        Ok(got)
+    } else {
+        Err(KeyAdminError::InvalidLimit { what, got })
+    }
+}
+
+/// Checks and trims an owner name.
+pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
+    let owner = owner.trim();
+    let n = owner.chars().count();
+    if n == 0 || n > MAX_OWNER_CHARS || owner.chars().any(char::is_control) {
+        return Err(KeyAdminError::InvalidOwner);
+    }
+    Ok(owner.to_owned())
+}
+
+/// All keys, by hash (for authentication) and by id (for administration).
+#[derive(Debug, Default)]
+pub(crate) struct KeyTable {
+    /// Records by the SHA-256 of their plaintext.
+    by_hash: HashMap<KeyHash, KeyRecord>,
+    /// Hash of each id; always the same key set as `by_hash`.
+    by_id: HashMap<KeyId, KeyHash>,
+}
+
+impl KeyTable {
+    /// Checks a presented key at `now`.
+    pub fn authenticate(
+        &self,
+        key: &PresentedKey,
+        now: DateTime<Utc>,
+    ) -> Result<KeyRecord, KeyError> {
+        // Anything not shaped like a key is unknown; this also avoids hashing huge inputs.
+        if key.0.len() != KEY_LEN || !key.0.starts_with(KEY_PREFIX) {
+            return Err(KeyError::Invalid);
+        }
+        match self.by_hash.get(&hash_key(&key.0)) {
+            None => Err(KeyError::Invalid),
+            Some(r) if !r.active => Err(KeyError::Invalid),
+            Some(r) if r.expires.is_some_and(|e| now >= e) => Err(KeyError::Expired),
+            Some(r) => Ok(r.clone()),
+        }
+    }
+
+    /// The record with this (normalised) id.
+    pub fn get(&self, id: &str) -> Option<&KeyRecord> {
+        self.by_id.get(id).and_then(|h| self.by_hash.get(h))
+    }
+
+    /// True if a key with this hash or this hash's id exists.
+    pub fn collides(&self, hash: &KeyHash) -> bool {
+        self.by_hash.contains_key(hash) || self.by_id.contains_key(&id_of(hash))
+    }
+
+    /// Inserts or replaces a record. Returns false (and changes nothing) if the record is
+    /// inconsistent: hash not 64 hex characters or id not its prefix.
+    pub fn upsert(&mut self, record: KeyRecord) -> bool {
+        let mut hash = [0u8; 32];
+        if hex::decode_to_slice(&record.hash, &mut hash).is_err() || record.id != id_of(&hash) {
+            return false;
+        }
+        self.by_id.insert(record.id.clone(), hash);
+        self.by_hash.insert(hash, record);
+        true
+    }
+
+    /// All records, oldest first.
+    pub fn all(&self) -> Vec<KeyRecord> {
+        let mut v: Vec<KeyRecord> = self.by_hash.values().cloned().collect();
+        v.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+        v
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.by_hash.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(plaintext: &str, expires: Option<DateTime<Utc>>, active: bool) -> KeyRecord {
+        let hash = hash_key(plaintext);
+        KeyRecord {
+            id: id_of(&hash),
+            hash: hex::encode(hash),
+            owner: "o".into(),
+            per_minute: 1,
+            per_day: 1,
+            created: DateTime::UNIX_EPOCH,
+            expires,
+            active,
+        }
+    }
+
+    #[test]
+    fn generated_keys_are_long_random_and_prefixed() {
+        let (a, ha) = generate();
+        let (b, _) = generate();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), KEY_LEN);
+        assert!(a.starts_with("ltk_") && a[4..].bytes().all(|c| c.is_ascii_hexdigit()));
+        assert_eq!(ha, hash_key(&a));
+        assert_eq!(id_of(&ha).len(), ID_LEN);
+    }
+
+    #[test]
+    fn authenticate_states() {
+        let now = DateTime::from_timestamp(1_000_000, 0).unwrap();
+        let (live, _) = generate();
+        let (revoked, _) = generate();
+        let (expired, _) = generate();
+        let mut t = KeyTable::default();
+        assert!(t.upsert(record(
+            &live,
+            Some(now + chrono::Duration::seconds(1)),
+            true
+        )));
+        assert!(t.upsert(record(&revoked, None, false)));
+        assert!(t.upsert(record(&expired, Some(now), true)));
+        let ok = t.authenticate(&PresentedKey(live.clone()), now).unwrap();
+        assert_eq!(ok.id, id_of(&hash_key(&live)));
+        assert_eq!(
+            t.authenticate(&PresentedKey(revoked), now),
+            Err(KeyError::Invalid)
+        );
+        assert_eq!(
+            t.authenticate(&PresentedKey(expired), now),
+            Err(KeyError::Expired)
+        );
+        let (unknown, _) = generate();
+        assert_eq!(
+            t.authenticate(&PresentedKey(unknown), now),
+            Err(KeyError::Invalid)
+        );
+        assert_eq!(
+            t.authenticate(&PresentedKey("x".repeat(1 << 20)), now),
+            Err(KeyError::Invalid)
+        );
+        assert_eq!(
+            t.authenticate(&PresentedKey(String::new()), now),
+            Err(KeyError::Invalid)
+        );
+        assert_eq!(
+            t.authenticate(&PresentedKey(live.to_uppercase()), now),
+            Err(KeyError::Invalid),
+            "keys are exact strings"
+        );
+    }
+
+    #[test]
+    fn upsert_rejects_inconsistent_records() {
+        let mut t = KeyTable::default();
+        let mut r = record("ltk_x", None, true);
+        r.id = "0000000000000000".into();
+        assert!(!t.upsert(r));
+        let mut r = record("ltk_x", None, true);
+        r.hash = "zz".into();
+        assert!(!t.upsert(r));
+        assert_eq!(t.len(), 0);
+    }
+
+    #[test]
+    fn validation() {
+        assert_eq!(
+            normalize_id(" 0123456789ABCDEF "),
+            Some("0123456789abcdef".into())
+        );
+        assert_eq!(normalize_id("0123"), None);
+        assert_eq!(normalize_id("ltk_0123456789ab"), None);
+        assert!(check_limit("per-minute", 0).is_err());
+        assert!(check_limit("per-minute", MAX_LIMIT + 1).is_err());
+        assert_eq!(check_limit("per-day", 5), Ok(5));
+        assert_eq!(check_owner("  Ona  "), Ok("Ona".into()));
+        assert!(check_owner(" ").is_err());
+        assert!(check_owner("a\nb").is_err());
+        let msg = KeyAdminError::unknown("ltk_secret").to_string();
+        assert!(!msg.contains("secret"), "{msg}");
+        assert!(KeyAdminError::unknown("abcdef")
+            .to_string()
+            .contains("'abcdef'"));
+    }
 }

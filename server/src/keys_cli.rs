@@ -1,5 +1,339 @@
-//! `kalendorius-server keys create|list|show|revoke|set-limits`.
+//! `kalendorius-server keys create|list|show|revoke|set-limits`: how maintainers issue
+//! and manage API keys (D10).
 //!
-//! OWNER: state helper. Exposes `KeysCommand` (a clap `Subcommand`) and
-//! `pub fn run(cmd: KeysCommand, state_dir: &Path, limits: &LimitsConfig) -> anyhow::Result<()>`:
-//! through the admin socket when a server is running, else on the state database directly.
+//! When a server is running on the state directory, the command goes through its admin
+//! socket (`crate::admin`): sled allows one process per database, and the change takes
+//! effect in the server at once. When none is running, the command opens the database
+//! itself. Either way the same code (`admin::execute`) does the work.
+//!
+//! Output: `create` prints the key's attributes, then the key alone on the last line of
+//! stdout (the only time it is ever shown). `list` and `show` never print key material.
+//! Bad input exits non-zero with a message and changes nothing.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{bail, Context as _};
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::admin::{self, AdminRequest, AdminResponse, KeyView};
+use crate::limits::{LimitsConfig, MAX_LIMIT};
+use crate::state::State;
+
+/// Manage API keys.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum KeysCommand {
+    /// Issue a new API key. Prints its attributes, then the key itself as the last line of
+    /// output: the key is shown only this once (only its SHA-256 is stored).
+    Create(CreateArgs),
+    /// List all keys: id, owner, limits, dates, state and current usage. Never prints keys.
+    List,
+    /// Show one key's attributes and current usage.
+    Show(IdArg),
+    /// Revoke a key. A running server refuses it at once (no restart needed).
+    Revoke(IdArg),
+    /// Change a key's per-minute and/or per-day limit; a running server applies it at once.
+    SetLimits(SetLimitsArgs),
+}
+
+/// Arguments of `keys create`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct CreateArgs {
+    /// Who the key is issued to (shown by `keys list`, logged instead of the key).
+    #[arg(long, value_name = "NAME")]
+    pub owner: String,
+    /// Requests per sliding minute [default: the configured key default, normally 60].
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_minute: Option<u64>,
+    /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_day: Option<u64>,
+    /// Expiry: YYYY-MM-DD (the key stops working at 00:00 UTC on that date) or an RFC 3339
+    /// time such as 2027-01-01T12:00:00+02:00. Must be in the future. Default: never.
+    #[arg(long, value_name = "DATE", value_parser = parse_expiry)]
+    pub expires: Option<DateTime<Utc>>,
+}
+
+/// The key a command acts on.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct IdArg {
+    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`.
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
+
+/// Arguments of `keys set-limits`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct SetLimitsArgs {
+    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// New requests per sliding minute.
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_minute: Option<u64>,
+    /// New requests per sliding 24 hours.
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_day: Option<u64>,
+}
+
+fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
+}
+
+/// Parses `--expires`: a date (midnight UTC) or an RFC 3339 time.
+pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
+    let s = s.trim();
+    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
+        if s.len() == 10 {
+            return Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc());
+        }
+    }
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| {
+            format!("'{s}' is not a date (YYYY-MM-DD) or an RFC 3339 time (2027-01-01T00:00:00Z)")
+        })
+}
+
+/// Runs a keys command, printing to stdout.
+pub fn run(cmd: KeysCommand, state_dir: &Path, limits: &LimitsConfig) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    run_with_output(cmd, state_dir, limits, &mut out)
+}
+
+/// Runs a keys command, printing to `out` (what `run` does, testable).
+pub fn run_with_output(
+    cmd: KeysCommand,
+    state_dir: &Path,
+    limits: &LimitsConfig,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let now = Utc::now();
+    let request = match cmd {
+        KeysCommand::Create(a) => {
+            if let Some(e) = a.expires.filter(|e| *e <= now) {
+                bail!(
+                    "--expires {} is not in the future",
+                    e.format("%Y-%m-%dT%H:%M:%SZ")
+                );
+            }
+            AdminRequest::Create {
+                owner: a.owner,
+                per_minute: a.per_minute,
+                per_day: a.per_day,
+                expires: a.expires,
+            }
+        }
+        KeysCommand::List => AdminRequest::List,
+        KeysCommand::Show(a) => AdminRequest::Show { id: a.id },
+        KeysCommand::Revoke(a) => AdminRequest::Revoke { id: a.id },
+        KeysCommand::SetLimits(a) => {
+            if a.per_minute.is_none() && a.per_day.is_none() {
+                bail!("nothing to change: give --per-minute and/or --per-day");
+            }
+            AdminRequest::SetLimits {
+                id: a.id,
+                per_minute: a.per_minute,
+                per_day: a.per_day,
+            }
+        }
+    };
+    let socket = admin::socket_path(state_dir);
+    let response = match admin::request(&socket, &request)
+        .context("a server seems to be running but its admin socket cannot be used")?
+    {
+        Some(r) => r,
+        None => execute_directly(state_dir, limits, request.clone(), now)?,
+    };
+    print(&request, response, out)
+}
+
+/// Executes on the database itself, when no server is running.
+fn execute_directly(
+    state_dir: &Path,
+    limits: &LimitsConfig,
+    request: AdminRequest,
+    now: DateTime<Utc>,
+) -> anyhow::Result<AdminResponse> {
+    // Only `create` may bring a state database into existence.
+    if !matches!(request, AdminRequest::Create { .. }) && !state_dir.join("db").is_file() {
+        return Ok(match request {
+            AdminRequest::List => AdminResponse::Keys { views: vec![] },
+            AdminRequest::Show { id }
+            | AdminRequest::Revoke { id }
+            | AdminRequest::SetLimits { id, .. } => crate::keys::KeyAdminError::unknown(&id).into(),
+            AdminRequest::Create { .. } => unreachable!("excluded above"),
+        });
+    }
+    let state = State::open(state_dir, limits.clone())?;
+    let response = admin::execute(&state, request, now);
+    state.flush()?;
+    Ok(response)
+}
+
+fn time(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+fn state_of(v: &KeyView) -> &'static str {
+    match (v.active, v.expired) {
+        (false, _) => "revoked",
+        (true, true) => "expired",
+        (true, false) => "active",
+    }
+}
+
+fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "id:         {}", v.id)?;
+    writeln!(out, "owner:      {}", v.owner)?;
+    writeln!(out, "per-minute: {}", v.per_minute)?;
+    writeln!(out, "per-day:    {}", v.per_day)?;
+    writeln!(out, "created:    {}", time(v.created))?;
+    writeln!(
+        out,
+        "expires:    {}",
+        v.expires.map_or("never".to_owned(), time)
+    )?;
+    writeln!(out, "state:      {}", state_of(v))?;
+    writeln!(
+        out,
+        "used:       {} in the last minute, {} in the last 24 h",
+        v.used_minute, v.used_day
+    )
+}
+
+fn print(
+    request: &AdminRequest,
+    response: AdminResponse,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    match response {
+        AdminResponse::Error { message } => bail!(message),
+        AdminResponse::Created { key, view } => {
+            writeln!(out, "created a key for {}", view.owner)?;
+            print_view(&view, out)?;
+            writeln!(
+                out,
+                "the key (shown only this once; only its hash is stored):"
+            )?;
+            writeln!(out, "{key}")?;
+        }
+        AdminResponse::Key { view, changed } => {
+            match (request, changed) {
+                (AdminRequest::Revoke { .. }, true) => writeln!(out, "revoked key {}", view.id)?,
+                (AdminRequest::Revoke { .. }, false) => {
+                    writeln!(out, "key {} was already revoked", view.id)?
+                }
+                (AdminRequest::SetLimits { .. }, _) => {
+                    writeln!(out, "updated the limits of key {}", view.id)?
+                }
+                _ => {}
+            }
+            print_view(&view, out)?;
+        }
+        AdminResponse::Keys { views } => {
+            if views.is_empty() {
+                writeln!(out, "no keys")?;
+                return Ok(());
+            }
+            writeln!(
+                out,
+                "{:<16}  {:<7}  {:>10}  {:>10}  {:<20}  {:<20}  {:>8}  {:>8}  OWNER",
+                "ID", "STATE", "PER-MIN", "PER-DAY", "CREATED", "EXPIRES", "USED-MIN", "USED-DAY"
+            )?;
+            for v in &views {
+                writeln!(
+                    out,
+                    "{:<16}  {:<7}  {:>10}  {:>10}  {:<20}  {:<20}  {:>8}  {:>8}  {}",
+                    v.id,
+                    state_of(v),
+                    v.per_minute,
+                    v.per_day,
+                    time(v.created),
+                    v.expires.map_or("never".to_owned(), time),
+                    v.used_minute,
+                    v.used_day,
+                    v.owner
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        keys: KeysCommand,
+    }
+
+    fn parse(args: &[&str]) -> Result<KeysCommand, clap::Error> {
+        Cli::try_parse_from(std::iter::once("keys").chain(args.iter().copied())).map(|c| c.keys)
+    }
+
+    #[test]
+    fn parses_commands() {
+        let c = parse(&[
+            "create",
+            "--owner",
+            "Ona",
+            "--per-minute",
+            "5",
+            "--expires",
+            "2099-01-02",
+        ])
+        .unwrap();
+        let KeysCommand::Create(a) = c else { panic!() };
+        assert_eq!(
+            (a.owner.as_str(), a.per_minute, a.per_day),
+            ("Ona", Some(5), None)
+        );
+        assert_eq!(a.expires.unwrap().to_rfc3339(), "2099-01-02T00:00:00+00:00");
+        assert!(matches!(
+            parse(&["set-limits", "abc", "--per-day", "7"]),
+            Ok(KeysCommand::SetLimits(_))
+        ));
+        assert_eq!(
+            parse(&["revoke", "x"]).unwrap(),
+            KeysCommand::Revoke(IdArg { id: "x".into() })
+        );
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        for args in [
+            &["create"][..],
+            &["create", "--owner", "a", "--per-minute", "0"],
+            &["create", "--owner", "a", "--per-day", "ten"],
+            &["create", "--owner", "a", "--per-day", "-1"],
+            &["create", "--owner", "a", "--expires", "2099-02-30"],
+            &["create", "--owner", "a", "--expires", "tomorrow"],
+            &["create", "--owner", "a", "--expires", "+2099-01-01"],
+            &["set-limits", "abc", "--per-minute", "1000000001"],
+            &["show"],
+            &["frobnicate"],
+        ] {
+            assert!(parse(args).is_err(), "{args:?} parsed");
+        }
+    }
+
+    #[test]
+    fn expiry_forms() {
+        assert_eq!(
+            parse_expiry("2030-06-01T12:00:00+02:00")
+                .unwrap()
+                .to_rfc3339(),
+            "2030-06-01T10:00:00+00:00"
+        );
+        assert!(parse_expiry("2030-6-1").is_err());
+        assert!(parse_expiry("").is_err());
+    }
+}

@@ -8,3 +8,16 @@ pub mod keys_cli;
 pub mod limits;
 pub mod state;
 // HTTP side: modules are added below this line by the HTTP owner.
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod caching;
+pub mod catalog;
+pub mod client_ip;
+pub mod config;
+pub mod data;
+pub mod errors;
+pub mod params;
+pub mod server;
+pub mod shutdown;
+pub mod telemetry;

@@ -1,8 +1,24 @@
 //! Rate limits (DECISIONS D9): per IP per public endpoint, per key for the keyed ones.
 //!
-//! OWNER: state helper. Interface fixed by the lead; bodies to be written.
+//!
+//! This file holds the public vocabulary (configuration, windows, decisions); the counting
+//! itself is in the submodules: `window` (a sliding window, month arithmetic), `subject`
+//! (all windows of one IP-endpoint pair or key, checked and counted as one step), `table`
+//! (all subjects, sharded, with pruning and eviction) and `sketch` (where evicted subjects'
+//! month counts go). `crate::state::State` wires them to sled.
+//!
+//! Every window is exact in the strong sense of D9: for ANY interval of the window's length
+//! the admitted requests never exceed the limit, also under concurrent bursts (see
+//! `window` for the bucket argument and `table` for the locking).
 
-use std::net::IpAddr;
+pub(crate) mod sketch;
+pub(crate) mod subject;
+pub(crate) mod table;
+pub(crate) mod window;
+
+/// The largest limit accepted anywhere (configuration or key); far above any sane plan,
+/// and small enough that per-bucket counts fit in 32 bits.
+pub const MAX_LIMIT: u64 = 1_000_000_000;
 
 /// The configured limits; defaults are the spec's numbers.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -67,6 +83,13 @@ impl Window {
 }
 
 /// The outcome of one check, with what the `RateLimit-*` headers must say.
+///
+/// Admitted: `limit`/`remaining`/`reset_secs` describe the tightest window (fewest
+/// remaining; ties go to the shorter window) and `reset_secs` is when its oldest counted
+/// request stops counting (the month's end for the month window).
+/// Refused: they describe the refusing window (`remaining` 0, `reset_secs` = when it admits
+/// again), so `RateLimit-Reset` agrees with the 429's code; `retry_after_secs` is when
+/// every exhausted window admits again (at least 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     /// `None` = admitted (and counted); `Some(w)` = refused by `w` (the longest exhausted
@@ -82,6 +105,59 @@ pub struct Decision {
     pub retry_after_secs: Option<u64>,
 }
 
-/// Placeholder to keep the types used until the state helper lands the implementation.
-#[allow(dead_code)]
-fn _uses(_: IpAddr) {}
+/// A configured limit outside `1..=MAX_LIMIT`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("limit '{name}' must be between 1 and {MAX_LIMIT}, got {value}")]
+pub struct InvalidLimit {
+    /// The configuration field.
+    pub name: &'static str,
+    /// The rejected value.
+    pub value: u64,
+}
+
+impl LimitsConfig {
+    /// Checks that every limit is in `1..=MAX_LIMIT` (0 would refuse everything, which is
+    /// never what a configuration means; use a firewall for that).
+    pub fn validate(&self) -> Result<(), InvalidLimit> {
+        let fields = [
+            ("laisvadienis_per_minute", self.laisvadienis_per_minute),
+            ("laisvadienis_per_month", self.laisvadienis_per_month),
+            ("days_per_minute", self.days_per_minute),
+            ("days_per_month", self.days_per_month),
+            ("key_default_per_minute", self.key_default_per_minute),
+            ("key_default_per_day", self.key_default_per_day),
+        ];
+        match fields
+            .into_iter()
+            .find(|(_, v)| !(1..=MAX_LIMIT).contains(v))
+        {
+            Some((name, value)) => Err(InvalidLimit { name, value }),
+            None => Ok(()),
+        }
+    }
+
+    /// The (minute, month) limits of a public endpoint.
+    pub(crate) fn public(&self, endpoint: PublicEndpoint) -> subject::Limits {
+        match endpoint {
+            PublicEndpoint::Laisvadienis => subject::Limits {
+                minute: self.laisvadienis_per_minute,
+                long: self.laisvadienis_per_month,
+            },
+            PublicEndpoint::Days => subject::Limits {
+                minute: self.days_per_minute,
+                long: self.days_per_month,
+            },
+        }
+    }
+}
+
+impl Window {
+    /// The window's length as the `RateLimit-Policy`-style name ("minute", "day", "month").
+    pub fn name(self) -> &'static str {
+        match self {
+            Window::Minute => "minute",
+            Window::Day => "day",
+            Window::Month => "month",
+        }
+    }
+}

@@ -1,1 +1,89 @@
-fn main() {}
+//! `kalendorius-server`: `serve` runs the HTTP API; `keys` manages API keys.
+//!
+//! Exit codes: 0 after a clean stop (SIGTERM/SIGINT) or a successful command; 1 when the
+//! server cannot start or a command fails (the reason is printed to stderr); 2 for usage
+//! errors (clap).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use kalendorius_server::config::{limits_from_env, ServeArgs, Settings};
+use kalendorius_server::keys_cli::{self, KeysCommand};
+use kalendorius_server::server::Server;
+use kalendorius_server::{shutdown, telemetry};
+
+/// Lithuanian calendar data service.
+#[derive(Parser)]
+#[command(name = "kalendorius-server", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the HTTP API until SIGTERM or SIGINT; SIGHUP reloads the dataset.
+    Serve(ServeArgs),
+    /// Create, list, show, revoke API keys and set their limits.
+    Keys(KeysArgs),
+}
+
+#[derive(clap::Args)]
+struct KeysArgs {
+    /// State database directory [default: var/state, or `state` of --config].
+    #[arg(long, env = "KALENDORIUS_STATE")]
+    state: Option<PathBuf>,
+    /// TOML settings file (for the state directory and the default key limits).
+    #[arg(long, env = "KALENDORIUS_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: KeysCommand,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(args) => serve(&args),
+        Command::Keys(args) => keys(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kalendorius-server: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    let settings = Settings::resolve(args)?;
+    let _log = telemetry::init(settings.log.format, &settings.log.level)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let stop = shutdown::StopSignals::register()?;
+        let server = Server::bind(settings).await?;
+        tokio::spawn(shutdown::reload_on_hangup(server.data())?);
+        server
+            .run_announced(stop.recv(), |addr| {
+                // Printed (not only logged) so scripts and tests can read the bound port;
+                // every signal handler and the admin socket are in place by now.
+                println!("listening on http://{addr}");
+            })
+            .await
+    })
+}
+
+fn keys(args: KeysArgs) -> anyhow::Result<()> {
+    let settings = match &args.config {
+        Some(path) => Settings::from_file(path)?,
+        None => Settings::default(),
+    };
+    let limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
+    let state_dir = args.state.unwrap_or(settings.state);
+    keys_cli::run(args.command, &state_dir, &limits)
+}

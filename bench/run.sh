@@ -1,0 +1,367 @@
+#!/usr/bin/env bash
+# make bench: load the real server and a minimal poem handler (the baseline) on this
+# machine, and print one markdown table of req/s, p50, p99 and the ratio to the baseline.
+#
+# Only loopback (127.0.0.1) is ever loaded, every run has a bounded duration, and every
+# process started here is killed on exit. Throughput is noisy: compare only runs made on
+# the same machine, and never gate CI on it (see bench/README.md).
+#
+# Knobs (environment): BENCH_DURATION (10s), BENCH_WARMUP (2s), BENCH_CONNECTIONS (64),
+# BENCH_THREADS (2, wrk only), BENCH_TOOL (wrk, or oha to skip wrk), BENCH_LOG_LEVEL (info: the server logs one access line per request,
+# as it does in production; set warn to measure without that cost).
+set -euo pipefail
+# Functions run inside $(...) must stop at their first failure too.
+shopt -s inherit_errexit
+
+DURATION="${BENCH_DURATION:-10s}"
+WARMUP="${BENCH_WARMUP:-2s}"
+CONNECTIONS="${BENCH_CONNECTIONS:-64}"
+THREADS="${BENCH_THREADS:-2}"
+LOG_LEVEL="${BENCH_LOG_LEVEL:-info}"
+TOOL="${BENCH_TOOL:-wrk}"
+
+# Targets (ratio of baseline req/s) and the memory budget, from the product brief.
+TARGET_LAISVADIENIS=0.8
+TARGET_DAYS=0.6
+TARGET_DAY=0.6
+TARGET_RSS_MIB=64
+# The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
+# a bench run is ever refused, so every measured request is a real 200.
+NO_LIMIT=1000000000
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+SERVER_BIN="$ROOT/target/release/kalendorius-server"
+GENERATOR_BIN="$ROOT/target/release/kalendorius-generator"
+BASELINE_BIN="$ROOT/target/release/examples/baseline"
+
+WORK="$(mktemp -d -t kalendorius-bench.XXXXXX)"
+PIDS=()
+LOAD_TOOL=""
+OHA="oha"
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Kill what we started (by PID, nothing else), then drop the temp dir with its dataset,
+# state database and logs.
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]+"${PIDS[@]}"}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]+"${PIDS[@]}"}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# wrk from Debian is a 1-second install; oha from crates.io (a few minutes of compiling)
+# is the fallback when apt is not usable (not root, no network to the mirror, not Debian).
+ensure_load_tool() {
+    case "$TOOL" in
+        wrk | oha) ;;
+        *) die "BENCH_TOOL must be wrk or oha, not '$TOOL'" ;;
+    esac
+    if [ "$TOOL" = oha ]; then
+        ensure_oha
+        return
+    fi
+    if command -v wrk >/dev/null; then
+        LOAD_TOOL=wrk
+        return
+    fi
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        log "installing wrk from Debian"
+        if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >&2 \
+            && command -v wrk >/dev/null; then
+            LOAD_TOOL=wrk
+            return
+        fi
+        log "apt-get could not install wrk; falling back to oha"
+    fi
+    ensure_oha
+}
+
+ensure_oha() {
+    if ! command -v oha >/dev/null; then
+        if [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/oha" ]; then
+            OHA="${CARGO_HOME:-$HOME/.cargo}/bin/oha"
+        else
+            log "installing oha with cargo (takes a few minutes)"
+            cargo install oha --locked >&2
+            OHA="${CARGO_HOME:-$HOME/.cargo}/bin/oha"
+        fi
+    fi
+    LOAD_TOOL=oha
+}
+
+build() {
+    log "building release binaries"
+    cargo build --release -p kalendorius-generator -p kalendorius-server >&2
+    cargo build --release -p kalendorius-server --example baseline >&2
+}
+
+# A private dataset, so a bench never depends on (or touches) output/ of `make run`.
+build_dataset() {
+    log "building the dataset into $WORK/data"
+    "$GENERATOR_BIN" build --sources sources --out "$WORK/data" >&2
+}
+
+# Starts "$@" in the background with stdout to $1's log file and waits until it prints
+# "listening on http://ADDR" (both servers do); sets STARTED_PID and STARTED_ADDR.
+# The binary is exec'ed directly, so the PID is the server's own (for /proc/PID/status).
+start_and_wait() {
+    local name="$1"
+    shift
+    local out="$WORK/$name.out"
+    "$@" >"$out" 2>"$WORK/$name.err" &
+    STARTED_PID=$!
+    PIDS+=("$STARTED_PID")
+    for _ in $(seq 1 300); do
+        STARTED_ADDR="$(sed -n 's|^listening on http://||p' "$out" | head -n 1)"
+        if [ -n "$STARTED_ADDR" ]; then
+            log "$name listening on $STARTED_ADDR (pid $STARTED_PID)"
+            return
+        fi
+        if ! kill -0 "$STARTED_PID" 2>/dev/null; then
+            cat "$WORK/$name.err" >&2
+            die "$name exited before listening"
+        fi
+        sleep 0.1
+    done
+    die "$name did not print its address within 30 s"
+}
+
+# A config that lifts every per-IP limit and the default key limits, listens on a free
+# loopback port, and keeps state in the temp dir (a fresh database every run).
+write_config() {
+    cat >"$WORK/bench.toml" <<EOF
+listen = "127.0.0.1:0"
+data = "$WORK/data"
+state = "$WORK/state"
+shutdown_timeout_secs = 2
+
+[log]
+format = "text"
+level = "$LOG_LEVEL"
+
+[limits]
+laisvadienis_per_minute = $NO_LIMIT
+laisvadienis_per_month = $NO_LIMIT
+days_per_minute = $NO_LIMIT
+days_per_month = $NO_LIMIT
+key_default_per_minute = $NO_LIMIT
+key_default_per_day = $NO_LIMIT
+EOF
+}
+
+# Created before the server starts: the key tool and the server share the state database.
+create_key() {
+    "$SERVER_BIN" keys --config "$WORK/bench.toml" create --owner bench \
+        --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1
+}
+
+# Fails loudly unless URL answers 200: a bench of 404s or 429s measures nothing.
+check_200() {
+    local url="$1"
+    shift
+    local code
+    code="$(curl -s -o "$WORK/check.body" -w '%{http_code}' "$@" "$url")" || code="curl failed"
+    if [ "$code" != 200 ]; then
+        head -c 500 "$WORK/check.body" >&2 2>/dev/null || true
+        die "$url answered $code, not 200"
+    fi
+}
+
+# wrk prints latencies as 812.00us / 1.23ms / 2.00s; the table uses milliseconds.
+wrk_time_to_ms() {
+    awk -v t="$1" 'BEGIN {
+        v = t + 0
+        if (t ~ /us$/) v /= 1000; else if (t ~ /ms$/) v = v; else if (t ~ /m$/) v *= 60000; else if (t ~ /s$/) v *= 1000
+        printf "%.2f", v
+    }'
+}
+
+# Loads URL (extra args: headers as "Name: value") for $DURATION after a $WARMUP run
+# whose numbers are discarded; prints "req_per_s p50_ms p99_ms".
+load() {
+    local url="$1"
+    shift
+    local header_args=() h
+    for h in "$@"; do
+        header_args+=(-H "$h")
+    done
+    if [ "$LOAD_TOOL" = wrk ]; then
+        load_wrk "$url" "${header_args[@]+"${header_args[@]}"}"
+    else
+        load_oha "$url" "${header_args[@]+"${header_args[@]}"}"
+    fi
+}
+
+load_wrk() {
+    local url="$1"
+    shift
+    local out="$WORK/wrk.out" rps p50 p99 non2xx
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "$@" "$url" >/dev/null
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "$url" >"$out"
+    non2xx="$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$out")"
+    if [ -n "$non2xx" ]; then
+        cat "$out" >&2
+        die "$url: $non2xx responses were not 2xx under load"
+    fi
+    if grep -q 'Socket errors' "$out"; then
+        log "warning: $url: $(grep 'Socket errors' "$out" | sed 's/^ *//')"
+    fi
+    rps="$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$out")"
+    p50="$(wrk_time_to_ms "$(awk '$1 == "50%" {print $2}' "$out")")"
+    p99="$(wrk_time_to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
+    [ -n "$rps" ] || { cat "$out" >&2; die "cannot read wrk's output"; }
+    echo "$rps $p50 $p99"
+}
+
+# oha's JSON (latencies in seconds) is read with grep, so no jq/python is needed. The
+# numbers come from named objects: a bare "p50" also appears in oha's other sections
+# (e.g. metrics.latency_ms, in milliseconds).
+oha_field() {
+    local json="$1" object="$2" key="$3"
+    tr -d ' \n' <"$json" | grep -oE "\"$object\":\{[^}]*\}" | head -n 1 \
+        | grep -oE "\"$key\":[0-9.eE+-]+" | head -n 1 | cut -d: -f2 || true
+}
+
+load_oha() {
+    local url="$1"
+    shift
+    local out="$WORK/oha.json" rps p50 p99 statuses
+    "$OHA" -z "$WARMUP" -c "$CONNECTIONS" --no-tui "$@" "$url" >/dev/null
+    "$OHA" -z "$DURATION" -c "$CONNECTIONS" --no-tui --output-format json "$@" "$url" >"$out"
+    # Every status seen, e.g. "200" (a request cut off at the deadline is not counted).
+    statuses="$(tr -d ' \n' <"$out" | grep -oE '"statusCodeDistribution":\{[^}]*\}' \
+        | grep -oE '"[0-9]{3}"' | tr -d '"' | sort -u | tr '\n' ' ' || true)"
+    if [ "$statuses" != "200 " ]; then
+        die "$url: statuses under load were: ${statuses:-none}"
+    fi
+    rps="$(oha_field "$out" summary requestsPerSec)"
+    p50="$(oha_field "$out" latencyPercentiles p50)"
+    p99="$(oha_field "$out" latencyPercentiles p99)"
+    if [ -z "$rps" ] || [ -z "$p50" ] || [ -z "$p99" ]; then
+        die "cannot read oha's JSON ($out)"
+    fi
+    awk -v r="$rps" -v a="$p50" -v b="$p99" 'BEGIN {printf "%.0f %.2f %.2f\n", r, a * 1000, b * 1000}'
+}
+
+# "1.00" style ratio, and whether it meets its target.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r >= t) ? "ok" : "BELOW"}'; }
+
+# Human-readable, with thousands separators, e.g. 85,123.
+thousands() { printf '%s' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
+
+row() {
+    local name="$1" rps="$2" p50="$3" p99="$4" target="$5" r
+    r="$(ratio "$rps" "$BASE_RPS")"
+    if [ "$target" = "-" ]; then
+        printf '| %s | %s | %s ms | %s ms | %s | - |\n' "$name" "$(thousands "$rps")" "$p50" "$p99" "$r"
+    else
+        printf '| %s | %s | %s ms | %s ms | %s | >= %s (%s) |\n' "$name" "$(thousands "$rps")" \
+            "$p50" "$p99" "$r" "$target" "$(verdict "$r" "$target")"
+    fi
+}
+
+cpu_model() {
+    local m
+    m="$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)"
+    [ -n "$m" ] || m="$(lscpu 2>/dev/null | awk -F': *' '/Model name/ {print $2; exit}' || true)"
+    echo "${m:-unknown}"
+}
+
+# Starts the baseline, loads it, stops it; sets BASELINE_RESULT ("req/s p50 p99"). Run
+# before and after the server's loads: the two runs bracket the real measurements and
+# show how much the machine drifted meanwhile (other work, CPU frequency, neighbours).
+bench_baseline() {
+    local when="$1" res
+    start_and_wait baseline "$BASELINE_BIN" 127.0.0.1:0
+    local pid="$STARTED_PID" url="http://$STARTED_ADDR/"
+    check_200 "$url"
+    log "loading baseline, $when ($WARMUP warm-up + $DURATION)"
+    res="$(load "$url")"
+    BASELINE_RESULT="$res"
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+}
+
+main() {
+    command -v curl >/dev/null || die "curl is needed (apt-get install -y curl)"
+    ensure_load_tool
+    build
+    build_dataset
+    write_config
+    # Every result goes through an assignment, not `read < <(...)`, so a failed load (die in
+    # the subshell) stops the script under set -e.
+    local key res
+    key="$(create_key)"
+    [ -n "$key" ] || die "keys create printed no key"
+
+    local b1_rps b1_p50 b1_p99 b2_rps b2_p50 b2_p99
+    bench_baseline "before the server"
+    read -r b1_rps b1_p50 b1_p99 <<<"$BASELINE_RESULT"
+
+    start_and_wait server "$SERVER_BIN" serve --config "$WORK/bench.toml"
+    local server_pid="$STARTED_PID" srv="http://$STARTED_ADDR"
+    local laisv="$srv/api/v1/laisvadienis?date=2026-12-24"
+    local days="$srv/api/v1/days?from=2026-01-01&to=2026-12-31"
+    local day="$srv/api/v1/day?date=2026-12-24"
+    check_200 "$laisv"
+    check_200 "$days"
+    check_200 "$day" -H "X-API-Key: $key"
+
+    local l_rps l_p50 l_p99 s_rps s_p50 s_p99 d_rps d_p50 d_p99
+    log "loading /laisvadienis"
+    res="$(load "$laisv")"
+    read -r l_rps l_p50 l_p99 <<<"$res"
+    log "loading /days (a whole year)"
+    res="$(load "$days")"
+    read -r s_rps s_p50 s_p99 <<<"$res"
+    log "loading /day (keyed)"
+    res="$(load "$day" "X-API-Key: $key")"
+    read -r d_rps d_p50 d_p99 <<<"$res"
+
+    # High-water mark of resident memory over the whole run (dataset load and all loads).
+    local hwm_kib rss_mib rss_ok
+    hwm_kib="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"
+    rss_mib="$(awk -v k="$hwm_kib" 'BEGIN {printf "%.1f", k / 1024}')"
+    rss_ok="$(awk -v m="$rss_mib" -v t="$TARGET_RSS_MIB" 'BEGIN {print (m <= t) ? "ok" : "ABOVE"}')"
+
+    # The server stays up (idle) during the second baseline run; it costs next to nothing.
+    bench_baseline "after the server"
+    read -r b2_rps b2_p50 b2_p99 <<<"$BASELINE_RESULT"
+    # Ratios are to the mean of the two baseline runs.
+    BASE_RPS="$(awk -v a="$b1_rps" -v b="$b2_rps" 'BEGIN {printf "%.0f", (a + b) / 2}')"
+    local drift
+    drift="$(awk -v a="$b1_rps" -v b="$b2_rps" 'BEGIN {d = (b - a) / a * 100; printf "%+.0f%%", d}')"
+
+    local rev tool="$LOAD_TOOL -c$CONNECTIONS"
+    rev="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    if [ -n "$(git status --porcelain 2>/dev/null)" ]; then rev="$rev+uncommitted"; fi
+    if [ "$LOAD_TOOL" = wrk ]; then tool="wrk -t$THREADS -c$CONNECTIONS --latency"; fi
+
+    echo
+    echo "| endpoint | req/s | p50 | p99 | ratio to baseline | target |"
+    echo "|---|---:|---:|---:|---:|---|"
+    row "baseline: poem #[handler], fixed JSON (before)" "$b1_rps" "$b1_p50" "$b1_p99" -
+    row "GET /api/v1/laisvadienis?date=2026-12-24" "$l_rps" "$l_p50" "$l_p99" "$TARGET_LAISVADIENIS"
+    row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$s_rps" "$s_p50" "$s_p99" "$TARGET_DAYS"
+    row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$d_rps" "$d_p50" "$d_p99" "$TARGET_DAY"
+    row "baseline: poem #[handler], fixed JSON (after)" "$b2_rps" "$b2_p50" "$b2_p99" -
+    echo
+    echo "Ratios are to the mean baseline, $(thousands "$BASE_RPS") req/s; the baseline moved $drift" \
+        "between its two runs (a large move means a noisy machine: rerun)."
+    echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev, nproc $(nproc), CPU: $(cpu_model)." \
+        "$tool, $DURATION per endpoint after $WARMUP warm-up;" \
+        "client and server share this machine (127.0.0.1); server log level $LOG_LEVEL."
+}
+
+main "$@"

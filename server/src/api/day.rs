@@ -1,0 +1,50 @@
+//! `GET /api/v1/day` (spec 4.5): everything about one date. Key required.
+
+use poem::Request;
+use poem_openapi::param::Query;
+use poem_openapi::OpenApi;
+
+use super::doc_types::{DateParam, DocString, LangParam};
+use super::payload::JsonBytes;
+use super::responses::{DayResponse, KeyedError};
+use super::security::ApiKeyAuth;
+use super::{catalog_of, ApiTag};
+use crate::caching;
+use crate::catalog::Catalog;
+use crate::params::{self, Params};
+
+/// The operation.
+pub struct DayApi;
+
+#[OpenApi(tag = "ApiTag::Keyed")]
+impl DayApi {
+    /// Everything about a date
+    ///
+    /// Day of week (0 = Sunday), weekend flag, ISO week, the holidays (with Lithuanian and
+    /// English names and the name in `lang`) and the name days.
+    #[oai(path = "/day", method = "get", operation_id = "day")]
+    async fn day(
+        &self,
+        req: &Request,
+        _auth: ApiKeyAuth,
+        /// The date, `YYYY-MM-DD`.
+        #[oai(name = "date")]
+        _date: Query<DocString<DateParam>>,
+        /// Language of holiday `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive.
+        #[oai(name = "lang")]
+        _lang: Query<Option<DocString<LangParam>>>,
+    ) -> Result<DayResponse, KeyedError> {
+        handle(req, &catalog_of(req))
+    }
+}
+
+/// Answers a request that has been authenticated and passed the key's rate limiter.
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<DayResponse, KeyedError> {
+    let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
+    let date = params::date(catalog, "date", params.get(0))?;
+    let lang = params::lang(params.get(1))?;
+    Ok(DayResponse::Ok(
+        JsonBytes::new(super::wire::day(catalog, date, lang)),
+        caching::PRIVATE.into(),
+    ))
+}

@@ -1,0 +1,85 @@
+//! `GET /api/v1/days` (spec 4.2): the status of every date of an inclusive range. Public.
+
+use poem::Request;
+use poem_openapi::param::Query;
+use poem_openapi::OpenApi;
+
+use super::doc_types::{DateParam, DocString};
+use super::payload::JsonBytes;
+use super::responses::{DaysResponse, PublicError};
+use super::{catalog_of, date_text, ApiTag};
+use crate::caching;
+use crate::catalog::Catalog;
+use crate::errors::{ApiError, ErrorCode};
+use crate::params::{self, Params};
+
+/// Longest range served in one request (spec 4.2).
+pub const MAX_DAYS: i64 = 366;
+
+/// The operation.
+pub struct DaysApi;
+
+#[OpenApi(tag = "ApiTag::Public")]
+impl DaysApi {
+    /// Working-day status of every date in a range
+    ///
+    /// The batch form of `/laisvadienis`: the two agree field by field on every date.
+    /// `from == to` gives one day; at most 366 days per request. No key needed; limited per
+    /// client IP to 20 requests per minute and 2 000 per calendar month (UTC).
+    #[oai(path = "/days", method = "get", operation_id = "days")]
+    async fn days(
+        &self,
+        req: &Request,
+        /// First date, `YYYY-MM-DD`, inclusive.
+        #[oai(name = "from")]
+        _from: Query<DocString<DateParam>>,
+        /// Last date, `YYYY-MM-DD`, inclusive; not earlier than `from`.
+        #[oai(name = "to")]
+        _to: Query<DocString<DateParam>>,
+    ) -> Result<DaysResponse, PublicError> {
+        handle(req, &catalog_of(req))
+    }
+}
+
+/// Answers a request that has passed the rate limiter, from `catalog`.
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<DaysResponse, PublicError> {
+    let params = Params::parse(req.uri().query(), ["from", "to"])?;
+    // D3 order: missing_param (both), invalid_date, invalid_range, range_too_large.
+    if params.get(0).is_none() {
+        return Err(params::missing("from", "YYYY-MM-DD").into());
+    }
+    if params.get(1).is_none() {
+        return Err(params::missing("to", "YYYY-MM-DD").into());
+    }
+    let from = params::date(catalog, "from", params.get(0))?;
+    let to = params::date(catalog, "to", params.get(1))?;
+    if from > to {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!("parameter 'from' ({from}) must not be later than parameter 'to' ({to})"),
+        )
+        .into());
+    }
+    let days = from.days_until(to) + 1;
+    if days > MAX_DAYS {
+        return Err(ApiError::new(
+                ErrorCode::RangeTooLarge,
+                format!(
+                    "the range from 'from' ({from}) to 'to' ({to}) spans {days} days; at most {MAX_DAYS} days are allowed per request"
+                ),
+            )
+            .into());
+    }
+    let etag = caching::etag(
+        catalog.etag_tag(),
+        &[date_text(from).as_str(), date_text(to).as_str()],
+    );
+    if caching::not_modified(req.headers(), &etag) {
+        return Ok(DaysResponse::NotModified(etag, caching::PUBLIC.into()));
+    }
+    Ok(DaysResponse::Ok(
+        JsonBytes::new(catalog.days_json(from, to)),
+        etag,
+        caching::PUBLIC.into(),
+    ))
+}

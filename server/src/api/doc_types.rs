@@ -1,0 +1,246 @@
+//! Schema-only types for the OpenAPI document.
+//!
+//! The request rules are ours (`crate::params`) and the public bodies are precomputed bytes
+//! (`crate::catalog`), so these types exist to *describe* the wire format precisely: a date is
+//! `string/date`, `reason` is a nullable enum that is always present, and a query parameter's
+//! extractor never rejects anything (it only puts the parameter into the document). The
+//! integration test `openapi` checks every real response against these schemas.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use poem_openapi::types::{
+    ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON, Type,
+};
+use serde_json::Value;
+
+/// The schema of one documented string-like value.
+pub trait StringDoc: Send + Sync + 'static {
+    /// Type name in the document.
+    const NAME: &'static str;
+    /// Whether a query parameter of this type is required.
+    const REQUIRED: bool = true;
+    /// The inline schema.
+    fn schema() -> MetaSchema;
+}
+
+/// A string value described by `D`. Parsing never fails: the value is only carried.
+pub struct DocString<D>(pub String, PhantomData<D>);
+
+impl<D: StringDoc> Type for DocString<D> {
+    const IS_REQUIRED: bool = D::REQUIRED;
+    type RawValueType = Self;
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        D::NAME.into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        MetaSchemaRef::Inline(Box::new(D::schema()))
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        Box::new(self.as_raw_value().into_iter())
+    }
+}
+
+impl<D: StringDoc> ToJSON for DocString<D> {
+    fn to_json(&self) -> Option<Value> {
+        Some(Value::String(self.0.clone()))
+    }
+}
+
+impl<D: StringDoc> ParseFromJSON for DocString<D> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            Some(Value::String(s)) => Ok(DocString(s, PhantomData)),
+            other => Err(ParseError::expected_type(other.unwrap_or_default())),
+        }
+    }
+}
+
+impl<D: StringDoc> ParseFromParameter for DocString<D> {
+    fn parse_from_parameter(value: &str) -> ParseResult<Self> {
+        Ok(DocString(value.to_string(), PhantomData))
+    }
+
+    /// Absent is not an error here: `crate::params` decides, with the D1 code.
+    fn parse_from_parameters<I: IntoIterator<Item = A>, A: AsRef<str>>(
+        iter: I,
+    ) -> ParseResult<Self> {
+        let first = iter.into_iter().next();
+        Ok(DocString(
+            first.map(|v| v.as_ref().to_string()).unwrap_or_default(),
+            PhantomData,
+        ))
+    }
+}
+
+/// A value that is always present and may be `null` (OpenAPI 3.0 `nullable`, required).
+pub struct Nullable<T>(pub Option<T>);
+
+impl<T: Type> Type for Nullable<T> {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = T::RawValueType;
+    type RawElementValueType = T::RawElementValueType;
+
+    fn name() -> Cow<'static, str> {
+        format!("Nullable<{}>", T::name()).into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        match T::schema_ref() {
+            MetaSchemaRef::Inline(schema) => MetaSchemaRef::Inline(Box::new(MetaSchema {
+                nullable: true,
+                ..*schema
+            })),
+            reference => reference,
+        }
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        self.0.as_ref().and_then(|v| v.as_raw_value())
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        match &self.0 {
+            Some(v) => v.raw_element_iter(),
+            None => Box::new(std::iter::empty()),
+        }
+    }
+}
+
+impl<T: ToJSON> ToJSON for Nullable<T> {
+    fn to_json(&self) -> Option<Value> {
+        Some(
+            self.0
+                .as_ref()
+                .and_then(ToJSON::to_json)
+                .unwrap_or(Value::Null),
+        )
+    }
+}
+
+impl<T: ParseFromJSON> ParseFromJSON for Nullable<T> {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        match value {
+            None | Some(Value::Null) => Ok(Nullable(None)),
+            v => T::parse_from_json(v)
+                .map(|t| Nullable(Some(t)))
+                .map_err(ParseError::propagate),
+        }
+    }
+}
+
+fn string_enum(values: &[&str]) -> MetaSchema {
+    MetaSchema {
+        enum_items: values.iter().map(|v| Value::String((*v).into())).collect(),
+        ..MetaSchema::new("string")
+    }
+}
+
+/// `YYYY-MM-DD`.
+pub struct IsoDate;
+impl StringDoc for IsoDate {
+    const NAME: &'static str = "date";
+    fn schema() -> MetaSchema {
+        MetaSchema {
+            description: Some("A date in YYYY-MM-DD form."),
+            ..MetaSchema::new_with_format("string", "date")
+        }
+    }
+}
+
+/// Why a day is non-working.
+pub struct ReasonCode;
+impl StringDoc for ReasonCode {
+    const NAME: &'static str = "reason";
+    fn schema() -> MetaSchema {
+        string_enum(&["saturday", "sunday", "public_holiday"])
+    }
+}
+
+/// Holiday category.
+pub struct HolidayKind;
+impl StringDoc for HolidayKind {
+    const NAME: &'static str = "holiday_type";
+    fn schema() -> MetaSchema {
+        string_enum(&["public", "traditional", "religious", "school", "other"])
+    }
+}
+
+/// Name-day gender.
+pub struct GenderCode;
+impl StringDoc for GenderCode {
+    const NAME: &'static str = "gender";
+    fn schema() -> MetaSchema {
+        string_enum(&["m", "f"])
+    }
+}
+
+/// A language as echoed in responses (always lower-case).
+pub struct LangCode;
+impl StringDoc for LangCode {
+    const NAME: &'static str = "lang";
+    fn schema() -> MetaSchema {
+        string_enum(&["lt", "en", "pl", "ru"])
+    }
+}
+
+/// The `lang` query parameter: optional, case-insensitive, default `lt`.
+pub struct LangParam;
+impl StringDoc for LangParam {
+    const NAME: &'static str = "lang_param";
+    const REQUIRED: bool = false;
+    fn schema() -> MetaSchema {
+        MetaSchema {
+            default: Some(Value::String("lt".into())),
+            // Case-insensitive: `EN` is `en` (echoed lower-case).
+            pattern: Some("^([lL][tT]|[eE][nN]|[pP][lL]|[rR][uU])$".into()),
+            ..MetaSchema::new("string")
+        }
+    }
+}
+
+/// A required date query parameter.
+pub struct DateParam;
+impl StringDoc for DateParam {
+    const NAME: &'static str = "date_param";
+    fn schema() -> MetaSchema {
+        MetaSchema::new_with_format("string", "date")
+    }
+}
+
+/// An optional date query parameter (`/holidays`: one of date or year).
+pub struct OptionalDateParam;
+impl StringDoc for OptionalDateParam {
+    const NAME: &'static str = "optional_date_param";
+    const REQUIRED: bool = false;
+    fn schema() -> MetaSchema {
+        MetaSchema::new_with_format("string", "date")
+    }
+}
+
+/// The `year` query parameter of `/holidays`.
+pub struct YearParam;
+impl StringDoc for YearParam {
+    const NAME: &'static str = "year_param";
+    const REQUIRED: bool = false;
+    fn schema() -> MetaSchema {
+        MetaSchema {
+            minimum: Some(f64::from(kalendorius_dataset::FIRST_YEAR)),
+            maximum: Some(f64::from(kalendorius_dataset::LAST_YEAR)),
+            ..MetaSchema::new_with_format("integer", "int32")
+        }
+    }
+}

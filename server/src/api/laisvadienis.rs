@@ -1,0 +1,54 @@
+//! `GET /api/v1/laisvadienis` (spec 4.1): the working-day status of one date. Public.
+
+use poem::Request;
+use poem_openapi::param::Query;
+use poem_openapi::OpenApi;
+
+use super::doc_types::{DateParam, DocString};
+use super::payload::JsonBytes;
+use super::responses::{LaisvadienisResponse, PublicError};
+use super::{catalog_of, date_text, ApiTag};
+use crate::caching;
+use crate::catalog::Catalog;
+use crate::params::{self, Params};
+
+/// The operation.
+pub struct LaisvadienisApi;
+
+#[OpenApi(tag = "ApiTag::Public")]
+impl LaisvadienisApi {
+    /// Is this date a working day?
+    ///
+    /// Non-working (`laisvadienis: true`) on every Saturday (unless declared a working day),
+    /// Sunday, red public holiday and declared extra day off. `shorter_workday` is true on a
+    /// workday whose next calendar day carries a red holiday. No key needed; limited per
+    /// client IP to 60 requests per minute and 10 000 per calendar month (UTC).
+    #[oai(path = "/laisvadienis", method = "get", operation_id = "laisvadienis")]
+    async fn laisvadienis(
+        &self,
+        req: &Request,
+        /// The date, `YYYY-MM-DD`, within the years served.
+        #[oai(name = "date")]
+        _date: Query<DocString<DateParam>>,
+    ) -> Result<LaisvadienisResponse, PublicError> {
+        handle(req, &catalog_of(req))
+    }
+}
+
+/// Answers a request that has passed the rate limiter, from `catalog`.
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<LaisvadienisResponse, PublicError> {
+    let params = Params::parse(req.uri().query(), ["date"])?;
+    let date = params::date(catalog, "date", params.get(0))?;
+    let etag = caching::etag(catalog.etag_tag(), &[date_text(date).as_str()]);
+    if caching::not_modified(req.headers(), &etag) {
+        return Ok(LaisvadienisResponse::NotModified(
+            etag,
+            caching::PUBLIC.into(),
+        ));
+    }
+    Ok(LaisvadienisResponse::Ok(
+        JsonBytes::new(catalog.status_json(date)),
+        etag,
+        caching::PUBLIC.into(),
+    ))
+}

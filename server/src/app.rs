@@ -1,0 +1,361 @@
+//! The application endpoint: every request passes through [`App::call`], which owns the
+//! HTTP policy of DECISIONS D1, D4, D9 and D11 in one readable sequence:
+//!
+//! 1. take the catalog in service (the whole request is answered from it);
+//! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
+//! 3. for the five API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
+//!    than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
+//!    authenticated (401) and then rate-limited per key (429); only then do the operations
+//!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
+//!    loses its body;
+//! 4. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
+//!    anything unknown is a D1 404;
+//! 5. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
+//!    check, `Cache-Control: no-store` when it is an error, and one access log line.
+//!
+//! The API operations are reachable only through step 3 (their `handle` functions are called
+//! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
+//! path can skip authentication or the limits.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::Utc;
+use poem::http::{header, HeaderValue, Method, StatusCode};
+use poem::{Endpoint, IntoResponse, Request, Response};
+
+use crate::auth;
+use crate::catalog::Catalog;
+use crate::client_ip::TrustedProxies;
+use crate::data::DataHandle;
+use crate::errors::{self, ApiError, ErrorCode, ALLOW};
+use crate::keys::KeyError;
+use crate::limits::{Decision, PublicEndpoint, Window};
+use crate::state::State;
+use crate::telemetry;
+
+/// Headers a browser script may read from our responses.
+const EXPOSE_HEADERS: &str =
+    "ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Dataset-Version";
+
+/// Request headers a preflight allows when the browser does not list its own.
+const ALLOW_HEADERS: &str = "X-API-Key, Authorization, If-None-Match";
+
+/// How long a browser may cache a preflight answer, in seconds.
+const PREFLIGHT_MAX_AGE: &str = "86400";
+
+/// The path of the OpenAPI document.
+pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
+
+/// The five operations, by exact path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Laisvadienis,
+    Days,
+    Holidays,
+    NameDays,
+    Day,
+}
+
+impl Op {
+    fn from_path(path: &str) -> Option<Op> {
+        Some(match path.strip_prefix(crate::api::PREFIX)? {
+            "/laisvadienis" => Op::Laisvadienis,
+            "/days" => Op::Days,
+            "/holidays" => Op::Holidays,
+            "/name-days" => Op::NameDays,
+            "/day" => Op::Day,
+            _ => return None,
+        })
+    }
+
+    /// The per-IP limiter of a public operation; `None` for keyed ones.
+    fn public(self) -> Option<PublicEndpoint> {
+        match self {
+            Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
+            Op::Days => Some(PublicEndpoint::Days),
+            Op::Holidays | Op::NameDays | Op::Day => None,
+        }
+    }
+}
+
+/// What the gate learnt about a request, for headers and the log.
+#[derive(Default)]
+struct Admission {
+    /// The rate-limit decision, when the request was rate-limited.
+    decision: Option<Decision>,
+    /// The owner of the key that authenticated, if any.
+    owner: Option<String>,
+}
+
+/// The application. Built once by `crate::server`; cheap to share.
+pub struct App {
+    /// The dataset in service.
+    data: Arc<DataHandle>,
+    /// Keys and counters.
+    state: Arc<State>,
+    /// Who may set `X-Forwarded-For`.
+    proxies: TrustedProxies,
+    /// The browsable docs (`/docs`).
+    docs: poem::endpoint::BoxEndpoint<'static, Response>,
+    /// The OpenAPI document, serialized once.
+    spec: bytes::Bytes,
+}
+
+impl App {
+    /// Builds the application.
+    pub fn new(data: Arc<DataHandle>, state: Arc<State>, proxies: TrustedProxies) -> App {
+        use poem::middleware::CatchPanic;
+        use poem::EndpointExt;
+
+        let service = crate::api::service();
+        let spec = bytes::Bytes::from(service.spec());
+        let ui = service.swagger_ui();
+        let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
+        let docs = poem::Route::new()
+            .nest("/docs", ui)
+            .with(panic_to_json())
+            .map_to_response()
+            .boxed();
+        App {
+            data,
+            state,
+            proxies,
+            docs,
+            spec,
+        }
+    }
+
+    /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
+    pub fn openapi_json() -> String {
+        crate::api::service().spec()
+    }
+
+    fn call_op(
+        &self,
+        op: Op,
+        req: Request,
+        catalog: &Catalog,
+        client_ip: IpAddr,
+        admission: &mut Admission,
+    ) -> Response {
+        let now = Utc::now();
+        match op.public() {
+            Some(endpoint) => {
+                let decision = self.state.check_public(client_ip, endpoint, now);
+                let refused = decision.refused_by;
+                admission.decision = Some(decision);
+                if let Some(window) = refused {
+                    return too_many_requests(
+                        window,
+                        "requests from this address to this endpoint",
+                    );
+                }
+            }
+            None => {
+                let Some(key) = auth::presented_key(&req) else {
+                    return ApiError::new(
+                        ErrorCode::MissingKey,
+                        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
+                    )
+                    .into_response();
+                };
+                let record = match self.state.authenticate(&key, now) {
+                    Ok(record) => record,
+                    Err(KeyError::Invalid) => {
+                        return ApiError::new(
+                            ErrorCode::InvalidKey,
+                            "the API key is not valid or has been revoked",
+                        )
+                        .into_response()
+                    }
+                    Err(KeyError::Expired) => {
+                        return ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
+                            .into_response()
+                    }
+                };
+                admission.owner = Some(record.owner.clone());
+                let decision = self.state.check_key(&record, now);
+                let refused = decision.refused_by;
+                admission.decision = Some(decision);
+                if let Some(window) = refused {
+                    return too_many_requests(window, "requests with this API key");
+                }
+            }
+        }
+        answer(op, &req, catalog)
+    }
+}
+
+impl Endpoint for App {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let started = Instant::now();
+        let catalog = self.data.current();
+        let client_ip = self
+            .proxies
+            .client_ip(req.remote_addr().as_socket_addr().copied(), req.headers());
+        let method = req.method().clone();
+        let uri = req.uri().clone();
+        let op = Op::from_path(uri.path());
+        let is_head = method == Method::HEAD;
+        if is_head {
+            // Answered exactly as a GET (same checks, same count), then stripped below.
+            req.set_method(Method::GET);
+        }
+
+        let mut admission = Admission::default();
+        let mut resp = match (op, &method) {
+            (Some(_), &Method::OPTIONS) => preflight(&req),
+            (None, &Method::OPTIONS) if uri.path() == OPENAPI_PATH => preflight(&req),
+            (Some(op), &Method::GET | &Method::HEAD) => {
+                self.call_op(op, req, &catalog, client_ip, &mut admission)
+            }
+            (Some(_), _) => errors::method_not_allowed().into_response(),
+            (None, &Method::GET | &Method::HEAD) if uri.path() == OPENAPI_PATH => {
+                Response::builder()
+                    .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
+                    .header(header::CACHE_CONTROL, crate::caching::PUBLIC)
+                    .body(self.spec.clone())
+            }
+            (None, _) if uri.path() == OPENAPI_PATH => errors::method_not_allowed().into_response(),
+            (None, _) => match self.docs.call(req).await {
+                Ok(resp) => errors::ensure_d1(resp),
+                Err(err) => errors::from_poem_error(err),
+            },
+        };
+
+        finish_headers(&mut resp, &catalog, admission.decision.as_ref());
+        if is_head {
+            strip_body(&mut resp).await;
+        }
+        telemetry::access(
+            &method,
+            &uri,
+            resp.status(),
+            started.elapsed(),
+            client_ip,
+            admission.owner.as_deref(),
+        );
+        Ok(resp)
+    }
+}
+
+/// Runs the operation's handler. A panic (a bug) becomes a D1 500 that still gets the
+/// common headers and its log line.
+fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
+    use crate::api::{day, days, holidays, laisvadienis, name_days};
+
+    fn either<T: IntoResponse, E: IntoResponse>(result: Result<T, E>) -> Response {
+        match result {
+            Ok(ok) => ok.into_response(),
+            Err(err) => err.into_response(),
+        }
+    }
+    let run = || match op {
+        Op::Laisvadienis => either(laisvadienis::handle(req, catalog)),
+        Op::Days => either(days::handle(req, catalog)),
+        Op::Holidays => either(holidays::handle(req, catalog)),
+        Op::NameDays => either(name_days::handle(req, catalog)),
+        Op::Day => either(day::handle(req, catalog)),
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+        .unwrap_or_else(errors::panic_response)
+}
+
+/// The 429 of an exhausted window (D9). The `RateLimit-*` and `Retry-After` headers are
+/// added by [`finish_headers`] from the decision.
+fn too_many_requests(window: Window, whose: &str) -> Response {
+    let period = match window {
+        Window::Minute => "per-minute",
+        Window::Day => "per-day",
+        Window::Month => "per-month",
+    };
+    let code = match window {
+        Window::Minute => ErrorCode::RateLimitMinute,
+        Window::Day => ErrorCode::RateLimitDay,
+        Window::Month => ErrorCode::RateLimitMonth,
+    };
+    debug_assert_eq!(window.code(), serde_json::to_value(code).unwrap());
+    ApiError::new(
+        code,
+        format!("the {period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
+    )
+    .into_response()
+}
+
+/// A CORS preflight answer (D11): no key, no quota.
+fn preflight(req: &Request) -> Response {
+    let allow_headers = req
+        .headers()
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .cloned()
+        .unwrap_or(HeaderValue::from_static(ALLOW_HEADERS));
+    Response::builder()
+        .status(StatusCode::NO_CONTENT)
+        .header(header::ALLOW, ALLOW)
+        .header(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW)
+        .header(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers)
+        .header(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE)
+        .finish()
+}
+
+/// Headers every response carries.
+fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Decision>) {
+    let status = resp.status();
+    let headers = resp.headers_mut();
+    headers.insert("x-dataset-version", catalog.version_header().clone());
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    if status != StatusCode::NO_CONTENT {
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static(EXPOSE_HEADERS),
+        );
+    }
+    if let Some(d) = decision {
+        headers.insert("ratelimit-limit", HeaderValue::from(d.limit));
+        headers.insert("ratelimit-remaining", HeaderValue::from(d.remaining));
+        headers.insert("ratelimit-reset", HeaderValue::from(d.reset_secs));
+        if d.refused_by.is_some() {
+            let retry = d.retry_after_secs.unwrap_or(d.reset_secs).max(1);
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(retry));
+        }
+    }
+    if !status.is_success() && status != StatusCode::NOT_MODIFIED {
+        headers
+            .entry(header::CACHE_CONTROL)
+            .or_insert(HeaderValue::from_static("no-store"));
+    }
+}
+
+/// A HEAD answer: the GET's headers, its `Content-Length`, no body.
+async fn strip_body(resp: &mut Response) {
+    let body = resp.take_body();
+    let len = match body.into_bytes().await {
+        Ok(bytes) => bytes.len(),
+        Err(_) => 0,
+    };
+    if resp.status() != StatusCode::NOT_MODIFIED && resp.status() != StatusCode::NO_CONTENT {
+        resp.headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_exact_api_paths_are_operations() {
+        assert_eq!(Op::from_path("/api/v1/days"), Some(Op::Days));
+        assert_eq!(Op::from_path("/api/v1/name-days"), Some(Op::NameDays));
+        assert_eq!(Op::from_path("/api/v1/days/"), None);
+        assert_eq!(Op::from_path("/api/v2/days"), None);
+        assert_eq!(Op::from_path("/api/v1/openapi.json"), None);
+    }
+}

@@ -1,0 +1,47 @@
+//! Finding the API key in a request (DECISIONS D4) and the context a successful
+//! authentication leaves for the handlers.
+//!
+//! Order: `X-API-Key` header, then `Authorization: Bearer <key>` (any other scheme counts as
+//! absent), then the `api_key` query parameter; the first present and non-empty one is used
+//! and the rest are ignored. The presence tests are the same ones poem-openapi's security
+//! schemes use (`api::security`), so a request this module authenticates is always seen as
+//! authenticated by the operation too.
+
+use std::sync::Arc;
+
+use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
+use poem::Request;
+
+use crate::keys::{KeyRecord, PresentedKey};
+
+/// The header of the recommended way.
+pub const KEY_HEADER: &str = "x-api-key";
+
+/// The query parameter of the testing-only way.
+pub const KEY_QUERY: &str = "api_key";
+
+/// Left in the request's extensions by the authentication middleware.
+#[derive(Debug, Clone)]
+pub struct Authenticated(pub Arc<KeyRecord>);
+
+/// The key a request presents, if any (D4).
+pub fn presented_key(req: &Request) -> Option<PresentedKey> {
+    if let Some(value) = req.headers().get(KEY_HEADER) {
+        if !value.is_empty() {
+            // Bytes that are not visible ASCII cannot be a key; keeping them (lossily) makes
+            // the request an `invalid_key` rather than letting a later way win.
+            return Some(PresentedKey(
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            ));
+        }
+    }
+    if let Some(Authorization(bearer)) = req.headers().typed_get::<Authorization<Bearer>>() {
+        if !bearer.token().is_empty() {
+            return Some(PresentedKey(bearer.token().to_string()));
+        }
+    }
+    let query = req.uri().query()?;
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(name, value)| name == KEY_QUERY && !value.is_empty())
+        .map(|(_, value)| PresentedKey(value.into_owned()))
+}

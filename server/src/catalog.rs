@@ -1,0 +1,636 @@
+//! The dataset in memory, precomputed for serving: what every endpoint reads.
+//!
+//! The generator has already decided everything (DECISIONS D5-D8); this module only lays the
+//! decided facts out so that a request is a lookup and a copy, never a computation:
+//!
+//! - one compact [`DayInfo`] per date (16 bytes), indexed by days since the first date;
+//! - the `/days` entry JSON of every date, precomputed in one contiguous buffer per year with
+//!   per-day offsets, so any range is one slice (two when it crosses a new year);
+//! - holiday records, holiday lists, names and name-day lists interned in shared tables
+//!   (a dataset of 1583..2100 repeats the same few hundred of each), so 189 000 days fit in a
+//!   few tens of MiB and the whole server stays under its 64 MiB budget.
+//!
+//! `/laisvadienis` and `/days` are written by the same functions from the same [`DayInfo`],
+//! so the two endpoints cannot disagree (D5).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use bytes::Bytes;
+use kalendorius_dataset::{DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason};
+
+/// Why a dataset that passed its manifest checks still cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// The dataset could not be read or failed a manifest or database check.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// A year file cannot be read, fails its checksum, or does not parse.
+    #[error("dataset year file {path}: {reason}")]
+    YearFile {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A day record breaks an invariant the generator promises (`kalendorius_dataset::Day`).
+    #[error("dataset {path}: day {date} is inconsistent: {reason}")]
+    Inconsistent {
+        /// Dataset directory.
+        path: String,
+        /// The offending date.
+        date: Date,
+        /// Which invariant.
+        reason: &'static str,
+    },
+}
+
+/// Status bits of one day. Kept in one byte so the per-day table stays small.
+mod flag {
+    pub const LAISVADIENIS: u8 = 1;
+    pub const SHORTER: u8 = 1 << 1;
+    pub const WEEKEND: u8 = 1 << 2;
+    /// Two bits at `REASON_SHIFT`: 0 none, 1 saturday, 2 sunday, 3 public_holiday.
+    pub const REASON_SHIFT: u8 = 3;
+    pub const REASON_MASK: u8 = 0b11 << REASON_SHIFT;
+}
+
+/// Everything about one date, as indices into the catalog's shared tables.
+///
+/// Invariant (checked at load): `LAISVADIENIS` is set exactly when the reason bits are
+/// non-zero; `holiday_name != 0` exactly when the reason is `public_holiday`; `SHORTER`
+/// implies not `LAISVADIENIS`.
+#[derive(Debug, Clone, Copy)]
+struct DayInfo {
+    /// See [`flag`].
+    flags: u8,
+    /// 0 = Sunday ... 6 = Saturday.
+    day_of_week: u8,
+    /// ISO 8601 week number.
+    iso_week: u8,
+    /// Index into `holiday_names`; 0 is "no name" (JSON `null`).
+    holiday_name: u32,
+    /// Index into `holiday_lists` (list 0 is empty).
+    holidays: u32,
+    /// Index into `name_day_lists` (list 0 is empty).
+    name_days: u32,
+}
+
+impl DayInfo {
+    fn reason(self) -> Option<Reason> {
+        match (self.flags & flag::REASON_MASK) >> flag::REASON_SHIFT {
+            1 => Some(Reason::Saturday),
+            2 => Some(Reason::Sunday),
+            3 => Some(Reason::PublicHoliday),
+            _ => None,
+        }
+    }
+}
+
+/// One holiday as it stands on a date (shared by every date with the same facts).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HolidayRecord {
+    /// Category.
+    pub kind: HolidayType,
+    /// Non-working under the law in force on that date.
+    pub is_red: bool,
+    /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
+    names: [Box<str>; 4],
+}
+
+impl HolidayRecord {
+    /// The name in `lang`.
+    pub fn name(&self, lang: Lang) -> &str {
+        let i = match lang {
+            Lang::Lt => 0,
+            Lang::En => 1,
+            Lang::Pl => 2,
+            Lang::Ru => 3,
+        };
+        &self.names[i]
+    }
+}
+
+/// A name celebrated on a date.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NameDayRecord {
+    /// The Lithuanian calendar name.
+    pub name: Box<str>,
+    /// `m` or `f`.
+    pub gender: &'static str,
+}
+
+/// The `/days` entries of one year, comma-joined in one buffer.
+///
+/// Invariant: `offsets.len() == days_in_year + 1`; entry `i` is
+/// `json[offsets[i] .. offsets[i + 1] - 1]` (the byte before `offsets[i + 1]` is the joining
+/// comma, or one past the end for the last entry, whose offset is `json.len() + 1`).
+struct YearJson {
+    json: Bytes,
+    offsets: Box<[u32]>,
+}
+
+/// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
+/// one and swaps it in whole.
+pub struct Catalog {
+    /// `dataset_version` of the manifest.
+    version: String,
+    /// The same, ready as the `X-Dataset-Version` header of every response.
+    version_header: poem::http::HeaderValue,
+    /// Short, header-safe digest of `version` used in ETags.
+    etag_tag: String,
+    /// First date served (January 1 of the manifest's first year).
+    first: Date,
+    /// Last date served (December 31 of the manifest's last year).
+    last: Date,
+    /// One entry per date from `first` to `last`.
+    days: Vec<DayInfo>,
+    /// One entry per year from `first.year()`.
+    years: Vec<YearJson>,
+    /// JSON-encoded `holiday_name` values, quotes included; index 0 is `null`.
+    holiday_names: Vec<Box<str>>,
+    /// Interned holiday records.
+    holidays: Vec<HolidayRecord>,
+    /// Interned lists of `holidays` indices, each in D6 order; list 0 is empty.
+    holiday_lists: Vec<Box<[u32]>>,
+    /// Interned name-day records.
+    names: Vec<NameDayRecord>,
+    /// Interned lists of `names` indices; list 0 is empty.
+    name_day_lists: Vec<Box<[u32]>>,
+}
+
+/// Interns values, handing out dense indices.
+struct Interner<T: std::hash::Hash + Eq + Clone> {
+    index: HashMap<T, u32>,
+    values: Vec<T>,
+}
+
+impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
+    fn with_first(first: T) -> Self {
+        let mut interner = Interner {
+            index: HashMap::new(),
+            values: Vec::new(),
+        };
+        interner.intern(first);
+        interner
+    }
+
+    fn intern(&mut self, value: T) -> u32 {
+        if let Some(&i) = self.index.get(&value) {
+            return i;
+        }
+        let i = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct values");
+        self.index.insert(value.clone(), i);
+        self.values.push(value);
+        i
+    }
+}
+
+impl Catalog {
+    /// Reads every day of a checked dataset directory and builds the catalog.
+    ///
+    /// The days come from the per-year files (`years/YYYY.json`), one year at a time, each
+    /// checked again against its manifest SHA-256 just before it is parsed. They hold the
+    /// same day records, byte for byte, as the sled database, but reading sled 0.34 (through
+    /// `DatasetDir::read_days`) costs about 70 MiB of resident memory for 1583..2100, more
+    /// than the whole server's 64 MiB budget; a year file is 130 KiB.
+    pub fn load(dir: &DatasetDir) -> Result<Catalog, CatalogError> {
+        let manifest = &dir.manifest;
+        let path = dir.path.display().to_string();
+        let inconsistent = |date: Date, reason: &'static str| CatalogError::Inconsistent {
+            path: path.clone(),
+            date,
+            reason,
+        };
+        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
+            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
+        })?;
+        let last = Date::from_ymd(manifest.last_year, 12, 31)
+            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+
+        let mut holiday_names = Interner::with_first(Box::<str>::from("null"));
+        let mut holidays: Interner<HolidayRecord> = Interner {
+            index: HashMap::new(),
+            values: Vec::new(),
+        };
+        let mut holiday_lists = Interner::with_first(Box::<[u32]>::from([]));
+        let mut names: Interner<NameDayRecord> = Interner {
+            index: HashMap::new(),
+            values: Vec::new(),
+        };
+        let mut name_day_lists = Interner::with_first(Box::<[u32]>::from([]));
+
+        let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
+        let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
+        let mut years: Vec<YearJson> = Vec::new();
+        let mut year_buf: Vec<u8> = Vec::new();
+        let mut year_offsets: Vec<u32> = Vec::new();
+        let mut problem: Option<CatalogError> = None;
+
+        read_year_files(dir, |day: Day| {
+            if problem.is_some() {
+                return;
+            }
+            let expected = first.naive() + chrono::Days::new(days.len() as u64);
+            if day.date.naive() != expected {
+                problem = Some(inconsistent(
+                    day.date,
+                    "days are not consecutive from first_year",
+                ));
+                return;
+            }
+            match Self::day_info(
+                &day,
+                &mut holiday_names,
+                &mut holidays,
+                &mut holiday_lists,
+                &mut names,
+                &mut name_day_lists,
+            ) {
+                Ok(info) => {
+                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
+                        years.push(finish_year(&mut year_buf, &mut year_offsets));
+                    }
+                    if !year_offsets.is_empty() {
+                        year_buf.push(b',');
+                    }
+                    year_offsets.push(year_buf.len() as u32);
+                    write_days_entry(&mut year_buf, day.date, info, &holiday_names.values);
+                    days.push(info);
+                }
+                Err(reason) => problem = Some(inconsistent(day.date, reason)),
+            }
+        })?;
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        if !year_offsets.is_empty() {
+            years.push(finish_year(&mut year_buf, &mut year_offsets));
+        }
+        if days.len() != day_count {
+            return Err(inconsistent(
+                last,
+                "the database does not cover the manifest's years",
+            ));
+        }
+
+        let version = manifest.dataset_version.clone();
+        let version_header = poem::http::HeaderValue::from_str(&version)
+            .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
+        let etag_tag = short_digest(&version);
+        Ok(Catalog {
+            version,
+            version_header,
+            etag_tag,
+            first,
+            last,
+            days,
+            years,
+            holiday_names: holiday_names.values,
+            holidays: holidays.values,
+            holiday_lists: holiday_lists.values,
+            names: names.values,
+            name_day_lists: name_day_lists.values,
+        })
+    }
+
+    /// Packs one [`Day`], checking the invariants the server relies on.
+    fn day_info(
+        day: &Day,
+        holiday_names: &mut Interner<Box<str>>,
+        holidays: &mut Interner<HolidayRecord>,
+        holiday_lists: &mut Interner<Box<[u32]>>,
+        names: &mut Interner<NameDayRecord>,
+        name_day_lists: &mut Interner<Box<[u32]>>,
+    ) -> Result<DayInfo, &'static str> {
+        if day.laisvadienis != day.reason.is_some() {
+            return Err("laisvadienis disagrees with reason");
+        }
+        if day.holiday_name.is_some() != (day.reason == Some(Reason::PublicHoliday)) {
+            return Err("holiday_name is set exactly when reason is public_holiday");
+        }
+        if day.shorter_workday && day.laisvadienis {
+            return Err("shorter_workday on a non-working day");
+        }
+        if day.day_of_week > 6 || !(1..=53).contains(&day.iso_week) {
+            return Err("day_of_week or iso_week out of range");
+        }
+        let reason_bits = match day.reason {
+            None => 0,
+            Some(Reason::Saturday) => 1,
+            Some(Reason::Sunday) => 2,
+            Some(Reason::PublicHoliday) => 3,
+        };
+        let mut flags = reason_bits << flag::REASON_SHIFT;
+        if day.laisvadienis {
+            flags |= flag::LAISVADIENIS;
+        }
+        if day.shorter_workday {
+            flags |= flag::SHORTER;
+        }
+        if day.is_weekend {
+            flags |= flag::WEEKEND;
+        }
+        let holiday_name = match &day.holiday_name {
+            None => 0,
+            Some(name) => holiday_names.intern(json_string(name).into_boxed_str()),
+        };
+        let holiday_ids: Box<[u32]> = day
+            .holidays
+            .iter()
+            .map(|h| {
+                holidays.intern(HolidayRecord {
+                    kind: h.kind,
+                    is_red: h.is_red,
+                    names: Lang::ALL.map(|lang| Box::<str>::from(h.name(lang))),
+                })
+            })
+            .collect();
+        let name_ids: Box<[u32]> = day
+            .name_days
+            .iter()
+            .map(|n| {
+                names.intern(NameDayRecord {
+                    name: n.name.as_str().into(),
+                    gender: n.gender.as_str(),
+                })
+            })
+            .collect();
+        Ok(DayInfo {
+            flags,
+            day_of_week: day.day_of_week,
+            iso_week: day.iso_week,
+            holiday_name,
+            holidays: holiday_lists.intern(holiday_ids),
+            name_days: name_day_lists.intern(name_ids),
+        })
+    }
+
+    /// The dataset version (`X-Dataset-Version`).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// The version as a header value.
+    pub fn version_header(&self) -> &poem::http::HeaderValue {
+        &self.version_header
+    }
+
+    /// A short digest of the version, safe inside an ETag.
+    pub fn etag_tag(&self) -> &str {
+        &self.etag_tag
+    }
+
+    /// First date served.
+    pub fn first(&self) -> Date {
+        self.first
+    }
+
+    /// Last date served.
+    pub fn last(&self) -> Date {
+        self.last
+    }
+
+    /// Whether `date` is served.
+    pub fn contains(&self, date: Date) -> bool {
+        self.first <= date && date <= self.last
+    }
+
+    fn info(&self, date: Date) -> DayInfo {
+        // Callers validate the range first (`contains`); an out-of-range date here is a bug,
+        // and the panic is caught and answered as a D1 500.
+        self.days[self.first.days_until(date) as usize]
+    }
+
+    /// The `/laisvadienis` body of `date` (spec 2.1). `date` must be served.
+    pub fn status_json(&self, date: Date) -> Vec<u8> {
+        let info = self.info(date);
+        let mut out = Vec::with_capacity(160);
+        out.extend_from_slice(b"{\"date\":\"");
+        push_date(&mut out, date);
+        out.extend_from_slice(b"\",\"laisvadienis\":");
+        push_bool(&mut out, info.flags & flag::LAISVADIENIS != 0);
+        out.extend_from_slice(b",\"reason\":");
+        match info.reason() {
+            None => out.extend_from_slice(b"null"),
+            Some(reason) => {
+                out.push(b'"');
+                out.extend_from_slice(reason.as_str().as_bytes());
+                out.push(b'"');
+            }
+        }
+        out.extend_from_slice(b",\"holiday_name\":");
+        out.extend_from_slice(self.holiday_names[info.holiday_name as usize].as_bytes());
+        out.extend_from_slice(b",\"shorter_workday\":");
+        push_bool(&mut out, info.flags & flag::SHORTER != 0);
+        out.push(b'}');
+        out
+    }
+
+    /// The `/days` body for `from..=to` (spec 4.2). Both must be served and `from <= to`.
+    pub fn days_json(&self, from: Date, to: Date) -> Vec<u8> {
+        let count = from.days_until(to) + 1;
+        let mut slices: [&[u8]; 2] = [&[], &[]];
+        let first_year = self.first.year();
+        let (fy, ty) = (from.year(), to.year());
+        // A range of at most 366 days touches at most two years.
+        debug_assert!(ty - fy <= 1);
+        for (slot, year) in (fy..=ty).take(2).enumerate() {
+            let block = &self.years[(year - first_year) as usize];
+            let start_idx = if year == fy { day_of_year(from) } else { 0 };
+            let end_idx = if year == ty {
+                day_of_year(to)
+            } else {
+                block.offsets.len() - 2
+            };
+            let start = block.offsets[start_idx] as usize;
+            let end = block.offsets[end_idx + 1] as usize - 1;
+            slices[slot] = &block.json[start..end];
+        }
+        let body_len = slices[0].len() + slices[1].len() + 1;
+        let mut out = Vec::with_capacity(body_len + 80);
+        out.extend_from_slice(b"{\"from\":\"");
+        push_date(&mut out, from);
+        out.extend_from_slice(b"\",\"to\":\"");
+        push_date(&mut out, to);
+        let _ = write!(ByteWriter(&mut out), "\",\"count\":{count},\"days\":[");
+        out.extend_from_slice(slices[0]);
+        if !slices[1].is_empty() {
+            out.push(b',');
+            out.extend_from_slice(slices[1]);
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+
+    /// The holidays on `date`, in D6 order.
+    pub fn holidays_on(&self, date: Date) -> impl Iterator<Item = &HolidayRecord> + '_ {
+        let info = self.info(date);
+        self.holiday_lists[info.holidays as usize]
+            .iter()
+            .map(|&i| &self.holidays[i as usize])
+    }
+
+    /// The name days of `date`.
+    pub fn name_days_on(&self, date: Date) -> impl Iterator<Item = &NameDayRecord> + '_ {
+        let info = self.info(date);
+        self.name_day_lists[info.name_days as usize]
+            .iter()
+            .map(|&i| &self.names[i as usize])
+    }
+
+    /// Day of week (0 = Sunday), ISO week and weekend flag of `date`.
+    pub fn calendar_of(&self, date: Date) -> (u8, u8, bool) {
+        let info = self.info(date);
+        (
+            info.day_of_week,
+            info.iso_week,
+            info.flags & flag::WEEKEND != 0,
+        )
+    }
+
+    /// Every served date of `year`, in order (empty when the year is not served).
+    pub fn dates_of_year(&self, year: i32) -> impl Iterator<Item = Date> {
+        let start = Date::from_ymd(year, 1, 1)
+            .ok()
+            .filter(|d| self.contains(*d));
+        let mut next = start;
+        std::iter::from_fn(move || {
+            let current = next?;
+            next = current.succ().filter(|d| d.year() == year);
+            Some(current)
+        })
+    }
+}
+
+/// Streams the days of every year file of the dataset's range, in date order, verifying each
+/// file's size and SHA-256 against the manifest and its schema version and year.
+fn read_year_files(dir: &DatasetDir, mut each_day: impl FnMut(Day)) -> Result<(), CatalogError> {
+    use kalendorius_dataset::layout::year_file;
+    use kalendorius_dataset::YearFile;
+
+    let manifest = &dir.manifest;
+    for year in manifest.first_year..=manifest.last_year {
+        let name = year_file(year);
+        let path = dir.path.join(&name);
+        let fail = |reason: String| CatalogError::YearFile {
+            path: path.display().to_string(),
+            reason,
+        };
+        let entry = manifest
+            .files
+            .iter()
+            .find(|f| f.path == name)
+            .ok_or_else(|| fail("not listed in the manifest".into()))?;
+        let bytes = std::fs::read(&path).map_err(|e| fail(e.to_string()))?;
+        let sha = kalendorius_dataset::digest::sha256_hex(&bytes);
+        if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
+            return Err(fail(format!(
+                "{} bytes with SHA-256 {sha}, manifest says {} bytes with {}",
+                bytes.len(),
+                entry.bytes,
+                entry.sha256
+            )));
+        }
+        let file: YearFile = serde_json::from_slice(&bytes).map_err(|e| fail(e.to_string()))?;
+        drop(bytes);
+        if file.schema_version != manifest.schema_version || file.year != year {
+            return Err(fail(format!(
+                "holds year {} of schema {}, expected year {year} of schema {}",
+                file.year, file.schema_version, manifest.schema_version
+            )));
+        }
+        file.days.into_iter().for_each(&mut each_day);
+    }
+    Ok(())
+}
+
+/// Index of a date within its year (January 1 = 0).
+fn day_of_year(date: Date) -> usize {
+    use chrono::Datelike;
+    date.naive().ordinal0() as usize
+}
+
+fn finish_year(buf: &mut Vec<u8>, offsets: &mut Vec<u32>) -> YearJson {
+    offsets.push(buf.len() as u32 + 1);
+    YearJson {
+        // Boxed first: a grown Vec keeps up to twice its length, and `Bytes` would keep that.
+        json: Bytes::from(std::mem::take(buf).into_boxed_slice()),
+        offsets: std::mem::take(offsets).into_boxed_slice(),
+    }
+}
+
+/// One `/days` entry (spec 2.2).
+fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {
+    out.extend_from_slice(b"{\"date\":\"");
+    push_date(out, date);
+    out.extend_from_slice(b"\",\"laisvadienis\":");
+    push_bool(out, info.flags & flag::LAISVADIENIS != 0);
+    out.extend_from_slice(b",\"holiday_name\":");
+    out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
+    out.extend_from_slice(b",\"shorter_workday\":");
+    push_bool(out, info.flags & flag::SHORTER != 0);
+    out.push(b'}');
+}
+
+fn push_bool(out: &mut Vec<u8>, value: bool) {
+    out.extend_from_slice(if value { b"true" } else { b"false" });
+}
+
+/// `YYYY-MM-DD` without going through `fmt`.
+pub fn push_date(out: &mut Vec<u8>, date: Date) {
+    let (y, m, d) = (date.year() as u32, date.month(), date.day());
+    out.extend_from_slice(&[
+        b'0' + (y / 1000 % 10) as u8,
+        b'0' + (y / 100 % 10) as u8,
+        b'0' + (y / 10 % 10) as u8,
+        b'0' + (y % 10) as u8,
+        b'-',
+        b'0' + (m / 10) as u8,
+        b'0' + (m % 10) as u8,
+        b'-',
+        b'0' + (d / 10) as u8,
+        b'0' + (d % 10) as u8,
+    ]);
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("a str always serializes")
+}
+
+/// First 16 hex digits of the SHA-256 of `s`.
+fn short_digest(s: &str) -> String {
+    use sha2::Digest;
+    hex::encode(&sha2::Sha256::digest(s.as_bytes())[..8])
+}
+
+/// Lets `write!` append to a byte vector.
+struct ByteWriter<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for ByteWriter<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_written_zero_padded() {
+        let mut out = Vec::new();
+        push_date(&mut out, Date::parse("1583-01-09").unwrap());
+        assert_eq!(out, b"1583-01-09");
+    }
+
+    #[test]
+    fn short_digest_is_stable_hex() {
+        let tag = short_digest("v1-abc");
+        assert_eq!(tag.len(), 16);
+        assert!(tag.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(tag, short_digest("v1-abc"));
+        assert_ne!(tag, short_digest("v1-abd"));
+    }
+}

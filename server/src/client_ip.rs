@@ -1,0 +1,209 @@
+//! Which address a request counts against (DECISIONS D9).
+//!
+//! The client is the TCP peer. Only when the peer is one of the configured trusted proxies
+//! does `X-Forwarded-For` matter, and then the client is the right-most address in it that is
+//! not itself a trusted proxy: entries to the left of that were written by the client and can
+//! be forged, so they are never believed. poem's `RealIp` is not used because it trusts the
+//! left-most, client-supplied entry.
+
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::str::FromStr;
+
+use poem::http::HeaderMap;
+
+/// An address or a CIDR network (`10.0.0.0/8`, `::1`, `fd00::/8`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpNet {
+    /// Network address (host bits may be set; they are ignored when matching).
+    addr: IpAddr,
+    /// Prefix length: at most 32 for IPv4, 128 for IPv6.
+    prefix: u8,
+}
+
+/// A trusted-proxy entry that is neither an address nor a CIDR network.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not an IP address or CIDR network (like 10.0.0.1 or 10.0.0.0/8)")]
+pub struct IpNetError(String);
+
+impl FromStr for IpNet {
+    type Err = IpNetError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || IpNetError(s.to_string());
+        let (addr, prefix) = match s.trim().split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (s.trim(), None),
+        };
+        let addr: IpAddr = addr.parse().map_err(|_| err())?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => max,
+            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(err)?,
+        };
+        Ok(IpNet {
+            addr: canonical(addr),
+            prefix,
+        })
+    }
+}
+
+impl fmt::Display for IpNet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.addr, self.prefix)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for IpNet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl serde::Serialize for IpNet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl IpNet {
+    /// Whether `ip` lies in the network.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, canonical(ip)) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`, seen on dual-stack sockets) count as IPv4,
+/// so one client has one identity whatever socket it came through.
+fn canonical(ip: IpAddr) -> IpAddr {
+    ip.to_canonical()
+}
+
+/// The configured trusted proxies.
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies {
+    /// Empty means: trust nobody, the TCP peer is always the client.
+    nets: Vec<IpNet>,
+}
+
+impl TrustedProxies {
+    /// From the configured list.
+    pub fn new(nets: Vec<IpNet>) -> TrustedProxies {
+        TrustedProxies { nets }
+    }
+
+    fn trusted(&self, ip: IpAddr) -> bool {
+        self.nets.iter().any(|n| n.contains(ip))
+    }
+
+    /// The client address of a request from `peer` with `headers`.
+    pub fn client_ip(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
+        // A peer that is not a socket (never the case for the TCP listener) counts as one
+        // anonymous client rather than being let through unlimited.
+        let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| canonical(p.ip()));
+        if self.nets.is_empty() || !self.trusted(peer) {
+            return peer;
+        }
+        // All X-Forwarded-For headers form one list, in order.
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .collect::<Vec<_>>();
+        for entry in forwarded.iter().rev() {
+            match parse_forwarded_ip(entry) {
+                Some(ip) if self.trusted(ip) => continue,
+                Some(ip) => return ip,
+                // Garbage written by someone: everything left of it is untrustworthy too,
+                // so the last trusted hop is the best we know.
+                None => break,
+            }
+        }
+        peer
+    }
+}
+
+/// One `X-Forwarded-For` entry: an address, possibly with a port (`1.2.3.4:5678`,
+/// `[::1]:80`).
+fn parse_forwarded_ip(entry: &str) -> Option<IpAddr> {
+    let entry = entry.trim();
+    if let Ok(ip) = entry.parse::<IpAddr>() {
+        return Some(canonical(ip));
+    }
+    entry.parse::<SocketAddr>().ok().map(|s| canonical(s.ip()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(xff: &[&str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for v in xff {
+            h.append("x-forwarded-for", v.parse().unwrap());
+        }
+        h
+    }
+
+    fn peer(s: &str) -> Option<SocketAddr> {
+        Some(SocketAddr::new(s.parse().unwrap(), 4000))
+    }
+
+    #[test]
+    fn untrusted_peer_is_the_client_whatever_the_header_says() {
+        let t = TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]);
+        let ip = t.client_ip(peer("203.0.113.9"), &headers(&["6.6.6.6"]));
+        assert_eq!(ip, "203.0.113.9".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn behind_trusted_proxies_the_rightmost_untrusted_entry_wins() {
+        let t = TrustedProxies::new(vec![
+            "10.0.0.0/8".parse().unwrap(),
+            "192.0.2.1".parse().unwrap(),
+        ]);
+        let h = headers(&["6.6.6.6, 198.51.100.7", "192.0.2.1"]);
+        let ip = t.client_ip(peer("10.1.2.3"), &h);
+        assert_eq!(ip, "198.51.100.7".parse::<IpAddr>().unwrap());
+        // No header: the proxy itself is all we know.
+        let ip = t.client_ip(peer("10.1.2.3"), &HeaderMap::new());
+        assert_eq!(ip, "10.1.2.3".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn mapped_ipv6_counts_as_ipv4() {
+        let t = TrustedProxies::new(vec!["127.0.0.1".parse().unwrap()]);
+        let ip = t.client_ip(peer("::ffff:127.0.0.1"), &headers(&["[2001:db8::1]:443"]));
+        assert_eq!(ip, "2001:db8::1".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn networks_parse_strictly() {
+        assert!("10.0.0.0/33".parse::<IpNet>().is_err());
+        assert!("nonsense".parse::<IpNet>().is_err());
+        assert!("fd00::/8"
+            .parse::<IpNet>()
+            .unwrap()
+            .contains("fd12::1".parse().unwrap()));
+        assert!("0.0.0.0/0"
+            .parse::<IpNet>()
+            .unwrap()
+            .contains("8.8.8.8".parse().unwrap()));
+    }
+}

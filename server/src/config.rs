@@ -1,0 +1,216 @@
+//! Typed settings of `kalendorius-server serve`, from (lowest to highest precedence) built-in
+//! defaults, a TOML file (`--config`), `KALENDORIUS_*` environment variables, and flags.
+//!
+//! ```toml
+//! listen = "127.0.0.1:8080"
+//! data = "output"
+//! state = "var/state"
+//! trusted_proxies = ["10.0.0.0/8"]
+//! shutdown_timeout_secs = 10
+//! [log]
+//! format = "json"      # or "text"
+//! level = "info"
+//! [limits]             # limits::LimitsConfig; env: KALENDORIUS_LIMITS_<FIELD>
+//! days_per_minute = 20
+//! ```
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use crate::client_ip::IpNet;
+use crate::limits::LimitsConfig;
+use crate::telemetry::LogFormat;
+
+/// Prefix of every environment variable read.
+pub const ENV_PREFIX: &str = "KALENDORIUS_";
+
+/// Everything `serve` needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Address to listen on; port 0 picks a free port (the bound address is printed).
+    pub listen: SocketAddr,
+    /// Dataset: an output root with `current`, or a dataset directory.
+    pub data: PathBuf,
+    /// State database directory (keys and counters).
+    pub state: PathBuf,
+    /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
+    pub trusted_proxies: Vec<IpNet>,
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    pub shutdown_timeout_secs: u64,
+    /// Logging.
+    pub log: LogSettings,
+    /// Rate limits (D9).
+    pub limits: LimitsConfig,
+}
+
+/// Logging settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogSettings {
+    /// Text or JSON lines.
+    pub format: LogFormat,
+    /// `EnvFilter` directive: `info` logs every request, `warn` only problems.
+    pub level: String,
+}
+
+impl Default for LogSettings {
+    fn default() -> Self {
+        LogSettings {
+            format: LogFormat::Text,
+            level: "info".into(),
+        }
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data: PathBuf::from("output"),
+            state: PathBuf::from("var/state"),
+            trusted_proxies: Vec::new(),
+            shutdown_timeout_secs: 10,
+            log: LogSettings::default(),
+            limits: LimitsConfig::default(),
+        }
+    }
+}
+
+/// Flags of `serve`; each also reads its `KALENDORIUS_*` variable.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, env = "KALENDORIUS_LISTEN")]
+    pub listen: Option<SocketAddr>,
+    /// Dataset root (with `current`) or dataset directory [default: output].
+    #[arg(long, env = "KALENDORIUS_DATA")]
+    pub data: Option<PathBuf>,
+    /// State database directory [default: var/state].
+    #[arg(long, env = "KALENDORIUS_STATE")]
+    pub state: Option<PathBuf>,
+    /// TOML settings file.
+    #[arg(long, env = "KALENDORIUS_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// A trusted proxy address or CIDR network; repeat, or comma-separate in the variable.
+    #[arg(
+        long = "trusted-proxy",
+        env = "KALENDORIUS_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<IpNet>,
+    /// Log line format.
+    #[arg(long, env = "KALENDORIUS_LOG_FORMAT", value_enum)]
+    pub log_format: Option<LogFormat>,
+    /// Log filter, e.g. `info` (every request) or `warn`.
+    #[arg(long, env = "KALENDORIUS_LOG_LEVEL")]
+    pub log_level: Option<String>,
+}
+
+impl Settings {
+    /// Resolves the settings of `serve`.
+    pub fn resolve(args: &ServeArgs) -> anyhow::Result<Settings> {
+        let mut settings = match &args.config {
+            Some(path) => Settings::from_file(path)?,
+            None => Settings::default(),
+        };
+        settings.limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
+        if let Some(listen) = args.listen {
+            settings.listen = listen;
+        }
+        if let Some(data) = &args.data {
+            settings.data = data.clone();
+        }
+        if let Some(state) = &args.state {
+            settings.state = state.clone();
+        }
+        if !args.trusted_proxies.is_empty() {
+            settings.trusted_proxies = args.trusted_proxies.clone();
+        }
+        if let Some(format) = args.log_format {
+            settings.log.format = format;
+        }
+        if let Some(level) = &args.log_level {
+            settings.log.level = level.clone();
+        }
+        Ok(settings)
+    }
+
+    /// Reads a TOML settings file; unknown keys are errors (a typo must not pass silently).
+    pub fn from_file(path: &Path) -> anyhow::Result<Settings> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read settings file {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("invalid settings file {}", path.display()))
+    }
+}
+
+/// Applies `KALENDORIUS_LIMITS_<FIELD>` (upper-case field name of [`LimitsConfig`]) over
+/// `limits`, whatever fields it has.
+pub fn limits_from_env(
+    limits: LimitsConfig,
+    var: impl Fn(&str) -> Option<String>,
+) -> anyhow::Result<LimitsConfig> {
+    let mut table = toml::Table::try_from(&limits).context("limits are a table")?;
+    for (field, value) in table.iter_mut() {
+        let name = format!("{ENV_PREFIX}LIMITS_{}", field.to_uppercase());
+        if let Some(text) = var(&name) {
+            let number: i64 = text
+                .trim()
+                .parse()
+                .ok()
+                .filter(|n| *n >= 0)
+                .with_context(|| format!("{name} must be a non-negative integer, got '{text}'"))?;
+            *value = toml::Value::Integer(number);
+        }
+    }
+    table
+        .try_into()
+        .context("limits from the environment do not fit")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_env_and_flags_stack_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("k.toml");
+        std::fs::write(
+            &file,
+            "listen = \"127.0.0.1:9000\"\ndata = \"/d\"\ntrusted_proxies = [\"10.0.0.0/8\"]\n[log]\nformat = \"json\"\n[limits]\ndays_per_minute = 7\n",
+        )
+        .unwrap();
+        let args = ServeArgs {
+            config: Some(file),
+            data: Some("/flag".into()),
+            ..ServeArgs::default()
+        };
+        let s = Settings::resolve(&args).unwrap();
+        assert_eq!(s.listen, "127.0.0.1:9000".parse().unwrap());
+        assert_eq!(s.data, PathBuf::from("/flag"));
+        assert_eq!(s.state, PathBuf::from("var/state"));
+        assert_eq!(s.log.format, LogFormat::Json);
+        assert_eq!(s.limits.days_per_minute, 7);
+        assert_eq!(s.trusted_proxies.len(), 1);
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        assert!(toml::from_str::<Settings>("lisen = \"x\"").is_err());
+    }
+
+    #[test]
+    fn limits_read_the_environment() {
+        let limits = limits_from_env(LimitsConfig::default(), |name| {
+            (name == "KALENDORIUS_LIMITS_DAYS_PER_MONTH").then(|| "5".to_string())
+        })
+        .unwrap();
+        assert_eq!(limits.days_per_month, 5);
+        let err = limits_from_env(LimitsConfig::default(), |_| Some("-1".into()));
+        assert!(err.is_err());
+    }
+}

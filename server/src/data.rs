@@ -1,0 +1,75 @@
+//! The dataset in service and its atomic replacement (SIGHUP).
+//!
+//! Requests take one `Arc<Catalog>` when they start and keep it to the end, so a reload never
+//! mixes two datasets in one response and in-flight requests finish on the old one. A failed
+//! reload leaves the old dataset in service.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+
+use crate::catalog::{Catalog, CatalogError};
+
+/// Loads the dataset at `root` (an output root with `current`, or a dataset directory),
+/// running every manifest, checksum and database check.
+pub fn load_catalog(root: &Path) -> Result<Catalog, CatalogError> {
+    let dir = kalendorius_dataset::open_dataset(root)?;
+    Catalog::load(&dir)
+}
+
+/// The catalog in service. Cheap to read from any thread.
+pub struct DataHandle {
+    /// Where reloads read from.
+    root: PathBuf,
+    /// The catalog in service; replaced whole.
+    current: ArcSwap<Catalog>,
+    /// Serialises reloads, so two SIGHUPs in a row cannot race.
+    reloading: tokio::sync::Mutex<()>,
+}
+
+impl DataHandle {
+    /// Loads the dataset at `root`; fails (and the server refuses to start) if it is missing,
+    /// of another schema version, or fails its checks.
+    pub fn open(root: &Path) -> Result<DataHandle, CatalogError> {
+        let catalog = load_catalog(root)?;
+        release_free_memory();
+        Ok(DataHandle {
+            root: root.to_path_buf(),
+            current: ArcSwap::from_pointee(catalog),
+            reloading: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// The catalog in service now.
+    pub fn current(&self) -> Arc<Catalog> {
+        self.current.load_full()
+    }
+
+    /// Loads the dataset again (off the async threads) and swaps it in. On failure the old
+    /// catalog stays in service and the error is returned for the log.
+    pub async fn reload(&self) -> anyhow::Result<Arc<Catalog>> {
+        let _one_at_a_time = self.reloading.lock().await;
+        let root = self.root.clone();
+        let catalog = tokio::task::spawn_blocking(move || load_catalog(&root))
+            .await
+            .map_err(|join| anyhow::anyhow!("the reload task failed: {join}"))??;
+        let catalog = Arc::new(catalog);
+        let old = self.current.swap(catalog.clone());
+        // In-flight requests may still hold the old catalog; it is freed with the last one.
+        drop(old);
+        release_free_memory();
+        Ok(catalog)
+    }
+}
+
+/// Hands memory freed by a (re)load back to the operating system. Loading parses every year
+/// file into short-lived records; glibc keeps those pages (in the loading thread's arena)
+/// unless asked, and the server's resident size would grow by a dataset's worth per reload.
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim has no preconditions; it only returns free pages to the kernel.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -1,0 +1,252 @@
+//! The one error shape of the API (DECISIONS D1) and the mapping of everything else onto it.
+//!
+//! Every non-2xx response the application sends is `{"error","message"}` as
+//! `application/json; charset=utf-8`: our own refusals ([`ApiError`]), and whatever poem or
+//! poem-openapi would otherwise answer in plain text (unknown path, wrong method, extractor
+//! failures, panics), which [`from_poem_error`] turns into the same shape. A 5xx is a bug: its
+//! body says `internal` and never leaks a detail.
+
+use poem::http::{header, HeaderValue, StatusCode};
+use poem::{IntoResponse, Response};
+use poem_openapi::{Enum, Object};
+use serde::Serialize;
+
+/// The content type of every JSON body the service sends.
+pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
+
+/// The `Allow` header of every endpoint (D11).
+pub const ALLOW: &str = "GET, HEAD, OPTIONS";
+
+/// Machine-readable error codes: spec 7.1 plus DECISIONS D1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400: a required parameter is absent or empty.
+    MissingParam,
+    /// 400: a date is not a real `YYYY-MM-DD` date in the served range.
+    InvalidDate,
+    /// 400: `/days` got `from` later than `to`.
+    InvalidRange,
+    /// 400: `/days` range longer than 366 days.
+    RangeTooLarge,
+    /// 400: `/holidays` year not an integer in the served range.
+    InvalidYear,
+    /// 400: `/holidays` got both `date` and `year`.
+    ConflictingParams,
+    /// 400: `lang` not one of lt, en, pl, ru.
+    InvalidLang,
+    /// 400: a parameter given more than once, or otherwise malformed.
+    InvalidParam,
+    /// 401: no API key.
+    MissingKey,
+    /// 401: unknown or revoked key.
+    InvalidKey,
+    /// 401: key past its expiry.
+    ExpiredKey,
+    /// 429: per-minute window exhausted.
+    RateLimitMinute,
+    /// 429: per-day window exhausted.
+    RateLimitDay,
+    /// 429: per-month window exhausted.
+    RateLimitMonth,
+    /// 404: no such path.
+    NotFound,
+    /// 405: method other than GET, HEAD, OPTIONS.
+    MethodNotAllowed,
+    /// 500: a bug; no detail is given.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The HTTP status that goes with the code.
+    pub fn status(self) -> StatusCode {
+        use ErrorCode::*;
+        match self {
+            MissingParam | InvalidDate | InvalidRange | RangeTooLarge | InvalidYear
+            | ConflictingParams | InvalidLang | InvalidParam => StatusCode::BAD_REQUEST,
+            MissingKey | InvalidKey | ExpiredKey => StatusCode::UNAUTHORIZED,
+            RateLimitMinute | RateLimitDay | RateLimitMonth => StatusCode::TOO_MANY_REQUESTS,
+            NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// The body of every non-2xx response (D1).
+#[derive(Debug, Clone, Object, Serialize)]
+pub struct ErrorBody {
+    /// Machine-readable code.
+    pub error: ErrorCode,
+    /// One English sentence naming the parameter (if any) and the accepted form.
+    pub message: String,
+}
+
+/// A refusal of a request, before it becomes a response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The code (and so the status).
+    pub code: ErrorCode,
+    /// The D1 message.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with its message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The JSON body bytes.
+    pub fn body(&self) -> Vec<u8> {
+        serde_json::to_vec(&ErrorBody {
+            error: self.code,
+            message: self.message.clone(),
+        })
+        .expect("an error body always serializes")
+    }
+}
+
+impl poem::IntoResponse for ApiError {
+    /// The complete response: status, JSON body, `Cache-Control: no-store` (an error must
+    /// never be served from a shared cache), and `Allow` on a 405.
+    fn into_response(self) -> Response {
+        let mut resp = Response::builder()
+            .status(self.code.status())
+            .header(header::CONTENT_TYPE, JSON_CONTENT_TYPE)
+            .header(header::CACHE_CONTROL, "no-store")
+            .body(self.body());
+        if self.code == ErrorCode::MethodNotAllowed {
+            resp.headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static(ALLOW));
+        }
+        resp
+    }
+}
+
+/// The 404 of an unknown path (including other API versions).
+pub fn not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::NotFound,
+        "no such path; the API is under /api/v1 (see /api/v1/openapi.json)",
+    )
+}
+
+/// The 405 of a method other than GET, HEAD, OPTIONS.
+pub fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        ErrorCode::MethodNotAllowed,
+        "method not allowed; use GET, HEAD or OPTIONS",
+    )
+}
+
+/// The 500 of a bug.
+pub fn internal() -> ApiError {
+    ApiError::new(
+        ErrorCode::Internal,
+        "internal error; the request was not served, please retry or report it",
+    )
+}
+
+/// The response to a panic caught by `poem::middleware::CatchPanic` (a named function:
+/// a closure would not be general enough over the panic payload's lifetime).
+pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    tracing::error!("a request handler panicked");
+    internal().into_response()
+}
+
+/// Turns any error that reached the top of the application into a D1 response.
+///
+/// Responses built by our own handlers arrive as errors "from a response" and are already
+/// D1-shaped; everything else is poem's and is reshaped by its kind or, failing that, by its
+/// status.
+pub fn from_poem_error(err: poem::Error) -> Response {
+    use poem::error::{MethodNotAllowedError, NotFoundError};
+    use poem_openapi::error::{AuthorizationError, ParseParamError};
+
+    if err.is::<NotFoundError>() {
+        return not_found().into_response();
+    }
+    if err.is::<MethodNotAllowedError>() {
+        return method_not_allowed().into_response();
+    }
+    if let Some(e) = err.downcast_ref::<ParseParamError>() {
+        // Our parameter types never fail to parse; kept so a future one still answers D1.
+        return ApiError::new(
+            ErrorCode::InvalidParam,
+            format!("parameter '{}' is malformed", e.name),
+        )
+        .into_response();
+    }
+    if err.is::<AuthorizationError>() {
+        // The authentication middleware answers every key failure before the API runs.
+        return ApiError::new(
+            ErrorCode::MissingKey,
+            "an API key is required: send it in the X-API-Key header",
+        )
+        .into_response();
+    }
+    if err.is_from_response() {
+        return ensure_d1(err.into_response());
+    }
+    let status = err.status();
+    if status.is_server_error() {
+        tracing::error!(error = %err, "unhandled server error");
+    }
+    by_status(status)
+}
+
+/// Reshapes a non-D1 error response (one poem wrote itself, in plain text) by its status;
+/// success and redirection responses pass unchanged.
+pub fn ensure_d1(resp: Response) -> Response {
+    let status = resp.status();
+    if status.is_success() || status.is_redirection() || is_json(&resp) {
+        resp
+    } else {
+        by_status(status)
+    }
+}
+
+fn is_json(resp: &Response) -> bool {
+    resp.headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == JSON_CONTENT_TYPE.as_bytes())
+}
+
+fn by_status(status: StatusCode) -> Response {
+    match status {
+        StatusCode::NOT_FOUND => not_found(),
+        StatusCode::METHOD_NOT_ALLOWED => method_not_allowed(),
+        s if s.is_client_error() => ApiError::new(
+            ErrorCode::InvalidParam,
+            "the request is malformed; see /api/v1/openapi.json for the accepted forms",
+        ),
+        _ => internal(),
+    }
+    .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_body_is_d1_shaped() {
+        let body = ApiError::new(ErrorCode::InvalidDate, "parameter 'date' ...").body();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["error"], "invalid_date");
+        assert_eq!(v["message"], "parameter 'date' ...");
+        assert_eq!(v.as_object().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn every_code_has_a_client_or_server_status() {
+        assert_eq!(ErrorCode::RateLimitDay.status(), 429);
+        assert_eq!(ErrorCode::ExpiredKey.status(), 401);
+        assert_eq!(ErrorCode::Internal.status(), 500);
+    }
+}

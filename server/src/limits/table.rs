@@ -1,0 +1,497 @@
+//! The in-memory counter table: every subject's counters, sharded behind mutexes, with
+//! what persistence needs (which shards changed, their encoded blobs) and the pruning and
+//! eviction that keep memory bounded.
+//!
+//! Why a sharded mutex map and not atomics: a check reads and increments up to two windows
+//! of one subject as one step; a short per-shard lock makes that step atomic (no window can
+//! be overshot by a concurrent burst) while unrelated subjects rarely contend.
+//!
+//! Why whole-shard blobs: sled's memory grows with the number of keys written (about 4 KiB
+//! each, whatever the cache size) and with the data held, so the counters are stored as
+//! one blob per shard (256 keys in all) plus the sketch, and a persistence round rewrites
+//! only the shards that changed.
+//!
+//! Memory: subjects with nothing counted are dropped; past `max_subjects`, public subjects
+//! are evicted into count-min sketches (`sketch`), which never underestimate their counts:
+//! idle ones (only a month count left) first, then, under a flood of distinct addresses,
+//! active ones too. So memory is bounded whatever the traffic, no window ever admits more
+//! than its limit, and nothing reads disk on the hot path.
+
+use std::collections::hash_map::{Entry, RandomState};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, RwLock};
+
+use super::sketch::{MinuteSketch, MonthSketch};
+use super::subject::{Counters, Kind, Limits, SubjectKey};
+use super::window::month_of;
+use super::Decision;
+
+/// Number of shards (and so of persisted blobs).
+pub(crate) const SHARDS: usize = 256;
+/// Encoding version of a shard blob (its first byte).
+const BLOB_VERSION: u8 = 1;
+
+/// One shard of the table.
+#[derive(Default)]
+struct Shard {
+    /// The subjects of this shard.
+    subjects: HashMap<SubjectKey, Counters>,
+    /// True when `subjects` differs from the shard's last collected blob.
+    dirty: bool,
+}
+
+/// What one maintenance pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MaintainStats {
+    /// Subjects dropped because nothing was counted any more.
+    pub dropped: usize,
+    /// Idle subjects evicted into the sketch because the table was over its size.
+    pub evicted: usize,
+    /// Subjects in memory afterwards.
+    pub remaining: usize,
+}
+
+/// What a persisted blob holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BlobId {
+    /// One shard of subjects.
+    Shard(usize),
+    /// The month sketch.
+    MonthSketch,
+    /// The minute sketch.
+    MinuteSketch,
+}
+
+/// Both eviction sketches, under one lock.
+struct Sketches {
+    /// Month counts of evicted subjects.
+    month: MonthSketch,
+    /// Minute-window buckets of evicted subjects.
+    minute: MinuteSketch,
+}
+
+/// A shard blob that could not be read completely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("counter blob damaged after {read} subjects")]
+pub(crate) struct DamagedBlob {
+    /// Subjects read before the damage (they were loaded).
+    pub read: usize,
+}
+
+/// All subjects' counters.
+pub(crate) struct CounterTable {
+    /// The shards; a subject lives in `shards[hash(subject) % SHARDS]`.
+    shards: Box<[Mutex<Shard>]>,
+    /// Per-process random hasher for shard selection, so clients cannot aim at one shard.
+    /// (Blobs are re-sharded on load, so it need not be stable.)
+    hasher: RandomState,
+    /// The latest `now` any check has used (ms); `i64::MIN` before the first check. The
+    /// background pruning runs on this clock so that it follows the clock checks use.
+    latest_ms: AtomicI64,
+    /// Subjects in memory (kept in step with the shards' maps).
+    len: AtomicUsize,
+    /// Counts of evicted subjects. Lock order: a shard, then the sketches.
+    sketches: RwLock<Sketches>,
+    /// True when the month sketch changed since it was last collected.
+    month_dirty: AtomicBool,
+    /// True when the minute sketch changed since it was last collected.
+    minute_dirty: AtomicBool,
+}
+
+/// Locks a shard, ignoring poisoning: counters are plain numbers that a panic elsewhere
+/// cannot leave worse than one increment off.
+fn lock(m: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl CounterTable {
+    /// An empty table.
+    pub fn new() -> CounterTable {
+        CounterTable {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            hasher: RandomState::new(),
+            latest_ms: AtomicI64::new(i64::MIN),
+            len: AtomicUsize::new(0),
+            sketches: RwLock::new(Sketches {
+                month: MonthSketch::new(),
+                minute: MinuteSketch::new(),
+            }),
+            month_dirty: AtomicBool::new(false),
+            minute_dirty: AtomicBool::new(false),
+        }
+    }
+
+    fn shard(&self, key: &SubjectKey) -> &Mutex<Shard> {
+        &self.shards[(self.hasher.hash_one(key) as usize) % SHARDS]
+    }
+
+    /// Subjects in memory.
+    pub fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    /// The latest clock a check used, if any.
+    pub fn latest_ms(&self) -> Option<i64> {
+        Some(self.latest_ms.load(Ordering::Relaxed)).filter(|&t| t != i64::MIN)
+    }
+
+    fn read_sketches(&self) -> std::sync::RwLockReadGuard<'_, Sketches> {
+        self.sketches.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write_sketches(&self) -> std::sync::RwLockWriteGuard<'_, Sketches> {
+        self.sketches.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counters for a subject not in memory: what the sketches remember of it, if anything.
+    fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
+        if key.kind() == Kind::Public {
+            let sketches = self.read_sketches();
+            let month = month_of(now_ms).unwrap_or(i64::MAX);
+            let count = if sketches.month.is_empty() {
+                0
+            } else {
+                sketches.month.estimate(key, month)
+            };
+            let minute = sketches.minute.estimate(key, now_ms);
+            if count > 0 || !minute.is_empty() {
+                return Counters::from_sketch(month, count, &minute);
+            }
+        }
+        Counters::default()
+    }
+
+    /// Checks and (if admitted) counts one request of `key`.
+    pub fn check(&self, key: SubjectKey, limits: Limits, now_ms: i64) -> Decision {
+        self.latest_ms.fetch_max(now_ms, Ordering::Relaxed);
+        let mut guard = lock(self.shard(&key));
+        let Shard { subjects, dirty } = &mut *guard;
+        let counters = match subjects.entry(key) {
+            Entry::Occupied(o) => o.into_mut(),
+            Entry::Vacant(v) => {
+                self.len.fetch_add(1, Ordering::Relaxed);
+                v.insert(self.revive(&key, now_ms))
+            }
+        };
+        let decision = counters.check(key.kind(), limits, now_ms);
+        if decision.refused_by.is_none() {
+            *dirty = true;
+        }
+        decision
+    }
+
+    /// Requests counted for `key` at `now_ms` in (minute, long window).
+    pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
+        let guard = lock(self.shard(key));
+        match guard.subjects.get(key) {
+            Some(c) => c.usage(key.kind(), now_ms),
+            None => self.revive(key, now_ms).usage(key.kind(), now_ms),
+        }
+    }
+
+    /// Hands each changed blob to `out` (`None` when it is empty: delete it) and marks it
+    /// clean. The minute sketch only with `include_minute` (it is large and only matters
+    /// while a flood lasts, so it is written at shutdown, not every round).
+    pub fn collect(&self, include_minute: bool, mut out: impl FnMut(BlobId, Option<Vec<u8>>)) {
+        for (i, shard) in self.shards.iter().enumerate() {
+            let mut guard = lock(shard);
+            if !guard.dirty {
+                continue;
+            }
+            guard.dirty = false;
+            if guard.subjects.is_empty() {
+                drop(guard);
+                out(BlobId::Shard(i), None);
+                continue;
+            }
+            let mut blob = Vec::with_capacity(1 + guard.subjects.len() * 40);
+            blob.push(BLOB_VERSION);
+            for (k, c) in &guard.subjects {
+                c.encode(k, &mut blob);
+            }
+            drop(guard);
+            out(BlobId::Shard(i), Some(blob));
+        }
+        if self.month_dirty.swap(false, Ordering::AcqRel) {
+            let sketches = self.read_sketches();
+            let blob = (!sketches.month.is_empty()).then(|| sketches.month.encode());
+            drop(sketches);
+            out(BlobId::MonthSketch, blob);
+        }
+        if include_minute && self.minute_dirty.swap(false, Ordering::AcqRel) {
+            let sketches = self.read_sketches();
+            let blob = (!sketches.minute.is_empty()).then(|| sketches.minute.encode());
+            drop(sketches);
+            out(BlobId::MinuteSketch, blob);
+        }
+    }
+
+    /// Marks every shard changed, so the next collection rewrites all blobs (after a load,
+    /// subjects sit in other shards than the ones they were read from).
+    pub fn mark_all_dirty(&self) {
+        for shard in self.shards.iter() {
+            lock(shard).dirty = true;
+        }
+    }
+
+    /// Loads the subjects of one shard blob (from any earlier process).
+    pub fn load_blob(&self, blob: &[u8]) -> Result<usize, DamagedBlob> {
+        let Some((&BLOB_VERSION, mut buf)) = blob.split_first() else {
+            return Err(DamagedBlob { read: 0 });
+        };
+        let mut read = 0;
+        while !buf.is_empty() {
+            let Some((key, counters)) = Counters::decode(&mut buf) else {
+                return Err(DamagedBlob { read });
+            };
+            let mut shard = lock(self.shard(&key));
+            match shard.subjects.entry(key) {
+                Entry::Occupied(mut o) => o.get_mut().merge(counters),
+                Entry::Vacant(v) => {
+                    v.insert(counters);
+                    self.len.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            read += 1;
+        }
+        Ok(read)
+    }
+
+    /// Loads a sketch blob; `false` if it is unreadable (the sketch stays empty).
+    pub fn load_sketch(&self, which: BlobId, blob: &[u8]) -> bool {
+        let mut sketches = self.write_sketches();
+        match which {
+            BlobId::MonthSketch => MonthSketch::decode(blob).map(|m| sketches.month = m),
+            BlobId::MinuteSketch => MinuteSketch::decode(blob).map(|m| sketches.minute = m),
+            BlobId::Shard(_) => None,
+        }
+        .is_some()
+    }
+
+    /// Prunes every subject to the latest clock and drops subjects with nothing counted;
+    /// then, while more than `max_subjects` remain, evicts public subjects into the
+    /// sketches down to 90 % of `max_subjects`: idle ones first, then active ones.
+    pub fn maintain(&self, max_subjects: usize) -> MaintainStats {
+        let mut stats = MaintainStats::default();
+        let Some(now) = self.latest_ms() else {
+            stats.remaining = self.len();
+            return stats;
+        };
+        {
+            let mut sketches = self.write_sketches();
+            if sketches.month.roll(month_of(now).unwrap_or(i64::MIN)) {
+                self.month_dirty.store(true, Ordering::Release);
+            }
+            if sketches.minute.expire(now) {
+                self.minute_dirty.store(true, Ordering::Release);
+            }
+        }
+        for shard in self.shards.iter() {
+            let mut guard = lock(shard);
+            let Shard { subjects, dirty } = &mut *guard;
+            let before = subjects.len();
+            subjects.retain(|_, c| {
+                *dirty |= c.advance(now).1;
+                !c.is_dead()
+            });
+            stats.dropped += before - subjects.len();
+            *dirty |= before != subjects.len();
+        }
+        self.len.fetch_sub(stats.dropped, Ordering::Relaxed);
+        let target = max_subjects - max_subjects / 10;
+        for evict_active in [false, true] {
+            for shard in self.shards.iter() {
+                if self.len() <= target {
+                    break;
+                }
+                stats.evicted += self.evict(shard, evict_active);
+            }
+        }
+        stats.remaining = self.len();
+        stats
+    }
+
+    /// Evicts the public subjects of one shard (only idle ones unless `active`) into the
+    /// sketches. Returns how many.
+    fn evict(&self, shard: &Mutex<Shard>, active: bool) -> usize {
+        let mut guard = lock(shard);
+        let mut sketches = self.write_sketches();
+        let Shard { subjects, dirty } = &mut *guard;
+        let (mut month_added, mut minute_added) = (false, false);
+        let before = subjects.len();
+        subjects.retain(|k, c| {
+            let evict = k.kind() == Kind::Public && (active || c.is_idle());
+            if evict {
+                let (month, n) = c.evicted_month();
+                sketches.month.add(k, month, n);
+                month_added |= n > 0;
+                for (idx, n) in c.evicted_minute() {
+                    sketches.minute.add(k, idx, n);
+                    minute_added |= n > 0;
+                }
+            }
+            !evict
+        });
+        let evicted = before - subjects.len();
+        if evicted > 0 {
+            // The blob and the month sketch change together, in the same batch.
+            *dirty = true;
+            self.len.fetch_sub(evicted, Ordering::Relaxed);
+        }
+        if month_added {
+            self.month_dirty.store(true, Ordering::Release);
+        }
+        if minute_added {
+            self.minute_dirty.store(true, Ordering::Release);
+        }
+        evicted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::{PublicEndpoint, Window};
+    use std::net::{IpAddr, Ipv4Addr};
+
+    fn ip(n: u32) -> SubjectKey {
+        SubjectKey::public(IpAddr::V4(Ipv4Addr::from(n)), PublicEndpoint::Laisvadienis)
+    }
+
+    const LIM: Limits = Limits { minute: 2, long: 5 };
+
+    fn blobs(t: &CounterTable) -> Vec<(BlobId, Option<Vec<u8>>)> {
+        let mut v = vec![];
+        t.collect(true, |i, b| v.push((i, b)));
+        v
+    }
+
+    #[test]
+    fn collect_hands_over_each_changed_shard_once() {
+        let t = CounterTable::new();
+        for _ in 0..3 {
+            t.check(ip(1), LIM, 1_000);
+        }
+        let b = blobs(&t);
+        assert_eq!(b.len(), 1);
+        let back = CounterTable::new();
+        assert_eq!(back.load_blob(b[0].1.as_ref().unwrap()), Ok(1));
+        assert_eq!(
+            back.usage(&ip(1), 1_000),
+            (2, 2),
+            "the refused third is not counted"
+        );
+        assert!(blobs(&t).is_empty());
+        // A refusal changes nothing to persist.
+        t.check(ip(1), LIM, 1_000);
+        assert!(blobs(&t).is_empty());
+    }
+
+    #[test]
+    fn idle_subjects_go_through_the_sketch_and_back() {
+        let t = CounterTable::new();
+        for n in 0..40 {
+            t.check(ip(n), LIM, 1_000);
+            t.check(ip(n), LIM, 2_000);
+        }
+        blobs(&t);
+        // Two minutes later only month counts remain: idle, evicted down to 9.
+        t.check(ip(100), LIM, 121_000);
+        let s = t.maintain(10);
+        assert_eq!(s.dropped, 0);
+        assert!(s.remaining <= 9 && s.evicted >= 31, "{s:?}");
+        assert_eq!(t.usage(&ip(100), 121_000), (1, 1), "the active one stays");
+        let b = blobs(&t);
+        assert!(
+            b.iter().any(|(i, _)| *i == BlobId::MonthSketch),
+            "persisted with the shards"
+        );
+        assert!(
+            !b.iter().any(|(i, _)| *i == BlobId::MinuteSketch),
+            "nothing in it"
+        );
+        // Every subject still has its month count: three more fit, then refused.
+        let wide = Limits {
+            minute: 100,
+            long: 5,
+        };
+        for n in 0..40 {
+            assert_eq!(t.usage(&ip(n), 122_000), (0, 2), "ip {n}");
+            for _ in 0..3 {
+                assert_eq!(t.check(ip(n), wide, 122_000).refused_by, None);
+            }
+            let d = t.check(ip(n), LIM, 122_000);
+            assert_eq!(d.refused_by, Some(Window::Month), "ip {n}");
+        }
+    }
+
+    #[test]
+    fn a_flood_of_active_subjects_is_evicted_without_losing_counts() {
+        let t = CounterTable::new();
+        for n in 0..1_000 {
+            t.check(ip(n), LIM, 10_000);
+            t.check(ip(n), LIM, 10_500);
+        }
+        let s = t.maintain(100);
+        assert!(s.remaining <= 90 && s.evicted >= 910, "{s:?}");
+        assert!(blobs(&t)
+            .iter()
+            .any(|(i, b)| *i == BlobId::MinuteSketch && b.is_some()));
+        // Every one of them is still at its minute limit, and frees at 71 s as before.
+        for n in 0..1_000 {
+            assert_eq!(
+                t.check(ip(n), LIM, 11_000).refused_by,
+                Some(Window::Minute),
+                "ip {n}"
+            );
+        }
+        for n in 0..1_000 {
+            // (At least 2: the sketch may overcount, never undercount.)
+            let (minute, month) = t.usage(&ip(n), 71_000);
+            assert!(minute == 0 && month >= 2, "ip {n}: {minute} {month}");
+            assert_eq!(t.check(ip(n), LIM, 71_000).refused_by, None, "ip {n}");
+        }
+    }
+
+    #[test]
+    fn month_rollover_drops_subjects_and_clears_the_sketches() {
+        let t = CounterTable::new();
+        t.check(ip(1), LIM, 1_000);
+        t.check(ip(2), LIM, 1_000);
+        t.check(ip(3), LIM, 100_000);
+        t.maintain(1);
+        assert_eq!(t.usage(&ip(1), 100_000), (0, 1), "evicted, still counted");
+        assert_eq!(
+            t.usage(&ip(3), 100_000),
+            (1, 1),
+            "evicted while active, still counted"
+        );
+        blobs(&t);
+        // 40 days later: another subject moves the clock; everything else is over.
+        t.check(ip(4), LIM, 40 * 86_400_000);
+        let s = t.maintain(1_000);
+        assert_eq!(s.remaining, 1);
+        assert_eq!(t.usage(&ip(1), 40 * 86_400_000), (0, 0));
+        let b = blobs(&t);
+        assert!(
+            b.contains(&(BlobId::MonthSketch, None)),
+            "the cleared sketch is deleted"
+        );
+        assert!(b.contains(&(BlobId::MinuteSketch, None)));
+    }
+
+    #[test]
+    fn damaged_blobs_are_reported() {
+        let t = CounterTable::new();
+        assert_eq!(t.load_blob(b""), Err(DamagedBlob { read: 0 }));
+        assert_eq!(t.load_blob(&[9, 1, 2]), Err(DamagedBlob { read: 0 }));
+        assert_eq!(
+            t.load_blob(&[BLOB_VERSION, 1, 2]),
+            Err(DamagedBlob { read: 0 })
+        );
+        assert!(!t.load_sketch(BlobId::MonthSketch, b"nope"));
+        assert!(!t.load_sketch(BlobId::MinuteSketch, b"nope"));
+    }
+}

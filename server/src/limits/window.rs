@@ -1,0 +1,296 @@
+//! The counting windows behind every rate limit, as plain data with no locking: a bucketed
+//! sliding window (minute, day) and calendar-month (UTC) arithmetic.
+//!
+//! Why buckets and "conservative" summing: a sliding window must never admit more than its
+//! limit in ANY interval of its length, not just on average (D9). A window of `n` buckets
+//! of `b` ms counts, at time `t`, every bucket from `bucket(t) - n` to `bucket(t)`: that is
+//! `n + 1` buckets, so every request made in the last `n * b` ms is counted, plus at most
+//! one bucket of older requests. The price is that a request is released up to one bucket
+//! late (a request at 0.3 s stops counting in the minute window at 61 s, not at 60.3 s).
+//! Proof sketch of the guarantee: take any interval of length `n * b` and the last request
+//! admitted in it, at `t`. Every earlier admitted request `r` in the interval has
+//! `t - r <= n * b`, so `bucket(r) >= bucket(t) - n`: it was counted when `t` was checked,
+//! which found fewer than `limit`, hence at most `limit` in the interval.
+
+use std::collections::VecDeque;
+
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+
+/// Geometry of a sliding window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    /// Length of one bucket in ms (> 0).
+    pub bucket_ms: i64,
+    /// Number of whole buckets in the window's nominal length (> 0).
+    pub buckets: i64,
+}
+
+impl Span {
+    /// Sliding 60 s in 1 s buckets.
+    pub const MINUTE: Span = Span {
+        bucket_ms: 1_000,
+        buckets: 60,
+    };
+    /// Sliding 24 h in 1 min buckets.
+    pub const DAY: Span = Span {
+        bucket_ms: 60_000,
+        buckets: 1_440,
+    };
+
+    /// The bucket a request at `t_ms` lands in.
+    pub fn bucket_of(self, t_ms: i64) -> i64 {
+        t_ms.div_euclid(self.bucket_ms)
+    }
+
+    /// The oldest bucket still counted at `t_ms` (see the module docs for why `n + 1`).
+    pub fn first_counted(self, t_ms: i64) -> i64 {
+        self.bucket_of(t_ms).saturating_sub(self.buckets)
+    }
+
+    /// The instant (ms) from which bucket `idx` is no longer counted.
+    pub fn release_ms(self, idx: i64) -> i64 {
+        idx.saturating_add(self.buckets + 1)
+            .saturating_mul(self.bucket_ms)
+    }
+
+    /// The instant (ms) at which bucket `idx` starts.
+    pub fn start_ms(self, idx: i64) -> i64 {
+        idx.saturating_mul(self.bucket_ms)
+    }
+}
+
+/// One bucket of a sliding window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bucket {
+    /// Index in units of the window's bucket length since the Unix epoch.
+    pub idx: i64,
+    /// Requests admitted in this bucket; always >= 1 (empty buckets are not stored).
+    pub count: u32,
+    /// The part of `count` taken from the eviction sketch when the subject returned
+    /// (`<= count`); evicting it again adds only `count - base`. Not persisted.
+    pub base: u32,
+}
+
+/// A bucketed sliding window.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Sliding {
+    /// Buckets in strictly increasing `idx` order, none older than the last prune.
+    buckets: VecDeque<Bucket>,
+    /// Sum of all `count`s in `buckets`.
+    total: u64,
+}
+
+impl Sliding {
+    /// Drops the buckets no longer counted at `t_ms`; returns how many were dropped.
+    pub fn prune(&mut self, span: Span, t_ms: i64) -> usize {
+        let first = span.first_counted(t_ms);
+        let mut dropped = 0;
+        while let Some(front) = self.buckets.front() {
+            if front.idx >= first {
+                break;
+            }
+            self.total -= u64::from(front.count);
+            self.buckets.pop_front();
+            dropped += 1;
+        }
+        if self.buckets.is_empty() && self.buckets.capacity() > 0 {
+            // An idle subject keeps no bucket allocation: this is what keeps memory
+            // proportional to recent activity.
+            self.buckets = VecDeque::new();
+        }
+        dropped
+    }
+
+    /// Requests counted (call after `prune`).
+    pub fn used(&self) -> u64 {
+        self.total
+    }
+
+    /// Requests counted at `t_ms`, without pruning (for read-only views).
+    pub fn used_at(&self, span: Span, t_ms: i64) -> u64 {
+        let first = span.first_counted(t_ms);
+        self.buckets
+            .iter()
+            .filter(|b| b.idx >= first)
+            .map(|b| u64::from(b.count))
+            .sum()
+    }
+
+    /// True when no bucket is held.
+    pub fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+
+    /// Counts one request at `t_ms`. `t_ms` must not be earlier than the newest bucket
+    /// (the caller keeps a per-subject monotonic clock).
+    pub fn add(&mut self, span: Span, t_ms: i64) {
+        let idx = span.bucket_of(t_ms);
+        self.total += 1;
+        match self.buckets.back_mut() {
+            Some(last) if last.idx == idx => last.count = last.count.saturating_add(1),
+            _ => self.buckets.push_back(Bucket {
+                idx,
+                count: 1,
+                base: 0,
+            }),
+        }
+    }
+
+    /// Ms from `t_ms` until the oldest counted request stops counting; if nothing is
+    /// counted, until a request made now would stop counting.
+    pub fn next_release_in(&self, span: Span, t_ms: i64) -> i64 {
+        let idx = self.buckets.front().map_or(span.bucket_of(t_ms), |b| b.idx);
+        span.release_ms(idx).saturating_sub(t_ms)
+    }
+
+    /// Ms from `t_ms` until at least `need` counted requests have stopped counting.
+    pub fn release_of_in(&self, span: Span, t_ms: i64, need: u64) -> i64 {
+        let mut freed = 0u64;
+        for b in &self.buckets {
+            freed += u64::from(b.count);
+            if freed >= need {
+                return span.release_ms(b.idx).saturating_sub(t_ms);
+            }
+        }
+        // Unreachable when `need <= used`; fall back to "everything released".
+        self.buckets
+            .back()
+            .map_or(0, |b| span.release_ms(b.idx).saturating_sub(t_ms))
+    }
+
+    /// Inserts a bucket read from sled, keeping the order; a duplicate index keeps the
+    /// larger count (conservative).
+    pub fn insert_loaded(&mut self, idx: i64, count: u32) {
+        self.insert(idx, count, 0);
+    }
+
+    /// Inserts a bucket estimated by the eviction sketch (all of it counts as `base`).
+    pub fn insert_revived(&mut self, idx: i64, count: u32) {
+        self.insert(idx, count, count);
+    }
+
+    fn insert(&mut self, idx: i64, count: u32, base: u32) {
+        if count == 0 {
+            return;
+        }
+        let pos = self.buckets.partition_point(|b| b.idx < idx);
+        match self.buckets.get_mut(pos) {
+            Some(b) if b.idx == idx => {
+                if count > b.count {
+                    self.total += u64::from(count - b.count);
+                    (b.count, b.base) = (count, base);
+                }
+            }
+            _ => {
+                self.buckets.insert(pos, Bucket { idx, count, base });
+                self.total += u64::from(count);
+            }
+        }
+    }
+
+    /// Number of buckets held.
+    pub fn len(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// The buckets, oldest first.
+    pub fn buckets(&self) -> impl Iterator<Item = &Bucket> {
+        self.buckets.iter()
+    }
+}
+
+/// Months since year 0 (`year * 12 + month0`) of an instant; `None` outside chrono's range.
+pub(crate) fn month_of(t_ms: i64) -> Option<i64> {
+    let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
+    Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
+}
+
+/// The instant (ms) a month (as numbered by [`month_of`]) starts; saturates out of range.
+pub(crate) fn month_start_ms(month: i64) -> i64 {
+    let year = month.div_euclid(12);
+    let month0 = month.rem_euclid(12);
+    i32::try_from(year)
+        .ok()
+        .and_then(|y| NaiveDate::from_ymd_opt(y, month0 as u32 + 1, 1))
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or(if month < 0 { i64::MIN } else { i64::MAX }, |d| {
+            d.and_utc().timestamp_millis()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minute_counts_sixty_one_buckets() {
+        let s = Span::MINUTE;
+        assert_eq!(s.bucket_of(59_900), 59);
+        assert_eq!(s.first_counted(59_900), -1);
+        assert_eq!(s.first_counted(60_000), 0);
+        assert_eq!(s.first_counted(61_000), 1);
+        assert_eq!(s.release_ms(0), 61_000);
+        assert_eq!(
+            s.bucket_of(-1),
+            -1,
+            "floor, not truncation, before the epoch"
+        );
+    }
+
+    #[test]
+    fn prune_add_release() {
+        let s = Span::MINUTE;
+        let mut w = Sliding::default();
+        w.add(s, 300);
+        w.add(s, 900);
+        w.add(s, 30_000);
+        assert_eq!(w.used(), 3);
+        assert_eq!(w.buckets().count(), 2);
+        assert_eq!(w.next_release_in(s, 30_000), 31_000);
+        assert_eq!(w.release_of_in(s, 30_000, 3), 61_000 + 30_000 - 30_000);
+        assert_eq!(w.prune(s, 60_999), 0);
+        assert_eq!(w.used(), 3, "0.3 s still counted at 60.999 s");
+        assert_eq!(w.prune(s, 61_000), 1);
+        assert_eq!(w.used(), 1);
+    }
+
+    #[test]
+    fn load_keeps_order_and_the_larger_count() {
+        let s = Span::DAY;
+        let mut w = Sliding::default();
+        w.add(s, 0);
+        w.add(s, 120_000);
+        w.insert_loaded(1, 5);
+        w.insert_loaded(2, 3);
+        w.insert_loaded(2, 1);
+        w.insert_loaded(9, 0);
+        assert_eq!(w.used(), 1 + 5 + 3);
+        assert_eq!(
+            w.buckets().map(|b| b.idx).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert_eq!(
+            w.used_at(s, 1_441 * 60_000),
+            8,
+            "bucket 0 no longer counted"
+        );
+    }
+
+    #[test]
+    fn months_are_utc_calendar_months() {
+        let jan31 = DateTime::parse_from_rfc3339("2025-01-31T23:59:59.999Z").unwrap();
+        let feb1 = DateTime::parse_from_rfc3339("2025-02-01T00:00:00Z").unwrap();
+        // 00:30 in Vilnius on Feb 1 is still January in UTC.
+        let vilnius = DateTime::parse_from_rfc3339("2025-02-01T00:30:00+02:00").unwrap();
+        let m = month_of(jan31.timestamp_millis()).unwrap();
+        assert_eq!(month_of(feb1.timestamp_millis()), Some(m + 1));
+        assert_eq!(month_of(vilnius.timestamp_millis()), Some(m));
+        assert_eq!(month_start_ms(m + 1), feb1.timestamp_millis());
+        assert_eq!(
+            month_start_ms(2024 * 12 + 11 + 1),
+            1_735_689_600_000,
+            "Dec→Jan"
+        );
+        assert_eq!(month_start_ms(i64::MAX), i64::MAX);
+    }
+}

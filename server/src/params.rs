@@ -1,0 +1,169 @@
+//! Query parameters: parsed from the raw query string, once, by our own rules (D2, D3, D4).
+//!
+//! poem-openapi's extractors document the parameters (see `api::doc_params`) but do not
+//! decide anything, because the rules here are not theirs: a parameter sent twice is an error
+//! (`invalid_param`) rather than "take the first"; an empty value (`date=`) counts as absent;
+//! unknown parameters are ignored; and each failure has its own code and message. The typed
+//! results are the dataset crate's boundary newtypes ([`Date`], [`Year`], [`Lang`]).
+
+use std::borrow::Cow;
+
+use kalendorius_dataset::{Date, DateError, Lang, Year};
+
+use crate::catalog::Catalog;
+use crate::errors::{ApiError, ErrorCode};
+
+/// Longest part of a client's value quoted back in a message.
+const ECHO_MAX_CHARS: usize = 40;
+
+/// The values of the parameters an endpoint knows, in the order it names them.
+///
+/// Invariant: `values[i]` is the single non-empty value of `names[i]`, or `None` when it was
+/// absent or empty.
+#[derive(Debug)]
+pub struct Params<'q, const N: usize> {
+    values: [Option<Cow<'q, str>>; N],
+}
+
+impl<'q, const N: usize> Params<'q, N> {
+    /// Picks `names` out of a raw query string. A known name that occurs more than once
+    /// (even with equal or empty values) is `invalid_param`; everything else is ignored.
+    pub fn parse(query: Option<&'q str>, names: [&str; N]) -> Result<Self, ApiError> {
+        let mut values: [Option<Cow<'q, str>>; N] = std::array::from_fn(|_| None);
+        let mut seen = [false; N];
+        for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            let Some(i) = names.iter().position(|n| *n == name) else {
+                continue;
+            };
+            if seen[i] {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidParam,
+                    format!(
+                        "parameter '{}' was given more than once; send it exactly once",
+                        names[i]
+                    ),
+                ));
+            }
+            seen[i] = true;
+            if !value.is_empty() {
+                values[i] = Some(value);
+            }
+        }
+        Ok(Params { values })
+    }
+
+    /// The value of the `i`-th name.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.values[i].as_deref()
+    }
+}
+
+/// Quotes a client's value back, shortened and on a character boundary.
+pub fn echo(value: &str) -> String {
+    match value.char_indices().nth(ECHO_MAX_CHARS) {
+        Some((cut, _)) => format!("{}...", &value[..cut]),
+        None => value.to_string(),
+    }
+}
+
+/// A required parameter that is absent or empty.
+pub fn missing(name: &str, form: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::MissingParam,
+        format!("parameter '{name}' is required, in the form {form}"),
+    )
+}
+
+/// Parses a date parameter and checks that the catalog serves it (D3).
+pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, ApiError> {
+    let value = value.ok_or_else(|| missing(name, "YYYY-MM-DD"))?;
+    let invalid = |what: &str| {
+        ApiError::new(
+            ErrorCode::InvalidDate,
+            format!(
+                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, got '{}'{what}",
+                catalog.first(),
+                catalog.last(),
+                echo(value)
+            ),
+        )
+    };
+    match Date::parse(value) {
+        Ok(date) if catalog.contains(date) => Ok(date),
+        Ok(_) | Err(DateError::OutOfRange) => Err(invalid(" (outside the range served)")),
+        Err(DateError::NotReal) => Err(invalid(" (no such day)")),
+        Err(_) => Err(invalid("")),
+    }
+}
+
+/// Parses the `year` parameter of `/holidays` (D2). The caller has checked presence.
+pub fn year(catalog: &Catalog, value: &str) -> Result<Year, ApiError> {
+    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let invalid = || {
+        ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "parameter 'year' must be a base-10 integer between {first} and {last}, got '{}'",
+                echo(value)
+            ),
+        )
+    };
+    match Year::parse(value) {
+        // Malformed, outside 1583..2100, or outside the years this dataset covers.
+        Ok(year) if (first..=last).contains(&year.get()) => Ok(year),
+        _ => Err(invalid()),
+    }
+}
+
+/// Parses `lang` (D6): absent means `lt`; matched case-insensitively.
+pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
+    match value {
+        None => Ok(Lang::Lt),
+        Some(v) => Lang::parse(v).map_err(|_| {
+            ApiError::new(
+                ErrorCode::InvalidLang,
+                format!(
+                    "parameter 'lang' must be one of lt, en, pl, ru, got '{}'",
+                    echo(v)
+                ),
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_are_refused_and_empty_is_absent() {
+        let p = Params::parse(Some("date=&x=1&x=2"), ["date"]).unwrap();
+        assert_eq!(p.get(0), None);
+        let err = Params::parse(Some("date=2024-01-01&date=2024-01-01"), ["date"]).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParam);
+        let err = Params::parse(Some("date=&date="), ["date"]).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParam);
+    }
+
+    #[test]
+    fn values_are_percent_decoded() {
+        let p = Params::parse(Some("lang=%45N&date=2024%2D01%2D01"), ["date", "lang"]).unwrap();
+        assert_eq!(p.get(0), Some("2024-01-01"));
+        assert_eq!(p.get(1), Some("EN"));
+    }
+
+    #[test]
+    fn echo_is_bounded_and_char_safe() {
+        let long = "ž".repeat(100);
+        let e = echo(&long);
+        assert!(e.ends_with("...") && e.chars().count() == ECHO_MAX_CHARS + 3);
+        assert_eq!(echo("abc"), "abc");
+    }
+
+    #[test]
+    fn lang_is_case_insensitive_and_defaults_to_lt() {
+        assert_eq!(lang(None).unwrap(), Lang::Lt);
+        assert_eq!(lang(Some("EN")).unwrap(), Lang::En);
+        assert_eq!(lang(Some("de")).unwrap_err().code, ErrorCode::InvalidLang);
+    }
+}

@@ -1,0 +1,176 @@
+//! Starting, running and stopping the server.
+//!
+//! [`Server::bind`] does everything that can fail before a request is served (load and check
+//! the dataset, open the state, bind the socket), so a bad start fails fast with a clear
+//! message. [`Server::run`] serves until the `shutdown` future resolves, then stops accepting,
+//! lets in-flight requests finish (up to `shutdown_timeout_secs`), stops the state's
+//! background task and flushes every counter. The shutdown future is a parameter so tests
+//! can stop a server without signals.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::Duration;
+
+use anyhow::Context;
+use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
+use poem::EndpointExt;
+
+use crate::app::App;
+use crate::client_ip::TrustedProxies;
+use crate::config::Settings;
+use crate::data::DataHandle;
+use crate::errors;
+use crate::state::State;
+
+/// A server that is bound and ready to run.
+pub struct Server {
+    settings: Settings,
+    acceptor: TcpAcceptor,
+    local_addr: SocketAddr,
+    data: Arc<DataHandle>,
+    state: Arc<State>,
+}
+
+impl Server {
+    /// Loads the dataset, opens the state and binds the listening socket.
+    pub async fn bind(settings: Settings) -> anyhow::Result<Server> {
+        let data_root = settings.data.clone();
+        let data = tokio::task::spawn_blocking(move || DataHandle::open(&data_root))
+            .await
+            .context("loading the dataset")?
+            .with_context(|| {
+                format!(
+                    "cannot serve the dataset at {} (build one with `kalendorius-generator build`)",
+                    settings.data.display()
+                )
+            })?;
+        let state = State::open(&settings.state, settings.limits.clone()).with_context(|| {
+            format!(
+                "cannot open the state database at {}",
+                settings.state.display()
+            )
+        })?;
+        Server::bind_with(settings, Arc::new(data), Arc::new(state)).await
+    }
+
+    /// Binds with a dataset and state already opened (tests share them with the server).
+    pub async fn bind_with(
+        settings: Settings,
+        data: Arc<DataHandle>,
+        state: Arc<State>,
+    ) -> anyhow::Result<Server> {
+        let acceptor = TcpListener::bind(settings.listen)
+            .into_acceptor()
+            .await
+            .with_context(|| format!("cannot listen on {}", settings.listen))?;
+        let local_addr = acceptor
+            .local_addr()
+            .first()
+            .and_then(|a| a.as_socket_addr().copied())
+            .context("the listener has no socket address")?;
+        Ok(Server {
+            settings,
+            acceptor,
+            local_addr,
+            data,
+            state,
+        })
+    }
+
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The dataset handle (for reloads).
+    pub fn data(&self) -> Arc<DataHandle> {
+        self.data.clone()
+    }
+
+    /// The state (keys and counters).
+    pub fn state(&self) -> Arc<State> {
+        self.state.clone()
+    }
+
+    /// Serves until `shutdown` resolves, then drains and flushes.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        self.run_announced(shutdown, |_| {}).await
+    }
+
+    /// As [`Server::run`], calling `ready` with the bound address once the server can be
+    /// used: the listening socket is bound and the admin socket of the state is up (so a
+    /// `keys` command issued on that signal reaches this server).
+    pub async fn run_announced(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+        ready: impl FnOnce(SocketAddr),
+    ) -> anyhow::Result<()> {
+        let Server {
+            settings,
+            acceptor,
+            local_addr,
+            data,
+            state,
+        } = self;
+        let app = App::new(
+            data,
+            state.clone(),
+            TrustedProxies::new(settings.trusted_proxies.clone()),
+        )
+        .with(
+            // Last resort: a panic outside the operations still answers D1.
+            poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
+        );
+
+        // The background task (counter persistence, admin socket) must outlive the HTTP
+        // server, so the requests still in flight are counted; it stops after the server.
+        let (server_done, background_stop) = tokio::sync::oneshot::channel::<()>();
+        let admin_socket: PathBuf = crate::admin::socket_path(&settings.state);
+        let background = state.clone().run_background(&admin_socket, async move {
+            let _ = background_stop.await;
+        });
+        let mut background = std::pin::pin!(background);
+        // One poll binds the admin socket (run_background binds it before its first await).
+        let mut finished_early = None;
+        std::future::poll_fn(|cx| {
+            if let Poll::Ready(result) = background.as_mut().poll(cx) {
+                finished_early = Some(result);
+            }
+            Poll::Ready(())
+        })
+        .await;
+        let background = async move {
+            match finished_early {
+                Some(result) => result,
+                None => background.await,
+            }
+        };
+        ready(local_addr);
+
+        let timeout = Duration::from_secs(settings.shutdown_timeout_secs);
+        let http = async move {
+            tracing::info!(%local_addr, "serving");
+            let result = poem::Server::new_with_acceptor(acceptor)
+                .run_with_graceful_shutdown(app, shutdown, Some(timeout))
+                .await;
+            let _ = server_done.send(());
+            result
+        };
+        let (http_result, background_result) = tokio::join!(http, background);
+        if let Err(e) = &background_result {
+            tracing::error!(error = format!("{e:#}"), "state background task failed");
+        }
+        let flushed = state.flush().context("final flush of the state");
+        http_result.context("the HTTP server failed")?;
+        flushed?;
+        background_result.context("the state background task failed")?;
+        tracing::info!("stopped; state flushed");
+        Ok(())
+    }
+}

@@ -1,0 +1,127 @@
+//! Counter persistence and the background task: batched writes of changed counter shards,
+//! memory maintenance, and shutdown.
+//!
+//! Why batches: sled writes per request would put the disk on the hot path and multiply
+//! write amplification. Instead the background task collects the blobs of the shards that
+//! changed since the last round (and the month sketch, if evictions changed it) into ONE
+//! `sled::Batch` every half second, applies it (atomically) and calls `flush_async`. A
+//! crash loses at most that half second plus sled's own flush delay (and, during a flood
+//! that evicts active subjects, the minute sketch, which is written only at shutdown); a
+//! graceful stop loses nothing (final flush, then `State::flush`).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{blob_key, lock, State};
+
+/// Interval between persistence rounds (the requirement is at least once a second).
+const PERSIST_EVERY: Duration = Duration::from_millis(500);
+/// Rounds between memory maintenance passes (prune, drop dead subjects, evict).
+const MAINTAIN_EVERY: u64 = 10;
+
+impl State {
+    /// With `maintain`, first prunes memory (evicting beyond `max_subjects`); then collects
+    /// the changed blobs (the minute sketch only if `include_minute`) into the pending
+    /// batch and applies it to sled (not flushed). Returns how many entries were written.
+    pub(super) fn persist_counters(
+        &self,
+        maintain: bool,
+        include_minute: bool,
+    ) -> Result<usize, sled::Error> {
+        let mut pending = lock(&self.pending);
+        if maintain {
+            // Before collecting, so an eviction's shard blob and sketch land in one batch.
+            let stats = self.table.maintain(self.options.max_subjects);
+            if stats.evicted > 0 || stats.dropped > 0 {
+                tracing::debug!(?stats, "rate-limit counters pruned");
+            }
+            if stats.remaining > self.options.max_subjects {
+                tracing::warn!(
+                    subjects = stats.remaining,
+                    max = self.options.max_subjects,
+                    "more active rate-limit subjects than max_subjects"
+                );
+            }
+        }
+        self.table.collect(include_minute, |id, blob| {
+            pending.insert(blob_key(id), blob);
+        });
+        if pending.is_empty() {
+            return Ok(0);
+        }
+        let mut batch = sled::Batch::default();
+        for (k, v) in pending.iter() {
+            match v {
+                Some(blob) => batch.insert(&k[..], &blob[..]),
+                None => batch.remove(&k[..]),
+            }
+        }
+        // On failure `pending` is kept: the next round retries it, merged with newer blobs.
+        self.counters_tree.apply_batch(batch)?;
+        let n = pending.len();
+        pending.clear();
+        Ok(n)
+    }
+
+    /// Runs until `shutdown` resolves: persists counters at least once a second, serves the
+    /// admin socket (keys commands from `kalendorius-server keys ...` while the server runs),
+    /// then does a final flush.
+    ///
+    /// A failure to serve the admin socket is logged and does not stop persistence (the
+    /// `keys` command then reports that the database is in use). Persistence errors are
+    /// logged and retried every round; only the final flush's error is returned.
+    #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` needs Rust 1.87; MSRV is 1.85
+    pub async fn run_background(
+        self: std::sync::Arc<Self>,
+        admin_socket: &Path,
+        shutdown: impl std::future::Future<Output = ()> + Send,
+    ) -> anyhow::Result<()> {
+        let admin = match crate::admin::AdminListener::bind(admin_socket) {
+            Ok(listener) => Some(listener.spawn(Arc::clone(&self))),
+            Err(e) => {
+                tracing::error!(
+                    socket = %admin_socket.display(),
+                    error = %e,
+                    "cannot serve the admin socket; `keys` commands will not reach this server"
+                );
+                None
+            }
+        };
+        tokio::pin!(shutdown);
+        let mut ticker = tokio::time::interval(PERSIST_EVERY);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut round = 0u64;
+        loop {
+            tokio::select! {
+                _ = &mut shutdown => break,
+                _ = ticker.tick() => {}
+            }
+            round += 1;
+            // Maintain every few rounds, and every round while over `max_subjects`.
+            let maintain =
+                round % MAINTAIN_EVERY == 0 || self.table.len() > self.options.max_subjects;
+            let state = Arc::clone(&self);
+            let result =
+                tokio::task::spawn_blocking(move || state.persist_counters(maintain, false)).await;
+            match result {
+                Ok(Ok(written)) if written > 0 => {
+                    if let Err(e) = self.db.flush_async().await {
+                        tracing::error!(error = %e, "cannot flush the state database");
+                    }
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::error!(error = %e, "cannot write counters; will retry"),
+                Err(e) => tracing::error!(error = %e, "counter persistence task failed"),
+            }
+        }
+        if let Some(admin) = admin {
+            admin.stop().await;
+        }
+        let state = Arc::clone(&self);
+        tokio::task::spawn_blocking(move || state.flush())
+            .await
+            .map_err(|e| anyhow::anyhow!("final flush task failed: {e}"))??;
+        Ok(())
+    }
+}

@@ -1,0 +1,185 @@
+//! HTTP manners (DECISIONS D11): HEAD, OPTIONS preflight, ETag/304, CORS, cache headers,
+//! `X-Dataset-Version`, and the documentation routes.
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn head_is_get_without_a_body() {
+    let app = spawn_app().await;
+    let (key, _) = app.key(None, None);
+    for path in [
+        "/api/v1/laisvadienis?date=2024-01-01",
+        "/api/v1/days?from=2024-01-01&to=2024-12-31",
+        "/api/v1/day?date=2024-01-01",
+        "/api/v1/openapi.json",
+    ] {
+        let get = app.get_keyed(path, &key).await;
+        let head = app
+            .client
+            .head(format!("{}{path}", app.base))
+            .header("X-API-Key", &key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(head.status(), 200, "{path}");
+        for name in ["content-type", "etag", "cache-control", "x-dataset-version"] {
+            assert_eq!(header(&head, name), header(&get, name), "{name} of {path}");
+        }
+        let get_len = get.bytes().await.unwrap().len();
+        assert_eq!(
+            header(&head, "content-length").map(|v| v.parse::<usize>().unwrap()),
+            Some(get_len),
+            "{path}"
+        );
+        assert!(head.bytes().await.unwrap().is_empty());
+    }
+    // Errors too.
+    let head = app
+        .client
+        .head(format!("{}/api/v1/laisvadienis", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 400);
+    let head = app
+        .client
+        .head(format!("{}/api/v9", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 404);
+}
+
+#[tokio::test]
+async fn options_is_a_cors_preflight_without_key_or_quota() {
+    let app = spawn_app().await;
+    for path in [
+        "/api/v1/laisvadienis",
+        "/api/v1/days",
+        "/api/v1/holidays",
+        "/api/v1/name-days",
+        "/api/v1/day",
+    ] {
+        let resp = app
+            .client
+            .request(reqwest::Method::OPTIONS, format!("{}{path}", app.base))
+            .header("Origin", "https://example.org")
+            .header("Access-Control-Request-Method", "GET")
+            .header("Access-Control-Request-Headers", "x-api-key")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 204, "{path}");
+        assert_eq!(header(&resp, "access-control-allow-origin"), Some("*"));
+        assert_eq!(
+            header(&resp, "access-control-allow-methods"),
+            Some("GET, HEAD, OPTIONS")
+        );
+        assert_eq!(
+            header(&resp, "access-control-allow-headers"),
+            Some("x-api-key")
+        );
+        assert_eq!(header(&resp, "allow"), Some("GET, HEAD, OPTIONS"));
+        assert!(header(&resp, "ratelimit-limit").is_none());
+    }
+}
+
+#[tokio::test]
+async fn public_responses_are_cacheable_with_strong_etags_and_304() {
+    let app = spawn_app().await;
+    let path = "/api/v1/laisvadienis?date=2024-01-01";
+    let first = app.get(path).await;
+    assert_eq!(
+        header(&first, "cache-control"),
+        Some("public, max-age=3600")
+    );
+    let etag = header(&first, "etag").unwrap().to_string();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"'),
+        "strong: {etag}"
+    );
+    let again = app.get(path).await;
+    assert_eq!(header(&again, "etag"), Some(etag.as_str()), "stable");
+    let other = app.get("/api/v1/laisvadienis?date=2024-01-02").await;
+    assert_ne!(header(&other, "etag"), Some(etag.as_str()));
+
+    let cached = app
+        .client
+        .get(format!("{}{path}", app.base))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cached.status(), 304);
+    assert_eq!(header(&cached, "etag"), Some(etag.as_str()));
+    assert!(
+        header(&cached, "ratelimit-remaining").is_some(),
+        "a 304 is counted"
+    );
+    assert!(cached.bytes().await.unwrap().is_empty());
+    let stale = app
+        .client
+        .get(format!("{}{path}", app.base))
+        .header("If-None-Match", "\"something-else\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), 200);
+
+    let days = "/api/v1/days?from=2024-01-01&to=2024-01-31";
+    let resp = app.get(days).await;
+    let etag = header(&resp, "etag").unwrap().to_string();
+    let cached = app
+        .client
+        .get(format!("{}{days}", app.base))
+        .header("If-None-Match", format!("\"x\", W/{etag}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cached.status(), 304, "weak comparison, lists");
+}
+
+#[tokio::test]
+async fn every_response_names_its_dataset_and_allows_any_origin() {
+    let app = spawn_app().await;
+    let version = kalendorius_dataset::open_dataset(dataset())
+        .unwrap()
+        .manifest
+        .dataset_version;
+    for path in [
+        "/api/v1/laisvadienis?date=2024-01-01",
+        "/api/v1/laisvadienis",
+        "/api/v1/day?date=2024-01-01",
+        "/api/v1/openapi.json",
+        "/api/v2/anything",
+        "/docs",
+    ] {
+        let resp = app.get(path).await;
+        assert_eq!(
+            header(&resp, "x-dataset-version"),
+            Some(version.as_str()),
+            "{path}"
+        );
+        assert_eq!(
+            header(&resp, "access-control-allow-origin"),
+            Some("*"),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn browsable_docs_are_served() {
+    let app = spawn_app().await;
+    let resp = app.get("/docs").await;
+    assert_eq!(resp.status(), 200);
+    assert!(header(&resp, "content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    let html = resp.text().await.unwrap();
+    assert!(html.contains("swagger"), "swagger-ui page");
+    assert!(
+        html.contains("/api/v1/openapi.json") || html.contains("spec"),
+        "points at the document"
+    );
+}

@@ -1,0 +1,13 @@
+//! End-to-end tests of the HTTP API: the real server on 127.0.0.1:0 over real HTTP, with a
+//! dataset built from the fixture sources (`tests/fixtures/sources`).
+
+mod helpers;
+
+mod auth;
+mod errors;
+mod http;
+mod keyed;
+mod limits;
+mod openapi;
+mod process;
+mod public;

@@ -1,0 +1,473 @@
+//! The OpenAPI document and the behaviour held together: every path, parameter, status and
+//! security scheme of `/api/v1/openapi.json` is exercised, and every real response body is
+//! validated against the schema the document declares for it (types, required and nullable
+//! fields, enums, formats, and no undeclared fields).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::helpers::*;
+
+const JSON: &str = "application/json; charset=utf-8";
+
+/// Parameters of an operation: (name, required), in order.
+type Params = Vec<(&'static str, bool)>;
+
+/// A small validator for the subset of OpenAPI 3.0 schemas poem-openapi emits.
+fn validate(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let name = reference
+            .strip_prefix("#/components/schemas/")
+            .ok_or_else(|| format!("{at}: unexpected $ref {reference}"))?;
+        let target = &doc["components"]["schemas"][name];
+        if target.is_null() {
+            return Err(format!("{at}: dangling $ref {reference}"));
+        }
+        return validate(doc, target, value, at);
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(options) = schema.get(key).and_then(Value::as_array) {
+            let matches = options
+                .iter()
+                .filter(|s| validate(doc, s, value, at).is_ok())
+                .count();
+            let ok = if key == "oneOf" {
+                matches == 1
+            } else {
+                matches >= 1
+            };
+            return if ok {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{at}: {matches} of the {key} alternatives match {value}"
+                ))
+            };
+        }
+    }
+    if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
+        for s in all {
+            validate(doc, s, value, at)?;
+        }
+        return Ok(());
+    }
+    if value.is_null() {
+        return if schema["nullable"] == true {
+            Ok(())
+        } else {
+            Err(format!("{at}: null but not nullable"))
+        };
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+        if !allowed.contains(value) {
+            return Err(format!("{at}: {value} not in {allowed:?}"));
+        }
+    }
+    match schema["type"].as_str() {
+        Some("object") => {
+            let obj = value.as_object().ok_or(format!("{at}: not an object"))?;
+            for req in schema["required"].as_array().into_iter().flatten() {
+                let req = req.as_str().unwrap();
+                if !obj.contains_key(req) {
+                    return Err(format!("{at}: required field '{req}' missing"));
+                }
+            }
+            let props = schema["properties"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            for (k, v) in obj {
+                let s = props
+                    .get(k)
+                    .ok_or(format!("{at}: field '{k}' is not in the schema"))?;
+                validate(doc, s, v, &format!("{at}.{k}"))?;
+            }
+            Ok(())
+        }
+        Some("array") => {
+            let items = value.as_array().ok_or(format!("{at}: not an array"))?;
+            for (i, item) in items.iter().enumerate() {
+                validate(doc, &schema["items"], item, &format!("{at}[{i}]"))?;
+            }
+            Ok(())
+        }
+        Some("string") => {
+            let s = value.as_str().ok_or(format!("{at}: not a string"))?;
+            if schema["format"] == "date"
+                && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_err()
+            {
+                return Err(format!("{at}: '{s}' is not a date"));
+            }
+            Ok(())
+        }
+        Some("integer") => {
+            let n = value.as_i64().ok_or(format!("{at}: not an integer"))?;
+            if let Some(min) = schema["minimum"].as_f64() {
+                if (n as f64) < min {
+                    return Err(format!("{at}: {n} < {min}"));
+                }
+            }
+            if let Some(max) = schema["maximum"].as_f64() {
+                if (n as f64) > max {
+                    return Err(format!("{at}: {n} > {max}"));
+                }
+            }
+            Ok(())
+        }
+        Some("boolean") => value
+            .as_bool()
+            .map(|_| ())
+            .ok_or(format!("{at}: not a boolean")),
+        // A schema without a type (such as a description-only `allOf` member) allows any
+        // value; anything else is a type this validator does not know.
+        None if schema.get("properties").is_none() && schema.get("items").is_none() => Ok(()),
+        other => Err(format!("{at}: schema type {other:?} not handled: {schema}")),
+    }
+}
+
+async fn document(app: &TestApp) -> Value {
+    let resp = app.get("/api/v1/openapi.json").await;
+    assert_eq!(resp.status(), 200);
+    resp.json_body().await
+}
+
+#[tokio::test]
+async fn the_document_lists_the_api_exactly() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let paths = doc["paths"].as_object().unwrap();
+    let expected: BTreeMap<&str, (Params, bool)> = BTreeMap::from([
+        ("/api/v1/laisvadienis", (vec![("date", true)], false)),
+        ("/api/v1/days", (vec![("from", true), ("to", true)], false)),
+        (
+            "/api/v1/holidays",
+            (
+                vec![("date", false), ("year", false), ("lang", false)],
+                true,
+            ),
+        ),
+        (
+            "/api/v1/name-days",
+            (vec![("date", true), ("lang", false)], true),
+        ),
+        ("/api/v1/day", (vec![("date", true), ("lang", false)], true)),
+    ]);
+    assert_eq!(
+        paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
+        expected.keys().copied().collect::<BTreeSet<_>>()
+    );
+    for (path, (params, keyed)) in &expected {
+        let ops = paths[*path].as_object().unwrap();
+        assert_eq!(ops.keys().collect::<Vec<_>>(), ["get"], "{path}");
+        let op = &ops["get"];
+        let declared: Vec<(&str, bool)> = op["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                assert_eq!(p["in"], "query");
+                (p["name"].as_str().unwrap(), p["required"] == true)
+            })
+            .collect();
+        assert_eq!(&declared, params, "{path}");
+        let security = op.get("security").and_then(Value::as_array);
+        if *keyed {
+            let schemes: BTreeSet<String> = security
+                .unwrap()
+                .iter()
+                .map(|alt| alt.as_object().unwrap().keys().next().unwrap().clone())
+                .collect();
+            assert_eq!(schemes.len(), 3, "three alternatives on {path}");
+        } else {
+            assert!(security.is_none_or(|s| s.is_empty()), "{path} is public");
+        }
+    }
+    let schemes = doc["components"]["securitySchemes"].as_object().unwrap();
+    let mut kinds: Vec<String> = schemes
+        .values()
+        .map(|s| match s["type"].as_str().unwrap() {
+            "apiKey" => format!(
+                "apiKey:{}:{}",
+                s["in"].as_str().unwrap(),
+                s["name"].as_str().unwrap()
+            ),
+            "http" => format!("http:{}", s["scheme"].as_str().unwrap()),
+            other => other.to_string(),
+        })
+        .collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        [
+            "apiKey:header:X-API-Key",
+            "apiKey:query:api_key",
+            "http:bearer"
+        ]
+    );
+    // The document served is the one the code builds.
+    let built: Value = serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
+    assert_eq!(doc, built);
+}
+
+#[tokio::test]
+async fn every_documented_status_happens_and_matches_its_schema() {
+    let app = spawn_app().await;
+    let (key, _) = app.key(None, None);
+    let tight = spawn_app_with(AppOptions {
+        limits: Some(kalendorius_server::limits::LimitsConfig {
+            laisvadienis_per_minute: 1,
+            days_per_minute: 1,
+            ..Default::default()
+        }),
+        ..AppOptions::default()
+    })
+    .await;
+    let (tight_key, _) = tight.key(Some(1), None);
+    let doc = document(&app).await;
+
+    // (path, status) -> requests: (app, path+query, key, If-None-Match).
+    struct Case {
+        tight: bool,
+        url: &'static str,
+        key: bool,
+        etag_of_previous: bool,
+    }
+    let c = |tight, url, key, etag_of_previous| Case {
+        tight,
+        url,
+        key,
+        etag_of_previous,
+    };
+    let cases: Vec<(&str, u16, Vec<Case>)> = vec![
+        (
+            "/api/v1/laisvadienis",
+            200,
+            vec![
+                c(false, "/api/v1/laisvadienis?date=2022-05-01", false, false),
+                c(false, "/api/v1/laisvadienis?date=2022-04-29", false, false),
+                c(false, "/api/v1/laisvadienis?date=2022-04-30", false, false),
+            ],
+        ),
+        (
+            "/api/v1/laisvadienis",
+            304,
+            vec![
+                c(false, "/api/v1/laisvadienis?date=2022-05-02", false, false),
+                c(false, "/api/v1/laisvadienis?date=2022-05-02", false, true),
+            ],
+        ),
+        (
+            "/api/v1/laisvadienis",
+            400,
+            vec![c(false, "/api/v1/laisvadienis?date=x", false, false)],
+        ),
+        (
+            "/api/v1/laisvadienis",
+            429,
+            vec![
+                c(true, "/api/v1/laisvadienis?date=2022-05-01", false, false),
+                c(true, "/api/v1/laisvadienis?date=2022-05-01", false, false),
+            ],
+        ),
+        (
+            "/api/v1/days",
+            200,
+            vec![c(
+                false,
+                "/api/v1/days?from=2021-12-01&to=2022-11-30",
+                false,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/days",
+            304,
+            vec![
+                c(
+                    false,
+                    "/api/v1/days?from=2022-01-01&to=2022-01-02",
+                    false,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/days?from=2022-01-01&to=2022-01-02",
+                    false,
+                    true,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/days",
+            400,
+            vec![c(
+                false,
+                "/api/v1/days?from=2022-01-02&to=2022-01-01",
+                false,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/days",
+            429,
+            vec![
+                c(
+                    true,
+                    "/api/v1/days?from=2022-01-01&to=2022-01-01",
+                    false,
+                    false,
+                ),
+                c(
+                    true,
+                    "/api/v1/days?from=2022-01-01&to=2022-01-01",
+                    false,
+                    false,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/holidays",
+            200,
+            vec![
+                c(false, "/api/v1/holidays?year=2022&lang=en", true, false),
+                c(false, "/api/v1/holidays?date=2022-05-01", true, false),
+                c(false, "/api/v1/holidays?date=2022-05-03", true, false),
+            ],
+        ),
+        (
+            "/api/v1/holidays",
+            400,
+            vec![c(false, "/api/v1/holidays?year=1", true, false)],
+        ),
+        (
+            "/api/v1/holidays",
+            401,
+            vec![c(false, "/api/v1/holidays?year=2022", false, false)],
+        ),
+        (
+            "/api/v1/holidays",
+            429,
+            vec![
+                c(true, "/api/v1/holidays?year=2022", true, false),
+                c(true, "/api/v1/holidays?year=2022", true, false),
+            ],
+        ),
+        (
+            "/api/v1/name-days",
+            200,
+            vec![c(
+                false,
+                "/api/v1/name-days?date=2024-02-29&lang=pl",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/name-days",
+            400,
+            vec![c(
+                false,
+                "/api/v1/name-days?date=2024-02-29&lang=de",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/name-days",
+            401,
+            vec![c(false, "/api/v1/name-days?date=2024-02-29", false, false)],
+        ),
+        (
+            "/api/v1/name-days",
+            429,
+            vec![c(true, "/api/v1/name-days?date=2024-02-29", true, false)],
+        ),
+        (
+            "/api/v1/day",
+            200,
+            vec![
+                c(false, "/api/v1/day?date=2022-05-01&lang=ru", true, false),
+                c(false, "/api/v1/day?date=2022-05-03", true, false),
+            ],
+        ),
+        (
+            "/api/v1/day",
+            400,
+            vec![c(
+                false,
+                "/api/v1/day?date=2022-05-01&date=2022-05-01",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/day",
+            401,
+            vec![c(false, "/api/v1/day?date=2022-05-01", false, false)],
+        ),
+        (
+            "/api/v1/day",
+            429,
+            vec![c(true, "/api/v1/day?date=2022-05-01", true, false)],
+        ),
+    ];
+
+    let declared: BTreeSet<(String, u16)> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, ops)| {
+            ops["get"]["responses"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(move |status| (path.clone(), status.parse::<u16>().unwrap()))
+        })
+        .collect();
+    let exercised: BTreeSet<(String, u16)> =
+        cases.iter().map(|(p, s, _)| (p.to_string(), *s)).collect();
+    assert_eq!(
+        declared, exercised,
+        "every documented status is exercised, and only those"
+    );
+
+    for (path, status, requests) in &cases {
+        let declared = &doc["paths"][*path]["get"]["responses"][status.to_string()];
+        let mut last_etag: Option<String> = None;
+        let mut last = None;
+        for case in requests {
+            let target = if case.tight { &tight } else { &app };
+            let key = if case.tight { &tight_key } else { &key };
+            let mut req = target.client.get(format!("{}{}", target.base, case.url));
+            if case.key {
+                req = req.header("X-API-Key", key);
+            }
+            if case.etag_of_previous {
+                req = req.header("If-None-Match", last_etag.clone().unwrap());
+            }
+            let resp = req.send().await.unwrap();
+            last_etag = header(&resp, "etag").map(str::to_string);
+            last = Some(resp);
+        }
+        let resp = last.unwrap();
+        assert_eq!(resp.status().as_u16(), *status, "{path} {status}");
+        for (name, _) in declared["headers"].as_object().into_iter().flatten() {
+            assert!(
+                resp.headers().contains_key(name.to_lowercase().as_str()),
+                "{path} {status}: documented header {name} missing"
+            );
+        }
+        let content = &declared["content"];
+        if *status == 304 {
+            assert!(content.is_null());
+            continue;
+        }
+        let schema = &content[JSON]["schema"];
+        assert!(!schema.is_null(), "{path} {status}: JSON body documented");
+        let body = resp.json_body().await;
+        validate(&doc, schema, &body, &format!("{path} {status}"))
+            .unwrap_or_else(|e| panic!("{e}\nbody: {body}"));
+    }
+}

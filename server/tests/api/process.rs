@@ -1,0 +1,346 @@
+//! The real binary: start-up (printing the bound address), refusing a bad dataset, SIGHUP
+//! reload, SIGTERM with a final flush and exit 0, and what the access log shows.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
+use kalendorius_server::state::State;
+
+use crate::helpers::*;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kalendorius-server");
+
+/// A running `kalendorius-server serve`, with its stdout collected.
+struct Proc {
+    child: Child,
+    base: String,
+    out: Arc<Mutex<String>>,
+}
+
+fn command() -> Command {
+    let mut cmd = Command::new(BIN);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("KALENDORIUS_") {
+            cmd.env_remove(name);
+        }
+    }
+    cmd
+}
+
+fn start(data: &Path, state: &Path, extra_env: &[(&str, &str)]) -> Proc {
+    let mut cmd = command();
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .arg("--state")
+        .arg(state)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the server binary starts");
+    let stdout = child.stdout.take().unwrap();
+    let out = Arc::new(Mutex::new(String::new()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sink = out.clone();
+    std::thread::spawn(move || {
+        let mut tx = Some(tx);
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Some(addr) = line.strip_prefix("listening on ") {
+                if let Some(tx) = tx.take() {
+                    let _ = tx.send(addr.to_string());
+                }
+            }
+            let mut s = sink.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    let base = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the server prints its address");
+    Proc { child, base, out }
+}
+
+impl Proc {
+    fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn log(&self) -> String {
+        self.out.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn get(client: &reqwest::Client, url: String) -> reqwest::Response {
+    client.get(url).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn sighup_swaps_the_dataset_and_a_failed_reload_keeps_the_old_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let old_version = build_dataset(&out, 2020..=2021);
+    let server = start(&out, &tmp.path().join("state"), &[]);
+    let client = reqwest::Client::new();
+    let url = format!("{}/api/v1/laisvadienis?date=2022-05-01", server.base);
+    let resp = get(&client, url.clone()).await;
+    assert_eq!(
+        header(&resp, "x-dataset-version"),
+        Some(old_version.as_str())
+    );
+    let msg = assert_error(resp, 400, "invalid_date").await;
+    assert!(msg.contains("2021-12-31"), "{msg}");
+
+    let new_version = build_dataset(&out, 2020..=2022);
+    assert_ne!(old_version, new_version);
+    server.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let resp = get(&client, url.clone()).await;
+        if resp.status() == 200 {
+            assert_eq!(
+                header(&resp, "x-dataset-version"),
+                Some(new_version.as_str())
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "the reload did not happen");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // Break the dataset in place: the reload fails and the loaded one stays in service.
+    let year_file = out.join("current/years/2022.json");
+    let mut bytes = std::fs::read(&year_file).unwrap();
+    bytes[20] ^= 1;
+    std::fs::write(&year_file, bytes).unwrap();
+    server.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !server.log().contains("reload failed") {
+        assert!(
+            Instant::now() < deadline,
+            "no failure logged:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let resp = get(&client, url).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        header(&resp, "x-dataset-version"),
+        Some(new_version.as_str())
+    );
+}
+
+#[tokio::test]
+async fn sigterm_finishes_flushes_and_exits_zero() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state_dir = tmp.path().join("state");
+    let mut server = start(dataset(), &state_dir, &[]);
+    let client = reqwest::Client::new();
+    for _ in 0..3 {
+        let resp = get(
+            &client,
+            format!("{}/api/v1/laisvadienis?date=2024-01-01", server.base),
+        )
+        .await;
+        assert_eq!(resp.status(), 200);
+    }
+    server.signal("TERM");
+    let status = server.wait_exit();
+    assert_eq!(status.code(), Some(0), "log:\n{}", server.log());
+    let state = State::open(&state_dir, LimitsConfig::default()).unwrap();
+    let stored = state.stored_public_usage(
+        "127.0.0.1".parse().unwrap(),
+        PublicEndpoint::Laisvadienis,
+        Utc::now(),
+    );
+    assert_eq!(stored.1, 3, "every request of the month is on disk");
+}
+
+#[tokio::test]
+async fn sigint_stops_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut server = start(dataset(), &tmp.path().join("state"), &[]);
+    server.signal("INT");
+    assert_eq!(server.wait_exit().code(), Some(0));
+}
+
+#[tokio::test]
+async fn the_access_log_has_one_line_per_request_and_never_a_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state_dir = tmp.path().join("state");
+    let server = start(dataset(), &state_dir, &[("KALENDORIUS_LOG_FORMAT", "json")]);
+    let created = command()
+        .args(["keys", "--state"])
+        .arg(&state_dir)
+        .args(["create", "--owner", "log-test-owner"])
+        .output()
+        .unwrap();
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    let key = String::from_utf8(created.stdout)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .trim()
+        .to_string();
+    assert!(key.starts_with("ltk_"), "{key}");
+    let client = reqwest::Client::new();
+    let resp = get(
+        &client,
+        format!("{}/api/v1/day?date=2024-01-01&api_key={key}", server.base),
+    )
+    .await;
+    assert_eq!(resp.status(), 200);
+    let resp = client
+        .get(format!("{}/api/v1/name-days?date=2024-01-01", server.base))
+        .header("X-API-Key", &key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let resp = get(
+        &client,
+        format!(
+            "{}/api/v1/day?date=2024-01-01&api_key=ltk_wrong_secret",
+            server.base
+        ),
+    )
+    .await;
+    assert_eq!(resp.status(), 401);
+
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let lines = loop {
+        let access: Vec<serde_json::Value> = server
+            .log()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["target"] == "access")
+            .collect();
+        if access.len() >= 3 || Instant::now() > deadline {
+            break access;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let log = server.log();
+    assert!(!log.contains(&key), "a key in the log:\n{log}");
+    assert!(
+        !log.contains("ltk_wrong_secret"),
+        "a key in the log:\n{log}"
+    );
+    assert_eq!(lines[0]["method"], "GET");
+    assert_eq!(
+        lines[0]["path"],
+        "/api/v1/day?date=2024-01-01&api_key=REDACTED"
+    );
+    assert_eq!(lines[0]["status"], 200);
+    assert_eq!(lines[0]["client_ip"], "127.0.0.1");
+    assert_eq!(lines[0]["key_owner"], "log-test-owner");
+    assert!(lines[0]["latency_us"].is_u64());
+    assert_eq!(lines[1]["key_owner"], "log-test-owner");
+    assert_eq!(lines[2]["status"], 401);
+    assert!(lines[2].get("key_owner").is_none());
+}
+
+fn refuse(data: &Path) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = command()
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .arg("--state")
+        .arg(tmp.path().join("state"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "refuses to start");
+    String::from_utf8(output.stderr).unwrap()
+}
+
+#[test]
+fn a_missing_or_damaged_dataset_is_refused_with_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = refuse(&tmp.path().join("nothing-here"));
+    assert!(err.contains("no dataset"), "{err}");
+
+    let out = tmp.path().join("out");
+    build_dataset(&out, 2020..=2020);
+    let manifest_path = out.join("current/manifest.json");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+
+    let mut wrong_schema: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    wrong_schema["schema_version"] = 999.into();
+    std::fs::write(&manifest_path, wrong_schema.to_string()).unwrap();
+    let err = refuse(&out);
+    assert!(err.contains("schema version 999"), "{err}");
+
+    std::fs::write(&manifest_path, &manifest).unwrap();
+    let year = out.join("current/years/2020.json");
+    let mut bytes = std::fs::read(&year).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 1;
+    std::fs::write(&year, bytes).unwrap();
+    let err = refuse(&out);
+    assert!(err.contains("fails its manifest check"), "{err}");
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for args in [
+        vec!["--help"],
+        vec!["serve", "--help"],
+        vec!["keys", "--help"],
+        vec!["keys", "create", "--help"],
+    ] {
+        let out = command().args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Usage"),
+            "{args:?}"
+        );
+    }
+    let out = command().args(["serve", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--listen",
+        "--data",
+        "--state",
+        "--config",
+        "--trusted-proxy",
+        "--log-format",
+    ] {
+        assert!(help.contains(flag), "{flag} in serve --help");
+    }
+}

@@ -1,0 +1,984 @@
+//! The state side through its public interface: rate-limit windows and decisions, keys,
+//! persistence across reopen and graceful stops, memory bounds, the admin socket and the
+//! `keys` command (in-process and as the real binary).
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::path::Path;
+use std::sync::{Arc, Barrier};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use kalendorius_server::admin::{self, AdminRequest, AdminResponse};
+use kalendorius_server::keys::{KeyAdminError, KeyError, PresentedKey};
+use kalendorius_server::keys_cli::{self, CreateArgs, IdArg, KeysCommand, SetLimitsArgs};
+use kalendorius_server::limits::{Decision, LimitsConfig, PublicEndpoint, Window};
+use kalendorius_server::state::{State, StateOptions};
+
+const L: PublicEndpoint = PublicEndpoint::Laisvadienis;
+const D: PublicEndpoint = PublicEndpoint::Days;
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+fn plus_ms(t: DateTime<Utc>, ms: i64) -> DateTime<Utc> {
+    t + chrono::Duration::milliseconds(ms)
+}
+
+fn ip(n: u32) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + n))
+}
+
+fn open(dir: &Path) -> State {
+    State::open(dir, LimitsConfig::default()).unwrap()
+}
+
+fn open_limits(dir: &Path, limits: LimitsConfig) -> State {
+    State::open(dir, limits).unwrap()
+}
+
+fn small() -> LimitsConfig {
+    LimitsConfig {
+        laisvadienis_per_minute: 1,
+        laisvadienis_per_month: 1_000,
+        days_per_minute: 2,
+        days_per_month: 2,
+        ..LimitsConfig::default()
+    }
+}
+
+fn admitted(d: &Decision) -> bool {
+    d.refused_by.is_none()
+}
+
+const T0: &str = "2025-03-10T12:00:00Z";
+
+// ---------------------------------------------------------------- windows and decisions
+
+#[test]
+fn public_minute_limit_is_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    let t = at(T0);
+    for i in 0..60u64 {
+        let d = s.check_public(ip(1), L, plus_ms(t, i as i64 * 10));
+        assert!(admitted(&d), "request {i}");
+        assert_eq!((d.limit, d.remaining), (60, 59 - i), "tightest = minute");
+        assert_eq!(d.retry_after_secs, None);
+    }
+    let d = s.check_public(ip(1), L, plus_ms(t, 700));
+    assert_eq!(d.refused_by, Some(Window::Minute));
+    assert_eq!((d.limit, d.remaining), (60, 0));
+    // Everything sits in the bucket of 12:00:00, counted until 12:01:01.
+    assert_eq!(d.retry_after_secs, Some(61));
+    assert_eq!(d.reset_secs, 61);
+    // Another IP and the other endpoint have their own quotas.
+    assert!(admitted(&s.check_public(ip(2), L, t)));
+    let d = s.check_public(ip(1), D, t);
+    assert_eq!((d.limit, d.remaining), (20, 19));
+}
+
+#[test]
+fn days_minute_limit_is_twenty() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    let t = at(T0);
+    let n = (0..25)
+        .filter(|_| admitted(&s.check_public(ip(1), D, t)))
+        .count();
+    assert_eq!(n, 20);
+}
+
+#[test]
+fn month_limits_are_exact_and_roll_over_in_utc() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitsConfig {
+        days_per_minute: 100,
+        days_per_month: 3,
+        ..LimitsConfig::default()
+    };
+    let s = open_limits(dir.path(), limits);
+    let t = at("2025-01-31T23:59:58Z");
+    for i in 0..3 {
+        let d = s.check_public(ip(1), D, t);
+        assert!(admitted(&d));
+        assert_eq!((d.limit, d.remaining), (3, 2 - i), "tightest = month");
+        assert_eq!(d.reset_secs, 2, "until 2025-02-01T00:00:00Z");
+    }
+    let d = s.check_public(ip(1), D, plus_ms(t, 1_500));
+    assert_eq!(d.refused_by, Some(Window::Month));
+    assert_eq!(d.retry_after_secs, Some(1), "0.5 s rounds up to 1");
+    // 01:30 on Feb 1 in Vilnius is still January in UTC: still refused.
+    let d = s.check_public(
+        ip(1),
+        D,
+        at("2025-02-01T01:30:00+02:00") - chrono::Duration::minutes(31),
+    );
+    assert_eq!(d.refused_by, Some(Window::Month));
+    // The UTC month boundary frees the quota.
+    let d = s.check_public(ip(1), D, at("2025-02-01T00:00:00Z"));
+    assert!(admitted(&d));
+    assert_eq!((d.limit, d.remaining), (3, 2));
+    assert_eq!(d.reset_secs, 28 * 86_400, "until March 1");
+    // December → January rolls over the year too.
+    let t = at("2025-12-31T23:59:59Z");
+    for _ in 0..3 {
+        assert!(admitted(&s.check_public(ip(2), D, t)));
+    }
+    assert_eq!(s.check_public(ip(2), D, t).refused_by, Some(Window::Month));
+    assert!(admitted(&s.check_public(
+        ip(2),
+        D,
+        at("2026-01-01T00:00:00Z")
+    )));
+}
+
+#[test]
+fn sliding_minute_counts_until_the_bucket_after_sixty_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open_limits(dir.path(), small());
+    let t = at(T0);
+    assert!(admitted(&s.check_public(ip(1), L, t)));
+    let d = s.check_public(ip(1), L, plus_ms(t, 59_900));
+    assert_eq!(
+        d.refused_by,
+        Some(Window::Minute),
+        "still counted at 59.9 s"
+    );
+    assert_eq!(d.retry_after_secs, Some(2), "61 - 59.9 = 1.1 s, rounded up");
+    let d = s.check_public(ip(1), L, plus_ms(t, 60_000));
+    assert_eq!(
+        d.refused_by,
+        Some(Window::Minute),
+        "conservative: counted at 60.0 s"
+    );
+    assert_eq!(d.retry_after_secs, Some(1));
+    assert!(
+        admitted(&s.check_public(ip(1), L, plus_ms(t, 61_000))),
+        "freed at 60 s + one bucket"
+    );
+}
+
+#[test]
+fn key_windows_minute_and_sliding_day() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    let t = at(T0);
+    let (_, k) = s.create_key_at("t", Some(3), Some(5), None, t).unwrap();
+    for i in 0..3 {
+        let d = s.check_key(&k, t);
+        assert!(admitted(&d));
+        assert_eq!((d.limit, d.remaining), (3, 2 - i));
+    }
+    let d = s.check_key(&k, t);
+    assert_eq!(d.refused_by, Some(Window::Minute));
+    // Two more fit into the day, in the next minutes.
+    let t2 = plus_ms(t, 61_000);
+    let d = s.check_key(&k, t2);
+    assert_eq!((d.limit, d.remaining), (5, 1), "day is now the tightest");
+    assert!(admitted(&s.check_key(&k, t2)));
+    let d = s.check_key(&k, plus_ms(t, 122_000));
+    assert_eq!(d.refused_by, Some(Window::Day));
+    // The first three requests (minute bucket 12:00) stop counting at 24 h + 1 min.
+    assert_eq!(d.retry_after_secs, Some(86_400 + 60 - 122));
+    assert_eq!(
+        s.check_key(&k, plus_ms(t, 86_400_000 + 59_999)).refused_by,
+        Some(Window::Day)
+    );
+    let d = s.check_key(&k, plus_ms(t, 86_400_000 + 60_000));
+    assert!(admitted(&d));
+    // 3 freed, 2 still counted, 1 new: day 2 left, minute 2 left; the tie goes to minute.
+    assert_eq!((d.limit, d.remaining), (3, 2));
+    assert_eq!(s.key_usage(&k.id, plus_ms(t, 86_400_000 + 60_000)), (1, 3));
+}
+
+#[test]
+fn the_longest_exhausted_window_names_the_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open_limits(dir.path(), small());
+    let t = at(T0);
+    assert!(admitted(&s.check_public(ip(1), D, t)));
+    assert!(admitted(&s.check_public(ip(1), D, t)));
+    // Minute (2) and month (2) both exhausted: month wins; Retry-After is the month's.
+    let d = s.check_public(ip(1), D, t);
+    assert_eq!(d.refused_by, Some(Window::Month));
+    assert_eq!(d.refused_by.unwrap().code(), "rate_limit_month");
+    let to_april = (at("2025-04-01T00:00:00Z") - t).num_seconds() as u64;
+    assert_eq!(
+        (d.remaining, d.reset_secs, d.retry_after_secs),
+        (0, to_april, Some(to_april))
+    );
+
+    let (_, k) = s.create_key_at("t", Some(2), Some(2), None, t).unwrap();
+    s.check_key(&k, t);
+    s.check_key(&k, t);
+    let d = s.check_key(&k, t);
+    assert_eq!(d.refused_by, Some(Window::Day));
+    assert_eq!(d.refused_by.unwrap().code(), "rate_limit_day");
+
+    let (_, k) = s.create_key_at("t", Some(1), Some(10), None, t).unwrap();
+    s.check_key(&k, t);
+    assert_eq!(
+        s.check_key(&k, t).refused_by.unwrap().code(),
+        "rate_limit_minute"
+    );
+}
+
+#[test]
+fn ties_go_to_the_shorter_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitsConfig {
+        days_per_minute: 5,
+        days_per_month: 5,
+        ..LimitsConfig::default()
+    };
+    let s = open_limits(dir.path(), limits);
+    let d = s.check_public(ip(1), D, at(T0));
+    assert_eq!(
+        (d.limit, d.remaining, d.reset_secs),
+        (5, 4, 61),
+        "minute, not month"
+    );
+}
+
+#[test]
+fn a_refused_request_uses_no_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitsConfig {
+        days_per_minute: 2,
+        days_per_month: 10,
+        ..LimitsConfig::default()
+    };
+    let s = open_limits(dir.path(), limits);
+    let t = at(T0);
+    assert!(admitted(&s.check_public(ip(1), D, t)));
+    assert!(admitted(&s.check_public(ip(1), D, t)));
+    for i in 0..100 {
+        assert!(!admitted(&s.check_public(ip(1), D, plus_ms(t, i * 100))));
+    }
+    // Refusals counted nothing: the month still has 8, the next minute admits exactly 2.
+    let t2 = plus_ms(t, 61_000);
+    let d = s.check_public(ip(1), D, t2);
+    assert!(admitted(&d));
+    assert_eq!(s.public_usage(ip(1), D, t2), (1, 3));
+    assert!(admitted(&s.check_public(ip(1), D, t2)));
+    assert_eq!(
+        s.check_public(ip(1), D, t2).refused_by,
+        Some(Window::Minute)
+    );
+}
+
+#[test]
+fn ipv4_mapped_ipv6_shares_the_ipv4_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open_limits(dir.path(), small());
+    let t = at(T0);
+    let v4 = Ipv4Addr::new(192, 0, 2, 7);
+    assert!(admitted(&s.check_public(IpAddr::V4(v4), L, t)));
+    let mapped = IpAddr::V6(v4.to_ipv6_mapped());
+    assert!(!admitted(&s.check_public(mapped, L, t)));
+    assert!(admitted(&s.check_public(
+        IpAddr::V6(Ipv6Addr::LOCALHOST),
+        L,
+        t
+    )));
+}
+
+/// Deterministic pseudo-random gaps; for ANY window-length interval of the admitted
+/// requests' times, the count never exceeds the limit, and the window is not much more
+/// conservative than one bucket.
+#[test]
+fn no_interval_ever_exceeds_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitsConfig {
+        days_per_minute: 7,
+        days_per_month: 1_000_000,
+        ..LimitsConfig::default()
+    };
+    let s = open_limits(dir.path(), limits);
+    let (_, key) = s
+        .create_key_at("t", Some(1_000), Some(40), None, at(T0))
+        .unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let check = |times: &[i64], window: i64, limit: usize| {
+        for (i, &a) in times.iter().enumerate() {
+            let n = times[i..].iter().take_while(|&&b| b - a <= window).count();
+            assert!(n <= limit, "{n} admitted within {window} ms from {a}");
+        }
+    };
+    let mut t = at(T0).timestamp_millis();
+    let mut public = vec![];
+    for _ in 0..4_000 {
+        t += rnd(4_000) as i64;
+        let now = DateTime::from_timestamp_millis(t).unwrap();
+        if admitted(&s.check_public(ip(1), D, now)) {
+            public.push(t);
+        }
+    }
+    check(&public, 60_000, 7);
+    // Not much more conservative than one bucket: close to 7 per 61 s on average (gaps
+    // of up to 4 s between attempts waste some freed capacity, hence 65 s).
+    let span = (public.last().unwrap() - public[0]) as f64;
+    assert!(
+        public.len() as f64 >= 7.0 * span / 65_000.0,
+        "{} over {span} ms",
+        public.len()
+    );
+
+    let mut keyed = vec![];
+    for _ in 0..3_000 {
+        t += rnd(240_000) as i64;
+        let now = DateTime::from_timestamp_millis(t).unwrap();
+        if admitted(&s.check_key(&key, now)) {
+            keyed.push(t);
+        }
+    }
+    check(&keyed, 86_400_000, 40);
+}
+
+#[test]
+fn concurrent_bursts_never_overshoot() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitsConfig {
+        days_per_minute: 1_000,
+        days_per_month: 777,
+        ..LimitsConfig::default()
+    };
+    let s = Arc::new(open_limits(dir.path(), limits));
+    let (_, key) = s
+        .create_key_at("t", Some(50), Some(10_000), None, at(T0))
+        .unwrap();
+    let barrier = Arc::new(Barrier::new(64));
+    let handles: Vec<_> = (0..64)
+        .map(|i| {
+            let (s, key, barrier) = (Arc::clone(&s), key.clone(), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                barrier.wait();
+                let mut n = [0usize; 3];
+                for j in 0..40 {
+                    // Clocks a few ms apart and out of order, as real threads read them.
+                    let now = plus_ms(at(T0), (i * 7 + j) % 13);
+                    n[0] += usize::from(admitted(&s.check_public(ip(1), L, now)));
+                    n[1] += usize::from(admitted(&s.check_public(ip(2), D, now)));
+                    n[2] += usize::from(admitted(&s.check_key(&key, now)));
+                }
+                n
+            })
+        })
+        .collect();
+    let total = handles
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .fold([0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
+    assert_eq!(total, [60, 777, 50]);
+}
+
+// ---------------------------------------------------------------- keys
+
+#[test]
+fn key_lifecycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    let t = at(T0);
+    let (plain, rec) = s
+        .create_key_at("Ona", None, None, Some(plus_ms(t, 3_600_000)), t)
+        .unwrap();
+    assert!(plain.starts_with("ltk_") && plain.len() >= 4 + 32);
+    assert_eq!(
+        (rec.per_minute, rec.per_day, rec.active),
+        (60, 10_000, true)
+    );
+    assert_eq!(rec.id.len(), 16);
+    assert!(rec.hash.starts_with(&rec.id));
+    let got = s.authenticate(&PresentedKey(plain.clone()), t).unwrap();
+    assert_eq!(got, rec);
+    assert_eq!(
+        s.authenticate(&PresentedKey(plain.clone()), plus_ms(t, 3_600_000)),
+        Err(KeyError::Expired)
+    );
+    assert_eq!(
+        s.authenticate(&PresentedKey(format!("{plain}x")), t),
+        Err(KeyError::Invalid)
+    );
+    assert_eq!(
+        s.authenticate(&PresentedKey("ltk_nope".into()), t),
+        Err(KeyError::Invalid)
+    );
+
+    let changed = s
+        .set_key_limits(&rec.id.to_uppercase(), Some(2), None)
+        .unwrap();
+    assert_eq!((changed.per_minute, changed.per_day), (2, 10_000));
+    assert_eq!(
+        s.authenticate(&PresentedKey(plain.clone()), t)
+            .unwrap()
+            .per_minute,
+        2
+    );
+
+    let (r, changed) = s.revoke_key(&rec.id).unwrap();
+    assert!(changed && !r.active);
+    assert_eq!(
+        s.authenticate(&PresentedKey(plain.clone()), t),
+        Err(KeyError::Invalid)
+    );
+    assert!(
+        !s.revoke_key(&rec.id).unwrap().1,
+        "revoking twice changes nothing"
+    );
+    // Revoked beats expired.
+    assert_eq!(
+        s.authenticate(&PresentedKey(plain), plus_ms(t, 7_200_000)),
+        Err(KeyError::Invalid)
+    );
+}
+
+#[test]
+fn bad_key_input_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    let t = at(T0);
+    let (_, rec) = s.create_key_at("Ona", None, None, None, t).unwrap();
+    assert!(matches!(
+        s.create_key_at("", None, None, None, t),
+        Err(KeyAdminError::InvalidOwner)
+    ));
+    assert!(matches!(
+        s.create_key_at("x", Some(0), None, None, t),
+        Err(KeyAdminError::InvalidLimit { .. })
+    ));
+    assert!(matches!(
+        s.create_key_at("x", None, None, Some(t), t),
+        Err(KeyAdminError::ExpiryNotInFuture(_))
+    ));
+    assert!(matches!(
+        s.revoke_key("0000000000000000"),
+        Err(KeyAdminError::UnknownId(_))
+    ));
+    assert!(
+        matches!(s.revoke_key("ltk_secret"), Err(KeyAdminError::UnknownId(m)) if !m.contains("secret"))
+    );
+    assert!(matches!(
+        s.set_key_limits(&rec.id, None, None),
+        Err(KeyAdminError::NothingToChange)
+    ));
+    assert!(matches!(
+        s.set_key_limits(&rec.id, Some(5), Some(0)),
+        Err(KeyAdminError::InvalidLimit { .. })
+    ));
+    assert_eq!(s.keys(), vec![rec]);
+}
+
+/// Walks `dir` and returns every file's bytes.
+fn all_bytes(dir: &Path) -> Vec<u8> {
+    let mut out = vec![];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            out.extend(all_bytes(&p));
+        } else if p.is_file() {
+            out.extend(std::fs::read(&p).unwrap());
+        }
+    }
+    out
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn only_hashes_reach_the_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    let mut plains = vec![];
+    let mut hashes = vec![];
+    for i in 0..5 {
+        let (p, r) = s
+            .create_key(&format!("owner {i}"), None, None, None)
+            .unwrap();
+        s.check_key(&r, Utc::now());
+        plains.push(p);
+        hashes.push(r.hash);
+    }
+    s.flush().unwrap();
+    drop(s);
+    let bytes = all_bytes(dir.path());
+    for (p, h) in plains.iter().zip(&hashes) {
+        assert!(!contains(&bytes, p.as_bytes()), "plaintext key on disk");
+        assert!(
+            !contains(&bytes, &p.as_bytes()[4..]),
+            "key material on disk"
+        );
+        assert!(
+            !contains(&bytes, &p.as_bytes()[4..36]),
+            "half of the key material on disk"
+        );
+        assert!(contains(&bytes, h.as_bytes()), "the hash is what is stored");
+    }
+}
+
+// ---------------------------------------------------------------- persistence
+
+#[test]
+fn counters_and_keys_survive_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = at(T0);
+    let (plain, key, revoked) = {
+        let s = open_limits(dir.path(), small());
+        let (plain, key) = s.create_key_at("a", Some(3), Some(4), None, t).unwrap();
+        let (_, revoked) = s.create_key_at("b", None, None, None, t).unwrap();
+        s.revoke_key(&revoked.id).unwrap();
+        assert!(admitted(&s.check_public(ip(1), D, t)));
+        assert!(admitted(&s.check_public(ip(1), L, t)));
+        for _ in 0..2 {
+            assert!(admitted(&s.check_public(
+                ip(2),
+                D,
+                at("2025-03-01T00:00:00Z")
+            )));
+        }
+        for _ in 0..3 {
+            assert!(admitted(&s.check_key(&key, t)));
+        }
+        s.flush().unwrap();
+        (plain, key, revoked)
+    };
+    // Reopen right away: `open` waits for the lock sled's threads may still hold.
+    let s = open_limits(dir.path(), small());
+    let t1 = plus_ms(t, 1_000);
+    assert_eq!(s.authenticate(&PresentedKey(plain), t1), Ok(key.clone()));
+    assert!(!s.keys().iter().find(|k| k.id == revoked.id).unwrap().active);
+    // Minute windows, month and day counts are all back: the same decisions as before.
+    assert_eq!(
+        s.check_public(ip(1), L, t1).refused_by,
+        Some(Window::Minute)
+    );
+    let d = s.check_public(ip(1), D, t1);
+    assert!(admitted(&d));
+    assert_eq!(d.remaining, 0);
+    assert_eq!(s.check_public(ip(2), D, t1).refused_by, Some(Window::Month));
+    assert_eq!(s.check_key(&key, t1).refused_by, Some(Window::Minute));
+    let d = s.check_key(&key, plus_ms(t, 61_000));
+    assert!(admitted(&d));
+    assert_eq!(
+        s.check_key(&key, plus_ms(t, 62_000)).refused_by,
+        Some(Window::Day)
+    );
+}
+
+#[test]
+fn bad_configuration_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitsConfig {
+        days_per_month: 0,
+        ..LimitsConfig::default()
+    };
+    let e = State::open(dir.path(), limits).err().unwrap();
+    assert!(format!("{e:#}").contains("days_per_month"), "{e:#}");
+}
+
+#[test]
+fn a_second_open_of_a_held_database_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let _s = open(dir.path());
+    let options = StateOptions {
+        open_timeout: Duration::from_millis(100),
+        ..StateOptions::default()
+    };
+    let e = State::open_with(dir.path(), LimitsConfig::default(), options)
+        .err()
+        .unwrap();
+    assert!(
+        format!("{e:#}").contains("in use by another process"),
+        "{e:#}"
+    );
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Runs `run_background` for `s` on its own runtime thread until the returned sender fires.
+fn start_background(
+    s: &Arc<State>,
+    socket: &Path,
+) -> (
+    tokio::sync::oneshot::Sender<()>,
+    std::thread::JoinHandle<anyhow::Result<()>>,
+) {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (s, path) = (Arc::clone(s), socket.to_owned());
+    let handle = std::thread::spawn(move || {
+        runtime().block_on(s.run_background(&path, async move {
+            let _ = stopped.await;
+        }))
+    });
+    // Wait for the socket to appear.
+    for _ in 0..200 {
+        if socket_ready(socket) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    (stop, handle)
+}
+
+fn socket_ready(p: &Path) -> bool {
+    std::os::unix::net::UnixStream::connect(p).is_ok()
+}
+
+#[test]
+fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = admin::socket_path(dir.path());
+    let s = Arc::new(open(dir.path()));
+    let (stop, handle) = start_background(&s, &socket);
+    let now = Utc::now();
+    assert!(admitted(&s.check_public(ip(1), L, now)));
+    std::thread::sleep(Duration::from_millis(1_200));
+    assert_eq!(
+        s.stored_public_usage(ip(1), L, now),
+        (1, 1),
+        "persisted within a second"
+    );
+    // Requests right before the stop are not lost.
+    for _ in 0..4 {
+        assert!(admitted(&s.check_public(ip(1), L, now)));
+    }
+    stop.send(()).unwrap();
+    handle.join().unwrap().unwrap();
+    assert!(!socket.exists(), "the socket is removed on shutdown");
+    drop(s);
+    let s = open(dir.path());
+    assert_eq!(s.public_usage(ip(1), L, now), (5, 5));
+    assert_eq!(s.check_public(ip(1), L, now).remaining, 60 - 6);
+}
+
+#[test]
+fn memory_stays_bounded_and_evicted_subjects_keep_their_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = StateOptions {
+        max_subjects: 10,
+        ..StateOptions::default()
+    };
+    let limits = LimitsConfig {
+        days_per_minute: 100,
+        days_per_month: 2,
+        ..LimitsConfig::default()
+    };
+    let t = at(T0);
+    {
+        let s = State::open_with(dir.path(), limits.clone(), options.clone()).unwrap();
+        for n in 0..100 {
+            assert!(admitted(&s.check_public(ip(n), D, t)));
+        }
+        assert_eq!(s.subjects_in_memory(), 100);
+        // Two minutes later every minute window is empty: idle subjects are evicted.
+        let later = plus_ms(t, 120_000);
+        assert!(admitted(&s.check_public(ip(1_000), D, later)));
+        s.maintain_now().unwrap();
+        assert!(s.subjects_in_memory() <= 10, "{}", s.subjects_in_memory());
+        // An evicted subject is read back with its month count: one more, then refused.
+        assert!(admitted(&s.check_public(ip(5), D, later)));
+        assert_eq!(
+            s.check_public(ip(5), D, later).refused_by,
+            Some(Window::Month)
+        );
+        s.flush().unwrap();
+    }
+    // Reopen with more subjects stored than max_subjects: the rest are read on demand.
+    let s = State::open_with(dir.path(), limits, options).unwrap();
+    assert!(s.subjects_in_memory() <= 10);
+    let later = plus_ms(t, 180_000);
+    for n in [0, 42, 99] {
+        assert!(admitted(&s.check_public(ip(n), D, later)), "ip {n}");
+        assert_eq!(
+            s.check_public(ip(n), D, later).refused_by,
+            Some(Window::Month),
+            "ip {n}"
+        );
+    }
+}
+
+#[test]
+fn idle_subjects_are_dropped_after_their_month() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = open(dir.path());
+    for n in 0..50 {
+        s.check_public(ip(n), L, at("2025-01-15T00:00:00Z"));
+    }
+    s.maintain_now().unwrap();
+    assert_eq!(s.subjects_in_memory(), 50);
+    s.check_public(ip(1_000), L, at("2025-02-01T00:00:00Z"));
+    s.maintain_now().unwrap();
+    assert_eq!(s.subjects_in_memory(), 1);
+    assert_eq!(
+        s.stored_public_usage(ip(3), L, at("2025-02-01T00:00:00Z")),
+        (0, 0)
+    );
+}
+
+// ---------------------------------------------------------------- admin socket and CLI
+
+fn cli(dir: &Path, cmd: KeysCommand) -> anyhow::Result<String> {
+    let mut out = vec![];
+    keys_cli::run_with_output(cmd, dir, &LimitsConfig::default(), &mut out)?;
+    Ok(String::from_utf8(out).unwrap())
+}
+
+fn create(owner: &str) -> KeysCommand {
+    KeysCommand::Create(CreateArgs {
+        owner: owner.into(),
+        per_minute: None,
+        per_day: Some(500),
+        expires: None,
+    })
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap()
+}
+
+fn id_line(s: &str) -> String {
+    s.lines()
+        .find_map(|l| l.strip_prefix("id:"))
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn cli_without_a_server_opens_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    assert_eq!(cli(&state, KeysCommand::List).unwrap().trim(), "no keys");
+    assert!(!state.exists(), "list does not create a database");
+    let out = cli(&state, create("Ona")).unwrap();
+    let key = last_line(&out).to_owned();
+    assert!(key.starts_with("ltk_") && !key.contains(' '), "{out}");
+    let id = id_line(&out);
+    assert!(out.contains("per-day:    500"));
+
+    let list = cli(&state, KeysCommand::List).unwrap();
+    assert!(
+        list.contains(&id) && list.contains("Ona") && list.contains("active"),
+        "{list}"
+    );
+    assert!(!list.contains(&key[4..20]), "list shows no key material");
+    let show = cli(&state, KeysCommand::Show(IdArg { id: id.clone() })).unwrap();
+    assert!(!show.contains("ltk_") && show.contains("never"), "{show}");
+
+    // Bad input: clear errors, nothing changed.
+    let e = cli(
+        &state,
+        KeysCommand::Revoke(IdArg {
+            id: "0123456789abcdef".into(),
+        }),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("no key with id '0123456789abcdef'"),
+        "{e}"
+    );
+    let past = KeysCommand::Create(CreateArgs {
+        owner: "x".into(),
+        per_minute: None,
+        per_day: None,
+        expires: Some(at("2020-01-01T00:00:00Z")),
+    });
+    assert!(cli(&state, past)
+        .unwrap_err()
+        .to_string()
+        .contains("not in the future"));
+    let nothing = KeysCommand::SetLimits(SetLimitsArgs {
+        id: id.clone(),
+        per_minute: None,
+        per_day: None,
+    });
+    assert!(cli(&state, nothing).is_err());
+    assert_eq!(cli(&state, KeysCommand::List).unwrap(), list);
+
+    let set = KeysCommand::SetLimits(SetLimitsArgs {
+        id: id.clone(),
+        per_minute: Some(7),
+        per_day: None,
+    });
+    assert!(cli(&state, set).unwrap().contains("per-minute: 7"));
+    let out = cli(&state, KeysCommand::Revoke(IdArg { id: id.clone() })).unwrap();
+    assert!(out.starts_with(&format!("revoked key {id}")), "{out}");
+    let s = open(&state);
+    assert_eq!(
+        s.authenticate(&PresentedKey(key), Utc::now()),
+        Err(KeyError::Invalid)
+    );
+    assert_eq!(s.key(&id).unwrap().per_minute, 7);
+}
+
+#[test]
+fn cli_goes_through_the_socket_of_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = admin::socket_path(dir.path());
+    // A stale socket from a crashed server is replaced.
+    drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
+    let s = Arc::new(open(dir.path()));
+    let (stop, handle) = start_background(&s, &socket);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    // The database is held by `s`: these can only work through the socket.
+    let out = cli(dir.path(), create("Jonas")).unwrap();
+    let key = last_line(&out).to_owned();
+    let id = id_line(&out);
+    let rec = s
+        .authenticate(&PresentedKey(key.clone()), Utc::now())
+        .expect("usable at once");
+    assert_eq!(rec.per_day, 500);
+    s.check_key(&rec, Utc::now());
+    let list = cli(dir.path(), KeysCommand::List).unwrap();
+    assert!(list.contains(&id) && !list.contains(&key[4..20]), "{list}");
+    let show = cli(dir.path(), KeysCommand::Show(IdArg { id: id.clone() })).unwrap();
+    assert!(
+        show.contains("used:       1 in the last minute, 1 in the last 24 h"),
+        "{show}"
+    );
+    cli(dir.path(), KeysCommand::Revoke(IdArg { id: id.clone() })).unwrap();
+    assert_eq!(
+        s.authenticate(&PresentedKey(key), Utc::now()),
+        Err(KeyError::Invalid),
+        "no restart"
+    );
+    assert!(cli(dir.path(), KeysCommand::Show(IdArg { id: "nope".into() })).is_err());
+
+    // Garbage on the socket gets an error answer and the server keeps serving.
+    use std::io::{BufRead, Write};
+    let mut raw = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    raw.write_all(b"{\"op\":\"explode\"}\nnot json\n").unwrap();
+    let mut reader = std::io::BufReader::new(raw.try_clone().unwrap());
+    for _ in 0..2 {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(line.contains("\"result\":\"error\""), "{line}");
+    }
+    raw.write_all(&vec![b'x'; 70 * 1024]).unwrap();
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.contains("longer than"), "{line}");
+    let r = admin::request(&socket, &AdminRequest::List)
+        .unwrap()
+        .unwrap();
+    assert!(matches!(r, AdminResponse::Keys { views } if views.len() == 1));
+
+    stop.send(()).unwrap();
+    handle.join().unwrap().unwrap();
+    // With the server gone, the CLI opens the database itself and sees the same keys.
+    drop(s);
+    let list = cli(dir.path(), KeysCommand::List).unwrap();
+    assert!(list.contains("revoked"), "{list}");
+}
+
+// ---------------------------------------------------------------- the real binary
+
+fn bin(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kalendorius-server"))
+        .args(args)
+        .env_remove("KALENDORIUS_STATE")
+        .env_remove("KALENDORIUS_CONFIG")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn binary_keys_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().to_str().unwrap();
+    let out = bin(&[
+        "keys",
+        "--state",
+        state,
+        "create",
+        "--owner",
+        "Ona",
+        "--per-minute",
+        "5",
+        "--expires",
+        "2099-01-01",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let key = last_line(&stdout).to_owned();
+    assert!(key.starts_with("ltk_"), "{stdout}");
+    let id = id_line(&stdout);
+
+    let out = bin(&["keys", "--state", state, "list"]);
+    assert!(out.status.success());
+    let list = String::from_utf8(out.stdout).unwrap();
+    assert!(list.contains(&id) && list.contains("2099-01-01T00:00:00Z") && !list.contains("ltk_"));
+
+    for (args, code) in [
+        (vec!["create", "--owner", "x", "--per-minute", "0"], 2),
+        (vec!["create", "--owner", "x", "--per-day", "many"], 2),
+        (vec!["create", "--owner", "x", "--expires", "2020-01-01"], 1),
+        (vec!["create", "--owner", "x", "--expires", "2099-13-01"], 2),
+        (vec!["revoke", "ffffffffffffffff"], 1),
+        (vec!["set-limits", &id], 1),
+    ] {
+        let mut all = vec!["keys", "--state", state];
+        all.extend(&args);
+        let out = bin(&all);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.stderr.is_empty(), "{args:?} says why");
+    }
+    let out = bin(&["keys", "--state", state, "list"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        list,
+        "bad input changed nothing"
+    );
+
+    for sub in ["create", "list", "show", "revoke", "set-limits"] {
+        let out = bin(&["keys", sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+    }
+    let help = String::from_utf8(bin(&["keys", "create", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("--per-minute") && help.contains("--expires"),
+        "{help}"
+    );
+
+    // While a server holds the database, the binary goes through the socket.
+    let s = Arc::new(open(dir.path()));
+    let (stop, handle) = start_background(&s, &admin::socket_path(dir.path()));
+    let out = bin(&["keys", "--state", state, "revoke", &id]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        s.authenticate(&PresentedKey(key), Utc::now()),
+        Err(KeyError::Invalid)
+    );
+    stop.send(()).unwrap();
+    handle.join().unwrap().unwrap();
+}
