@@ -85,6 +85,19 @@ pub fn check(sources: &Path) -> Result<BuildSummary, BuildError> {
     run(sources, None, None)
 }
 
+/// Checks a published dataset (an output root or a dataset directory) the way a reader
+/// would, and more: the manifest and schema version, every year file's size and SHA-256 and
+/// day sequence, and the sled database's content digest. Returns the dataset version and
+/// the number of days.
+pub fn verify(root: &Path) -> Result<(String, u64), kalendorius_dataset::LoadError> {
+    let dataset = kalendorius_dataset::open_dataset(root)?;
+    let (mut from_files, mut from_database) = (0u64, 0u64);
+    dataset.read_days(|_| from_files += 1)?;
+    dataset.read_database(|_| from_database += 1)?;
+    debug_assert_eq!(from_files, from_database);
+    Ok((dataset.manifest.dataset_version, from_files))
+}
+
 /// Parses `A..B` (inclusive) within 1583..2100.
 pub fn parse_years(text: &str) -> Result<RangeInclusive<i32>, BuildError> {
     let bad = || BuildError::YearRange(text.to_string());

@@ -37,11 +37,33 @@ enum Command {
         #[arg(long, default_value = "sources")]
         sources: PathBuf,
     },
+    /// Check a published dataset: manifest, schema version, every year file's checksum and
+    /// the sled database's content digest.
+    Verify {
+        /// The output root (its `current` link) or a dataset directory.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Verify { out } = &cli.command {
+        return match kalendorius_generator::verify(out) {
+            Ok((version, days)) => {
+                println!(
+                    "verified {version}: {days} days; year files and database match the manifest"
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = match cli.command {
+        Command::Verify { .. } => unreachable!("handled above"),
         Command::Build {
             sources,
             out,

@@ -268,9 +268,10 @@ pub fn request(
             "the connection closed before a full answer".into(),
         ));
     }
+    // Not serde's message: it can quote a value, and an answer may carry a new key.
     serde_json::from_str(&answer)
         .map(Some)
-        .map_err(|e| protocol(e.to_string()))
+        .map_err(|e| protocol(format!("{:?} error at column {}", e.classify(), e.column())))
 }
 
 /// A bound admin socket, not yet serving.

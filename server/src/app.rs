@@ -30,7 +30,7 @@ use crate::catalog::Catalog;
 use crate::client_ip::TrustedProxies;
 use crate::data::DataHandle;
 use crate::errors::{self, ApiError, ErrorCode, ALLOW};
-use crate::keys::KeyError;
+use crate::keys::{KeyError, KeyRecord};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::state::State;
 use crate::telemetry;
@@ -85,8 +85,8 @@ impl Op {
 struct Admission {
     /// The rate-limit decision, when the request was rate-limited.
     decision: Option<Decision>,
-    /// The owner of the key that authenticated, if any.
-    owner: Option<String>,
+    /// The key that authenticated, if any (its owner is logged, never the key).
+    key: Option<KeyRecord>,
 }
 
 /// The application. Built once by `crate::server`; cheap to share.
@@ -175,8 +175,8 @@ impl App {
                             .into_response()
                     }
                 };
-                admission.owner = Some(record.owner.clone());
                 let decision = self.state.check_key(&record, now);
+                admission.key = Some(record);
                 let refused = decision.refused_by;
                 admission.decision = Some(decision);
                 if let Some(window) = refused {
@@ -237,7 +237,7 @@ impl Endpoint for App {
             resp.status(),
             started.elapsed(),
             client_ip,
-            admission.owner.as_deref(),
+            admission.key.as_ref().map(|k| k.owner.as_str()),
         );
         Ok(resp)
     }
@@ -278,7 +278,6 @@ fn too_many_requests(window: Window, whose: &str) -> Response {
         Window::Day => ErrorCode::RateLimitDay,
         Window::Month => ErrorCode::RateLimitMonth,
     };
-    debug_assert_eq!(window.code(), serde_json::to_value(code).unwrap());
     ApiError::new(
         code,
         format!("the {period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
@@ -349,6 +348,20 @@ async fn strip_body(resp: &mut Response) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusal_codes_match_the_limiter_windows() {
+        for window in [Window::Minute, Window::Day, Window::Month] {
+            let resp = too_many_requests(window, "x");
+            assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
+            let code = match window {
+                Window::Minute => ErrorCode::RateLimitMinute,
+                Window::Day => ErrorCode::RateLimitDay,
+                Window::Month => ErrorCode::RateLimitMonth,
+            };
+            assert_eq!(serde_json::to_value(code).unwrap(), window.code());
+        }
+    }
 
     #[test]
     fn only_exact_api_paths_are_operations() {

@@ -25,14 +25,6 @@ pub enum CatalogError {
     /// The dataset could not be read or failed a manifest or database check.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// A year file cannot be read, fails its checksum, or does not parse.
-    #[error("dataset year file {path}: {reason}")]
-    YearFile {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
     /// A day record breaks an invariant the generator promises (`kalendorius_dataset::Day`).
     #[error("dataset {path}: day {date} is inconsistent: {reason}")]
     Inconsistent {
@@ -189,11 +181,9 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
 impl Catalog {
     /// Reads every day of a checked dataset directory and builds the catalog.
     ///
-    /// The days come from the per-year files (`years/YYYY.json`), one year at a time, each
-    /// checked again against its manifest SHA-256 just before it is parsed. They hold the
-    /// same day records, byte for byte, as the sled database, but reading sled 0.34 (through
-    /// `DatasetDir::read_days`) costs about 70 MiB of resident memory for 1583..2100, more
-    /// than the whole server's 64 MiB budget; a year file is 130 KiB.
+    /// The days come from the per-year files through [`DatasetDir::read_days`], one year at
+    /// a time, each checked against its manifest SHA-256 just before it is parsed (the sled
+    /// copy of the same bytes costs more memory to read than the server's whole budget).
     pub fn load(dir: &DatasetDir) -> Result<Catalog, CatalogError> {
         let manifest = &dir.manifest;
         let path = dir.path.display().to_string();
@@ -227,7 +217,7 @@ impl Catalog {
         let mut year_offsets: Vec<u32> = Vec::new();
         let mut problem: Option<CatalogError> = None;
 
-        read_year_files(dir, |day: Day| {
+        dir.read_days(|day: Day| {
             if problem.is_some() {
                 return;
             }
@@ -501,48 +491,6 @@ impl Catalog {
             Some(current)
         })
     }
-}
-
-/// Streams the days of every year file of the dataset's range, in date order, verifying each
-/// file's size and SHA-256 against the manifest and its schema version and year.
-fn read_year_files(dir: &DatasetDir, mut each_day: impl FnMut(Day)) -> Result<(), CatalogError> {
-    use kalendorius_dataset::layout::year_file;
-    use kalendorius_dataset::YearFile;
-
-    let manifest = &dir.manifest;
-    for year in manifest.first_year..=manifest.last_year {
-        let name = year_file(year);
-        let path = dir.path.join(&name);
-        let fail = |reason: String| CatalogError::YearFile {
-            path: path.display().to_string(),
-            reason,
-        };
-        let entry = manifest
-            .files
-            .iter()
-            .find(|f| f.path == name)
-            .ok_or_else(|| fail("not listed in the manifest".into()))?;
-        let bytes = std::fs::read(&path).map_err(|e| fail(e.to_string()))?;
-        let sha = kalendorius_dataset::digest::sha256_hex(&bytes);
-        if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
-            return Err(fail(format!(
-                "{} bytes with SHA-256 {sha}, manifest says {} bytes with {}",
-                bytes.len(),
-                entry.bytes,
-                entry.sha256
-            )));
-        }
-        let file: YearFile = serde_json::from_slice(&bytes).map_err(|e| fail(e.to_string()))?;
-        drop(bytes);
-        if file.schema_version != manifest.schema_version || file.year != year {
-            return Err(fail(format!(
-                "holds year {} of schema {}, expected year {year} of schema {}",
-                file.year, file.schema_version, manifest.schema_version
-            )));
-        }
-        file.days.into_iter().for_each(&mut each_day);
-    }
-    Ok(())
 }
 
 /// Index of a date within its year (January 1 = 0).

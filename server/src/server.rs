@@ -25,6 +25,9 @@ use crate::data::DataHandle;
 use crate::errors;
 use crate::state::State;
 
+/// How long a keep-alive connection may stay idle.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
+
 /// A server that is bound and ready to run.
 pub struct Server {
     settings: Settings,
@@ -157,6 +160,9 @@ impl Server {
         let http = async move {
             tracing::info!(%local_addr, "serving");
             let result = poem::Server::new_with_acceptor(acceptor)
+                // An idle keep-alive connection is closed after a while, so idle clients
+                // cannot hold sockets (and memory) forever.
+                .idle_timeout(IDLE_TIMEOUT)
                 .run_with_graceful_shutdown(app, shutdown, Some(timeout))
                 .await;
             let _ = server_done.send(());

@@ -109,3 +109,43 @@ fn check_writes_nothing() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("checked v1-"));
 }
+
+#[test]
+fn verify_checks_a_published_dataset() {
+    let out_dir = tempfile::tempdir().unwrap();
+    let build = generator()
+        .args(["build", "--years", "2024..2025", "--sources"])
+        .arg(fixture_sources())
+        .arg("--out")
+        .arg(out_dir.path())
+        .output()
+        .unwrap();
+    assert!(build.status.success());
+    let verify = || {
+        generator()
+            .arg("verify")
+            .arg("--out")
+            .arg(out_dir.path())
+            .output()
+            .unwrap()
+    };
+    let ok = verify();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("731 days"));
+    // A database whose content no longer matches is caught by content, not by file hash.
+    let db = std::fs::read_link(out_dir.path().join("current")).unwrap();
+    let db = out_dir.path().join(db).join("kalendorius.sled");
+    std::fs::remove_dir_all(&db).unwrap();
+    kalendorius_dataset::database::write_database(&db, "v1-000000000000", &[]).unwrap();
+    let bad = verify();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("fails its manifest check"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

@@ -31,7 +31,7 @@ fn two_builds_give_identical_json_and_manifest() {
     for dir in [a.path(), b.path()] {
         let dataset = open_dataset(dir).unwrap();
         let mut count = 0;
-        dataset.read_days(|_| count += 1).unwrap();
+        dataset.read_database(|_| count += 1).unwrap();
         assert_eq!(count, 189_196);
     }
 }

@@ -9,7 +9,7 @@
 //! make it stricter. A saturated cell reads as "more than any limit".
 //!
 //! Accuracy: the month sketch (4 × 16 384 cells) overestimates by at most ~1/6000 of all
-//! evicted requests this month with probability > 98 %. The minute sketch (4 × 4 096 cells
+//! evicted requests this month with probability > 98 % (typically far less). The minute sketch (4 × 4 096 cells
 //! per second) stays near exact up to a few thousand evictions per second; beyond that a
 //! flood of new addresses starts to cost newcomers part of their minute quota, which is
 //! the price of a hard memory bound.
@@ -85,15 +85,16 @@ impl Reader<'_> {
     }
 }
 
-/// Month counts of evicted subjects. Memory: 256 KiB.
+/// Month counts of evicted subjects. Memory: 128 KiB.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MonthSketch {
     /// The month (numbered as by `window::month_of`) all counts belong to.
     month: i64,
     /// One seed per row.
     seeds: [u64; DEPTH],
-    /// `DEPTH` rows of `MONTH_WIDTH` saturating counters, row-major.
-    cells: Vec<u32>,
+    /// `DEPTH` rows of `MONTH_WIDTH` saturating counters, row-major. A saturated cell
+    /// reads as "more than any limit" (limits above 65 534 a month then refuse early).
+    cells: Vec<u16>,
     /// Sum of everything added this month; 0 means "empty", which skips lookups.
     total: u64,
 }
@@ -137,7 +138,7 @@ impl MonthSketch {
             .enumerate()
         {
             let cell = &mut self.cells[row * MONTH_WIDTH + c];
-            *cell = cell.saturating_add(n);
+            *cell = cell.saturating_add(u16::try_from(n).unwrap_or(u16::MAX));
         }
         self.total += u64::from(n);
     }
@@ -154,12 +155,18 @@ impl MonthSketch {
             .enumerate()
             .map(|(row, c)| self.cells[row * MONTH_WIDTH + c])
             .min()
-            .unwrap_or(0)
+            .map_or(0, |n| {
+                if n == u16::MAX {
+                    u32::MAX
+                } else {
+                    u32::from(n)
+                }
+            })
     }
 
     /// Serialises: version, month, seeds, total, cells; little-endian.
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(17 + 8 * DEPTH + 4 * self.cells.len());
+        let mut out = Vec::with_capacity(17 + 8 * DEPTH + 2 * self.cells.len());
         out.push(VERSION);
         out.extend_from_slice(&self.month.to_le_bytes());
         self.seeds
@@ -181,12 +188,12 @@ impl MonthSketch {
         let month = r.u64()? as i64;
         let seeds = r.seeds()?;
         let total = r.u64()?;
-        if r.0.len() != 4 * DEPTH * MONTH_WIDTH {
+        if r.0.len() != 2 * DEPTH * MONTH_WIDTH {
             return None;
         }
         let cells =
-            r.0.chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("4")))
+            r.0.chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
                 .collect();
         Some(MonthSketch {
             month,
@@ -386,6 +393,12 @@ mod tests {
         assert!(s.roll(8));
         assert_eq!(s.estimate(&key(1), 8), 0);
         assert!(s.is_empty());
+        s.add(&key(5), 8, 70_000);
+        assert_eq!(
+            s.estimate(&key(5), 8),
+            u32::MAX,
+            "saturated means over any limit"
+        );
     }
 
     #[test]

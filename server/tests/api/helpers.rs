@@ -36,15 +36,15 @@ pub fn build_dataset(out: &Path, years: RangeInclusive<i32>) -> String {
     dir.manifest.dataset_version
 }
 
-/// The shared dataset's output root, built on first use.
+/// The shared dataset's output root, built afresh on first use in each run (under the
+/// target directory, so nothing accumulates in the system's temp directory).
 pub fn dataset() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("kalendorius-test-data-")
-            .tempdir()
-            .unwrap()
-            .keep();
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kalendorius-api-dataset");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("the previous run's dataset is removable");
+        }
         build_dataset(&dir, YEARS);
         dir
     })
