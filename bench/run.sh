@@ -6,15 +6,16 @@
 # process started here is killed on exit. Throughput is noisy: compare only runs made on
 # the same machine, and never gate CI on it (see bench/README.md).
 #
-# Knobs (environment): BENCH_DURATION (10s), BENCH_WARMUP (2s), BENCH_CONNECTIONS (64),
+# Knobs (environment): BENCH_DURATION (5s), BENCH_WARMUP (1s), BENCH_ROUNDS (3), BENCH_CONNECTIONS (64),
 # BENCH_THREADS (2, wrk only), BENCH_TOOL (wrk, or oha to skip wrk), BENCH_LOG_LEVEL (info: the server logs one access line per request,
 # as it does in production; set warn to measure without that cost).
 set -euo pipefail
 # Functions run inside $(...) must stop at their first failure too.
 shopt -s inherit_errexit
 
-DURATION="${BENCH_DURATION:-10s}"
-WARMUP="${BENCH_WARMUP:-2s}"
+DURATION="${BENCH_DURATION:-5s}"
+WARMUP="${BENCH_WARMUP:-1s}"
+ROUNDS="${BENCH_ROUNDS:-3}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 THREADS="${BENCH_THREADS:-2}"
 LOG_LEVEL="${BENCH_LOG_LEVEL:-info}"
@@ -259,17 +260,6 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r >= t) ? "ok" : "BELOW"}'; }
 # Human-readable, with thousands separators, e.g. 85,123.
 thousands() { printf '%s' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
 
-row() {
-    local name="$1" rps="$2" p50="$3" p99="$4" target="$5" r
-    r="$(ratio "$rps" "$BASE_RPS")"
-    if [ "$target" = "-" ]; then
-        printf '| %s | %s | %s ms | %s ms | %s | - |\n' "$name" "$(thousands "$rps")" "$p50" "$p99" "$r"
-    else
-        printf '| %s | %s | %s ms | %s ms | %s | >= %s (%s) |\n' "$name" "$(thousands "$rps")" \
-            "$p50" "$p99" "$r" "$target" "$(verdict "$r" "$target")"
-    fi
-}
-
 cpu_model() {
     local m
     m="$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)"
@@ -277,19 +267,30 @@ cpu_model() {
     echo "${m:-unknown}"
 }
 
-# Starts the baseline, loads it, stops it; sets BASELINE_RESULT ("req/s p50 p99"). Run
-# before and after the server's loads: the two runs bracket the real measurements and
-# show how much the machine drifted meanwhile (other work, CPU frequency, neighbours).
-bench_baseline() {
-    local when="$1" res
-    start_and_wait baseline "$BASELINE_BIN" 127.0.0.1:0
-    local pid="$STARTED_PID" url="http://$STARTED_ADDR/"
-    check_200 "$url"
-    log "loading baseline, $when ($WARMUP warm-up + $DURATION)"
-    res="$(load "$url")"
-    BASELINE_RESULT="$res"
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+# The median of the numbers given as arguments.
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# "min-max" of the numbers given as arguments.
+spread() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%s-%s", lo, hi}'; }
+
+# One table row from per-round results "rps p50 p99 ratio" (one argument per round): the
+# medians, and the spread of the per-round ratios.
+summary_row() {
+    local name="$1" target="$2" r
+    shift 2
+    local rps=() p50=() p99=() ratios=()
+    for r in "$@"; do
+        read -r a b c d <<<"$r"
+        rps+=("$a"); p50+=("$b"); p99+=("$c"); ratios+=("$d")
+    done
+    local m_ratio
+    m_ratio="$(median "${ratios[@]}")"
+    m_ratio="$(awk -v r="$m_ratio" 'BEGIN {printf "%.2f", r}')"
+    local verdict_text="-"
+    if [ "$target" != "-" ]; then verdict_text=">= $target ($(verdict "$m_ratio" "$target"))"; fi
+    printf '| %s | %s | %s ms | %s ms | %s (%s) | %s |\n' "$name" \
+        "$(thousands "$(median "${rps[@]}" | awk '{printf "%.0f", $1}')")" \
+        "$(median "${p50[@]}")" "$(median "${p99[@]}")" "$m_ratio" "$(spread "${ratios[@]}")" "$verdict_text"
 }
 
 main() {
@@ -304,29 +305,35 @@ main() {
     key="$(create_key)"
     [ -n "$key" ] || die "keys create printed no key"
 
-    local b1_rps b1_p50 b1_p99 b2_rps b2_p50 b2_p99
-    bench_baseline "before the server"
-    read -r b1_rps b1_p50 b1_p99 <<<"$BASELINE_RESULT"
-
+    # Both servers stay up for the whole run; an idle one costs next to nothing.
+    start_and_wait baseline "$BASELINE_BIN" 127.0.0.1:0
+    local base="http://$STARTED_ADDR/"
     start_and_wait server "$SERVER_BIN" serve --config "$WORK/bench.toml"
     local server_pid="$STARTED_PID" srv="http://$STARTED_ADDR"
     local laisv="$srv/api/v1/laisvadienis?date=2026-12-24"
     local days="$srv/api/v1/days?from=2026-01-01&to=2026-12-31"
     local day="$srv/api/v1/day?date=2026-12-24"
+    check_200 "$base"
     check_200 "$laisv"
     check_200 "$days"
     check_200 "$day" -H "X-API-Key: $key"
 
-    local l_rps l_p50 l_p99 s_rps s_p50 s_p99 d_rps d_p50 d_p99
-    log "loading /laisvadienis"
-    res="$(load "$laisv")"
-    read -r l_rps l_p50 l_p99 <<<"$res"
-    log "loading /days (a whole year)"
-    res="$(load "$days")"
-    read -r s_rps s_p50 s_p99 <<<"$res"
-    log "loading /day (keyed)"
-    res="$(load "$day" "X-API-Key: $key")"
-    read -r d_rps d_p50 d_p99 <<<"$res"
+    # Interleaved rounds: each endpoint's ratio is taken against the baseline of its own
+    # round, so slow drift of the machine (neighbours, frequency) cancels out; the table
+    # shows the median ratio and the spread over rounds.
+    local round b_rps b_res l_res=() s_res=() d_res=() base_res=()
+    for round in $(seq 1 "$ROUNDS"); do
+        log "round $round/$ROUNDS: baseline, /laisvadienis, /days (a whole year), /day (keyed)"
+        b_res="$(load "$base")"
+        b_rps="${b_res%% *}"
+        base_res+=("$b_res 1")
+        res="$(load "$laisv")"
+        l_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+        res="$(load "$days")"
+        s_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+        res="$(load "$day" "X-API-Key: $key")"
+        d_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+    done
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
     local hwm_kib rss_mib rss_ok
@@ -334,33 +341,23 @@ main() {
     rss_mib="$(awk -v k="$hwm_kib" 'BEGIN {printf "%.1f", k / 1024}')"
     rss_ok="$(awk -v m="$rss_mib" -v t="$TARGET_RSS_MIB" 'BEGIN {print (m <= t) ? "ok" : "ABOVE"}')"
 
-    # The server stays up (idle) during the second baseline run; it costs next to nothing.
-    bench_baseline "after the server"
-    read -r b2_rps b2_p50 b2_p99 <<<"$BASELINE_RESULT"
-    # Ratios are to the mean of the two baseline runs.
-    BASE_RPS="$(awk -v a="$b1_rps" -v b="$b2_rps" 'BEGIN {printf "%.0f", (a + b) / 2}')"
-    local drift
-    drift="$(awk -v a="$b1_rps" -v b="$b2_rps" 'BEGIN {d = (b - a) / a * 100; printf "%+.0f%%", d}')"
-
     local rev tool="$LOAD_TOOL -c$CONNECTIONS"
     rev="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
     if [ -n "$(git status --porcelain 2>/dev/null)" ]; then rev="$rev+uncommitted"; fi
     if [ "$LOAD_TOOL" = wrk ]; then tool="wrk -t$THREADS -c$CONNECTIONS --latency"; fi
 
     echo
-    echo "| endpoint | req/s | p50 | p99 | ratio to baseline | target |"
+    echo "| endpoint | req/s | p50 | p99 | ratio to baseline (spread) | target |"
     echo "|---|---:|---:|---:|---:|---|"
-    row "baseline: poem #[handler], fixed JSON (before)" "$b1_rps" "$b1_p50" "$b1_p99" -
-    row "GET /api/v1/laisvadienis?date=2026-12-24" "$l_rps" "$l_p50" "$l_p99" "$TARGET_LAISVADIENIS"
-    row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$s_rps" "$s_p50" "$s_p99" "$TARGET_DAYS"
-    row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$d_rps" "$d_p50" "$d_p99" "$TARGET_DAY"
-    row "baseline: poem #[handler], fixed JSON (after)" "$b2_rps" "$b2_p50" "$b2_p99" -
+    summary_row "baseline: poem #[handler], fixed JSON, same server setup" - "${base_res[@]}"
+    summary_row "GET /api/v1/laisvadienis?date=2026-12-24" "$TARGET_LAISVADIENIS" "${l_res[@]}"
+    summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$TARGET_DAYS" "${s_res[@]}"
+    summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
     echo
-    echo "Ratios are to the mean baseline, $(thousands "$BASE_RPS") req/s; the baseline moved $drift" \
-        "between its two runs (a large move means a noisy machine: rerun)."
+    echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline of its own round."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev, nproc $(nproc), CPU: $(cpu_model)." \
-        "$tool, $DURATION per endpoint after $WARMUP warm-up;" \
+        "$tool, $DURATION per load after $WARMUP warm-up;" \
         "client and server share this machine (127.0.0.1); server log level $LOG_LEVEL."
 }
 

@@ -38,5 +38,16 @@ async fn main() -> std::io::Result<()> {
     println!("listening on http://{bound}");
     std::io::Write::flush(&mut std::io::stdout())?;
     // Every path answers, so the script can reuse the real endpoints' paths if it likes.
-    poem::Server::new_with_acceptor(acceptor).run(fixed).await
+    // Started the same way as the real server (`kalendorius_server::server`): the same idle
+    // timeout and graceful shutdown, so the ratio measures only what a request costs.
+    poem::Server::new_with_acceptor(acceptor)
+        .idle_timeout(kalendorius_server::server::IDLE_TIMEOUT)
+        .run_with_graceful_shutdown(
+            fixed,
+            async {
+                let _ = tokio::signal::ctrl_c().await;
+            },
+            Some(std::time::Duration::from_secs(10)),
+        )
+        .await
 }

@@ -26,7 +26,7 @@ use crate::errors;
 use crate::state::State;
 
 /// How long a keep-alive connection may stay idle.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
 
 /// A server that is bound and ready to run.
 pub struct Server {

@@ -5,7 +5,10 @@
 //! logged and `PresentedKey`'s `Debug` is redacted.
 
 use std::fmt;
+use std::io::Write;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use poem::http::{Method, StatusCode, Uri};
@@ -24,25 +27,38 @@ pub enum LogFormat {
 
 /// Keeps the log writer running; dropping it writes out every pending line.
 #[must_use = "dropping the guard stops the log writer"]
-pub struct LogGuard(#[allow(dead_code)] tracing_appender::non_blocking::WorkerGuard);
+pub struct LogGuard {
+    writer: BatchWriter,
+    flusher: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for LogGuard {
+    fn drop(&mut self) {
+        self.writer.shared.stop.store(true, Ordering::Release);
+        if let Some(flusher) = self.flusher.take() {
+            flusher.thread().unpark();
+            let _ = flusher.join();
+        }
+        self.writer.write_out();
+    }
+}
 
 /// Installs the global subscriber, writing to stdout. `filter` is an `EnvFilter` directive
 /// such as `info` (every request) or `warn`.
 ///
-/// Lines are written by a dedicated thread through a buffer: under load many lines go out
-/// in one `write`, instead of one system call per request on the request's thread. The
-/// buffer is flushed whenever the thread has nothing queued, so a quiet server's lines
-/// appear at once. Lines are never dropped: when the queue is full, requests wait for it.
+/// Request threads append their formatted line to a shared buffer; a flusher thread writes
+/// the buffer out every [`FLUSH_EVERY`]. A request never makes a system call or wakes a
+/// thread to log (a channel per line cost about a third of a request's CPU time under load),
+/// and lines still appear within a few milliseconds. Lines are never dropped: when the
+/// buffer reaches [`MAX_PENDING`] the request that finds it full writes it out itself.
 pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .map_err(|e| anyhow::anyhow!("invalid log level '{filter}': {e}"))?;
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        .finish(std::io::BufWriter::new(std::io::stdout()));
+    let writer = BatchWriter::default();
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(writer)
+        .with_writer(writer.clone())
         // Colour codes only for a human at a terminal, never in files or collectors.
         .with_ansi(ansi);
     let installed = match format {
@@ -50,7 +66,91 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
     installed.map_err(|e| anyhow::anyhow!("cannot install the logger: {e}"))?;
-    Ok(LogGuard(guard))
+    let flusher = {
+        let writer = writer.clone();
+        std::thread::Builder::new()
+            .name("log-flusher".into())
+            .spawn(move || {
+                while !writer.shared.stop.load(Ordering::Acquire) {
+                    std::thread::park_timeout(FLUSH_EVERY);
+                    writer.write_out();
+                }
+            })?
+    };
+    Ok(LogGuard {
+        writer,
+        flusher: Some(flusher),
+    })
+}
+
+/// How often pending log lines are written out.
+const FLUSH_EVERY: Duration = Duration::from_millis(20);
+
+/// Pending bytes at which a request writes the buffer out itself (back-pressure).
+const MAX_PENDING: usize = 1 << 20;
+
+/// Log lines waiting to be written, shared by every thread.
+#[derive(Clone, Default)]
+struct BatchWriter {
+    shared: Arc<BatchShared>,
+}
+
+#[derive(Default)]
+struct BatchShared {
+    /// Complete lines not yet written (each event is appended whole, so lines never mix).
+    pending: Mutex<Vec<u8>>,
+    /// Set when the guard is dropped.
+    stop: AtomicBool,
+}
+
+impl BatchWriter {
+    /// Writes every pending line to stdout.
+    fn write_out(&self) {
+        let lines = {
+            let mut pending = self
+                .shared
+                .pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if pending.is_empty() {
+                return;
+            }
+            std::mem::take(&mut *pending)
+        };
+        let mut out = std::io::stdout().lock();
+        // A closed stdout must not take the server down; the lines are lost only then.
+        let _ = out.write_all(&lines).and_then(|()| out.flush());
+    }
+}
+
+impl Write for &BatchWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let full = {
+            let mut pending = self
+                .shared
+                .pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            pending.extend_from_slice(buf);
+            pending.len() >= MAX_PENDING
+        };
+        if full {
+            self.write_out();
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
+    type Writer = &'a BatchWriter;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        self
+    }
 }
 
 /// Writes the access line of one request.
