@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::Utc;
-use poem::http::{header, HeaderValue, Method, StatusCode};
+use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::auth;
@@ -40,6 +40,12 @@ const EXPOSE_HEADERS: &str =
     "ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Dataset-Version";
 
 /// Request headers a preflight allows when the browser does not list its own.
+/// Header names of every response, parsed once (a `&str` name is parsed on each insert).
+const X_DATASET_VERSION: HeaderName = HeaderName::from_static("x-dataset-version");
+const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+
 const ALLOW_HEADERS: &str = "X-API-Key, Authorization, If-None-Match";
 
 /// How long a browser may cache a preflight answer, in seconds.
@@ -305,7 +311,7 @@ fn preflight(req: &Request) -> Response {
 fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Decision>) {
     let status = resp.status();
     let headers = resp.headers_mut();
-    headers.insert("x-dataset-version", catalog.version_header().clone());
+    headers.insert(X_DATASET_VERSION, catalog.version_header().clone());
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
@@ -317,9 +323,9 @@ fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Deci
         );
     }
     if let Some(d) = decision {
-        headers.insert("ratelimit-limit", HeaderValue::from(d.limit));
-        headers.insert("ratelimit-remaining", HeaderValue::from(d.remaining));
-        headers.insert("ratelimit-reset", HeaderValue::from(d.reset_secs));
+        headers.insert(RATELIMIT_LIMIT, HeaderValue::from(d.limit));
+        headers.insert(RATELIMIT_REMAINING, HeaderValue::from(d.remaining));
+        headers.insert(RATELIMIT_RESET, HeaderValue::from(d.reset_secs));
         if d.refused_by.is_some() {
             let retry = d.retry_after_secs.unwrap_or(d.reset_secs).max(1);
             headers.insert(header::RETRY_AFTER, HeaderValue::from(retry));

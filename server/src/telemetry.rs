@@ -115,7 +115,10 @@ impl BatchWriter {
             if pending.is_empty() {
                 return;
             }
-            std::mem::take(&mut *pending)
+            // Hand the next round a buffer of the same size, so request threads do not regrow
+            // it from empty after every flush.
+            let capacity = pending.capacity();
+            std::mem::replace(&mut *pending, Vec::with_capacity(capacity))
         };
         let mut out = std::io::stdout().lock();
         // A closed stdout must not take the server down; the lines are lost only then.
