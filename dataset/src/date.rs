@@ -108,11 +108,6 @@ impl Date {
     pub fn days_until(self, other: Date) -> i64 {
         (other.0 - self.0).num_days()
     }
-
-    /// `YYYYMMDD` as a number: orders like the date and reads like it in hex dumps.
-    pub fn ordinal_key(self) -> u32 {
-        self.year() as u32 * 10_000 + self.month() * 100 + self.day()
-    }
 }
 
 impl fmt::Display for Date {
