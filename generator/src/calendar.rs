@@ -96,7 +96,7 @@ fn day<'a>(
             let period = h.red_period(date);
             let names = h.names_on(date);
             if period.is_some() {
-                red.push((h.labour_code_item.unwrap_or(u32::MAX), &h.names_on(date).lt));
+                red.push((h.labour_code_item.unwrap_or(u32::MAX), &names.lt));
             }
             Holiday {
                 id: h.id.clone(),

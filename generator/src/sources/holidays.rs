@@ -114,7 +114,7 @@ pub fn parse(
 }
 
 fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<HolidayDef> {
-    let errors_before = diag_len(diag);
+    let errors_before = diag.len();
     let id = src.id.get_ref().clone();
     if id.is_empty()
         || !id
@@ -266,7 +266,7 @@ fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<H
         );
     }
 
-    if diag_len(diag) != errors_before {
+    if diag.len() != errors_before {
         return None;
     }
     Some(HolidayDef {
@@ -280,10 +280,6 @@ fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<H
         red,
         former_names,
     })
-}
-
-fn diag_len(diag: &Diagnostics) -> usize {
-    diag.len()
 }
 
 fn observed(
