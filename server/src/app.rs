@@ -323,9 +323,10 @@ fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Deci
         );
     }
     if let Some(d) = decision {
-        headers.insert(RATELIMIT_LIMIT, HeaderValue::from(d.limit));
-        headers.insert(RATELIMIT_REMAINING, HeaderValue::from(d.remaining));
-        headers.insert(RATELIMIT_RESET, HeaderValue::from(d.reset_secs));
+        let [limit, remaining, reset] = numeric_values([d.limit, d.remaining, d.reset_secs]);
+        headers.insert(RATELIMIT_LIMIT, limit);
+        headers.insert(RATELIMIT_REMAINING, remaining);
+        headers.insert(RATELIMIT_RESET, reset);
         if d.refused_by.is_some() {
             let retry = d.retry_after_secs.unwrap_or(d.reset_secs).max(1);
             headers.insert(header::RETRY_AFTER, HeaderValue::from(retry));
@@ -336,6 +337,25 @@ fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Deci
             .entry(header::CACHE_CONTROL)
             .or_insert(HeaderValue::from_static("no-store"));
     }
+}
+
+/// Header values of `numbers`, written into one shared buffer (one allocation where
+/// `HeaderValue::from(u64)` makes one each).
+fn numeric_values<const N: usize>(numbers: [u64; N]) -> [HeaderValue; N] {
+    let mut text = bytes::BytesMut::with_capacity(N * 20);
+    let mut ends = [0; N];
+    let mut digits = itoa::Buffer::new();
+    for (end, n) in ends.iter_mut().zip(numbers) {
+        text.extend_from_slice(digits.format(n).as_bytes());
+        *end = text.len();
+    }
+    let text = text.freeze();
+    let mut start = 0;
+    ends.map(|end| {
+        let value = text.slice(start..end);
+        start = end;
+        HeaderValue::from_maybe_shared(value).expect("decimal digits are a valid header value")
+    })
 }
 
 /// A HEAD answer: the GET's headers, its `Content-Length`, no body.
@@ -367,6 +387,13 @@ mod tests {
             };
             assert_eq!(serde_json::to_value(code).unwrap(), window.code());
         }
+    }
+
+    #[test]
+    fn numeric_values_are_the_decimal_numbers() {
+        let values = numeric_values([0, 60, u64::MAX]);
+        let shown: Vec<&[u8]> = values.iter().map(HeaderValue::as_bytes).collect();
+        assert_eq!(shown, [&b"0"[..], b"60", b"18446744073709551615"]);
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //! byte-equal bodies, and a new dataset gives every response a new tag. Keyed responses are
 //! `Cache-Control: private` and carry no ETag.
 
-use poem::http::{header, HeaderMap};
+use bytes::Bytes;
+use kalendorius_dataset::Date;
+use poem::http::{header, HeaderMap, HeaderValue};
+
+use crate::catalog::push_date;
 
 /// `Cache-Control` of a successful public response.
 pub const PUBLIC: &str = "public, max-age=3600";
@@ -13,22 +17,24 @@ pub const PUBLIC: &str = "public, max-age=3600";
 /// `Cache-Control` of a successful keyed response.
 pub const PRIVATE: &str = "private";
 
-/// A strong ETag: `"<dataset tag>-<parts joined by ->"`.
-pub fn etag(dataset_tag: &str, parts: &[&str]) -> String {
-    let mut tag = String::with_capacity(dataset_tag.len() + 2 + parts.len() * 11);
-    tag.push('"');
-    tag.push_str(dataset_tag);
-    for part in parts {
-        tag.push('-');
-        tag.push_str(part);
+/// A strong ETag: `"<dataset tag>-<dates joined by ->"`, written in one allocation.
+pub fn etag(dataset_tag: &str, dates: &[Date]) -> HeaderValue {
+    let mut tag = Vec::with_capacity(dataset_tag.len() + 2 + dates.len() * 11);
+    tag.push(b'"');
+    tag.extend_from_slice(dataset_tag.as_bytes());
+    for &date in dates {
+        tag.push(b'-');
+        push_date(&mut tag, date);
     }
-    tag.push('"');
-    tag
+    tag.push(b'"');
+    HeaderValue::from_maybe_shared(Bytes::from(tag))
+        .expect("a hex tag, digits and dashes are valid in a header")
 }
 
 /// Whether the request's `If-None-Match` matches `etag` (RFC 9110 13.1.2: weak comparison,
 /// `*` matches any current representation).
-pub fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let etag = etag.as_bytes();
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -36,7 +42,7 @@ pub fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
         .flat_map(|v| v.split(','))
         .map(str::trim)
         .any(|candidate| {
-            candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate) == etag
+            candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate).as_bytes() == etag
         })
 }
 
@@ -46,7 +52,8 @@ mod tests {
 
     #[test]
     fn matching_follows_weak_comparison() {
-        let tag = etag("abc", &["2024-01-01"]);
+        let date = Date::parse("2024-01-01").unwrap();
+        let tag = etag("abc", &[date]);
         assert_eq!(tag, "\"abc-2024-01-01\"");
         let mut h = HeaderMap::new();
         assert!(!not_modified(&h, &tag));

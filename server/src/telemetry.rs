@@ -4,6 +4,9 @@
 //! client IP and the key's owner; a key itself never reaches a log (D4): headers are not
 //! logged and `PresentedKey`'s `Debug` is redacted.
 
+mod text;
+
+use std::borrow::Cow;
 use std::fmt;
 use std::io::Write;
 use std::net::IpAddr;
@@ -62,7 +65,8 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         // Colour codes only for a human at a terminal, never in files or collectors.
         .with_ansi(ansi);
     let installed = match format {
-        LogFormat::Text => builder.try_init(),
+        LogFormat::Text if ansi => builder.try_init(),
+        LogFormat::Text => builder.event_format(text::PlainText).try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
     installed.map_err(|e| anyhow::anyhow!("cannot install the logger: {e}"))?;
@@ -157,6 +161,9 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
 }
 
 /// Writes the access line of one request.
+///
+/// Every field is a string or a number, which the text format writes without `core::fmt`
+/// (see `text`).
 pub fn access(
     method: &Method,
     uri: &Uri,
@@ -165,15 +172,50 @@ pub fn access(
     client_ip: IpAddr,
     key_owner: Option<&str>,
 ) {
+    if !tracing::enabled!(target: "access", tracing::Level::INFO) {
+        return;
+    }
+    let mut ip_text = [0u8; 15];
     tracing::info!(
         target: "access",
-        method = %method,
-        path = %RedactedUri(uri),
+        method = method.as_str(),
+        path = &*redacted_path(uri),
         status = status.as_u16(),
         latency_us = latency.as_micros() as u64,
-        client_ip = %client_ip,
+        client_ip = &*ip_string(client_ip, &mut ip_text),
         key_owner,
     );
+}
+
+/// The path and query of `uri` as logged: borrowed, unless a parameter may be an `api_key`
+/// (its name spells it, or is percent-encoded) and has to be redacted.
+fn redacted_path(uri: &Uri) -> Cow<'_, str> {
+    let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
+    match uri.query() {
+        Some(query) if query.contains(crate::auth::KEY_QUERY) || query.contains('%') => {
+            Cow::Owned(RedactedUri(uri).to_string())
+        }
+        _ => Cow::Borrowed(shown),
+    }
+}
+
+/// `ip` as text; an IPv4 address is written into `buf`, without `core::fmt`.
+fn ip_string(ip: IpAddr, buf: &mut [u8; 15]) -> Cow<'_, str> {
+    let IpAddr::V4(v4) = ip else {
+        return Cow::Owned(ip.to_string());
+    };
+    let mut len = 0;
+    let mut digits = itoa::Buffer::new();
+    for (i, octet) in v4.octets().into_iter().enumerate() {
+        if i > 0 {
+            buf[len] = b'.';
+            len += 1;
+        }
+        let octet = digits.format(octet).as_bytes();
+        buf[len..len + octet.len()].copy_from_slice(octet);
+        len += octet.len();
+    }
+    Cow::Borrowed(std::str::from_utf8(&buf[..len]).expect("digits and dots"))
 }
 
 /// Displays a URI's path and query with every `api_key` value replaced by `REDACTED`.
@@ -206,6 +248,41 @@ impl fmt::Display for RedactedUri<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ip_addresses_are_written_as_displayed() {
+        for ip in [
+            "0.0.0.0",
+            "127.0.0.1",
+            "255.255.255.255",
+            "10.20.3.199",
+            "::1",
+            "2001:db8::7",
+        ] {
+            let ip: IpAddr = ip.parse().unwrap();
+            assert_eq!(ip_string(ip, &mut [0; 15]), ip.to_string());
+        }
+    }
+
+    #[test]
+    fn paths_are_borrowed_unless_a_key_may_be_in_them() {
+        let plain: Uri = "/api/v1/days?from=2024-01-01&to=2024-01-02"
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            redacted_path(&plain),
+            Cow::Borrowed("/api/v1/days?from=2024-01-01&to=2024-01-02")
+        ));
+        let keyed: Uri = "/api/v1/day?date=2024-01-01&api_key=ltk_secret"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            redacted_path(&keyed),
+            "/api/v1/day?date=2024-01-01&api_key=REDACTED"
+        );
+        let encoded: Uri = "/api/v1/day?%61pi_key=ltk_secret".parse().unwrap();
+        assert_eq!(redacted_path(&encoded), "/api/v1/day?%61pi_key=REDACTED");
+    }
 
     #[test]
     fn api_key_values_are_redacted_however_spelled() {

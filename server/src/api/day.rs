@@ -4,12 +4,11 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::OpenApi;
 
+use super::answer::Answer;
 use super::doc_types::{DateParam, DocString, LangParam};
-use super::payload::JsonBytes;
-use super::responses::{DayResponse, KeyedError};
+use super::responses::{DayDoc, KeyedError};
 use super::security::ApiKeyAuth;
 use super::{catalog_of, ApiTag};
-use crate::caching;
 use crate::catalog::Catalog;
 use crate::params::{self, Params};
 
@@ -33,18 +32,15 @@ impl DayApi {
         /// Language of holiday `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive.
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
-    ) -> Result<DayResponse, KeyedError> {
+    ) -> Result<Answer<DayDoc>, KeyedError> {
         handle(req, &catalog_of(req))
     }
 }
 
 /// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<DayResponse, KeyedError> {
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DayDoc>, KeyedError> {
     let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
     let date = params::date(catalog, "date", params.get(0))?;
     let lang = params::lang(params.get(1))?;
-    Ok(DayResponse::Ok(
-        JsonBytes::new(super::wire::day(catalog, date, lang)),
-        caching::PRIVATE.into(),
-    ))
+    Ok(Answer::private(super::wire::day(catalog, date, lang)))
 }

@@ -4,10 +4,10 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::OpenApi;
 
+use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
-use super::payload::JsonBytes;
-use super::responses::{DaysResponse, PublicError};
-use super::{catalog_of, date_text, ApiTag};
+use super::responses::{DaysDoc, PublicError};
+use super::{catalog_of, ApiTag};
 use crate::caching;
 use crate::catalog::Catalog;
 use crate::errors::{ApiError, ErrorCode};
@@ -36,13 +36,13 @@ impl DaysApi {
         /// Last date, `YYYY-MM-DD`, inclusive; not earlier than `from`.
         #[oai(name = "to")]
         _to: Query<DocString<DateParam>>,
-    ) -> Result<DaysResponse, PublicError> {
+    ) -> Result<Answer<DaysDoc>, PublicError> {
         handle(req, &catalog_of(req))
     }
 }
 
 /// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<DaysResponse, PublicError> {
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DaysDoc>, PublicError> {
     let params = Params::parse(req.uri().query(), ["from", "to"])?;
     // D3 order: missing_param (both), invalid_date, invalid_range, range_too_large.
     if params.get(0).is_none() {
@@ -70,16 +70,9 @@ pub fn handle(req: &Request, catalog: &Catalog) -> Result<DaysResponse, PublicEr
             )
             .into());
     }
-    let etag = caching::etag(
-        catalog.etag_tag(),
-        &[date_text(from).as_str(), date_text(to).as_str()],
-    );
+    let etag = caching::etag(catalog.etag_tag(), &[from, to]);
     if caching::not_modified(req.headers(), &etag) {
-        return Ok(DaysResponse::NotModified(etag, caching::PUBLIC.into()));
+        return Ok(Answer::not_modified(etag));
     }
-    Ok(DaysResponse::Ok(
-        JsonBytes::new(catalog.days_json(from, to)),
-        etag,
-        caching::PUBLIC.into(),
-    ))
+    Ok(Answer::public(catalog.days_json(from, to), etag))
 }

@@ -5,12 +5,11 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::OpenApi;
 
+use super::answer::Answer;
 use super::doc_types::{DocString, LangParam, OptionalDateParam, YearParam};
-use super::payload::JsonBytes;
-use super::responses::{HolidaysResponse, KeyedError};
+use super::responses::{HolidaysDoc, KeyedError};
 use super::security::ApiKeyAuth;
 use super::{catalog_of, ApiTag};
-use crate::caching;
 use crate::catalog::Catalog;
 use crate::errors::{ApiError, ErrorCode};
 use crate::params::{self, Params};
@@ -41,13 +40,13 @@ impl HolidaysApi {
         /// Language of `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive.
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
-    ) -> Result<HolidaysResponse, KeyedError> {
+    ) -> Result<Answer<HolidaysDoc>, KeyedError> {
         handle(req, &catalog_of(req))
     }
 }
 
 /// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<HolidaysResponse, KeyedError> {
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<HolidaysDoc>, KeyedError> {
     let params = Params::parse(req.uri().query(), ["date", "year", "lang", "api_key"])?;
     let body = match (params.get(0), params.get(1)) {
         (Some(_), Some(_)) => {
@@ -75,8 +74,5 @@ pub fn handle(req: &Request, catalog: &Catalog) -> Result<HolidaysResponse, Keye
             super::wire::holidays_of_year(catalog, year.get(), lang)
         }
     };
-    Ok(HolidaysResponse::Ok(
-        JsonBytes::new(body),
-        caching::PRIVATE.into(),
-    ))
+    Ok(Answer::private(body))
 }

@@ -4,10 +4,10 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::OpenApi;
 
+use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
-use super::payload::JsonBytes;
-use super::responses::{LaisvadienisResponse, PublicError};
-use super::{catalog_of, date_text, ApiTag};
+use super::responses::{LaisvadienisDoc, PublicError};
+use super::{catalog_of, ApiTag};
 use crate::caching;
 use crate::catalog::Catalog;
 use crate::params::{self, Params};
@@ -30,25 +30,18 @@ impl LaisvadienisApi {
         /// The date, `YYYY-MM-DD`, within the years served.
         #[oai(name = "date")]
         _date: Query<DocString<DateParam>>,
-    ) -> Result<LaisvadienisResponse, PublicError> {
+    ) -> Result<Answer<LaisvadienisDoc>, PublicError> {
         handle(req, &catalog_of(req))
     }
 }
 
 /// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<LaisvadienisResponse, PublicError> {
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<LaisvadienisDoc>, PublicError> {
     let params = Params::parse(req.uri().query(), ["date"])?;
     let date = params::date(catalog, "date", params.get(0))?;
-    let etag = caching::etag(catalog.etag_tag(), &[date_text(date).as_str()]);
+    let etag = caching::etag(catalog.etag_tag(), &[date]);
     if caching::not_modified(req.headers(), &etag) {
-        return Ok(LaisvadienisResponse::NotModified(
-            etag,
-            caching::PUBLIC.into(),
-        ));
+        return Ok(Answer::not_modified(etag));
     }
-    Ok(LaisvadienisResponse::Ok(
-        JsonBytes::new(catalog.status_json(date)),
-        etag,
-        caching::PUBLIC.into(),
-    ))
+    Ok(Answer::public(catalog.status_json(date), etag))
 }

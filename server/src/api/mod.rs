@@ -10,6 +10,7 @@
 //! therefore describes exactly the functions that answer, and the `openapi` integration
 //! test checks every documented status and schema against real responses.
 
+pub mod answer;
 pub mod day;
 pub mod days;
 pub mod doc_types;
@@ -24,7 +25,6 @@ pub mod wire;
 
 use std::sync::Arc;
 
-use kalendorius_dataset::Date;
 use poem::Request;
 use poem_openapi::OpenApiService;
 
@@ -85,11 +85,4 @@ pub fn catalog_of(req: &Request) -> Arc<Catalog> {
         .get::<Arc<Catalog>>()
         .cloned()
         .expect("the catalog is in the extensions of a request to a mounted operation")
-}
-
-/// `YYYY-MM-DD` of a date.
-pub fn date_text(date: Date) -> String {
-    let mut out = Vec::with_capacity(10);
-    crate::catalog::push_date(&mut out, date);
-    String::from_utf8(out).expect("digits and dashes")
 }

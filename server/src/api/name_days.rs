@@ -4,12 +4,11 @@ use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::OpenApi;
 
+use super::answer::Answer;
 use super::doc_types::{DateParam, DocString, LangParam};
-use super::payload::JsonBytes;
-use super::responses::{KeyedError, NameDaysResponse};
+use super::responses::{KeyedError, NameDaysDoc};
 use super::security::ApiKeyAuth;
 use super::{catalog_of, ApiTag};
-use crate::caching;
 use crate::catalog::Catalog;
 use crate::params::{self, Params};
 
@@ -34,18 +33,15 @@ impl NameDaysApi {
         /// `lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed lower-case.
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
-    ) -> Result<NameDaysResponse, KeyedError> {
+    ) -> Result<Answer<NameDaysDoc>, KeyedError> {
         handle(req, &catalog_of(req))
     }
 }
 
 /// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<NameDaysResponse, KeyedError> {
+pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<NameDaysDoc>, KeyedError> {
     let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
     let date = params::date(catalog, "date", params.get(0))?;
     let lang = params::lang(params.get(1))?;
-    Ok(NameDaysResponse::Ok(
-        JsonBytes::new(super::wire::name_days(catalog, date, lang)),
-        caching::PRIVATE.into(),
-    ))
+    Ok(Answer::private(super::wire::name_days(catalog, date, lang)))
 }

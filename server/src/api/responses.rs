@@ -1,5 +1,9 @@
 //! The documented responses of the operations: status, payload and headers.
 //!
+//! The success types here only describe: the operations answer with `super::answer::Answer`,
+//! which writes exactly the documented response directly and borrows its description from
+//! these types (so their variants are never built). The error types are built as they are.
+//!
 //! Headers every response carries (`X-Dataset-Version`, `Access-Control-Allow-Origin`) and the
 //! rate-limit headers are added by `crate::app` for all responses alike; they are listed here
 //! so the document shows them.
@@ -13,8 +17,9 @@ use crate::errors::{ApiError, ErrorBody};
 /// Declares the 200/304 response of a public endpoint.
 macro_rules! public_response {
     ($name:ident, $schema:ty, $what:literal) => {
-        #[doc = concat!("Responses of ", $what, ".")]
+        #[doc = concat!("Responses of ", $what, " (the description of its `Answer`).")]
         #[derive(ApiResponse)]
+        #[allow(dead_code, reason = "describes `Answer`, which builds the response")]
         #[oai(
             header(
                 name = "X-Dataset-Version",
@@ -55,14 +60,15 @@ macro_rules! public_response {
     };
 }
 
-public_response!(LaisvadienisResponse, DayStatus, "/laisvadienis");
-public_response!(DaysResponse, DaysRange, "/days");
+public_response!(LaisvadienisDoc, DayStatus, "/laisvadienis");
+public_response!(DaysDoc, DaysRange, "/days");
 
 /// Declares the 200 response of a keyed endpoint.
 macro_rules! keyed_response {
     ($name:ident, $schema:ty, $what:literal) => {
-        #[doc = concat!("Responses of ", $what, ".")]
+        #[doc = concat!("Responses of ", $what, " (the description of its `Answer`).")]
         #[derive(ApiResponse)]
+        #[allow(dead_code, reason = "describes `Answer`, which builds the response")]
         #[oai(
             header(
                 name = "X-Dataset-Version",
@@ -93,9 +99,9 @@ macro_rules! keyed_response {
     };
 }
 
-keyed_response!(HolidaysResponse, Holidays, "/holidays");
-keyed_response!(NameDaysResponse, NameDays, "/name-days");
-keyed_response!(DayResponse, DayDetails, "/day");
+keyed_response!(HolidaysDoc, Holidays, "/holidays");
+keyed_response!(NameDaysDoc, NameDays, "/name-days");
+keyed_response!(DayDoc, DayDetails, "/day");
 
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]
