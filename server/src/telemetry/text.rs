@@ -35,17 +35,7 @@ where
         event: &Event<'_>,
     ) -> fmt::Result {
         let meta = event.metadata();
-        let mut head = [0u8; 27];
-        writer.write_str(timestamp(SystemTime::now(), &mut head))?;
-        writer.write_str(match *meta.level() {
-            Level::ERROR => " ERROR ",
-            Level::WARN => "  WARN ",
-            Level::INFO => "  INFO ",
-            Level::DEBUG => " DEBUG ",
-            Level::TRACE => " TRACE ",
-        })?;
-        writer.write_str(meta.target())?;
-        writer.write_char(':')?;
+        write_head(&mut writer, SystemTime::now(), *meta.level(), meta.target())?;
         let mut fields = Fields {
             out: writer.by_ref(),
             result: Ok(()),
@@ -53,6 +43,58 @@ where
         event.record(&mut fields);
         fields.result?;
         writer.write_char('\n')
+    }
+}
+
+/// Writes `<timestamp> <LEVEL> <target>:`, the start of every line.
+pub fn write_head(
+    out: &mut impl fmt::Write,
+    now: SystemTime,
+    level: Level,
+    target: &str,
+) -> fmt::Result {
+    let mut stamp = [0u8; 27];
+    out.write_str(timestamp(now, &mut stamp))?;
+    out.write_str(match level {
+        Level::ERROR => " ERROR ",
+        Level::WARN => "  WARN ",
+        Level::INFO => "  INFO ",
+        Level::DEBUG => " DEBUG ",
+        Level::TRACE => " TRACE ",
+    })?;
+    out.write_str(target)?;
+    out.write_char(':')
+}
+
+/// Writes ` name="value"`, escaped as `Debug` escapes a string.
+pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
+    write_name(out, name)?;
+    write_quoted(out, value)
+}
+
+/// Writes ` name=value`.
+pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
+    write_name(out, name)?;
+    out.write_str(itoa::Buffer::new().format(value))
+}
+
+fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
+    out.write_char(' ')?;
+    out.write_str(name)?;
+    out.write_char('=')
+}
+
+/// `value` quoted; what `Debug` writes, without its machinery when nothing needs escaping.
+fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
+    if value
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.write_char('"')?;
+        out.write_str(value)?;
+        out.write_char('"')
+    } else {
+        write!(out, "{value:?}")
     }
 }
 
@@ -88,62 +130,50 @@ struct Fields<'w> {
 }
 
 impl Fields<'_> {
-    fn name(&mut self, field: &Field) -> fmt::Result {
-        self.out.write_char(' ')?;
-        if field.name() != "message" {
-            self.out.write_str(field.name())?;
-            self.out.write_char('=')?;
-        }
-        Ok(())
-    }
-
-    fn record_with(&mut self, field: &Field, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
+    fn record_with(&mut self, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
         if self.result.is_ok() {
-            self.result = self.name(field).and_then(|()| value(&mut self.out));
+            self.result = value(&mut self.out);
         }
     }
 }
 
 impl Visit for Fields<'_> {
     fn record_str(&mut self, field: &Field, value: &str) {
-        let is_message = field.name() == "message";
-        self.record_with(field, |out| {
-            if is_message {
+        self.record_with(|out| match field.name() {
+            "message" => {
+                out.write_char(' ')?;
                 out.write_str(value)
-            } else if value
-                .bytes()
-                .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-            {
-                // Nothing to escape: what `Debug` would write, without its machinery.
-                out.write_char('"')?;
-                out.write_str(value)?;
-                out.write_char('"')
-            } else {
-                write!(out, "{value:?}")
             }
+            name => write_str_field(out, name, value),
         });
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.record_with(field, |out| {
-            out.write_str(itoa::Buffer::new().format(value))
-        });
+        self.record_with(|out| write_u64_field(out, field.name(), value));
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.record_with(field, |out| {
+        self.record_with(|out| {
+            write_name(out, field.name())?;
             out.write_str(itoa::Buffer::new().format(value))
         });
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.record_with(field, |out| {
+        self.record_with(|out| {
+            write_name(out, field.name())?;
             out.write_str(if value { "true" } else { "false" })
         });
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        self.record_with(field, |out| write!(out, "{value:?}"));
+        self.record_with(|out| match field.name() {
+            "message" => write!(out, " {value:?}"),
+            name => {
+                write_name(out, name)?;
+                write!(out, "{value:?}")
+            }
+        });
     }
 }
 

@@ -165,6 +165,12 @@ async fn every_response_names_its_dataset_and_allows_any_origin() {
             Some("*"),
             "{path}"
         );
+        // A script may read ETag, RateLimit-*, Retry-After and X-Dataset-Version.
+        assert_eq!(
+            header(&resp, "access-control-expose-headers"),
+            Some("*"),
+            "{path}"
+        );
     }
 }
 

@@ -194,11 +194,12 @@ async fn sigint_stops_too() {
     assert_eq!(server.wait_exit().code(), Some(0));
 }
 
-#[tokio::test]
-async fn the_access_log_has_one_line_per_request_and_never_a_key() {
+/// Starts a server logging in `format`, makes three requests (a key in the query, a key in
+/// a header, a wrong key in the query) and returns the server and the key.
+async fn three_logged_requests(format: &str) -> (tempfile::TempDir, Proc, String) {
     let tmp = tempfile::tempdir().unwrap();
     let state_dir = tmp.path().join("state");
-    let server = start(dataset(), &state_dir, &[("KALENDORIUS_LOG_FORMAT", "json")]);
+    let server = start(dataset(), &state_dir, &[("KALENDORIUS_LOG_FORMAT", format)]);
     let created = command()
         .args(["keys", "--state"])
         .arg(&state_dir)
@@ -241,22 +242,32 @@ async fn the_access_log_has_one_line_per_request_and_never_a_key() {
     )
     .await;
     assert_eq!(resp.status(), 401);
+    (tmp, server, key)
+}
 
+/// The log lines of `server` that `is_access` picks, once there are `count` (or after 10 s).
+async fn access_lines(server: &Proc, count: usize, is_access: impl Fn(&str) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    let lines = loop {
-        let access: Vec<serde_json::Value> = server
-            .log()
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|v| v["target"] == "access")
-            .collect();
-        if access.len() >= 3 || Instant::now() > deadline {
-            break access;
-        }
+    while server.log().lines().filter(|l| is_access(l)).count() < count && Instant::now() < deadline
+    {
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_access_log_has_one_line_per_request_and_never_a_key() {
+    let (_tmp, server, key) = three_logged_requests("json").await;
+    let is_access = |l: &str| {
+        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v["target"] == "access")
     };
-    assert_eq!(lines.len(), 3, "{lines:?}");
+    access_lines(&server, 3, is_access).await;
     let log = server.log();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .filter(|l| is_access(l))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(!log.contains(&key), "a key in the log:\n{log}");
     assert!(
         !log.contains("ltk_wrong_secret"),
@@ -274,6 +285,52 @@ async fn the_access_log_has_one_line_per_request_and_never_a_key() {
     assert_eq!(lines[1]["key_owner"], "log-test-owner");
     assert_eq!(lines[2]["status"], 401);
     assert!(lines[2].get("key_owner").is_none());
+}
+
+#[tokio::test]
+async fn the_text_access_log_has_the_same_lines() {
+    let (_tmp, server, key) = three_logged_requests("text").await;
+    let is_access = |l: &str| l.contains(" INFO access: ");
+    access_lines(&server, 3, is_access).await;
+    let log = server.log();
+    let lines: Vec<&str> = log.lines().filter(|l| is_access(l)).collect();
+    assert_eq!(lines.len(), 3, "{log}");
+    assert!(!log.contains(&key), "a key in the log:\n{log}");
+    assert!(
+        !log.contains("ltk_wrong_secret"),
+        "a key in the log:\n{log}"
+    );
+    // `2024-01-01T12:00:00.000000Z  INFO access: method="GET" ...`
+    for line in &lines {
+        let stamp = &line[..27];
+        assert!(
+            chrono::DateTime::parse_from_rfc3339(stamp).is_ok(),
+            "timestamp: {line}"
+        );
+        assert!(
+            line[27..].starts_with("  INFO access: method=\"GET\" path="),
+            "{line}"
+        );
+    }
+    assert!(
+        lines[0].contains(
+            r#" path="/api/v1/day?date=2024-01-01&api_key=REDACTED" status=200 latency_us="#
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].ends_with(r#" client_ip="127.0.0.1" key_owner="log-test-owner""#),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(r#" key_owner="log-test-owner""#),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].contains(" status=401 "), "{}", lines[2]);
+    assert!(!lines[2].contains("key_owner"), "{}", lines[2]);
 }
 
 fn refuse(data: &Path) -> String {
