@@ -127,7 +127,8 @@ struct YearJson {
 pub struct Catalog {
     /// `dataset_version` of the manifest.
     version: String,
-    /// The same, ready as the `X-Dataset-Version` header of every response.
+    /// The same, ready as the `X-Dataset-Version` header of every response. Static (see
+    /// [`interned`]), so copying it into a response touches no shared reference count.
     version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
     etag_tag: String,
@@ -253,8 +254,9 @@ impl Catalog {
         debug_assert_eq!(days.len(), day_count);
 
         let version = manifest.dataset_version.clone();
-        let version_header = poem::http::HeaderValue::from_str(&version)
+        poem::http::HeaderValue::from_str(&version)
             .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
+        let version_header = poem::http::HeaderValue::from_static(interned(&version));
         let etag_tag = short_digest(&version);
         Ok(Catalog {
             version,
@@ -511,6 +513,21 @@ fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names:
 
 fn push_bool(out: &mut Vec<u8>, value: bool) {
     out.extend_from_slice(if value { b"true" } else { b"false" });
+}
+
+/// `text` with a `'static` lifetime: each distinct text is leaked once per process.
+///
+/// Used for dataset versions only: a reload of a new dataset leaks its version (about 16
+/// bytes), reloading a version seen before leaks nothing.
+fn interned(text: &str) -> &'static str {
+    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&known) = seen.iter().find(|&&known| known == text) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    seen.push(leaked);
+    leaked
 }
 
 /// `YYYY-MM-DD` without going through `fmt`.

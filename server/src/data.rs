@@ -41,9 +41,13 @@ impl DataHandle {
         })
     }
 
-    /// The catalog in service now.
-    pub fn current(&self) -> Arc<Catalog> {
-        self.current.load_full()
+    /// The catalog in service now, held for as long as the guard lives.
+    ///
+    /// A guard, not an `Arc`: taking an `Arc` writes its shared reference count, a cache
+    /// line every request thread would then pass around (arc-swap's guard records the
+    /// reader in a slot of its own thread instead).
+    pub fn current(&self) -> arc_swap::Guard<Arc<Catalog>> {
+        self.current.load()
     }
 
     /// Loads the dataset again (off the async threads) and swaps it in. On failure the old

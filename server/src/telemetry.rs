@@ -12,7 +12,7 @@ use std::fmt;
 use std::io::Write;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, SystemTime};
 
 use poem::http::{Method, StatusCode, Uri};
@@ -107,7 +107,10 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 /// Pending bytes at which a request writes the buffer out itself (back-pressure).
 const MAX_PENDING: usize = 1 << 20;
 
-/// Log lines waiting to be written, shared by every thread.
+/// Log lines waiting to be written: one buffer per thread that logs, so two request threads
+/// never contend for a lock or pass a cache line between them to log; the flusher visits
+/// every buffer. Within one flush, lines keep their order per thread; across threads they
+/// are grouped by thread (each line carries its timestamp).
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -115,47 +118,72 @@ struct BatchWriter {
 
 #[derive(Default)]
 struct BatchShared {
-    /// Complete lines not yet written (each event is appended whole, so lines never mix).
-    pending: Mutex<Vec<u8>>,
+    /// The buffer of every thread that has logged, each holding complete lines only. A
+    /// buffer whose thread has ended is dropped once written out.
+    buffers: Mutex<Vec<ThreadBuffer>>,
     /// Set when the guard is dropped.
     stop: AtomicBool,
+}
+
+/// One thread's pending lines.
+type ThreadBuffer = Arc<Mutex<Vec<u8>>>;
+
+thread_local! {
+    /// This thread's buffer, with the writer it belongs to.
+    static THREAD_BUFFER: RefCell<Option<(Weak<BatchShared>, ThreadBuffer)>> =
+        const { RefCell::new(None) };
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl BatchWriter {
     /// Writes every pending line to stdout.
     fn write_out(&self) {
-        let lines = {
-            let mut pending = self
-                .shared
-                .pending
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            if pending.is_empty() {
-                return;
-            }
-            // Hand the next round a buffer of the same size, so request threads do not regrow
-            // it from empty after every flush.
-            let capacity = pending.capacity();
-            std::mem::replace(&mut *pending, Vec::with_capacity(capacity))
-        };
-        let mut out = std::io::stdout().lock();
-        // A closed stdout must not take the server down; the lines are lost only then.
-        let _ = out.write_all(&lines).and_then(|()| out.flush());
+        self.write_out_to(&mut std::io::stdout().lock());
     }
-}
 
-impl BatchWriter {
-    /// Appends complete lines.
+    /// Writes every pending line to `out`.
+    fn write_out_to(&self, out: &mut impl Write) {
+        let buffers = lock(&self.shared.buffers).clone();
+        for buffer in &buffers {
+            let lines = {
+                let mut pending = lock(buffer);
+                if pending.is_empty() {
+                    continue;
+                }
+                // Hand the thread a buffer of the same size, so it does not regrow it from
+                // empty after every flush.
+                let capacity = pending.capacity();
+                std::mem::replace(&mut *pending, Vec::with_capacity(capacity))
+            };
+            // A closed stdout must not take the server down; the lines are lost only then.
+            let _ = out.write_all(&lines);
+        }
+        let _ = out.flush();
+        drop(buffers);
+        // A buffer only the list still holds belongs to a thread that has ended; it goes
+        // once it is empty (a line written since the loop above waits for the next round).
+        lock(&self.shared.buffers)
+            .retain(|buffer| Arc::strong_count(buffer) > 1 || !lock(buffer).is_empty());
+    }
+
+    /// Appends complete lines to this thread's buffer.
     fn append(&self, lines: &[u8]) {
-        let full = {
-            let mut pending = self
-                .shared
-                .pending
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+        let full = THREAD_BUFFER.with_borrow_mut(|slot| {
+            let buffer = match slot {
+                Some((owner, buffer)) if owner.as_ptr() == Arc::as_ptr(&self.shared) => buffer,
+                _ => {
+                    let buffer = Arc::new(Mutex::new(Vec::new()));
+                    lock(&self.shared.buffers).push(buffer.clone());
+                    &mut slot.insert((Arc::downgrade(&self.shared), buffer)).1
+                }
+            };
+            let mut pending = lock(buffer);
             pending.extend_from_slice(lines);
             pending.len() >= MAX_PENDING
-        };
+        });
         if full {
             self.write_out();
         }
@@ -323,6 +351,49 @@ impl fmt::Display for RedactedUri<'_> {
 mod tests {
     use super::*;
 
+    impl BatchWriter {
+        fn take_this_threads_lines(&self) -> String {
+            THREAD_BUFFER.with_borrow_mut(|slot| {
+                let (_, buffer) = slot.as_ref().expect("this thread has logged");
+                String::from_utf8(std::mem::take(&mut *lock(buffer))).unwrap()
+            })
+        }
+    }
+
+    #[test]
+    fn every_threads_lines_are_written_whole_and_ended_threads_let_go() {
+        let writer = BatchWriter::default();
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let writer = writer.clone();
+                std::thread::spawn(move || {
+                    for i in 0..100 {
+                        writer.append(format!("thread {t} line {i}\n").as_bytes());
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        let mut out = Vec::new();
+        writer.write_out_to(&mut out);
+        let out = String::from_utf8(out).unwrap();
+        for t in 0..4 {
+            let lines: Vec<&str> = out
+                .lines()
+                .filter(|l| l.starts_with(&format!("thread {t} ")))
+                .collect();
+            let expected: Vec<String> = (0..100).map(|i| format!("thread {t} line {i}")).collect();
+            assert_eq!(lines, expected, "thread {t}: all lines, in order");
+        }
+        assert_eq!(out.lines().count(), 400);
+        assert!(
+            lock(&writer.shared.buffers).is_empty(),
+            "ended threads' buffers dropped"
+        );
+    }
+
     #[test]
     fn direct_access_lines_are_what_the_formatter_writes() {
         let captured = BatchWriter::default();
@@ -343,10 +414,7 @@ mod tests {
                 key_owner,
             };
             tracing::dispatcher::with_default(&dispatch, || line.emit());
-            let through_tracing = String::from_utf8(std::mem::take(
-                &mut *captured.shared.pending.lock().unwrap(),
-            ))
-            .unwrap();
+            let through_tracing = captured.take_this_threads_lines();
             let mut direct = String::new();
             line.write_plain(&mut direct, SystemTime::now()).unwrap();
             // Equal after the timestamp (27 characters), which differs by the clock.

@@ -165,7 +165,11 @@ impl CounterTable {
 
     /// Checks and (if admitted) counts one request of `key`.
     pub fn check(&self, key: SubjectKey, limits: Limits, now_ms: i64) -> Decision {
-        self.latest_ms.fetch_max(now_ms, Ordering::Relaxed);
+        // Read first: the value changes at most once a millisecond, and a write on every
+        // request would bounce this shared cache line between the request threads.
+        if now_ms > self.latest_ms.load(Ordering::Relaxed) {
+            self.latest_ms.fetch_max(now_ms, Ordering::Relaxed);
+        }
         let mut guard = lock(self.shard(&key));
         let Shard { subjects, dirty } = &mut *guard;
         let counters = match subjects.entry(key) {
