@@ -11,7 +11,7 @@ use std::net::IpAddr;
 
 use chrono::DateTime;
 
-use super::window::{month_of, month_start_ms, Sliding, Span};
+use super::window::{month_and_end, month_of, month_start_ms, Sliding, Span};
 use super::{Decision, PublicEndpoint, Window};
 
 /// Length of an encoded subject.
@@ -218,8 +218,13 @@ impl Counters {
     /// admits it.
     pub fn check(&mut self, kind: Kind, limits: Limits, now_ms: i64) -> Decision {
         let (t, _) = self.advance(now_ms);
-        let month = month_i32(t);
-        let month_end_in = month_start_ms(i64::from(month) + 1).saturating_sub(t);
+        let (month, month_end_in) = match month_and_end(t) {
+            Some((month, end)) => (
+                i32::try_from(month).unwrap_or(i32::MAX),
+                end.saturating_sub(t),
+            ),
+            None => (i32::MAX, i64::MAX),
+        };
         let empty = Sliding::default();
         let (minute, day) = match &self.active {
             Some(a) => (&a.minute, &a.day),

@@ -12,6 +12,7 @@
 //! `t - r <= n * b`, so `bucket(r) >= bucket(t) - n`: it was counted when `t` was checked,
 //! which found fewer than `limit`, hence at most `limit` in the interval.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
@@ -201,6 +202,32 @@ impl Sliding {
 
 /// Months since year 0 (`year * 12 + month0`) of an instant; `None` outside chrono's range.
 pub(crate) fn month_of(t_ms: i64) -> Option<i64> {
+    month_and_end(t_ms).map(|(month, _)| month)
+}
+
+/// [`month_of`] and the instant (ms) that month ends (the next one's start).
+pub(crate) fn month_and_end(t_ms: i64) -> Option<(i64, i64)> {
+    thread_local! {
+        /// The last month this thread computed, and the instants it spans: nearly every
+        /// check falls in the month of the one before, so the calendar arithmetic runs
+        /// about once a month, not on every request (under a shard's lock).
+        static LAST: Cell<(i64, i64, i64)> = const { Cell::new((0, 0, i64::MIN)) };
+    }
+    let (month, start, end) = LAST.get();
+    if (start..end).contains(&t_ms) {
+        return Some((month, end));
+    }
+    let month = calendar_month_of(t_ms)?;
+    let (start, end) = (month_start_ms(month), month_start_ms(month + 1));
+    // Bounds saturated at chrono's range are not a month's true span: not kept.
+    if start != i64::MIN && end != i64::MAX {
+        LAST.set((month, start, end));
+    }
+    Some((month, end))
+}
+
+/// [`month_of`], computed.
+fn calendar_month_of(t_ms: i64) -> Option<i64> {
     let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
     Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
 }
@@ -292,5 +319,18 @@ mod tests {
             "Dec→Jan"
         );
         assert_eq!(month_start_ms(i64::MAX), i64::MAX);
+        // The per-thread memo answers as the calendar does, at and around the boundaries.
+        for t in [
+            jan31.timestamp_millis(),
+            feb1.timestamp_millis() - 1,
+            feb1.timestamp_millis(),
+        ] {
+            assert_eq!(month_of(t), calendar_month_of(t), "{t}");
+            assert_eq!(month_of(t), calendar_month_of(t), "{t}, memoised");
+        }
+        assert_eq!(
+            month_and_end(feb1.timestamp_millis() - 1),
+            Some((m, feb1.timestamp_millis()))
+        );
     }
 }
