@@ -19,10 +19,10 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
-use chrono::Utc;
-use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode};
+use chrono::DateTime;
+use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::auth;
@@ -143,15 +143,15 @@ impl App {
     fn call_op(
         &self,
         op: Op,
-        req: Request,
+        req: &Request,
         catalog: &Catalog,
         client_ip: IpAddr,
         admission: &mut Admission,
+        received: SystemTime,
     ) -> Response {
-        let now = Utc::now();
         match op.public() {
             Some(endpoint) => {
-                let decision = self.state.check_public(client_ip, endpoint, now);
+                let decision = self.state.check_public(client_ip, endpoint, received);
                 let refused = decision.refused_by;
                 admission.decision = Some(decision);
                 if let Some(window) = refused {
@@ -162,14 +162,14 @@ impl App {
                 }
             }
             None => {
-                let Some(key) = auth::presented_key(&req) else {
+                let Some(key) = auth::presented_key(req) else {
                     return ApiError::new(
                         ErrorCode::MissingKey,
                         "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
                     )
                     .into_response();
                 };
-                let record = match self.state.authenticate(&key, now) {
+                let record = match self.state.authenticate(&key, DateTime::from(received)) {
                     Ok(record) => record,
                     Err(KeyError::Invalid) => {
                         return ApiError::new(
@@ -183,7 +183,7 @@ impl App {
                             .into_response()
                     }
                 };
-                let decision = self.state.check_key(&record, now);
+                let decision = self.state.check_key(&record, received);
                 admission.key = Some(record);
                 let refused = decision.refused_by;
                 admission.decision = Some(decision);
@@ -192,7 +192,68 @@ impl App {
                 }
             }
         }
-        answer(op, &req, catalog)
+        answer(op, req, catalog)
+    }
+}
+
+/// What every response's common headers and access line need to know about its request.
+struct Exchange {
+    /// The request's one reading of the wall clock: rate limits, key expiry, the log.
+    received: SystemTime,
+    /// For the latency.
+    started: Instant,
+    /// The catalog the whole request is answered from.
+    catalog: arc_swap::Guard<Arc<Catalog>>,
+    client_ip: IpAddr,
+    /// As received (a HEAD is answered as a GET, then stripped).
+    method: Method,
+    admission: Admission,
+}
+
+impl App {
+    /// Answers a request to one of the operations, `/api/v1/openapi.json`, or with a 405,
+    /// borrowing it throughout (nothing of it is copied for the log).
+    fn answer_api(&self, op: Option<Op>, req: &Request, ex: &mut Exchange) -> Response {
+        let method = if ex.method == Method::HEAD {
+            // Answered exactly as a GET (same checks, same count), then stripped.
+            &Method::GET
+        } else {
+            &ex.method
+        };
+        match (op, method) {
+            (_, &Method::OPTIONS) => preflight(req),
+            (Some(op), &Method::GET) => self.call_op(
+                op,
+                req,
+                &ex.catalog,
+                ex.client_ip,
+                &mut ex.admission,
+                ex.received,
+            ),
+            (None, &Method::GET) => Response::builder()
+                .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
+                .header(header::CACHE_CONTROL, crate::caching::PUBLIC)
+                .body(self.spec.clone()),
+            _ => errors::method_not_allowed().into_response(),
+        }
+    }
+
+    /// Adds the common headers, drops a HEAD answer's body, and logs.
+    async fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+        finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
+        if ex.method == Method::HEAD {
+            strip_body(&mut resp).await;
+        }
+        telemetry::access(
+            ex.received,
+            &ex.method,
+            uri,
+            resp.status(),
+            ex.started.elapsed(),
+            ex.client_ip,
+            ex.admission.key.as_ref().map(|k| k.owner.as_str()),
+        );
+        resp
     }
 }
 
@@ -200,54 +261,31 @@ impl Endpoint for App {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
-        let started = Instant::now();
-        let catalog = self.data.current();
-        let client_ip = self
-            .proxies
-            .client_ip(req.remote_addr().as_socket_addr().copied(), req.headers());
-        let method = req.method().clone();
+        let mut ex = Exchange {
+            received: SystemTime::now(),
+            started: Instant::now(),
+            catalog: self.data.current(),
+            client_ip: self
+                .proxies
+                .client_ip(req.remote_addr().as_socket_addr().copied(), req.headers()),
+            method: req.method().clone(),
+            admission: Admission::default(),
+        };
+        let op = Op::from_path(req.uri().path());
+        if op.is_some() || req.uri().path() == OPENAPI_PATH {
+            let resp = self.answer_api(op, &req, &mut ex);
+            return Ok(self.finish(resp, req.uri(), ex).await);
+        }
+        // The document routes (`/docs`) and every unknown path (a D1 404).
         let uri = req.uri().clone();
-        let op = Op::from_path(uri.path());
-        let is_head = method == Method::HEAD;
-        if is_head {
-            // Answered exactly as a GET (same checks, same count), then stripped below.
+        if ex.method == Method::HEAD {
             req.set_method(Method::GET);
         }
-
-        let mut admission = Admission::default();
-        let mut resp = match (op, &method) {
-            (Some(_), &Method::OPTIONS) => preflight(&req),
-            (None, &Method::OPTIONS) if uri.path() == OPENAPI_PATH => preflight(&req),
-            (Some(op), &Method::GET | &Method::HEAD) => {
-                self.call_op(op, req, &catalog, client_ip, &mut admission)
-            }
-            (Some(_), _) => errors::method_not_allowed().into_response(),
-            (None, &Method::GET | &Method::HEAD) if uri.path() == OPENAPI_PATH => {
-                Response::builder()
-                    .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
-                    .header(header::CACHE_CONTROL, crate::caching::PUBLIC)
-                    .body(self.spec.clone())
-            }
-            (None, _) if uri.path() == OPENAPI_PATH => errors::method_not_allowed().into_response(),
-            (None, _) => match self.docs.call(req).await {
-                Ok(resp) => errors::ensure_d1(resp),
-                Err(err) => errors::from_poem_error(err),
-            },
+        let resp = match self.docs.call(req).await {
+            Ok(resp) => errors::ensure_d1(resp),
+            Err(err) => errors::from_poem_error(err),
         };
-
-        finish_headers(&mut resp, &catalog, admission.decision.as_ref());
-        if is_head {
-            strip_body(&mut resp).await;
-        }
-        telemetry::access(
-            &method,
-            &uri,
-            resp.status(),
-            started.elapsed(),
-            client_ip,
-            admission.key.as_ref().map(|k| k.owner.as_str()),
-        );
-        Ok(resp)
+        Ok(self.finish(resp, &uri, ex).await)
     }
 }
 

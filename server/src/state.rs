@@ -107,6 +107,30 @@ pub struct State {
 }
 
 /// Locks a mutex, ignoring poisoning (the guarded data stays consistent: see callers).
+/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
+///
+/// From a `SystemTime` (what the server reads once per request) it is one division, with no
+/// calendar arithmetic; from a `DateTime` (what tests and tools hold) it is the same number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UnixMillis(pub i64);
+
+impl From<DateTime<Utc>> for UnixMillis {
+    fn from(t: DateTime<Utc>) -> Self {
+        UnixMillis(t.timestamp_millis())
+    }
+}
+
+impl From<std::time::SystemTime> for UnixMillis {
+    fn from(t: std::time::SystemTime) -> Self {
+        UnixMillis(match t.duration_since(std::time::UNIX_EPOCH) {
+            Ok(after) => i64::try_from(after.as_millis()).unwrap_or(i64::MAX),
+            // Floor, as `DateTime::timestamp_millis` does.
+            Err(before) => i64::try_from(before.duration().as_nanos().div_ceil(1_000_000))
+                .map_or(i64::MIN, |ms| -ms),
+        })
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -202,24 +226,24 @@ impl State {
         &self,
         ip: IpAddr,
         endpoint: PublicEndpoint,
-        now: DateTime<Utc>,
+        now: impl Into<UnixMillis>,
     ) -> Decision {
         self.table.check(
             SubjectKey::public(ip, endpoint),
             self.limits.public(endpoint),
-            now.timestamp_millis(),
+            now.into().0,
         )
     }
 
     /// Checks and (if admitted) counts one request made with `key`, against the key's own
     /// per-minute and per-day limits (shared by all keyed endpoints).
-    pub fn check_key(&self, key: &KeyRecord, now: DateTime<Utc>) -> Decision {
+    pub fn check_key(&self, key: &KeyRecord, now: impl Into<UnixMillis>) -> Decision {
         let limits = Limits {
             minute: key.per_minute.clamp(1, MAX_LIMIT),
             long: key.per_day.clamp(1, MAX_LIMIT),
         };
         self.table
-            .check(SubjectKey::key(&key.id), limits, now.timestamp_millis())
+            .check(SubjectKey::key(&key.id), limits, now.into().0)
     }
 
     /// Requests of a key counted at `now` in its (minute, day) windows.

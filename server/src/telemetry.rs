@@ -210,14 +210,16 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
     }
 }
 
-/// Writes the access line of one request, if the filter lets `access` events at INFO
-/// through.
+/// Writes the access line of one request that arrived at `received` (the request's one
+/// wall-clock reading) and was answered `latency` later, if the filter lets `access` events
+/// at INFO through.
 ///
 /// With the plain-text format the line is written straight to the log buffer, in exactly
 /// the form the formatter gives the same `tracing` event (a test holds the two together):
 /// going through `tracing`'s dispatch and field visitors cost about twice as much, once per
 /// request. Every other format and every other event go through `tracing`.
 pub fn access(
+    received: SystemTime,
     method: &Method,
     uri: &Uri,
     status: StatusCode,
@@ -242,7 +244,8 @@ pub fn access(
         Some(writer) => ACCESS_LINE.with_borrow_mut(|text| {
             text.clear();
             // Writing to a `String` cannot fail.
-            let _ = line.write_plain(text, SystemTime::now());
+            // The time the answer was complete, as for any other event.
+            let _ = line.write_plain(text, received + latency);
             writer.append(text.as_bytes());
         }),
         None => line.emit(),

@@ -10,6 +10,7 @@
 //! Strings are quoted and escaped as `Debug` does, so no field value (a key owner, say) can
 //! start a new line or forge a field.
 
+use std::cell::Cell;
 use std::fmt;
 use std::time::SystemTime;
 
@@ -99,28 +100,55 @@ fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, written into `buf`.
+///
+/// The part down to the second is kept per thread and reused while the second lasts: a busy
+/// server writes thousands of lines a second, and only their microseconds differ.
 fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
-    let now = DateTime::<Utc>::from(now);
-    let (date, time) = (now.date_naive(), now.time());
-    let micros = (time.nanosecond() % 1_000_000_000) / 1000;
-    let mut at = 0;
-    let mut put = |value: u32, digits: u32, then: u8| {
-        for i in (0..digits).rev() {
-            buf[at + i as usize] = b'0' + (value / 10u32.pow(digits - 1 - i) % 10) as u8;
+    thread_local! {
+        /// The Unix second last written, and its `YYYY-MM-DDTHH:MM:SS.`.
+        static SECOND: Cell<(i64, [u8; 20])> = const { Cell::new((i64::MIN, [0; 20])) };
+    }
+    let (second, micros) = match now.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(since) => (
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
+            since.subsec_micros(),
+        ),
+        Err(_) => {
+            let t = DateTime::<Utc>::from(now);
+            (t.timestamp(), t.timestamp_subsec_micros().min(999_999))
         }
-        at += digits as usize;
-        buf[at] = then;
-        at += 1;
     };
-    // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
-    put(date.year().clamp(0, 9999) as u32, 4, b'-');
-    put(date.month(), 2, b'-');
-    put(date.day(), 2, b'T');
-    put(time.hour(), 2, b':');
-    put(time.minute(), 2, b':');
-    put(time.second(), 2, b'.');
-    put(micros, 6, b'Z');
+    let (cached, mut prefix) = SECOND.get();
+    if cached != second {
+        prefix = second_prefix(DateTime::<Utc>::from(now));
+        SECOND.set((second, prefix));
+    }
+    buf[..20].copy_from_slice(&prefix);
+    put_digits(&mut buf[20..26], micros);
+    buf[26] = b'Z';
     std::str::from_utf8(&buf[..]).expect("digits and separators")
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.` of `now`.
+fn second_prefix(now: DateTime<Utc>) -> [u8; 20] {
+    let (date, time) = (now.date_naive(), now.time());
+    let mut prefix = *b"0000-00-00T00:00:00.";
+    // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
+    put_digits(&mut prefix[0..4], date.year().clamp(0, 9999) as u32);
+    put_digits(&mut prefix[5..7], date.month());
+    put_digits(&mut prefix[8..10], date.day());
+    put_digits(&mut prefix[11..13], time.hour());
+    put_digits(&mut prefix[14..16], time.minute());
+    put_digits(&mut prefix[17..19], time.second().min(59));
+    prefix
+}
+
+/// Writes the last `out.len()` decimal digits of `value`, zero-padded.
+fn put_digits(out: &mut [u8], mut value: u32) {
+    for digit in out.iter_mut().rev() {
+        *digit = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
 }
 
 /// Writes each field as ` name=value`, the `message` field as its bare text.
@@ -188,6 +216,17 @@ mod tests {
         assert_eq!(
             timestamp(SystemTime::from(at.with_timezone(&Utc)), &mut buf),
             "2026-01-02T03:04:05.000678Z"
+        );
+        // The same second again (from the per-thread prefix), then the next one.
+        let later = at + chrono::Duration::microseconds(999_000);
+        assert_eq!(
+            timestamp(SystemTime::from(later.with_timezone(&Utc)), &mut buf),
+            "2026-01-02T03:04:05.999678Z"
+        );
+        let next = later + chrono::Duration::microseconds(1_000);
+        assert_eq!(
+            timestamp(SystemTime::from(next.with_timezone(&Utc)), &mut buf),
+            "2026-01-02T03:04:06.000678Z"
         );
     }
 }
