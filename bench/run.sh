@@ -6,16 +6,16 @@
 # process started here is killed on exit. Throughput is noisy: compare only runs made on
 # the same machine, and never gate CI on it (see bench/README.md).
 #
-# Knobs (environment): BENCH_DURATION (5s), BENCH_WARMUP (1s), BENCH_ROUNDS (3), BENCH_CONNECTIONS (64),
+# Knobs (environment): BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (5), BENCH_CONNECTIONS (64),
 # BENCH_THREADS (2, wrk only), BENCH_TOOL (wrk, or oha to skip wrk), BENCH_LOG_LEVEL (info: the server logs one access line per request,
 # as it does in production; set warn to measure without that cost).
 set -euo pipefail
 # Functions run inside $(...) must stop at their first failure too.
 shopt -s inherit_errexit
 
-DURATION="${BENCH_DURATION:-5s}"
+DURATION="${BENCH_DURATION:-3s}"
 WARMUP="${BENCH_WARMUP:-1s}"
-ROUNDS="${BENCH_ROUNDS:-3}"
+ROUNDS="${BENCH_ROUNDS:-5}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 THREADS="${BENCH_THREADS:-2}"
 LOG_LEVEL="${BENCH_LOG_LEVEL:-info}"
@@ -318,21 +318,20 @@ main() {
     check_200 "$days"
     check_200 "$day" -H "X-API-Key: $key"
 
-    # Interleaved rounds: each endpoint's ratio is taken against the baseline of its own
-    # round, so slow drift of the machine (neighbours, frequency) cancels out; the table
-    # shows the median ratio and the spread over rounds.
-    local round b_rps b_res l_res=() s_res=() d_res=() base_res=()
+    # Interleaved rounds, and within a round every endpoint is loaded right after its own
+    # baseline load: its ratio is taken against the baseline of the moment, so the drift of a
+    # shared machine (neighbours, frequency; it moves throughput by a third here within
+    # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
+    # and its spread.
+    local round b_rps l_res=() s_res=() d_res=() base_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: baseline, /laisvadienis, /days (a whole year), /day (keyed)"
-        b_res="$(load "$base")"
-        b_rps="${b_res%% *}"
-        base_res+=("$b_res 1")
-        res="$(load "$laisv")"
-        l_res+=("$res $(ratio "${res%% *}" "$b_rps")")
-        res="$(load "$days")"
-        s_res+=("$res $(ratio "${res%% *}" "$b_rps")")
-        res="$(load "$day" "X-API-Key: $key")"
-        d_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day (keyed), each after the baseline"
+        res="$(load "$base")"; b_rps="${res%% *}"; base_res+=("$res 1")
+        res="$(load "$laisv")"; l_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+        res="$(load "$base")"; b_rps="${res%% *}"; base_res+=("$res 1")
+        res="$(load "$days")"; s_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+        res="$(load "$base")"; b_rps="${res%% *}"; base_res+=("$res 1")
+        res="$(load "$day" "X-API-Key: $key")"; d_res+=("$res $(ratio "${res%% *}" "$b_rps")")
     done
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
@@ -354,7 +353,7 @@ main() {
     summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$TARGET_DAYS" "${s_res[@]}"
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
     echo
-    echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline of its own round."
+    echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev, nproc $(nproc), CPU: $(cpu_model)." \
         "$tool, $DURATION per load after $WARMUP warm-up;" \
