@@ -112,11 +112,14 @@ pub struct NameDayRecord {
     pub gender: &'static str,
 }
 
-/// The `/days` entries of one year, comma-joined in one buffer.
+/// The `/days` answer for one whole year, with the position of every day's entry in it, so
+/// that the most common request (a calendar year) is answered without copying its ~40 KB
+/// and any other range copies exactly its entries.
 ///
-/// Invariant: `offsets.len() == days_in_year + 1`; entry `i` is
+/// Invariant: `json` is the complete `/days` body from January 1 to December 31, entries
+/// comma-joined; `offsets.len() == days_in_year + 1`; entry `i` is
 /// `json[offsets[i] .. offsets[i + 1] - 1]` (the byte before `offsets[i + 1]` is the joining
-/// comma, or one past the end for the last entry, whose offset is `json.len() + 1`).
+/// comma, or, for the last entry, the `]` that closes the list).
 struct YearJson {
     json: Bytes,
     offsets: Box<[u32]>,
@@ -232,7 +235,8 @@ impl Catalog {
             ) {
                 Ok(info) => {
                     if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
-                        years.push(finish_year(&mut year_buf, &mut year_offsets));
+                        let finished = day.date.year() - 1;
+                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
                     }
                     if !year_offsets.is_empty() {
                         year_buf.push(b',');
@@ -248,7 +252,7 @@ impl Catalog {
             return Err(problem);
         }
         if !year_offsets.is_empty() {
-            years.push(finish_year(&mut year_buf, &mut year_offsets));
+            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
         }
         // `read_days` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
@@ -408,15 +412,19 @@ impl Catalog {
     }
 
     /// The `/days` body for `from..=to` (spec 4.2). Both must be served and `from <= to`.
-    pub fn days_json(&self, from: Date, to: Date) -> Vec<u8> {
-        let count = from.days_until(to) + 1;
-        let mut slices: [&[u8]; 2] = [&[], &[]];
+    /// A whole calendar year is shared, not copied.
+    pub fn days_json(&self, from: Date, to: Date) -> Bytes {
         let first_year = self.first.year();
         let (fy, ty) = (from.year(), to.year());
+        let block_of = |year: i32| &self.years[(year - first_year) as usize];
+        if fy == ty && day_of_year(from) == 0 && day_of_year(to) == block_of(fy).offsets.len() - 2 {
+            return block_of(fy).json.clone();
+        }
+        let mut slices: [&[u8]; 2] = [&[], &[]];
         // A range of at most 366 days touches at most two years.
         debug_assert!(ty - fy <= 1);
         for (slot, year) in (fy..=ty).take(2).enumerate() {
-            let block = &self.years[(year - first_year) as usize];
+            let block = block_of(year);
             let start_idx = if year == fy { day_of_year(from) } else { 0 };
             let end_idx = if year == ty {
                 day_of_year(to)
@@ -429,18 +437,14 @@ impl Catalog {
         }
         let body_len = slices[0].len() + slices[1].len() + 1;
         let mut out = Vec::with_capacity(body_len + 80);
-        out.extend_from_slice(b"{\"from\":\"");
-        push_date(&mut out, from);
-        out.extend_from_slice(b"\",\"to\":\"");
-        push_date(&mut out, to);
-        let _ = write!(ByteWriter(&mut out), "\",\"count\":{count},\"days\":[");
+        days_head(&mut out, from, to, from.days_until(to) + 1);
         out.extend_from_slice(slices[0]);
         if !slices[1].is_empty() {
             out.push(b',');
             out.extend_from_slice(slices[1]);
         }
-        out.extend_from_slice(b"]}");
-        out
+        out.extend_from_slice(DAYS_TAIL);
+        Bytes::from(out)
     }
 
     /// The holidays on `date`, in D6 order.
@@ -489,14 +493,42 @@ fn day_of_year(date: Date) -> usize {
     date.naive().ordinal0() as usize
 }
 
-fn finish_year(buf: &mut Vec<u8>, offsets: &mut Vec<u32>) -> YearJson {
-    offsets.push(buf.len() as u32 + 1);
+/// The year of `entries` (the comma-joined `/days` entries of `year`, entry `i` starting
+/// at `offsets[i]`) as its whole-year answer. Leaves both buffers empty for the next year.
+fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> YearJson {
+    let first = Date::from_ymd(year, 1, 1).expect("a served year");
+    let last = Date::from_ymd(year, 12, 31).expect("a served year");
+    let mut json = Vec::with_capacity(entries.len() + 80);
+    days_head(&mut json, first, last, offsets.len() as i64);
+    let shift = json.len() as u32;
+    json.extend_from_slice(entries);
+    let end = json.len() as u32;
+    json.extend_from_slice(DAYS_TAIL);
+    let shifted: Box<[u32]> = offsets
+        .iter()
+        .map(|offset| offset + shift)
+        .chain([end + 1])
+        .collect();
+    entries.clear();
+    offsets.clear();
     YearJson {
-        // Boxed first: a grown Vec keeps up to twice its length, and `Bytes` would keep that.
-        json: Bytes::from(std::mem::take(buf).into_boxed_slice()),
-        offsets: std::mem::take(offsets).into_boxed_slice(),
+        // Exact size: a grown Vec keeps up to twice its length, and `Bytes` would keep that.
+        json: Bytes::from(json.into_boxed_slice()),
+        offsets: shifted,
     }
 }
+
+/// The start of a `/days` body, up to the opening of the list.
+fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
+    out.extend_from_slice(b"{\"from\":\"");
+    push_date(out, from);
+    out.extend_from_slice(b"\",\"to\":\"");
+    push_date(out, to);
+    let _ = write!(ByteWriter(out), "\",\"count\":{count},\"days\":[");
+}
+
+/// The end of a `/days` body.
+const DAYS_TAIL: &[u8] = b"]}";
 
 /// One `/days` entry (spec 2.2).
 fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {

@@ -12,7 +12,7 @@
 use std::marker::PhantomData;
 
 use poem::http::{header, HeaderValue, StatusCode};
-use poem::{IntoResponse, Response};
+use poem::{Body, IntoResponse, Response};
 use poem_openapi::registry::{MetaResponses, Registry};
 use poem_openapi::ApiResponse;
 
@@ -33,7 +33,7 @@ pub struct Answer<D> {
 
 impl<D> Answer<D> {
     /// A public 200: the JSON `body`, its strong `etag`, cacheable by anyone for an hour.
-    pub fn public(body: Vec<u8>, etag: HeaderValue) -> Self {
+    pub fn public(body: impl Into<Body>, etag: HeaderValue) -> Self {
         let mut response = json(body);
         let headers = response.headers_mut();
         headers.insert(header::ETAG, etag);
@@ -60,7 +60,7 @@ impl<D> Answer<D> {
     }
 
     /// A keyed 200: the JSON `body`, for the key holder only.
-    pub fn private(body: Vec<u8>) -> Self {
+    pub fn private(body: impl Into<Body>) -> Self {
         let mut response = json(body);
         response.headers_mut().insert(
             header::CACHE_CONTROL,
@@ -78,7 +78,7 @@ impl<D> Answer<D> {
 }
 
 /// A 200 with a JSON body and room for every header of an answer.
-fn json(body: Vec<u8>) -> Response {
+fn json(body: impl Into<Body>) -> Response {
     let mut response = Response::builder().body(body);
     let headers = response.headers_mut();
     headers.reserve(HEADERS_PER_ANSWER);

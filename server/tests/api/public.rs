@@ -215,3 +215,34 @@ fn minus_days(date: &str, n: u64) -> String {
     let d = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap();
     (d - chrono::Days::new(n)).format("%Y-%m-%d").to_string()
 }
+
+#[tokio::test]
+async fn a_whole_year_is_the_same_answer_as_its_parts_and_its_neighbours() {
+    let app = spawn_app().await;
+    // A whole calendar year is answered from a precomputed body; any other range is put
+    // together from the same entries. Both must say the same thing.
+    for (year, days) in [(2023, 365), (2024, 366)] {
+        let whole = app
+            .json(&format!("/api/v1/days?from={year}-01-01&to={year}-12-31"))
+            .await;
+        assert_eq!(whole["from"], format!("{year}-01-01"));
+        assert_eq!(whole["to"], format!("{year}-12-31"));
+        assert_eq!(whole["count"], days);
+        let first_half = app
+            .json(&format!("/api/v1/days?from={year}-01-01&to={year}-06-30"))
+            .await;
+        let second_half = app
+            .json(&format!("/api/v1/days?from={year}-07-01&to={year}-12-31"))
+            .await;
+        let mut parts = first_half["days"].as_array().unwrap().clone();
+        parts.extend(second_half["days"].as_array().unwrap().iter().cloned());
+        assert_eq!(whole["days"].as_array().unwrap(), &parts, "{year}");
+    }
+    // Across the turn of a year: the last day of one whole year, the first of the next.
+    let across = app.json("/api/v1/days?from=2023-12-31&to=2024-01-01").await;
+    let y2023 = app.json("/api/v1/days?from=2023-01-01&to=2023-12-31").await;
+    let y2024 = app.json("/api/v1/days?from=2024-01-01&to=2024-12-31").await;
+    assert_eq!(across["days"][0], y2023["days"][364]);
+    assert_eq!(across["days"][1], y2024["days"][0]);
+    assert_eq!(across["count"], 2);
+}
