@@ -243,8 +243,8 @@ pub fn access(
     match PLAIN_TEXT_ACCESS.get() {
         Some(writer) => ACCESS_LINE.with_borrow_mut(|text| {
             text.clear();
-            // Writing to a `String` cannot fail.
-            // The time the answer was complete, as for any other event.
+            // Stamped with the time the answer was complete, as any other event is. (Writing
+            // to a `String` cannot fail.)
             let _ = line.write_plain(text, received + latency);
             writer.append(text.as_bytes());
         }),
