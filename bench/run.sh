@@ -253,6 +253,17 @@ load_oha() {
     awk -v r="$rps" -v a="$p50" -v b="$p99" 'BEGIN {printf "%.0f %.2f %.2f\n", r, a * 1000, b * 1000}'
 }
 
+# Loads the baseline ($base, appended to base_res), then URL (extra args: headers); sets
+# PAIRED to "req_per_s p50_ms p99_ms ratio" of URL against that baseline load. Not run in
+# $(...), so that the arrays it appends to survive.
+after_baseline() {
+    local baseline measured
+    baseline="$(load "$base")"
+    base_res+=("$baseline 1")
+    measured="$(load "$@")"
+    PAIRED="$measured $(ratio "${measured%% *}" "${baseline%% *}")"
+}
+
 # "1.00" style ratio, and whether it meets its target.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r >= t) ? "ok" : "BELOW"}'; }
@@ -323,15 +334,12 @@ main() {
     # shared machine (neighbours, frequency; it moves throughput by a third here within
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
-    local round b_rps l_res=() s_res=() d_res=() base_res=()
+    local round l_res=() s_res=() d_res=() base_res=()
     for round in $(seq 1 "$ROUNDS"); do
         log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day (keyed), each after the baseline"
-        res="$(load "$base")"; b_rps="${res%% *}"; base_res+=("$res 1")
-        res="$(load "$laisv")"; l_res+=("$res $(ratio "${res%% *}" "$b_rps")")
-        res="$(load "$base")"; b_rps="${res%% *}"; base_res+=("$res 1")
-        res="$(load "$days")"; s_res+=("$res $(ratio "${res%% *}" "$b_rps")")
-        res="$(load "$base")"; b_rps="${res%% *}"; base_res+=("$res 1")
-        res="$(load "$day" "X-API-Key: $key")"; d_res+=("$res $(ratio "${res%% *}" "$b_rps")")
+        after_baseline "$laisv"; l_res+=("$PAIRED")
+        after_baseline "$days"; s_res+=("$PAIRED")
+        after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
     done
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).

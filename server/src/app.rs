@@ -237,24 +237,24 @@ impl App {
             _ => errors::method_not_allowed().into_response(),
         }
     }
+}
 
-    /// Adds the common headers, drops a HEAD answer's body, and logs.
-    async fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-        finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
-        if ex.method == Method::HEAD {
-            strip_body(&mut resp).await;
-        }
-        telemetry::access(
-            ex.received,
-            &ex.method,
-            uri,
-            resp.status(),
-            ex.started.elapsed(),
-            ex.client_ip,
-            ex.admission.key.as_ref().map(|k| k.owner.as_str()),
-        );
-        resp
+/// Adds the common headers, drops a HEAD answer's body, and logs.
+async fn finish(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+    finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
+    if ex.method == Method::HEAD {
+        strip_body(&mut resp).await;
     }
+    telemetry::access(
+        ex.received,
+        &ex.method,
+        uri,
+        resp.status(),
+        ex.started.elapsed(),
+        ex.client_ip,
+        ex.admission.key.as_ref().map(|k| k.owner.as_str()),
+    );
+    resp
 }
 
 impl Endpoint for App {
@@ -274,7 +274,7 @@ impl Endpoint for App {
         let op = Op::from_path(req.uri().path());
         if op.is_some() || req.uri().path() == OPENAPI_PATH {
             let resp = self.answer_api(op, &req, &mut ex);
-            return Ok(self.finish(resp, req.uri(), ex).await);
+            return Ok(finish(resp, req.uri(), ex).await);
         }
         // The document routes (`/docs`) and every unknown path (a D1 404).
         let uri = req.uri().clone();
@@ -285,7 +285,7 @@ impl Endpoint for App {
             Ok(resp) => errors::ensure_d1(resp),
             Err(err) => errors::from_poem_error(err),
         };
-        Ok(self.finish(resp, &uri, ex).await)
+        Ok(finish(resp, &uri, ex).await)
     }
 }
 

@@ -34,42 +34,34 @@ pub struct Answer<D> {
 impl<D> Answer<D> {
     /// A public 200: the JSON `body`, its strong `etag`, cacheable by anyone for an hour.
     pub fn public(body: impl Into<Body>, etag: HeaderValue) -> Self {
-        let mut response = json(body);
-        let headers = response.headers_mut();
-        headers.insert(header::ETAG, etag);
-        headers.insert(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static(caching::PUBLIC),
-        );
-        Answer::wrap(response)
+        Answer::cacheable(json(body), etag)
     }
 
     /// A public 304: `If-None-Match` matched `etag`.
     pub fn not_modified(etag: HeaderValue) -> Self {
-        let mut response = Response::builder()
-            .status(StatusCode::NOT_MODIFIED)
-            .finish();
-        let headers = response.headers_mut();
-        headers.reserve(HEADERS_PER_ANSWER);
-        headers.insert(header::ETAG, etag);
-        headers.insert(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static(caching::PUBLIC),
+        let response = with_room(
+            Response::builder()
+                .status(StatusCode::NOT_MODIFIED)
+                .finish(),
         );
-        Answer::wrap(response)
+        Answer::cacheable(response, etag)
     }
 
     /// A keyed 200: the JSON `body`, for the key holder only.
     pub fn private(body: impl Into<Body>) -> Self {
-        let mut response = json(body);
-        response.headers_mut().insert(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static(caching::PRIVATE),
-        );
-        Answer::wrap(response)
+        Answer::with_cache_control(json(body), caching::PRIVATE)
     }
 
-    fn wrap(response: Response) -> Self {
+    /// `response` with its `etag`, cacheable by anyone for an hour.
+    fn cacheable(mut response: Response, etag: HeaderValue) -> Self {
+        response.headers_mut().insert(header::ETAG, etag);
+        Answer::with_cache_control(response, caching::PUBLIC)
+    }
+
+    fn with_cache_control(mut response: Response, policy: &'static str) -> Self {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
         Answer {
             response,
             _documented_as: PhantomData,
@@ -77,12 +69,16 @@ impl<D> Answer<D> {
     }
 }
 
+/// `response` with room for every header of an answer.
+fn with_room(mut response: Response) -> Response {
+    response.headers_mut().reserve(HEADERS_PER_ANSWER);
+    response
+}
+
 /// A 200 with a JSON body and room for every header of an answer.
 fn json(body: impl Into<Body>) -> Response {
-    let mut response = Response::builder().body(body);
-    let headers = response.headers_mut();
-    headers.reserve(HEADERS_PER_ANSWER);
-    headers.insert(
+    let mut response = with_room(Response::builder().body(body));
+    response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static(JSON_CONTENT_TYPE),
     );

@@ -218,13 +218,8 @@ impl Counters {
     /// admits it.
     pub fn check(&mut self, kind: Kind, limits: Limits, now_ms: i64) -> Decision {
         let (t, _) = self.advance(now_ms);
-        let (month, month_end_in) = match month_and_end(t) {
-            Some((month, end)) => (
-                i32::try_from(month).unwrap_or(i32::MAX),
-                end.saturating_sub(t),
-            ),
-            None => (i32::MAX, i64::MAX),
-        };
+        let month = month_i32(t);
+        let month_end_in = month_and_end(t).map_or(i64::MAX, |(_, end)| end.saturating_sub(t));
         let empty = Sliding::default();
         let (minute, day) = match &self.active {
             Some(a) => (&a.minute, &a.day),
