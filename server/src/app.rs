@@ -17,11 +17,14 @@
 //! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
 //! path can skip authentication or the limits.
 
+use std::future::Future;
 use std::net::IpAddr;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use chrono::DateTime;
+use futures_util::future::{BoxFuture, Either, FutureExt};
 use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
@@ -239,12 +242,25 @@ impl App {
     }
 }
 
-/// Adds the common headers, drops a HEAD answer's body, and logs.
-async fn finish(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-    finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
+/// What [`App::respond`] has for poem: an answer, or the future of one.
+enum Answered<'a> {
+    /// Computed already (every GET of the API: the whole answer comes from memory).
+    Now(Response),
+    /// Still to be awaited (HEAD, the document routes, unknown paths).
+    Later(BoxFuture<'a, Response>),
+}
+
+/// Drops a HEAD answer's body (keeping its length), then [`finish`]es it.
+async fn finish_head_or_docs(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
     if ex.method == Method::HEAD {
         strip_body(&mut resp).await;
     }
+    finish(resp, uri, ex)
+}
+
+/// Adds the common headers and logs. (A HEAD answer's body is already dropped.)
+fn finish(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+    finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
     telemetry::access(
         ex.received,
         &ex.method,
@@ -260,7 +276,24 @@ async fn finish(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
 impl Endpoint for App {
     type Output = Response;
 
-    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+    /// Answers synchronously whenever it can, so the future poem boxes for every request is
+    /// a small ready value rather than the state machine of every path (over 2 KiB, copied
+    /// into the box per request).
+    fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
+        // The work happens here, before any future is polled, so a panic is caught here too
+        // (poem's `CatchPanic` only guards the polling).
+        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
+            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
+        match answered {
+            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
+            Answered::Later(pending) => Either::Right(pending.map(Ok)),
+        }
+    }
+}
+
+impl App {
+    /// The answer to `req`, or its future.
+    fn respond(&self, mut req: Request) -> Answered<'_> {
         let mut ex = Exchange {
             received: SystemTime::now(),
             started: Instant::now(),
@@ -274,18 +307,25 @@ impl Endpoint for App {
         let op = Op::from_path(req.uri().path());
         if op.is_some() || req.uri().path() == OPENAPI_PATH {
             let resp = self.answer_api(op, &req, &mut ex);
-            return Ok(finish(resp, req.uri(), ex).await);
+            if ex.method != Method::HEAD {
+                return Answered::Now(finish(resp, req.uri(), ex));
+            }
+            return Answered::Later(Box::pin(async move {
+                finish_head_or_docs(resp, req.uri(), ex).await
+            }));
         }
         // The document routes (`/docs`) and every unknown path (a D1 404).
         let uri = req.uri().clone();
         if ex.method == Method::HEAD {
             req.set_method(Method::GET);
         }
-        let resp = match self.docs.call(req).await {
-            Ok(resp) => errors::ensure_d1(resp),
-            Err(err) => errors::from_poem_error(err),
-        };
-        Ok(finish(resp, &uri, ex).await)
+        Answered::Later(Box::pin(async move {
+            let resp = match self.docs.call(req).await {
+                Ok(resp) => errors::ensure_d1(resp),
+                Err(err) => errors::from_poem_error(err),
+            };
+            finish_head_or_docs(resp, &uri, ex).await
+        }))
     }
 }
 
