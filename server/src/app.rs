@@ -201,7 +201,8 @@ impl App {
 
 /// What every response's common headers and access line need to know about its request.
 struct Exchange {
-    /// The request's one reading of the wall clock: rate limits, key expiry, the log.
+    /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
+    /// the log.
     received: SystemTime,
     /// For the latency.
     started: Instant,
@@ -266,7 +267,7 @@ fn finish(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         &ex.method,
         uri,
         resp.status(),
-        ex.started.elapsed(),
+        Instant::now().saturating_duration_since(ex.started),
         ex.client_ip,
         ex.admission.key.as_ref().map(|k| k.owner.as_str()),
     );
@@ -294,9 +295,10 @@ impl Endpoint for App {
 impl App {
     /// The answer to `req`, or its future.
     fn respond(&self, mut req: Request) -> Answered<'_> {
+        let arrival = crate::clock::now();
         let mut ex = Exchange {
-            received: SystemTime::now(),
-            started: Instant::now(),
+            received: arrival.wall,
+            started: arrival.instant,
             catalog: self.data.current(),
             client_ip: self
                 .proxies

@@ -14,6 +14,7 @@ pub mod auth;
 pub mod caching;
 pub mod catalog;
 pub mod client_ip;
+pub mod clock;
 pub mod config;
 pub mod data;
 pub mod errors;

@@ -87,10 +87,7 @@ fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
 
 /// `value` quoted; what `Debug` writes, without its machinery when nothing needs escaping.
 fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
-    if value
-        .bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-    {
+    if is_plain(value) {
         out.write_char('"')?;
         out.write_str(value)?;
         out.write_char('"')
@@ -99,11 +96,34 @@ fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
     }
 }
 
+/// Appends `"value"`, quoted and escaped as [`write_str_field`] writes it.
+pub fn push_quoted(out: &mut Vec<u8>, value: &str) {
+    if is_plain(value) {
+        out.push(b'"');
+        out.extend_from_slice(value.as_bytes());
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(format!("{value:?}").as_bytes());
+    }
+}
+
+/// True when `value` is written quoted as it is (printable ASCII, no quote or backslash).
+fn is_plain(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+}
+
 /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, written into `buf`.
 ///
 /// The part down to the second is kept per thread and reused while the second lasts: a busy
 /// server writes thousands of lines a second, and only their microseconds differ.
 fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
+    std::str::from_utf8(timestamp_bytes(now, buf)).expect("digits and separators")
+}
+
+/// [`timestamp`], as bytes.
+pub fn timestamp_bytes(now: SystemTime, buf: &mut [u8; 27]) -> &[u8] {
     thread_local! {
         /// The Unix second last written, and its `YYYY-MM-DDTHH:MM:SS.`.
         static SECOND: Cell<(i64, [u8; 20])> = const { Cell::new((i64::MIN, [0; 20])) };
@@ -126,7 +146,7 @@ fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     buf[..20].copy_from_slice(&prefix);
     put_digits(&mut buf[20..26], micros);
     buf[26] = b'Z';
-    std::str::from_utf8(&buf[..]).expect("digits and separators")
+    &buf[..]
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.` of `now`.
