@@ -143,20 +143,14 @@ impl App {
         crate::api::service().spec()
     }
 
-    fn call_op(
-        &self,
-        op: Op,
-        req: &Request,
-        catalog: &Catalog,
-        client_ip: IpAddr,
-        admission: &mut Admission,
-        received: SystemTime,
-    ) -> Response {
+    /// Runs the gate of one operation (limits, key) and then the operation, recording what
+    /// the gate learnt in `ex.admission`.
+    fn call_op(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
         match op.public() {
             Some(endpoint) => {
-                let decision = self.state.check_public(client_ip, endpoint, received);
+                let decision = self.state.check_public(ex.client_ip, endpoint, ex.received);
                 let refused = decision.refused_by;
-                admission.decision = Some(decision);
+                ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
                     return too_many_requests(
                         window,
@@ -172,7 +166,7 @@ impl App {
                     )
                     .into_response();
                 };
-                let record = match self.state.authenticate(&key, DateTime::from(received)) {
+                let record = match self.state.authenticate(&key, DateTime::from(ex.received)) {
                     Ok(record) => record,
                     Err(KeyError::Invalid) => {
                         return ApiError::new(
@@ -186,16 +180,16 @@ impl App {
                             .into_response()
                     }
                 };
-                let decision = self.state.check_key(&record, received);
-                admission.key = Some(record);
+                let decision = self.state.check_key(&record, ex.received);
+                ex.admission.key = Some(record);
                 let refused = decision.refused_by;
-                admission.decision = Some(decision);
+                ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
                     return too_many_requests(window, "requests with this API key");
                 }
             }
         }
-        answer(op, req, catalog)
+        answer(op, req, &ex.catalog)
     }
 }
 
@@ -226,14 +220,7 @@ impl App {
         };
         match (op, method) {
             (_, &Method::OPTIONS) => preflight(req),
-            (Some(op), &Method::GET) => self.call_op(
-                op,
-                req,
-                &ex.catalog,
-                ex.client_ip,
-                &mut ex.admission,
-                ex.received,
-            ),
+            (Some(op), &Method::GET) => self.call_op(op, req, ex),
             (None, &Method::GET) => Response::builder()
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
                 .header(header::CACHE_CONTROL, crate::caching::PUBLIC)

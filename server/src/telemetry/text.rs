@@ -68,13 +68,13 @@ pub fn write_head(
 }
 
 /// Writes ` name="value"`, escaped as `Debug` escapes a string.
-pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
+fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
     write_quoted(out, value)
 }
 
 /// Writes ` name=value`.
-pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
+fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
     write_name(out, name)?;
     out.write_str(itoa::Buffer::new().format(value))
 }
