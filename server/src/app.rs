@@ -21,7 +21,7 @@ use std::future::Future;
 use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::time::SystemTime;
 
 use chrono::DateTime;
 use futures_util::future::{BoxFuture, Either, FutureExt};
@@ -31,6 +31,7 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use crate::auth;
 use crate::catalog::Catalog;
 use crate::client_ip::TrustedProxies;
+use crate::clock::Instant;
 use crate::data::DataHandle;
 use crate::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::keys::{KeyError, KeyRecord};

@@ -65,6 +65,7 @@ impl Server {
         data: Arc<DataHandle>,
         state: Arc<State>,
     ) -> anyhow::Result<Server> {
+        crate::clock::calibrate();
         let acceptor = TcpListener::bind(settings.listen)
             .into_acceptor()
             .await
