@@ -387,27 +387,34 @@ impl Catalog {
     }
 
     /// The `/laisvadienis` body of `date` (spec 2.1). `date` must be served.
+    ///
+    /// Sized exactly: a vector with spare capacity costs a second allocation (and reference
+    /// counting) when it becomes the response body.
     pub fn status_json(&self, date: Date) -> Vec<u8> {
         let info = self.info(date);
-        let mut out = Vec::with_capacity(160);
-        out.extend_from_slice(b"{\"date\":\"");
-        push_date(&mut out, date);
-        out.extend_from_slice(b"\",\"laisvadienis\":");
-        push_bool(&mut out, info.flags & flag::LAISVADIENIS != 0);
-        out.extend_from_slice(b",\"reason\":");
-        match info.reason() {
-            None => out.extend_from_slice(b"null"),
-            Some(reason) => {
-                out.push(b'"');
-                out.extend_from_slice(reason.as_str().as_bytes());
-                out.push(b'"');
-            }
+        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason() {
+            None => (b"", b"null", b""),
+            Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
+        };
+        let parts: [&[u8]; 13] = [
+            b"{\"date\":\"",
+            &date_bytes(date),
+            b"\",\"laisvadienis\":",
+            bool_json(info.flags & flag::LAISVADIENIS != 0),
+            b",\"reason\":",
+            open,
+            reason,
+            close,
+            b",\"holiday_name\":",
+            self.holiday_names[info.holiday_name as usize].as_bytes(),
+            b",\"shorter_workday\":",
+            bool_json(info.flags & flag::SHORTER != 0),
+            b"}",
+        ];
+        let mut out = Vec::with_capacity(parts.iter().map(|part| part.len()).sum());
+        for part in parts {
+            out.extend_from_slice(part);
         }
-        out.extend_from_slice(b",\"holiday_name\":");
-        out.extend_from_slice(self.holiday_names[info.holiday_name as usize].as_bytes());
-        out.extend_from_slice(b",\"shorter_workday\":");
-        push_bool(&mut out, info.flags & flag::SHORTER != 0);
-        out.push(b'}');
         out
     }
 
@@ -544,7 +551,16 @@ fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names:
 }
 
 fn push_bool(out: &mut Vec<u8>, value: bool) {
-    out.extend_from_slice(if value { b"true" } else { b"false" });
+    out.extend_from_slice(bool_json(value));
+}
+
+/// `true` or `false`.
+fn bool_json(value: bool) -> &'static [u8] {
+    if value {
+        b"true"
+    } else {
+        b"false"
+    }
 }
 
 /// `text` with a `'static` lifetime: each distinct text is leaked once per process.
@@ -564,8 +580,13 @@ fn interned(text: &str) -> &'static str {
 
 /// `YYYY-MM-DD` without going through `fmt`.
 pub fn push_date(out: &mut Vec<u8>, date: Date) {
+    out.extend_from_slice(&date_bytes(date));
+}
+
+/// `YYYY-MM-DD` of `date`.
+fn date_bytes(date: Date) -> [u8; 10] {
     let (y, m, d) = (date.year() as u32, date.month(), date.day());
-    out.extend_from_slice(&[
+    [
         b'0' + (y / 1000 % 10) as u8,
         b'0' + (y / 100 % 10) as u8,
         b'0' + (y / 10 % 10) as u8,
@@ -576,7 +597,7 @@ pub fn push_date(out: &mut Vec<u8>, date: Date) {
         b'-',
         b'0' + (d / 10) as u8,
         b'0' + (d % 10) as u8,
-    ]);
+    ]
 }
 
 fn json_string(s: &str) -> String {
