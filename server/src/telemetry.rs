@@ -97,11 +97,6 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
 /// written to it directly (see [`access`]).
 static PLAIN_TEXT_ACCESS: OnceLock<BatchWriter> = OnceLock::new();
 
-thread_local! {
-    /// The access line being written on this thread (kept to reuse its allocation).
-    static ACCESS_LINE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
 /// How often pending log lines are written out.
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
@@ -184,7 +179,18 @@ impl BatchWriter {
 
     /// Appends complete lines to this thread's buffer, and writes the buffer out to `out`
     /// once it holds [`WRITE_AT`] bytes.
+    #[cfg(test)]
     fn append_or_write<W: Write>(&self, lines: &[u8], out: impl FnOnce() -> W) {
+        self.append_with_or_write(|buffer| buffer.extend_from_slice(lines), out);
+    }
+
+    /// Lets `write_lines` append complete lines to this thread's buffer, and writes the
+    /// buffer out to `out` once it holds [`WRITE_AT`] bytes.
+    fn append_with_or_write<W: Write>(
+        &self,
+        write_lines: impl FnOnce(&mut Vec<u8>),
+        out: impl FnOnce() -> W,
+    ) {
         THREAD_BUFFER.with_borrow_mut(|slot| {
             let slot = match slot {
                 Some(slot) if slot.owner.as_ptr() == Arc::as_ptr(&self.shared) => slot,
@@ -200,7 +206,7 @@ impl BatchWriter {
             };
             {
                 let mut pending = lock(&slot.buffer);
-                pending.extend_from_slice(lines);
+                write_lines(&mut pending);
                 if pending.len() < WRITE_AT {
                     return;
                 }
@@ -214,9 +220,16 @@ impl BatchWriter {
         });
     }
 
-    /// Appends complete lines to this thread's buffer (see [`BatchWriter::append_or_write`]).
+    /// Appends complete lines to this thread's buffer (see
+    /// [`BatchWriter::append_with_or_write`]).
     fn append(&self, lines: &[u8]) {
-        self.append_or_write(lines, || std::io::stdout().lock());
+        self.append_with(|buffer| buffer.extend_from_slice(lines));
+    }
+
+    /// Lets `write_lines` append complete lines to this thread's buffer (see
+    /// [`BatchWriter::append_with_or_write`]).
+    fn append_with(&self, write_lines: impl FnOnce(&mut Vec<u8>)) {
+        self.append_with_or_write(write_lines, || std::io::stdout().lock());
     }
 }
 
@@ -271,12 +284,9 @@ pub fn access(
         key_owner,
     };
     match PLAIN_TEXT_ACCESS.get() {
-        Some(writer) => ACCESS_LINE.with_borrow_mut(|text| {
-            text.clear();
-            // Stamped with the time the answer was complete, as any other event is.
-            line.write_plain(text, received + latency);
-            writer.append(text);
-        }),
+        // Stamped with the time the answer was complete, as any other event is; written
+        // straight into the log buffer.
+        Some(writer) => writer.append_with(|buffer| line.write_plain(buffer, received + latency)),
         None => line.emit(),
     }
 }
