@@ -6,7 +6,7 @@
 # process started here is killed on exit. Throughput is noisy: compare only runs made on
 # the same machine, and never gate CI on it (see bench/README.md).
 #
-# Knobs (environment): BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (5), BENCH_CONNECTIONS (64),
+# Knobs (environment): BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (7), BENCH_CONNECTIONS (64),
 # BENCH_THREADS (2, wrk only), BENCH_TOOL (wrk, or oha to skip wrk), BENCH_LOG_LEVEL (info: the server logs one access line per request,
 # as it does in production; set warn to measure without that cost).
 set -euo pipefail
@@ -15,7 +15,7 @@ shopt -s inherit_errexit
 
 DURATION="${BENCH_DURATION:-3s}"
 WARMUP="${BENCH_WARMUP:-1s}"
-ROUNDS="${BENCH_ROUNDS:-5}"
+ROUNDS="${BENCH_ROUNDS:-7}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 THREADS="${BENCH_THREADS:-2}"
 LOG_LEVEL="${BENCH_LOG_LEVEL:-info}"
