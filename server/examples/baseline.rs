@@ -2,12 +2,19 @@
 //! (a small fixed JSON body, `application/json`). `make bench` loads it next to the real
 //! server so the real endpoints can be reported as a ratio of "poem on this machine".
 //!
-//! Usage: `baseline [ADDR]` (default `127.0.0.1:0`); prints `listening on http://ADDR`
-//! (the bound address, so port 0 works) and serves every path until killed.
+//! Usage: `baseline [ADDR] [--poem-server]` (default `127.0.0.1:0`); prints `listening on
+//! http://ADDR` (the bound address, so port 0 works) and serves every path until killed.
+//! It is served by the real server's accept loop (`kalendorius_server::http::connections`,
+//! default bounds), so the ratio measures only what answering a request costs; with
+//! `--poem-server` it runs on poem's own `Server` instead, to measure that loop's cost.
 
 use std::net::SocketAddr;
 
-use poem::listener::{Acceptor, Listener, TcpListener};
+use std::time::Duration;
+
+use kalendorius_server::client_ip::TrustedProxies;
+use kalendorius_server::http::connections::{self, Bounds, ConnectionSettings};
+use poem::listener::TcpAcceptor;
 use poem::{handler, Response};
 
 /// The same shape and size as a `/api/v1/laisvadienis` answer, built without any work.
@@ -22,32 +29,30 @@ fn fixed() -> Response {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let addr = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "127.0.0.1:0".to_owned());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let poem_server = args.iter().any(|a| a == "--poem-server");
+    let addr = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or("127.0.0.1:0", String::as_str);
     let addr: SocketAddr = addr.parse().map_err(|e| {
         std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{addr}: {e}"))
     })?;
-    let acceptor = TcpListener::bind(addr).into_acceptor().await?;
-    let bound = acceptor
-        .local_addr()
-        .first()
-        .and_then(|a| a.as_socket_addr().copied())
-        .ok_or_else(|| std::io::Error::other("the listener has no socket address"))?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
     // The bench script reads this line from a file to learn the port.
-    println!("listening on http://{bound}");
+    println!("listening on http://{}", listener.local_addr()?);
     std::io::Write::flush(&mut std::io::stdout())?;
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
     // Every path answers, so the script can reuse the real endpoints' paths if it likes.
-    // Started the same way as the real server (`kalendorius_server::server`): the same idle
-    // timeout and graceful shutdown, so the ratio measures only what a request costs.
-    poem::Server::new_with_acceptor(acceptor)
-        .idle_timeout(kalendorius_server::server::IDLE_TIMEOUT)
-        .run_with_graceful_shutdown(
-            fixed,
-            async {
-                let _ = tokio::signal::ctrl_c().await;
-            },
-            Some(std::time::Duration::from_secs(10)),
-        )
-        .await
+    if poem_server {
+        let acceptor = TcpAcceptor::from_tokio(listener)?;
+        return poem::Server::new_with_acceptor(acceptor)
+            .idle_timeout(Duration::from_secs(75))
+            .run_with_graceful_shutdown(fixed, stop, Some(Duration::from_secs(10)))
+            .await;
+    }
+    let bounds = Bounds::new(&ConnectionSettings::default(), Duration::from_secs(10));
+    connections::serve(listener, fixed, bounds, TrustedProxies::default(), stop).await
 }

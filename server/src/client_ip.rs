@@ -111,6 +111,11 @@ impl TrustedProxies {
         self.nets.iter().any(|n| n.contains(ip))
     }
 
+    /// True when `ip` is a configured trusted proxy.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.trusted(canonical(ip))
+    }
+
     /// The client address of a request from `peer` with `headers`.
     pub fn client_ip(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
         // A peer that is not a socket (never the case for the TCP listener) counts as one

@@ -7,6 +7,9 @@
 //! state = "var/state"
 //! trusted_proxies = ["10.0.0.0/8"]
 //! shutdown_timeout_secs = 10
+//! [connections]        # http::connections::ConnectionSettings
+//! header_read_timeout_secs = 10
+//! max_connections_per_ip = 256
 //! [log]
 //! format = "json"      # or "text"
 //! level = "info"
@@ -21,6 +24,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use crate::client_ip::IpNet;
+use crate::http::connections::ConnectionSettings;
 use crate::limits::LimitsConfig;
 use crate::telemetry::LogFormat;
 
@@ -41,6 +45,8 @@ pub struct Settings {
     pub trusted_proxies: Vec<IpNet>,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_timeout_secs: u64,
+    /// Connection bounds: header deadline, idle time, caps.
+    pub connections: ConnectionSettings,
     /// Logging.
     pub log: LogSettings,
     /// Rate limits (D9).
@@ -74,6 +80,7 @@ impl Default for Settings {
             state: PathBuf::from("var/state"),
             trusted_proxies: Vec::new(),
             shutdown_timeout_secs: 10,
+            connections: ConnectionSettings::default(),
             log: LogSettings::default(),
             limits: LimitsConfig::default(),
         }

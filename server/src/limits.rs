@@ -4,13 +4,14 @@
 //! This file holds the public vocabulary (configuration, windows, decisions); the counting
 //! itself is in the submodules: `window` (a sliding window, month arithmetic), `subject`
 //! (all windows of one IP-endpoint pair or key, checked and counted as one step), `table`
-//! (all subjects, sharded, with pruning and eviction) and `sketch` (where evicted subjects'
-//! month counts go). `crate::state::State` wires them to sled.
+//! (all subjects, sharded, with pruning and eviction), `sketch` (where evicted subjects'
+//! month counts go) and `ledger` (where their minute windows go, exactly). `crate::state::State` wires them to sled.
 //!
 //! Every window is exact in the strong sense of D9: for ANY interval of the window's length
 //! the admitted requests never exceed the limit, also under concurrent bursts (see
 //! `window` for the bucket argument and `table` for the locking).
 
+pub(crate) mod ledger;
 pub(crate) mod sketch;
 pub(crate) mod subject;
 pub(crate) mod table;

@@ -15,23 +15,21 @@ use std::task::Poll;
 use std::time::Duration;
 
 use anyhow::Context;
-use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::EndpointExt;
+use tokio::net::TcpListener;
 
 use crate::app::App;
 use crate::client_ip::TrustedProxies;
 use crate::config::Settings;
 use crate::data::DataHandle;
 use crate::errors;
+use crate::http::connections::{self, Bounds};
 use crate::state::State;
-
-/// How long a keep-alive connection may stay idle.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(75);
 
 /// A server that is bound and ready to run.
 pub struct Server {
     settings: Settings,
-    acceptor: TcpAcceptor,
+    listener: TcpListener,
     local_addr: SocketAddr,
     data: Arc<DataHandle>,
     state: Arc<State>,
@@ -66,18 +64,16 @@ impl Server {
         state: Arc<State>,
     ) -> anyhow::Result<Server> {
         crate::clock::calibrate();
-        let acceptor = TcpListener::bind(settings.listen)
-            .into_acceptor()
+        settings.connections.validate()?;
+        let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("cannot listen on {}", settings.listen))?;
-        let local_addr = acceptor
+        let local_addr = listener
             .local_addr()
-            .first()
-            .and_then(|a| a.as_socket_addr().copied())
             .context("the listener has no socket address")?;
         Ok(Server {
             settings,
-            acceptor,
+            listener,
             local_addr,
             data,
             state,
@@ -117,17 +113,13 @@ impl Server {
     ) -> anyhow::Result<()> {
         let Server {
             settings,
-            acceptor,
+            listener,
             local_addr,
             data,
             state,
         } = self;
-        let app = App::new(
-            data,
-            state.clone(),
-            TrustedProxies::new(settings.trusted_proxies.clone()),
-        )
-        .with(
+        let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
+        let app = App::new(data, state.clone(), trusted.clone()).with(
             // Last resort: a panic outside the operations still answers D1.
             poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
         );
@@ -157,15 +149,13 @@ impl Server {
         };
         ready(local_addr);
 
-        let timeout = Duration::from_secs(settings.shutdown_timeout_secs);
+        let bounds = Bounds::new(
+            &settings.connections,
+            Duration::from_secs(settings.shutdown_timeout_secs),
+        );
         let http = async move {
             tracing::info!(%local_addr, "serving");
-            let result = poem::Server::new_with_acceptor(acceptor)
-                // An idle keep-alive connection is closed after a while, so idle clients
-                // cannot hold sockets (and memory) forever.
-                .idle_timeout(IDLE_TIMEOUT)
-                .run_with_graceful_shutdown(app, shutdown, Some(timeout))
-                .await;
+            let result = connections::serve(listener, app, bounds, trusted, shutdown).await;
             let _ = server_done.send(());
             result
         };

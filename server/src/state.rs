@@ -34,7 +34,7 @@ use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
 /// Name of the sled tree holding key records (id → JSON `KeyRecord`).
 const KEYS_TREE: &str = "keys";
 /// Name of the sled tree holding counters: `shard/NNN` → blob of one table shard (see
-/// `limits::table`), `sketch/month` and `sketch/minute` → the eviction sketches (see
+/// `limits::table`), `sketch/month` and `ledger/minute` → what eviction keeps (see
 /// `limits::sketch`).
 const COUNTERS_TREE: &str = "counters";
 
@@ -43,13 +43,13 @@ fn blob_key(id: BlobId) -> Vec<u8> {
     match id {
         BlobId::Shard(i) => format!("shard/{i:03}").into_bytes(),
         BlobId::MonthSketch => b"sketch/month".to_vec(),
-        BlobId::MinuteSketch => b"sketch/minute".to_vec(),
+        BlobId::MinuteLedger => b"ledger/minute".to_vec(),
     }
 }
 
 /// The blob a key of the counters tree holds; `None` for anything else.
 fn blob_of(key: &[u8]) -> Option<BlobId> {
-    [BlobId::MonthSketch, BlobId::MinuteSketch]
+    [BlobId::MonthSketch, BlobId::MinuteLedger]
         .into_iter()
         .chain((0..SHARDS).map(BlobId::Shard))
         .find(|id| blob_key(*id) == key)

@@ -1,18 +1,20 @@
-//! Count-min sketches of evicted subjects' counts: fixed memory, never an underestimate.
+//! The count-min sketch of evicted subjects' month counts: fixed memory, never an
+//! underestimate.
 //!
-//! Why: per-IP counts must be remembered (the month for a whole month), but the number of
+//! Why: per-IP month counts must be remembered for a whole month, but the number of
 //! distinct client addresses is not bounded (IPv6 lets one client rotate through
-//! billions). Past `max_subjects`, the table evicts public subjects and adds their counts
-//! here: the month count to [`MonthSketch`], the minute window's per-second buckets to
-//! [`MinuteSketch`]. A returning subject starts from the sketches' estimates, which are at
-//! least its true counts, so no window ever admits more than its limit; collisions can only
-//! make it stricter. A saturated cell reads as "more than any limit".
+//! billions). Past `max_subjects`, the table evicts public subjects and adds their month
+//! count to [`MonthSketch`] (their minute windows go to the exact `ledger`). A returning
+//! subject starts from the sketch's estimate, which is at least its true count, so the
+//! month never admits more than its limit; collisions can only make it stricter. A
+//! saturated cell reads as "more than any limit".
 //!
-//! Accuracy: the month sketch (4 × 16 384 cells) overestimates by at most ~1/6000 of all
-//! evicted requests this month with probability > 98 % (typically far less). The minute sketch (4 × 4 096 cells
-//! per second) stays near exact up to a few thousand evictions per second; beyond that a
-//! flood of new addresses starts to cost newcomers part of their minute quota, which is
-//! the price of a hard memory bound.
+//! Accuracy: with 4 rows of 65 536 cells, a subject's estimate exceeds its true count by
+//! about (evicted requests this month) / 65 536 at most, typically less (the least of four
+//! cells). After a flood of 1 M one-request addresses a fresh address starts the month
+//! with about 10 phantom requests, a few per mille of the 2 000 and 10 000 month limits;
+//! it takes some 100 M evicted requests in one month before the /days month limit can
+//! refuse a newcomer. The minute window, which is what a flood actually fills, is exact.
 //!
 //! The hash is keyed with random seeds persisted with each sketch (clients cannot aim at
 //! a victim's cells offline) and is our own function, so it stays the same across Rust
@@ -21,18 +23,15 @@
 use rand::RngCore;
 
 use super::subject::{SubjectKey, SUBJECT_LEN};
-use super::window::Span;
 
 /// Rows (independent hashes).
 const DEPTH: usize = 4;
 /// Cells per row of the month sketch (a power of two).
-const MONTH_WIDTH: usize = 1 << 14;
-/// Cells per row of each second of the minute sketch (a power of two).
-const MINUTE_WIDTH: usize = 1 << 12;
-/// Seconds held by the minute sketch: every bucket a minute window counts, plus one.
-const MINUTE_SLOTS: usize = Span::MINUTE.buckets as usize + 2;
-/// Encoding version of both sketches.
-const VERSION: u8 = 1;
+const MONTH_WIDTH: usize = 1 << 16;
+/// Cells per row of a version 1 sketch (read and widened on load).
+const V1_MONTH_WIDTH: usize = 1 << 14;
+/// Encoding version of the month sketch.
+const VERSION: u8 = 2;
 
 /// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
 fn fmix64(mut h: u64) -> u64 {
@@ -85,7 +84,7 @@ impl Reader<'_> {
     }
 }
 
-/// Month counts of evicted subjects. Memory: 128 KiB.
+/// Month counts of evicted subjects. Memory: 512 KiB.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MonthSketch {
     /// The month (numbered as by `window::month_of`) all counts belong to.
@@ -182,172 +181,33 @@ impl MonthSketch {
     /// Parses what `encode` wrote; `None` if it is not exactly that.
     pub fn decode(bytes: &[u8]) -> Option<MonthSketch> {
         let mut r = Reader(bytes);
-        if r.bytes::<1>()? != [VERSION] {
-            return None;
-        }
+        let width = match r.bytes::<1>()? {
+            [VERSION] => MONTH_WIDTH,
+            [1] => V1_MONTH_WIDTH,
+            _ => return None,
+        };
         let month = r.u64()? as i64;
         let seeds = r.seeds()?;
         let total = r.u64()?;
-        if r.0.len() != 2 * DEPTH * MONTH_WIDTH {
+        if r.0.len() != 2 * DEPTH * width {
             return None;
         }
-        let cells =
+        let stored: Vec<u16> =
             r.0.chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]))
                 .collect();
+        // A narrower sketch of an earlier version widens without losing anything: a key's
+        // cell in a row of `width` cells is its wide cell's low bits (`cells` masks the
+        // same hash), so every wide cell takes the narrow cell it folds onto.
+        let cells = (0..DEPTH * MONTH_WIDTH)
+            .map(|i| stored[(i / MONTH_WIDTH) * width + (i % MONTH_WIDTH) % width])
+            .collect();
         Some(MonthSketch {
             month,
             seeds,
             cells,
             total,
         })
-    }
-}
-
-/// One second of the minute sketch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Slot {
-    /// The second (Unix seconds) this slot holds.
-    idx: i64,
-    /// `DEPTH` rows of `MINUTE_WIDTH` saturating counters, row-major.
-    cells: Box<[u16]>,
-}
-
-/// Per-second minute-window counts of evicted subjects: a ring of one sketch per second
-/// still counted by some minute window. Memory: up to 62 × 32 KiB, allocated only for
-/// seconds in which something was evicted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct MinuteSketch {
-    /// One seed per row.
-    seeds: [u64; DEPTH],
-    /// `slots[idx % MINUTE_SLOTS]` holds second `idx`, if any.
-    slots: Vec<Option<Slot>>,
-}
-
-impl MinuteSketch {
-    /// An empty sketch with fresh random seeds.
-    pub fn new() -> MinuteSketch {
-        MinuteSketch {
-            seeds: fresh_seeds(),
-            slots: vec![None; MINUTE_SLOTS],
-        }
-    }
-
-    /// True when no second holds anything.
-    pub fn is_empty(&self) -> bool {
-        self.slots.iter().all(Option::is_none)
-    }
-
-    /// Frees the seconds no minute window counts at `t_ms` any more. Returns true if any.
-    pub fn expire(&mut self, t_ms: i64) -> bool {
-        let first = Span::MINUTE.first_counted(t_ms);
-        let mut freed = false;
-        for slot in &mut self.slots {
-            if slot.as_ref().is_some_and(|s| s.idx < first) {
-                *slot = None;
-                freed = true;
-            }
-        }
-        freed
-    }
-
-    /// Adds `n` requests of `key` in second `idx`. A second older than the one its slot
-    /// holds is no longer counted by anything and is ignored.
-    pub fn add(&mut self, key: &SubjectKey, idx: i64, n: u32) {
-        if n == 0 {
-            return;
-        }
-        let slot = &mut self.slots[idx.rem_euclid(MINUTE_SLOTS as i64) as usize];
-        match slot {
-            Some(s) if s.idx > idx => return,
-            Some(s) if s.idx == idx => {}
-            _ => {
-                *slot = Some(Slot {
-                    idx,
-                    cells: vec![0; DEPTH * MINUTE_WIDTH].into_boxed_slice(),
-                })
-            }
-        }
-        let s = slot.as_mut().expect("set above");
-        let n = u16::try_from(n).unwrap_or(u16::MAX);
-        for (row, c) in cells(&self.seeds, key.bytes(), MINUTE_WIDTH)
-            .into_iter()
-            .enumerate()
-        {
-            let cell = &mut s.cells[row * MINUTE_WIDTH + c];
-            *cell = cell.saturating_add(n);
-        }
-    }
-
-    /// At least the requests of `key` in each second a minute window counts at `t_ms`
-    /// (and any later second), as (second, count); a saturated cell reads as `u32::MAX`.
-    pub fn estimate(&self, key: &SubjectKey, t_ms: i64) -> Vec<(i64, u32)> {
-        if self.is_empty() {
-            return Vec::new();
-        }
-        let first = Span::MINUTE.first_counted(t_ms);
-        let at = cells(&self.seeds, key.bytes(), MINUTE_WIDTH);
-        let mut out: Vec<(i64, u32)> = self
-            .slots
-            .iter()
-            .flatten()
-            .filter(|s| s.idx >= first)
-            .filter_map(|s| {
-                let n = (0..DEPTH)
-                    .map(|row| s.cells[row * MINUTE_WIDTH + at[row]])
-                    .min()?;
-                let n = if n == u16::MAX {
-                    u32::MAX
-                } else {
-                    u32::from(n)
-                };
-                (n > 0).then_some((s.idx, n))
-            })
-            .collect();
-        out.sort_unstable();
-        out
-    }
-
-    /// Serialises: version, seeds, then per held second its index and cells.
-    pub fn encode(&self) -> Vec<u8> {
-        let mut out = vec![VERSION];
-        self.seeds
-            .iter()
-            .for_each(|s| out.extend_from_slice(&s.to_le_bytes()));
-        for s in self.slots.iter().flatten() {
-            out.extend_from_slice(&s.idx.to_le_bytes());
-            s.cells
-                .iter()
-                .for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
-        }
-        out
-    }
-
-    /// Parses what `encode` wrote; `None` if it is not exactly that.
-    pub fn decode(bytes: &[u8]) -> Option<MinuteSketch> {
-        let mut r = Reader(bytes);
-        if r.bytes::<1>()? != [VERSION] {
-            return None;
-        }
-        let mut sketch = MinuteSketch {
-            seeds: r.seeds()?,
-            slots: vec![None; MINUTE_SLOTS],
-        };
-        let slot_len = 8 + 2 * DEPTH * MINUTE_WIDTH;
-        if r.0.len() % slot_len != 0 || r.0.len() / slot_len > MINUTE_SLOTS {
-            return None;
-        }
-        while !r.0.is_empty() {
-            let idx = r.u64()? as i64;
-            let (cells, rest) = r.0.split_at(2 * DEPTH * MINUTE_WIDTH);
-            r.0 = rest;
-            let cells = cells
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect();
-            sketch.slots[idx.rem_euclid(MINUTE_SLOTS as i64) as usize] = Some(Slot { idx, cells });
-        }
-        Some(sketch)
     }
 }
 
@@ -399,45 +259,5 @@ mod tests {
             u32::MAX,
             "saturated means over any limit"
         );
-    }
-
-    #[test]
-    fn minute_buckets_slide_and_round_trip() {
-        let mut s = MinuteSketch::new();
-        assert!(s.is_empty());
-        s.add(&key(1), 100, 2);
-        s.add(&key(1), 130, 1);
-        s.add(&key(2), 130, 5);
-        s.add(&key(1), 100 - MINUTE_SLOTS as i64, 9); // older than its slot: ignored
-        assert_eq!(s.estimate(&key(1), 130_500), vec![(100, 2), (130, 1)]);
-        assert_eq!(
-            s.estimate(&key(1), 161_000),
-            vec![(130, 1)],
-            "100 left at 161 s"
-        );
-        let back = MinuteSketch::decode(&s.encode()).unwrap();
-        assert_eq!(back, s);
-        assert!(MinuteSketch::decode(&s.encode()[..100]).is_none());
-        assert!(s.expire(161_000));
-        assert_eq!(s.estimate(&key(1), 130_000), vec![(130, 1)]);
-        s.add(&key(3), 131, 70_000);
-        assert_eq!(
-            s.estimate(&key(3), 131_000),
-            vec![(131, u32::MAX)],
-            "saturated"
-        );
-        assert!(s.expire(200_000) && s.is_empty());
-    }
-
-    #[test]
-    fn minute_sketch_stays_near_exact_at_moderate_load() {
-        let mut s = MinuteSketch::new();
-        for n in 0..2_000 {
-            s.add(&key(n), 50, 1);
-        }
-        let over: usize = (10_000..12_000)
-            .map(|n| s.estimate(&key(n), 50_000).len())
-            .sum();
-        assert!(over < 100, "{over} of 2000 outsiders see a phantom request");
     }
 }

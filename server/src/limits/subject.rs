@@ -345,13 +345,17 @@ impl Counters {
         (i64::from(self.month), self.count.saturating_sub(self.base))
     }
 
-    /// What evicting this subject must add to the minute sketch: (second, requests not
-    /// already there) for each bucket of its minute window.
-    pub fn evicted_minute(&self) -> impl Iterator<Item = (i64, u32)> + '_ {
-        self.active
-            .iter()
-            .flat_map(|a| a.minute.buckets())
-            .map(|b| (b.idx, b.count - b.base))
+    /// The subject's minute window as the eviction ledger keeps it: (its newest second,
+    /// all requests it counts), or `None` when it is empty.
+    pub fn minute_window(&self) -> Option<(i64, u32)> {
+        let a = self.active.as_ref()?;
+        let newest = a.minute.buckets().last()?.idx;
+        let total = a
+            .minute
+            .buckets()
+            .map(|b| b.count)
+            .fold(0u32, u32::saturating_add);
+        Some((newest, total))
     }
 
     /// Merges counters of the same subject found twice (conservatively: the larger
@@ -546,11 +550,12 @@ mod tests {
             Some(Window::Month)
         );
         assert_eq!(back.evicted_month(), (1970 * 12, 0), "nothing new to add");
-        // Revived minute buckets are not added again on the next eviction.
+        // The minute window goes back to the ledger whole (its record is replaced, so the
+        // revived requests are not counted twice).
         let mut back = Counters::from_sketch(1970 * 12, 1, &[(61, 2)]);
         assert_eq!(back.usage(Kind::Public, 61_500), (2, 1));
-        back.check(Kind::Public, Limits { minute: 5, long: 5 }, 61_600);
-        assert_eq!(back.evicted_minute().collect::<Vec<_>>(), vec![(61, 1)]);
+        back.check(Kind::Public, Limits { minute: 5, long: 5 }, 62_600);
+        assert_eq!(back.minute_window(), Some((62, 3)));
         assert_eq!(back.evicted_month(), (1970 * 12, 1));
         // 40 days on, the month rolled: nothing is counted any more.
         c.advance(40 * 86_400_000);

@@ -12,17 +12,20 @@
 //! only the shards that changed.
 //!
 //! Memory: subjects with nothing counted are dropped; past `max_subjects`, public subjects
-//! are evicted into count-min sketches (`sketch`), which never underestimate their counts:
-//! idle ones (only a month count left) first, then, under a flood of distinct addresses,
-//! active ones too. So memory is bounded whatever the traffic, no window ever admits more
-//! than its limit, and nothing reads disk on the hot path.
+//! are evicted: their month count into a count-min sketch (`sketch`, never an
+//! underestimate), their minute window, exactly, into the `ledger` until it has left the
+//! window; idle ones (only a month count left) first, then, under a flood of distinct
+//! addresses, active ones too. So memory is bounded whatever the traffic, no window ever
+//! admits more than its limit, a client that has sent nothing starts with its whole minute
+//! quota, and nothing reads disk on the hot path.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
-use super::sketch::{MinuteSketch, MonthSketch};
+use super::ledger::MinuteLedger;
+use super::sketch::MonthSketch;
 use super::subject::{Counters, Kind, Limits, SubjectKey, SUBJECT_LEN};
 use super::window::month_of;
 use super::Decision;
@@ -59,16 +62,16 @@ pub(crate) enum BlobId {
     Shard(usize),
     /// The month sketch.
     MonthSketch,
-    /// The minute sketch.
-    MinuteSketch,
+    /// The minute ledger.
+    MinuteLedger,
 }
 
-/// Both eviction sketches, under one lock.
+/// What evicted subjects leave behind, under one lock.
 struct Sketches {
     /// Month counts of evicted subjects.
     month: MonthSketch,
-    /// Minute-window buckets of evicted subjects.
-    minute: MinuteSketch,
+    /// Minute windows of evicted subjects.
+    minute: MinuteLedger,
 }
 
 /// A shard blob that could not be read completely.
@@ -95,7 +98,7 @@ pub(crate) struct CounterTable {
     sketches: RwLock<Sketches>,
     /// True when the month sketch changed since it was last collected.
     month_dirty: AtomicBool,
-    /// True when the minute sketch changed since it was last collected.
+    /// True when the minute ledger changed since it was last collected.
     minute_dirty: AtomicBool,
 }
 
@@ -115,7 +118,7 @@ impl CounterTable {
             len: AtomicUsize::new(0),
             sketches: RwLock::new(Sketches {
                 month: MonthSketch::new(),
-                minute: MinuteSketch::new(),
+                minute: MinuteLedger::new(),
             }),
             month_dirty: AtomicBool::new(false),
             minute_dirty: AtomicBool::new(false),
@@ -160,7 +163,7 @@ impl CounterTable {
         self.sketches.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Counters for a subject not in memory: what the sketches remember of it, if anything.
+    /// Counters for a subject not in memory: what eviction left of it, if anything.
     fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
         if key.kind() == Kind::Public {
             let sketches = self.read_sketches();
@@ -170,9 +173,9 @@ impl CounterTable {
             } else {
                 sketches.month.estimate(key, month)
             };
-            let minute = sketches.minute.estimate(key, now_ms);
-            if count > 0 || !minute.is_empty() {
-                return Counters::from_sketch(month, count, &minute);
+            let minute = sketches.minute.lookup(key, now_ms);
+            if count > 0 || minute.is_some() {
+                return Counters::from_sketch(month, count, minute.as_slice());
             }
         }
         Counters::default()
@@ -211,8 +214,8 @@ impl CounterTable {
     }
 
     /// Hands each changed blob to `out` (`None` when it is empty: delete it) and marks it
-    /// clean. The minute sketch only with `include_minute` (it is large and only matters
-    /// while a flood lasts, so it is written at shutdown, not every round).
+    /// clean. The minute ledger only with `include_minute` (it can be large and only
+    /// matters while a flood lasts, so it is written at shutdown, not every round).
     pub fn collect(&self, include_minute: bool, mut out: impl FnMut(BlobId, Option<Vec<u8>>)) {
         for (i, shard) in self.shards.iter().enumerate() {
             let mut guard = lock(shard);
@@ -243,7 +246,7 @@ impl CounterTable {
             let sketches = self.read_sketches();
             let blob = (!sketches.minute.is_empty()).then(|| sketches.minute.encode());
             drop(sketches);
-            out(BlobId::MinuteSketch, blob);
+            out(BlobId::MinuteLedger, blob);
         }
     }
 
@@ -278,12 +281,12 @@ impl CounterTable {
         Ok(read)
     }
 
-    /// Loads a sketch blob; `false` if it is unreadable (the sketch stays empty).
+    /// Loads a sketch or ledger blob; `false` if it is unreadable (it stays empty).
     pub fn load_sketch(&self, which: BlobId, blob: &[u8]) -> bool {
         let mut sketches = self.write_sketches();
         match which {
             BlobId::MonthSketch => MonthSketch::decode(blob).map(|m| sketches.month = m),
-            BlobId::MinuteSketch => MinuteSketch::decode(blob).map(|m| sketches.minute = m),
+            BlobId::MinuteLedger => MinuteLedger::decode(blob).map(|m| sketches.minute = m),
             BlobId::Shard(_) => None,
         }
         .is_some()
@@ -291,7 +294,8 @@ impl CounterTable {
 
     /// Prunes every subject to the latest clock and drops subjects with nothing counted;
     /// then, while more than `max_subjects` remain, evicts public subjects into the
-    /// sketches down to 90 % of `max_subjects`: idle ones first, then active ones.
+    /// sketch and the ledger down to 90 % of `max_subjects`: idle ones first, then active
+    /// ones.
     pub fn maintain(&self, max_subjects: usize) -> MaintainStats {
         let mut stats = MaintainStats::default();
         let Some(now) = self.latest_ms() else {
@@ -333,7 +337,8 @@ impl CounterTable {
     }
 
     /// Evicts the public subjects of one shard (only idle ones unless `active`) into the
-    /// sketches. Returns how many.
+    /// sketch and the ledger. Returns how many. A subject whose minute window the ledger
+    /// cannot take (see `ledger::MAX_COUNT`, `ledger::MAX_GEN_SLOTS`) stays.
     fn evict(&self, shard: &Mutex<Shard>, active: bool) -> usize {
         let mut guard = lock(shard);
         let mut sketches = self.write_sketches();
@@ -341,17 +346,19 @@ impl CounterTable {
         let (mut month_added, mut minute_added) = (false, false);
         let before = subjects.len();
         subjects.retain(|k, c| {
-            let evict = k.kind() == Kind::Public && (active || c.is_idle());
-            if evict {
-                let (month, n) = c.evicted_month();
-                sketches.month.add(k, month, n);
-                month_added |= n > 0;
-                for (idx, n) in c.evicted_minute() {
-                    sketches.minute.add(k, idx, n);
-                    minute_added |= n > 0;
-                }
+            if k.kind() != Kind::Public || !(active || c.is_idle()) {
+                return true;
             }
-            !evict
+            if let Some((newest, count)) = c.minute_window() {
+                if !sketches.minute.record(k, newest, count) {
+                    return true;
+                }
+                minute_added = true;
+            }
+            let (month, n) = c.evicted_month();
+            sketches.month.add(k, month, n);
+            month_added |= n > 0;
+            false
         });
         let evicted = before - subjects.len();
         if evicted > 0 {
@@ -456,7 +463,7 @@ mod tests {
             "persisted with the shards"
         );
         assert!(
-            !b.iter().any(|(i, _)| *i == BlobId::MinuteSketch),
+            !b.iter().any(|(i, _)| *i == BlobId::MinuteLedger),
             "nothing in it"
         );
         // Every subject still has its month count: three more fit, then refused.
@@ -485,7 +492,7 @@ mod tests {
         assert!(s.remaining <= 90 && s.evicted >= 910, "{s:?}");
         assert!(blobs(&t)
             .iter()
-            .any(|(i, b)| *i == BlobId::MinuteSketch && b.is_some()));
+            .any(|(i, b)| *i == BlobId::MinuteLedger && b.is_some()));
         // Every one of them is still at its minute limit, and frees at 71 s as before.
         for n in 0..1_000 {
             assert_eq!(
@@ -526,7 +533,7 @@ mod tests {
             b.contains(&(BlobId::MonthSketch, None)),
             "the cleared sketch is deleted"
         );
-        assert!(b.contains(&(BlobId::MinuteSketch, None)));
+        assert!(b.contains(&(BlobId::MinuteLedger, None)));
     }
 
     #[test]
@@ -539,6 +546,6 @@ mod tests {
             Err(DamagedBlob { read: 0 })
         );
         assert!(!t.load_sketch(BlobId::MonthSketch, b"nope"));
-        assert!(!t.load_sketch(BlobId::MinuteSketch, b"nope"));
+        assert!(!t.load_sketch(BlobId::MinuteLedger, b"nope"));
     }
 }

@@ -1,0 +1,556 @@
+//! The accept loop: who may hold a connection, for how long, and how connections end.
+//!
+//! poem's own `Server` has no deadline for a request's headers (a client that sends half a
+//! request holds its socket for as long as it keeps it open) and no cap on connections, so
+//! a few thousand slow clients used to exhaust the process's descriptors and memory. This
+//! module replaces it with a loop of our own around hyper, which owns every bound:
+//!
+//! - **Header deadline.** A connection must deliver its first request's headers within
+//!   `header_read_timeout` (default 10 s) of being accepted, whatever the protocol (this
+//!   also covers a client that never sends a byte, or stalls in HTTP/2's preface); later
+//!   HTTP/1 requests get the same deadline from hyper's `header_read_timeout`. A connection
+//!   that misses it is closed.
+//! - **Idle deadline.** A connection with no request in flight is closed after
+//!   `idle_timeout` (75 s) without a new request (for HTTP/2, where hyper has no header
+//!   deadline, this also ends a stream whose headers never complete). HTTP/2 pings every
+//!   20 s detect dead peers.
+//! - **Caps.** At most `max_connections` open at once (sized from the descriptor limit, see
+//!   [`ConnectionSettings::effective_max_connections`]) and at most
+//!   `max_connections_per_ip` from one client address (an IPv6 client is its /64, since
+//!   one host is usually given a whole /64). Trusted proxies count only against the global
+//!   cap. Over a cap, the new connection is closed at once, before anything is read;
+//!   connections already served are not touched. Refusals are logged at most once a second.
+//! - **Shutdown.** On the shutdown signal the listener is dropped, every connection is told
+//!   to finish its in-flight requests and close, and after `shutdown_timeout` the rest are
+//!   cut.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use poem::web::{LocalAddr, RemoteAddr};
+use poem::{Addr, Endpoint, Request, Response};
+use serde::{Deserialize, Serialize};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::client_ip::TrustedProxies;
+
+/// Descriptors kept free for what is not a client connection: the state database's
+/// files, the admin socket and its clients, the dataset files read on a reload, the
+/// log and the standard streams.
+pub const RESERVED_DESCRIPTORS: u64 = 128;
+
+/// The connection bounds (`[connections]` in the settings file).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConnectionSettings {
+    /// Seconds a connection has to deliver a request's headers.
+    pub header_read_timeout_secs: u64,
+    /// Seconds a connection may stay without a request.
+    pub idle_timeout_secs: u64,
+    /// Connections open at once; 0 = sized from the descriptor limit.
+    pub max_connections: usize,
+    /// Connections open at once from one client address (IPv6: one /64).
+    pub max_connections_per_ip: usize,
+}
+
+impl Default for ConnectionSettings {
+    fn default() -> Self {
+        ConnectionSettings {
+            header_read_timeout_secs: 10,
+            idle_timeout_secs: 75,
+            max_connections: 0,
+            max_connections_per_ip: 256,
+        }
+    }
+}
+
+impl ConnectionSettings {
+    /// Checks what a zero would make meaningless.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.header_read_timeout_secs > 0,
+            "connections.header_read_timeout_secs must be at least 1"
+        );
+        anyhow::ensure!(
+            self.idle_timeout_secs > 0,
+            "connections.idle_timeout_secs must be at least 1"
+        );
+        anyhow::ensure!(
+            self.max_connections_per_ip > 0,
+            "connections.max_connections_per_ip must be at least 1"
+        );
+        Ok(())
+    }
+
+    /// The global cap in force: the configured one, or (when 0) the descriptor limit less
+    /// [`RESERVED_DESCRIPTORS`], at least 16. The soft descriptor limit is first raised to
+    /// the hard one, as servers commonly do, so a default `ulimit -n` of 1024 does not cap
+    /// a machine that allows more.
+    pub fn effective_max_connections(&self) -> usize {
+        if self.max_connections > 0 {
+            return self.max_connections;
+        }
+        let limit = raise_descriptor_limit();
+        usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS).max(16)).unwrap_or(usize::MAX)
+    }
+}
+
+/// Raises the soft `RLIMIT_NOFILE` to the hard limit and returns the soft limit in force.
+fn raise_descriptor_limit() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit only read and write the struct passed by pointer.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+            return 1024;
+        }
+        if lim.rlim_cur < lim.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: lim.rlim_max,
+                rlim_max: lim.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                lim.rlim_cur = lim.rlim_max;
+            }
+        }
+    }
+    lim.rlim_cur as u64
+}
+
+/// The bounds as the loop uses them.
+#[derive(Debug, Clone)]
+pub struct Bounds {
+    /// See [`ConnectionSettings::header_read_timeout_secs`].
+    pub header_read_timeout: Duration,
+    /// See [`ConnectionSettings::idle_timeout_secs`].
+    pub idle_timeout: Duration,
+    /// The global cap in force.
+    pub max_connections: usize,
+    /// See [`ConnectionSettings::max_connections_per_ip`].
+    pub max_connections_per_ip: usize,
+    /// Time in-flight requests get after the shutdown signal.
+    pub shutdown_timeout: Duration,
+}
+
+impl Bounds {
+    /// The bounds of `settings`, with the global cap resolved.
+    pub fn new(settings: &ConnectionSettings, shutdown_timeout: Duration) -> Bounds {
+        Bounds {
+            header_read_timeout: Duration::from_secs(settings.header_read_timeout_secs),
+            idle_timeout: Duration::from_secs(settings.idle_timeout_secs),
+            max_connections: settings.effective_max_connections(),
+            max_connections_per_ip: settings.max_connections_per_ip,
+            shutdown_timeout,
+        }
+    }
+}
+
+/// The client address a per-IP cap counts: IPv4 (or IPv4-mapped) as is, IPv6 by its /64.
+fn cap_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        v4 => v4,
+    }
+}
+
+/// Open connections, in all and per client address. Entries exist only for addresses with
+/// an open connection, so the map is bounded by the global cap.
+struct OpenConnections {
+    total: AtomicUsize,
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One admitted connection's place in [`OpenConnections`]; given back on drop.
+struct Slot {
+    open: Arc<OpenConnections>,
+    ip: Option<IpAddr>,
+}
+
+/// Why a connection was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    Total,
+    PerIp,
+}
+
+impl OpenConnections {
+    fn admit(
+        self: &Arc<Self>,
+        ip: IpAddr,
+        bounds: &Bounds,
+        trusted: &TrustedProxies,
+    ) -> Result<Slot, Refusal> {
+        if self.total.fetch_add(1, Ordering::AcqRel) >= bounds.max_connections {
+            self.total.fetch_sub(1, Ordering::AcqRel);
+            return Err(Refusal::Total);
+        }
+        let mut slot = Slot {
+            open: self.clone(),
+            ip: None,
+        };
+        if !trusted.contains(ip) {
+            let key = cap_key(ip);
+            let mut per_ip = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+            let n = per_ip.entry(key).or_insert(0);
+            if *n >= bounds.max_connections_per_ip {
+                if *n == 0 {
+                    per_ip.remove(&key);
+                }
+                return Err(Refusal::PerIp); // `slot` gives the global place back
+            }
+            *n += 1;
+            slot.ip = Some(key);
+        }
+        Ok(slot)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(ip) = self.ip {
+            let mut per_ip = self.open.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(n) = per_ip.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    per_ip.remove(&ip);
+                }
+            }
+        }
+        self.open.total.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A once-a-second gate for warnings that a flood would otherwise repeat per connection.
+struct WarnGate {
+    start: Instant,
+    /// Second (since `start`) of the last warning, plus one; 0 = never.
+    last: AtomicU64,
+}
+
+impl WarnGate {
+    fn new() -> WarnGate {
+        WarnGate {
+            start: Instant::now(),
+            last: AtomicU64::new(0),
+        }
+    }
+
+    fn open(&self) -> bool {
+        let now = self.start.elapsed().as_secs() + 1;
+        let last = self.last.load(Ordering::Relaxed);
+        last != now
+            && self
+                .last
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+}
+
+/// What a connection's requests tell its watchdog: requests in flight, and when the last
+/// one started or ended (ms since the connection was accepted; `u64::MAX` = none yet).
+struct Activity {
+    accepted: Instant,
+    in_flight: AtomicUsize,
+    last_ms: AtomicU64,
+}
+
+impl Activity {
+    fn touch(&self) {
+        let ms = self.accepted.elapsed().as_millis() as u64;
+        self.last_ms.store(ms, Ordering::Release);
+    }
+
+    /// When the connection must be closed if nothing happens before: `None` while a
+    /// request is in flight.
+    fn deadline(&self, bounds: &Bounds) -> Option<Instant> {
+        if self.in_flight.load(Ordering::Acquire) > 0 {
+            return None;
+        }
+        Some(match self.last_ms.load(Ordering::Acquire) {
+            u64::MAX => self.accepted + bounds.header_read_timeout,
+            ms => self.accepted + Duration::from_millis(ms) + bounds.idle_timeout,
+        })
+    }
+}
+
+/// Counts a request in flight for as long as it lives (also when its future is dropped).
+struct InFlight(Arc<Activity>);
+
+impl InFlight {
+    fn new(activity: &Arc<Activity>) -> InFlight {
+        activity.in_flight.fetch_add(1, Ordering::AcqRel);
+        activity.touch();
+        InFlight(activity.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves; then drains
+/// as the module docs say.
+pub async fn serve<E>(
+    listener: TcpListener,
+    endpoint: E,
+    bounds: Bounds,
+    trusted: TrustedProxies,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()>
+where
+    E: Endpoint + 'static,
+{
+    let endpoint = Arc::new(endpoint);
+    let local_addr = listener.local_addr()?;
+    let open = Arc::new(OpenConnections {
+        total: AtomicUsize::new(0),
+        per_ip: Mutex::new(HashMap::new()),
+    });
+    let refusal_warning = WarnGate::new();
+    let accept_error_warning = WarnGate::new();
+    let graceful = CancellationToken::new();
+    let cut = CancellationToken::new();
+    let tracker = TaskTracker::new();
+    let builder = Arc::new(protocol_builder(&bounds));
+    let mut shutdown = pin!(shutdown);
+    tracing::info!(
+        max_connections = bounds.max_connections,
+        max_connections_per_ip = bounds.max_connections_per_ip,
+        header_read_timeout_secs = bounds.header_read_timeout.as_secs(),
+        "accepting connections"
+    );
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of descriptors or memory: wait a little rather than spin; the
+                    // caps should keep this from happening at all.
+                    if accept_error_warning.open() {
+                        tracing::warn!(error = %e, "accept failed");
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let slot = match open.admit(peer.ip(), &bounds, &trusted) {
+            Ok(slot) => slot,
+            Err(refusal) => {
+                if refusal_warning.open() {
+                    tracing::warn!(
+                        peer = %peer.ip(),
+                        cap = match refusal {
+                            Refusal::Total => bounds.max_connections,
+                            Refusal::PerIp => bounds.max_connections_per_ip,
+                        },
+                        reason = match refusal {
+                            Refusal::Total => "too many connections",
+                            Refusal::PerIp => "too many connections from this address",
+                        },
+                        "connection refused (logged at most once a second)"
+                    );
+                }
+                drop(stream);
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        tracker.spawn(serve_connection(
+            stream,
+            peer,
+            local_addr,
+            slot,
+            endpoint.clone(),
+            builder.clone(),
+            bounds.clone(),
+            graceful.clone(),
+            cut.clone(),
+        ));
+    }
+    drop(listener);
+    tracker.close();
+    graceful.cancel();
+    if tokio::time::timeout(bounds.shutdown_timeout, tracker.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            connections = tracker.len(),
+            "shutdown timeout: cutting the connections still open"
+        );
+        cut.cancel();
+        tracker.wait().await;
+    }
+    Ok(())
+}
+
+/// hyper's protocol settings, shared by every connection.
+fn protocol_builder(bounds: &Bounds) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(bounds.header_read_timeout)
+        .keep_alive(true);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(Duration::from_secs(20))
+        .keep_alive_timeout(Duration::from_secs(20))
+        .max_concurrent_streams(64)
+        .max_header_list_size(64 * 1024)
+        .max_pending_accept_reset_streams(Some(20));
+    builder
+}
+
+/// Serves one connection until it ends, misses a deadline, or the server stops.
+#[allow(clippy::too_many_arguments)]
+async fn serve_connection<E>(
+    stream: TcpStream,
+    peer: SocketAddr,
+    local_addr: SocketAddr,
+    slot: Slot,
+    endpoint: Arc<E>,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    bounds: Bounds,
+    graceful: CancellationToken,
+    cut: CancellationToken,
+) where
+    E: Endpoint + 'static,
+{
+    let activity = Arc::new(Activity {
+        accepted: Instant::now(),
+        in_flight: AtomicUsize::new(0),
+        last_ms: AtomicU64::new(u64::MAX),
+    });
+    let service = hyper::service::service_fn({
+        let activity = activity.clone();
+        move |req: hyper::Request<Incoming>| {
+            let endpoint = endpoint.clone();
+            let in_flight = InFlight::new(&activity);
+            async move {
+                let req = Request::from((
+                    req,
+                    LocalAddr(Addr::SocketAddr(local_addr)),
+                    RemoteAddr(Addr::SocketAddr(peer)),
+                    poem::http::uri::Scheme::HTTP,
+                ));
+                let response: Response = endpoint.get_response(req).await;
+                drop(in_flight);
+                Ok::<_, std::convert::Infallible>(hyper::Response::from(response))
+            }
+        }
+    });
+    let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+    let mut conn = pin!(conn);
+    let mut draining = false;
+    loop {
+        let deadline = activity.deadline(&bounds);
+        tokio::select! {
+            _ = conn.as_mut() => break,
+            _ = cut.cancelled() => break,
+            _ = graceful.cancelled(), if !draining => {
+                draining = true;
+                conn.as_mut().graceful_shutdown();
+            }
+            // Re-checked at least every second while a request is in flight.
+            _ = sleep_until(deadline) => {
+                if activity.deadline(&bounds).is_some_and(|d| d <= Instant::now()) {
+                    // Nothing in flight and nothing asked in time: close without a word
+                    // (a half-sent request gets no answer, as with any server timeout).
+                    break;
+                }
+            }
+        }
+    }
+    drop(slot);
+}
+
+/// Sleeps until `deadline`, or one second when there is none (a request in flight).
+async fn sleep_until(deadline: Option<Instant>) {
+    let at = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
+    tokio::time::sleep_until(at.into()).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{Ipv4Addr, Ipv6Addr};
+
+    fn bounds(total: usize, per_ip: usize) -> Bounds {
+        Bounds {
+            header_read_timeout: Duration::from_secs(1),
+            idle_timeout: Duration::from_secs(1),
+            max_connections: total,
+            max_connections_per_ip: per_ip,
+            shutdown_timeout: Duration::from_secs(1),
+        }
+    }
+
+    fn open() -> Arc<OpenConnections> {
+        Arc::new(OpenConnections {
+            total: AtomicUsize::new(0),
+            per_ip: Mutex::new(HashMap::new()),
+        })
+    }
+
+    #[test]
+    fn caps_count_per_address_and_in_all_and_give_places_back() {
+        let open = open();
+        let b = bounds(3, 2);
+        let none = TrustedProxies::new(vec![]);
+        let a = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
+        let s1 = open.admit(a, &b, &none).unwrap();
+        let _s2 = open.admit(a, &b, &none).unwrap();
+        assert_eq!(open.admit(a, &b, &none).err(), Some(Refusal::PerIp));
+        let _s3 = open.admit(c, &b, &none).unwrap();
+        assert_eq!(open.admit(c, &b, &none).err(), Some(Refusal::Total));
+        drop(s1);
+        let _s4 = open.admit(a, &b, &none).expect("the place was given back");
+        assert_eq!(open.total.load(Ordering::Relaxed), 3);
+        assert_eq!(open.per_ip.lock().unwrap().get(&a), Some(&2));
+    }
+
+    #[test]
+    fn an_ipv6_host_is_its_slash_64_and_mapped_ipv4_is_ipv4() {
+        let one = Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0, 0, 0, 1);
+        let same_64 = Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0xffff, 3, 4, 5);
+        let other_64 = Ipv6Addr::new(0x2001, 0xdb8, 1, 3, 0, 0, 0, 1);
+        assert_eq!(cap_key(one.into()), cap_key(same_64.into()));
+        assert_ne!(cap_key(one.into()), cap_key(other_64.into()));
+        let v4 = Ipv4Addr::new(192, 0, 2, 1);
+        assert_eq!(cap_key(v4.to_ipv6_mapped().into()), IpAddr::V4(v4));
+    }
+
+    #[test]
+    fn trusted_proxies_count_only_in_all() {
+        let open = open();
+        let b = bounds(10, 1);
+        let proxy = IpAddr::V4(Ipv4Addr::new(10, 9, 9, 9));
+        let trusted = TrustedProxies::new(vec!["10.9.9.9".parse().unwrap()]);
+        let held: Vec<_> = (0..5)
+            .map(|_| open.admit(proxy, &b, &trusted).unwrap())
+            .collect();
+        assert_eq!(held.len(), 5);
+        assert!(open.per_ip.lock().unwrap().is_empty());
+    }
+}
