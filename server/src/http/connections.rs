@@ -127,7 +127,7 @@ fn raise_descriptor_limit() -> u64 {
             }
         }
     }
-    lim.rlim_cur as u64
+    lim.rlim_cur
 }
 
 /// The bounds as the loop uses them.

@@ -252,8 +252,7 @@ impl MinuteLedger {
             seeds: [u64_at()?, u64_at()?],
             gens: Vec::new(),
         };
-        loop {
-            let Some(g) = u64_at() else { break };
+        while let Some(g) = u64_at() {
             let g = g as i64;
             let n = u64_at()?;
             if ledger.gens.last().is_some_and(|last| last.g >= g) {

@@ -510,6 +510,43 @@ mod tests {
     }
 
     #[test]
+    fn an_address_flood_costs_a_newcomer_nothing() {
+        // The shape of the probe that found the old sketch wanting: 200 000 new addresses
+        // in 15 s (one request each), five times over, with the state's maintenance every
+        // 0.5 s at the default table size. Every 100th request comes from a client that
+        // has sent nothing before: it must get its whole minute quota.
+        let t = CounterTable::new();
+        let lim = Limits {
+            minute: 60,
+            long: 10_000,
+        };
+        let mut next_maintain = 500;
+        let mut newcomer = 0x0b00_0000u32;
+        for flood in 0..5u32 {
+            for n in 0..200_000u32 {
+                let now = 1_000_000 + i64::from(flood) * 15_000 + i64::from(n) * 15_000 / 200_000;
+                if now >= next_maintain {
+                    t.maintain(20_000);
+                    next_maintain = now + 500;
+                }
+                if n % 100 == 0 {
+                    newcomer += 1;
+                    let d = t.check(ip(newcomer), lim, now);
+                    assert_eq!(d.refused_by, None, "flood {flood}, request {n}");
+                    assert_eq!(d.remaining, 59, "flood {flood}, request {n}");
+                } else {
+                    let d = t.check(ip(flood * 1_000_000 + n), lim, now);
+                    assert_eq!(d.refused_by, None);
+                }
+            }
+        }
+        assert!(t.len() <= 40_000, "{} subjects in memory", t.len());
+        // And the flooders are still counted exactly: each has its one request.
+        let now = 1_000_000 + 5 * 15_000;
+        assert_eq!(t.usage(&ip(4 * 1_000_000 + 199_999), now).0, 1);
+    }
+
+    #[test]
     fn month_rollover_drops_subjects_and_clears_the_sketches() {
         let t = CounterTable::new();
         t.check(ip(1), LIM, 1_000);

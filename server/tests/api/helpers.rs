@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use kalendorius_server::config::Settings;
 use kalendorius_server::data::DataHandle;
+use kalendorius_server::http::connections::ConnectionSettings;
 use kalendorius_server::keys::KeyRecord;
 use kalendorius_server::limits::LimitsConfig;
 use kalendorius_server::server::Server;
@@ -79,6 +80,8 @@ pub struct AppOptions {
     pub trusted_proxies: Vec<&'static str>,
     /// Reuse this state directory (for restart tests); default: a fresh one.
     pub state_dir: Option<PathBuf>,
+    /// Connection bounds (default: the server's).
+    pub connections: Option<ConnectionSettings>,
 }
 
 /// Starts a server with the spec's limits and a fresh state.
@@ -108,6 +111,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
             .collect(),
         limits: limits.clone(),
         shutdown_timeout_secs: 5,
+        connections: options.connections.unwrap_or_default(),
         ..Settings::default()
     };
     let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));

@@ -4,6 +4,7 @@
 mod helpers;
 
 mod auth;
+mod connections;
 mod errors;
 mod http;
 mod keyed;

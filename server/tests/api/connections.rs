@@ -1,0 +1,182 @@
+//! Slow and half-open connections: a flood of them from one address neither keeps other
+//! clients out nor holds its sockets past the header deadline.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use kalendorius_server::http::connections::ConnectionSettings;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+use crate::helpers::{spawn_app_with, AppOptions};
+
+const HALF_REQUEST: &[u8] =
+    b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
+
+fn addr_of(base: &str) -> SocketAddr {
+    base.trim_start_matches("http://").parse().unwrap()
+}
+
+/// Connects from `source` (any loopback address) to `server`.
+async fn connect_from(source: [u8; 4], server: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::from((source, 0))).unwrap();
+    socket.connect(server).await.unwrap()
+}
+
+/// A whole request from `source`; the status line of the answer.
+async fn status_line_from(source: [u8; 4], server: SocketAddr) -> String {
+    let mut stream = connect_from(source, server).await;
+    stream
+        .write_all(
+            b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer))
+        .await
+        .expect("answered in time")
+        .unwrap();
+    String::from_utf8_lossy(&answer)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// True when the server has closed `stream` (EOF or reset) within `within`.
+async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
+    let mut buf = [0u8; 256];
+    match tokio::time::timeout(within, stream.read(&mut buf)).await {
+        Ok(Ok(0)) | Ok(Err(_)) => true,
+        Ok(Ok(_)) => panic!("a half-sent request got an answer"),
+        Err(_) => false,
+    }
+}
+
+#[tokio::test]
+async fn half_sent_requests_neither_lock_others_out_nor_outlive_the_header_deadline() {
+    let app = spawn_app_with(AppOptions {
+        connections: Some(ConnectionSettings {
+            header_read_timeout_secs: 2,
+            max_connections_per_ip: 100,
+            ..ConnectionSettings::default()
+        }),
+        ..AppOptions::default()
+    })
+    .await;
+    let server = addr_of(&app.base);
+
+    // 300 connections from 127.0.0.1, each with half a request.
+    let mut held = Vec::new();
+    for _ in 0..300 {
+        let mut s = connect_from([127, 0, 0, 1], server).await;
+        let _ = s.write_all(HALF_REQUEST).await;
+        held.push(s);
+    }
+    let flood_started = Instant::now();
+    // Over the per-address cap, 200 were closed at once (looked at well before the
+    // 2 s deadline of the others).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut refused = 0;
+    for s in &mut held {
+        if closed_within(s, Duration::from_millis(1)).await {
+            refused += 1;
+        }
+    }
+    assert!(flood_started.elapsed() < Duration::from_millis(1_500));
+    assert_eq!(refused, 200, "the per-address cap is 100, {refused} closed");
+
+    // Another client is answered meanwhile.
+    assert_eq!(
+        status_line_from([127, 0, 0, 2], server).await,
+        "HTTP/1.1 200 OK"
+    );
+
+    // The 100 held ones are closed once the header deadline (2 s) has passed.
+    for (i, s) in held.iter_mut().enumerate() {
+        assert!(
+            closed_within(s, Duration::from_secs(4)).await,
+            "connection {i} still open {:?} after it started",
+            flood_started.elapsed()
+        );
+    }
+    assert!(flood_started.elapsed() >= Duration::from_millis(1_900));
+    // Their places are given back: the flooding address is served again.
+    assert_eq!(
+        status_line_from([127, 0, 0, 1], server).await,
+        "HTTP/1.1 200 OK"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_connection_that_sends_nothing_is_closed_after_the_header_deadline() {
+    let app = spawn_app_with(AppOptions {
+        connections: Some(ConnectionSettings {
+            header_read_timeout_secs: 1,
+            ..ConnectionSettings::default()
+        }),
+        ..AppOptions::default()
+    })
+    .await;
+    let server = addr_of(&app.base);
+    let mut silent = connect_from([127, 0, 0, 1], server).await;
+    let started = Instant::now();
+    assert!(!closed_within(&mut silent, Duration::from_millis(500)).await);
+    assert!(closed_within(&mut silent, Duration::from_secs(4)).await);
+    assert!(started.elapsed() >= Duration::from_millis(900));
+
+    // A keep-alive connection that served a request and then goes quiet mid-way through
+    // the next one is closed too.
+    let mut stream = connect_from([127, 0, 0, 1], server).await;
+    stream
+        .write_all(b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = stream.read(&mut buf).await.unwrap();
+    assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+    stream.write_all(HALF_REQUEST).await.unwrap();
+    assert!(closed_within(&mut stream, Duration::from_secs(4)).await);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_global_cap_refuses_new_connections_and_keeps_the_served_ones() {
+    let app = spawn_app_with(AppOptions {
+        connections: Some(ConnectionSettings {
+            max_connections: 10,
+            ..ConnectionSettings::default()
+        }),
+        ..AppOptions::default()
+    })
+    .await;
+    let server = addr_of(&app.base);
+    // Ten keep-alive clients from ten addresses, each served once.
+    let mut served = Vec::new();
+    for i in 0..10u8 {
+        let mut s = connect_from([127, 0, 1, i], server).await;
+        s.write_all(b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = vec![0u8; 4096];
+        let n = s.read(&mut buf).await.unwrap();
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+        served.push(s);
+    }
+    // An eleventh is closed at once.
+    let mut eleventh = connect_from([127, 0, 2, 1], server).await;
+    assert!(closed_within(&mut eleventh, Duration::from_secs(2)).await);
+    // The ten keep working.
+    for s in &mut served {
+        s.write_all(b"GET /api/v1/laisvadienis?date=2022-12-25 HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = vec![0u8; 4096];
+        let n = s.read(&mut buf).await.unwrap();
+        assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+    }
+    app.stop().await;
+}
