@@ -12,7 +12,7 @@ SERVER     := target/release/kalendorius-server
 # What a dataset is made from: the sources and the code that reads and writes them.
 DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/null) Cargo.lock
 
-.PHONY: run test dataset check-sources release lint bench clean
+.PHONY: run test dataset check-sources release lint bench bench-floods clean
 
 ## make run: build the dataset if the sources changed, create a local development key on
 ## first run (printed every time), and serve on 127.0.0.1:8080.
@@ -51,9 +51,15 @@ $(DEV_KEY): | release
 	@umask 077 && $(SERVER) keys --state $(STATE) create --owner local-development | tail -n 1 > $(DEV_KEY).tmp
 	@mv $(DEV_KEY).tmp $(DEV_KEY)
 
-## make bench: release build, load test against the server and a minimal poem handler.
+## make bench: release build, load test against the server and a minimal handler, then the
+## floods (slow connections, a million client addresses) with the server's peak RSS.
 bench:
 	bash bench/run.sh
+	bash bench/floods.sh
+
+## make bench-floods: only the floods.
+bench-floods:
+	bash bench/floods.sh
 
 clean:
 	$(CARGO) clean

@@ -41,23 +41,8 @@ PIDS=()
 LOAD_TOOL=""
 OHA="oha"
 
-log() { printf '[bench] %s\n' "$*" >&2; }
-die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
-
-# Kill what we started (by PID, nothing else), then drop the temp dir with its dataset,
-# state database and logs.
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]+"${PIDS[@]}"}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    for pid in "${PIDS[@]+"${PIDS[@]}"}"; do
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# log, die, cleanup (on exit) and start_and_wait, shared with bench/floods.sh.
+source "$ROOT/bench/common.sh"
 
 # wrk from Debian is a 1-second install; oha from crates.io (a few minutes of compiling)
 # is the fallback when apt is not usable (not root, no network to the mirror, not Debian).
@@ -109,31 +94,6 @@ build() {
 build_dataset() {
     log "building the dataset into $WORK/data"
     "$GENERATOR_BIN" build --sources sources --out "$WORK/data" >&2
-}
-
-# Starts "$@" in the background with stdout to $1's log file and waits until it prints
-# "listening on http://ADDR" (both servers do); sets STARTED_PID and STARTED_ADDR.
-# The binary is exec'ed directly, so the PID is the server's own (for /proc/PID/status).
-start_and_wait() {
-    local name="$1"
-    shift
-    local out="$WORK/$name.out"
-    "$@" >"$out" 2>"$WORK/$name.err" &
-    STARTED_PID=$!
-    PIDS+=("$STARTED_PID")
-    for _ in $(seq 1 300); do
-        STARTED_ADDR="$(sed -n 's|^listening on http://||p' "$out" | head -n 1)"
-        if [ -n "$STARTED_ADDR" ]; then
-            log "$name listening on $STARTED_ADDR (pid $STARTED_PID)"
-            return
-        fi
-        if ! kill -0 "$STARTED_PID" 2>/dev/null; then
-            cat "$WORK/$name.err" >&2
-            die "$name exited before listening"
-        fi
-        sleep 0.1
-    done
-    die "$name did not print its address within 30 s"
 }
 
 # A config that lifts every per-IP limit and the default key limits, listens on a free

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# make bench (second part): the two floods that used to hurt the server, against the real
+# server with its default connection bounds and rate limits, each on a fresh server:
+#
+# 1. slow connections: FLOOD_SLOW_CONNECTIONS (20 000) half-sent requests from 127.0.0.1,
+#    re-opened as soon as they are closed, for FLOOD_SLOW_SECONDS (15), while a normal
+#    client on 127.0.0.2 asks ten times a second;
+# 2. distinct addresses: one request from each of FLOOD_ADDRESSES (1 000 000) loopback
+#    addresses; every 100th is a newcomer that must get its whole minute quota.
+#
+# For each: what the normal clients saw (from server/examples/flood.rs) and the server's
+# peak RSS (VmHWM). Only loopback is used; every run is bounded; everything started here
+# is killed on exit.
+set -euo pipefail
+shopt -s inherit_errexit
+
+SLOW_CONNECTIONS="${FLOOD_SLOW_CONNECTIONS:-20000}"
+SLOW_SECONDS="${FLOOD_SLOW_SECONDS:-15}"
+ADDRESSES="${FLOOD_ADDRESSES:-1000000}"
+TARGET_RSS_MIB=64
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+SERVER_BIN="$ROOT/target/release/kalendorius-server"
+GENERATOR_BIN="$ROOT/target/release/kalendorius-generator"
+FLOOD_BIN="$ROOT/target/release/examples/flood"
+WORK="$(mktemp -d -t kalendorius-floods.XXXXXX)"
+PIDS=()
+source "$ROOT/bench/common.sh"
+
+# The flood client holds tens of thousands of sockets: lift its descriptor limit.
+ulimit -n "$(ulimit -Hn)"
+
+log "building release binaries and the flood client"
+cargo build --release -p kalendorius-generator -p kalendorius-server >&2
+cargo build --release -p kalendorius-server --example flood >&2
+log "building the dataset into $WORK/data"
+"$GENERATOR_BIN" build --sources sources --out "$WORK/data" >&2
+
+# A fresh server with the default bounds and limits (warn: 1 M access lines measure the
+# log, not the limiter); sets SERVER_PID and SERVER_ADDR.
+fresh_server() {
+    local name="$1"
+    start_and_wait "$name" "$SERVER_BIN" serve --listen 127.0.0.1:0 --data "$WORK/data" \
+        --state "$WORK/state-$name" --log-level warn
+    SERVER_PID="$STARTED_PID"
+    SERVER_ADDR="$STARTED_ADDR"
+}
+
+peak_rss_mib() {
+    awk '/^VmHWM:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"
+}
+
+verdict() {
+    awk -v m="$1" -v t="$TARGET_RSS_MIB" 'BEGIN {print (m <= t) ? "ok" : "ABOVE"}'
+}
+
+fresh_server slow
+log "slow-connection flood: $SLOW_CONNECTIONS half-sent connections for $SLOW_SECONDS s"
+slow_report="$("$FLOOD_BIN" slow "$SERVER_ADDR" --connections "$SLOW_CONNECTIONS" --seconds "$SLOW_SECONDS")" \
+    || slow_report="$slow_report (NOT every normal request was answered)"
+slow_rss="$(peak_rss_mib "$SERVER_PID")"
+kill "$SERVER_PID"
+
+fresh_server addresses
+log "address flood: one request from each of $ADDRESSES loopback addresses"
+addr_report="$("$FLOOD_BIN" addresses "$SERVER_ADDR" --count "$ADDRESSES")" \
+    || addr_report="$addr_report (SOME newcomers were refused)"
+addr_rss="$(peak_rss_mib "$SERVER_PID")"
+
+echo
+echo "| flood | what normal clients saw | server peak RSS (target <= $TARGET_RSS_MIB MiB) |"
+echo "|---|---|---:|"
+echo "| slow connections | $slow_report | $slow_rss MiB ($(verdict "$slow_rss")) |"
+echo "| distinct addresses | $addr_report | $addr_rss MiB ($(verdict "$addr_rss")) |"
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), nproc $(nproc); default bounds and limits, log level warn."
