@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use kalendorius_generator::versions::DEFAULT_KEEP;
 use kalendorius_generator::{build, check, parse_years, BuildError, BuildOptions};
 
 /// Compiles the curated sources (holidays, transfers, name days) into the kalendorius
@@ -30,6 +31,11 @@ enum Command {
         /// Build only these years, e.g. 2000..2030 (inclusive; default 1583..2100).
         #[arg(long, value_name = "A..B")]
         years: Option<String>,
+        /// Previous versions to keep in OUT besides the new one, for `rollback`: the one in
+        /// service before this build, then the most recently built others. Older versions
+        /// are removed; 0 keeps none.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_KEEP)]
+        keep: usize,
     },
     /// Validate the sources and compute every day, writing nothing.
     Check {
@@ -68,6 +74,7 @@ fn main() -> ExitCode {
             sources,
             out,
             years,
+            keep,
         } => years
             .as_deref()
             .map(parse_years)
@@ -77,6 +84,7 @@ fn main() -> ExitCode {
                     sources,
                     out,
                     years,
+                    keep,
                 })
             }),
         Command::Check { sources } => check(&sources),

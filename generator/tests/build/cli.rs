@@ -1,12 +1,6 @@
 //! The `kalendorius-generator` binary: what a maintainer types and reads.
 
-use std::process::Command;
-
-use crate::helpers::{copy_tree, fixture_sources};
-
-fn generator() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_kalendorius-generator"))
-}
+use crate::helpers::{copy_tree, fixture_sources, generator};
 
 #[test]
 fn help_lists_the_commands() {
