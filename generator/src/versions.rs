@@ -2,7 +2,8 @@
 //!
 //! A build publishes a new version directory and swaps `current` to it. This module owns
 //! what surrounds that swap, so an operator can go back after a bad regeneration: the swap
-//! itself, which older versions a build keeps, and listing them.
+//! itself (also used by rollback, so both are equally atomic), which older versions a build
+//! keeps, repointing `current` to a kept version after verifying it, and listing them.
 //!
 //! A version is a directory of the output root named like one (`v<schema>-<12 hex>`) with
 //! a manifest; nothing else in the output root is ever removed. Versions are ordered by
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use kalendorius_dataset::layout::{CURRENT_LINK, MANIFEST_FILE};
+use kalendorius_dataset::LoadError;
 
 /// How many previous versions a build keeps besides the new current one.
 pub const DEFAULT_KEEP: usize = 2;
@@ -28,6 +30,73 @@ pub struct Version {
     pub name: String,
     /// When it was built (its directory's modification time).
     pub built: SystemTime,
+}
+
+/// Why a rollback did not happen. In every case `current` is unchanged.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RollbackError {
+    /// `current` is missing or names no kept version, so "the previous one" means nothing.
+    #[error("nothing to roll back from: {link} {reason}; name a version with --to (see `kalendorius-generator versions`)")]
+    NoCurrent {
+        /// The `current` link.
+        link: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// `current` is the oldest kept version.
+    #[error("nothing to roll back to: {current} ({link}) is the oldest version kept in {out}")]
+    NothingOlder {
+        /// The version `current` names.
+        current: String,
+        /// The `current` link.
+        link: PathBuf,
+        /// The output root.
+        out: PathBuf,
+    },
+    /// `--to` is not a version name (so it cannot be a path out of the output root either).
+    #[error("'{0}' is not a dataset version (expected v<schema>-<12 hex>, as `kalendorius-generator versions` lists them)")]
+    BadName(String),
+    /// The named version is not kept.
+    #[error("no dataset version at {0} (no such directory or no manifest in it)")]
+    Missing(PathBuf),
+    /// The version fails the checks of `verify`.
+    #[error("refusing to roll back to {path}, it is damaged: {source}")]
+    Damaged {
+        /// The version's directory.
+        path: PathBuf,
+        /// What failed.
+        source: LoadError,
+    },
+    /// The version's manifest names another version.
+    #[error("refusing to roll back to {path}, it is damaged: its manifest says it is {found}")]
+    Misnamed {
+        /// The version's directory.
+        path: PathBuf,
+        /// The version in its manifest.
+        found: String,
+    },
+    /// The output root or the link could not be read or written.
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        /// "read" or "write".
+        action: &'static str,
+        /// What was being read or written.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+}
+
+/// What a rollback did.
+#[derive(Debug, Clone)]
+pub struct Rollback {
+    /// The version `current` named before, if any.
+    pub from: Option<String>,
+    /// The version `current` names now.
+    pub to: String,
+    /// Days in it (all checked).
+    pub days: u64,
 }
 
 /// Whether a directory name is a dataset version: `v<digits>-<12 hex>`.
@@ -118,6 +187,71 @@ pub fn prune(out: &Path, keep: usize, previous: Option<&str>) {
             let _ = fs::remove_dir_all(&doomed);
         }
     }
+}
+
+/// Points `out/current` at `to`, or at the newest version built before the current one,
+/// after checking it as `kalendorius-generator verify` does. On any error `current` is
+/// unchanged. Removes nothing.
+pub fn rollback(out: &Path, to: Option<&str>) -> Result<Rollback, RollbackError> {
+    let read_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| RollbackError::Io {
+            action: "read",
+            path,
+            source,
+        }
+    };
+    let link = out.join(CURRENT_LINK);
+    let from = current(out).map_err(read_err(&link))?;
+    let versions = list(out).map_err(read_err(out))?;
+    let target = match to {
+        Some(name) if !is_version_name(name) => {
+            return Err(RollbackError::BadName(name.to_string()))
+        }
+        Some(name) if versions.iter().any(|v| v.name == name) => name.to_string(),
+        Some(name) => return Err(RollbackError::Missing(out.join(name))),
+        None => {
+            let no_current = |reason: String| RollbackError::NoCurrent {
+                link: link.clone(),
+                reason,
+            };
+            let from = from
+                .as_deref()
+                .ok_or_else(|| no_current("does not exist".into()))?;
+            let at = versions
+                .iter()
+                .position(|v| v.name == from)
+                .ok_or_else(|| no_current(format!("names {from}, which is not a kept version")))?;
+            versions
+                .get(at + 1)
+                .map(|v| v.name.clone())
+                .ok_or_else(|| RollbackError::NothingOlder {
+                    current: from.to_string(),
+                    link: link.clone(),
+                    out: out.to_path_buf(),
+                })?
+        }
+    };
+    let dir = out.join(&target);
+    let (found, days) = crate::verify(&dir).map_err(|source| RollbackError::Damaged {
+        path: dir.clone(),
+        source,
+    })?;
+    if found != target {
+        return Err(RollbackError::Misnamed { path: dir, found });
+    }
+    if from.as_deref() != Some(target.as_str()) {
+        point_current(out, &target).map_err(|(path, source)| RollbackError::Io {
+            action: "write",
+            path,
+            source,
+        })?;
+    }
+    Ok(Rollback {
+        from,
+        to: target,
+        days,
+    })
 }
 
 #[cfg(test)]
