@@ -1,6 +1,7 @@
 //! Writing a dataset: build everything in a temporary directory inside the output root,
 //! then publish it with two renames, so a failed or interrupted build leaves the previous
-//! dataset exactly as it was. Which older versions stay afterwards is [`crate::versions`]'.
+//! dataset exactly as it was. Which older versions stay afterwards is decided in
+//! [`crate::versions`].
 
 use std::fs;
 use std::io;
@@ -128,7 +129,8 @@ pub fn publish(
     } else {
         fs::rename(staging.keep(), &final_dir).map_err(write_err(&final_dir))?;
     }
-    // Only rollback's notion of "previous" depends on it, and rollback names what it picks.
+    // Build order only guides rollback's default (which names what it picks): not worth
+    // failing a build that is already published.
     let _ = versions::stamp_newest(out, dataset_version);
     let previous = versions::current(out).ok().flatten();
     versions::point_current(out, dataset_version)
