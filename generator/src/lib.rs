@@ -3,7 +3,8 @@
 //! The flow is `sources` (load and validate everything, collecting every problem with its
 //! file and line) -> `calendar` (decide every date 1583..2100 by the rules of the
 //! decisions) -> `output` (write year files, database and manifest into a staging directory
-//! and publish it atomically). Nothing is written unless the sources are entirely valid.
+//! and publish it atomically) -> `versions` (keep the previous versions, so `rollback` can
+//! repoint `current` to one). Nothing is written unless the sources are entirely valid.
 
 pub mod calendar;
 pub mod easter;
@@ -11,6 +12,7 @@ pub mod error;
 pub mod output;
 pub mod rule;
 pub mod sources;
+pub mod versions;
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -30,6 +32,9 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Years to build; `None` = 1583..=2100.
     pub years: Option<RangeInclusive<i32>>,
+    /// Previous versions to keep besides the new one ([`versions::DEFAULT_KEEP`]; see
+    /// [`versions::prune`] for which).
+    pub keep: usize,
 }
 
 /// What a build or check produced.
@@ -77,7 +82,11 @@ impl std::fmt::Display for BuildSummary {
 
 /// Validates the sources and writes a dataset. On any error nothing in `out` changes.
 pub fn build(options: &BuildOptions) -> Result<BuildSummary, BuildError> {
-    run(&options.sources, options.years.clone(), Some(&options.out))
+    run(
+        &options.sources,
+        options.years.clone(),
+        Some((&options.out, options.keep)),
+    )
 }
 
 /// Validates the sources and computes every day without writing anything.
@@ -114,7 +123,7 @@ pub fn parse_years(text: &str) -> Result<RangeInclusive<i32>, BuildError> {
 fn run(
     sources_dir: &Path,
     years: Option<RangeInclusive<i32>>,
-    out: Option<&Path>,
+    out: Option<(&Path, usize)>,
 ) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
     let years = years.unwrap_or(FIRST_YEAR..=LAST_YEAR);
@@ -131,12 +140,13 @@ fn run(
         }
     })?;
     let dataset_dir = match out {
-        Some(out) => Some(output::publish(
+        Some((out, keep)) => Some(output::publish(
             out,
             &dataset_version,
             (first_year, last_year),
             year_files.finish(),
             counts.clone(),
+            keep,
         )?),
         None => None,
     };

@@ -1,9 +1,10 @@
 //! `kalendorius-generator`: build or check the dataset from the command line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use kalendorius_generator::versions::{self, DEFAULT_KEEP};
 use kalendorius_generator::{build, check, parse_years, BuildError, BuildOptions};
 
 /// Compiles the curated sources (holidays, transfers, name days) into the kalendorius
@@ -30,6 +31,11 @@ enum Command {
         /// Build only these years, e.g. 2000..2030 (inclusive; default 1583..2100).
         #[arg(long, value_name = "A..B")]
         years: Option<String>,
+        /// Previous versions to keep in OUT besides the new one, for `rollback`: the one in
+        /// service before this build, then the most recently built others. Older versions
+        /// are removed; 0 keeps none.
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_KEEP)]
+        keep: usize,
     },
     /// Validate the sources and compute every day, writing nothing.
     Check {
@@ -44,30 +50,32 @@ enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+    /// Point OUT/current at a kept version (by default the one built before the current
+    /// one) after checking it as `verify` does; on any problem `current` stays as it was.
+    /// Removes nothing. A running server keeps what it loaded until it gets SIGHUP.
+    Rollback {
+        /// The output root.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+        /// The version to go to (default: the newest one built before the current one).
+        #[arg(long, value_name = "VERSION")]
+        to: Option<String>,
+    },
+    /// List the dataset versions kept in OUT, newest build first, marking the current one.
+    Versions {
+        /// The output root.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Command::Verify { out } = &cli.command {
-        return match kalendorius_generator::verify(out) {
-            Ok((version, days)) => {
-                println!(
-                    "verified {version}: {days} days; year files and database match the manifest"
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    let result = match cli.command {
-        Command::Verify { .. } => unreachable!("handled above"),
+    let result = match Cli::parse().command {
         Command::Build {
             sources,
             out,
             years,
+            keep,
         } => years
             .as_deref()
             .map(parse_years)
@@ -77,28 +85,102 @@ fn main() -> ExitCode {
                     sources,
                     out,
                     years,
+                    keep,
                 })
-            }),
-        Command::Check { sources } => check(&sources),
+            })
+            .map(|summary| summary.to_string())
+            .map_err(build_failure),
+        Command::Check { sources } => check(&sources)
+            .map(|summary| summary.to_string())
+            .map_err(build_failure),
+        Command::Verify { out } => kalendorius_generator::verify(&out)
+            .map(|(version, days)| {
+                format!(
+                    "verified {version}: {days} days; year files and database match the manifest"
+                )
+            })
+            .map_err(|e| format!("error: {e}")),
+        Command::Rollback { out, to } => rollback(&out, to.as_deref()),
+        Command::Versions { out } => list_versions(&out),
     };
     match result {
-        Ok(summary) => {
-            println!("{summary}");
+        Ok(report) => {
+            println!("{report}");
             ExitCode::SUCCESS
         }
-        Err(BuildError::Invalid(errors)) => {
-            for e in &errors {
-                eprintln!("error: {e}");
-            }
-            eprintln!(
-                "{} problem(s) in the sources; nothing was written",
-                errors.len()
-            );
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(message) => {
+            eprintln!("{message}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// How a failed build or check reads: each source problem on its own line.
+fn build_failure(error: BuildError) -> String {
+    match error {
+        BuildError::Invalid(errors) => {
+            let mut text: String = errors.iter().map(|e| format!("error: {e}\n")).collect();
+            text += &format!(
+                "{} problem(s) in the sources; nothing was written",
+                errors.len()
+            );
+            text
+        }
+        e => format!("error: {e}"),
+    }
+}
+
+/// What `rollback` prints: the change, and that the server needs SIGHUP to see it.
+fn rollback(out: &Path, to: Option<&str>) -> Result<String, String> {
+    let done = versions::rollback(out, to).map_err(|e| format!("error: {e}"))?;
+    let link = out.join(kalendorius_dataset::layout::CURRENT_LINK);
+    let (to, days) = (&done.to, done.days);
+    let what = match done.from.as_deref() {
+        Some(from) if from == to => {
+            return Ok(format!(
+                "{} already names {to} ({days} days verified); nothing changed",
+                link.display()
+            ))
+        }
+        Some(from) => format!("switched {} from {from} to {to}", link.display()),
+        None => format!("pointed {} at {to}", link.display()),
+    };
+    Ok(format!(
+        "{what} ({days} days verified)\n\
+         a running server still serves what it loaded; send it SIGHUP to load {to}: \
+         `kill -HUP <pid>` (or `systemctl reload kalendorius` under systemd)"
+    ))
+}
+
+/// What `versions` prints: one line per kept version, newest build first.
+fn list_versions(out: &Path) -> Result<String, String> {
+    let cannot = |e: std::io::Error| format!("error: cannot read {}: {e}", out.display());
+    let current = versions::current(out).map_err(cannot)?;
+    let kept = versions::list(out).map_err(cannot)?;
+    if kept.is_empty() {
+        return Ok(format!("no dataset versions in {}", out.display()));
+    }
+    let lines: Vec<String> = kept
+        .iter()
+        .map(|v| {
+            let manifest = out
+                .join(&v.name)
+                .join(kalendorius_dataset::layout::MANIFEST_FILE);
+            let years = std::fs::read(&manifest)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<kalendorius_dataset::Manifest>(&b).ok())
+                .map_or("unreadable manifest".into(), |m| {
+                    format!("years {}..{}", m.first_year, m.last_year)
+                });
+            let is_current = current.as_deref() == Some(v.name.as_str());
+            format!(
+                "{} {}  built {}  {years}{}",
+                if is_current { "*" } else { " " },
+                v.name,
+                chrono::DateTime::<chrono::Utc>::from(v.built).format("%Y-%m-%d %H:%M:%S UTC"),
+                if is_current { "  (current)" } else { "" }
+            )
+        })
+        .collect();
+    Ok(lines.join("\n"))
 }

@@ -1,20 +1,21 @@
 //! Writing a dataset: build everything in a temporary directory inside the output root,
 //! then publish it with two renames, so a failed or interrupted build leaves the previous
-//! dataset exactly as it was.
+//! dataset exactly as it was. Which older versions stay afterwards is decided in
+//! [`crate::versions`].
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
 use kalendorius_dataset::database::write_database;
 use kalendorius_dataset::digest::sha256_hex;
 use kalendorius_dataset::layout::{
-    year_file, year_file_bytes, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
+    year_file, year_file_bytes, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
 };
 use kalendorius_dataset::{Counts, Day, FileEntry, Manifest, SCHEMA_VERSION};
 
 use crate::error::BuildError;
+use crate::versions;
 
 /// Year files assembled from days fed in date order.
 #[derive(Default)]
@@ -53,13 +54,15 @@ impl YearFiles {
     }
 }
 
-/// Writes the dataset and makes `out/current` point to it. Returns its directory.
+/// Writes the dataset and makes `out/current` point to it, then keeps `keep` previous
+/// versions and removes older ones ([`versions::prune`]). Returns its directory.
 pub fn publish(
     out: &Path,
     dataset_version: &str,
     years: (i32, i32),
     year_bytes: Vec<(i32, Vec<u8>)>,
     counts: Counts,
+    keep: usize,
 ) -> Result<PathBuf, BuildError> {
     let write_err = |path: &Path| {
         let path = path.to_path_buf();
@@ -126,39 +129,12 @@ pub fn publish(
     } else {
         fs::rename(staging.keep(), &final_dir).map_err(write_err(&final_dir))?;
     }
-    let link_tmp = out.join(format!(".{CURRENT_LINK}-{}", std::process::id()));
-    let _ = fs::remove_file(&link_tmp);
-    symlink(dataset_version, &link_tmp).map_err(write_err(&link_tmp))?;
-    let link = out.join(CURRENT_LINK);
-    fs::rename(&link_tmp, &link).map_err(write_err(&link))?;
-    remove_superseded(out, dataset_version);
+    // Build order only guides rollback's default (which names what it picks): not worth
+    // failing a build that is already published.
+    let _ = versions::stamp_newest(out, dataset_version);
+    let previous = versions::current(out).ok().flatten();
+    versions::point_current(out, dataset_version)
+        .map_err(|(path, source)| BuildError::Write { path, source })?;
+    versions::prune(out, keep, previous.as_deref());
     Ok(final_dir)
-}
-
-/// Removes older dataset directories (named `v<schema>-<hex>`), keeping the current one.
-/// A server that loaded an older one holds it in memory and does not need its files.
-fn remove_superseded(out: &Path, current: &str) {
-    let Ok(entries) = fs::read_dir(out) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name != current
-            && is_dataset_dir_name(&name)
-            && entry.path().join(MANIFEST_FILE).is_file()
-        {
-            let _ = fs::remove_dir_all(entry.path());
-        }
-    }
-}
-
-/// Whether a directory name is one of ours: `v<digits>-<12 hex>`.
-fn is_dataset_dir_name(name: &str) -> bool {
-    let Some((schema, hash)) = name.strip_prefix('v').and_then(|r| r.split_once('-')) else {
-        return false;
-    };
-    !schema.is_empty()
-        && schema.bytes().all(|b| b.is_ascii_digit())
-        && hash.len() == 12
-        && hash.bytes().all(|b| b.is_ascii_hexdigit())
 }

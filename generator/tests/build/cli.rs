@@ -1,12 +1,6 @@
 //! The `kalendorius-generator` binary: what a maintainer types and reads.
 
-use std::process::Command;
-
-use crate::helpers::{copy_tree, fixture_sources};
-
-fn generator() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_kalendorius-generator"))
-}
+use crate::helpers::{copy_tree, fixture_sources, generator};
 
 #[test]
 fn help_lists_the_commands() {
@@ -14,12 +8,22 @@ fn help_lists_the_commands() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("build") && text.contains("check"), "{text}");
+    assert!(
+        text.contains("rollback") && text.contains("versions"),
+        "{text}"
+    );
     let out = generator().args(["build", "--help"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("--sources") && text.contains("--out") && text.contains("--years"),
+        text.contains("--sources")
+            && text.contains("--out")
+            && text.contains("--years")
+            && text.contains("--keep"),
         "{text}"
     );
+    let out = generator().args(["rollback", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("--to") && text.contains("SIGHUP"), "{text}");
 }
 
 #[test]

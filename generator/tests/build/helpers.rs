@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use kalendorius_dataset::{open_dataset, Day};
@@ -11,6 +12,11 @@ use kalendorius_generator::{build, BuildError, BuildOptions};
 /// The fixture sources of the workspace.
 pub fn fixture_sources() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sources")
+}
+
+/// The `kalendorius-generator` binary.
+pub fn generator() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kalendorius-generator"))
 }
 
 /// Copies a directory tree.
@@ -33,6 +39,7 @@ pub fn build_into(sources: &Path, out: &Path, years: Option<(i32, i32)>) -> Resu
         sources: sources.to_path_buf(),
         out: out.to_path_buf(),
         years: years.map(|(a, b)| a..=b),
+        keep: kalendorius_generator::versions::DEFAULT_KEEP,
     })
     .map(|_| ())
 }

@@ -6,5 +6,6 @@ mod helpers;
 mod cli;
 mod determinism;
 mod history;
+mod rollback;
 mod status;
 mod validation;

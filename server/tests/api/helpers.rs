@@ -30,6 +30,7 @@ pub fn build_dataset(out: &Path, years: RangeInclusive<i32>) -> String {
         sources: fixture_sources(),
         out: out.to_path_buf(),
         years: Some(years),
+        keep: kalendorius_generator::versions::DEFAULT_KEEP,
     })
     .expect("the fixture sources build");
     let dir = kalendorius_dataset::open_dataset(out).expect("the built dataset opens");

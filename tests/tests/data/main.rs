@@ -25,6 +25,7 @@ fn days() -> &'static BTreeMap<NaiveDate, Day> {
             sources,
             out: out.path().to_path_buf(),
             years: None,
+            keep: kalendorius_generator::versions::DEFAULT_KEEP,
         })
         .expect("the repository's sources build");
         let mut days = BTreeMap::new();

@@ -29,6 +29,7 @@ async fn start() -> Pipeline {
         sources: Path::new(env!("CARGO_MANIFEST_DIR")).join("../sources"),
         out: out.clone(),
         years: None,
+        keep: kalendorius_generator::versions::DEFAULT_KEEP,
     })
     .expect("the repository's sources build");
     let big = 1_000_000_000;
