@@ -1,5 +1,6 @@
-//! The legal periods of the red holidays, from the reference's §1 and §1a tables, written
-//! out independently of `sources/` so that a wrong source row fails a test.
+//! The legal periods of the red holidays, from the legal history (docs/data.md §2.1; the
+//! research note's §1 and §1a tables), written out independently of `sources/` so that a
+//! wrong source row fails a test.
 
 use std::collections::BTreeSet;
 

@@ -2,8 +2,9 @@
 //! when the code does. The dataset is built once per run from the repository's sources and
 //! read back through the dataset crate, as the server reads it.
 //!
-//! Expectations are encoded here independently of the sources: the period table of
-//! `shared/reference/holidays-history.md` §1a and a separate Easter algorithm.
+//! Expectations are encoded here independently of the sources: the period table of the
+//! legal history (docs/data.md §2.1, from the research note's §1a) and a separate Easter
+//! algorithm.
 
 mod expected;
 
@@ -197,7 +198,7 @@ fn transfers_change_only_what_they_declare() {
         }
     }
     assert!(transfers >= 20, "only {transfers} transfers");
-    // The confirmed ones of the reference (§2a, §2b).
+    // The confirmed ones of the reference (§2a, §2b), and the decided 2011 pair.
     for (date, off) in [
         ("1999-07-05", true),
         ("1999-07-03", false),
@@ -208,6 +209,10 @@ fn transfers_change_only_what_they_declare() {
         ("2008-05-05", true),
         ("2010-12-24", true),
         ("2011-02-19", false),
+        // Decided rather than confirmed (sources/transfers.toml, docs/data.md §2.3): the 2011
+        // bridge day (derived) and its working Saturday (uncertain, decided in the 2026 review).
+        ("2011-10-31", true),
+        ("2011-11-05", false),
     ] {
         let d = &days()[&NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap()];
         assert!(d.transfer.is_some(), "{date} has no transfer");
