@@ -459,7 +459,7 @@ async fn serve_connection<E>(
             }
         }
     });
-    let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
     let mut conn = pin!(conn);
     let mut draining = false;
     loop {
