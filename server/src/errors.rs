@@ -38,6 +38,8 @@ pub enum ErrorCode {
     InvalidLang,
     /// 400: a parameter given more than once, or otherwise malformed.
     InvalidParam,
+    /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
+    InvalidHost,
     /// 401: no API key.
     MissingKey,
     /// 401: unknown or revoked key.
@@ -64,7 +66,9 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             MissingParam | InvalidDate | InvalidRange | RangeTooLarge | InvalidYear
-            | ConflictingParams | InvalidLang | InvalidParam => StatusCode::BAD_REQUEST,
+            | ConflictingParams | InvalidLang | InvalidParam | InvalidHost => {
+                StatusCode::BAD_REQUEST
+            }
             MissingKey | InvalidKey | ExpiredKey => StatusCode::UNAUTHORIZED,
             RateLimitMinute | RateLimitDay | RateLimitMonth => StatusCode::TOO_MANY_REQUESTS,
             NotFound => StatusCode::NOT_FOUND,

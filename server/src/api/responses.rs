@@ -107,7 +107,8 @@ keyed_response!(DayDoc, DayDetails, "/day");
 #[derive(ApiResponse)]
 pub enum PublicError {
     /// A parameter is missing, repeated or malformed (`missing_param`, `invalid_date`,
-    /// `invalid_range`, `range_too_large`, `invalid_param`).
+    /// `invalid_range`, `range_too_large`, `invalid_param`), or the `Host` header is
+    /// missing or repeated (`invalid_host`).
     #[oai(status = 400)]
     BadRequest(JsonBytes<ErrorBody>),
     /// A per-IP window is exhausted (`rate_limit_minute`, `rate_limit_month`). Uses no quota.
@@ -122,7 +123,8 @@ pub enum PublicError {
 #[derive(ApiResponse)]
 pub enum KeyedError {
     /// A parameter is missing, repeated, conflicting or malformed (`missing_param`,
-    /// `invalid_date`, `invalid_year`, `conflicting_params`, `invalid_lang`, `invalid_param`).
+    /// `invalid_date`, `invalid_year`, `conflicting_params`, `invalid_lang`, `invalid_param`),
+    /// or the `Host` header is missing or repeated (`invalid_host`).
     #[oai(status = 400)]
     BadRequest(JsonBytes<ErrorBody>),
     /// No key (`missing_key`), an unknown or revoked key (`invalid_key`), or an expired one

@@ -189,3 +189,50 @@ async fn browsable_docs_are_served() {
         "points at the document"
     );
 }
+
+#[tokio::test]
+async fn host_is_required_once_in_http_1_1_and_may_be_absent_in_1_0() {
+    let app = spawn_app().await;
+    let request = |version: &str, hosts: &[&str], path: &str| {
+        let mut r = format!("GET {path} HTTP/{version}\r\nConnection: close\r\n");
+        for host in hosts {
+            r.push_str(&format!("Host: {host}\r\n"));
+        }
+        r.push_str("\r\n");
+        r.into_bytes()
+    };
+    let date = "/api/v1/laisvadienis?date=2024-01-01";
+    for (version, hosts, path) in [
+        ("1.1", &[][..], date),
+        ("1.1", &["a.example", "b.example"][..], date),
+        ("1.1", &["a.example", "a.example"][..], date),
+        ("1.0", &["a.example", "b.example"][..], date),
+        // Refused before routing: whatever the path.
+        ("1.1", &[][..], "/api/v9/nothing"),
+        ("1.1", &[][..], "/docs"),
+    ] {
+        let resp = app.raw(&request(version, hosts, path)).await;
+        let what = format!("HTTP/{version} {path} with Host {hosts:?}");
+        assert_eq!(resp.status, 400, "{what}");
+        assert_eq!(
+            resp.header("content-type"),
+            Some("application/json; charset=utf-8"),
+            "{what}"
+        );
+        assert_eq!(resp.header("cache-control"), Some("no-store"), "{what}");
+        let body: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+        assert_eq!(body["error"], "invalid_host", "{what}: {body}");
+        assert!(body["message"].as_str().unwrap().contains("Host"), "{body}");
+    }
+    // Not rate-limited: no quota used.
+    let (minute, _) = app.state.public_usage(
+        "127.0.0.1".parse().unwrap(),
+        kalendorius_server::limits::PublicEndpoint::Laisvadienis,
+        chrono::Utc::now(),
+    );
+    assert_eq!(minute, 0);
+    for (version, hosts) in [("1.1", &["a.example"][..]), ("1.0", &[][..])] {
+        let resp = app.raw(&request(version, hosts, date)).await;
+        assert_eq!(resp.status, 200, "HTTP/{version} with Host {hosts:?}");
+    }
+}
