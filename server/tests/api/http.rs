@@ -236,3 +236,35 @@ async fn host_is_required_once_in_http_1_1_and_may_be_absent_in_1_0() {
         assert_eq!(resp.status, 200, "HTTP/{version} with Host {hosts:?}");
     }
 }
+
+/// README, Errors: what hyper answers itself, before the application sees the request. The
+/// bodies are empty because hyper writes these answers on its own; this test notices when
+/// an upgrade changes that (and the README has to follow).
+#[tokio::test]
+async fn requests_hyper_cannot_parse_get_its_empty_answers() {
+    let app = spawn_app().await;
+    let long_target = format!(
+        "GET /api/v1/laisvadienis?date={} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "9".repeat(65_535)
+    );
+    let many_headers: String = (0..101).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let many_headers = format!("GET /api/v1/days HTTP/1.1\r\nHost: x\r\n{many_headers}\r\n");
+    for (request, status) in [
+        (
+            b"GET /api/v1/day s HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            b"GET /api/v1/day HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n".to_vec(),
+            400,
+        ),
+        (long_target.into_bytes(), 414),
+        (many_headers.into_bytes(), 431),
+    ] {
+        let resp = app.raw(&request).await;
+        assert_eq!(resp.status, status);
+        assert_eq!(resp.header("content-length"), Some("0"));
+        assert_eq!(resp.header("connection"), Some("close"));
+        assert!(resp.body.is_empty());
+    }
+}
