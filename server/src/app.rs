@@ -154,19 +154,12 @@ impl App {
                 let refused = decision.refused_by;
                 ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
-                    return too_many_requests(
-                        window,
-                        "requests from this address to this endpoint",
-                    );
+                    return rate_limited(window, PER_ADDRESS).into_response();
                 }
             }
             None => {
                 let Some(key) = auth::presented_key(req) else {
-                    return ApiError::new(
-                        ErrorCode::MissingKey,
-                        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
-                    )
-                    .into_response();
+                    return errors::missing_key().into_response();
                 };
                 let record = match self.state.authenticate(&key, DateTime::from(ex.received)) {
                     Ok(record) => record,
@@ -187,7 +180,7 @@ impl App {
                 let refused = decision.refused_by;
                 ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
-                    return too_many_requests(window, "requests with this API key");
+                    return rate_limited(window, PER_KEY).into_response();
                 }
             }
         }
@@ -362,9 +355,15 @@ fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
         .unwrap_or_else(errors::panic_response)
 }
 
-/// The 429 of an exhausted window (D9). The `RateLimit-*` and `Retry-After` headers are
-/// added by [`finish_headers`] from the decision.
-fn too_many_requests(window: Window, whose: &str) -> Response {
+/// Whose requests a public endpoint's limits count, for a 429's message.
+pub(crate) const PER_ADDRESS: &str = "requests from this address to this endpoint";
+
+/// Whose requests a keyed endpoint's limits count, for a 429's message.
+pub(crate) const PER_KEY: &str = "requests with this API key";
+
+/// The 429 of an exhausted window (D9) of [`PER_ADDRESS`] or [`PER_KEY`]. The `RateLimit-*`
+/// and `Retry-After` headers are added by [`finish_headers`] from the decision.
+pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
     let period = match window {
         Window::Minute => "per-minute",
         Window::Day => "per-day",
@@ -379,7 +378,6 @@ fn too_many_requests(window: Window, whose: &str) -> Response {
         code,
         format!("the {period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
     )
-    .into_response()
 }
 
 /// A CORS preflight answer (D11): no key, no quota.
@@ -461,7 +459,7 @@ mod tests {
     #[test]
     fn refusal_codes_match_the_limiter_windows() {
         for window in [Window::Minute, Window::Day, Window::Month] {
-            let resp = too_many_requests(window, "x");
+            let resp = rate_limited(window, "x").into_response();
             assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
             let code = match window {
                 Window::Minute => ErrorCode::RateLimitMinute,

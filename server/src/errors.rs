@@ -9,7 +9,6 @@
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
-use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 /// The content type of every JSON body the service sends.
@@ -18,9 +17,9 @@ pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 /// The `Allow` header of every endpoint (D11).
 pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 
-/// Machine-readable error codes: spec 7.1 plus DECISIONS D1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
-#[oai(rename_all = "snake_case")]
+/// Machine-readable error codes: spec 7.1 plus DECISIONS D1. (The document lists them per
+/// response: `api::responses`.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// 400: a required parameter is absent or empty.
@@ -80,7 +79,7 @@ impl ErrorCode {
 }
 
 /// The body of every non-2xx response (D1).
-#[derive(Debug, Clone, Object, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ErrorBody {
     /// Machine-readable code.
     pub error: ErrorCode,
@@ -149,6 +148,14 @@ pub fn method_not_allowed() -> ApiError {
     )
 }
 
+/// The 401 of a request to a keyed endpoint without a key.
+pub fn missing_key() -> ApiError {
+    ApiError::new(
+        ErrorCode::MissingKey,
+        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
+    )
+}
+
 /// The 500 of a bug.
 pub fn internal() -> ApiError {
     ApiError::new(
@@ -189,11 +196,7 @@ pub fn from_poem_error(err: poem::Error) -> Response {
     }
     if err.is::<AuthorizationError>() {
         // The authentication middleware answers every key failure before the API runs.
-        return ApiError::new(
-            ErrorCode::MissingKey,
-            "an API key is required: send it in the X-API-Key header",
-        )
-        .into_response();
+        return missing_key().into_response();
     }
     if err.is_from_response() {
         return ensure_d1(err.into_response());

@@ -2,7 +2,8 @@
 //!
 //! The success types here only describe: the operations answer with `super::answer::Answer`,
 //! which writes exactly the documented response directly and borrows its description from
-//! these types (so their variants are never built). The error types are built as they are.
+//! these types (so their variants are never built). The error types are built as they are;
+//! each error response's schema lists only the codes of its status, with an example of one.
 //!
 //! Headers every response carries (`X-Dataset-Version`, `Access-Control-Allow-Origin`) and the
 //! rate-limit headers are added by `crate::app` for all responses alike; they are listed here
@@ -10,9 +11,12 @@
 
 use poem_openapi::ApiResponse;
 
+use super::doc_types::{ErrorCodes, ErrorDoc};
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
-use crate::errors::{ApiError, ErrorBody};
+use crate::errors::{self, ApiError, ErrorCode};
+use crate::limits::Window;
+use crate::{app, params};
 
 /// Declares the 200/304 response of a public endpoint.
 macro_rules! public_response {
@@ -106,38 +110,108 @@ keyed_response!(DayDoc, DayDetails, "/day");
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]
 pub enum PublicError {
-    /// A parameter is missing, repeated or malformed (`missing_param`, `invalid_date`,
-    /// `invalid_range`, `range_too_large`, `invalid_param`), or the `Host` header is
-    /// missing or repeated (`invalid_host`).
+    /// A parameter is missing, repeated or malformed, or the `Host` header is missing or
+    /// repeated.
     #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorBody>),
-    /// A per-IP window is exhausted (`rate_limit_minute`, `rate_limit_month`). Uses no quota.
+    BadRequest(JsonBytes<ErrorDoc<PublicBadRequest>>),
+    /// A per-IP window is exhausted. Uses no quota.
     #[oai(
         status = 429,
         header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
     )]
-    TooManyRequests(JsonBytes<ErrorBody>),
+    TooManyRequests(JsonBytes<ErrorDoc<PublicTooManyRequests>>),
 }
 
 /// Failures of a keyed endpoint.
 #[derive(ApiResponse)]
 pub enum KeyedError {
-    /// A parameter is missing, repeated, conflicting or malformed (`missing_param`,
-    /// `invalid_date`, `invalid_year`, `conflicting_params`, `invalid_lang`, `invalid_param`),
-    /// or the `Host` header is missing or repeated (`invalid_host`).
+    /// A parameter is missing, repeated, conflicting or malformed, or the `Host` header is
+    /// missing or repeated.
     #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorBody>),
-    /// No key (`missing_key`), an unknown or revoked key (`invalid_key`), or an expired one
-    /// (`expired_key`).
+    BadRequest(JsonBytes<ErrorDoc<KeyedBadRequest>>),
+    /// No key, an unknown or revoked key, or an expired one.
     #[oai(status = 401)]
-    Unauthorized(JsonBytes<ErrorBody>),
-    /// A window of the key is exhausted (`rate_limit_minute`, `rate_limit_day`). Uses no
-    /// quota.
+    Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
+    /// A window of the key is exhausted. Uses no quota.
     #[oai(
         status = 429,
         header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
     )]
-    TooManyRequests(JsonBytes<ErrorBody>),
+    TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+}
+
+/// The 400 of a public endpoint.
+pub struct PublicBadRequest;
+impl ErrorCodes for PublicBadRequest {
+    const NAME: &'static str = "PublicBadRequest";
+    const DESCRIPTION: &'static str = "A refused request to a public endpoint.";
+    const CODES: &'static [ErrorCode] = &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidRange,
+        ErrorCode::RangeTooLarge,
+        ErrorCode::InvalidParam,
+        ErrorCode::InvalidHost,
+    ];
+    fn example() -> ApiError {
+        params::missing("date", "YYYY-MM-DD")
+    }
+}
+
+/// The 429 of a public endpoint.
+pub struct PublicTooManyRequests;
+impl ErrorCodes for PublicTooManyRequests {
+    const NAME: &'static str = "PublicTooManyRequests";
+    const DESCRIPTION: &'static str = "A per-IP window is exhausted.";
+    const CODES: &'static [ErrorCode] = &[ErrorCode::RateLimitMinute, ErrorCode::RateLimitMonth];
+    fn example() -> ApiError {
+        app::rate_limited(Window::Minute, app::PER_ADDRESS)
+    }
+}
+
+/// The 400 of a keyed endpoint.
+pub struct KeyedBadRequest;
+impl ErrorCodes for KeyedBadRequest {
+    const NAME: &'static str = "KeyedBadRequest";
+    const DESCRIPTION: &'static str = "A refused request to a keyed endpoint.";
+    const CODES: &'static [ErrorCode] = &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidYear,
+        ErrorCode::ConflictingParams,
+        ErrorCode::InvalidLang,
+        ErrorCode::InvalidParam,
+        ErrorCode::InvalidHost,
+    ];
+    fn example() -> ApiError {
+        params::missing("date", "YYYY-MM-DD")
+    }
+}
+
+/// The 401 of a keyed endpoint.
+pub struct KeyedUnauthorized;
+impl ErrorCodes for KeyedUnauthorized {
+    const NAME: &'static str = "KeyedUnauthorized";
+    const DESCRIPTION: &'static str = "The API key is missing, unknown, revoked or expired.";
+    const CODES: &'static [ErrorCode] = &[
+        ErrorCode::MissingKey,
+        ErrorCode::InvalidKey,
+        ErrorCode::ExpiredKey,
+    ];
+    fn example() -> ApiError {
+        errors::missing_key()
+    }
+}
+
+/// The 429 of a keyed endpoint.
+pub struct KeyedTooManyRequests;
+impl ErrorCodes for KeyedTooManyRequests {
+    const NAME: &'static str = "KeyedTooManyRequests";
+    const DESCRIPTION: &'static str = "A window of the API key is exhausted.";
+    const CODES: &'static [ErrorCode] = &[ErrorCode::RateLimitMinute, ErrorCode::RateLimitDay];
+    fn example() -> ApiError {
+        app::rate_limited(Window::Minute, app::PER_KEY)
+    }
 }
 
 impl From<ApiError> for PublicError {
