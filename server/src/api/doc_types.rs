@@ -19,6 +19,21 @@ use serde_json::Value;
 
 use crate::errors::{ApiError, ErrorCode};
 
+/// The `Type` methods of a type that is its own raw value (`RawValueType = Self`).
+macro_rules! own_raw_value {
+    () => {
+        fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+            Some(self)
+        }
+
+        fn raw_element_iter<'a>(
+            &'a self,
+        ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+            Box::new(self.as_raw_value().into_iter())
+        }
+    };
+}
+
 /// The schema of one documented string-like value.
 pub trait StringDoc: Send + Sync + 'static {
     /// Type name in the document.
@@ -45,15 +60,7 @@ impl<D: StringDoc> Type for DocString<D> {
         MetaSchemaRef::Inline(Box::new(D::schema()))
     }
 
-    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
-        Some(self)
-    }
-
-    fn raw_element_iter<'a>(
-        &'a self,
-    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
-        Box::new(self.as_raw_value().into_iter())
-    }
+    own_raw_value!();
 }
 
 impl<D: StringDoc> ToJSON for DocString<D> {
@@ -335,13 +342,5 @@ impl<C: ErrorCodes> Type for ErrorDoc<C> {
         });
     }
 
-    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
-        Some(self)
-    }
-
-    fn raw_element_iter<'a>(
-        &'a self,
-    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
-        Box::new(self.as_raw_value().into_iter())
-    }
+    own_raw_value!();
 }

@@ -140,79 +140,68 @@ pub enum KeyedError {
     TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
 }
 
-/// The 400 of a public endpoint.
-pub struct PublicBadRequest;
-impl ErrorCodes for PublicBadRequest {
-    const NAME: &'static str = "PublicBadRequest";
-    const DESCRIPTION: &'static str = "A refused request to a public endpoint.";
-    const CODES: &'static [ErrorCode] = &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidRange,
-        ErrorCode::RangeTooLarge,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidHost,
-    ];
-    fn example() -> ApiError {
-        params::missing("date", "YYYY-MM-DD")
-    }
+/// Declares the codes of one error response (see [`ErrorCodes`]); the type's name is the
+/// schema's.
+macro_rules! error_codes {
+    ($name:ident, $description:literal, [$($code:ident),+ $(,)?], $example:expr) => {
+        #[doc = $description]
+        pub struct $name;
+        impl ErrorCodes for $name {
+            const NAME: &'static str = stringify!($name);
+            const DESCRIPTION: &'static str = $description;
+            const CODES: &'static [ErrorCode] = &[$(ErrorCode::$code),+];
+            fn example() -> ApiError {
+                $example
+            }
+        }
+    };
 }
 
-/// The 429 of a public endpoint.
-pub struct PublicTooManyRequests;
-impl ErrorCodes for PublicTooManyRequests {
-    const NAME: &'static str = "PublicTooManyRequests";
-    const DESCRIPTION: &'static str = "A per-IP window is exhausted.";
-    const CODES: &'static [ErrorCode] = &[ErrorCode::RateLimitMinute, ErrorCode::RateLimitMonth];
-    fn example() -> ApiError {
-        app::rate_limited(Window::Minute, app::PER_ADDRESS)
-    }
-}
-
-/// The 400 of a keyed endpoint.
-pub struct KeyedBadRequest;
-impl ErrorCodes for KeyedBadRequest {
-    const NAME: &'static str = "KeyedBadRequest";
-    const DESCRIPTION: &'static str = "A refused request to a keyed endpoint.";
-    const CODES: &'static [ErrorCode] = &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidYear,
-        ErrorCode::ConflictingParams,
-        ErrorCode::InvalidLang,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidHost,
-    ];
-    fn example() -> ApiError {
-        params::missing("date", "YYYY-MM-DD")
-    }
-}
-
-/// The 401 of a keyed endpoint.
-pub struct KeyedUnauthorized;
-impl ErrorCodes for KeyedUnauthorized {
-    const NAME: &'static str = "KeyedUnauthorized";
-    const DESCRIPTION: &'static str = "The API key is missing, unknown, revoked or expired.";
-    const CODES: &'static [ErrorCode] = &[
-        ErrorCode::MissingKey,
-        ErrorCode::InvalidKey,
-        ErrorCode::ExpiredKey,
-    ];
-    fn example() -> ApiError {
-        errors::missing_key()
-    }
-}
-
-/// The 429 of a keyed endpoint.
-pub struct KeyedTooManyRequests;
-impl ErrorCodes for KeyedTooManyRequests {
-    const NAME: &'static str = "KeyedTooManyRequests";
-    const DESCRIPTION: &'static str = "A window of the API key is exhausted.";
-    const CODES: &'static [ErrorCode] = &[ErrorCode::RateLimitMinute, ErrorCode::RateLimitDay];
-    fn example() -> ApiError {
-        app::rate_limited(Window::Minute, app::PER_KEY)
-    }
-}
+error_codes!(
+    PublicBadRequest,
+    "A refused request to a public endpoint.",
+    [
+        MissingParam,
+        InvalidDate,
+        InvalidRange,
+        RangeTooLarge,
+        InvalidParam,
+        InvalidHost
+    ],
+    params::missing("date", "YYYY-MM-DD")
+);
+error_codes!(
+    PublicTooManyRequests,
+    "A per-IP window is exhausted.",
+    [RateLimitMinute, RateLimitMonth],
+    app::rate_limited(Window::Minute, app::PER_ADDRESS)
+);
+error_codes!(
+    KeyedBadRequest,
+    "A refused request to a keyed endpoint.",
+    [
+        MissingParam,
+        InvalidDate,
+        InvalidYear,
+        ConflictingParams,
+        InvalidLang,
+        InvalidParam,
+        InvalidHost,
+    ],
+    params::missing("date", "YYYY-MM-DD")
+);
+error_codes!(
+    KeyedUnauthorized,
+    "The API key is missing, unknown, revoked or expired.",
+    [MissingKey, InvalidKey, ExpiredKey],
+    errors::missing_key()
+);
+error_codes!(
+    KeyedTooManyRequests,
+    "A window of the API key is exhausted.",
+    [RateLimitMinute, RateLimitDay],
+    app::rate_limited(Window::Minute, app::PER_KEY)
+);
 
 impl From<ApiError> for PublicError {
     fn from(err: ApiError) -> Self {
