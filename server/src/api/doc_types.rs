@@ -2,8 +2,9 @@
 //!
 //! The request rules are ours (`crate::params`) and the public bodies are precomputed bytes
 //! (`crate::catalog`), so these types exist to *describe* the wire format precisely: a date is
-//! `string/date`, `reason` is a nullable enum that is always present, and a query parameter's
-//! extractor never rejects anything (it only puts the parameter into the document). The
+//! `string/date`, `reason` is a nullable enum that is always present, a query parameter's
+//! extractor never rejects anything (it only puts the parameter into the document), a date
+//! parameter states its form and range, and an error response lists only its own codes. The
 //! integration test `openapi` checks every real response against these schemas.
 
 use std::borrow::Cow;
