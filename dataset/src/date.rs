@@ -139,8 +139,8 @@ impl<'de> Deserialize<'de> for Date {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum YearError {
-    /// Not a base-10 integer.
-    #[error("not a base-10 integer")]
+    /// Not a base-10 integer in plain form (digits only, no sign, no leading zero).
+    #[error("not a base-10 integer without sign or leading zero")]
     Malformed,
     /// An integer outside 1583..=2100.
     #[error("outside the supported range 1583..2100")]
@@ -152,10 +152,10 @@ pub enum YearError {
 pub struct Year(i32);
 
 impl Year {
-    /// Parses a base-10 integer (an optional leading `+` or `-` is allowed, nothing else).
+    /// Parses a year in its plain decimal form: ASCII digits, no sign, no leading zero (as
+    /// a date is accepted only in its one exact form, `+2024` and `02024` are not years).
     pub fn parse(s: &str) -> Result<Year, YearError> {
-        let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        if s.starts_with('0') || s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
             return Err(YearError::Malformed);
         }
         // Long digit strings are valid integers, merely out of range.
@@ -212,5 +212,12 @@ mod tests {
         assert_eq!(Year::parse("20x6"), Err(YearError::Malformed));
         assert_eq!(Year::parse("2026.0"), Err(YearError::Malformed));
         assert_eq!(Year::parse(""), Err(YearError::Malformed));
+        for not_plain in ["+2024", "02024", "-2024", "0", " 2024"] {
+            assert_eq!(
+                Year::parse(not_plain),
+                Err(YearError::Malformed),
+                "{not_plain}"
+            );
+        }
     }
 }

@@ -3,17 +3,18 @@
 //!
 //! 1. take the catalog in service (the whole request is answered from it);
 //! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
-//! 3. for the five API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
+//! 3. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
+//! 4. for the five API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
 //!    than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
-//! 4. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
+//! 5. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
 //!    anything unknown is a D1 404;
-//! 5. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
+//! 6. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
 //!    check, `Cache-Control: no-store` when it is an error, and one access log line.
 //!
-//! The API operations are reachable only through step 3 (their `handle` functions are called
+//! The API operations are reachable only through step 4 (their `handle` functions are called
 //! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
 //! path can skip authentication or the limits.
 
@@ -25,7 +26,7 @@ use std::time::SystemTime;
 
 use chrono::DateTime;
 use futures_util::future::{BoxFuture, Either, FutureExt};
-use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Version};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::auth;
@@ -153,19 +154,12 @@ impl App {
                 let refused = decision.refused_by;
                 ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
-                    return too_many_requests(
-                        window,
-                        "requests from this address to this endpoint",
-                    );
+                    return rate_limited(window, PER_ADDRESS).into_response();
                 }
             }
             None => {
                 let Some(key) = auth::presented_key(req) else {
-                    return ApiError::new(
-                        ErrorCode::MissingKey,
-                        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
-                    )
-                    .into_response();
+                    return errors::missing_key().into_response();
                 };
                 let record = match self.state.authenticate(&key, DateTime::from(ex.received)) {
                     Ok(record) => record,
@@ -186,7 +180,7 @@ impl App {
                 let refused = decision.refused_by;
                 ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
-                    return too_many_requests(window, "requests with this API key");
+                    return rate_limited(window, PER_KEY).into_response();
                 }
             }
         }
@@ -294,9 +288,13 @@ impl App {
             method: req.method().clone(),
             admission: Admission::default(),
         };
+        let refused = host_refusal(&req);
         let op = Op::from_path(req.uri().path());
-        if op.is_some() || req.uri().path() == OPENAPI_PATH {
-            let resp = self.answer_api(op, &req, &mut ex);
+        if refused.is_some() || op.is_some() || req.uri().path() == OPENAPI_PATH {
+            let resp = match refused {
+                Some(refusal) => refusal.into_response(),
+                None => self.answer_api(op, &req, &mut ex),
+            };
             if ex.method != Method::HEAD {
                 return Answered::Now(finish(resp, req.uri(), ex));
             }
@@ -317,6 +315,22 @@ impl App {
             finish_head_or_docs(resp, &uri, ex).await
         }))
     }
+}
+
+/// The 400 of a request HTTP/1.1 requires a server to refuse (RFC 9112, 3.2): an HTTP/1.1
+/// request without `Host`, or any request with more than one (two servers on the way could
+/// each read a different one). HTTP/1.0 did not require `Host`; HTTP/2 names the host in
+/// `:authority`. Counting the headers allocates nothing.
+fn host_refusal(req: &Request) -> Option<ApiError> {
+    let mut hosts = req.headers().get_all(header::HOST).iter();
+    let problem = match (hosts.next(), hosts.next()) {
+        (Some(_), Some(_)) => "the request has more than one Host header; send exactly one",
+        (None, _) if req.version() == Version::HTTP_11 => {
+            "an HTTP/1.1 request needs a Host header naming the server"
+        }
+        _ => return None,
+    };
+    Some(ApiError::new(ErrorCode::InvalidHost, problem))
 }
 
 /// Runs the operation's handler. A panic (a bug) becomes a D1 500 that still gets the
@@ -341,9 +355,15 @@ fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
         .unwrap_or_else(errors::panic_response)
 }
 
-/// The 429 of an exhausted window (D9). The `RateLimit-*` and `Retry-After` headers are
-/// added by [`finish_headers`] from the decision.
-fn too_many_requests(window: Window, whose: &str) -> Response {
+/// Whose requests a public endpoint's limits count, for a 429's message.
+pub(crate) const PER_ADDRESS: &str = "requests from this address to this endpoint";
+
+/// Whose requests a keyed endpoint's limits count, for a 429's message.
+pub(crate) const PER_KEY: &str = "requests with this API key";
+
+/// The 429 of an exhausted window (D9) of [`PER_ADDRESS`] or [`PER_KEY`]. The `RateLimit-*`
+/// and `Retry-After` headers are added by [`finish_headers`] from the decision.
+pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
     let period = match window {
         Window::Minute => "per-minute",
         Window::Day => "per-day",
@@ -358,7 +378,6 @@ fn too_many_requests(window: Window, whose: &str) -> Response {
         code,
         format!("the {period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
     )
-    .into_response()
 }
 
 /// A CORS preflight answer (D11): no key, no quota.
@@ -440,7 +459,7 @@ mod tests {
     #[test]
     fn refusal_codes_match_the_limiter_windows() {
         for window in [Window::Minute, Window::Day, Window::Month] {
-            let resp = too_many_requests(window, "x");
+            let resp = rate_limited(window, "x").into_response();
             assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
             let code = match window {
                 Window::Minute => ErrorCode::RateLimitMinute,

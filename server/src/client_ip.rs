@@ -124,14 +124,16 @@ impl TrustedProxies {
         if self.nets.is_empty() || !self.trusted(peer) {
             return peer;
         }
-        // All X-Forwarded-For headers form one list, in order.
+        // All X-Forwarded-For headers form one list, in order, read from the right. Entries
+        // are taken one by one as bytes: a header value as a whole need not be text (a client
+        // can put any byte into the part it writes), and that must not hide the entries the
+        // proxies appended after it.
         let forwarded = headers
             .get_all("x-forwarded-for")
             .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .collect::<Vec<_>>();
-        for entry in forwarded.iter().rev() {
+            .rev()
+            .flat_map(|v| v.as_bytes().rsplit(|b| *b == b','));
+        for entry in forwarded {
             match parse_forwarded_ip(entry) {
                 Some(ip) if self.trusted(ip) => continue,
                 Some(ip) => return ip,
@@ -146,8 +148,8 @@ impl TrustedProxies {
 
 /// One `X-Forwarded-For` entry: an address, possibly with a port (`1.2.3.4:5678`,
 /// `[::1]:80`).
-fn parse_forwarded_ip(entry: &str) -> Option<IpAddr> {
-    let entry = entry.trim();
+fn parse_forwarded_ip(entry: &[u8]) -> Option<IpAddr> {
+    let entry = std::str::from_utf8(entry.trim_ascii()).ok()?;
     if let Ok(ip) = entry.parse::<IpAddr>() {
         return Some(canonical(ip));
     }
@@ -156,6 +158,8 @@ fn parse_forwarded_ip(entry: &str) -> Option<IpAddr> {
 
 #[cfg(test)]
 mod tests {
+    use poem::http::HeaderValue;
+
     use super::*;
 
     fn headers(xff: &[&str]) -> HeaderMap {
@@ -188,6 +192,21 @@ mod tests {
         assert_eq!(ip, "198.51.100.7".parse::<IpAddr>().unwrap());
         // No header: the proxy itself is all we know.
         let ip = t.client_ip(peer("10.1.2.3"), &HeaderMap::new());
+        assert_eq!(ip, "10.1.2.3".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn a_garbage_entry_stands_for_the_proxy_only_where_it_is() {
+        let t = TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]);
+        let mut h = HeaderMap::new();
+        let value = HeaderValue::from_bytes(b"6.6.6.6, \xff, 198.51.100.7").unwrap();
+        h.append("x-forwarded-for", value);
+        let ip = t.client_ip(peer("10.1.2.3"), &h);
+        assert_eq!(ip, "198.51.100.7".parse::<IpAddr>().unwrap());
+        let mut h = HeaderMap::new();
+        let value = HeaderValue::from_bytes(b"198.51.100.7, \xff").unwrap();
+        h.append("x-forwarded-for", value);
+        let ip = t.client_ip(peer("10.1.2.3"), &h);
         assert_eq!(ip, "10.1.2.3".parse::<IpAddr>().unwrap());
     }
 

@@ -4,11 +4,11 @@
 //! `application/json; charset=utf-8`: our own refusals ([`ApiError`]), and whatever poem or
 //! poem-openapi would otherwise answer in plain text (unknown path, wrong method, extractor
 //! failures, panics), which [`from_poem_error`] turns into the same shape. A 5xx is a bug: its
-//! body says `internal` and never leaks a detail.
+//! body says `internal` and never leaks a detail. (hyper answers requests it cannot parse
+//! itself, with an empty body, before the application runs: README, Errors.)
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
-use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 /// The content type of every JSON body the service sends.
@@ -17,9 +17,9 @@ pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 /// The `Allow` header of every endpoint (D11).
 pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 
-/// Machine-readable error codes: spec 7.1 plus DECISIONS D1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
-#[oai(rename_all = "snake_case")]
+/// Machine-readable error codes: spec 7.1 plus DECISIONS D1. (The document lists them per
+/// response: `api::responses`.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// 400: a required parameter is absent or empty.
@@ -38,6 +38,8 @@ pub enum ErrorCode {
     InvalidLang,
     /// 400: a parameter given more than once, or otherwise malformed.
     InvalidParam,
+    /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
+    InvalidHost,
     /// 401: no API key.
     MissingKey,
     /// 401: unknown or revoked key.
@@ -64,7 +66,9 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             MissingParam | InvalidDate | InvalidRange | RangeTooLarge | InvalidYear
-            | ConflictingParams | InvalidLang | InvalidParam => StatusCode::BAD_REQUEST,
+            | ConflictingParams | InvalidLang | InvalidParam | InvalidHost => {
+                StatusCode::BAD_REQUEST
+            }
             MissingKey | InvalidKey | ExpiredKey => StatusCode::UNAUTHORIZED,
             RateLimitMinute | RateLimitDay | RateLimitMonth => StatusCode::TOO_MANY_REQUESTS,
             NotFound => StatusCode::NOT_FOUND,
@@ -75,7 +79,7 @@ impl ErrorCode {
 }
 
 /// The body of every non-2xx response (D1).
-#[derive(Debug, Clone, Object, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ErrorBody {
     /// Machine-readable code.
     pub error: ErrorCode,
@@ -144,6 +148,14 @@ pub fn method_not_allowed() -> ApiError {
     )
 }
 
+/// The 401 of a request to a keyed endpoint without a key.
+pub fn missing_key() -> ApiError {
+    ApiError::new(
+        ErrorCode::MissingKey,
+        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
+    )
+}
+
 /// The 500 of a bug.
 pub fn internal() -> ApiError {
     ApiError::new(
@@ -184,11 +196,7 @@ pub fn from_poem_error(err: poem::Error) -> Response {
     }
     if err.is::<AuthorizationError>() {
         // The authentication middleware answers every key failure before the API runs.
-        return ApiError::new(
-            ErrorCode::MissingKey,
-            "an API key is required: send it in the X-API-Key header",
-        )
-        .into_response();
+        return missing_key().into_response();
     }
     if err.is_from_response() {
         return ensure_d1(err.into_response());

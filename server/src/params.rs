@@ -122,13 +122,13 @@ pub fn year(catalog: &Catalog, value: &str) -> Result<Year, ApiError> {
         ApiError::new(
             ErrorCode::InvalidYear,
             format!(
-                "parameter 'year' must be a base-10 integer between {first} and {last}, got '{}'",
+                "parameter 'year' must be a year between {first} and {last} in plain digits (no sign, no leading zero), got '{}'",
                 echo(value)
             ),
         )
     };
     match Year::parse(value) {
-        // Malformed, outside 1583..2100, or outside the years this dataset covers.
+        // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
         Ok(year) if (first..=last).contains(&year.get()) => Ok(year),
         _ => Err(invalid()),
     }

@@ -1,8 +1,10 @@
 //! Logging: the subscriber, and the one structured line per request.
 //!
-//! The access line names method, path (with any `api_key` value redacted), status, latency,
-//! client IP and the key's owner; a key itself never reaches a log (D4): headers are not
-//! logged and `PresentedKey`'s `Debug` is redacted.
+//! The access line names method, path (with any `api_key` value and anything shaped like a
+//! key redacted), status, latency, client IP and the key's owner; a key itself never reaches
+//! a log (D4): headers are not logged and `PresentedKey`'s `Debug` is redacted. A key sent
+//! where no key belongs (`apikey=`, `date=`, the path) is as secret as one sent right, so the
+//! path is searched for keys, not only the `api_key` parameter.
 
 mod text;
 
@@ -339,15 +341,15 @@ impl AccessLine<'_> {
     }
 }
 
-/// The path and query of `uri` as logged: borrowed, unless a parameter may be an `api_key`
-/// (its name spells it, or is percent-encoded) and has to be redacted.
+/// The path and query of `uri` as logged: borrowed, unless it may hold a key and has to be
+/// redacted. `_` is in `api_key` and in every key's prefix, and `%` may encode either; the
+/// usual request has neither, and pays one scan of a short string.
 fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
-    match uri.query() {
-        Some(query) if query.contains(crate::auth::KEY_QUERY) || query.contains('%') => {
-            Cow::Owned(RedactedUri(uri).to_string())
-        }
-        _ => Cow::Borrowed(shown),
+    if shown.bytes().any(|b| b == b'_' || b == b'%') {
+        Cow::Owned(RedactedUri(uri).to_string())
+    } else {
+        Cow::Borrowed(shown)
     }
 }
 
@@ -370,13 +372,14 @@ fn ip_string(ip: IpAddr, buf: &mut [u8; 15]) -> Cow<'_, str> {
     Cow::Borrowed(std::str::from_utf8(&buf[..len]).expect("digits and dots"))
 }
 
-/// Displays a URI's path and query with every `api_key` value replaced by `REDACTED`.
-/// Names are compared after percent-decoding, as the key lookup decodes them.
+/// Displays a URI's path and query with every `api_key` value, and every key-shaped token
+/// anywhere else, replaced by `REDACTED`. Names are compared after percent-decoding, as the
+/// key lookup decodes them; tokens are found through percent-encoding too.
 pub struct RedactedUri<'a>(pub &'a Uri);
 
 impl fmt::Display for RedactedUri<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.path())?;
+        write_without_keys(f, self.0.path())?;
         let Some(query) = self.0.query() else {
             return Ok(());
         };
@@ -390,10 +393,59 @@ impl fmt::Display for RedactedUri<'_> {
             if decoded.is_some_and(|(n, _)| n == crate::auth::KEY_QUERY) {
                 write!(f, "{name}=REDACTED")?;
             } else {
-                f.write_str(pair)?;
+                write_without_keys(f, pair)?;
             }
         }
         Ok(())
+    }
+}
+
+/// Writes `raw` with every key-shaped token replaced by `REDACTED`.
+fn write_without_keys(f: &mut fmt::Formatter<'_>, raw: &str) -> fmt::Result {
+    let bytes = raw.as_bytes();
+    let (mut written, mut at) = (0, 0);
+    while at < bytes.len() {
+        match key_token_end(bytes, at) {
+            Some(end) => {
+                // A token starts and ends at ASCII bytes, so these are character boundaries.
+                f.write_str(&raw[written..at])?;
+                f.write_str("REDACTED")?;
+                (written, at) = (end, end);
+            }
+            None => at += 1,
+        }
+    }
+    f.write_str(&raw[written..])
+}
+
+/// Where the key-shaped token starting at `raw[at]` ends, if one does: the key prefix `ltk_`
+/// in any case, then at least one letter or digit, each character possibly percent-encoded.
+/// The token runs over every letter and digit after the prefix (not only the hex digits of
+/// a well-formed key), so a mistyped key is hidden whole.
+fn key_token_end(raw: &[u8], mut at: usize) -> Option<usize> {
+    for expected in crate::keys::KEY_PREFIX.bytes() {
+        let (b, len) = decoded_at(raw, at)?;
+        if b.to_ascii_lowercase() != expected {
+            return None;
+        }
+        at += len;
+    }
+    let body = at;
+    while let Some((_, len)) = decoded_at(raw, at).filter(|(b, _)| b.is_ascii_alphanumeric()) {
+        at += len;
+    }
+    (at > body).then_some(at)
+}
+
+/// The byte at `raw[at]` after percent-decoding, and how many bytes of `raw` it takes.
+fn decoded_at(raw: &[u8], at: usize) -> Option<(u8, usize)> {
+    let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    match *raw.get(at)? {
+        b'%' => {
+            let (hi, lo) = (hex(*raw.get(at + 1)?)?, hex(*raw.get(at + 2)?)?);
+            Some((hi << 4 | lo, 3))
+        }
+        b => Some((b, 1)),
     }
 }
 
@@ -596,6 +648,55 @@ mod tests {
         );
         let encoded: Uri = "/api/v1/day?%61pi_key=ltk_secret".parse().unwrap();
         assert_eq!(redacted_path(&encoded), "/api/v1/day?%61pi_key=REDACTED");
+    }
+
+    #[test]
+    fn key_shaped_tokens_are_redacted_under_any_name_and_in_the_path() {
+        let key = format!("ltk_{}", "0123456789abcdef".repeat(4));
+        for (sent, logged) in [
+            (
+                format!("/api/v1/day?apikey={key}"),
+                "/api/v1/day?apikey=REDACTED",
+            ),
+            (
+                format!("/api/v1/day?API_KEY={key}&lang=en"),
+                "/api/v1/day?API_KEY=REDACTED&lang=en",
+            ),
+            (
+                format!("/api/v1/day?date={key}"),
+                "/api/v1/day?date=REDACTED",
+            ),
+            (
+                format!("/api/v1/day?date=2024-01-01{key}"),
+                "/api/v1/day?date=2024-01-01REDACTED",
+            ),
+            (format!("/api/v1/day?{key}"), "/api/v1/day?REDACTED"),
+            (format!("/api/v1/{key}/day"), "/api/v1/REDACTED/day"),
+            // Encoded, upper-cased, or mistyped: still the secret.
+            (
+                format!("/api/v1/day?k=%6Ctk%5F{}", &key[4..]),
+                "/api/v1/day?k=REDACTED",
+            ),
+            (
+                format!("/api/v1/day?k={}", key.to_uppercase()),
+                "/api/v1/day?k=REDACTED",
+            ),
+            (
+                format!("/api/v1/day?k={}xyz-1", &key[..20]),
+                "/api/v1/day?k=REDACTED-1",
+            ),
+        ] {
+            let uri: Uri = sent.parse().unwrap();
+            assert_eq!(redacted_path(&uri), logged, "{sent}");
+        }
+        // Not keys: left alone.
+        for plain in [
+            "/api/v1/day?ltk_=1&x=ltk&y=%zz%",
+            "/api/v1/name_days?x=ltk_-",
+        ] {
+            let uri: Uri = plain.parse().unwrap();
+            assert_eq!(redacted_path(&uri), plain);
+        }
     }
 
     #[test]

@@ -29,7 +29,8 @@ impl DayApi {
         /// The date, `YYYY-MM-DD`.
         #[oai(name = "date")]
         _date: Query<DocString<DateParam>>,
-        /// Language of holiday `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive.
+        /// Language of holiday `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive;
+        /// empty counts as absent.
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<DayDoc>, KeyedError> {

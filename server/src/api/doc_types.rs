@@ -2,18 +2,38 @@
 //!
 //! The request rules are ours (`crate::params`) and the public bodies are precomputed bytes
 //! (`crate::catalog`), so these types exist to *describe* the wire format precisely: a date is
-//! `string/date`, `reason` is a nullable enum that is always present, and a query parameter's
-//! extractor never rejects anything (it only puts the parameter into the document). The
+//! `string/date`, `reason` is a nullable enum that is always present, a query parameter's
+//! extractor never rejects anything (it only puts the parameter into the document), a date
+//! parameter states its form and range, and an error response lists only its own codes. The
 //! integration test `openapi` checks every real response against these schemas.
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
-use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use kalendorius_dataset::{Date, FIRST_YEAR, LAST_YEAR};
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use poem_openapi::types::{
     ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON, Type,
 };
 use serde_json::Value;
+
+use crate::errors::{ApiError, ErrorCode};
+
+/// The `Type` methods of a type that is its own raw value (`RawValueType = Self`).
+macro_rules! own_raw_value {
+    () => {
+        fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+            Some(self)
+        }
+
+        fn raw_element_iter<'a>(
+            &'a self,
+        ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+            Box::new(self.as_raw_value().into_iter())
+        }
+    };
+}
 
 /// The schema of one documented string-like value.
 pub trait StringDoc: Send + Sync + 'static {
@@ -41,15 +61,7 @@ impl<D: StringDoc> Type for DocString<D> {
         MetaSchemaRef::Inline(Box::new(D::schema()))
     }
 
-    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
-        Some(self)
-    }
-
-    fn raw_element_iter<'a>(
-        &'a self,
-    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
-        Box::new(self.as_raw_value().into_iter())
-    }
+    own_raw_value!();
 }
 
 impl<D: StringDoc> ToJSON for DocString<D> {
@@ -204,11 +216,34 @@ impl StringDoc for LangParam {
     const REQUIRED: bool = false;
     fn schema() -> MetaSchema {
         MetaSchema {
+            description: Some("Case-insensitive; an empty value counts as absent (so `lt`)."),
             default: Some(Value::String("lt".into())),
-            // Case-insensitive: `EN` is `en` (echoed lower-case).
-            pattern: Some("^([lL][tT]|[eE][nN]|[pP][lL]|[rR][uU])$".into()),
+            // Case-insensitive (`EN` is `en`, echoed lower-case), and empty allowed.
+            pattern: Some("^([lL][tT]|[eE][nN]|[pP][lL]|[rR][uU])?$".into()),
             ..MetaSchema::new("string")
         }
+    }
+}
+
+/// The form of a date parameter. A string schema has no `minimum` or `maximum`, so the range
+/// is stated in words (see [`date_param_schema`]).
+const DATE_PATTERN: &str = r"^\d{4}-\d{2}-\d{2}$";
+
+/// The schema of a date query parameter: its form, and the range of dates served.
+fn date_param_schema() -> MetaSchema {
+    static DESCRIPTION: OnceLock<String> = OnceLock::new();
+    let description = DESCRIPTION.get_or_init(|| {
+        format!(
+            "A real calendar date, YYYY-MM-DD, from {} to {} (if the dataset served covers \
+             fewer years, `invalid_date` names its range).",
+            Date::first(),
+            Date::last()
+        )
+    });
+    MetaSchema {
+        description: Some(description),
+        pattern: Some(DATE_PATTERN.into()),
+        ..MetaSchema::new_with_format("string", "date")
     }
 }
 
@@ -217,7 +252,7 @@ pub struct DateParam;
 impl StringDoc for DateParam {
     const NAME: &'static str = "date_param";
     fn schema() -> MetaSchema {
-        MetaSchema::new_with_format("string", "date")
+        date_param_schema()
     }
 }
 
@@ -227,7 +262,7 @@ impl StringDoc for OptionalDateParam {
     const NAME: &'static str = "optional_date_param";
     const REQUIRED: bool = false;
     fn schema() -> MetaSchema {
-        MetaSchema::new_with_format("string", "date")
+        date_param_schema()
     }
 }
 
@@ -238,9 +273,75 @@ impl StringDoc for YearParam {
     const REQUIRED: bool = false;
     fn schema() -> MetaSchema {
         MetaSchema {
-            minimum: Some(f64::from(kalendorius_dataset::FIRST_YEAR)),
-            maximum: Some(f64::from(kalendorius_dataset::LAST_YEAR)),
+            description: Some("In plain digits: no sign, no leading zero."),
+            minimum: Some(f64::from(FIRST_YEAR)),
+            maximum: Some(f64::from(LAST_YEAR)),
             ..MetaSchema::new_with_format("integer", "int32")
         }
     }
+}
+
+/// The error codes one error response can carry.
+pub trait ErrorCodes: Send + Sync + 'static {
+    /// Schema name in the document.
+    const NAME: &'static str;
+    /// What the response means.
+    const DESCRIPTION: &'static str;
+    /// Every code the response can carry.
+    const CODES: &'static [ErrorCode];
+    /// A real refusal with one of [`ErrorCodes::CODES`], the schema's example.
+    fn example() -> ApiError;
+}
+
+/// The body of one error response: the one error shape, its `error` narrowed to the codes
+/// that response can carry, and an example with one of them (a generated example would show
+/// the first code of all, whatever the status).
+pub struct ErrorDoc<C>(PhantomData<C>);
+
+impl<C: ErrorCodes> Type for ErrorDoc<C> {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = Self;
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        C::NAME.into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        MetaSchemaRef::Reference(C::NAME.to_string())
+    }
+
+    fn register(registry: &mut Registry) {
+        registry.create_schema::<Self, _>(C::NAME.to_string(), |_| {
+            let code = |c: &ErrorCode| serde_json::to_value(c).expect("a code serializes");
+            let example = C::example();
+            debug_assert!(C::CODES.contains(&example.code), "{}", C::NAME);
+            let error = MetaSchema {
+                description: Some("Machine-readable code."),
+                enum_items: C::CODES.iter().map(code).collect(),
+                ..MetaSchema::new("string")
+            };
+            let message = MetaSchema {
+                description: Some(
+                    "One English sentence naming the parameter (if any) and the accepted form.",
+                ),
+                ..MetaSchema::new("string")
+            };
+            MetaSchema {
+                description: Some(C::DESCRIPTION),
+                required: vec!["error", "message"],
+                properties: vec![
+                    ("error", MetaSchemaRef::Inline(Box::new(error))),
+                    ("message", MetaSchemaRef::Inline(Box::new(message))),
+                ],
+                example: Some(serde_json::json!({
+                    "error": code(&example.code),
+                    "message": example.message,
+                })),
+                ..MetaSchema::new("object")
+            }
+        });
+    }
+
+    own_raw_value!();
 }

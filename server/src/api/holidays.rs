@@ -31,13 +31,16 @@ impl HolidaysApi {
         &self,
         req: &Request,
         _auth: ApiKeyAuth,
-        /// A date, `YYYY-MM-DD`: the holidays on that date.
+        /// A date: the holidays on that date. `date` and `year` exclude each other: send
+        /// exactly one (both: `conflicting_params`; neither: `missing_param`).
         #[oai(name = "date")]
         _date: Query<DocString<OptionalDateParam>>,
-        /// A year (base-10 integer, 1583 to 2100, within the years served): all its holidays.
+        /// A year: all its holidays. `year` and `date` exclude each other: send exactly one
+        /// (both: `conflicting_params`; neither: `missing_param`).
         #[oai(name = "year")]
         _year: Query<Option<DocString<YearParam>>>,
-        /// Language of `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive.
+        /// Language of `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive; empty
+        /// counts as absent.
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<HolidaysDoc>, KeyedError> {

@@ -27,7 +27,7 @@ impl LaisvadienisApi {
     async fn laisvadienis(
         &self,
         req: &Request,
-        /// The date, `YYYY-MM-DD`, within the years served.
+        /// The date.
         #[oai(name = "date")]
         _date: Query<DocString<DateParam>>,
     ) -> Result<Answer<LaisvadienisDoc>, PublicError> {

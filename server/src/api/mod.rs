@@ -70,7 +70,10 @@ pub fn service() -> OpenApiService<Api, ()> {
 
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
 holidays, and name days for every date from 1583 to 2100. All responses are JSON; every \
-non-2xx response is `{\"error\": code, \"message\": sentence}`. GET and HEAD on every \
+non-2xx response is `{\"error\": code, \"message\": sentence}`, except the empty-bodied 400, \
+414 and 431 the HTTP layer sends itself for a request it cannot parse (a malformed request \
+line or header, a target longer than 65 534 bytes, more than 100 headers). An HTTP/1.1 \
+request needs exactly one `Host` header (else 400 `invalid_host`). GET and HEAD on every \
 endpoint (HEAD counts like GET), OPTIONS answers CORS preflight without key or quota. \
 Unknown query parameters are ignored; a parameter sent twice is `invalid_param`; an empty \
 value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \

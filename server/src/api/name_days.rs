@@ -30,7 +30,8 @@ impl NameDaysApi {
         /// The date, `YYYY-MM-DD`.
         #[oai(name = "date")]
         _date: Query<DocString<DateParam>>,
-        /// `lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed lower-case.
+        /// `lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed lower-case; empty
+        /// counts as absent.
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<NameDaysDoc>, KeyedError> {

@@ -2,7 +2,8 @@
 //!
 //! The success types here only describe: the operations answer with `super::answer::Answer`,
 //! which writes exactly the documented response directly and borrows its description from
-//! these types (so their variants are never built). The error types are built as they are.
+//! these types (so their variants are never built). The error types are built as they are;
+//! each error response's schema lists only the codes of its status, with an example of one.
 //!
 //! Headers every response carries (`X-Dataset-Version`, `Access-Control-Allow-Origin`) and the
 //! rate-limit headers are added by `crate::app` for all responses alike; they are listed here
@@ -10,9 +11,12 @@
 
 use poem_openapi::ApiResponse;
 
+use super::doc_types::{ErrorCodes, ErrorDoc};
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
-use crate::errors::{ApiError, ErrorBody};
+use crate::errors::{self, ApiError, ErrorCode};
+use crate::limits::Window;
+use crate::{app, params};
 
 /// Declares the 200/304 response of a public endpoint.
 macro_rules! public_response {
@@ -106,37 +110,98 @@ keyed_response!(DayDoc, DayDetails, "/day");
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]
 pub enum PublicError {
-    /// A parameter is missing, repeated or malformed (`missing_param`, `invalid_date`,
-    /// `invalid_range`, `range_too_large`, `invalid_param`).
+    /// A parameter is missing, repeated or malformed, or the `Host` header is missing or
+    /// repeated.
     #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorBody>),
-    /// A per-IP window is exhausted (`rate_limit_minute`, `rate_limit_month`). Uses no quota.
+    BadRequest(JsonBytes<ErrorDoc<PublicBadRequest>>),
+    /// A per-IP window is exhausted. Uses no quota.
     #[oai(
         status = 429,
         header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
     )]
-    TooManyRequests(JsonBytes<ErrorBody>),
+    TooManyRequests(JsonBytes<ErrorDoc<PublicTooManyRequests>>),
 }
 
 /// Failures of a keyed endpoint.
 #[derive(ApiResponse)]
 pub enum KeyedError {
-    /// A parameter is missing, repeated, conflicting or malformed (`missing_param`,
-    /// `invalid_date`, `invalid_year`, `conflicting_params`, `invalid_lang`, `invalid_param`).
+    /// A parameter is missing, repeated, conflicting or malformed, or the `Host` header is
+    /// missing or repeated.
     #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorBody>),
-    /// No key (`missing_key`), an unknown or revoked key (`invalid_key`), or an expired one
-    /// (`expired_key`).
+    BadRequest(JsonBytes<ErrorDoc<KeyedBadRequest>>),
+    /// No key, an unknown or revoked key, or an expired one.
     #[oai(status = 401)]
-    Unauthorized(JsonBytes<ErrorBody>),
-    /// A window of the key is exhausted (`rate_limit_minute`, `rate_limit_day`). Uses no
-    /// quota.
+    Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
+    /// A window of the key is exhausted. Uses no quota.
     #[oai(
         status = 429,
         header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
     )]
-    TooManyRequests(JsonBytes<ErrorBody>),
+    TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
 }
+
+/// Declares the codes of one error response (see [`ErrorCodes`]); the type's name is the
+/// schema's.
+macro_rules! error_codes {
+    ($name:ident, $description:literal, [$($code:ident),+ $(,)?], $example:expr) => {
+        #[doc = $description]
+        pub struct $name;
+        impl ErrorCodes for $name {
+            const NAME: &'static str = stringify!($name);
+            const DESCRIPTION: &'static str = $description;
+            const CODES: &'static [ErrorCode] = &[$(ErrorCode::$code),+];
+            fn example() -> ApiError {
+                $example
+            }
+        }
+    };
+}
+
+error_codes!(
+    PublicBadRequest,
+    "A refused request to a public endpoint.",
+    [
+        MissingParam,
+        InvalidDate,
+        InvalidRange,
+        RangeTooLarge,
+        InvalidParam,
+        InvalidHost
+    ],
+    params::missing("date", "YYYY-MM-DD")
+);
+error_codes!(
+    PublicTooManyRequests,
+    "A per-IP window is exhausted.",
+    [RateLimitMinute, RateLimitMonth],
+    app::rate_limited(Window::Minute, app::PER_ADDRESS)
+);
+error_codes!(
+    KeyedBadRequest,
+    "A refused request to a keyed endpoint.",
+    [
+        MissingParam,
+        InvalidDate,
+        InvalidYear,
+        ConflictingParams,
+        InvalidLang,
+        InvalidParam,
+        InvalidHost,
+    ],
+    params::missing("date", "YYYY-MM-DD")
+);
+error_codes!(
+    KeyedUnauthorized,
+    "The API key is missing, unknown, revoked or expired.",
+    [MissingKey, InvalidKey, ExpiredKey],
+    errors::missing_key()
+);
+error_codes!(
+    KeyedTooManyRequests,
+    "A window of the API key is exhausted.",
+    [RateLimitMinute, RateLimitDay],
+    app::rate_limited(Window::Minute, app::PER_KEY)
+);
 
 impl From<ApiError> for PublicError {
     fn from(err: ApiError) -> Self {

@@ -11,7 +11,7 @@ use super::doc_types::{
     DocString, GenderCode, HolidayKind, IsoDate, LangCode, Nullable, ReasonCode,
 };
 
-/// Status of one date (spec 2.1, DECISIONS D5).
+/// Status of one date.
 #[derive(Object)]
 pub struct DayStatus {
     /// The date.
@@ -30,7 +30,7 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
-/// One day of `/days` (spec 2.2); agrees field by field with `/laisvadienis`.
+/// One day of `/days`; agrees field by field with `/laisvadienis`.
 #[derive(Object)]
 pub struct DayEntry {
     /// The date.
@@ -43,7 +43,7 @@ pub struct DayEntry {
     pub shorter_workday: bool,
 }
 
-/// The `/days` response (spec 4.2).
+/// The `/days` response.
 #[derive(Object)]
 pub struct DaysRange {
     /// Echo of `from`.
@@ -56,7 +56,7 @@ pub struct DaysRange {
     pub days: Vec<DayEntry>,
 }
 
-/// A holiday in `/holidays` (spec 2.3).
+/// A holiday in `/holidays`.
 #[derive(Object)]
 pub struct Holiday {
     /// The date.
@@ -79,7 +79,7 @@ pub struct Holiday {
     pub is_red: bool,
 }
 
-/// A holiday in `/day` (spec 2.3, the day variant: no Polish or Russian name).
+/// A holiday in `/day`: as in `/holidays`, without the Polish and Russian names.
 #[derive(Object)]
 pub struct DayHoliday {
     /// The date.
@@ -97,26 +97,26 @@ pub struct DayHoliday {
     pub is_red: bool,
 }
 
-/// `/holidays?date=...` (spec 4.3).
+/// `/holidays?date=...`.
 #[derive(Object)]
 pub struct HolidaysOnDate {
     /// Echo of `date`.
     pub date: DocString<IsoDate>,
     /// Number of holidays.
     pub count: u32,
-    /// Holidays in D6 order: red first, then type (public, traditional, religious, school,
-    /// other), then Lithuanian name.
+    /// Holidays, red first, then by type (public, traditional, religious, school, other),
+    /// then by Lithuanian name.
     pub holidays: Vec<Holiday>,
 }
 
-/// `/holidays?year=...` (spec 4.3).
+/// `/holidays?year=...`.
 #[derive(Object)]
 pub struct HolidaysOfYear {
     /// Echo of `year`, as an integer.
     pub year: i32,
     /// Number of holidays.
     pub count: u32,
-    /// Holidays by date, then in D6 order.
+    /// Holidays by date; within a date, in the order of `/holidays?date=`.
     pub holidays: Vec<Holiday>,
 }
 
@@ -129,7 +129,7 @@ pub enum Holidays {
     OfYear(HolidaysOfYear),
 }
 
-/// A name day (spec 2.4). Names are Lithuanian calendar names whatever `lang`.
+/// A name day. Names are Lithuanian calendar names whatever `lang`.
 #[derive(Object)]
 pub struct NameDay {
     /// The name celebrated.
@@ -138,7 +138,7 @@ pub struct NameDay {
     pub gender: DocString<GenderCode>,
 }
 
-/// The `/name-days` response (spec 4.4).
+/// The `/name-days` response.
 #[derive(Object)]
 pub struct NameDays {
     /// Echo of `date`.
@@ -151,7 +151,7 @@ pub struct NameDays {
     pub name_days: Vec<NameDay>,
 }
 
-/// The `/day` response (spec 4.5).
+/// The `/day` response.
 #[derive(Object)]
 pub struct DayDetails {
     /// The date.
@@ -166,7 +166,7 @@ pub struct DayDetails {
     /// ISO 8601 week number.
     #[oai(validator(minimum(value = "1"), maximum(value = "53")))]
     pub week_number: u8,
-    /// Holidays on the date, in D6 order.
+    /// Holidays on the date, in the order of `/holidays?date=`.
     pub holidays: Vec<DayHoliday>,
     /// Name days of the date.
     pub name_days: Vec<NameDay>,

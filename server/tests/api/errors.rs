@@ -143,6 +143,11 @@ async fn holidays_parameters_follow_d2() {
         "99999999999999999999",
         "+",
         "-2024",
+        // A sign or leading zeros are not the plain form, as for dates.
+        "%2B2024",
+        "+2024",
+        "02024",
+        "0002024",
     ] {
         let msg = assert_error(
             app.get_keyed(&format!("/api/v1/holidays?year={bad}"), &key)

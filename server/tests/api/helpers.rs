@@ -188,6 +188,73 @@ impl TestApp {
     }
 }
 
+/// A response read off the socket as it came: status, header lines, body.
+#[derive(Debug)]
+pub struct RawResponse {
+    /// The status code.
+    pub status: u16,
+    /// Header lines, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body (the request asks for `Connection: close`, so it ends with the stream).
+    pub body: Vec<u8>,
+}
+
+impl RawResponse {
+    /// The value of the only header named `name`.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl TestApp {
+    /// Sends `request` byte for byte over a new connection (for requests an HTTP client
+    /// will not write, such as one without `Host`) and reads the answer until the server
+    /// closes the connection. `request` should ask for `Connection: close`.
+    pub async fn raw(&self, request: &[u8]) -> RawResponse {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+        let addr = self.base.strip_prefix("http://").unwrap();
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        stream.write_all(request).await.unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            stream.read_to_end(&mut answer),
+        )
+        .await
+        .expect("the server closes the connection")
+        .unwrap();
+        let split = answer
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no head in {:?}", String::from_utf8_lossy(&answer)));
+        let head = std::str::from_utf8(&answer[..split]).unwrap();
+        let mut lines = head.split("\r\n");
+        let status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let headers = lines
+            .map(|l| {
+                let (n, v) = l.split_once(':').unwrap();
+                (n.to_ascii_lowercase(), v.trim().to_string())
+            })
+            .collect();
+        RawResponse {
+            status,
+            headers,
+            body: answer[split + 4..].to_vec(),
+        }
+    }
+}
+
 /// Reading a response body as JSON with a helpful failure.
 pub trait JsonBody {
     /// The body as JSON.

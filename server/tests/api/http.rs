@@ -189,3 +189,82 @@ async fn browsable_docs_are_served() {
         "points at the document"
     );
 }
+
+#[tokio::test]
+async fn host_is_required_once_in_http_1_1_and_may_be_absent_in_1_0() {
+    let app = spawn_app().await;
+    let request = |version: &str, hosts: &[&str], path: &str| {
+        let mut r = format!("GET {path} HTTP/{version}\r\nConnection: close\r\n");
+        for host in hosts {
+            r.push_str(&format!("Host: {host}\r\n"));
+        }
+        r.push_str("\r\n");
+        r.into_bytes()
+    };
+    let date = "/api/v1/laisvadienis?date=2024-01-01";
+    for (version, hosts, path) in [
+        ("1.1", &[][..], date),
+        ("1.1", &["a.example", "b.example"][..], date),
+        ("1.1", &["a.example", "a.example"][..], date),
+        ("1.0", &["a.example", "b.example"][..], date),
+        // Refused before routing: whatever the path.
+        ("1.1", &[][..], "/api/v9/nothing"),
+        ("1.1", &[][..], "/docs"),
+    ] {
+        let resp = app.raw(&request(version, hosts, path)).await;
+        let what = format!("HTTP/{version} {path} with Host {hosts:?}");
+        assert_eq!(resp.status, 400, "{what}");
+        assert_eq!(
+            resp.header("content-type"),
+            Some("application/json; charset=utf-8"),
+            "{what}"
+        );
+        assert_eq!(resp.header("cache-control"), Some("no-store"), "{what}");
+        let body: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+        assert_eq!(body["error"], "invalid_host", "{what}: {body}");
+        assert!(body["message"].as_str().unwrap().contains("Host"), "{body}");
+    }
+    // Not rate-limited: no quota used.
+    let (minute, _) = app.state.public_usage(
+        "127.0.0.1".parse().unwrap(),
+        kalendorius_server::limits::PublicEndpoint::Laisvadienis,
+        chrono::Utc::now(),
+    );
+    assert_eq!(minute, 0);
+    for (version, hosts) in [("1.1", &["a.example"][..]), ("1.0", &[][..])] {
+        let resp = app.raw(&request(version, hosts, date)).await;
+        assert_eq!(resp.status, 200, "HTTP/{version} with Host {hosts:?}");
+    }
+}
+
+/// README, Errors: what hyper answers itself, before the application sees the request. The
+/// bodies are empty because hyper writes these answers on its own; this test notices when
+/// an upgrade changes that (and the README has to follow).
+#[tokio::test]
+async fn requests_hyper_cannot_parse_get_its_empty_answers() {
+    let app = spawn_app().await;
+    let long_target = format!(
+        "GET /api/v1/laisvadienis?date={} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "9".repeat(65_535)
+    );
+    let many_headers: String = (0..101).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let many_headers = format!("GET /api/v1/days HTTP/1.1\r\nHost: x\r\n{many_headers}\r\n");
+    for (request, status) in [
+        (
+            b"GET /api/v1/day s HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            b"GET /api/v1/day HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n".to_vec(),
+            400,
+        ),
+        (long_target.into_bytes(), 414),
+        (many_headers.into_bytes(), 431),
+    ] {
+        let resp = app.raw(&request).await;
+        assert_eq!(resp.status, status);
+        assert_eq!(resp.header("content-length"), Some("0"));
+        assert_eq!(resp.header("connection"), Some("close"));
+        assert!(resp.body.is_empty());
+    }
+}

@@ -318,3 +318,45 @@ async fn forwarded_for_is_believed_only_from_trusted_proxies() {
     );
     assert_eq!(minute, 2);
 }
+
+#[tokio::test]
+async fn a_garbage_forwarded_for_entry_spoils_only_itself() {
+    let app = spawn_app_with(AppOptions {
+        trusted_proxies: vec!["127.0.0.0/8"],
+        ..AppOptions::default()
+    })
+    .await;
+    let send = |xff: &'static [u8]| {
+        app.client
+            .get(format!("{}/api/v1/laisvadienis?date=2024-01-01", app.base))
+            .header(
+                "X-Forwarded-For",
+                reqwest::header::HeaderValue::from_bytes(xff).unwrap(),
+            )
+            .send()
+    };
+    let usage = |ip: &str| {
+        app.state
+            .public_usage(
+                ip.parse().unwrap(),
+                PublicEndpoint::Laisvadienis,
+                Utc::now(),
+            )
+            .0
+    };
+    // A non-ASCII byte in what the client wrote, then the address the proxy appended, in
+    // one combined header: the appended address is still the client.
+    let resp = send(b"\xff\xfe, 198.51.100.1").await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(usage("198.51.100.1"), 1);
+    assert_eq!(usage("127.0.0.1"), 0, "not the proxy's bucket");
+    // Garbage as the right-most entry: the proxy's own address stands in for it alone.
+    let resp = send(b"198.51.100.2, caf\xc3\xa9").await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(usage("127.0.0.1"), 1);
+    assert_eq!(
+        usage("198.51.100.2"),
+        0,
+        "left of the garbage is not believed"
+    );
+}

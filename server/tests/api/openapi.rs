@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use kalendorius_dataset::{Date, FIRST_YEAR, LAST_YEAR};
 use serde_json::Value;
 
 use crate::helpers::*;
@@ -469,5 +470,146 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         let body = resp.json_body().await;
         validate(&doc, schema, &body, &format!("{path} {status}"))
             .unwrap_or_else(|e| panic!("{e}\nbody: {body}"));
+    }
+}
+
+/// The query parameter `name` of the GET operation at `path`.
+fn param<'a>(doc: &'a Value, path: &str, name: &str) -> &'a Value {
+    doc["paths"][path]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{path} has no parameter {name}"))
+}
+
+/// A text of the document with its line breaks as spaces.
+fn words(text: &Value) -> String {
+    let text = text.as_str().expect("a text");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The status of an error code (README, Errors).
+fn status_of(code: &str) -> u16 {
+    match code {
+        "missing_key" | "invalid_key" | "expired_key" => 401,
+        "not_found" => 404,
+        "method_not_allowed" => 405,
+        "internal" => 500,
+        c if c.starts_with("rate_limit_") => 429,
+        _ => 400,
+    }
+}
+
+/// Every `description` in `v`, with where it is.
+fn descriptions<'a>(v: &'a Value, at: &str, out: &mut Vec<(String, &'a str)>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (k.as_str(), v) {
+                    ("description", Value::String(s)) => out.push((at.to_string(), s)),
+                    _ => descriptions(v, &format!("{at}/{k}"), out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                descriptions(v, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_document_states_the_rules_a_client_must_follow() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    let paths = doc["paths"].as_object().unwrap();
+
+    // Every date parameter: the form as a pattern, the range served in words (a string
+    // schema has no minimum or maximum).
+    let (first, last) = (Date::first().to_string(), Date::last().to_string());
+    let mut date_params = 0;
+    for (path, ops) in paths {
+        for p in ops["get"]["parameters"].as_array().unwrap() {
+            if p["schema"]["format"] != "date" {
+                continue;
+            }
+            date_params += 1;
+            let what = format!("{path} {}", p["name"]);
+            assert_eq!(p["schema"]["pattern"], r"^\d{4}-\d{2}-\d{2}$", "{what}");
+            let text = p["schema"]["description"].as_str().unwrap_or_default();
+            assert!(
+                text.contains(&first) && text.contains(&last),
+                "{what}: {text}"
+            );
+        }
+    }
+    assert_eq!(
+        date_params, 6,
+        "date, from, to, and the date of each keyed endpoint"
+    );
+    let year = param(&doc, "/api/v1/holidays", "year");
+    assert_eq!(year["schema"]["type"], "integer");
+    assert_eq!(year["schema"]["minimum"], f64::from(FIRST_YEAR));
+    assert_eq!(year["schema"]["maximum"], f64::from(LAST_YEAR));
+
+    // `date` and `year` exclude each other, said on both.
+    for (name, other) in [("date", "`year`"), ("year", "`date`")] {
+        let text = words(&param(&doc, "/api/v1/holidays", name)["description"]);
+        assert!(
+            text.contains(other) && text.contains("exclude each other"),
+            "{name}: {text}"
+        );
+    }
+
+    // An empty `lang` counts as absent: its pattern admits it, and the document says so.
+    for path in ["/api/v1/holidays", "/api/v1/name-days", "/api/v1/day"] {
+        let lang = param(&doc, path, "lang");
+        assert_eq!(
+            lang["schema"]["pattern"], "^([lL][tT]|[eE][nN]|[pP][lL]|[rR][uU])?$",
+            "{path}"
+        );
+        let text = words(&lang["description"]);
+        assert!(text.contains("empty counts as absent"), "{path}: {text}");
+    }
+
+    // Each error response's schema names only codes of its status, and its example (what
+    // Swagger UI shows) is one of them.
+    for (path, ops) in paths {
+        for (status, response) in ops["get"]["responses"].as_object().unwrap() {
+            let status: u16 = status.parse().unwrap();
+            if status < 400 {
+                continue;
+            }
+            let what = format!("{path} {status}");
+            let mut schema = &response["content"][JSON]["schema"];
+            if let Some(reference) = schema["$ref"].as_str() {
+                let name = reference.strip_prefix("#/components/schemas/").unwrap();
+                schema = &doc["components"]["schemas"][name];
+            }
+            let codes = schema["properties"]["error"]["enum"].as_array().unwrap();
+            for code in codes {
+                assert_eq!(status_of(code.as_str().unwrap()), status, "{what}: {code}");
+            }
+            let example = &schema["example"];
+            assert!(!example.is_null(), "{what}: no example");
+            validate(&doc, schema, example, &what).unwrap();
+        }
+    }
+
+    // No description cites a document a client cannot look up ("spec 2.1", "D5").
+    let mut texts = Vec::new();
+    descriptions(&doc, "", &mut texts);
+    for (at, text) in texts {
+        let cites_decision = text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            w.len() > 1 && w.starts_with('D') && w[1..].bytes().all(|b| b.is_ascii_digit())
+        });
+        let cites_spec = text.contains("DECISIONS")
+            || text
+                .match_indices("spec ")
+                .any(|(i, _)| text[i + 5..].starts_with(|c: char| c.is_ascii_digit()));
+        assert!(!cites_decision && !cites_spec, "{at}: {text}");
     }
 }

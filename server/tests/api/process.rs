@@ -333,6 +333,46 @@ async fn the_text_access_log_has_the_same_lines() {
     assert!(!lines[2].contains("key_owner"), "{}", lines[2]);
 }
 
+#[tokio::test]
+async fn a_key_under_a_wrong_parameter_name_is_not_logged_either() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = start(
+        dataset(),
+        &tmp.path().join("state"),
+        &[("KALENDORIUS_LOG_FORMAT", "json")],
+    );
+    let key = format!("ltk_{}", "5e".repeat(32));
+    let client = reqwest::Client::new();
+    let queries = [
+        format!("apikey={key}&date=2024-01-01"),
+        format!("date=2024-01-01&API_KEY={key}"),
+        format!("date={key}"),
+    ];
+    for query in &queries {
+        let resp = get(&client, format!("{}/api/v1/day?{query}", server.base)).await;
+        assert_eq!(resp.status(), 401, "{query}");
+    }
+    let is_access = |l: &str| {
+        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v["target"] == "access")
+    };
+    access_lines(&server, queries.len(), is_access).await;
+    let log = server.log();
+    assert!(!log.contains(&key[4..]), "a key in the log:\n{log}");
+    let paths: Vec<String> = log
+        .lines()
+        .filter(|l| is_access(l))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["path"].to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            r#""/api/v1/day?apikey=REDACTED&date=2024-01-01""#,
+            r#""/api/v1/day?date=2024-01-01&API_KEY=REDACTED""#,
+            r#""/api/v1/day?date=REDACTED""#,
+        ]
+    );
+}
+
 fn refuse(data: &Path) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let output = command()
