@@ -61,9 +61,10 @@ pub struct StateOptions {
     /// sled page-cache size in bytes (sled's own default is 1 GiB).
     pub cache_capacity: u64,
     /// Subjects (IP-endpoint pairs and keys) kept in memory; past it, public ones are
-    /// evicted into fixed-size sketches that never undercount them (`limits::sketch`).
-    /// Measured: 20 000 keeps this side's RSS (sled included) near 15 MiB, also under a
-    /// flood of a million distinct addresses.
+    /// evicted: their minute windows exactly into `limits::ledger`, their month counts
+    /// into a sketch that never undercounts (`limits::sketch`). Eviction loses nothing a
+    /// client would notice, so the table is kept small: under a flood it refills with
+    /// every new address between two maintenance passes.
     pub max_subjects: usize,
     /// How long `open` retries while another handle still holds sled's file lock (a
     /// `State` dropped a moment ago, or a `keys` command finishing).
@@ -74,7 +75,7 @@ impl Default for StateOptions {
     fn default() -> Self {
         StateOptions {
             cache_capacity: 8 << 20,
-            max_subjects: 20_000,
+            max_subjects: 4_000,
             open_timeout: Duration::from_secs(3),
         }
     }

@@ -17,20 +17,21 @@
 //! lookup at a million records; a shared one can only make a limit stricter.
 //!
 //! Records live in generations of [`GEN_SECS`] seconds (by their newest second), each an
-//! open-addressing table of `u64`s that doubles as it fills; a generation is freed whole
-//! once all its seconds have left every minute window, so nothing is ever deleted one by
-//! one. Memory: 8 bytes a record over a load of 0.43-0.85, for the records of the last
-//! 61 + 16 s: a flood of 13 000 new addresses a second holds about 1 M records, 12 MB;
-//! nothing when there is no flood. A generation holds at most [`MAX_GEN_SLOTS`] slots
-//! (16 MiB, about 110 000 evictions a second, far beyond what one process accepts); past
-//! that `record` refuses and the table keeps the subject instead.
+//! open-addressing table of `u64`s, sized for what the generation before it held and grown
+//! by half when it passes a load of 0.85; a generation is freed whole once all its seconds
+//! have left every minute window, so nothing is ever deleted one by one. Memory: about
+//! 10 bytes a record, for the records of the last 61 + 16 s: a flood of 13 000 new
+//! addresses a second holds about 1 M records, 10 MB; nothing when there is no flood.
+//! A generation holds at most [`MAX_GEN_SLOTS`] slots (16 MiB, about 110 000 evictions a
+//! second, far beyond what one process accepts); past that `record` refuses and the table
+//! keeps the subject instead.
 
 use super::subject::{SubjectKey, SUBJECT_LEN};
 use super::window::Span;
 
 /// Seconds of newest requests one generation holds.
 pub(crate) const GEN_SECS: i64 = 16;
-/// Slots of a generation's first table.
+/// Slots of a generation's smallest table.
 const FIRST_SLOTS: usize = 1 << 12;
 /// The largest table of one generation.
 pub(crate) const MAX_GEN_SLOTS: usize = 1 << 21;
@@ -55,27 +56,32 @@ struct Generation {
 }
 
 impl Generation {
-    fn new(g: i64) -> Generation {
+    /// A generation sized for `expected` records (what the one before it ended with: a
+    /// flood goes on at about the same rate, so the table rarely has to grow).
+    fn new(g: i64, expected: usize) -> Generation {
         Generation {
             g,
-            slots: vec![0; FIRST_SLOTS],
+            slots: vec![0; (expected * 5 / 4).clamp(FIRST_SLOTS, MAX_GEN_SLOTS)],
             len: 0,
         }
     }
 
-    fn mask(&self) -> usize {
-        self.slots.len() - 1
-    }
-
-    /// The slot holding `fp`, or the empty slot where it would go.
+    /// The slot holding `fp`, or the empty slot where it would go. Tables are not powers
+    /// of two (so they can be sized to their load): the home slot is the fingerprint
+    /// scaled to the length.
     fn find(&self, fp: u64) -> usize {
-        let mut i = (fp as usize).wrapping_mul(0x9e37_79b9) & self.mask();
+        let len = self.slots.len();
+        let spread = fp.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut i = ((u128::from(spread) * len as u128) >> 64) as usize;
         loop {
             let r = self.slots[i];
             if r == 0 || r >> FP_SHIFT == fp {
                 return i;
             }
-            i = (i + 1) & self.mask();
+            i += 1;
+            if i == len {
+                i = 0;
+            }
         }
     }
 
@@ -104,8 +110,9 @@ impl Generation {
         true
     }
 
+    /// Half as large again (doubling would leave a quarter of the memory unused on average).
     fn grow(&mut self) {
-        let wider = vec![0; self.slots.len() * 2];
+        let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
         let old = std::mem::replace(&mut self.slots, wider);
         for r in old.into_iter().filter(|&r| r != 0) {
             let i = self.find(r >> FP_SHIFT);
@@ -190,7 +197,8 @@ impl MinuteLedger {
         let pos = match self.gens.binary_search_by_key(&g, |x| x.g) {
             Ok(pos) => pos,
             Err(pos) => {
-                self.gens.insert(pos, Generation::new(g));
+                let expected = self.gens.last().map_or(0, |last| last.len);
+                self.gens.insert(pos, Generation::new(g, expected));
                 pos
             }
         };
@@ -258,7 +266,7 @@ impl MinuteLedger {
             if ledger.gens.last().is_some_and(|last| last.g >= g) {
                 return None;
             }
-            let mut generation = Generation::new(g);
+            let mut generation = Generation::new(g, n as usize);
             for _ in 0..n {
                 let r = u64_at()?;
                 if r >> FP_SHIFT == 0 || !generation.put(r) {

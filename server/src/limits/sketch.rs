@@ -9,12 +9,14 @@
 //! month never admits more than its limit; collisions can only make it stricter. A
 //! saturated cell reads as "more than any limit".
 //!
-//! Accuracy: with 4 rows of 65 536 cells, a subject's estimate exceeds its true count by
-//! about (evicted requests this month) / 65 536 at most, typically less (the least of four
+//! Accuracy: with 4 rows of 16 384 cells, a subject's estimate exceeds its true count by
+//! about (evicted requests this month) / 16 384 at most, typically less (the least of four
 //! cells). After a flood of 1 M one-request addresses a fresh address starts the month
-//! with about 10 phantom requests, a few per mille of the 2 000 and 10 000 month limits;
-//! it takes some 100 M evicted requests in one month before the /days month limit can
-//! refuse a newcomer. The minute window, which is what a flood actually fills, is exact.
+//! with about 50 phantom requests: its answers still show its whole minute quota (the
+//! tighter window), and the month limits (2 000 and 10 000) can refuse a newcomer only
+//! after some 30 M evicted requests in one month. (A wider sketch would be written to the
+//! state database every half second during a flood, which costs more memory than it
+//! saves.) The minute window, which is what a flood actually fills, is exact.
 //!
 //! The hash is keyed with random seeds persisted with each sketch (clients cannot aim at
 //! a victim's cells offline) and is our own function, so it stays the same across Rust
@@ -27,11 +29,9 @@ use super::subject::{SubjectKey, SUBJECT_LEN};
 /// Rows (independent hashes).
 const DEPTH: usize = 4;
 /// Cells per row of the month sketch (a power of two).
-const MONTH_WIDTH: usize = 1 << 16;
-/// Cells per row of a version 1 sketch (read and widened on load).
-const V1_MONTH_WIDTH: usize = 1 << 14;
+const MONTH_WIDTH: usize = 1 << 14;
 /// Encoding version of the month sketch.
-const VERSION: u8 = 2;
+const VERSION: u8 = 1;
 
 /// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
 fn fmix64(mut h: u64) -> u64 {
@@ -84,7 +84,7 @@ impl Reader<'_> {
     }
 }
 
-/// Month counts of evicted subjects. Memory: 512 KiB.
+/// Month counts of evicted subjects. Memory: 128 KiB.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MonthSketch {
     /// The month (numbered as by `window::month_of`) all counts belong to.
@@ -181,27 +181,19 @@ impl MonthSketch {
     /// Parses what `encode` wrote; `None` if it is not exactly that.
     pub fn decode(bytes: &[u8]) -> Option<MonthSketch> {
         let mut r = Reader(bytes);
-        let width = match r.bytes::<1>()? {
-            [VERSION] => MONTH_WIDTH,
-            [1] => V1_MONTH_WIDTH,
-            _ => return None,
-        };
+        if r.bytes::<1>()? != [VERSION] {
+            return None;
+        }
         let month = r.u64()? as i64;
         let seeds = r.seeds()?;
         let total = r.u64()?;
-        if r.0.len() != 2 * DEPTH * width {
+        if r.0.len() != 2 * DEPTH * MONTH_WIDTH {
             return None;
         }
-        let stored: Vec<u16> =
+        let cells =
             r.0.chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]))
                 .collect();
-        // A narrower sketch of an earlier version widens without losing anything: a key's
-        // cell in a row of `width` cells is its wide cell's low bits (`cells` masks the
-        // same hash), so every wide cell takes the narrow cell it folds onto.
-        let cells = (0..DEPTH * MONTH_WIDTH)
-            .map(|i| stored[(i / MONTH_WIDTH) * width + (i % MONTH_WIDTH) % width])
-            .collect();
         Some(MonthSketch {
             month,
             seeds,
