@@ -873,7 +873,8 @@ fn cli_goes_through_the_socket_of_a_running_server() {
         reader.read_line(&mut line).unwrap();
         assert!(line.contains("\"result\":\"error\""), "{line}");
     }
-    raw.write_all(&vec![b'x'; 70 * 1024]).unwrap();
+    raw.write_all(&vec![b'x'; admin::MAX_REQUEST as usize + 1024])
+        .unwrap();
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
     assert!(line.contains("longer than"), "{line}");
