@@ -376,6 +376,62 @@ mod tests {
     }
 
     #[test]
+    fn imported_records_are_checked() {
+        let good = KeyRecord {
+            owner: "Ona".into(),
+            ..record("ltk_x", None, true)
+        };
+        assert_eq!(check_record(&good), Ok(()));
+        let bad = [
+            KeyRecord {
+                hash: good.hash.to_uppercase(),
+                id: good.id.to_uppercase(),
+                ..good.clone()
+            },
+            KeyRecord {
+                hash: good.hash[..62].into(),
+                ..good.clone()
+            },
+            KeyRecord {
+                id: "0000000000000000".into(),
+                ..good.clone()
+            },
+            KeyRecord {
+                owner: " Ona".into(),
+                ..good.clone()
+            },
+            KeyRecord {
+                per_minute: 0,
+                ..good.clone()
+            },
+            KeyRecord {
+                per_day: MAX_LIMIT + 1,
+                ..good.clone()
+            },
+        ];
+        for r in bad {
+            assert!(check_record(&r).is_err(), "{r:?}");
+        }
+        // An export line is the stored record, with the usage only when asked for.
+        let line = ExportedKey {
+            record: good.clone(),
+            used_minute: None,
+            used_day: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            serde_json::to_string(&good).unwrap()
+        );
+        let back: ExportedKey = serde_json::from_str(
+            &serde_json::to_string(&good)
+                .unwrap()
+                .replace('}', ",\"used_minute\":1,\"used_day\":2}"),
+        )
+        .unwrap();
+        assert_eq!((back.record, back.used_day), (good, Some(2)));
+    }
+
+    #[test]
     fn validation() {
         assert_eq!(
             normalize_id(" 0123456789ABCDEF "),

@@ -456,6 +456,20 @@ mod tests {
             parse(&["revoke", "x"]).unwrap(),
             KeysCommand::Revoke(IdArg { id: "x".into() })
         );
+        assert_eq!(
+            parse(&["export", "--out", "b.jsonl", "--counters"]).unwrap(),
+            KeysCommand::Export(ExportArgs {
+                out: Some("b.jsonl".into()),
+                counters: true
+            })
+        );
+        assert_eq!(
+            parse(&["import", "-", "--replace"]).unwrap(),
+            KeysCommand::Import(ImportArgs {
+                file: "-".into(),
+                replace: true
+            })
+        );
     }
 
     #[test]
@@ -470,6 +484,8 @@ mod tests {
             &["create", "--owner", "a", "--expires", "+2099-01-01"],
             &["set-limits", "abc", "--per-minute", "1000000001"],
             &["show"],
+            &["import"],
+            &["export", "extra"],
             &["frobnicate"],
         ] {
             assert!(parse(args).is_err(), "{args:?} parsed");

@@ -10,7 +10,8 @@
 //! - Files. A state directory is either fresh (no sled file at all) or complete: `conf`,
 //!   `db` and a `snap.*` snapshot. Anything in between is damaged. sled writes a snapshot
 //!   only when it opens a database that already has data, so `State::open` creates a
-//!   database by opening it twice: no complete database ever lacks one.
+//!   database by opening it twice; a missing snapshot is accepted only where no key is
+//!   recorded (a creation cut short, or a database of an earlier version opened once).
 //! - Keys. `integrity.json` in the state directory, outside sled, holds the number of key
 //!   records and a digest of them ([`SetDigest`]). It is rewritten around every key change:
 //!   before the change it lists the old and the new digest (a crash in between leaves
