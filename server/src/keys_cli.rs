@@ -252,32 +252,20 @@ fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
     Ok(records)
 }
 
-/// Writes an export to `path` atomically: a temporary file beside it (mode 0600), synced,
-/// then renamed over it.
-fn write_export(path: &Path, records: &[ExportedKey]) -> anyhow::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    let written = (|| {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        let mut w = std::io::BufWriter::new(file);
-        for r in records {
-            serde_json::to_writer(&mut w, r)?;
-            w.write_all(b"\n")?;
-        }
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// An export's text: one JSON record per line.
+fn export_lines(records: &[ExportedKey]) -> Vec<u8> {
+    let mut text = vec![];
+    for r in records {
+        serde_json::to_writer(&mut text, r).expect("records serialise");
+        text.push(b'\n');
     }
-    written.with_context(|| format!("cannot write {}", path.display()))
+    text
+}
+
+/// Writes an export to `path`, replacing it atomically (mode 0600).
+fn write_export(path: &Path, records: &[ExportedKey]) -> anyhow::Result<()> {
+    crate::state::write_private_file(path, &export_lines(records))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Executes on the database itself, when no server is running.
@@ -370,12 +358,7 @@ fn print(
             }
             print_view(&view, out)?;
         }
-        AdminResponse::Exported { records } => {
-            for r in &records {
-                serde_json::to_writer(&mut *out, r)?;
-                writeln!(out)?;
-            }
-        }
+        AdminResponse::Exported { records } => out.write_all(&export_lines(&records))?,
         AdminResponse::Imported { report } => writeln!(
             out,
             "imported {}: {} added, {} unchanged, {} replaced",

@@ -764,6 +764,37 @@ impl State {
     }
 }
 
+/// Replaces the file at `path` with `bytes`, mode 0600, durably and atomically: a temporary
+/// file beside it, synced, renamed over it, then the directory synced. A crash or a full
+/// disk leaves the old file or the new one, never a part of either.
+pub(crate) fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(dir)?.sync_all()
+}
+
 /// Creates the state directory with mode 0700 (it holds key hashes and the admin socket);
 /// an existing directory is left as it is.
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {

@@ -1028,6 +1028,15 @@ fn binary_refuses(dir: &Path) -> String {
     stderr
 }
 
+/// The files in `dir` whose names start with `prefix`.
+fn files_starting_with(dir: &Path, prefix: &str) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect()
+}
+
 /// A state database at `dir` holding `n` keys (closed again).
 fn state_with_keys(dir: &Path, n: usize) -> Vec<String> {
     let s = open(dir);
@@ -1182,17 +1191,8 @@ fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         state_with_keys(dir.path(), 3);
-        for entry in std::fs::read_dir(dir.path()).unwrap() {
-            let path = entry.unwrap().path();
-            if path
-                .file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with(victim)
-            {
-                std::fs::remove_file(path).unwrap();
-            }
+        for path in files_starting_with(dir.path(), victim) {
+            std::fs::remove_file(path).unwrap();
         }
         let message = refused(dir.path());
         assert!(message.contains(named), "{victim}: {message}");
@@ -1201,23 +1201,9 @@ fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
     // Every sled file gone, integrity.json left: the keys it records are missing.
     let dir = tempfile::tempdir().unwrap();
     state_with_keys(dir.path(), 2);
-    for name in ["conf", "db", "blobs"] {
-        let p = dir.path().join(name);
-        if p.is_dir() {
-            std::fs::remove_dir_all(p).unwrap();
-        } else {
-            std::fs::remove_file(p).unwrap();
-        }
-    }
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        let path = entry.unwrap().path();
-        if path
-            .file_name()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .starts_with("snap.")
-        {
+    std::fs::remove_dir_all(dir.path().join("blobs")).unwrap();
+    for prefix in ["conf", "db", "snap."] {
+        for path in files_starting_with(dir.path(), prefix) {
             std::fs::remove_file(path).unwrap();
         }
     }
@@ -1239,27 +1225,31 @@ fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
     assert!(dir.path().join("integrity.json").is_file());
 }
 
+/// Changes the sled tree `tree` of the state database at `dir` behind its records' back.
+fn tamper<T>(dir: &Path, tree: &str, change: impl FnOnce(&sled::Tree) -> T) -> T {
+    let db = sled::open(dir).unwrap();
+    let changed = change(&db.open_tree(tree).unwrap());
+    db.flush().unwrap();
+    changed
+}
+
 #[test]
 fn keys_that_differ_from_the_record_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let ids = state_with_keys(dir.path(), 3);
-    let db = sled::open(dir.path()).unwrap();
-    let keys = db.open_tree("keys").unwrap();
-    let removed = keys.remove(ids[1].as_bytes()).unwrap().unwrap();
-    db.flush().unwrap();
-    drop((keys, db));
+    let removed = tamper(dir.path(), "keys", |keys| {
+        keys.remove(ids[1].as_bytes()).unwrap().unwrap()
+    });
     let message = refused(dir.path());
     assert!(message.contains("(expected 3 keys, found 2)"), "{message}");
 
     // Put back, but revoked behind the record's back: the same count, other contents.
-    let db = sled::open(dir.path()).unwrap();
-    let keys = db.open_tree("keys").unwrap();
     let changed = String::from_utf8(removed.to_vec())
         .unwrap()
         .replace("\"active\":true", "\"active\":false");
-    keys.insert(ids[1].as_bytes(), changed.as_bytes()).unwrap();
-    db.flush().unwrap();
-    drop((keys, db));
+    tamper(dir.path(), "keys", |keys| {
+        keys.insert(ids[1].as_bytes(), changed.as_bytes()).unwrap()
+    });
     let message = refused(dir.path());
     assert!(
         message.contains("(3 keys as expected, but not the recorded ones)"),
@@ -1267,11 +1257,9 @@ fn keys_that_differ_from_the_record_are_refused() {
     );
 
     // An unreadable record is damage too, never a key silently skipped.
-    let db = sled::open(dir.path()).unwrap();
-    let keys = db.open_tree("keys").unwrap();
-    keys.insert(ids[1].as_bytes(), &b"{not json"[..]).unwrap();
-    db.flush().unwrap();
-    drop((keys, db));
+    tamper(dir.path(), "keys", |keys| {
+        keys.insert(ids[1].as_bytes(), &b"{not json"[..]).unwrap()
+    });
     let message = refused(dir.path());
     assert!(
         message.contains(&format!("the key record \"{}\" is unreadable", ids[1])),
@@ -1289,16 +1277,14 @@ fn counter_blobs_that_differ_from_their_manifest_are_refused() {
         }
         s.flush().unwrap();
     }
-    let db = sled::open(dir.path()).unwrap();
-    let counters = db.open_tree("counters").unwrap();
-    let (key, _) = counters
-        .iter()
-        .flatten()
-        .find(|(k, _)| k.starts_with(b"shard/"))
-        .unwrap();
-    counters.remove(&key).unwrap();
-    db.flush().unwrap();
-    drop((counters, db));
+    tamper(dir.path(), "counters", |counters| {
+        let (key, _) = counters
+            .iter()
+            .flatten()
+            .find(|(k, _)| k.starts_with(b"shard/"))
+            .unwrap();
+        counters.remove(&key).unwrap()
+    });
     let message = refused(dir.path());
     assert!(message.contains("counter blobs, found"), "{message}");
 }
@@ -1307,19 +1293,11 @@ fn counter_blobs_that_differ_from_their_manifest_are_refused() {
 fn sled_corruption_is_one_clean_line() {
     let dir = tempfile::tempdir().unwrap();
     state_with_keys(dir.path(), 1);
-    let snapshot = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("snap.")
-        })
-        .unwrap();
-    let len = std::fs::metadata(&snapshot).unwrap().len() as usize;
-    std::fs::write(&snapshot, vec![0x5a; len]).unwrap();
+    let [snapshot] = &files_starting_with(dir.path(), "snap.")[..] else {
+        panic!("one snapshot");
+    };
+    let len = std::fs::metadata(snapshot).unwrap().len() as usize;
+    std::fs::write(snapshot, vec![0x5a; len]).unwrap();
     let message = refused(dir.path());
     assert!(message.contains("(sled found corrupted data"), "{message}");
     binary_refuses(dir.path());
@@ -1637,14 +1615,11 @@ fn export_and_import_go_through_a_running_server() {
     let dir = tempfile::tempdir().unwrap();
     let other = dir.path().join("other");
     state_with_keys(&other, 2);
-    let exported = cli(
-        &other,
-        KeysCommand::Export(ExportArgs {
-            out: None,
-            counters: false,
-        }),
-    )
-    .unwrap();
+    let export = KeysCommand::Export(ExportArgs {
+        out: None,
+        counters: false,
+    });
+    let exported = cli(&other, export.clone()).unwrap();
     let file = dir.path().join("keys.jsonl");
     std::fs::write(&file, &exported).unwrap();
 
@@ -1658,15 +1633,7 @@ fn export_and_import_go_through_a_running_server() {
     let out = cli(&state, import).unwrap();
     assert_eq!(out, "imported 2 keys: 2 added, 0 unchanged, 0 replaced\n");
     assert_eq!(s.keys(), records_of(&other), "in the server at once");
-    let again = cli(
-        &state,
-        KeysCommand::Export(ExportArgs {
-            out: None,
-            counters: false,
-        }),
-    )
-    .unwrap();
-    assert_eq!(again, exported);
+    assert_eq!(cli(&state, export).unwrap(), exported);
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
 }

@@ -26,7 +26,6 @@
 //! it is accepted and both are written (and logged). sled's own error messages repeat
 //! themselves and end in `backtrace ()`; [`sled_message`] makes one clean phrase of them.
 
-use std::io::Write as _;
 use std::path::Path;
 
 use sha2::{Digest as _, Sha256};
@@ -194,11 +193,9 @@ pub(crate) fn expected_keys(recorded: &Option<Vec<SetDigest>>) -> u64 {
         .map_or(0, |d| d.count)
 }
 
-/// Replaces `integrity.json` of `dir` with `digests`, durably: a temporary file, synced,
-/// renamed over the old one, then the directory synced, so a crash leaves the old file or
-/// the new one, never a torn one.
+/// Replaces `integrity.json` of `dir` with `digests`, durably and atomically (a crash
+/// leaves the old file or the new one).
 pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
     let file = RecordFile {
         format: RECORD_FORMAT,
         keys: digests
@@ -211,18 +208,7 @@ pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result
     };
     let mut text = serde_json::to_vec(&file).expect("the record serialises");
     text.push(b'\n');
-    let tmp = dir.join(format!("{RECORD_FILE}.tmp"));
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)?;
-    f.write_all(&text)?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, dir.join(RECORD_FILE))?;
-    std::fs::File::open(dir)?.sync_all()
+    super::write_private_file(&dir.join(RECORD_FILE), &text)
 }
 
 /// What a state directory holds, as far as sled's files go.
