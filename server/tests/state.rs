@@ -1142,7 +1142,7 @@ fn a_truncated_database_is_refused_with_one_clear_line() {
         // Counter traffic first, so the keys are written in the second half of `db`.
         let s = open(&state);
         let t = Utc::now();
-        for round in 0..5 {
+        for round in 0..10 {
             for n in 0..2_000 {
                 s.check_public(ip(n + round * 7), D, t);
             }
@@ -1157,7 +1157,7 @@ fn a_truncated_database_is_refused_with_one_clear_line() {
     let db = state.join("db");
     let len = std::fs::metadata(&db).unwrap().len();
     assert!(
-        len > 1 << 20,
+        len >= 1 << 20,
         "a db of {len} bytes spans several sled segments"
     );
     std::fs::OpenOptions::new()
