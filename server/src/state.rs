@@ -114,9 +114,9 @@ pub struct State {
     persisted: Mutex<persist::Persisted>,
 }
 
-/// Why the state database cannot be opened or written. Each message is one line naming the
-/// state directory (sled's own messages are reduced to one phrase, see
-/// `integrity::sled_message`).
+/// Why the state database cannot be opened or written. Each message is one line, naming the
+/// state directory when it is about the database (sled's own messages are reduced to one
+/// phrase, see `integrity::sled_message`).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StateError {
