@@ -5,10 +5,10 @@
 //! Protocol: one JSON object per line each way. The client sends an [`AdminRequest`]
 //! (`{"op":"list"}`, `{"op":"revoke","id":"0123456789abcdef"}`, ...) and reads one
 //! [`AdminResponse`] line (`{"result":"keys","views":[...]}`, `{"result":"error",
-//! "message":"..."}`, ...). A connection may carry several requests. Lines are capped at
-//! 64 KiB, connections idle for 30 s are closed, at most 8 are served at once, and peers
-//! whose uid is neither the server's nor root's are refused: the socket's mode is the
-//! first guard, the peer check the second.
+//! "message":"..."}`, ...). A connection may carry several requests. Request lines are
+//! capped at 8 MiB (an import of some 25 000 keys), connections idle for 30 s are closed,
+//! at most 8 are served at once, and peers whose uid is neither the server's nor root's are
+//! refused: the socket's mode is the first guard, the peer check the second.
 //!
 //! [`execute`] is shared with the direct path (no server running), so both behave alike.
 
@@ -23,11 +23,12 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
-use crate::keys::{KeyAdminError, KeyRecord};
-use crate::state::State;
+use crate::keys::{ExportedKey, KeyAdminError, KeyRecord};
+use crate::state::{ImportReport, State};
 
-/// Longest request or response line accepted.
-const MAX_LINE: u64 = 64 * 1024;
+/// Longest request line accepted: an import carries every record in one request, so
+/// that it is applied all at once or not at all.
+pub const MAX_REQUEST: u64 = 8 * 1024 * 1024;
 /// Longest response accepted by the client (a `list` of many keys).
 const MAX_RESPONSE: u64 = 64 * 1024 * 1024;
 /// Idle time after which a connection is closed (server) or a reply given up on (client).
@@ -76,6 +77,18 @@ pub enum AdminRequest {
         per_minute: Option<u64>,
         /// New per-day limit, if changing.
         per_day: Option<u64>,
+    },
+    /// Every stored record (a backup).
+    Export {
+        /// Add each key's usage (informational).
+        counters: bool,
+    },
+    /// Merge records into the stored keys, all or none (see `State::import_keys`).
+    Import {
+        /// The records.
+        records: Vec<KeyRecord>,
+        /// Let records replace differing stored versions of the same key.
+        replace: bool,
     },
 }
 
@@ -146,6 +159,16 @@ pub enum AdminResponse {
         /// The keys.
         views: Vec<KeyView>,
     },
+    /// Every stored record, oldest first.
+    Exported {
+        /// The records.
+        records: Vec<ExportedKey>,
+    },
+    /// An import was applied.
+    Imported {
+        /// What it did.
+        report: ImportReport,
+    },
     /// The request failed and changed nothing.
     Error {
         /// For the operator; never contains key material.
@@ -207,6 +230,12 @@ pub fn execute(state: &State, request: AdminRequest, now: DateTime<Utc>) -> Admi
                 view: KeyView::of(state, &r, now),
                 changed: true,
             }),
+        AdminRequest::Export { counters } => Ok(AdminResponse::Exported {
+            records: state.export_keys(counters, now),
+        }),
+        AdminRequest::Import { records, replace } => state
+            .import_keys(records, replace)
+            .map(|report| AdminResponse::Imported { report }),
     };
     result.unwrap_or_else(AdminResponse::from)
 }
@@ -222,6 +251,15 @@ pub enum AdminClientError {
         path: PathBuf,
         /// The cause.
         source: std::io::Error,
+    },
+    /// The request is longer than the server accepts.
+    #[error(
+        "the request ({bytes} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
+         socket accepts"
+    )]
+    TooLarge {
+        /// Its length.
+        bytes: usize,
     },
     /// The server's answer was not a valid response.
     #[error("admin socket {path}: unexpected answer from the server: {detail}")]
@@ -245,6 +283,11 @@ pub fn request(
         path: socket.to_owned(),
         source,
     };
+    let mut line = serde_json::to_vec(req).expect("requests serialise");
+    line.push(b'\n');
+    if line.len() as u64 > MAX_REQUEST {
+        return Err(AdminClientError::TooLarge { bytes: line.len() });
+    }
     let mut stream = match std::os::unix::net::UnixStream::connect(socket) {
         Ok(s) => s,
         Err(e) if matches!(e.kind(), NotFound | ConnectionRefused) => return Ok(None),
@@ -252,8 +295,6 @@ pub fn request(
     };
     stream.set_read_timeout(Some(IO_TIMEOUT)).map_err(io)?;
     stream.set_write_timeout(Some(IO_TIMEOUT)).map_err(io)?;
-    let mut line = serde_json::to_vec(req).expect("requests serialise");
-    line.push(b'\n');
     stream.write_all(&line).map_err(io)?;
     let mut answer = String::new();
     std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
@@ -428,16 +469,19 @@ async fn serve_connection(
     let mut read = tokio::io::BufReader::new(read);
     loop {
         let mut line = String::new();
-        let n = tokio::time::timeout(IO_TIMEOUT, (&mut read).take(MAX_LINE).read_line(&mut line))
-            .await
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "idle"))??;
+        let n = tokio::time::timeout(
+            IO_TIMEOUT,
+            (&mut read).take(MAX_REQUEST).read_line(&mut line),
+        )
+        .await
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "idle"))??;
         if n == 0 {
             return Ok(());
         }
         let too_long = !line.ends_with('\n');
         let response = if too_long {
             AdminResponse::Error {
-                message: format!("request longer than {MAX_LINE} bytes"),
+                message: format!("request longer than {MAX_REQUEST} bytes"),
             }
         } else {
             match serde_json::from_str::<AdminRequest>(&line) {

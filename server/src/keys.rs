@@ -61,6 +61,22 @@ pub struct KeyRecord {
     pub active: bool,
 }
 
+/// One line of `keys export` (and of a file `keys import` reads): a stored record exactly
+/// as stored (its hash, never the key), with the key's usage at export time when asked for
+/// (`--counters`; informational, import ignores it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExportedKey {
+    /// The record.
+    #[serde(flatten)]
+    pub record: KeyRecord,
+    /// Requests counted in the last minute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub used_minute: Option<u64>,
+    /// Requests counted in the last 24 h.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub used_day: Option<u64>,
+}
+
 /// Why a presented key is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum KeyError {
@@ -101,6 +117,31 @@ pub enum KeyAdminError {
     /// The state database failed; nothing was changed in memory.
     #[error("state database error: {0}")]
     Storage(String),
+    /// An imported record is malformed or inconsistent; nothing was imported.
+    #[error("record {id}: {reason}; nothing was imported")]
+    InvalidRecord {
+        /// The record's id as given (or its position when it has none).
+        id: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Imported records differ from stored keys; nothing was imported.
+    #[error(
+        "the file's records for {}{} differ from the stored keys with those ids; nothing was \
+         imported{}",
+        .ids.join(", "),
+        if *.count > .ids.len() { format!(" and {} more", .count - .ids.len()) } else { String::new() },
+        if *.replaceable { " (--replace imports the file's version of them)" } else { "" }
+    )]
+    ImportConflict {
+        /// How many records conflict.
+        count: usize,
+        /// The first few of their ids, sorted.
+        ids: Vec<String>,
+        /// False when a record would replace another key (same id, other hash), which
+        /// `--replace` does not allow either.
+        replaceable: bool,
+    },
 }
 
 impl KeyAdminError {
@@ -163,6 +204,27 @@ pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
         return Err(KeyAdminError::InvalidOwner);
     }
     Ok(owner.to_owned())
+}
+
+/// Checks a record read from outside (an import): a 64-hex-character lower-case hash, the
+/// id its prefix, a valid owner exactly as stored (trimmed) and limits in range.
+pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
+    let mut hash = [0u8; 32];
+    if r.hash.len() != 64
+        || r.hash.bytes().any(|b| b.is_ascii_uppercase())
+        || hex::decode_to_slice(&r.hash, &mut hash).is_err()
+    {
+        return Err("the hash is not 64 lower-case hex characters".into());
+    }
+    if r.id != id_of(&hash) {
+        return Err("the id is not the start of the hash".into());
+    }
+    if check_owner(&r.owner).ok().as_deref() != Some(r.owner.as_str()) {
+        return Err(KeyAdminError::InvalidOwner.to_string());
+    }
+    check_limit("per-minute", r.per_minute).map_err(|e| e.to_string())?;
+    check_limit("per-day", r.per_day).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// All keys, by hash (for authentication) and by id (for administration).
@@ -311,6 +373,62 @@ mod tests {
         r.hash = "zz".into();
         assert!(!t.upsert(r));
         assert_eq!(t.len(), 0);
+    }
+
+    #[test]
+    fn imported_records_are_checked() {
+        let good = KeyRecord {
+            owner: "Ona".into(),
+            ..record("ltk_x", None, true)
+        };
+        assert_eq!(check_record(&good), Ok(()));
+        let bad = [
+            KeyRecord {
+                hash: good.hash.to_uppercase(),
+                id: good.id.to_uppercase(),
+                ..good.clone()
+            },
+            KeyRecord {
+                hash: good.hash[..62].into(),
+                ..good.clone()
+            },
+            KeyRecord {
+                id: "0000000000000000".into(),
+                ..good.clone()
+            },
+            KeyRecord {
+                owner: " Ona".into(),
+                ..good.clone()
+            },
+            KeyRecord {
+                per_minute: 0,
+                ..good.clone()
+            },
+            KeyRecord {
+                per_day: MAX_LIMIT + 1,
+                ..good.clone()
+            },
+        ];
+        for r in bad {
+            assert!(check_record(&r).is_err(), "{r:?}");
+        }
+        // An export line is the stored record, with the usage only when asked for.
+        let line = ExportedKey {
+            record: good.clone(),
+            used_minute: None,
+            used_day: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            serde_json::to_string(&good).unwrap()
+        );
+        let back: ExportedKey = serde_json::from_str(
+            &serde_json::to_string(&good)
+                .unwrap()
+                .replace('}', ",\"used_minute\":1,\"used_day\":2}"),
+        )
+        .unwrap();
+        assert_eq!((back.record, back.used_day), (good, Some(2)));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `kalendorius-server keys create|list|show|revoke|set-limits`: how maintainers issue
-//! and manage API keys (D10).
+//! `kalendorius-server keys create|list|show|revoke|set-limits|export|import`: how
+//! maintainers issue and manage API keys (D10) and back them up.
 //!
 //! When a server is running on the state directory, the command goes through its admin
 //! socket (`crate::admin`): sled allows one process per database, and the change takes
@@ -8,15 +8,18 @@
 //!
 //! Output: `create` prints the key's attributes, then the key alone on the last line of
 //! stdout (the only time it is ever shown). `list` and `show` never print key material.
-//! Bad input exits non-zero with a message and changes nothing.
+//! `export` prints one JSON record per line (hashes, never keys), or writes them to a file
+//! it replaces atomically; `import` reads such lines. Bad input exits non-zero with a
+//! message and changes nothing.
 
-use std::io::Write;
-use std::path::Path;
+use std::io::{BufRead as _, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::admin::{self, AdminRequest, AdminResponse, KeyView};
+use crate::keys::{ExportedKey, KeyRecord};
 use crate::limits::{LimitsConfig, MAX_LIMIT};
 use crate::state::State;
 
@@ -34,6 +37,38 @@ pub enum KeysCommand {
     Revoke(IdArg),
     /// Change a key's per-minute and/or per-day limit; a running server applies it at once.
     SetLimits(SetLimitsArgs),
+    /// Back up the keys: every stored record as one JSON line (id, hash, owner, limits,
+    /// dates, state; never a key, which is not stored). Restore with `keys import`.
+    Export(ExportArgs),
+    /// Restore or move keys: merge the records of a `keys export` file. Absent keys are
+    /// added and identical ones left alone; a record that differs from a stored key refuses
+    /// the whole import (nothing is written) unless --replace is given.
+    Import(ImportArgs),
+}
+
+/// Arguments of `keys export`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct ExportArgs {
+    /// Write to FILE instead of standard output (replaced atomically, mode 0600, so a
+    /// failed export never leaves a partial backup in place of the last good one).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Add each key's current usage (`used_minute`, `used_day`); informational, not
+    /// restored by `import`.
+    #[arg(long)]
+    pub counters: bool,
+}
+
+/// Arguments of `keys import`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct ImportArgs {
+    /// A file written by `keys export` (`-` reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Let the file's records replace stored records of the same key that differ (limits,
+    /// expiry, owner, revoked): the file's version wins.
+    #[arg(long)]
+    pub replace: bool,
 }
 
 /// Arguments of `keys create`.
@@ -111,6 +146,7 @@ pub fn run_with_output(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let now = Utc::now();
+    let mut export_to = None;
     let request = match cmd {
         KeysCommand::Create(a) => {
             if let Some(e) = a.expires.filter(|e| *e <= now) {
@@ -139,6 +175,16 @@ pub fn run_with_output(
                 per_day: a.per_day,
             }
         }
+        KeysCommand::Export(a) => {
+            export_to = a.out;
+            AdminRequest::Export {
+                counters: a.counters,
+            }
+        }
+        KeysCommand::Import(a) => AdminRequest::Import {
+            records: read_records(&a.file)?,
+            replace: a.replace,
+        },
     };
     let socket = admin::socket_path(state_dir);
     let response = match admin::request(&socket, &request)
@@ -147,7 +193,79 @@ pub fn run_with_output(
         Some(r) => r,
         None => execute_directly(state_dir, limits, request.clone(), now)?,
     };
-    print(&request, response, out)
+    match (response, export_to) {
+        (AdminResponse::Exported { records }, Some(path)) => {
+            write_export(&path, &records)?;
+            writeln!(
+                out,
+                "exported {} to {}",
+                plural_keys(records.len()),
+                path.display()
+            )?;
+            out.flush()?;
+            Ok(())
+        }
+        (response, _) => print(&request, response, out),
+    }
+}
+
+/// "1 key", "2 keys".
+fn plural_keys(n: usize) -> String {
+    if n == 1 {
+        "1 key".to_owned()
+    } else {
+        format!("{n} keys")
+    }
+}
+
+/// Reads the records of an export file (`-` = standard input); blank lines are skipped.
+fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
+    let stdin = path == Path::new("-");
+    let name = if stdin {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    let reader: Box<dyn std::io::BufRead> = if stdin {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut records = vec![];
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {name}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        // Not serde's message: it can quote a value, and a wrong file may hold keys.
+        let record = serde_json::from_str::<ExportedKey>(&line).map_err(|e| {
+            anyhow::anyhow!(
+                "{name} line {}: not a key record from `keys export` ({:?} error at column {})",
+                n + 1,
+                e.classify(),
+                e.column()
+            )
+        })?;
+        records.push(record.record);
+    }
+    Ok(records)
+}
+
+/// An export's text: one JSON record per line.
+fn export_lines(records: &[ExportedKey]) -> Vec<u8> {
+    let mut text = vec![];
+    for r in records {
+        serde_json::to_writer(&mut text, r).expect("records serialise");
+        text.push(b'\n');
+    }
+    text
+}
+
+/// Writes an export to `path`, replacing it atomically (mode 0600).
+fn write_export(path: &Path, records: &[ExportedKey]) -> anyhow::Result<()> {
+    crate::state::write_private_file(path, &export_lines(records))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Executes on the database itself, when no server is running.
@@ -157,14 +275,21 @@ fn execute_directly(
     request: AdminRequest,
     now: DateTime<Utc>,
 ) -> anyhow::Result<AdminResponse> {
-    // Only `create` may bring a state database into existence.
-    if !matches!(request, AdminRequest::Create { .. }) && !state_dir.join("db").is_file() {
+    // Only `create` and `import` may bring a state database into existence.
+    let creates = matches!(
+        request,
+        AdminRequest::Create { .. } | AdminRequest::Import { .. }
+    );
+    if !creates && State::is_fresh(state_dir) {
         return Ok(match request {
             AdminRequest::List => AdminResponse::Keys { views: vec![] },
+            AdminRequest::Export { .. } => AdminResponse::Exported { records: vec![] },
             AdminRequest::Show { id }
             | AdminRequest::Revoke { id }
             | AdminRequest::SetLimits { id, .. } => crate::keys::KeyAdminError::unknown(&id).into(),
-            AdminRequest::Create { .. } => unreachable!("excluded above"),
+            AdminRequest::Create { .. } | AdminRequest::Import { .. } => {
+                unreachable!("excluded above")
+            }
         });
     }
     // Key changes are flushed as they are made; counters are not touched, so nothing
@@ -233,6 +358,15 @@ fn print(
             }
             print_view(&view, out)?;
         }
+        AdminResponse::Exported { records } => out.write_all(&export_lines(&records))?,
+        AdminResponse::Imported { report } => writeln!(
+            out,
+            "imported {}: {} added, {} unchanged, {} replaced",
+            plural_keys(report.added + report.unchanged + report.replaced),
+            report.added,
+            report.unchanged,
+            report.replaced
+        )?,
         AdminResponse::Keys { views } => {
             if views.is_empty() {
                 writeln!(out, "no keys")?;
@@ -305,6 +439,20 @@ mod tests {
             parse(&["revoke", "x"]).unwrap(),
             KeysCommand::Revoke(IdArg { id: "x".into() })
         );
+        assert_eq!(
+            parse(&["export", "--out", "b.jsonl", "--counters"]).unwrap(),
+            KeysCommand::Export(ExportArgs {
+                out: Some("b.jsonl".into()),
+                counters: true
+            })
+        );
+        assert_eq!(
+            parse(&["import", "-", "--replace"]).unwrap(),
+            KeysCommand::Import(ImportArgs {
+                file: "-".into(),
+                replace: true
+            })
+        );
     }
 
     #[test]
@@ -319,6 +467,8 @@ mod tests {
             &["create", "--owner", "a", "--expires", "+2099-01-01"],
             &["set-limits", "abc", "--per-minute", "1000000001"],
             &["show"],
+            &["import"],
+            &["export", "extra"],
             &["frobnicate"],
         ] {
             assert!(parse(args).is_err(), "{args:?} parsed");

@@ -48,12 +48,8 @@ impl Server {
                     settings.data.display()
                 )
             })?;
-        let state = State::open(&settings.state, settings.limits.clone()).with_context(|| {
-            format!(
-                "cannot open the state database at {}",
-                settings.state.display()
-            )
-        })?;
+        // Its errors name the state directory and say what to do.
+        let state = State::open(&settings.state, settings.limits.clone())?;
         Server::bind_with(settings, Arc::new(data), Arc::new(state)).await
     }
 

@@ -11,25 +11,33 @@
 //! `run_background` also serves the admin socket (`crate::admin`), because sled allows one
 //! process per database: while the server runs, `kalendorius-server keys ...` talks to it.
 //!
+//! Integrity (`integrity` submodule): `open` refuses a damaged database (missing files,
+//! fewer or other keys than recorded, counter blobs that do not match their manifest) with
+//! one line saying how to restore it, rather than starting with fewer keys. Backups are
+//! `keys export` / `keys import` (`backup` submodule), which work while the server runs.
+//!
 //! Clock: every decision takes `now` from the caller (tests pass a fixed clock). All checks
 //! on one `State` should use the same clock; the background pruning follows the latest
 //! `now` any check has used.
 
+mod backup;
+mod integrity;
 mod persist;
 
-use std::collections::HashMap;
+pub use backup::ImportReport;
+
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 
 use crate::keys::{self, KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::limits::subject::{Limits, SubjectKey};
 use crate::limits::table::{BlobId, CounterTable, SHARDS};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
+use integrity::{sled_message, Layout, SetDigest};
 
 /// Name of the sled tree holding key records (id → JSON `KeyRecord`).
 const KEYS_TREE: &str = "keys";
@@ -99,15 +107,58 @@ pub struct State {
     keys: RwLock<KeyTable>,
     /// All counters.
     table: CounterTable,
-    /// Serialises key changes, so sled and memory see them in the same order.
-    admin_lock: Mutex<()>,
-    /// Counter blobs not yet applied to sled (`None` = delete). Held across collect +
-    /// apply so two flushes never interleave and write an older blob last; a failed batch
-    /// stays here and is retried, newer blobs replacing older ones.
-    pending: Mutex<HashMap<Vec<u8>, Option<Vec<u8>>>>,
+    /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
+    /// order; holds the digest of the key records sled holds (see `integrity`).
+    admin_lock: Mutex<SetDigest>,
+    /// Counter blobs on their way to sled and the digest of those in it (see `persist`).
+    /// Held across collect + apply so two rounds never interleave.
+    persisted: Mutex<persist::Persisted>,
 }
 
-/// Locks a mutex, ignoring poisoning (the guarded data stays consistent: see callers).
+/// Why the state database cannot be opened or written. Each message is one line, naming the
+/// state directory when it is about the database (sled's own messages are reduced to one
+/// phrase, see `integrity::sled_message`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    /// The limits or options are invalid.
+    #[error("invalid rate-limit configuration: {0}")]
+    Config(String),
+    /// Another process holds the database.
+    #[error(
+        "the state database {} is in use by another process (is the server running? its \
+         admin socket did not answer)",
+        .dir.display()
+    )]
+    InUse {
+        /// The state directory.
+        dir: PathBuf,
+    },
+    /// The database is incomplete or does not match its integrity records: refused, so a
+    /// server never starts with fewer keys than it had.
+    #[error(
+        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
+         import`, see README 'Backups'), or move it away to start empty",
+        .dir.display()
+    )]
+    Damaged {
+        /// The state directory.
+        dir: PathBuf,
+        /// What is wrong, e.g. "expected 12 keys, found 7".
+        detail: String,
+    },
+    /// A file-system or sled operation failed.
+    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
+    Storage {
+        /// The state directory.
+        dir: PathBuf,
+        /// What was being done ("open", "read", "write counters to", ...).
+        action: &'static str,
+        /// The cause, one phrase.
+        message: String,
+    },
+}
+
 /// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
 ///
 /// From a `SystemTime` (what the server reads once per request) it is one division, with no
@@ -132,6 +183,7 @@ impl From<std::time::SystemTime> for UnixMillis {
     }
 }
 
+/// Locks a mutex, ignoring poisoning (the guarded data stays consistent: see callers).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -141,9 +193,46 @@ fn is_lock_error(e: &sled::Error) -> bool {
     matches!(e, sled::Error::Io(io) if io.to_string().contains("could not acquire lock"))
 }
 
+/// Opens sled, retrying for `timeout` while another handle holds its file lock (a `State`
+/// dropped a moment ago, or a `keys` command finishing).
+fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sled::Db, StateError> {
+    let started = Instant::now();
+    loop {
+        match config.open() {
+            Ok(db) => return Ok(db),
+            Err(e) if is_lock_error(&e) && started.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) if is_lock_error(&e) => {
+                return Err(StateError::InUse {
+                    dir: dir.to_owned(),
+                })
+            }
+            Err(e) => return Err(sled_error(dir, "open")(e)),
+        }
+    }
+}
+
+/// Maps a sled error of `action` on the database at `dir` to one clean line; corruption
+/// sled detects is damage like any other.
+fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
+    move |e| match e {
+        sled::Error::Corruption { .. } => StateError::Damaged {
+            dir: dir.to_owned(),
+            detail: sled_message(&e),
+        },
+        _ => StateError::Storage {
+            dir: dir.to_owned(),
+            action,
+            message: sled_message(&e),
+        },
+    }
+}
+
 impl State {
-    /// Opens (creating if needed) the state database at `dir` and loads keys and counters.
-    pub fn open(dir: &Path, limits: LimitsConfig) -> anyhow::Result<State> {
+    /// Opens (creating if needed) the state database at `dir` and loads keys and counters,
+    /// after checking it (see `integrity`): a damaged database is refused.
+    pub fn open(dir: &Path, limits: LimitsConfig) -> Result<State, StateError> {
         State::open_with(dir, limits, StateOptions::default())
     }
 
@@ -152,37 +241,76 @@ impl State {
         dir: &Path,
         limits: LimitsConfig,
         options: StateOptions,
-    ) -> anyhow::Result<State> {
+    ) -> Result<State, StateError> {
         limits
             .validate()
-            .context("invalid rate-limit configuration")?;
-        anyhow::ensure!(options.max_subjects > 0, "max_subjects must be at least 1");
-        create_private_dir(dir)
-            .with_context(|| format!("cannot create the state directory {}", dir.display()))?;
+            .map_err(|e| StateError::Config(e.to_string()))?;
+        if options.max_subjects == 0 {
+            return Err(StateError::Config(
+                "max_subjects must be at least 1".to_owned(),
+            ));
+        }
+        let io = |action: &'static str| {
+            move |e: std::io::Error| StateError::Storage {
+                dir: dir.to_owned(),
+                action,
+                message: e.to_string(),
+            }
+        };
+        let damaged = |detail: String| StateError::Damaged {
+            dir: dir.to_owned(),
+            detail,
+        };
+        let recorded = integrity::read_record(dir).map_err(damaged)?;
+        let fresh = match integrity::inspect(dir).map_err(io("read"))? {
+            Layout::Complete => false,
+            // A database being created (integrity.json written, no key yet) or written by
+            // an earlier version that was opened only once: sled writes its first
+            // snapshot when it next opens it, and no key can have been lost.
+            Layout::Incomplete(missing)
+                if missing == ["snap.*"] && integrity::expected_keys(&recorded) == 0 =>
+            {
+                false
+            }
+            Layout::Incomplete(missing) => {
+                return Err(damaged(match missing[..] {
+                    [one] => format!("sled's file {one} is missing"),
+                    _ => format!("sled's files {} are missing", missing.join(", ")),
+                }))
+            }
+            Layout::Fresh => match integrity::expected_keys(&recorded) {
+                0 => true,
+                n => {
+                    return Err(damaged(format!(
+                        "its database files are missing; expected {n} keys"
+                    )))
+                }
+            },
+        };
+        create_private_dir(dir).map_err(io("create"))?;
         let config = sled::Config::new()
             .path(dir)
             .cache_capacity(options.cache_capacity);
-        let started = Instant::now();
-        let db = loop {
-            match config.open() {
-                Ok(db) => break db,
-                Err(e) if is_lock_error(&e) && started.elapsed() < options.open_timeout => {
-                    std::thread::sleep(Duration::from_millis(25));
-                }
-                Err(e) if is_lock_error(&e) => anyhow::bail!(
-                    "the state database {} is in use by another process (is the server \
-                     running? its admin socket did not answer)",
-                    dir.display()
-                ),
-                Err(e) => {
-                    return Err(e).with_context(|| {
-                        format!("cannot open the state database {}", dir.display())
-                    })
-                }
-            }
+        let open_db = || open_sled(&config, dir, options.open_timeout);
+        let db = if fresh {
+            // The digest of no keys first: a crash before sled's files exist leaves a
+            // fresh directory. Then sled is opened twice, so that the second open writes
+            // the snapshot every complete database has (see `integrity`).
+            integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
+            let db = open_db()?;
+            db.open_tree(KEYS_TREE).map_err(sled_error(dir, "create"))?;
+            db.open_tree(COUNTERS_TREE)
+                .map_err(sled_error(dir, "create"))?;
+            db.flush().map_err(sled_error(dir, "create"))?;
+            drop(db);
+            open_db()?
+        } else {
+            open_db()?
         };
-        let keys_tree = db.open_tree(KEYS_TREE)?;
-        let counters_tree = db.open_tree(COUNTERS_TREE)?;
+        let keys_tree = db.open_tree(KEYS_TREE).map_err(sled_error(dir, "open"))?;
+        let counters_tree = db
+            .open_tree(COUNTERS_TREE)
+            .map_err(sled_error(dir, "open"))?;
         let state = State {
             db,
             keys_tree,
@@ -192,12 +320,19 @@ impl State {
             options,
             keys: RwLock::new(KeyTable::default()),
             table: CounterTable::new(),
-            admin_lock: Mutex::new(()),
-            pending: Mutex::new(HashMap::new()),
+            admin_lock: Mutex::new(SetDigest::default()),
+            persisted: Mutex::new(persist::Persisted::default()),
         };
-        state.load_keys()?;
+        state.load_keys(recorded)?;
         state.load_counters()?;
         Ok(state)
+    }
+
+    /// True when `dir` holds no state database, so that `open` would create an empty one.
+    /// A directory that held one and lost its files is not fresh: `open` refuses it.
+    pub fn is_fresh(dir: &Path) -> bool {
+        matches!(integrity::inspect(dir), Ok(Layout::Fresh))
+            && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
     }
 
     /// The limits in force.
@@ -286,9 +421,9 @@ impl State {
     /// waiting for the disk) and prunes memory, evicting idle subjects beyond
     /// `max_subjects`. `run_background` does this on its own; tests and tools call it to
     /// avoid waiting.
-    pub fn maintain_now(&self) -> anyhow::Result<()> {
+    pub fn maintain_now(&self) -> Result<(), StateError> {
         self.persist_counters(true, false)
-            .with_context(|| format!("cannot write counters to {}", self.dir.display()))?;
+            .map_err(sled_error(&self.dir, "write counters to"))?;
         Ok(())
     }
 
@@ -331,7 +466,7 @@ impl State {
         if let Some(e) = expires.filter(|e| *e <= now) {
             return Err(KeyAdminError::ExpiryNotInFuture(e));
         }
-        let _admin = lock(&self.admin_lock);
+        let mut digest = lock(&self.admin_lock);
         let (plaintext, hash) = loop {
             let (p, h) = keys::generate();
             // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
@@ -349,7 +484,7 @@ impl State {
             expires,
             active: true,
         };
-        self.store_key(&record)?;
+        self.store_keys(&mut digest, std::slice::from_ref(&record))?;
         Ok((plaintext, record))
     }
 
@@ -399,12 +534,10 @@ impl State {
     }
 
     /// Persists every counter and key change now and waits for sled to flush.
-    pub fn flush(&self) -> anyhow::Result<()> {
+    pub fn flush(&self) -> Result<(), StateError> {
         self.persist_counters(false, true)
-            .with_context(|| format!("cannot write counters to {}", self.dir.display()))?;
-        self.db
-            .flush()
-            .with_context(|| format!("cannot flush the state database {}", self.dir.display()))?;
+            .map_err(sled_error(&self.dir, "write counters to"))?;
+        self.db.flush().map_err(sled_error(&self.dir, "flush"))?;
         Ok(())
     }
 
@@ -421,88 +554,197 @@ impl State {
     ) -> Result<(KeyRecord, bool), KeyAdminError> {
         let unknown = || KeyAdminError::unknown(id);
         let norm = keys::normalize_id(id).ok_or_else(unknown)?;
-        let _admin = lock(&self.admin_lock);
+        let mut digest = lock(&self.admin_lock);
         let mut record = self.read_keys().get(&norm).cloned().ok_or_else(unknown)?;
         let changed = change(&mut record)?;
         if changed {
-            self.store_key(&record)?;
+            self.store_keys(&mut digest, std::slice::from_ref(&record))?;
         }
         Ok((record, changed))
     }
 
-    /// Writes a key record to sled, flushes, then publishes it in memory. Called with the
-    /// admin lock held. On a storage error nothing changes in memory.
-    fn store_key(&self, record: &KeyRecord) -> Result<(), KeyAdminError> {
-        let storage = |e: &dyn std::fmt::Display| KeyAdminError::Storage(e.to_string());
-        let json = serde_json::to_vec(record).map_err(|e| storage(&e))?;
-        self.keys_tree
-            .insert(record.id.as_bytes(), json)
-            .map_err(|e| storage(&e))?;
-        self.db.flush().map_err(|e| storage(&e))?;
-        let stored = self
-            .keys
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .upsert(record.clone());
-        debug_assert!(stored, "records built here are consistent");
+    /// Writes key records to sled in one atomic batch, flushes, then publishes them in
+    /// memory. Called with the admin lock held; `digest` is what it guards, the digest of
+    /// the records in sled. While the batch is written, `integrity.json` accepts the
+    /// digests before and after it, so a crash at any point leaves a database that opens
+    /// (see `integrity`). Records must have distinct ids.
+    ///
+    /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
+    /// `digest` follow it even if the flush then fails (sled serves what it holds; an
+    /// error is still returned, since durability is unknown).
+    fn store_keys(
+        &self,
+        digest: &mut SetDigest,
+        records: &[KeyRecord],
+    ) -> Result<(), KeyAdminError> {
+        let storage = KeyAdminError::Storage;
+        let sled = |e: sled::Error| KeyAdminError::Storage(sled_message(&e));
+        let mut batch = sled::Batch::default();
+        let mut next = *digest;
+        for r in records {
+            let json = serde_json::to_vec(r).map_err(|e| storage(e.to_string()))?;
+            let id = r.id.as_bytes();
+            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
+                next.remove(integrity::entry_hash(id, &old));
+            }
+            next.add(integrity::entry_hash(id, &json));
+            batch.insert(id, json);
+        }
+        let record_file =
+            |e: std::io::Error| storage(format!("cannot write {}: {e}", integrity::RECORD_FILE));
+        integrity::write_record(&self.dir, &[*digest, next]).map_err(record_file)?;
+        self.keys_tree.apply_batch(batch).map_err(sled)?;
+        *digest = next;
+        {
+            let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+            for r in records {
+                let stored = keys.upsert(r.clone());
+                debug_assert!(stored, "records are checked before they are stored");
+            }
+        }
+        self.db.flush().map_err(sled)?;
+        if let Err(e) = integrity::write_record(&self.dir, &[next]) {
+            // The record still accepts the keys as stored; the next change or open
+            // rewrites it.
+            tracing::warn!(error = %e, "cannot update {}", integrity::RECORD_FILE);
+        }
         Ok(())
     }
 
-    /// Loads every key record; unreadable ones are skipped (so refused) with a warning.
-    fn load_keys(&self) -> anyhow::Result<()> {
+    /// Loads every key record and checks them against `integrity.json` (`recorded`, as
+    /// read before sled was opened): other keys than recorded, or an unreadable record,
+    /// refuse the database. A database without the file (written before it existed) gets
+    /// one.
+    fn load_keys(&self, recorded: Option<Vec<SetDigest>>) -> Result<(), StateError> {
+        let damaged = |detail: String| StateError::Damaged {
+            dir: self.dir.clone(),
+            detail,
+        };
         let mut table = KeyTable::default();
+        let mut found = SetDigest::default();
         for item in self.keys_tree.iter() {
-            let (k, v) = item.context("cannot read the keys tree")?;
+            let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
+            found.add(integrity::entry_hash(&k, &v));
             let ok = serde_json::from_slice::<KeyRecord>(&v)
                 .ok()
                 .filter(|r| r.id.as_bytes() == &k[..])
                 .is_some_and(|r| table.upsert(r));
             if !ok {
-                tracing::warn!(
-                    id = %String::from_utf8_lossy(&k),
-                    "skipping an unreadable key record in the state database"
+                let id: String = String::from_utf8_lossy(&k).chars().take(40).collect();
+                return Err(damaged(format!("the key record {id:?} is unreadable")));
+            }
+        }
+        let record_file = |e: std::io::Error| StateError::Storage {
+            dir: self.dir.clone(),
+            action: "write",
+            message: format!("{}: {e}", integrity::RECORD_FILE),
+        };
+        match recorded {
+            Some(accepted) if accepted.contains(&found) => {
+                if accepted.len() > 1 {
+                    // A change was interrupted; settle on what sled holds.
+                    integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                }
+            }
+            Some(accepted) => {
+                let expected = integrity::expected_keys(&Some(accepted));
+                return Err(damaged(if expected == found.count {
+                    format!("{expected} keys as expected, but not the recorded ones")
+                } else {
+                    format!("expected {expected} keys, found {}", found.count)
+                }));
+            }
+            None => {
+                integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                tracing::info!(
+                    keys = found.count,
+                    "no {} yet (a database of an earlier version): recorded the keys found",
+                    integrity::RECORD_FILE
                 );
             }
         }
         tracing::debug!(keys = table.len(), "keys loaded");
+        *lock(&self.admin_lock) = found;
         *self.keys.write().unwrap_or_else(|e| e.into_inner()) = table;
         Ok(())
     }
 
-    /// Loads the counter blobs into the table; then marks every shard for rewriting
-    /// (subjects now sit in other shards). A damaged blob loses only what follows the
-    /// damage, with an error logged; unknown entries are deleted.
-    fn load_counters(&self) -> anyhow::Result<()> {
+    /// Loads the counter blobs into the table and checks them against the manifest
+    /// written with them (a mismatch refuses the database); then marks every shard for
+    /// rewriting (subjects now sit in other shards). A blob that cannot be decoded loses
+    /// only what follows the damage, with an error logged; unknown entries are deleted.
+    fn load_counters(&self) -> Result<(), StateError> {
+        let damaged = |detail: String| StateError::Damaged {
+            dir: self.dir.clone(),
+            detail,
+        };
         let mut junk = sled::Batch::default();
+        let mut manifest = None;
+        let mut persisted = lock(&self.persisted);
         for item in self.counters_tree.iter() {
-            let (k, v) = item.context("cannot read the counters tree")?;
+            let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
+            if &k[..] == integrity::MANIFEST_KEY {
+                manifest = Some(v);
+                continue;
+            }
             match blob_of(&k) {
-                Some(BlobId::Shard(_)) => {
-                    if let Err(e) = self.table.load_blob(&v) {
-                        tracing::error!(
-                            blob = %String::from_utf8_lossy(&k),
-                            error = %e,
-                            "rate-limit counters partly lost"
-                        );
-                    }
-                }
-                Some(sketch) => {
-                    if !self.table.load_sketch(sketch, &v) {
-                        tracing::error!(
-                            blob = %String::from_utf8_lossy(&k),
-                            "an eviction sketch is damaged; starting an empty one"
-                        );
-                    }
+                Some(id) => {
+                    persisted.stored(&k, &v);
+                    self.load_blob(id, &k, &v);
                 }
                 None => junk.remove(k),
             }
         }
+        let found = persisted.digest();
+        match manifest.map(|m| SetDigest::from_manifest(&m)) {
+            Some(Some(expected)) if expected == found => {}
+            Some(Some(expected)) => {
+                return Err(damaged(if expected.count == found.count {
+                    format!("{} counter blobs differ from their manifest", found.count)
+                } else {
+                    format!(
+                        "expected {} counter blobs, found {}",
+                        expected.count, found.count
+                    )
+                }))
+            }
+            Some(None) => return Err(damaged("the counters manifest is unreadable".into())),
+            None if found.count > 0 => tracing::info!(
+                "no counters manifest yet (a database of an earlier version); it is written \
+                 with the next counters"
+            ),
+            None => {}
+        }
+        drop(persisted);
         self.counters_tree
             .apply_batch(junk)
-            .context("cannot clean the counters tree")?;
+            .map_err(sled_error(&self.dir, "clean"))?;
         self.table.mark_all_dirty();
         tracing::debug!(subjects = self.table.len(), "counters loaded");
         Ok(())
+    }
+
+    /// Loads one counter blob (`key` names it in logs).
+    fn load_blob(&self, id: BlobId, key: &[u8], blob: &[u8]) {
+        match id {
+            BlobId::Shard(_) => {
+                if let Err(e) = self.table.load_blob(blob) {
+                    tracing::error!(
+                        blob = %String::from_utf8_lossy(key),
+                        error = %e,
+                        "rate-limit counters partly lost"
+                    );
+                }
+            }
+            sketch => {
+                if !self.table.load_sketch(sketch, blob) {
+                    tracing::error!(
+                        blob = %String::from_utf8_lossy(key),
+                        "an eviction sketch is damaged; starting an empty one"
+                    );
+                }
+            }
+        }
     }
 
     /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.
@@ -521,6 +763,37 @@ impl State {
         }
         scratch.usage(subject, now.timestamp_millis())
     }
+}
+
+/// Replaces the file at `path` with `bytes`, mode 0600, durably and atomically: a temporary
+/// file beside it, synced, renamed over it, then the directory synced. A crash or a full
+/// disk leaves the old file or the new one, never a part of either.
+pub(crate) fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(dir)?.sync_all()
 }
 
 /// Creates the state directory with mode 0700 (it holds key hashes and the admin socket);

@@ -10,7 +10,9 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use kalendorius_server::admin::{self, AdminRequest, AdminResponse};
 use kalendorius_server::keys::{KeyAdminError, KeyError, PresentedKey};
-use kalendorius_server::keys_cli::{self, CreateArgs, IdArg, KeysCommand, SetLimitsArgs};
+use kalendorius_server::keys_cli::{
+    self, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand, SetLimitsArgs,
+};
 use kalendorius_server::limits::{Decision, LimitsConfig, PublicEndpoint, Window};
 use kalendorius_server::state::{State, StateOptions};
 
@@ -873,7 +875,8 @@ fn cli_goes_through_the_socket_of_a_running_server() {
         reader.read_line(&mut line).unwrap();
         assert!(line.contains("\"result\":\"error\""), "{line}");
     }
-    raw.write_all(&vec![b'x'; 70 * 1024]).unwrap();
+    raw.write_all(&vec![b'x'; admin::MAX_REQUEST as usize + 1024])
+        .unwrap();
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
     assert!(line.contains("longer than"), "{line}");
@@ -981,6 +984,658 @@ fn binary_keys_commands() {
         s.authenticate(&PresentedKey(key), Utc::now()),
         Err(KeyError::Invalid)
     );
+    stop.send(()).unwrap();
+    handle.join().unwrap().unwrap();
+}
+
+// ---------------------------------------------------------------- integrity
+
+/// Asserts that `message` is the one-line refusal of a damaged state database at `dir`.
+fn assert_damaged(message: &str, dir: &Path) {
+    let head = format!("the state database at {} is damaged (", dir.display());
+    assert!(message.contains(&head), "{message}");
+    assert!(
+        message.contains(
+            "restore it from a backup (`keys import`, see README 'Backups'), or move it away \
+             to start empty"
+        ),
+        "{message}"
+    );
+    assert!(!message.trim_end().contains('\n'), "one line: {message}");
+    assert!(!message.contains("backtrace"), "{message}");
+    assert_eq!(message.matches("state database").count(), 1, "{message}");
+}
+
+/// Opening `dir` fails with the damaged-state message; returns it.
+fn refused(dir: &Path) -> String {
+    let e = State::open(dir, LimitsConfig::default())
+        .err()
+        .expect("a damaged state database is refused");
+    let message = format!("{:#}", anyhow::Error::from(e));
+    assert_damaged(&message, dir);
+    message
+}
+
+/// `keys list` of the real binary on `dir` fails with exit code 1 and the damaged-state
+/// message as the only line of stderr.
+fn binary_refuses(dir: &Path) -> String {
+    let out = bin(&["keys", "--state", dir.to_str().unwrap(), "list"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_damaged(stderr.strip_prefix("kalendorius-server: ").unwrap(), dir);
+    stderr
+}
+
+/// The files in `dir` whose names start with `prefix`.
+fn files_starting_with(dir: &Path, prefix: &str) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect()
+}
+
+/// A state database at `dir` holding `n` keys (closed again).
+fn state_with_keys(dir: &Path, n: usize) -> Vec<String> {
+    let s = open(dir);
+    let ids = (0..n)
+        .map(|i| {
+            s.create_key(&format!("owner {i}"), None, None, None)
+                .unwrap()
+                .1
+                .id
+        })
+        .collect();
+    s.flush().unwrap();
+    ids
+}
+
+/// A small dataset for the real server, built from the fixture sources.
+fn small_dataset(out: &Path) {
+    kalendorius_generator::build(&kalendorius_generator::BuildOptions {
+        sources: Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sources"),
+        out: out.to_path_buf(),
+        years: Some(2020..=2021),
+    })
+    .expect("the fixture sources build");
+}
+
+/// A running `kalendorius-server serve` (killed when dropped).
+struct Served {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve_command(data: &Path, state: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kalendorius-server"));
+    cmd.args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--log-level",
+        "warn",
+        "--data",
+    ])
+    .arg(data)
+    .arg("--state")
+    .arg(state)
+    .env_remove("KALENDORIUS_STATE")
+    .env_remove("KALENDORIUS_CONFIG")
+    .env_remove("KALENDORIUS_DATA")
+    .env_remove("KALENDORIUS_LISTEN");
+    cmd
+}
+
+/// Starts the real server and waits for its address.
+fn serve(data: &Path, state: &Path) -> Served {
+    use std::io::BufRead;
+    let mut child = serve_command(data, state)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server prints its address")
+            .unwrap();
+        if let Some(a) = line.strip_prefix("listening on http://") {
+            break a.to_owned();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    Served { child, addr }
+}
+
+/// The status of a GET of `path` with `key` (HTTP/1.1 over a plain socket).
+fn status_with_key(addr: &str, path: &str, key: &str) -> u16 {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nX-API-Key: {key}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer}"))
+}
+
+#[test]
+fn a_truncated_database_is_refused_with_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    {
+        // Counter traffic first, so the keys are written in the second half of `db`.
+        let s = open(&state);
+        let t = Utc::now();
+        for round in 0..10 {
+            for n in 0..2_000 {
+                s.check_public(ip(n + round * 7), D, t);
+            }
+            s.maintain_now().unwrap();
+        }
+        for i in 0..12 {
+            s.create_key(&format!("owner {i}"), None, None, None)
+                .unwrap();
+        }
+        s.flush().unwrap();
+    }
+    let db = state.join("db");
+    let len = std::fs::metadata(&db).unwrap().len();
+    assert!(
+        len >= 1 << 20,
+        "a db of {len} bytes spans several sled segments"
+    );
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&db)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let message = refused(&state);
+    assert!(
+        message.contains("(expected 12 keys, found ") || message.contains("corrupted data"),
+        "{message}"
+    );
+    binary_refuses(&state);
+    // `serve` refuses it too, after loading the dataset, with the same line and exit 1.
+    let data = dir.path().join("data");
+    small_dataset(&data);
+    let out = serve_command(&data, &state).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_damaged(&stderr, &state);
+}
+
+#[test]
+fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
+    for (victim, named) in [
+        ("conf", "sled's file conf is missing"),
+        ("db", "sled's file db is missing"),
+        ("snap.", "sled's file snap.* is missing"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        state_with_keys(dir.path(), 3);
+        for path in files_starting_with(dir.path(), victim) {
+            std::fs::remove_file(path).unwrap();
+        }
+        let message = refused(dir.path());
+        assert!(message.contains(named), "{victim}: {message}");
+        binary_refuses(dir.path());
+    }
+    // Every sled file gone, integrity.json left: the keys it records are missing.
+    let dir = tempfile::tempdir().unwrap();
+    state_with_keys(dir.path(), 2);
+    std::fs::remove_dir_all(dir.path().join("blobs")).unwrap();
+    for prefix in ["conf", "db", "snap."] {
+        for path in files_starting_with(dir.path(), prefix) {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let message = refused(dir.path());
+    assert!(message.contains("expected 2 keys"), "{message}");
+    binary_refuses(dir.path());
+
+    // An empty directory, or one with only a stale admin socket, is a fresh state.
+    let dir = tempfile::tempdir().unwrap();
+    drop(std::os::unix::net::UnixListener::bind(admin::socket_path(dir.path())).unwrap());
+    assert!(State::is_fresh(dir.path()));
+    assert!(open(dir.path()).keys().is_empty());
+    assert!(!State::is_fresh(dir.path()), "created now");
+    // A database written before integrity.json existed is accepted, and recorded.
+    let dir = tempfile::tempdir().unwrap();
+    state_with_keys(dir.path(), 2);
+    std::fs::remove_file(dir.path().join("integrity.json")).unwrap();
+    assert_eq!(open(dir.path()).keys().len(), 2);
+    assert!(dir.path().join("integrity.json").is_file());
+}
+
+/// Changes the sled tree `tree` of the state database at `dir` behind its records' back.
+fn tamper<T>(dir: &Path, tree: &str, change: impl FnOnce(&sled::Tree) -> T) -> T {
+    let db = sled::open(dir).unwrap();
+    let changed = change(&db.open_tree(tree).unwrap());
+    db.flush().unwrap();
+    changed
+}
+
+#[test]
+fn keys_that_differ_from_the_record_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids = state_with_keys(dir.path(), 3);
+    let removed = tamper(dir.path(), "keys", |keys| {
+        keys.remove(ids[1].as_bytes()).unwrap().unwrap()
+    });
+    let message = refused(dir.path());
+    assert!(message.contains("(expected 3 keys, found 2)"), "{message}");
+
+    // Put back, but revoked behind the record's back: the same count, other contents.
+    let changed = String::from_utf8(removed.to_vec())
+        .unwrap()
+        .replace("\"active\":true", "\"active\":false");
+    tamper(dir.path(), "keys", |keys| {
+        keys.insert(ids[1].as_bytes(), changed.as_bytes()).unwrap()
+    });
+    let message = refused(dir.path());
+    assert!(
+        message.contains("(3 keys as expected, but not the recorded ones)"),
+        "{message}"
+    );
+
+    // An unreadable record is damage too, never a key silently skipped.
+    tamper(dir.path(), "keys", |keys| {
+        keys.insert(ids[1].as_bytes(), &b"{not json"[..]).unwrap()
+    });
+    let message = refused(dir.path());
+    assert!(
+        message.contains(&format!("the key record \"{}\" is unreadable", ids[1])),
+        "{message}"
+    );
+}
+
+#[test]
+fn counter_blobs_that_differ_from_their_manifest_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let s = open(dir.path());
+        for n in 0..50 {
+            s.check_public(ip(n), L, Utc::now());
+        }
+        s.flush().unwrap();
+    }
+    tamper(dir.path(), "counters", |counters| {
+        let (key, _) = counters
+            .iter()
+            .flatten()
+            .find(|(k, _)| k.starts_with(b"shard/"))
+            .unwrap();
+        counters.remove(&key).unwrap()
+    });
+    let message = refused(dir.path());
+    assert!(message.contains("counter blobs, found"), "{message}");
+}
+
+#[test]
+fn sled_corruption_is_one_clean_line() {
+    let dir = tempfile::tempdir().unwrap();
+    state_with_keys(dir.path(), 1);
+    // Opened again: sled writes a snapshot when it opens a database holding data.
+    drop(open(dir.path()));
+    let [snapshot] = &files_starting_with(dir.path(), "snap.")[..] else {
+        panic!("one snapshot");
+    };
+    let len = std::fs::metadata(snapshot).unwrap().len() as usize;
+    std::fs::write(snapshot, vec![0x5a; len]).unwrap();
+    let message = refused(dir.path());
+    assert!(message.contains("(sled found corrupted data"), "{message}");
+    binary_refuses(dir.path());
+}
+
+// ---------------------------------------------------------------- kill -9
+
+/// Limits no test request reaches.
+fn unlimited() -> LimitsConfig {
+    let max = kalendorius_server::limits::MAX_LIMIT;
+    LimitsConfig {
+        laisvadienis_per_minute: max,
+        laisvadienis_per_month: max,
+        days_per_minute: max,
+        days_per_month: max,
+        key_default_per_minute: max,
+        key_default_per_day: max,
+    }
+}
+
+/// Public subjects the counting child spreads its requests over (and one key).
+const CHILD_SUBJECTS: u32 = 50;
+
+/// The subject of a counting child's request `j`: a public one, or the key (`None`).
+fn child_subject(j: u64) -> Option<u32> {
+    let n = (j % u64::from(CHILD_SUBJECTS + 1)) as u32;
+    (n < CHILD_SUBJECTS).then_some(n)
+}
+
+/// What this test binary does when a kill test runs it again as a child process (nothing
+/// in a normal run). `KALENDORIUS_TEST_CHILD=keys`: creates keys in a loop and prints each
+/// id once `create_key` has returned. `=counters`: with the background persistence
+/// running, counts `KALENDORIUS_TEST_OPS` requests (see `child_subject`), then prints
+/// `stopped` and waits to be killed.
+#[test]
+#[ignore = "run as a child process by the kill tests"]
+fn child_process() {
+    let Ok(mode) = std::env::var("KALENDORIUS_TEST_CHILD") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(std::env::var("KALENDORIUS_TEST_DIR").unwrap());
+    let s = Arc::new(State::open(&dir, unlimited()).unwrap());
+    if mode == "keys" {
+        for i in 0.. {
+            let (_, r) = s
+                .create_key(&format!("child {i}"), None, None, None)
+                .unwrap();
+            println!("created {}", r.id);
+        }
+    }
+    let ops: u64 = std::env::var("KALENDORIUS_TEST_OPS")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let key = s.keys()[0].clone();
+    let (_stop, _background) = start_background(&s, &admin::socket_path(&dir));
+    for j in 0..ops {
+        let d = match child_subject(j) {
+            Some(n) => s.check_public(ip(n), D, Utc::now()),
+            None => s.check_key(&key, Utc::now()),
+        };
+        assert!(admitted(&d));
+    }
+    println!("stopped");
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+/// Runs `child_process` in `mode` on `dir`; returns it and its stdout lines.
+fn spawn_child(
+    mode: &str,
+    dir: &Path,
+    ops: u64,
+) -> (
+    std::process::Child,
+    std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "child_process", "--nocapture"])
+        .env("KALENDORIUS_TEST_CHILD", mode)
+        .env("KALENDORIUS_TEST_DIR", dir)
+        .env("KALENDORIUS_TEST_OPS", ops.to_string())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    (child, lines)
+}
+
+#[test]
+fn killed_while_changing_keys_the_database_opens_with_every_stored_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut stored = vec![];
+    for round in 0..100 {
+        let (mut child, mut lines) = spawn_child("keys", dir.path(), 0);
+        // Killed at once after the first few keys: mostly in the middle of the next one.
+        let mut seen = 0;
+        while seen < 1 + round % 3 {
+            let line = lines.next().expect("the child creates keys").unwrap();
+            if let Some(id) = line.strip_prefix("created ") {
+                stored.push(id.to_owned());
+                seen += 1;
+            }
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let s = State::open(dir.path(), unlimited())
+            .unwrap_or_else(|e| panic!("round {round}: a kill is not damage: {e}"));
+        let ids: Vec<String> = s.keys().into_iter().map(|r| r.id).collect();
+        for id in &stored {
+            assert!(ids.contains(id), "round {round}: key {id} lost");
+        }
+    }
+}
+
+#[test]
+fn a_kill_a_second_after_the_last_request_loses_no_count() {
+    let dir = tempfile::tempdir().unwrap();
+    state_with_keys(dir.path(), 1);
+    let mut expected = vec![0u64; CHILD_SUBJECTS as usize + 1];
+    for (round, ops) in [700u64, 1_300, 400].into_iter().enumerate() {
+        let (mut child, mut lines) = spawn_child("counters", dir.path(), ops);
+        while lines.next().expect("the child counts").unwrap() != "stopped" {}
+        // Two persistence rounds and sled's flush fit in well under a second.
+        std::thread::sleep(Duration::from_millis(1_200));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        for j in 0..ops {
+            expected[child_subject(j).unwrap_or(CHILD_SUBJECTS) as usize] += 1;
+        }
+        let s = State::open(dir.path(), unlimited()).unwrap();
+        let now = Utc::now();
+        let key = s.keys()[0].id.clone();
+        let got: Vec<u64> = (0..CHILD_SUBJECTS)
+            .map(|n| s.public_usage(ip(n), D, now).1)
+            .chain([s.key_usage(&key, now).1])
+            .collect();
+        assert_eq!(got, expected, "round {round}");
+    }
+}
+
+// ---------------------------------------------------------------- backups
+
+/// Runs the real binary's `keys` with `args` on `state`; returns (exit code, stdout, stderr).
+fn keys_bin(state: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["keys", "--state", state.to_str().unwrap()];
+    all.extend(args);
+    let out = bin(&all);
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The records of a state database, as the next command opening it sees them.
+fn records_of(state: &Path) -> Vec<kalendorius_server::keys::KeyRecord> {
+    open(state).keys()
+}
+
+#[test]
+fn export_then_import_into_an_empty_state_restores_working_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, dst) = (dir.path().join("src"), dir.path().join("dst"));
+    let t = Utc::now();
+    let (a, b) = {
+        let s = open(&src);
+        let (a, ka) = s
+            .create_key_at("ACME", Some(5), Some(50), Some(plus_ms(t, 86_400_000)), t)
+            .unwrap();
+        let (b, kb) = s.create_key_at("Ona", None, None, None, t).unwrap();
+        s.create_key_at("Jonas", None, Some(7), None, t).unwrap();
+        s.revoke_key(&kb.id).unwrap();
+        s.check_key(&ka, t);
+        s.flush().unwrap();
+        (a, b)
+    };
+    let file = dir.path().join("keys.jsonl");
+    let (code, out, err) = keys_bin(&src, &["export", "--out", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, format!("exported 3 keys to {}\n", file.display()));
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    assert!(!text.contains("ltk_") && !text.contains("used_"), "{text}");
+    for r in records_of(&src) {
+        assert!(text.contains(&format!("\"hash\":\"{}\"", r.hash)), "{text}");
+    }
+    // To stdout, with the usage when asked for.
+    let (code, out, _) = keys_bin(&src, &["export", "--counters"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().count(), 3);
+    assert!(out.contains("\"used_minute\":1,\"used_day\":1"), "{out}");
+
+    let (code, out, err) = keys_bin(&dst, &["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "imported 3 keys: 3 added, 0 unchanged, 0 replaced\n");
+    assert_eq!(records_of(&dst), records_of(&src));
+    let list = |state: &Path| {
+        let (code, out, _) = keys_bin(state, &["list"]);
+        assert_eq!(code, Some(0));
+        // Without the usage columns: the counters are not part of a backup.
+        out.lines()
+            .map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                [&cols[..6], &cols[8..]].concat().join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(list(&dst), list(&src));
+    // Importing again changes nothing.
+    let (code, out, _) = keys_bin(&dst, &["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, "imported 3 keys: 0 added, 3 unchanged, 0 replaced\n");
+
+    // The restored keys work against a real server: the live one is served, the revoked
+    // one refused.
+    let data = dir.path().join("data");
+    small_dataset(&data);
+    let server = serve(&data, &dst);
+    let path = "/api/v1/holidays?year=2020";
+    assert_eq!(status_with_key(&server.addr, path, &a), 200);
+    assert_eq!(status_with_key(&server.addr, path, &b), 401);
+}
+
+#[test]
+fn an_import_that_conflicts_with_stored_keys_is_refused_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let ids = state_with_keys(&state, 3);
+    let file = dir.path().join("keys.jsonl");
+    assert_eq!(
+        keys_bin(&state, &["export", "--out", file.to_str().unwrap()]).0,
+        Some(0)
+    );
+    // A key changed since the backup, and a new key in the backup.
+    let s = open(&state);
+    s.set_key_limits(&ids[1], Some(9), None).unwrap();
+    drop(s);
+    let other = dir.path().join("other");
+    state_with_keys(&other, 1);
+    let extra = keys_bin(&other, &["export"]).1;
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(&extra);
+    std::fs::write(&file, &text).unwrap();
+
+    let before = records_of(&state);
+    let (code, _, err) = keys_bin(&state, &["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "kalendorius-server: the file's records for {} differ from the stored keys with \
+             those ids; nothing was imported (--replace imports the file's version of them)\n",
+            ids[1]
+        )
+    );
+    assert_eq!(
+        records_of(&state),
+        before,
+        "nothing written, not even the new key"
+    );
+
+    let (code, out, err) = keys_bin(&state, &["import", "--replace", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "imported 4 keys: 1 added, 2 unchanged, 1 replaced\n");
+    let after = records_of(&state);
+    assert_eq!(after.len(), 4);
+    assert_eq!(
+        after.iter().find(|r| r.id == ids[1]).unwrap().per_minute,
+        60
+    );
+
+    // Malformed or inconsistent records are refused with the line or id, nothing written.
+    let record = text.lines().next().unwrap();
+    let id = &ids[0];
+    let cases = [
+        (
+            "not json\n".to_owned(),
+            "line 1: not a key record".to_owned(),
+        ),
+        (
+            record.replacen(
+                &format!("\"id\":\"{id}\""),
+                "\"id\":\"0000000000000000\"",
+                1,
+            ),
+            "record 0000000000000000: the id is not the start of the hash".to_owned(),
+        ),
+        (
+            record.replacen("\"per_day\":10000", "\"per_day\":0", 1),
+            format!("record {id}: per-day must be a whole number"),
+        ),
+        (
+            format!(
+                "{record}\n{}",
+                record.replacen("\"owner\":\"owner 0\"", "\"owner\":\"x\"", 1)
+            ),
+            format!("record {id}: given twice, differently"),
+        ),
+    ];
+    for (bad, says) in cases {
+        std::fs::write(&file, bad).unwrap();
+        let (code, _, err) = keys_bin(&state, &["import", file.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains(&says), "{says}: {err}");
+        assert_eq!(records_of(&state), after);
+    }
+}
+
+#[test]
+fn export_and_import_go_through_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other");
+    state_with_keys(&other, 2);
+    let export = KeysCommand::Export(ExportArgs {
+        out: None,
+        counters: false,
+    });
+    let exported = cli(&other, export.clone()).unwrap();
+    let file = dir.path().join("keys.jsonl");
+    std::fs::write(&file, &exported).unwrap();
+
+    let state = dir.path().join("state");
+    let s = Arc::new(open(&state));
+    let (stop, handle) = start_background(&s, &admin::socket_path(&state));
+    let import = KeysCommand::Import(ImportArgs {
+        file: file.clone(),
+        replace: false,
+    });
+    let out = cli(&state, import).unwrap();
+    assert_eq!(out, "imported 2 keys: 2 added, 0 unchanged, 0 replaced\n");
+    assert_eq!(s.keys(), records_of(&other), "in the server at once");
+    assert_eq!(cli(&state, export).unwrap(), exported);
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
 }

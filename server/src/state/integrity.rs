@@ -1,0 +1,329 @@
+//! Integrity of the state database: what `State::open` checks before trusting it, and the
+//! records written so that it can.
+//!
+//! The state database is the only copy of every API key, and sled opens whatever it can
+//! read without complaint: a `db` file cut in half, a missing `conf` (re-created with
+//! defaults) or a missing snapshot all open with fewer keys, or none. So three checks run
+//! at open, and a failure refuses the database with one line that says how to restore it
+//! (`StateError::Damaged`):
+//!
+//! - Files. A state directory is either fresh (no sled file at all) or complete: `conf`,
+//!   `db` and a `snap.*` snapshot. Anything in between is damaged. sled writes a snapshot
+//!   only when it opens a database that already has data, so `State::open` creates a
+//!   database by opening it twice; a missing snapshot is accepted only where no key is
+//!   recorded (a creation cut short, or a database of an earlier version opened once).
+//! - Keys. `integrity.json` in the state directory, outside sled, holds the number of key
+//!   records and a digest of them ([`SetDigest`]). It is rewritten around every key change:
+//!   before the change it lists the old and the new digest (a crash in between leaves
+//!   either), after it only the new one. The keys found at open must match a listed
+//!   digest. Being outside the database, it catches what no record inside it can: sled
+//!   recovering an older, shorter history of its log.
+//! - Counters. Every persistence batch writes `manifest` in the counters tree, the digest
+//!   of all counter blobs, in the same atomic batch as the blobs. A crash loses whole
+//!   batches (blobs and manifest together), so a mismatch is damage, not a crash.
+//!
+//! A database written before these records existed has neither the file nor the manifest:
+//! it is accepted and both are written (and logged). sled's own error messages repeat
+//! themselves and end in `backtrace ()`; [`sled_message`] makes one clean phrase of them.
+
+use std::path::Path;
+
+use sha2::{Digest as _, Sha256};
+
+/// The file (in the state directory) recording the keys' digest.
+pub(crate) const RECORD_FILE: &str = "integrity.json";
+/// Its format version.
+const RECORD_FORMAT: u32 = 1;
+/// The key of the counters manifest in the counters tree.
+pub(crate) const MANIFEST_KEY: &[u8] = b"manifest";
+/// Format version of the manifest (its first byte).
+const MANIFEST_FORMAT: u8 = 1;
+
+/// The hash of one (key, value) entry, as four lanes that [`SetDigest`] sums.
+pub(crate) type EntryHash = [u64; 4];
+
+/// The hash of one entry: SHA-256 over the key's length, the key and the value.
+pub(crate) fn entry_hash(key: &[u8], value: &[u8]) -> EntryHash {
+    let mut h = Sha256::new();
+    h.update((key.len() as u64).to_le_bytes());
+    h.update(key);
+    h.update(value);
+    let d = h.finalize();
+    std::array::from_fn(|i| u64::from_le_bytes(d[i * 8..i * 8 + 8].try_into().expect("8 bytes")))
+}
+
+/// An order-independent digest of a set of entries: how many there are and the lane-wise
+/// wrapping sum of their [`entry_hash`]es. One entry can be added or removed without
+/// reading the others, which is what lets every change update it in the same write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct SetDigest {
+    /// Number of entries.
+    pub count: u64,
+    /// Lane-wise sum of their hashes.
+    sum: [u64; 4],
+}
+
+impl SetDigest {
+    /// Adds an entry's hash.
+    pub fn add(&mut self, h: EntryHash) {
+        self.count += 1;
+        for (s, x) in self.sum.iter_mut().zip(h) {
+            *s = s.wrapping_add(x);
+        }
+    }
+
+    /// Removes an entry's hash (one that was added).
+    pub fn remove(&mut self, h: EntryHash) {
+        self.count = self.count.saturating_sub(1);
+        for (s, x) in self.sum.iter_mut().zip(h) {
+            *s = s.wrapping_sub(x);
+        }
+    }
+
+    /// The digest of `entries`.
+    #[cfg(test)]
+    fn of<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        entries
+            .into_iter()
+            .map(|(k, v)| entry_hash(k.as_bytes(), v.as_bytes()))
+            .collect()
+    }
+
+    /// The sum as 64 hex characters.
+    fn hex(&self) -> String {
+        self.sum.iter().map(|x| format!("{x:016x}")).collect()
+    }
+
+    /// Parses what `hex` wrote.
+    fn from_hex(count: u64, s: &str) -> Option<SetDigest> {
+        if s.len() != 64 || !s.is_ascii() {
+            return None;
+        }
+        let mut sum = [0u64; 4];
+        for (i, lane) in sum.iter_mut().enumerate() {
+            *lane = u64::from_str_radix(&s[i * 16..i * 16 + 16], 16).ok()?;
+        }
+        Some(SetDigest { count, sum })
+    }
+
+    /// The counters manifest: format byte, count and the four lanes, little-endian.
+    pub fn to_manifest(self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(41);
+        v.push(MANIFEST_FORMAT);
+        v.extend_from_slice(&self.count.to_le_bytes());
+        for lane in self.sum {
+            v.extend_from_slice(&lane.to_le_bytes());
+        }
+        v
+    }
+
+    /// Parses a counters manifest; `None` if it is not one.
+    pub fn from_manifest(v: &[u8]) -> Option<SetDigest> {
+        let (&MANIFEST_FORMAT, rest) = v.split_first()? else {
+            return None;
+        };
+        if rest.len() != 40 {
+            return None;
+        }
+        let word = |i: usize| u64::from_le_bytes(rest[i * 8..i * 8 + 8].try_into().expect("8"));
+        Some(SetDigest {
+            count: word(0),
+            sum: [word(1), word(2), word(3), word(4)],
+        })
+    }
+}
+
+impl FromIterator<EntryHash> for SetDigest {
+    fn from_iter<I: IntoIterator<Item = EntryHash>>(hashes: I) -> Self {
+        let mut d = SetDigest::default();
+        for h in hashes {
+            d.add(h);
+        }
+        d
+    }
+}
+
+/// `integrity.json` as stored.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordFile {
+    /// [`RECORD_FORMAT`].
+    format: u32,
+    /// The digests the keys tree may match: the current one, or (during a change) the
+    /// one before it and the one after.
+    keys: Vec<RecordedDigest>,
+}
+
+/// One digest in `integrity.json`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordedDigest {
+    /// Number of key records.
+    count: u64,
+    /// Their digest, 64 hex characters.
+    digest: String,
+}
+
+/// Reads `integrity.json` of `dir`: `Ok(None)` if there is none, `Err` with what is wrong
+/// if it cannot be read or parsed.
+pub(crate) fn read_record(dir: &Path) -> Result<Option<Vec<SetDigest>>, String> {
+    let path = dir.join(RECORD_FILE);
+    let text = match std::fs::read(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{RECORD_FILE} cannot be read: {e}")),
+    };
+    let unreadable = || format!("{RECORD_FILE} is unreadable");
+    let file: RecordFile = serde_json::from_slice(&text).map_err(|_| unreadable())?;
+    if file.format != RECORD_FORMAT || file.keys.is_empty() {
+        return Err(unreadable());
+    }
+    file.keys
+        .iter()
+        .map(|d| SetDigest::from_hex(d.count, &d.digest).ok_or_else(unreadable))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The number of keys a record read by `read_record` expects (the newest digest's).
+pub(crate) fn expected_keys(recorded: &Option<Vec<SetDigest>>) -> u64 {
+    recorded
+        .as_deref()
+        .and_then(<[_]>::last)
+        .map_or(0, |d| d.count)
+}
+
+/// Replaces `integrity.json` of `dir` with `digests`, durably and atomically (a crash
+/// leaves the old file or the new one).
+pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result<()> {
+    let file = RecordFile {
+        format: RECORD_FORMAT,
+        keys: digests
+            .iter()
+            .map(|d| RecordedDigest {
+                count: d.count,
+                digest: d.hex(),
+            })
+            .collect(),
+    };
+    let mut text = serde_json::to_vec(&file).expect("the record serialises");
+    text.push(b'\n');
+    super::write_private_file(&dir.join(RECORD_FILE), &text)
+}
+
+/// What a state directory holds, as far as sled's files go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// No sled file: a new database will be created.
+    Fresh,
+    /// `conf`, `db` and a snapshot: sled can open it.
+    Complete,
+    /// Some of sled's files but not all; the missing ones are named.
+    Incomplete(Vec<&'static str>),
+}
+
+/// Looks at the files of a state directory (which may not exist).
+pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Layout::Fresh),
+        Err(e) => return Err(e),
+    };
+    let (mut conf, mut db, mut snapshot, mut blobs) = (false, false, false, false);
+    for entry in entries {
+        let name = entry?.file_name();
+        let name = name.to_string_lossy();
+        match &*name {
+            "conf" => conf = true,
+            "db" => db = true,
+            "blobs" => blobs = true,
+            // `snap.<lsn>.generating` is a snapshot sled had not finished writing.
+            n if n.starts_with("snap.") && !n.ends_with(".generating") => snapshot = true,
+            _ => {}
+        }
+    }
+    if !(conf || db || snapshot || blobs) {
+        return Ok(Layout::Fresh);
+    }
+    let missing: Vec<&'static str> = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
+        .into_iter()
+        .filter(|(present, _)| !present)
+        .map(|(_, name)| name)
+        .collect();
+    Ok(if missing.is_empty() {
+        Layout::Complete
+    } else {
+        Layout::Incomplete(missing)
+    })
+}
+
+/// One clean phrase for a sled error. sled's `Display` of a corruption ends in
+/// `backtrace ()` and its I/O errors are wrapped twice; this keeps only what an operator
+/// can act on.
+pub(crate) fn sled_message(e: &sled::Error) -> String {
+    match e {
+        sled::Error::Io(io) => io.to_string(),
+        sled::Error::Corruption { at: Some(at), .. } => {
+            format!("sled found corrupted data at {at}")
+        }
+        sled::Error::Corruption { at: None, .. } => "sled found corrupted data".to_owned(),
+        sled::Error::Unsupported(what) => format!("unsupported by sled: {what}"),
+        sled::Error::ReportableBug(what) => format!("sled failed: {what}"),
+        sled::Error::CollectionNotFound(name) => {
+            format!("sled has no tree {}", String::from_utf8_lossy(name))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_are_order_independent_and_removable() {
+        let a = SetDigest::of([("a", "1"), ("b", "2"), ("c", "3")]);
+        let b = SetDigest::of([("c", "3"), ("a", "1"), ("b", "2")]);
+        assert_eq!(a, b);
+        assert_eq!(a.count, 3);
+        let mut c = a;
+        c.remove(entry_hash(b"b", b"2"));
+        assert_eq!(c, SetDigest::of([("a", "1"), ("c", "3")]));
+        assert_ne!(a, SetDigest::of([("a", "1"), ("b", "2"), ("c", "4")]));
+        // The key is part of the entry: moving a value to another key changes the digest.
+        assert_ne!(SetDigest::of([("ab", "c")]), SetDigest::of([("a", "bc")]));
+        assert_eq!(SetDigest::from_manifest(&a.to_manifest()), Some(a));
+        assert_eq!(SetDigest::from_hex(a.count, &a.hex()), Some(a));
+        assert_eq!(SetDigest::from_manifest(b"junk"), None);
+    }
+
+    #[test]
+    fn record_file_round_trip_and_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_record(dir.path()), Ok(None));
+        let d = [SetDigest::of([("a", "1")]), SetDigest::default()];
+        write_record(dir.path(), &d).unwrap();
+        assert_eq!(read_record(dir.path()), Ok(Some(d.to_vec())));
+        std::fs::write(dir.path().join(RECORD_FILE), b"{\"format\":1").unwrap();
+        assert!(read_record(dir.path()).unwrap_err().contains("unreadable"));
+    }
+
+    #[test]
+    fn layouts() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        assert_eq!(inspect(&d.join("none")).unwrap(), Layout::Fresh);
+        assert_eq!(inspect(d).unwrap(), Layout::Fresh);
+        std::fs::write(d.join(RECORD_FILE), b"").unwrap();
+        std::fs::write(d.join("admin.sock"), b"").unwrap();
+        assert_eq!(inspect(d).unwrap(), Layout::Fresh, "not sled's files");
+        std::fs::write(d.join("db"), b"").unwrap();
+        std::fs::write(d.join("snap.0000000000000001.generating"), b"").unwrap();
+        assert_eq!(
+            inspect(d).unwrap(),
+            Layout::Incomplete(vec!["conf", "snap.*"])
+        );
+        std::fs::write(d.join("conf"), b"").unwrap();
+        std::fs::write(d.join("snap.0000000000000001"), b"").unwrap();
+        assert_eq!(inspect(d).unwrap(), Layout::Complete);
+    }
+}
