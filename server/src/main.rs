@@ -86,17 +86,27 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
 /// shaped like the other log lines (with the same text as `message` and the URL as `url`),
 /// so that every line on stdout is JSON.
 fn announcement(format: LogFormat, addr: SocketAddr) -> String {
-    let message = format!("listening on http://{addr}");
+    /// The fields in the order the other JSON lines have them.
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        timestamp: String,
+        level: &'a str,
+        message: &'a str,
+        url: &'a str,
+        target: &'a str,
+    }
+    let url = format!("http://{addr}");
+    let message = format!("listening on {url}");
     match format {
         LogFormat::Text => message,
-        LogFormat::Json => serde_json::json!({
-            "timestamp": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-            "level": "INFO",
-            "message": message,
-            "url": format!("http://{addr}"),
-            "target": "kalendorius_server",
+        LogFormat::Json => serde_json::to_string(&Line {
+            timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            level: "INFO",
+            message: &message,
+            url: &url,
+            target: "kalendorius_server",
         })
-        .to_string(),
+        .expect("strings serialize"),
     }
 }
 
