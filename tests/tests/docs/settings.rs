@@ -48,7 +48,7 @@ fn the_example_settings_are_the_defaults_with_every_key() {
 fn unit_value<'a>(unit: &'a str, key: &str) -> Option<&'a str> {
     unit.lines()
         .filter_map(|l| l.trim().strip_prefix(key)?.strip_prefix('='))
-        .last()
+        .next_back()
 }
 
 #[test]
