@@ -501,6 +501,8 @@ mod tests {
         );
         assert_eq!(Target::from_path(OPENAPI_PATH), Some(Target::OpenApi));
         assert_eq!(Target::from_path("/docs"), None);
+        assert_eq!(Target::from_path("/health/"), None);
+        assert_eq!(Target::from_path("/api/v1/health"), None);
     }
 
     #[test]

@@ -33,20 +33,11 @@ async fn probes_answer_ok_without_key_count_or_cache() {
                 "{path}"
             );
         }
-        let head = app
-            .client
-            .head(format!("{}{path}", app.base))
-            .send()
-            .await
-            .unwrap();
+        let url = format!("{}{path}", app.base);
+        let head = app.client.head(&url).send().await.unwrap();
         assert_eq!(head.status(), 200);
         assert!(head.bytes().await.unwrap().is_empty());
-        let post = app
-            .client
-            .post(format!("{}{path}", app.base))
-            .send()
-            .await
-            .unwrap();
+        let post = app.client.post(&url).send().await.unwrap();
         assert_error(post, 405, "method_not_allowed").await;
     }
     // The public endpoint's one request of the minute is still there.
