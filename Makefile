@@ -15,7 +15,8 @@ DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/
 .PHONY: run test dataset check-sources release lint bench bench-floods clean
 
 ## make run: build the dataset if the sources changed, create a local development key on
-## first run (printed every time), and serve on 127.0.0.1:8080.
+## first run (printed every time), and serve on 127.0.0.1:8080 (another address:
+## `make run LISTEN=127.0.0.1:9000`, or `LISTEN=0.0.0.0:8080` to serve other machines).
 run: release $(OUT)/current/manifest.json $(DEV_KEY)
 	@echo "Development API key (also in $(DEV_KEY)): $$(cat $(DEV_KEY))"
 	@echo "Try: curl -s 'http://$(LISTEN)/api/v1/laisvadienis?date=2026-12-24'"
@@ -31,19 +32,23 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
+# One release build of both binaries, always with the same package selection: cargo unifies
+# the dependencies' features over the packages it builds, so building the generator alone
+# would compile (and link, with fat LTO) a second variant of the shared dependencies.
 release:
 	$(CARGO) build --release -p kalendorius-generator -p kalendorius-server
 
 ## make dataset: (re)build output/ from sources/ when anything it depends on changed.
 dataset: $(OUT)/current/manifest.json
 
-$(OUT)/current/manifest.json: $(DATASET_INPUTS)
-	$(CARGO) build --release -p kalendorius-generator
+# The generator comes from `release` (order-only: a build that changed nothing does not
+# make the dataset stale; a change to the generator's code is in DATASET_INPUTS).
+$(OUT)/current/manifest.json: $(DATASET_INPUTS) | release
 	$(GENERATOR) build --sources sources --out $(OUT)
 
 ## make check-sources: validate the sources without writing anything.
-check-sources:
-	$(CARGO) run --release -q -p kalendorius-generator -- check --sources sources
+check-sources: release
+	$(GENERATOR) check --sources sources
 
 # The development key: created once with the key tool, kept (mode 600) for local use only.
 $(DEV_KEY): | release

@@ -9,9 +9,10 @@
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
-//! 5. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
-//!    anything unknown is a D1 404;
-//! 6. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
+//! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
+//! 6. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
+//!    anything unknown is a D1 404 (with a hint for a known path plus a trailing slash);
+//! 7. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
 //!    check, `Cache-Control: no-store` when it is an error, and one access log line.
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
@@ -35,6 +36,7 @@ use crate::client_ip::TrustedProxies;
 use crate::clock::Instant;
 use crate::data::DataHandle;
 use crate::errors::{self, ApiError, ErrorCode, ALLOW};
+use crate::health::{self, Probe};
 use crate::keys::{KeyError, KeyRecord};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::state::State;
@@ -90,6 +92,27 @@ impl Op {
             Op::Days => Some(PublicEndpoint::Days),
             Op::Holidays | Op::NameDays | Op::Day => None,
         }
+    }
+}
+
+/// What an exact path answers, when it is not a document route: an operation, the OpenAPI
+/// document, or a probe (`crate::health`: never counted, no key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Op(Op),
+    OpenApi,
+    Probe(Probe),
+}
+
+impl Target {
+    fn from_path(path: &str) -> Option<Target> {
+        if let Some(op) = Op::from_path(path) {
+            return Some(Target::Op(op));
+        }
+        if path == OPENAPI_PATH {
+            return Some(Target::OpenApi);
+        }
+        Probe::from_path(path).map(Target::Probe)
     }
 }
 
@@ -204,22 +227,23 @@ struct Exchange {
 }
 
 impl App {
-    /// Answers a request to one of the operations, `/api/v1/openapi.json`, or with a 405,
-    /// borrowing it throughout (nothing of it is copied for the log).
-    fn answer_api(&self, op: Option<Op>, req: &Request, ex: &mut Exchange) -> Response {
+    /// Answers a request to one of the operations, `/api/v1/openapi.json` or a probe, or
+    /// with a 405, borrowing it throughout (nothing of it is copied for the log).
+    fn answer_api(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let method = if ex.method == Method::HEAD {
             // Answered exactly as a GET (same checks, same count), then stripped.
             &Method::GET
         } else {
             &ex.method
         };
-        match (op, method) {
+        match (target, method) {
             (_, &Method::OPTIONS) => preflight(req),
-            (Some(op), &Method::GET) => self.call_op(op, req, ex),
-            (None, &Method::GET) => Response::builder()
+            (Target::Op(op), &Method::GET) => self.call_op(op, req, ex),
+            (Target::OpenApi, &Method::GET) => Response::builder()
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
                 .header(header::CACHE_CONTROL, crate::caching::PUBLIC)
                 .body(self.spec.clone()),
+            (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -288,13 +312,19 @@ impl App {
             method: req.method().clone(),
             admission: Admission::default(),
         };
-        let refused = host_refusal(&req);
-        let op = Op::from_path(req.uri().path());
-        if refused.is_some() || op.is_some() || req.uri().path() == OPENAPI_PATH {
-            let resp = match refused {
-                Some(refusal) => refusal.into_response(),
-                None => self.answer_api(op, &req, &mut ex),
-            };
+        let target = Target::from_path(req.uri().path());
+        // A known path with a trailing slash is a 404 with a hint.
+        let mistyped = || {
+            let known = req.uri().path().strip_suffix('/')?;
+            Target::from_path(known).map(|_| errors::not_found_did_you_mean(known))
+        };
+        let answered = match host_refusal(&req) {
+            Some(refusal) => Some(refusal.into_response()),
+            None => target
+                .map(|target| self.answer_api(target, &req, &mut ex))
+                .or_else(|| mistyped().map(IntoResponse::into_response)),
+        };
+        if let Some(resp) = answered {
             if ex.method != Method::HEAD {
                 return Answered::Now(finish(resp, req.uri(), ex));
             }
@@ -475,6 +505,22 @@ mod tests {
         let values = numeric_values([0, 60, u64::MAX]);
         let shown: Vec<&[u8]> = values.iter().map(HeaderValue::as_bytes).collect();
         assert_eq!(shown, [&b"0"[..], b"60", b"18446744073709551615"]);
+    }
+
+    #[test]
+    fn probes_and_the_document_are_targets_too() {
+        assert_eq!(
+            Target::from_path("/health"),
+            Some(Target::Probe(Probe::Health))
+        );
+        assert_eq!(
+            Target::from_path("/ready"),
+            Some(Target::Probe(Probe::Ready))
+        );
+        assert_eq!(Target::from_path(OPENAPI_PATH), Some(Target::OpenApi));
+        assert_eq!(Target::from_path("/docs"), None);
+        assert_eq!(Target::from_path("/health/"), None);
+        assert_eq!(Target::from_path("/api/v1/health"), None);
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub enum ErrorCode {
     NotFound,
     /// 405: method other than GET, HEAD, OPTIONS.
     MethodNotAllowed,
+    /// 503: `/ready` while the server cannot answer the API (the state database is not
+    /// usable).
+    NotReady,
     /// 500: a bug; no detail is given.
     Internal,
 }
@@ -73,6 +76,7 @@ impl ErrorCode {
             RateLimitMinute | RateLimitDay | RateLimitMonth => StatusCode::TOO_MANY_REQUESTS,
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            NotReady => StatusCode::SERVICE_UNAVAILABLE,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -136,7 +140,16 @@ impl poem::IntoResponse for ApiError {
 pub fn not_found() -> ApiError {
     ApiError::new(
         ErrorCode::NotFound,
-        "no such path; the API is under /api/v1 (see /api/v1/openapi.json)",
+        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
+    )
+}
+
+/// The 404 of a known path written with a trailing slash (`/api/v1/days/`): paths match
+/// exactly, so it is still a 404, with a hint.
+pub fn not_found_did_you_mean(known: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotFound,
+        format!("no such path; did you mean {known}? (paths take no trailing slash; see /docs)"),
     )
 }
 

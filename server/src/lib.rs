@@ -18,6 +18,7 @@ pub mod clock;
 pub mod config;
 pub mod data;
 pub mod errors;
+pub mod health;
 pub mod http;
 pub mod params;
 pub mod server;

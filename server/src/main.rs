@@ -4,6 +4,7 @@
 //! server cannot start or a command fails (the reason is printed to stderr); 2 for usage
 //! errors (clap).
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -12,7 +13,8 @@ use clap::{Parser, Subcommand};
 use kalendorius_server::config::{limits_from_env, ServeArgs, Settings};
 use kalendorius_server::keys_cli::{self, KeysCommand};
 use kalendorius_server::server::Server;
-use kalendorius_server::{shutdown, telemetry};
+use kalendorius_server::shutdown;
+use kalendorius_server::telemetry::{self, LogFormat};
 
 /// Lithuanian calendar data service.
 #[derive(Parser)]
@@ -66,16 +68,46 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
         let stop = shutdown::StopSignals::register()?;
+        let format = settings.log.format;
         let server = Server::bind(settings).await?;
         tokio::spawn(shutdown::reload_on_hangup(server.data())?);
         server
             .run_announced(stop.recv(), |addr| {
-                // Printed (not only logged) so scripts and tests can read the bound port;
-                // every signal handler and the admin socket are in place by now.
-                println!("listening on http://{addr}");
+                // Printed (not only logged, whatever the log level) so scripts and tests can
+                // read the bound port; every signal handler and the admin socket are in
+                // place by now.
+                println!("{}", announcement(format, addr));
             })
             .await
     })
+}
+
+/// The start-up line: `listening on http://ADDR`, or in the JSON log format a JSON object
+/// shaped like the other log lines (with the same text as `message` and the URL as `url`),
+/// so that every line on stdout is JSON.
+fn announcement(format: LogFormat, addr: SocketAddr) -> String {
+    /// The fields in the order the other JSON lines have them.
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        timestamp: String,
+        level: &'a str,
+        message: &'a str,
+        url: &'a str,
+        target: &'a str,
+    }
+    let url = format!("http://{addr}");
+    let message = format!("listening on {url}");
+    match format {
+        LogFormat::Text => message,
+        LogFormat::Json => serde_json::to_string(&Line {
+            timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            level: "INFO",
+            message: &message,
+            url: &url,
+            target: "kalendorius_server",
+        })
+        .expect("strings serialize"),
+    }
 }
 
 fn keys(args: KeysArgs) -> anyhow::Result<()> {

@@ -1058,6 +1058,7 @@ fn small_dataset(out: &Path) {
         sources: Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sources"),
         out: out.to_path_buf(),
         years: Some(2020..=2021),
+        keep: kalendorius_generator::versions::DEFAULT_KEEP,
     })
     .expect("the fixture sources build");
 }

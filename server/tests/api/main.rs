@@ -10,5 +10,6 @@ mod http;
 mod keyed;
 mod limits;
 mod openapi;
+mod probes;
 mod process;
 mod public;

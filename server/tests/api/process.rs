@@ -52,9 +52,9 @@ fn start(data: &Path, state: &Path, extra_env: &[(&str, &str)]) -> Proc {
         let mut tx = Some(tx);
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            if let Some(addr) = line.strip_prefix("listening on ") {
+            if let Some(addr) = announced_url(&line) {
                 if let Some(tx) = tx.take() {
-                    let _ = tx.send(addr.to_string());
+                    let _ = tx.send(addr);
                 }
             }
             let mut s = sink.lock().unwrap();
@@ -66,6 +66,18 @@ fn start(data: &Path, state: &Path, extra_env: &[(&str, &str)]) -> Proc {
         .recv_timeout(Duration::from_secs(60))
         .expect("the server prints its address");
     Proc { child, base, out }
+}
+
+/// The URL of the start-up line, `listening on http://ADDR` as text or as the `message` of
+/// a JSON line.
+fn announced_url(line: &str) -> Option<String> {
+    if let Some(url) = line.strip_prefix("listening on ") {
+        return Some(url.to_string());
+    }
+    let json: serde_json::Value = serde_json::from_str(line).ok()?;
+    let url = json["message"].as_str()?.strip_prefix("listening on ")?;
+    assert_eq!(json["url"], url, "{line}");
+    Some(url.to_string())
 }
 
 impl Proc {
@@ -371,6 +383,62 @@ async fn a_key_under_a_wrong_parameter_name_is_not_logged_either() {
             r#""/api/v1/day?date=REDACTED""#,
         ]
     );
+}
+
+#[tokio::test]
+async fn in_the_json_format_every_line_on_stdout_is_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    build_dataset(&out, 2020..=2021);
+    let mut server = start(
+        &out,
+        &tmp.path().join("state"),
+        &[("KALENDORIUS_LOG_FORMAT", "json")],
+    );
+    let client = reqwest::Client::new();
+    for path in [
+        "/api/v1/laisvadienis?date=2021-05-01",
+        "/api/v1/day?date=2021-05-01",
+        "/api/v1/days/",
+        "/health",
+        "/ready",
+    ] {
+        get(&client, format!("{}{path}", server.base)).await;
+    }
+    // A reload and a stop log lines of their own.
+    build_dataset(&out, 2020..=2022);
+    server.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !server.log().contains("dataset reloaded") {
+        assert!(Instant::now() < deadline, "no reload:\n{}", server.log());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.signal("TERM");
+    assert_eq!(server.wait_exit().code(), Some(0));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !server.log().contains("state flushed") {
+        assert!(Instant::now() < deadline, "no last line:\n{}", server.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let log = server.log();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("not JSON ({e}): {line}\nlog:\n{log}"));
+            assert!(value["timestamp"].is_string(), "{line}");
+            assert!(value["level"].is_string(), "{line}");
+            value
+        })
+        .collect();
+    assert!(
+        lines.iter().any(|l| l["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("listening on http://"))),
+        "{log}"
+    );
+    let access = lines.iter().filter(|l| l["target"] == "access").count();
+    assert_eq!(access, 5, "{log}");
 }
 
 fn refuse(data: &Path) -> String {

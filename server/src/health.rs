@@ -1,0 +1,77 @@
+//! The operational probes, outside the versioned API: `GET /health` (liveness) and
+//! `GET /ready` (readiness), for a supervisor, a load balancer or a deployment script.
+//!
+//! - `/health` answers 200 `{"status":"ok"}` whenever the process serves HTTP at all.
+//! - `/ready` answers 200 `{"status":"ok"}` when a dataset is loaded and the state database
+//!   is usable, and otherwise 503 with the usual error body (`not_ready`).
+//!
+//! Neither is counted or rate-limited, neither needs a key, and both are `Cache-Control:
+//! no-store` (a cached "ok" says nothing about now). They answer GET and HEAD (and OPTIONS,
+//! as every path of the service does); `crate::app` routes them before any limiter. They are
+//! not in the OpenAPI document: that document describes the versioned API under `/api/v1`,
+//! and the probes are the operators' contract, documented in docs/api.md.
+
+use poem::http::header;
+use poem::{IntoResponse, Response};
+
+use crate::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
+use crate::state::State;
+
+/// The liveness probe's path.
+pub const HEALTH_PATH: &str = "/health";
+
+/// The readiness probe's path.
+pub const READY_PATH: &str = "/ready";
+
+/// The body of a probe that is fine.
+const OK_BODY: &str = r#"{"status":"ok"}"#;
+
+/// The two probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// `/health`: the process serves.
+    Health,
+    /// `/ready`: the process can answer the API.
+    Ready,
+}
+
+impl Probe {
+    /// The probe at exactly `path`.
+    pub fn from_path(path: &str) -> Option<Probe> {
+        match path {
+            HEALTH_PATH => Some(Probe::Health),
+            READY_PATH => Some(Probe::Ready),
+            _ => None,
+        }
+    }
+}
+
+/// The answer of `probe` to a GET.
+///
+/// The dataset needs no check of its own: a running server always holds a complete, checked
+/// one (it does not start without, a reload swaps in only a dataset that passed every check,
+/// and a failed reload keeps the old one), so readiness comes down to the state database.
+pub fn answer(probe: Probe, state: &State) -> Response {
+    if probe == Probe::Ready && !state.is_usable() {
+        return ApiError::new(
+            ErrorCode::NotReady,
+            "not ready: the state database (API keys and rate-limit counters) is not usable; see the server's log",
+        )
+        .into_response();
+    }
+    Response::builder()
+        .header(header::CONTENT_TYPE, JSON_CONTENT_TYPE)
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(OK_BODY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ok_body_is_json() {
+        let v: serde_json::Value = serde_json::from_str(OK_BODY).unwrap();
+        assert_eq!(v, serde_json::json!({"status": "ok"}));
+    }
+}

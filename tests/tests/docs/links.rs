@@ -1,0 +1,135 @@
+//! Links between the documents: a clone must be complete.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::markdown;
+
+/// `path` with `.` and `..` resolved lexically; `None` when it climbs above its start.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::Normal(p) => out.push(p),
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Whether `dest` names a scheme (`https:`, `mailto:`, `file:` ...).
+fn scheme(dest: &str) -> Option<&str> {
+    let (scheme, _) = dest.split_once(':')?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    (first.is_ascii_alphabetic()
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+    .then_some(scheme)
+}
+
+/// What is wrong with the link `dest` of the document `file` (relative to the root).
+fn check(root: &Path, file: &Path, dest: &str) -> Option<String> {
+    if dest.is_empty() {
+        return Some("an empty link".into());
+    }
+    if let Some(scheme) = scheme(dest) {
+        return match scheme {
+            "http" | "https" | "mailto" => None,
+            other => Some(format!("a {other}: link points outside the repository")),
+        };
+    }
+    if dest.starts_with('/') {
+        return Some("an absolute path points outside the repository".into());
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor)),
+        None => (dest, None),
+    };
+    let target = if path.is_empty() {
+        file.to_path_buf()
+    } else {
+        let Some(target) = normalize(&file.parent().unwrap().join(path)) else {
+            return Some("points outside the repository".into());
+        };
+        target
+    };
+    let on_disk = root.join(&target);
+    if !on_disk.exists() {
+        return Some(format!("{} does not exist", target.display()));
+    }
+    if let Some(anchor) = anchor {
+        if target.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&on_disk).unwrap();
+            if !markdown::anchors(&text).iter().any(|a| a == anchor) {
+                return Some(format!("{} has no heading #{anchor}", target.display()));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn every_relative_link_resolves_inside_the_repository() {
+    let root = crate::root();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (file, text) in crate::markdown_files() {
+        for (n, line) in markdown::prose_lines(&text) {
+            for dest in markdown::links(&line) {
+                checked += 1;
+                if let Some(problem) = check(&root, &file, &dest) {
+                    problems.push(format!("{}:{}: ({dest}) {problem}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 20,
+        "only {checked} links found: is the parser broken?"
+    );
+    assert!(
+        problems.is_empty(),
+        "broken links:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Documents a reader of a clone cannot open or look up: the project's working notes live
+/// outside the repository, and what they settle is written in docs/.
+#[test]
+fn no_document_refers_to_notes_outside_the_repository() {
+    let mut problems = Vec::new();
+    for (file, text) in crate::markdown_files() {
+        for (n, line) in text.lines().enumerate() {
+            for needle in ["../shared", "shared/spec", "shared/reference", "DECISIONS"] {
+                if line.contains(needle) {
+                    problems.push(format!("{}:{}: {needle}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_checker_catches_what_it_must() {
+    let root = crate::root();
+    let readme = Path::new("README.md");
+    let api = Path::new("docs/api.md");
+    assert_eq!(check(&root, api, "data.md"), None);
+    assert_eq!(check(&root, api, "../sources/README.md"), None);
+    assert_eq!(check(&root, readme, "docs/api.md#keys"), None);
+    assert_eq!(check(&root, readme, "https://example.org/x"), None);
+    assert!(check(&root, readme, "../shared/spec/interface.md").is_some());
+    assert!(check(&root, api, "../../elsewhere.md").is_some());
+    assert!(check(&root, readme, "docs/nothing.md").is_some());
+    assert!(check(&root, readme, "docs/api.md#no-such-heading").is_some());
+    assert!(check(&root, readme, "#no-such-heading").is_some());
+    assert!(check(&root, readme, "/etc/passwd").is_some());
+    assert!(check(&root, readme, "file:///etc/passwd").is_some());
+}

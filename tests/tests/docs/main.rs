@@ -1,0 +1,56 @@
+//! The documentation held to the code and to the repository:
+//!
+//! - `links`: every relative link of every Markdown file resolves inside the repository
+//!   (and its `#anchor` to a heading), and no document points outside the clone;
+//! - `samples`: every sample answer in the Markdown files is what the real server, over the
+//!   dataset built from `sources/`, answers to the sample's command; the README shows one
+//!   for each endpoint;
+//! - `settings`: `kalendorius.example.toml` is the server's defaults with every key, and
+//!   the systemd files in `deploy/` agree with each other.
+
+mod links;
+mod markdown;
+mod samples;
+mod settings;
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate is inside the repository")
+        .to_path_buf()
+}
+
+/// Every Markdown file of the repository, as (path relative to the root, text), sorted.
+/// Skips what is not part of a clone: build output, local state, generated datasets.
+pub fn markdown_files() -> Vec<(PathBuf, String)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_name().unwrap().to_string_lossy();
+            if path.is_dir() {
+                let generated = dir.ends_with("output") && name != "README.md";
+                if !matches!(name.as_ref(), ".git" | "target" | "var") && !generated {
+                    walk(root, &path, out);
+                }
+            } else if name.ends_with(".md") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path.strip_prefix(root).unwrap().to_path_buf(), text));
+            }
+        }
+    }
+    let root = root();
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    assert!(
+        files.iter().any(|(p, _)| p == Path::new("README.md")),
+        "the README is found"
+    );
+    files
+}
