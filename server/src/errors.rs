@@ -5,7 +5,7 @@
 //! poem-openapi would otherwise answer in plain text (unknown path, wrong method, extractor
 //! failures, panics), which [`from_poem_error`] turns into the same shape. A 5xx is a bug: its
 //! body says `internal` and never leaks a detail. (hyper answers requests it cannot parse
-//! itself, with an empty body, before the application runs: README, Errors.)
+//! itself, with an empty body, before the application runs: docs/api.md, Errors.)
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};

@@ -237,9 +237,9 @@ async fn host_is_required_once_in_http_1_1_and_may_be_absent_in_1_0() {
     }
 }
 
-/// README, Errors: what hyper answers itself, before the application sees the request. The
-/// bodies are empty because hyper writes these answers on its own; this test notices when
-/// an upgrade changes that (and the README has to follow).
+/// docs/api.md, Errors: what hyper answers itself, before the application sees the
+/// request. The bodies are empty because hyper writes these answers on its own; this test
+/// notices when an upgrade changes that (and docs/api.md has to follow).
 #[tokio::test]
 async fn requests_hyper_cannot_parse_get_its_empty_answers() {
     let app = spawn_app().await;

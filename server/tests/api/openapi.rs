@@ -489,7 +489,7 @@ fn words(text: &Value) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The status of an error code (README, Errors).
+/// The status of an error code (docs/api.md, Errors).
 fn status_of(code: &str) -> u16 {
     match code {
         "missing_key" | "invalid_key" | "expired_key" => 401,
