@@ -3,8 +3,8 @@
 # server with its default connection bounds and rate limits, each on a fresh server:
 #
 # 1. slow connections: FLOOD_SLOW_CONNECTIONS (20 000) half-sent requests from 127.0.0.1,
-#    re-opened as soon as they are closed, for FLOOD_SLOW_SECONDS (15), while a normal
-#    client on 127.0.0.2 asks ten times a second;
+#    re-opened as soon as they are closed, for FLOOD_SLOW_SECONDS (15), while normal
+#    clients (127.0.2.x) ask ten times a second in all;
 # 2. distinct addresses: one request from each of FLOOD_ADDRESSES (1 000 000) loopback
 #    addresses; every 100th is a newcomer that must get its whole minute quota.
 #
