@@ -26,6 +26,7 @@
 //! second, far beyond what one process accepts); past that `record` refuses and the table
 //! keeps the subject instead.
 
+use super::sketch::fmix64;
 use super::subject::{SubjectKey, SUBJECT_LEN};
 use super::window::Span;
 
@@ -278,15 +279,6 @@ impl MinuteLedger {
         // `u64_at` stops at the end, or at a partial word: only the end is valid.
         rest.is_empty().then_some(ledger)
     }
-}
-
-/// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
-fn fmix64(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
 }
 
 #[cfg(test)]

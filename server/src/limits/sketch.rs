@@ -33,8 +33,8 @@ const MONTH_WIDTH: usize = 1 << 14;
 /// Encoding version of the month sketch.
 const VERSION: u8 = 1;
 
-/// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
-fn fmix64(mut h: u64) -> u64 {
+/// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection (also the ledger's).
+pub(crate) fn fmix64(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
