@@ -3,7 +3,8 @@
 //! and a revocation takes effect at once, without a restart.
 //!
 //! Protocol: one JSON object per line each way. The client sends an [`AdminRequest`]
-//! (`{"op":"list"}`, `{"op":"revoke","id":"0123456789abcdef"}`, ...) and reads one
+//! (`{"op":"list"}`, `{"op":"revoke","id":"0123456789abcdef"}`, ...; an `id` may be a
+//! unique prefix, resolved by the server) and reads one
 //! [`AdminResponse`] line (`{"result":"keys","views":[...]}`, `{"result":"error",
 //! "message":"..."}`, ...). A connection may carry several requests. Request lines are
 //! capped at 8 MiB (an import of some 25 000 keys), connections idle for 30 s are closed,
@@ -66,6 +67,16 @@ pub enum AdminRequest {
     },
     /// Revoke a key.
     Revoke {
+        /// Its id.
+        id: String,
+    },
+    /// Undo a revocation.
+    Restore {
+        /// Its id.
+        id: String,
+    },
+    /// Delete a key and its counters.
+    Delete {
         /// Its id.
         id: String,
     },
@@ -147,12 +158,20 @@ pub enum AdminResponse {
         /// The new key.
         view: KeyView,
     },
-    /// One key (show, revoke, set-limits).
+    /// One key (show, revoke, restore, set-limits).
     Key {
         /// The key after the operation.
         view: KeyView,
-        /// False when the operation changed nothing (revoking a revoked key, or `show`).
+        /// False when the operation changed nothing (revoking a revoked key, restoring an
+        /// active one, or `show`).
         changed: bool,
+    },
+    /// A key was deleted.
+    Deleted {
+        /// Its id.
+        id: String,
+        /// Who it was issued to.
+        owner: String,
     },
     /// All keys, oldest first.
     Keys {
@@ -205,13 +224,10 @@ pub fn execute(state: &State, request: AdminRequest, now: DateTime<Utc>) -> Admi
                 .map(|r| KeyView::of(state, r, now))
                 .collect(),
         }),
-        AdminRequest::Show { id } => state
-            .key(&id)
-            .map(|r| AdminResponse::Key {
-                view: KeyView::of(state, &r, now),
-                changed: false,
-            })
-            .ok_or_else(|| KeyAdminError::unknown(&id)),
+        AdminRequest::Show { id } => state.find_key(&id).map(|r| AdminResponse::Key {
+            view: KeyView::of(state, &r, now),
+            changed: false,
+        }),
         AdminRequest::Revoke { id } => {
             state
                 .revoke_key(&id)
@@ -220,6 +236,18 @@ pub fn execute(state: &State, request: AdminRequest, now: DateTime<Utc>) -> Admi
                     changed,
                 })
         }
+        AdminRequest::Restore { id } => {
+            state
+                .restore_key_at(&id, now)
+                .map(|(r, changed)| AdminResponse::Key {
+                    view: KeyView::of(state, &r, now),
+                    changed,
+                })
+        }
+        AdminRequest::Delete { id } => state.delete_key(&id).map(|r| AdminResponse::Deleted {
+            id: r.id,
+            owner: r.owner,
+        }),
         AdminRequest::SetLimits {
             id,
             per_minute,

@@ -182,7 +182,12 @@ impl App {
             }
             None => {
                 let Some(key) = auth::presented_key(req) else {
-                    return errors::missing_key().into_response();
+                    return if auth::has_other_scheme(req) {
+                        errors::missing_key_wrong_scheme()
+                    } else {
+                        errors::missing_key()
+                    }
+                    .into_response();
                 };
                 let record = match self.state.authenticate(&key, DateTime::from(ex.received)) {
                     Ok(record) => record,

@@ -3,7 +3,9 @@
 //!
 //! Order: `X-API-Key` header, then `Authorization: Bearer <key>` (any other scheme counts as
 //! absent), then the `api_key` query parameter; the first present and non-empty one is used
-//! and the rest are ignored. The presence tests are the same ones poem-openapi's security
+//! and the rest are ignored. When none is, an `Authorization` header with another scheme (or
+//! none: a bare key) changes only the message of the `missing_key` answer
+//! ([`has_other_scheme`]). The presence tests are the same ones poem-openapi's security
 //! schemes use (`api::security`), so a request this module authenticates is always seen as
 //! authenticated by the operation too.
 
@@ -44,4 +46,20 @@ pub fn presented_key(req: &Request) -> Option<PresentedKey> {
     form_urlencoded::parse(query.as_bytes())
         .find(|(name, value)| name == KEY_QUERY && !value.is_empty())
         .map(|(_, value)| PresentedKey(value.into_owned()))
+}
+
+/// True when the request has an `Authorization` header that does not use the Bearer scheme:
+/// `Authorization: <key>`, `Authorization: Basic ...`. Such a request presents no key (D4),
+/// but its `missing_key` answer says how to send one.
+pub fn has_other_scheme(req: &Request) -> bool {
+    req.headers()
+        .get_all(poem::http::header::AUTHORIZATION)
+        .iter()
+        .any(|value| {
+            let scheme = value
+                .as_bytes()
+                .split(u8::is_ascii_whitespace)
+                .find(|word| !word.is_empty());
+            scheme.is_some_and(|s| !s.eq_ignore_ascii_case(b"bearer"))
+        })
 }

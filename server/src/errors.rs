@@ -169,6 +169,16 @@ pub fn missing_key() -> ApiError {
     )
 }
 
+/// The 401 of a request to a keyed endpoint without a key whose `Authorization` header
+/// uses another scheme than Bearer (or none): the key may well be there, sent wrongly.
+pub fn missing_key_wrong_scheme() -> ApiError {
+    ApiError::new(
+        ErrorCode::MissingKey,
+        "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` (or \
+         send the key in the X-API-Key header)",
+    )
+}
+
 /// The 500 of a bug.
 pub fn internal() -> ApiError {
     ApiError::new(

@@ -23,6 +23,10 @@ const KEY_RANDOM_BYTES: usize = 32;
 pub const KEY_LEN: usize = KEY_PREFIX.len() + 2 * KEY_RANDOM_BYTES;
 /// Length of a key id (hex characters of the hash's prefix).
 pub const ID_LEN: usize = 16;
+/// Shortest id prefix an operator may give for a key (as git accepts short hashes).
+pub const MIN_ID_PREFIX: usize = 4;
+/// Candidates named in the message of an ambiguous id prefix, at most.
+const LISTED_CANDIDATES: usize = 10;
 /// Longest accepted owner name, in characters.
 pub const MAX_OWNER_CHARS: usize = 200;
 
@@ -36,14 +40,14 @@ impl std::fmt::Debug for PresentedKey {
 }
 
 /// Stable identifier of a stored key: the first 16 hex characters of the SHA-256 of the
-/// plaintext (what `keys list` shows and `keys show/revoke` take). Also names the key's
-/// rate-limit counters.
+/// plaintext (what `keys list` shows; `keys show/revoke/...` take it or a unique prefix of
+/// it). Also names the key's rate-limit counters.
 pub type KeyId = String;
 
 /// A stored key, as the server sees it after a successful lookup.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KeyRecord {
-    /// Short id (first 16 hex chars of the hash); what `keys show/revoke` take.
+    /// Short id (first 16 hex chars of the hash); what `keys show/revoke/...` take.
     pub id: KeyId,
     /// Full SHA-256 of the plaintext, lower-case hex.
     pub hash: String,
@@ -55,7 +59,7 @@ pub struct KeyRecord {
     pub per_day: u64,
     /// Creation time.
     pub created: DateTime<Utc>,
-    /// Expiry; `None` = never.
+    /// Expiry: the first instant the key is refused; `None` = never.
     pub expires: Option<DateTime<Utc>>,
     /// False once revoked.
     pub active: bool,
@@ -93,10 +97,45 @@ pub enum KeyError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KeyAdminError {
-    /// No key has this id. The id is echoed only if it looks like an id (so a plaintext
-    /// key pasted by mistake is not printed back).
-    #[error("no key with id {0} (ids are the {ID_LEN} hex characters shown by `keys list`)")]
+    /// No key has this id (or id prefix). The id is echoed only if it looks like an id
+    /// (so a plaintext key pasted by mistake is not printed back).
+    #[error(
+        "no key with id {0} (ids are the {ID_LEN} hex characters shown by `keys list`, or a \
+         unique prefix of at least {MIN_ID_PREFIX} of them)"
+    )]
     UnknownId(String),
+    /// An id prefix shorter than `MIN_ID_PREFIX`.
+    #[error(
+        "id '{0}' is too short: give at least {MIN_ID_PREFIX} of the {ID_LEN} hex characters \
+         shown by `keys list`"
+    )]
+    ShortId(String),
+    /// An id prefix that several keys start with.
+    #[error(
+        "id '{prefix}' is ambiguous: it starts {count} keys ({}{}); give more characters",
+        .candidates.join(", "),
+        if *.count > .candidates.len() { format!(" and {} more", .count - .candidates.len()) } else { String::new() }
+    )]
+    AmbiguousId {
+        /// The prefix as given (normalised).
+        prefix: String,
+        /// How many keys start with it.
+        count: usize,
+        /// The first few of their ids, sorted.
+        candidates: Vec<KeyId>,
+    },
+    /// `restore` of a key whose expiry has passed: it would still be refused.
+    #[error(
+        "key {id} expired at {}: restoring it would not make it usable (issue a new key with \
+         `keys create`)",
+        .expired.format("%Y-%m-%dT%H:%M:%SZ")
+    )]
+    RestoreExpired {
+        /// The key.
+        id: KeyId,
+        /// Its expiry.
+        expired: DateTime<Utc>,
+    },
     /// A limit outside `1..=MAX_LIMIT`.
     #[error("{what} must be a whole number between 1 and {MAX_LIMIT}, got {got}")]
     InvalidLimit {
@@ -180,7 +219,7 @@ pub(crate) fn id_of(hash: &KeyHash) -> KeyId {
 }
 
 /// Normalises an id typed by an operator (surrounding space, upper case); `None` if it is
-/// not 16 hex characters.
+/// not 16 hex characters (see `KeyTable::resolve` for prefixes).
 pub fn normalize_id(id: &str) -> Option<KeyId> {
     let id = id.trim();
     (id.len() == ID_LEN && id.bytes().all(|b| b.is_ascii_hexdigit()))
@@ -258,6 +297,51 @@ impl KeyTable {
     /// The record with this (normalised) id.
     pub fn get(&self, id: &str) -> Option<&KeyRecord> {
         self.by_id.get(id).and_then(|h| self.by_hash.get(h))
+    }
+
+    /// The id an operator means by `given`: a whole id or a unique prefix of at least
+    /// `MIN_ID_PREFIX` hex characters (any case, surrounding space ignored).
+    pub fn resolve(&self, given: &str) -> Result<KeyId, KeyAdminError> {
+        let prefix = given.trim().to_ascii_lowercase();
+        if prefix.is_empty()
+            || prefix.len() > ID_LEN
+            || !prefix.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return Err(KeyAdminError::unknown(given.trim()));
+        }
+        if self.by_id.contains_key(&prefix) {
+            return Ok(prefix);
+        }
+        if prefix.len() < MIN_ID_PREFIX {
+            return Err(KeyAdminError::ShortId(prefix));
+        }
+        let mut matches: Vec<&KeyId> = self
+            .by_id
+            .keys()
+            .filter(|id| id.starts_with(&prefix))
+            .collect();
+        match matches[..] {
+            [] => Err(KeyAdminError::unknown(&prefix)),
+            [id] => Ok(id.clone()),
+            _ => {
+                matches.sort();
+                Err(KeyAdminError::AmbiguousId {
+                    prefix,
+                    count: matches.len(),
+                    candidates: matches
+                        .into_iter()
+                        .take(LISTED_CANDIDATES)
+                        .cloned()
+                        .collect(),
+                })
+            }
+        }
+    }
+
+    /// Removes the record with this (normalised) id; returns it.
+    pub fn remove(&mut self, id: &str) -> Option<KeyRecord> {
+        let hash = self.by_id.remove(id)?;
+        self.by_hash.remove(&hash)
     }
 
     /// True if a key with this hash or this hash's id exists.
@@ -429,6 +513,58 @@ mod tests {
         )
         .unwrap();
         assert_eq!((back.record, back.used_day), (good, Some(2)));
+    }
+
+    /// A record whose id is `id` (16 hex characters), with a made-up hash.
+    fn with_id(id: &str) -> KeyRecord {
+        KeyRecord {
+            id: id.into(),
+            hash: format!("{id}{}", "0".repeat(48)),
+            ..record("ltk_x", None, true)
+        }
+    }
+
+    #[test]
+    fn ids_resolve_from_unique_prefixes() {
+        let mut t = KeyTable::default();
+        for id in ["abcd000000000001", "abcd000000000002", "abce000000000000"] {
+            assert!(t.upsert(with_id(id)));
+        }
+        assert_eq!(t.resolve(" ABCE "), Ok("abce000000000000".into()));
+        assert_eq!(
+            t.resolve("abcd0000000000"),
+            Err(KeyAdminError::AmbiguousId {
+                prefix: "abcd0000000000".into(),
+                count: 2,
+                candidates: vec!["abcd000000000001".into(), "abcd000000000002".into()],
+            })
+        );
+        assert_eq!(t.resolve("abcd000000000002"), Ok("abcd000000000002".into()));
+        assert_eq!(t.resolve("abc"), Err(KeyAdminError::ShortId("abc".into())));
+        assert!(matches!(
+            t.resolve("abcf"),
+            Err(KeyAdminError::UnknownId(_))
+        ));
+        assert!(matches!(t.resolve(""), Err(KeyAdminError::UnknownId(_))));
+        assert!(matches!(
+            t.resolve("abcd0000000000011"),
+            Err(KeyAdminError::UnknownId(_))
+        ));
+        let msg = t.resolve("ltk_abcd").unwrap_err().to_string();
+        assert!(msg.contains("(not an id)"), "{msg}");
+        let msg = t.resolve("abcd").unwrap_err().to_string();
+        assert_eq!(
+            msg,
+            "id 'abcd' is ambiguous: it starts 2 keys (abcd000000000001, abcd000000000002); \
+             give more characters"
+        );
+        assert_eq!(t.remove("abce000000000000").unwrap().id, "abce000000000000");
+        assert!(t.remove("abce000000000000").is_none());
+        assert!(matches!(
+            t.resolve("abce"),
+            Err(KeyAdminError::UnknownId(_))
+        ));
+        assert_eq!(t.len(), 2);
     }
 
     #[test]

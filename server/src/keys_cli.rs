@@ -1,10 +1,16 @@
-//! `kalendorius-server keys create|list|show|revoke|set-limits|export|import`: how
-//! maintainers issue and manage API keys (D10) and back them up.
+//! `kalendorius-server keys create|list|show|revoke|restore|delete|set-limits|export|import`:
+//! how maintainers issue and manage API keys (D10) and back them up.
 //!
 //! When a server is running on the state directory, the command goes through its admin
 //! socket (`crate::admin`): sled allows one process per database, and the change takes
 //! effect in the server at once. When none is running, the command opens the database
-//! itself. Either way the same code (`admin::execute`) does the work.
+//! itself. Either way the same code (`admin::execute`) does the work, including resolving
+//! an id prefix to a key.
+//!
+//! The state directory: every command first prints `state: <absolute path>` to stderr, so
+//! a command run on the wrong directory never goes unnoticed. Only `create` and `import`
+//! may bring a state database into existence (and then say so on stderr); every other
+//! command refuses a directory without one, rather than answering "no keys".
 //!
 //! Output: `create` prints the key's attributes, then the key alone on the last line of
 //! stdout (the only time it is ever shown). `list` and `show` never print key material.
@@ -16,7 +22,8 @@ use std::io::{BufRead as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
+use chrono_tz::Europe::Vilnius;
 
 use crate::admin::{self, AdminRequest, AdminResponse, KeyView};
 use crate::keys::{ExportedKey, KeyRecord};
@@ -33,8 +40,15 @@ pub enum KeysCommand {
     List,
     /// Show one key's attributes and current usage.
     Show(IdArg),
-    /// Revoke a key. A running server refuses it at once (no restart needed).
+    /// Revoke a key. A running server refuses it at once (no restart needed); `restore`
+    /// undoes it.
     Revoke(IdArg),
+    /// Undo `revoke`: the key works again at once. A key past its expiry is not restored.
+    Restore(IdArg),
+    /// Delete a key: its record and its usage counters are removed (a running server
+    /// refuses it at once). Unlike `revoke`, this cannot be undone except by importing a
+    /// backup that holds the key.
+    Delete(IdArg),
     /// Change a key's per-minute and/or per-day limit; a running server applies it at once.
     SetLimits(SetLimitsArgs),
     /// Back up the keys: every stored record as one JSON line (id, hash, owner, limits,
@@ -83,8 +97,12 @@ pub struct CreateArgs {
     /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
     #[arg(long, value_name = "N", value_parser = limit_parser())]
     pub per_day: Option<u64>,
-    /// Expiry: YYYY-MM-DD (the key stops working at 00:00 UTC on that date) or an RFC 3339
-    /// time such as 2027-01-01T12:00:00+02:00. Must be in the future. Default: never.
+    /// Expiry: YYYY-MM-DD, the last day the key works: it is usable through the end of that
+    /// date in Lithuanian time (Europe/Vilnius) and refused from 00:00 of the next day,
+    /// which is what is stored and shown (in UTC: 2027-12-31 is stored as
+    /// 2027-12-31T22:00:00Z, 2027-07-31 as 2027-07-31T21:00:00Z in summer time). Or an
+    /// RFC 3339 time such as 2027-01-01T12:00:00+02:00, the instant the key stops working.
+    /// Must be in the future. Default: never.
     #[arg(long, value_name = "DATE", value_parser = parse_expiry)]
     pub expires: Option<DateTime<Utc>>,
 }
@@ -92,7 +110,8 @@ pub struct CreateArgs {
 /// The key a command acts on.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct IdArg {
-    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`.
+    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
+    /// unique prefix of at least 4 of them.
     #[arg(value_name = "ID")]
     pub id: String,
 }
@@ -100,7 +119,8 @@ pub struct IdArg {
 /// Arguments of `keys set-limits`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct SetLimitsArgs {
-    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`.
+    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
+    /// unique prefix of at least 4 of them.
     #[arg(value_name = "ID")]
     pub id: String,
     /// New requests per sliding minute.
@@ -115,13 +135,14 @@ fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
 }
 
-/// Parses `--expires`: a date (midnight UTC) or an RFC 3339 time.
+/// Parses `--expires`: a date (the key works through the end of it in Europe/Vilnius, see
+/// [`end_of_day_in_vilnius`]) or an RFC 3339 time (the instant it stops working).
 pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
     let s = s.trim();
     if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
         // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
         if s.len() == 10 {
-            return Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc());
+            return end_of_day_in_vilnius(d).ok_or_else(|| format!("'{s}' is out of range"));
         }
     }
     DateTime::parse_from_rfc3339(s)
@@ -131,20 +152,45 @@ pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
         })
 }
 
-/// Runs a keys command, printing to stdout.
-pub fn run(cmd: KeysCommand, state_dir: &Path, limits: &LimitsConfig) -> anyhow::Result<()> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    run_with_output(cmd, state_dir, limits, &mut out)
+/// The instant a key given `--expires date` stops working: 00:00 of the next day in
+/// Europe/Vilnius, in UTC (so the key works through the whole of `date` there, whichever of
+/// UTC+2 and UTC+3 is in force). Lithuania changes its clocks at 03:00 and 04:00, so
+/// midnight always exists once; should a day ever start at another time (a gap at
+/// midnight), it starts at the first local time that exists. `None` past chrono's range.
+pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
+    let midnight = date.succ_opt()?.and_hms_opt(0, 0, 0)?;
+    // A gap is at most a couple of hours; look for the first minute that exists.
+    (0..=180).find_map(|minutes| {
+        Vilnius
+            .from_local_datetime(&(midnight + chrono::Duration::minutes(minutes)))
+            .earliest()
+            .map(|t| t.with_timezone(&Utc))
+    })
 }
 
-/// Runs a keys command, printing to `out` (what `run` does, testable).
+/// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
+pub fn run(cmd: KeysCommand, state_dir: &Path, limits: &LimitsConfig) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = stdout.lock();
+    let mut notes = stderr.lock();
+    run_with_output(cmd, state_dir, limits, &mut out, &mut notes)
+}
+
+/// Runs a keys command, printing its output to `out` and notes to `notes`: first the
+/// state directory it uses (`state: <absolute path>`), and `created a new state database
+/// at <path>` when it created one (what `run` does, testable). Every command but `create`
+/// and `import` refuses a directory that holds no state database.
 pub fn run_with_output(
     cmd: KeysCommand,
     state_dir: &Path,
     limits: &LimitsConfig,
     out: &mut dyn Write,
+    notes: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    let shown = std::path::absolute(state_dir).unwrap_or_else(|_| state_dir.to_owned());
+    writeln!(notes, "state: {}", shown.display())?;
+    notes.flush()?;
     let now = Utc::now();
     let mut export_to = None;
     let request = match cmd {
@@ -165,6 +211,8 @@ pub fn run_with_output(
         KeysCommand::List => AdminRequest::List,
         KeysCommand::Show(a) => AdminRequest::Show { id: a.id },
         KeysCommand::Revoke(a) => AdminRequest::Revoke { id: a.id },
+        KeysCommand::Restore(a) => AdminRequest::Restore { id: a.id },
+        KeysCommand::Delete(a) => AdminRequest::Delete { id: a.id },
         KeysCommand::SetLimits(a) => {
             if a.per_minute.is_none() && a.per_day.is_none() {
                 bail!("nothing to change: give --per-minute and/or --per-day");
@@ -186,12 +234,34 @@ pub fn run_with_output(
             replace: a.replace,
         },
     };
+    // Only `create` and `import` (a restore into a new directory) may bring a state
+    // database into existence; anything else on an empty directory is a wrong directory.
+    let creates = matches!(
+        request,
+        AdminRequest::Create { .. } | AdminRequest::Import { .. }
+    );
+    let fresh = State::is_fresh(state_dir);
+    if fresh && !creates {
+        bail!(
+            "no state database at {} (check --state, --config or KALENDORIUS_STATE; `keys \
+             create` makes a new one)",
+            shown.display()
+        );
+    }
     let socket = admin::socket_path(state_dir);
     let response = match admin::request(&socket, &request)
         .context("a server seems to be running but its admin socket cannot be used")?
     {
         Some(r) => r,
-        None => execute_directly(state_dir, limits, request.clone(), now)?,
+        None => {
+            let response = execute_directly(state_dir, limits, request.clone(), now);
+            // Said even when the command then failed: the database stays.
+            if fresh && !State::is_fresh(state_dir) {
+                writeln!(notes, "created a new state database at {}", shown.display())?;
+                notes.flush()?;
+            }
+            response?
+        }
     };
     match (response, export_to) {
         (AdminResponse::Exported { records }, Some(path)) => {
@@ -275,25 +345,8 @@ fn execute_directly(
     request: AdminRequest,
     now: DateTime<Utc>,
 ) -> anyhow::Result<AdminResponse> {
-    // Only `create` and `import` may bring a state database into existence.
-    let creates = matches!(
-        request,
-        AdminRequest::Create { .. } | AdminRequest::Import { .. }
-    );
-    if !creates && State::is_fresh(state_dir) {
-        return Ok(match request {
-            AdminRequest::List => AdminResponse::Keys { views: vec![] },
-            AdminRequest::Export { .. } => AdminResponse::Exported { records: vec![] },
-            AdminRequest::Show { id }
-            | AdminRequest::Revoke { id }
-            | AdminRequest::SetLimits { id, .. } => crate::keys::KeyAdminError::unknown(&id).into(),
-            AdminRequest::Create { .. } | AdminRequest::Import { .. } => {
-                unreachable!("excluded above")
-            }
-        });
-    }
-    // Key changes are flushed as they are made; counters are not touched, so nothing
-    // else needs writing.
+    // Key changes are flushed as they are made, and so are the counters `delete` removes;
+    // no other command touches counters, so nothing else needs writing.
     let state = State::open(state_dir, limits.clone())?;
     Ok(admin::execute(&state, request, now))
 }
@@ -351,6 +404,10 @@ fn print(
                 (AdminRequest::Revoke { .. }, false) => {
                     writeln!(out, "key {} was already revoked", view.id)?
                 }
+                (AdminRequest::Restore { .. }, true) => writeln!(out, "restored key {}", view.id)?,
+                (AdminRequest::Restore { .. }, false) => {
+                    writeln!(out, "key {} was not revoked", view.id)?
+                }
                 (AdminRequest::SetLimits { .. }, _) => {
                     writeln!(out, "updated the limits of key {}", view.id)?
                 }
@@ -358,6 +415,7 @@ fn print(
             }
             print_view(&view, out)?;
         }
+        AdminResponse::Deleted { id, owner } => writeln!(out, "deleted key {id} (owner {owner})")?,
         AdminResponse::Exported { records } => out.write_all(&export_lines(&records))?,
         AdminResponse::Imported { report } => writeln!(
             out,
@@ -430,7 +488,7 @@ mod tests {
             (a.owner.as_str(), a.per_minute, a.per_day),
             ("Ona", Some(5), None)
         );
-        assert_eq!(a.expires.unwrap().to_rfc3339(), "2099-01-02T00:00:00+00:00");
+        assert_eq!(a.expires.unwrap().to_rfc3339(), "2099-01-02T22:00:00+00:00");
         assert!(matches!(
             parse(&["set-limits", "abc", "--per-day", "7"]),
             Ok(KeysCommand::SetLimits(_))
@@ -485,5 +543,42 @@ mod tests {
         );
         assert!(parse_expiry("2030-6-1").is_err());
         assert!(parse_expiry("").is_err());
+    }
+
+    #[test]
+    fn a_date_expires_at_the_end_of_that_day_in_vilnius() {
+        for (date, refused_from) in [
+            // Winter (UTC+2) and summer (UTC+3) time.
+            ("2027-12-31", "2027-12-31T22:00:00+00:00"),
+            ("2027-07-31", "2027-07-31T21:00:00+00:00"),
+            // Clocks go forward on Sunday 28 March 2027 at 03:00 and back on Sunday
+            // 31 October at 04:00: the midnights around them are unambiguous.
+            ("2027-03-27", "2027-03-27T22:00:00+00:00"),
+            ("2027-03-28", "2027-03-28T21:00:00+00:00"),
+            ("2027-10-30", "2027-10-30T21:00:00+00:00"),
+            ("2027-10-31", "2027-10-31T22:00:00+00:00"),
+            // The year rolls over; a leap day.
+            ("2028-02-29", "2028-02-29T22:00:00+00:00"),
+        ] {
+            assert_eq!(
+                parse_expiry(date).unwrap().to_rfc3339(),
+                refused_from,
+                "{date}"
+            );
+        }
+        assert!(parse_expiry("2027-02-29").is_err());
+    }
+
+    #[test]
+    fn parses_the_new_commands() {
+        assert_eq!(
+            parse(&["restore", "abcd"]).unwrap(),
+            KeysCommand::Restore(IdArg { id: "abcd".into() })
+        );
+        assert_eq!(
+            parse(&["delete", "abcd"]).unwrap(),
+            KeysCommand::Delete(IdArg { id: "abcd".into() })
+        );
+        assert!(parse(&["delete"]).is_err());
     }
 }

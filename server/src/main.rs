@@ -28,17 +28,20 @@ struct Cli {
 enum Command {
     /// Serve the HTTP API until SIGTERM or SIGINT; SIGHUP reloads the dataset.
     Serve(ServeArgs),
-    /// Create, list, show, revoke API keys and set their limits.
+    /// Create, list, show, revoke, restore, delete API keys, set their limits, back them up.
+    /// Every command prints the state directory it uses to stderr (`state: PATH`).
     Keys(KeysArgs),
 }
 
 #[derive(clap::Args)]
 struct KeysArgs {
-    /// State database directory [default: var/state, or `state` of --config].
-    #[arg(long, env = "KALENDORIUS_STATE")]
+    /// State database directory [default: var/state, or `state` of --config]. May be given
+    /// before or after the command.
+    #[arg(long, env = "KALENDORIUS_STATE", global = true)]
     state: Option<PathBuf>,
-    /// TOML settings file (for the state directory and the default key limits).
-    #[arg(long, env = "KALENDORIUS_CONFIG")]
+    /// TOML settings file (for the state directory and the default key limits). May be
+    /// given before or after the command.
+    #[arg(long, env = "KALENDORIUS_CONFIG", global = true)]
     config: Option<PathBuf>,
     #[command(subcommand)]
     command: KeysCommand,

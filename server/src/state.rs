@@ -505,6 +505,51 @@ impl State {
         })
     }
 
+    /// Undoes `revoke_key`: the key is accepted again from now on. Restoring a key that is
+    /// not revoked changes nothing; a key whose expiry has passed at `now` is not restored
+    /// (it would still be refused). Returns the record and whether it changed.
+    pub fn restore_key_at(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(KeyRecord, bool), KeyAdminError> {
+        self.change_key(id, |r| {
+            if r.active {
+                return Ok(false);
+            }
+            if let Some(expired) = r.expires.filter(|e| now >= *e) {
+                return Err(KeyAdminError::RestoreExpired {
+                    id: r.id.clone(),
+                    expired,
+                });
+            }
+            r.active = true;
+            Ok(true)
+        })
+    }
+
+    /// Deletes a key: its record (the integrity record follows, as for every key change)
+    /// and its rate-limit counters, which are written out before this returns. Returns the
+    /// deleted record. Unlike a revoked key, a deleted one is gone from `keys list` and
+    /// from exports; only importing a backup that holds it brings it back.
+    pub fn delete_key(&self, id: &str) -> Result<KeyRecord, KeyAdminError> {
+        let mut digest = lock(&self.admin_lock);
+        let id = self.read_keys().resolve(id)?;
+        let record = self
+            .read_keys()
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| KeyAdminError::unknown(&id))?;
+        self.write_keys(&mut digest, &[], std::slice::from_ref(&record.id))?;
+        drop(digest);
+        if self.table.remove(&SubjectKey::key(&record.id)) {
+            self.persist_counters(false, false)
+                .and_then(|_| self.db.flush())
+                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
+        }
+        Ok(record)
+    }
+
     /// Changes a key's limits (at least one must be given).
     pub fn set_key_limits(
         &self,
@@ -529,10 +574,19 @@ impl State {
         .map(|(r, _)| r)
     }
 
-    /// The key with this id (any case, surrounding space ignored).
+    /// The key with this id or unique id prefix (any case, surrounding space ignored).
     pub fn key(&self, id: &str) -> Option<KeyRecord> {
-        let id = keys::normalize_id(id)?;
-        self.read_keys().get(&id).cloned()
+        self.find_key(id).ok()
+    }
+
+    /// The key with this id or unique id prefix, or why there is none (unknown, too short,
+    /// ambiguous).
+    pub fn find_key(&self, id: &str) -> Result<KeyRecord, KeyAdminError> {
+        let keys = self.read_keys();
+        let id = keys.resolve(id)?;
+        keys.get(&id)
+            .cloned()
+            .ok_or_else(|| KeyAdminError::unknown(&id))
     }
 
     /// All keys, oldest first.
@@ -552,17 +606,21 @@ impl State {
         self.keys.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Applies `change` to the key `id` (under the admin lock), stores the result if
-    /// `change` says it changed, and returns it.
+    /// Applies `change` to the key `id` (an id or unique prefix, resolved under the admin
+    /// lock), stores the result if `change` says it changed, and returns it.
     fn change_key(
         &self,
         id: &str,
         change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
     ) -> Result<(KeyRecord, bool), KeyAdminError> {
-        let unknown = || KeyAdminError::unknown(id);
-        let norm = keys::normalize_id(id).ok_or_else(unknown)?;
         let mut digest = lock(&self.admin_lock);
-        let mut record = self.read_keys().get(&norm).cloned().ok_or_else(unknown)?;
+        let mut record = {
+            let keys = self.read_keys();
+            let id = keys.resolve(id)?;
+            keys.get(&id)
+                .cloned()
+                .ok_or_else(|| KeyAdminError::unknown(&id))?
+        };
         let changed = change(&mut record)?;
         if changed {
             self.store_keys(&mut digest, std::slice::from_ref(&record))?;
@@ -570,19 +628,29 @@ impl State {
         Ok((record, changed))
     }
 
-    /// Writes key records to sled in one atomic batch, flushes, then publishes them in
-    /// memory. Called with the admin lock held; `digest` is what it guards, the digest of
-    /// the records in sled. While the batch is written, `integrity.json` accepts the
-    /// digests before and after it, so a crash at any point leaves a database that opens
-    /// (see `integrity`). Records must have distinct ids.
-    ///
-    /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
-    /// `digest` follow it even if the flush then fails (sled serves what it holds; an
-    /// error is still returned, since durability is unknown).
+    /// Writes key records to sled in one atomic batch (see [`State::write_keys`]).
     fn store_keys(
         &self,
         digest: &mut SetDigest,
         records: &[KeyRecord],
+    ) -> Result<(), KeyAdminError> {
+        self.write_keys(digest, records, &[])
+    }
+
+    /// Writes key records to sled and deletes the records of `removed` ids, in one atomic
+    /// batch, flushes, then publishes the change in memory. Called with the admin lock
+    /// held; `digest` is what it guards, the digest of the records in sled. While the batch
+    /// is written, `integrity.json` accepts the digests before and after it, so a crash at
+    /// any point leaves a database that opens (see `integrity`). Ids must be distinct.
+    ///
+    /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
+    /// `digest` follow it even if the flush then fails (sled serves what it holds; an
+    /// error is still returned, since durability is unknown).
+    fn write_keys(
+        &self,
+        digest: &mut SetDigest,
+        records: &[KeyRecord],
+        removed: &[keys::KeyId],
     ) -> Result<(), KeyAdminError> {
         let storage = KeyAdminError::Storage;
         let sled = |e: sled::Error| KeyAdminError::Storage(sled_message(&e));
@@ -597,6 +665,13 @@ impl State {
             next.add(integrity::entry_hash(id, &json));
             batch.insert(id, json);
         }
+        for id in removed {
+            let id = id.as_bytes();
+            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
+                next.remove(integrity::entry_hash(id, &old));
+                batch.remove(id);
+            }
+        }
         let record_file =
             |e: std::io::Error| storage(format!("cannot write {}: {e}", integrity::RECORD_FILE));
         integrity::write_record(&self.dir, &[*digest, next]).map_err(record_file)?;
@@ -607,6 +682,9 @@ impl State {
             for r in records {
                 let stored = keys.upsert(r.clone());
                 debug_assert!(stored, "records are checked before they are stored");
+            }
+            for id in removed {
+                keys.remove(id);
             }
         }
         self.db.flush().map_err(sled)?;

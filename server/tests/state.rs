@@ -737,7 +737,7 @@ fn idle_subjects_are_dropped_after_their_month() {
 
 fn cli(dir: &Path, cmd: KeysCommand) -> anyhow::Result<String> {
     let mut out = vec![];
-    keys_cli::run_with_output(cmd, dir, &LimitsConfig::default(), &mut out)?;
+    keys_cli::run_with_output(cmd, dir, &LimitsConfig::default(), &mut out, &mut vec![])?;
     Ok(String::from_utf8(out).unwrap())
 }
 
@@ -766,7 +766,8 @@ fn id_line(s: &str) -> String {
 fn cli_without_a_server_opens_the_database() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    assert_eq!(cli(&state, KeysCommand::List).unwrap().trim(), "no keys");
+    let e = cli(&state, KeysCommand::List).unwrap_err();
+    assert!(e.to_string().starts_with("no state database at "), "{e}");
     assert!(!state.exists(), "list does not create a database");
     let out = cli(&state, create("Ona")).unwrap();
     let key = last_line(&out).to_owned();
@@ -933,7 +934,8 @@ fn binary_keys_commands() {
     let out = bin(&["keys", "--state", state, "list"]);
     assert!(out.status.success());
     let list = String::from_utf8(out.stdout).unwrap();
-    assert!(list.contains(&id) && list.contains("2099-01-01T00:00:00Z") && !list.contains("ltk_"));
+    // Usable through Jan 1 in Vilnius (UTC+2 in winter): refused from 22:00 UTC.
+    assert!(list.contains(&id) && list.contains("2099-01-01T22:00:00Z") && !list.contains("ltk_"));
 
     for (args, code) in [
         (vec!["create", "--owner", "x", "--per-minute", "0"], 2),
@@ -1017,12 +1019,16 @@ fn refused(dir: &Path) -> String {
 }
 
 /// `keys list` of the real binary on `dir` fails with exit code 1 and the damaged-state
-/// message as the only line of stderr.
+/// message as the only line of stderr after the state directory's.
 fn binary_refuses(dir: &Path) -> String {
     let out = bin(&["keys", "--state", dir.to_str().unwrap(), "list"]);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(out.stdout.is_empty());
+    let stderr = stderr
+        .strip_prefix(&format!("state: {}\n", dir.display()))
+        .unwrap_or_else(|| panic!("the state line first: {stderr}"))
+        .to_owned();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert_damaged(stderr.strip_prefix("kalendorius-server: ").unwrap(), dir);
     stderr
@@ -1555,8 +1561,10 @@ fn an_import_that_conflicts_with_stored_keys_is_refused_whole() {
     assert_eq!(
         err,
         format!(
-            "kalendorius-server: the file's records for {} differ from the stored keys with \
-             those ids; nothing was imported (--replace imports the file's version of them)\n",
+            "state: {}\nkalendorius-server: the file's records for {} differ from the stored \
+             keys with those ids; nothing was imported (--replace imports the file's version \
+             of them)\n",
+            state.display(),
             ids[1]
         )
     );
@@ -1639,4 +1647,381 @@ fn export_and_import_go_through_a_running_server() {
     assert_eq!(cli(&state, export).unwrap(), exported);
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
+}
+
+// ---------------------------------------------------------------- the key tool
+
+/// The real binary's `keys` with `args` (the state directory among them, anywhere), run in
+/// `cwd`; returns (exit code, stdout, stderr).
+fn keys_in(cwd: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kalendorius-server"))
+        .arg("keys")
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("KALENDORIUS_STATE")
+        .env_remove("KALENDORIUS_CONFIG")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Creates a key with the real binary; returns (key, id).
+fn create_bin(state: &Path, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["create", "--owner", "Ona"];
+    args.extend(extra);
+    let (code, out, err) = keys_bin(state, &args);
+    assert_eq!(code, Some(0), "{err}");
+    (last_line(&out).to_owned(), id_line(&out))
+}
+
+#[test]
+fn every_command_names_its_state_directory_and_only_create_and_import_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let empty = root.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let missing = root.join("missing");
+    let refusing: [&[&str]; 7] = [
+        &["list"],
+        &["show", "abcd"],
+        &["revoke", "abcd"],
+        &["restore", "abcd"],
+        &["delete", "abcd"],
+        &["set-limits", "abcd", "--per-minute", "5"],
+        &["export"],
+    ];
+    for state in [&empty, &missing] {
+        for args in refusing {
+            let (code, out, err) = keys_bin(state, args);
+            assert_eq!(code, Some(1), "{args:?}: {err}");
+            assert_eq!(out, "", "{args:?}");
+            assert_eq!(
+                err,
+                format!(
+                    "state: {0}\nkalendorius-server: no state database at {0} (check --state, \
+                     --config or KALENDORIUS_STATE; `keys create` makes a new one)\n",
+                    state.display()
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    assert!(!missing.exists(), "nothing created");
+    assert_eq!(
+        std::fs::read_dir(&empty).unwrap().count(),
+        0,
+        "nothing created"
+    );
+
+    // A relative --state is shown as the absolute directory it is, after the command too.
+    let (code, out, err) = keys_in(root, &["create", "--owner", "Ona", "--state", "new"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        last_line(&out).starts_with("ltk_"),
+        "the key stays last: {out}"
+    );
+    let new = root.join("new");
+    assert_eq!(
+        err,
+        format!(
+            "state: {0}\ncreated a new state database at {0}\n",
+            new.display()
+        )
+    );
+    // Once it exists, nothing more is said than where it is.
+    for args in [
+        &["list", "--state", "new"][..],
+        &["create", "--owner", "Jonas", "--state", "new"],
+    ] {
+        let (code, _, err) = keys_in(root, args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert_eq!(err, format!("state: {}\n", new.display()), "{args:?}");
+    }
+    assert_eq!(records_of(&new).len(), 2);
+
+    // `import` restores into a new directory (README 'Backups') and says so too.
+    let file = root.join("keys.jsonl");
+    assert_eq!(
+        keys_bin(&new, &["export", "--out", file.to_str().unwrap()]).0,
+        Some(0)
+    );
+    let restored = root.join("restored");
+    let (code, out, err) = keys_bin(&restored, &["import", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "imported 2 keys: 2 added, 0 unchanged, 0 replaced\n");
+    assert_eq!(
+        err,
+        format!(
+            "state: {0}\ncreated a new state database at {0}\n",
+            restored.display()
+        )
+    );
+}
+
+#[test]
+fn state_and_config_may_follow_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let s = state.to_str().unwrap();
+    let (code, out, err) = keys_in(dir.path(), &["create", "--owner", "Ona", "--state", s]);
+    assert_eq!(code, Some(0), "{err}");
+    let id = id_line(&out);
+    let (code, out, err) = keys_in(dir.path(), &["list", "--state", s]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains(&id), "{out}");
+    let config = dir.path().join("k.toml");
+    std::fs::write(&config, format!("state = {s:?}\n")).unwrap();
+    let c = config.to_str().unwrap();
+    for args in [
+        vec!["show", &id, "--config", c],
+        vec!["--config", c, "show", &id],
+        vec!["set-limits", "--config", c, &id, "--per-minute", "9"],
+    ] {
+        let (code, out, err) = keys_in(dir.path(), &args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(out.contains(&id), "{args:?}: {out}");
+        assert_eq!(err, format!("state: {}\n", state.display()), "{args:?}");
+    }
+    assert_eq!(records_of(&state)[0].per_minute, 9);
+}
+
+/// A `keys export` line of a made-up key whose id is `id`.
+fn record_line(id: &str) -> String {
+    format!(
+        "{{\"id\":\"{id}\",\"hash\":\"{id}{}\",\"owner\":\"made up\",\"per_minute\":1,\
+         \"per_day\":1,\"created\":\"2025-01-01T00:00:00Z\",\"expires\":null,\"active\":true}}\n",
+        "0".repeat(48)
+    )
+}
+
+/// Prefixes, restore and delete on `state`, whether a server holds it (`server`) or not.
+fn exercise_ids_restore_and_delete(dir: &Path, state: &Path, server: Option<&State>) {
+    let (key, id) = create_bin(state, &[]);
+    let authenticates = |ok: bool| {
+        let now = Utc::now();
+        let result = match server {
+            Some(s) => s.authenticate(&PresentedKey(key.clone()), now),
+            None => open(state).authenticate(&PresentedKey(key.clone()), now),
+        };
+        assert_eq!(result.is_ok(), ok, "{result:?}");
+    };
+    // Two made-up keys share a prefix.
+    let file = dir.join("made-up.jsonl");
+    std::fs::write(
+        &file,
+        record_line("abcd000000000001") + &record_line("abcd000000000002"),
+    )
+    .unwrap();
+    assert_eq!(
+        keys_bin(state, &["import", file.to_str().unwrap()]).0,
+        Some(0)
+    );
+
+    // Any unique prefix of 4 or more, in any case.
+    let short = id[..4].to_uppercase();
+    let (code, out, err) = keys_bin(state, &["show", &short]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(id_line(&out), id);
+    let (code, out, err) = keys_bin(state, &["set-limits", &id[..6], "--per-day", "77"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("per-day:    77"), "{out}");
+    for (given, says) in [
+        (
+            "abcd",
+            "id 'abcd' is ambiguous: it starts 2 keys (abcd000000000001, abcd000000000002); \
+             give more characters",
+        ),
+        (
+            "abc",
+            "id 'abc' is too short: give at least 4 of the 16 hex characters shown by `keys \
+             list`",
+        ),
+        ("abce", "no key with id 'abce'"),
+    ] {
+        for cmd in ["show", "revoke", "restore", "delete"] {
+            let (code, _, err) = keys_bin(state, &[cmd, given]);
+            assert_eq!(code, Some(1), "{cmd} {given}: {err}");
+            assert!(err.contains(says), "{cmd} {given}: {err}");
+        }
+    }
+    assert_eq!(keys_bin(state, &["show", "abcd000000000002"]).0, Some(0));
+
+    // Revoke, then restore: the key works again (at once, with a server).
+    let (code, out, _) = keys_bin(state, &["revoke", &id[..5]]);
+    assert_eq!(
+        (code, last_line(&out)),
+        (
+            Some(0),
+            "used:       0 in the last minute, 0 in the last 24 h"
+        )
+    );
+    authenticates(false);
+    let (code, out, err) = keys_bin(state, &["restore", &id[..5]]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with(&format!("restored key {id}\n")), "{out}");
+    assert!(out.contains("state:      active"), "{out}");
+    authenticates(true);
+    let (code, out, _) = keys_bin(state, &["restore", &id]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.starts_with(&format!("key {id} was not revoked\n")),
+        "{out}"
+    );
+
+    // Delete: gone from the list, the export and the server; the database still opens.
+    let (code, out, err) = keys_bin(state, &["delete", &id[..8]]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, format!("deleted key {id} (owner Ona)\n"));
+    authenticates(false);
+    let (_, list, _) = keys_bin(state, &["list"]);
+    assert!(
+        !list.contains(&id) && list.contains("abcd000000000001"),
+        "{list}"
+    );
+    let (_, export, _) = keys_bin(state, &["export"]);
+    assert_eq!(export.lines().count(), 2, "{export}");
+    let (code, _, err) = keys_bin(state, &["show", &id]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains(&format!("no key with id '{id}'")), "{err}");
+}
+
+#[test]
+fn ids_by_prefix_restore_and_delete_without_a_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    exercise_ids_restore_and_delete(dir.path(), &state, None);
+    assert_eq!(records_of(&state).len(), 2, "the integrity records agree");
+}
+
+#[test]
+fn ids_by_prefix_restore_and_delete_through_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let s = Arc::new(open(&state));
+    let (stop, handle) = start_background(&s, &admin::socket_path(&state));
+    exercise_ids_restore_and_delete(dir.path(), &state, Some(&s));
+    stop.send(()).unwrap();
+    handle.join().unwrap().unwrap();
+    drop(s);
+    assert_eq!(records_of(&state).len(), 2, "the integrity records agree");
+}
+
+#[test]
+fn delete_removes_the_counters_of_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let now = Utc::now();
+    let id = {
+        let s = open(&state);
+        let (_, k) = s.create_key("Ona", None, None, None).unwrap();
+        let (_, other) = s.create_key("Jonas", None, None, None).unwrap();
+        s.check_key(&k, now);
+        s.check_key(&other, now);
+        s.flush().unwrap();
+        assert_eq!(s.stored_key_usage(&k.id, now), (1, 1));
+        k.id
+    };
+    let (code, _, err) = keys_bin(&state, &["delete", &id]);
+    assert_eq!(code, Some(0), "{err}");
+    let s = open(&state);
+    assert_eq!(
+        s.stored_key_usage(&id, now),
+        (0, 0),
+        "its counters are gone"
+    );
+    assert_eq!(s.keys().len(), 1);
+    assert_eq!(
+        s.key_usage(&s.keys()[0].id, now),
+        (1, 1),
+        "the other key's stay"
+    );
+
+    // Through a running server too.
+    let s = Arc::new(s);
+    let other = s.keys()[0].clone();
+    let (stop, handle) = start_background(&s, &admin::socket_path(&state));
+    let (code, _, err) = keys_bin(&state, &["delete", &other.id]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(s.key_usage(&other.id, now), (0, 0));
+    assert_eq!(s.stored_key_usage(&other.id, now), (0, 0));
+    stop.send(()).unwrap();
+    handle.join().unwrap().unwrap();
+    drop(s);
+    assert_eq!(records_of(&state), vec![]);
+}
+
+#[test]
+fn an_expired_key_is_not_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let now = Utc::now();
+    let id = {
+        let s = open(&state);
+        let (_, k) = s
+            .create_key_at(
+                "Ona",
+                None,
+                None,
+                Some(plus_ms(now, -1_000)),
+                plus_ms(now, -60_000),
+            )
+            .unwrap();
+        s.revoke_key(&k.id).unwrap();
+        k.id
+    };
+    let (code, _, err) = keys_bin(&state, &["restore", &id]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!("key {id} expired at "))
+            && err.contains("restoring it would not make it usable"),
+        "{err}"
+    );
+    assert!(!records_of(&state)[0].active, "nothing changed");
+}
+
+#[test]
+fn expires_date_means_usable_through_that_day_in_vilnius() {
+    use chrono::Datelike;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    // Next year's, so that the dates are always in the future.
+    let year = Utc::now().year() + 1;
+    let (summer, summer_id) = create_bin(&state, &["--expires", &format!("{year}-07-31")]);
+    let (winter, _) = create_bin(&state, &["--expires", &format!("{year}-12-31")]);
+    let s = open(&state);
+    for (key, last_second, refused_from) in [
+        // Summer time, UTC+3: Aug 1 00:00 in Vilnius is Jul 31 21:00 UTC.
+        (
+            &summer,
+            format!("{year}-07-31T20:59:59Z"),
+            format!("{year}-07-31T21:00:00Z"),
+        ),
+        // Winter time, UTC+2.
+        (
+            &winter,
+            format!("{year}-12-31T21:59:59Z"),
+            format!("{year}-12-31T22:00:00Z"),
+        ),
+    ] {
+        assert!(s
+            .authenticate(&PresentedKey(key.clone()), at(&last_second))
+            .is_ok());
+        assert_eq!(
+            s.authenticate(&PresentedKey(key.clone()), at(&refused_from)),
+            Err(KeyError::Expired)
+        );
+    }
+    drop(s);
+    // What is stored is shown: the instant it stops working, in UTC.
+    let (_, show, _) = keys_bin(&state, &["show", &summer_id]);
+    assert!(
+        show.contains(&format!("expires:    {year}-07-31T21:00:00Z")),
+        "{show}"
+    );
+    let help = String::from_utf8(bin(&["keys", "create", "--help"]).stdout).unwrap();
+    assert!(help.contains("Europe/Vilnius"), "{help}");
 }

@@ -213,6 +213,21 @@ impl CounterTable {
         }
     }
 
+    /// Forgets `key`'s counters (a deleted API key); the next collection writes its shard
+    /// without it. Returns whether it had any in memory. Only for keys: public subjects
+    /// may also live in the sketches, which cannot forget one subject.
+    pub fn remove(&self, key: &SubjectKey) -> bool {
+        debug_assert_eq!(key.kind(), Kind::Key, "only key subjects are removed");
+        let mut guard = lock(self.shard(key));
+        let Shard { subjects, dirty } = &mut *guard;
+        let removed = subjects.remove(key).is_some();
+        if removed {
+            *dirty = true;
+            self.len.fetch_sub(1, Ordering::Relaxed);
+        }
+        removed
+    }
+
     /// Hands each changed blob to `out` (`None` when it is empty: delete it) and marks it
     /// clean. The minute ledger only with `include_minute` (it can be large and only
     /// matters while a flood lasts, so it is written at shutdown, not every round).

@@ -196,3 +196,64 @@ async fn authentication_comes_before_parameters() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn an_authorization_header_without_bearer_is_told_the_scheme() {
+    let app = spawn_app().await;
+    let (key, _) = app.key(None, None);
+    let wrong = [
+        key.clone(),
+        format!("Basic {key}"),
+        "Basic dXNlcjpwYXNz".to_owned(),
+        format!("Token {key}"),
+    ];
+    for value in &wrong {
+        for path in [PATH.to_owned(), format!("{PATH}&api_key=")] {
+            let message = assert_error(
+                send(&app, &path, &[("Authorization", value)]).await,
+                401,
+                "missing_key",
+            )
+            .await;
+            assert_eq!(
+                message,
+                "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` \
+                 (or send the key in the X-API-Key header)",
+                "{value}"
+            );
+        }
+    }
+    // The order of the ways stands: a key elsewhere is used, the header ignored.
+    let query = format!("{PATH}&api_key={key}");
+    let basic = format!("Basic {key}");
+    for (path, headers) in [
+        (
+            PATH,
+            vec![("X-API-Key", key.as_str()), ("Authorization", &key)],
+        ),
+        (&query, vec![("Authorization", basic.as_str())]),
+    ] {
+        assert_eq!(
+            send(&app, path, &headers).await.status(),
+            200,
+            "{headers:?}"
+        );
+    }
+    // A wrong key in an earlier way is still invalid, whatever the header.
+    assert_error(
+        send(
+            &app,
+            PATH,
+            &[("X-API-Key", "wrong"), ("Authorization", &key)],
+        )
+        .await,
+        401,
+        "invalid_key",
+    )
+    .await;
+    // Without an Authorization header, or with an empty Bearer one, the usual message.
+    for headers in [vec![], vec![("Authorization", "Bearer ")]] {
+        let message = assert_error(send(&app, PATH, &headers).await, 401, "missing_key").await;
+        assert!(!message.contains("must use the Bearer scheme"), "{message}");
+    }
+}
