@@ -1234,7 +1234,18 @@ fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
 
 /// Changes the sled tree `tree` of the state database at `dir` behind its records' back.
 fn tamper<T>(dir: &Path, tree: &str, change: impl FnOnce(&sled::Tree) -> T) -> T {
-    let db = sled::open(dir).unwrap();
+    // A handle dropped a moment ago (the state that wrote the keys) may still hold sled's
+    // file lock for a few milliseconds: retry as `State::open` does.
+    let started = std::time::Instant::now();
+    let db = loop {
+        match sled::open(dir) {
+            Ok(db) => break db,
+            Err(_) if started.elapsed() < Duration::from_secs(5) => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) => panic!("cannot open {}: {e}", dir.display()),
+        }
+    };
     let changed = change(&db.open_tree(tree).unwrap());
     db.flush().unwrap();
     changed
