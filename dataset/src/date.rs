@@ -1,7 +1,7 @@
 //! Calendar dates and years inside the service's range, parsed strictly at the boundary.
 //!
 //! A [`Date`] is always a real Gregorian date between 1583-01-01 and 2100-12-31, and a
-//! [`Year`] always lies in 1583..=2100 (DECISIONS D3): once a value of these types exists,
+//! [`Year`] always lies in 1583..=2100: once a value of these types exists,
 //! no layer below has to check it again.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! The four languages holiday names are published in (DECISIONS D6).
+//! The four languages holiday names are published in.
 
 use std::fmt;
 

@@ -1,5 +1,5 @@
 //! The records of a dataset: one [`Day`] per calendar date, with everything the API serves
-//! about it already decided by the generator (DECISIONS D5-D8).
+//! about it already decided by the generator (docs/api.md, Day status).
 //!
 //! The JSON of these types is the dataset format: each [`Day`] is one line of its year's
 //! file and one value of the sled `days` tree.
@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Date, Lang};
 
-/// Category of a holiday. Independent of whether it is a non-working day (spec 2.5): that
-/// is [`Holiday::is_red`]. The declaration order is the order of DECISIONS D6.
+/// Category of a holiday. Independent of whether it is a non-working day: that is
+/// [`Holiday::is_red`]. The declaration order is the order of types in a date's list of
+/// holidays (docs/api.md, `/holidays`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HolidayType {
@@ -38,7 +39,7 @@ impl HolidayType {
     }
 }
 
-/// Why a day is non-working (DECISIONS D5 precedence: holiday, then Sunday, then Saturday).
+/// Why a day is non-working (precedence: holiday, then Sunday, then Saturday).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
@@ -90,7 +91,7 @@ pub struct Holiday {
     /// Category.
     #[serde(rename = "type")]
     pub kind: HolidayType,
-    /// True when the law in force on this date made it a non-working day (DECISIONS D7).
+    /// True when the law in force on this date made it a non-working day.
     pub is_red: bool,
     /// Lithuanian name in the wording in force on this date.
     pub name_lt: String,
@@ -116,7 +117,7 @@ impl Holiday {
     }
 }
 
-/// What a one-off transfer declares (DECISIONS D8).
+/// What a one-off transfer declares (docs/data.md §2.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TransferKind {
@@ -158,18 +159,18 @@ pub struct NameDay {
 /// - `laisvadienis == reason.is_some()`;
 /// - `holiday_name.is_some()` exactly when `reason == Some(PublicHoliday)`;
 /// - `shorter_workday` implies `!laisvadienis`;
-/// - `holidays` is in DECISIONS D6 order (red first, then type, then `name_lt`).
+/// - `holidays` is in holiday order (red first, then type, then `name_lt`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Day {
     /// The date.
     pub date: Date,
-    /// 0 = Sunday, 1 = Monday, ... 6 = Saturday (spec 4.5).
+    /// 0 = Sunday, 1 = Monday, ... 6 = Saturday.
     pub day_of_week: u8,
     /// ISO 8601 week number.
     pub iso_week: u8,
     /// Saturday or Sunday.
     pub is_weekend: bool,
-    /// Non-working day (DECISIONS D5).
+    /// Non-working day (docs/api.md, Day status).
     pub laisvadienis: bool,
     /// Why it is non-working; `None` on a working day.
     pub reason: Option<Reason>,

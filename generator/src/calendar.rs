@@ -1,8 +1,8 @@
 //! The calendar computation: from validated sources to one [`Day`] per date.
 //!
-//! This is where the rules of the decisions live, once: DECISIONS D5 (day status and
-//! reason precedence, `shorter_workday`), D6 (holiday order), D7 (`is_red` by the law in
-//! force on the date) and D8 (transfers on top), plus the Feb 29 name-day rule. The server
+//! This is where the rules live, once: day status and reason precedence, `shorter_workday`,
+//! holiday order, `is_red` by the law in force on the date, transfers on top (docs/api.md,
+//! Day status), plus the Feb 29 name-day rule. The server
 //! only serves what this module decided.
 
 use std::collections::HashMap;
@@ -81,7 +81,7 @@ pub fn compute(
     Ok(counts)
 }
 
-/// One day, by DECISIONS D5-D8.
+/// One day, by the rules of docs/api.md, Day status.
 fn day<'a>(
     date: NaiveDate,
     holidays: impl Iterator<Item = &'a HolidayDef>,
@@ -110,9 +110,9 @@ fn day<'a>(
             }
         })
         .collect();
-    // D6: red first, then type, then Lithuanian name.
+    // Red first, then type, then Lithuanian name.
     records.sort_by(|a, b| (!a.is_red, a.kind, &a.name_lt).cmp(&(!b.is_red, b.kind, &b.name_lt)));
-    // D5: joined names follow the Labour Code list.
+    // Joined names follow the Labour Code list.
     red.sort();
     let red_name = (!red.is_empty()).then(|| {
         red.iter()
@@ -197,7 +197,7 @@ fn red_on(sources: &Sources, date: NaiveDate) -> Option<&HolidayDef> {
     })
 }
 
-/// DECISIONS D8: a day off replaces a working day; a working day replaces a weekend day.
+/// Transfers: a day off replaces a working day; a working day replaces a weekend day.
 fn check_transfers(sources: &Sources) -> Result<(), BuildError> {
     let mut errors = Vec::new();
     for t in &sources.transfers {

@@ -1,5 +1,6 @@
 //! The application endpoint: every request passes through [`App::call`], which owns the
-//! HTTP policy of DECISIONS D1, D4, D9 and D11 in one readable sequence:
+//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one readable
+//! sequence:
 //!
 //! 1. take the catalog in service (the whole request is answered from it);
 //! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
@@ -11,7 +12,8 @@
 //!    loses its body;
 //! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
 //! 6. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
-//!    anything unknown is a D1 404 (with a hint for a known path plus a trailing slash);
+//!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
+//!    trailing slash);
 //! 7. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
 //!    check, `Cache-Control: no-store` when it is an error, and one access log line.
 //!
@@ -337,7 +339,7 @@ impl App {
                 finish_head_or_docs(resp, req.uri(), ex).await
             }));
         }
-        // The document routes (`/docs`) and every unknown path (a D1 404).
+        // The document routes (`/docs`) and every unknown path (a JSON 404).
         let uri = req.uri().clone();
         if ex.method == Method::HEAD {
             req.set_method(Method::GET);
@@ -368,7 +370,7 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
     Some(ApiError::new(ErrorCode::InvalidHost, problem))
 }
 
-/// Runs the operation's handler. A panic (a bug) becomes a D1 500 that still gets the
+/// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
 /// common headers and its log line.
 fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
     use crate::api::{day, days, holidays, laisvadienis, name_days};
@@ -396,8 +398,9 @@ pub(crate) const PER_ADDRESS: &str = "requests from this address to this endpoin
 /// Whose requests a keyed endpoint's limits count, for a 429's message.
 pub(crate) const PER_KEY: &str = "requests with this API key";
 
-/// The 429 of an exhausted window (D9) of [`PER_ADDRESS`] or [`PER_KEY`]. The `RateLimit-*`
-/// and `Retry-After` headers are added by [`finish_headers`] from the decision.
+/// The 429 of an exhausted window (docs/api.md, Rate limits) of [`PER_ADDRESS`] or
+/// [`PER_KEY`]. The `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`]
+/// from the decision.
 pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
     let period = match window {
         Window::Minute => "per-minute",
@@ -415,7 +418,7 @@ pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
     )
 }
 
-/// A CORS preflight answer (D11): no key, no quota.
+/// A CORS preflight answer (docs/api.md, HTTP behaviour): no key, no quota.
 fn preflight(req: &Request) -> Response {
     let allow_headers = req
         .headers()

@@ -1,4 +1,4 @@
-//! Finding the API key in a request (DECISIONS D4) and the context a successful
+//! Finding the API key in a request (docs/api.md, Keys) and the context a successful
 //! authentication leaves for the handlers.
 //!
 //! Order: `X-API-Key` header, then `Authorization: Bearer <key>` (any other scheme counts as
@@ -26,7 +26,7 @@ pub const KEY_QUERY: &str = "api_key";
 #[derive(Debug, Clone)]
 pub struct Authenticated(pub Arc<KeyRecord>);
 
-/// The key a request presents, if any (D4).
+/// The key a request presents, if any.
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {
     if let Some(value) = req.headers().get(KEY_HEADER) {
         if !value.is_empty() {
@@ -49,7 +49,7 @@ pub fn presented_key(req: &Request) -> Option<PresentedKey> {
 }
 
 /// True when the request has an `Authorization` header that does not use the Bearer scheme:
-/// `Authorization: <key>`, `Authorization: Basic ...`. Such a request presents no key (D4),
+/// `Authorization: <key>`, `Authorization: Basic ...`. Such a request presents no key,
 /// but its `missing_key` answer says how to send one.
 pub fn has_other_scheme(req: &Request) -> bool {
     req.headers()

@@ -1,4 +1,4 @@
-//! HTTP caching of the public endpoints (DECISIONS D11).
+//! HTTP caching of the public endpoints (docs/api.md, HTTP behaviour).
 //!
 //! A public 200 is a pure function of the dataset version and the (validated) parameters, so
 //! its strong ETag is built from exactly those, without hashing the body: equal tags mean

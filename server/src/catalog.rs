@@ -1,7 +1,8 @@
 //! The dataset in memory, precomputed for serving: what every endpoint reads.
 //!
-//! The generator has already decided everything (DECISIONS D5-D8); this module only lays the
-//! decided facts out so that a request is a lookup and a copy, never a computation:
+//! The generator has already decided everything (`kalendorius_generator::calendar`); this
+//! module only lays the decided facts out so that a request is a lookup and a copy, never a
+//! computation:
 //!
 //! - one compact [`DayInfo`] per date (16 bytes), indexed by days since the first date;
 //! - the `/days` entry JSON of every date, precomputed in one contiguous buffer per year with
@@ -11,7 +12,7 @@
 //!   few tens of MiB and the whole server stays under its 64 MiB budget.
 //!
 //! `/laisvadienis` and `/days` are written by the same functions from the same [`DayInfo`],
-//! so the two endpoints cannot disagree (D5).
+//! so the two endpoints cannot disagree.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -147,7 +148,8 @@ pub struct Catalog {
     holiday_names: Vec<Box<str>>,
     /// Interned holiday records.
     holidays: Vec<HolidayRecord>,
-    /// Interned lists of `holidays` indices, each in D6 order; list 0 is empty.
+    /// Interned lists of `holidays` indices, each in holiday order (red first, then type, then
+    /// Lithuanian name); list 0 is empty.
     holiday_lists: Vec<Box<[u32]>>,
     /// Interned name-day records.
     names: Vec<NameDayRecord>,
@@ -382,11 +384,11 @@ impl Catalog {
 
     fn info(&self, date: Date) -> DayInfo {
         // Callers validate the range first (`contains`); an out-of-range date here is a bug,
-        // and the panic is caught and answered as a D1 500.
+        // and the panic is caught and answered as a JSON 500.
         self.days[self.first.days_until(date) as usize]
     }
 
-    /// The `/laisvadienis` body of `date` (spec 2.1). `date` must be served.
+    /// The `/laisvadienis` body of `date` (docs/api.md, `/laisvadienis`). `date` must be served.
     ///
     /// Sized exactly: a vector with spare capacity costs a second allocation (and reference
     /// counting) when it becomes the response body.
@@ -418,8 +420,8 @@ impl Catalog {
         out
     }
 
-    /// The `/days` body for `from..=to` (spec 4.2). Both must be served and `from <= to`.
-    /// A whole calendar year is shared, not copied.
+    /// The `/days` body for `from..=to` (docs/api.md, `/days`). Both must be served and
+    /// `from <= to`. A whole calendar year is shared, not copied.
     pub fn days_json(&self, from: Date, to: Date) -> Bytes {
         let first_year = self.first.year();
         let (fy, ty) = (from.year(), to.year());
@@ -454,7 +456,7 @@ impl Catalog {
         Bytes::from(out)
     }
 
-    /// The holidays on `date`, in D6 order.
+    /// The holidays on `date`: red first, then by type, then by Lithuanian name.
     pub fn holidays_on(&self, date: Date) -> impl Iterator<Item = &HolidayRecord> + '_ {
         let info = self.info(date);
         self.holiday_lists[info.holidays as usize]
@@ -537,7 +539,7 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
 /// The end of a `/days` body.
 const DAYS_TAIL: &[u8] = b"]}";
 
-/// One `/days` entry (spec 2.2).
+/// One `/days` entry (docs/api.md, `/days`).
 fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {
     out.extend_from_slice(b"{\"date\":\"");
     push_date(out, date);

@@ -1,4 +1,4 @@
-//! Which address a request counts against (DECISIONS D9).
+//! Which address a request counts against (docs/api.md, Rate limits).
 //!
 //! The client is the TCP peer. Only when the peer is one of the configured trusted proxies
 //! does `X-Forwarded-For` matter, and then the client is the right-most address in it that is

@@ -49,7 +49,7 @@ pub struct Settings {
     pub connections: ConnectionSettings,
     /// Logging.
     pub log: LogSettings,
-    /// Rate limits (D9).
+    /// Rate limits.
     pub limits: LimitsConfig,
 }
 

@@ -1,4 +1,4 @@
-//! The one error shape of the API (DECISIONS D1) and the mapping of everything else onto it.
+//! The one error shape of the API (docs/api.md, Errors) and the mapping of everything else onto it.
 //!
 //! Every non-2xx response the application sends is `{"error","message"}` as
 //! `application/json; charset=utf-8`: our own refusals ([`ApiError`]), and whatever poem or
@@ -14,11 +14,11 @@ use serde::Serialize;
 /// The content type of every JSON body the service sends.
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 
-/// The `Allow` header of every endpoint (D11).
+/// The `Allow` header of every endpoint (docs/api.md, HTTP behaviour).
 pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 
-/// Machine-readable error codes: spec 7.1 plus DECISIONS D1. (The document lists them per
-/// response: `api::responses`.)
+/// Machine-readable error codes: the table of docs/api.md, Errors. (The OpenAPI document
+/// lists them per response: `api::responses`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -82,7 +82,7 @@ impl ErrorCode {
     }
 }
 
-/// The body of every non-2xx response (D1).
+/// The body of every non-2xx response: `{"error","message"}`.
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorBody {
     /// Machine-readable code.
@@ -96,7 +96,7 @@ pub struct ErrorBody {
 pub struct ApiError {
     /// The code (and so the status).
     pub code: ErrorCode,
-    /// The D1 message.
+    /// The `message` of the body: one English sentence.
     pub message: String,
 }
 
@@ -194,10 +194,11 @@ pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Resp
     internal().into_response()
 }
 
-/// Turns any error that reached the top of the application into a D1 response.
+/// Turns any error that reached the top of the application into an `{"error","message"}`
+/// response.
 ///
 /// Responses built by our own handlers arrive as errors "from a response" and are already
-/// D1-shaped; everything else is poem's and is reshaped by its kind or, failing that, by its
+/// in that shape; everything else is poem's and is reshaped by its kind or, failing that, by its
 /// status.
 pub fn from_poem_error(err: poem::Error) -> Response {
     use poem::error::{MethodNotAllowedError, NotFoundError};
@@ -210,7 +211,7 @@ pub fn from_poem_error(err: poem::Error) -> Response {
         return method_not_allowed().into_response();
     }
     if let Some(e) = err.downcast_ref::<ParseParamError>() {
-        // Our parameter types never fail to parse; kept so a future one still answers D1.
+        // Our parameter types never fail to parse; kept so a future one still answers JSON.
         return ApiError::new(
             ErrorCode::InvalidParam,
             format!("parameter '{}' is malformed", e.name),
@@ -231,7 +232,8 @@ pub fn from_poem_error(err: poem::Error) -> Response {
     by_status(status)
 }
 
-/// Reshapes a non-D1 error response (one poem wrote itself, in plain text) by its status;
+/// Reshapes an error response not in the `{"error","message"}` shape (one poem wrote itself,
+/// in plain text) by its status;
 /// success and redirection responses pass unchanged.
 pub fn ensure_d1(resp: Response) -> Response {
     let status = resp.status();

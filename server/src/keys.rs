@@ -1,4 +1,4 @@
-//! API keys (DECISIONS D10): generation, hashing, validation of key attributes, and the
+//! API keys (docs/api.md, Keys): generation, hashing, validation of key attributes, and the
 //! in-memory key table the hot path authenticates against.
 //!
 //! A key is `ltk_` + 32 random bytes from the OS in lower-case hex (256 bits). Only its

@@ -1,5 +1,6 @@
 //! `kalendorius-server keys create|list|show|revoke|restore|delete|set-limits|export|import`:
-//! how maintainers issue and manage API keys (D10) and back them up.
+//! how maintainers issue and manage API keys (README.md, Issuing API keys) and back
+//! them up.
 //!
 //! When a server is running on the state directory, the command goes through its admin
 //! socket (`crate::admin`): sled allows one process per database, and the change takes

@@ -1,4 +1,4 @@
-//! The kalendorius HTTP server: the JSON API of `shared/spec/interface.md` over a generated
+//! The kalendorius HTTP server: the JSON API of docs/api.md over a generated
 //! dataset, with API keys and rate-limit counters in a separate sled database.
 
 // State side (keys, limits, persistence, admin channel, keys CLI).

@@ -1,4 +1,4 @@
-//! Rate limits (DECISIONS D9): per IP per public endpoint, per key for the keyed ones.
+//! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the keyed ones.
 //!
 //!
 //! This file holds the public vocabulary (configuration, windows, decisions); the counting
@@ -7,7 +7,7 @@
 //! (all subjects, sharded, with pruning and eviction), `sketch` (where evicted subjects'
 //! month counts go) and `ledger` (where their minute windows go, exactly). `crate::state::State` wires them to sled.
 //!
-//! Every window is exact in the strong sense of D9: for ANY interval of the window's length
+//! Every window is exact in the strong sense: for ANY interval of the window's length
 //! the admitted requests never exceed the limit, also under concurrent bursts (see
 //! `window` for the bucket argument and `table` for the locking).
 
@@ -21,7 +21,7 @@ pub(crate) mod window;
 /// and small enough that per-bucket counts fit in 32 bits.
 pub const MAX_LIMIT: u64 = 1_000_000_000;
 
-/// The configured limits; defaults are the spec's numbers.
+/// The configured limits; defaults are the numbers of docs/api.md, Rate limits.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {
@@ -73,7 +73,7 @@ pub enum Window {
 }
 
 impl Window {
-    /// The D1 error code of a 429 for this window.
+    /// The `error` code of a 429 for this window.
     pub fn code(self) -> &'static str {
         match self {
             Window::Minute => "rate_limit_minute",

@@ -1,4 +1,5 @@
-//! Query parameters: parsed from the raw query string, once, by our own rules (D2, D3, D4).
+//! Query parameters: parsed from the raw query string, once, by our own rules (docs/api.md,
+//! Conventions and Errors).
 //!
 //! poem-openapi's extractors document the parameters (see `api::doc_params`) but do not
 //! decide anything, because the rules here are not theirs: a parameter sent twice is an error
@@ -93,7 +94,7 @@ pub fn missing(name: &str, form: &str) -> ApiError {
     )
 }
 
-/// Parses a date parameter and checks that the catalog serves it (D3).
+/// Parses a date parameter and checks that the catalog serves it.
 pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY-MM-DD"))?;
     let invalid = |what: &str| {
@@ -115,7 +116,7 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
     }
 }
 
-/// Parses the `year` parameter of `/holidays` (D2). The caller has checked presence.
+/// Parses the `year` parameter of `/holidays`. The caller has checked presence.
 pub fn year(catalog: &Catalog, value: &str) -> Result<Year, ApiError> {
     let (first, last) = (catalog.first().year(), catalog.last().year());
     let invalid = || {
@@ -134,7 +135,7 @@ pub fn year(catalog: &Catalog, value: &str) -> Result<Year, ApiError> {
     }
 }
 
-/// Parses `lang` (D6): absent means `lt`; matched case-insensitively.
+/// Parses `lang`: absent means `lt`; matched case-insensitively.
 pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
     match value {
         None => Ok(Lang::Lt),

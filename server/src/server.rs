@@ -116,7 +116,7 @@ impl Server {
         } = self;
         let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
         let app = App::new(data, state.clone(), trusted.clone()).with(
-            // Last resort: a panic outside the operations still answers D1.
+            // Last resort: a panic outside the operations still answers a JSON 500.
             poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
         );
 

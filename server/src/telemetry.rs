@@ -2,7 +2,7 @@
 //!
 //! The access line names method, path (with any `api_key` value and anything shaped like a
 //! key redacted), status, latency, client IP and the key's owner; a key itself never reaches
-//! a log (D4): headers are not logged and `PresentedKey`'s `Debug` is redacted. A key sent
+//! a log: headers are not logged and `PresentedKey`'s `Debug` is redacted. A key sent
 //! where no key belongs (`apikey=`, `date=`, the path) is as secret as one sent right, so the
 //! path is searched for keys, not only the `api_key` parameter.
 

@@ -1,6 +1,6 @@
 //! `transfers.toml`: one-off government transfers and the 2006-2008 days in lieu
-//! (DECISIONS D8). Their agreement with the calendar (a day off on a working day, a working
-//! day on a weekend) is checked later, once holidays are placed: see `calendar`.
+//! (docs/data.md §2.2, §2.3). Their agreement with the calendar (a day off on a working day,
+//! a working day on a weekend) is checked later, once holidays are placed: see `calendar`.
 
 use std::collections::HashMap;
 use std::path::Path;

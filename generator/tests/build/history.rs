@@ -1,4 +1,4 @@
-//! DECISIONS D7 and D8 on the fixture: `is_red` follows the law in force on each date, and
+//! History on the fixture: `is_red` follows the law in force on each date, and
 //! transfers apply on top.
 
 use kalendorius_dataset::{Reason, TransferKind};

@@ -1,5 +1,5 @@
-//! DECISIONS D5 on the fixture: day status, reason precedence, the shortened working day
-//! (spec 4.1), calendar fields, ordering and the Feb 29 name-day rule.
+//! Day status on the fixture (docs/api.md, Day status): reason precedence, the shortened
+//! working day, calendar fields, ordering and the Feb 29 name-day rule.
 
 use kalendorius_dataset::{HolidayType, Reason};
 
@@ -34,7 +34,7 @@ fn a_red_holiday_is_never_itself_shortened_and_a_transfer_does_not_shorten() {
     assert!(!day("2024-12-24").shorter_workday);
     // Before 2011 Dec 24 was a working eve of Christmas.
     assert!(day("2009-12-24").shorter_workday);
-    // 2010-12-23 precedes a declared day off, not a red holiday (D5).
+    // 2010-12-23 precedes a declared day off, not a red holiday.
     assert!(!day("2010-12-23").shorter_workday);
 }
 

@@ -1,4 +1,4 @@
-//! `GET /api/v1/day` (spec 4.5): everything about one date. Key required.
+//! `GET /api/v1/day` (docs/api.md, `/day`): everything about one date. Key required.
 
 use poem::Request;
 use poem_openapi::param::Query;

@@ -1,4 +1,5 @@
-//! `GET /api/v1/days` (spec 4.2): the status of every date of an inclusive range. Public.
+//! `GET /api/v1/days` (docs/api.md, `/days`): the status of every date of an inclusive
+//! range. Public.
 
 use poem::Request;
 use poem_openapi::param::Query;
@@ -13,7 +14,7 @@ use crate::catalog::Catalog;
 use crate::errors::{ApiError, ErrorCode};
 use crate::params::{self, Params};
 
-/// Longest range served in one request (spec 4.2).
+/// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;
 
 /// The operation.
@@ -44,7 +45,8 @@ impl DaysApi {
 /// Answers a request that has passed the rate limiter, from `catalog`.
 pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DaysDoc>, PublicError> {
     let params = Params::parse(req.uri().query(), ["from", "to"])?;
-    // D3 order: missing_param (both), invalid_date, invalid_range, range_too_large.
+    // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
+    // range_too_large.
     if params.get(0).is_none() {
         return Err(params::missing("from", "YYYY-MM-DD").into());
     }

@@ -84,7 +84,7 @@ impl<D: StringDoc> ParseFromParameter for DocString<D> {
         Ok(DocString(value.to_string(), PhantomData))
     }
 
-    /// Absent is not an error here: `crate::params` decides, with the D1 code.
+    /// Absent is not an error here: `crate::params` decides, with the API's error code.
     fn parse_from_parameters<I: IntoIterator<Item = A>, A: AsRef<str>>(
         iter: I,
     ) -> ParseResult<Self> {

@@ -1,4 +1,4 @@
-//! `GET /api/v1/holidays` (spec 4.3, DECISIONS D2): the holidays of a date or of a year.
+//! `GET /api/v1/holidays` (docs/api.md, `/holidays`): the holidays of a date or of a year.
 //! Key required.
 
 use poem::Request;

@@ -1,4 +1,5 @@
-//! `GET /api/v1/laisvadienis` (spec 4.1): the working-day status of one date. Public.
+//! `GET /api/v1/laisvadienis` (docs/api.md, `/laisvadienis`): the working-day status of one
+//! date. Public.
 
 use poem::Request;
 use poem_openapi::param::Query;

@@ -1,4 +1,5 @@
-//! `GET /api/v1/name-days` (spec 4.4): the names celebrated on a date. Key required.
+//! `GET /api/v1/name-days` (docs/api.md, `/name-days`): the names celebrated on a date. Key
+//! required.
 
 use poem::Request;
 use poem_openapi::param::Query;

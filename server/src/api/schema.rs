@@ -1,4 +1,5 @@
-//! The response bodies as the OpenAPI document describes them (spec section 2 and 4).
+//! The response bodies as the OpenAPI document describes them (docs/api.md, Day status
+//! and Endpoints).
 //!
 //! Field order and names are the wire format. Public bodies are written as bytes by
 //! `crate::catalog`, keyed bodies by `crate::api::wire`; the `openapi` integration test

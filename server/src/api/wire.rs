@@ -1,5 +1,6 @@
-//! Writing the keyed endpoints' bodies (spec 4.3-4.5) straight from the catalog with serde,
-//! borrowing every string. Field order is the order of the spec's tables.
+//! Writing the keyed endpoints' bodies (`/holidays`, `/name-days`, `/day`) straight from the
+//! catalog with serde, borrowing every string. Field order is the order of the tables in
+//! docs/api.md, Endpoints.
 
 use kalendorius_dataset::{Date, Lang};
 use serde::Serialize;

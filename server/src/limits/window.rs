@@ -2,7 +2,8 @@
 //! sliding window (minute, day) and calendar-month (UTC) arithmetic.
 //!
 //! Why buckets and "conservative" summing: a sliding window must never admit more than its
-//! limit in ANY interval of its length, not just on average (D9). A window of `n` buckets
+//! limit in ANY interval of its length, not just on average
+//! (docs/api.md, Rate limits). A window of `n` buckets
 //! of `b` ms counts, at time `t`, every bucket from `bucket(t) - n` to `bucket(t)`: that is
 //! `n + 1` buckets, so every request made in the last `n * b` ms is counted, plus at most
 //! one bucket of older requests. The price is that a request is released up to one bucket

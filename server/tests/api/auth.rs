@@ -1,4 +1,4 @@
-//! API keys (spec 5, DECISIONS D4, D10): the three ways, which one wins, and the failures.
+//! API keys (docs/api.md, Keys): the three ways, which one wins, and the failures.
 
 use chrono::{Duration, Utc};
 

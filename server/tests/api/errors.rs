@@ -1,4 +1,4 @@
-//! Every error code of spec 7.1 and DECISIONS D1-D3 with its status and body, and the
+//! Every error code of docs/api.md, Errors, with its status and body, and the
 //! order in which parameter checks happen.
 
 use crate::helpers::*;
@@ -26,7 +26,7 @@ async fn missing_and_empty_parameters_are_missing_param() {
     ] {
         assert_error(app.get_keyed(path, &key).await, 400, "missing_param").await;
     }
-    // D3 order: missing before invalid.
+    // Check order: missing before invalid.
     assert_error(
         app.get("/api/v1/days?from=nonsense").await,
         400,
@@ -80,7 +80,7 @@ async fn bad_dates_are_invalid_date_naming_the_parameter_and_range() {
     )
     .await;
     assert!(msg.contains("'to'"), "{msg}");
-    // D3 order: invalid_date before invalid_range.
+    // Check order: invalid_date before invalid_range.
     assert_error(
         app.get("/api/v1/days?from=2024-02-30&to=2023-01-01").await,
         400,

@@ -75,7 +75,7 @@ pub struct TestApp {
 /// How to start a test server.
 #[derive(Clone, Default)]
 pub struct AppOptions {
-    /// Limits (default: the spec's).
+    /// Limits (default: those of docs/api.md).
     pub limits: Option<LimitsConfig>,
     /// Trusted proxies.
     pub trusted_proxies: Vec<&'static str>,
@@ -85,7 +85,7 @@ pub struct AppOptions {
     pub connections: Option<ConnectionSettings>,
 }
 
-/// Starts a server with the spec's limits and a fresh state.
+/// Starts a server with the default limits and a fresh state.
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(AppOptions::default()).await
 }
@@ -274,7 +274,7 @@ impl JsonBody for reqwest::Response {
     }
 }
 
-/// Asserts a D1 error response: status, code, JSON content type, exactly two string fields.
+/// Asserts an error response: status, code, JSON content type, exactly two string fields.
 pub async fn assert_error(resp: reqwest::Response, status: u16, code: &str) -> String {
     assert_eq!(resp.status(), status, "expected {status} {code}");
     assert_eq!(

@@ -1,4 +1,4 @@
-//! HTTP manners (DECISIONS D11): HEAD, OPTIONS preflight, ETag/304, CORS, cache headers,
+//! HTTP behaviour (docs/api.md): HEAD, OPTIONS preflight, ETag/304, CORS, cache headers,
 //! `X-Dataset-Version`, and the documentation routes.
 
 use crate::helpers::*;

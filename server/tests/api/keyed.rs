@@ -24,7 +24,7 @@ async fn day_has_exactly_the_spec_fields() {
     );
     let holidays = body["holidays"].as_array().unwrap();
     assert_eq!(holidays.len(), 2);
-    // D6: red first, then type public before traditional.
+    // Holiday order: red first, then type public before traditional.
     assert_eq!(
         holidays[0],
         json!({"date": "2022-05-01", "name": "International Labour Day",
@@ -66,7 +66,7 @@ async fn holidays_by_date_echo_the_date_and_carry_four_names() {
     assert_eq!(body["count"], 1);
     let h = &body["holidays"][0];
     assert_eq!(h.as_object().unwrap().len(), 8);
-    // Fields in the order of the spec's table.
+    // Fields in the order of the table in docs/api.md.
     let record = &raw[raw.find("\"holidays\":[").unwrap()..];
     let positions: Vec<usize> = [
         "date", "name", "name_lt", "name_en", "name_pl", "name_ru", "type", "is_red",
@@ -127,7 +127,7 @@ async fn holidays_by_year_echo_an_integer_and_are_in_d6_order() {
             type_rank(&b["type"]),
             b["name_lt"].as_str().unwrap(),
         );
-        assert!(key_a <= key_b, "D6 order: {a} before {b}");
+        assert!(key_a <= key_b, "holiday order: {a} before {b}");
         assert!(a["date"].as_str().unwrap().starts_with("2022-"));
     }
     for h in holidays {

@@ -1,4 +1,4 @@
-//! Rate limits (DECISIONS D9): each 429 code, the headers, that a 429 uses no quota, bursts,
+//! Rate limits (docs/api.md): each 429 code, the headers, that a 429 uses no quota, bursts,
 //! what counts (HEAD and 400s do, OPTIONS and 401s do not), and counters across a restart.
 
 use std::net::IpAddr;

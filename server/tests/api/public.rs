@@ -1,4 +1,5 @@
-//! `/laisvadienis` and `/days`: fields, types and the D5 rules, on known dates.
+//! `/laisvadienis` and `/days`: fields, types and the day-status rules, on known
+//! dates.
 
 use serde_json::{json, Value};
 
@@ -183,7 +184,7 @@ async fn days_and_laisvadienis_agree_on_every_day_of_a_leap_year() {
         for field in ["date", "laisvadienis", "holiday_name", "shorter_workday"] {
             assert_eq!(entry[field], single[field], "{field} of {date}");
         }
-        // D5 invariants, seen from outside.
+        // Day-status invariants, seen from outside.
         assert_eq!(
             single["laisvadienis"] == true,
             single["reason"] != Value::Null,

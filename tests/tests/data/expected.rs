@@ -1,5 +1,5 @@
-//! The legal periods of the red holidays, from the legal history (docs/data.md §2.1; the
-//! research note's §1 and §1a tables), written out independently of `sources/` so that a
+//! The legal periods of the red holidays, from the legal history (docs/data.md §2.1),
+//! written out independently of `sources/` so that a
 //! wrong source row fails a test.
 
 use std::collections::BTreeSet;
@@ -45,7 +45,7 @@ fn first_sunday(year: i32, month: u32) -> NaiveDate {
     date
 }
 
-/// The red dates of a year by the periods of the reference (§1a), with the project's
+/// The red dates of a year by the periods of docs/data.md §2.1, with the project's
 /// documented choices for the uncertain starts (Jun 24 from 2003-01-01, Father's Day from
 /// 2008-01-01; see sources/holidays/red.toml).
 pub fn red_dates(year: i32) -> BTreeSet<NaiveDate> {

@@ -3,7 +3,7 @@
 //! read back through the dataset crate, as the server reads it.
 //!
 //! Expectations are encoded here independently of the sources: the period table of the
-//! legal history (docs/data.md §2.1, from the research note's §1a) and a separate Easter
+//! legal history (docs/data.md §2.1) and a separate Easter
 //! algorithm.
 
 mod expected;
@@ -107,9 +107,9 @@ fn red_holiday_records_per_year_match_the_period_table() {
             .map(|d| d.holidays.iter().filter(|h| h.is_red).count())
             .sum::<usize>()
     };
-    // §1a: 9 holidays (1990-10-25 list), 11 (1996-97), 10, 11 (from 2000-07-14), 12 (from
-    // 2001-05-23), 13 (2003), 14 (2008), 15 (2011), 16 (2020). Easter Sunday and Monday
-    // count as two.
+    // docs/data.md §2.1: 9 holidays (1990-10-25 list), 11 (1996-97), 10, 11 (from
+    // 2000-07-14), 12 (from 2001-05-23), 13 (2003), 14 (2008), 15 (2011), 16 (2020). Easter
+    // Sunday and Monday count as two.
     for (y, n) in [
         (1991, 9),
         (1997, 11),
@@ -198,7 +198,7 @@ fn transfers_change_only_what_they_declare() {
         }
     }
     assert!(transfers >= 20, "only {transfers} transfers");
-    // The confirmed ones of the reference (§2a, §2b), and the decided 2011 pair.
+    // The confirmed ones (docs/data.md §2.2, §2.3), and the decided 2011 pair.
     for (date, off) in [
         ("1999-07-05", true),
         ("1999-07-03", false),

@@ -99,6 +99,22 @@ fn every_relative_link_resolves_inside_the_repository() {
     );
 }
 
+/// How the project's working notes are cited: they live outside the repository, and what
+/// they settle is written in docs/ (the API in docs/api.md, the data in docs/data.md). Spelled
+/// in pieces so that this file does not cite them itself.
+const NOTES: [&str; 3] = [
+    concat!("DECI", "SIONS"),
+    concat!("shared", "/spec"),
+    concat!("shared", "/reference"),
+];
+
+/// Whether `line` cites a numbered section of the working notes' interface document: the word
+/// `spec`, a space and a digit.
+fn cites_spec_section(line: &str) -> bool {
+    line.match_indices("spec ")
+        .any(|(i, _)| line[i + 5..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Documents a reader of a clone cannot open or look up: the project's working notes live
 /// outside the repository, and what they settle is written in docs/.
 #[test]
@@ -106,7 +122,7 @@ fn no_document_refers_to_notes_outside_the_repository() {
     let mut problems = Vec::new();
     for (file, text) in crate::markdown_files() {
         for (n, line) in text.lines().enumerate() {
-            for needle in ["../shared", "shared/spec", "shared/reference", "DECISIONS"] {
+            for needle in std::iter::once("../shared").chain(NOTES) {
                 if line.contains(needle) {
                     problems.push(format!("{}:{}: {needle}", file.display(), n + 1));
                 }
@@ -114,6 +130,70 @@ fn no_document_refers_to_notes_outside_the_repository() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The same for the code, the sources and the scripts: a comment, doc comment, test message
+/// or TOML comment states the rule it follows, or points to the section of docs/ that does,
+/// never to a note a clone does not have.
+#[test]
+fn no_source_cites_the_working_notes() {
+    let files = crate::repo_files(|name| {
+        name == "Makefile"
+            || [".rs", ".md", ".toml", ".sh"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+    });
+    for expected in [
+        "Makefile",
+        "server/src/lib.rs",
+        "sources/holidays/red.toml",
+        "bench/run.sh",
+        "docs/api.md",
+    ] {
+        assert!(
+            files.iter().any(|(p, _)| p == Path::new(expected)),
+            "{expected} is searched"
+        );
+    }
+    let mut problems = Vec::new();
+    for (file, text) in &files {
+        for (n, line) in text.lines().enumerate() {
+            let mut cited: Vec<&str> = NOTES
+                .into_iter()
+                .filter(|note| line.contains(note))
+                .collect();
+            if cites_spec_section(line) {
+                cited.push("a spec section");
+            }
+            for what in cited {
+                problems.push(format!(
+                    "{}:{}: {what}: {}",
+                    file.display(),
+                    n + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "cites notes outside the repository (state the rule, or point to docs/):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_citation_check_catches_what_it_must() {
+    let section = format!("`GET /api/v1/days` (spec {}.2): the status", 4);
+    assert!(cites_spec_section(&section));
+    assert!(cites_spec_section(&format!("spec {}", 7)));
+    assert!(!cites_spec_section("the spec's numbers"));
+    assert!(!cites_spec_section("spec"));
+    assert!(!cites_spec_section("(docs/api.md, `/days`)"));
+    let decision = format!("(DECI{}S)", "SION");
+    assert!(NOTES.iter().any(|n| decision.contains(n)));
+    let interface = format!("the API of `shared/{}/interface.md`", "spec");
+    assert!(NOTES.iter().any(|n| interface.contains(n)));
 }
 
 #[test]
@@ -125,7 +205,7 @@ fn the_checker_catches_what_it_must() {
     assert_eq!(check(&root, api, "../sources/README.md"), None);
     assert_eq!(check(&root, readme, "docs/api.md#keys"), None);
     assert_eq!(check(&root, readme, "https://example.org/x"), None);
-    assert!(check(&root, readme, "../shared/spec/interface.md").is_some());
+    assert!(check(&root, readme, "../notes/interface.md").is_some());
     assert!(check(&root, api, "../../elsewhere.md").is_some());
     assert!(check(&root, readme, "docs/nothing.md").is_some());
     assert!(check(&root, readme, "docs/api.md#no-such-heading").is_some());

@@ -1,7 +1,8 @@
 //! The documentation held to the code and to the repository:
 //!
 //! - `links`: every relative link of every Markdown file resolves inside the repository
-//!   (and its `#anchor` to a heading), and no document points outside the clone;
+//!   (and its `#anchor` to a heading), no document points outside the clone, and no source,
+//!   script or document cites the project's working notes, which a clone does not have;
 //! - `samples`: every sample answer in the Markdown files is what the real server, over the
 //!   dataset built from `sources/`, answers to the sample's command; the README shows one
 //!   for each endpoint;
@@ -26,7 +27,24 @@ pub fn root() -> PathBuf {
 /// Every Markdown file of the repository, as (path relative to the root, text), sorted.
 /// Skips what is not part of a clone: build output, local state, generated datasets.
 pub fn markdown_files() -> Vec<(PathBuf, String)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+    let files = repo_files(|name| name.ends_with(".md"));
+    assert!(
+        files.iter().any(|(p, _)| p == Path::new("README.md")),
+        "the README is found"
+    );
+    files
+}
+
+/// Every file of the repository whose name `keep` accepts, as (path relative to the root,
+/// text), sorted. Skips what is not part of a clone: build output, local state, generated
+/// datasets.
+pub fn repo_files(keep: impl Fn(&str) -> bool) -> Vec<(PathBuf, String)> {
+    fn walk(
+        root: &Path,
+        dir: &Path,
+        keep: &dyn Fn(&str) -> bool,
+        out: &mut Vec<(PathBuf, String)>,
+    ) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|e| e.unwrap().path())
@@ -37,20 +55,17 @@ pub fn markdown_files() -> Vec<(PathBuf, String)> {
             if path.is_dir() {
                 let generated = dir.ends_with("output") && name != "README.md";
                 if !matches!(name.as_ref(), ".git" | "target" | "var") && !generated {
-                    walk(root, &path, out);
+                    walk(root, &path, keep, out);
                 }
-            } else if name.ends_with(".md") {
-                let text = std::fs::read_to_string(&path).unwrap();
+            } else if keep(&name) {
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 out.push((path.strip_prefix(root).unwrap().to_path_buf(), text));
             }
         }
     }
     let root = root();
     let mut files = Vec::new();
-    walk(&root, &root, &mut files);
-    assert!(
-        files.iter().any(|(p, _)| p == Path::new("README.md")),
-        "the README is found"
-    );
+    walk(&root, &root, &keep, &mut files);
     files
 }
