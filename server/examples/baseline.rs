@@ -4,9 +4,10 @@
 //!
 //! Usage: `baseline [ADDR] [--poem-server]` (default `127.0.0.1:0`); prints `listening on
 //! http://ADDR` (the bound address, so port 0 works) and serves every path until killed.
-//! It is served by the real server's accept loop (`kalendorius_server::http::connections`,
-//! default bounds), so the ratio measures only what answering a request costs; with
-//! `--poem-server` it runs on poem's own `Server` instead, to measure that loop's cost.
+//! With `--poem-server` it runs on poem's own `Server`: the "bare poem" ceiling the bench's
+//! ratios are taken against. Without it, it is served by the real server's accept loop
+//! (`kalendorius_server::http::connections`, default bounds), to show what that loop costs
+//! or saves against poem's.
 
 use std::net::SocketAddr;
 
