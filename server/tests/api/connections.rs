@@ -45,6 +45,20 @@ async fn status_line_from(source: [u8; 4], server: SocketAddr) -> String {
         .to_string()
 }
 
+/// Asks for `date` on a kept-alive `stream` and asserts a 200.
+async fn served_on(stream: &mut TcpStream, date: &str) {
+    let request =
+        format!("GET /api/v1/laisvadienis?date={date} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = stream.read(&mut buf).await.unwrap();
+    assert!(
+        buf[..n].starts_with(b"HTTP/1.1 200 OK"),
+        "{}",
+        String::from_utf8_lossy(&buf[..n])
+    );
+}
+
 /// True when the server has closed `stream` (EOF or reset) within `within`.
 async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
     let mut buf = [0u8; 256];
@@ -131,13 +145,7 @@ async fn a_connection_that_sends_nothing_is_closed_after_the_header_deadline() {
     // A keep-alive connection that served a request and then goes quiet mid-way through
     // the next one is closed too.
     let mut stream = connect_from([127, 0, 0, 1], server).await;
-    stream
-        .write_all(b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        .await
-        .unwrap();
-    let mut buf = vec![0u8; 4096];
-    let n = stream.read(&mut buf).await.unwrap();
-    assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+    served_on(&mut stream, "2022-12-24").await;
     stream.write_all(HALF_REQUEST).await.unwrap();
     assert!(closed_within(&mut stream, Duration::from_secs(4)).await);
     app.stop().await;
@@ -158,12 +166,7 @@ async fn the_global_cap_refuses_new_connections_and_keeps_the_served_ones() {
     let mut served = Vec::new();
     for i in 0..10u8 {
         let mut s = connect_from([127, 0, 1, i], server).await;
-        s.write_all(b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .unwrap();
-        let mut buf = vec![0u8; 4096];
-        let n = s.read(&mut buf).await.unwrap();
-        assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+        served_on(&mut s, "2022-12-24").await;
         served.push(s);
     }
     // An eleventh is closed at once.
@@ -171,12 +174,7 @@ async fn the_global_cap_refuses_new_connections_and_keeps_the_served_ones() {
     assert!(closed_within(&mut eleventh, Duration::from_secs(2)).await);
     // The ten keep working.
     for s in &mut served {
-        s.write_all(b"GET /api/v1/laisvadienis?date=2022-12-25 HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .unwrap();
-        let mut buf = vec![0u8; 4096];
-        let n = s.read(&mut buf).await.unwrap();
-        assert!(buf[..n].starts_with(b"HTTP/1.1 200 OK"));
+        served_on(s, "2022-12-25").await;
     }
     app.stop().await;
 }
