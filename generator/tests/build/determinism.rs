@@ -81,7 +81,10 @@ fn a_manifest_of_another_schema_version_is_refused() {
     build_into(&fixture_sources(), out.path(), Some((2024, 2024))).unwrap();
     let file = out.path().join("current/manifest.json");
     let text = fs::read_to_string(&file).unwrap().replacen(
-        "\"schema_version\": 1",
+        &format!(
+            "\"schema_version\": {}",
+            kalendorius_dataset::SCHEMA_VERSION
+        ),
         "\"schema_version\": 99",
         1,
     );
