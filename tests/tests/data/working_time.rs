@@ -1,0 +1,148 @@
+//! The working-time norms of the published year files against the figures the Ministry of
+//! Social Security and Labour publishes every year (the annual average month working days and
+//! hours, "metiniai vidutinio mėnesio darbo dienų ir valandų skaičiai") and the Labour
+//! Inspectorate's calendar. The figures are written out here, not computed: the per-day
+//! fields of the files, summed as a downstream consumer would, must give them.
+
+use super::year_file;
+
+/// Per-month sums of one week form over a year's published file.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Month {
+    working_days: u32,
+    working_hours: u32,
+    shortened: Vec<String>,
+}
+
+/// The twelve months of `year` in the 5-day (`week == 5`) or 6-day week, from the fields of
+/// `years/YYYY.json` read as plain JSON.
+fn months(year: i32, week: u8) -> Vec<Month> {
+    let (hours_field, shortened_field) = match week {
+        5 => ("working_hours_5", "shorter_workday"),
+        6 => ("working_hours_6", "shorter_workday_6"),
+        _ => unreachable!(),
+    };
+    let file = year_file(year);
+    let mut months: Vec<Month> = (0..12).map(|_| Month::default()).collect();
+    for day in file["days"].as_array().unwrap() {
+        let date = day["date"].as_str().unwrap();
+        let month: usize = date[5..7].parse().unwrap();
+        let hours = day[hours_field]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{date}: no {hours_field}"));
+        let shortened = day[shortened_field]
+            .as_bool()
+            .unwrap_or_else(|| panic!("{date}: no {shortened_field}"));
+        let m = &mut months[month - 1];
+        m.working_days += u32::from(hours > 0);
+        m.working_hours += hours as u32;
+        if shortened {
+            m.shortened.push(date.to_string());
+        }
+    }
+    months
+}
+
+/// `(working days, working hours)` of the year.
+fn total(year: i32, week: u8) -> (u32, u32) {
+    months(year, week).iter().fold((0, 0), |(d, h), m| {
+        (d + m.working_days, h + m.working_hours)
+    })
+}
+
+/// `total / 12` rounded half up to one decimal, as the ministry's orders publish the
+/// average month; in tenths.
+fn average_month_tenths(total: u32) -> u32 {
+    (20 * total + 12) / 24
+}
+
+#[test]
+fn year_2025_by_month_five_day_week() {
+    let months = months(2025, 5);
+    let days: Vec<u32> = months.iter().map(|m| m.working_days).collect();
+    let hours: Vec<u32> = months.iter().map(|m| m.working_hours).collect();
+    assert_eq!(days, [22, 20, 20, 21, 21, 20, 23, 20, 22, 23, 20, 20]);
+    assert_eq!(
+        hours,
+        [176, 160, 159, 167, 168, 159, 184, 159, 176, 183, 160, 158]
+    );
+    assert_eq!(total(2025, 5), (252, 2009));
+    let shortened: Vec<&str> = months
+        .iter()
+        .flat_map(|m| m.shortened.iter().map(String::as_str))
+        .collect();
+    assert_eq!(
+        shortened,
+        [
+            "2025-03-10",
+            "2025-04-30",
+            "2025-06-23",
+            "2025-08-14",
+            "2025-10-31",
+            "2025-12-23",
+            "2025-12-31",
+        ]
+    );
+}
+
+#[test]
+fn year_2025_by_month_six_day_week() {
+    let days: Vec<u32> = months(2025, 6).iter().map(|m| m.working_days).collect();
+    assert_eq!(days, [26, 24, 25, 25, 26, 24, 27, 25, 26, 27, 24, 24]);
+    assert_eq!(total(2025, 6), (303, 2007));
+}
+
+#[test]
+fn annual_figures_of_the_ministers_orders() {
+    // (year, 5-day days, hours, 6-day days, hours, the order); `None` where the order's
+    // figure for that week is not encoded here.
+    #[allow(clippy::type_complexity)]
+    let orders: &[(i32, (u32, u32), Option<(u32, u32)>, &str)] = &[
+        // Order A1-1274 of the Minister of Social Security and Labour for 2021.
+        (2021, (252, 2009), Some((302, 2004)), "A1-1274"),
+    ];
+    for &(year, five, six, order) in orders {
+        assert_eq!(total(year, 5), five, "{year}, 5-day week ({order})");
+        if let Some(six) = six {
+            assert_eq!(total(year, 6), six, "{year}, 6-day week ({order})");
+        }
+    }
+}
+
+#[test]
+fn average_month_of_2021() {
+    // Order A1-1274: 21.0 days and 167.4 hours (5-day week), 25.2 days and 167.0 hours
+    // (6-day week).
+    let (days, hours) = total(2021, 5);
+    assert_eq!(
+        (average_month_tenths(days), average_month_tenths(hours)),
+        (210, 1674)
+    );
+    let (days, hours) = total(2021, 6);
+    assert_eq!(
+        (average_month_tenths(days), average_month_tenths(hours)),
+        (252, 1670)
+    );
+}
+
+#[test]
+fn every_published_day_carries_the_fields_within_their_range() {
+    for year in super::KEPT_FILES {
+        for day in year_file(year)["days"].as_array().unwrap() {
+            let h5 = day["working_hours_5"].as_u64().unwrap();
+            let h6 = day["working_hours_6"].as_u64().unwrap();
+            let s5 = day["shorter_workday"].as_bool().unwrap();
+            let s6 = day["shorter_workday_6"].as_bool().unwrap();
+            let laisvadienis = day["laisvadienis"].as_bool().unwrap();
+            assert!(
+                [0, 7, 8].contains(&h5) && [0, 4, 5, 6, 7].contains(&h6),
+                "{day}"
+            );
+            assert_eq!(laisvadienis, h5 == 0, "{}", day["date"]);
+            assert_eq!(s5, h5 == 7, "{}", day["date"]);
+            if day["day_of_week"] == 0 {
+                assert_eq!(h6, 0, "{}", day["date"]);
+            }
+        }
+    }
+}
