@@ -159,6 +159,8 @@ fn every_published_day_carries_the_fields_within_their_range() {
             );
             assert_eq!(laisvadienis, h5 == 0, "{}", day["date"]);
             assert_eq!(s5, h5 == 7, "{}", day["date"]);
+            // Shortened: 6 on a weekday (of 7), 4 on a Saturday (of 5).
+            assert_eq!(s6, h6 == 6 || h6 == 4, "{}", day["date"]);
             if day["day_of_week"] == 0 {
                 assert_eq!(h6, 0, "{}", day["date"]);
             }
@@ -214,7 +216,8 @@ fn year_2008_differs_from_order_a1_377_by_the_documented_dates_only() {
     //   Feb 16 and Nov 1. The data gives them to both weeks (a declared day off is off in both
     //   weeks); the order's 6-day figures count them as working days, for whom Saturday is a
     //   working day, the holiday did not fall on a rest day.
-    let expected: &[(&str, (u64, u64), (u64, u64))] = &[
+    type Hours = (u64, u64);
+    let expected: &[(&str, Hours, Hours)] = &[
         // (date, published (5-day, 6-day) hours, the order's)
         ("2008-03-10", (0, 0), (7, 6)),
         ("2008-03-15", (8, 5), (0, 5)),
