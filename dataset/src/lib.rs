@@ -9,7 +9,9 @@
 //! - the [`Manifest`] (versions, year range, checksums, counts);
 //! - the on-disk layout ([`layout`]): file names, the sled trees and keys, and the content
 //!   digest that verifies a sled database by content (its files are not byte-stable);
-//! - loading a dataset back with every manifest check ([`load`]).
+//! - loading a dataset back with every manifest check ([`load`]);
+//! - the working-time rules of the 40-hour week, which decide each day's working hours
+//!   ([`working_time`]).
 
 pub mod database;
 pub mod date;
@@ -19,6 +21,7 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod model;
+pub mod working_time;
 
 pub use date::{Date, DateError, Year, YearError};
 pub use lang::{Lang, LangError};
@@ -27,10 +30,16 @@ pub use manifest::{Counts, DatabaseEntry, FileEntry, Manifest};
 pub use model::{
     Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile,
 };
+pub use working_time::Week;
 
 /// Version of the dataset's shape. Bump it whenever a field of [`Day`], [`Manifest`] or the
-/// sled layout changes meaning; the server refuses a dataset of another schema version.
-pub const SCHEMA_VERSION: u32 = 1;
+/// sled layout changes meaning, and whenever a field is added that this crate requires when
+/// reading (a reader of the new shape cannot read the old files: the version check says so
+/// before a parse error would); the server refuses a dataset of another schema version.
+///
+/// 2: the working-time fields of [`Day`] (`working_hours_5`, `working_hours_6`,
+/// `shorter_workday_6`).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

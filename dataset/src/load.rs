@@ -2,7 +2,9 @@
 //!
 //! A dataset is trusted only after: its manifest parses; its schema version is ours; every
 //! year file of the range is listed and matches its size and SHA-256; and (when read) the
-//! sled database matches its content digest and agrees with the manifest's versions.
+//! sled database matches its content digest and agrees with the manifest's versions. Every
+//! day read is checked against the working-time rules ([`crate::working_time::Checker`]):
+//! its `laisvadienis`, hours and shortened flags must be what its own flags give.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::database::read_database;
 use crate::digest::sha256_hex;
 use crate::layout::{year_file, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE};
+use crate::working_time::Checker;
 use crate::{Day, Manifest, YearFile, SCHEMA_VERSION};
 
 /// Why a dataset cannot be used. Every variant names the path concerned.
@@ -198,6 +201,7 @@ impl DatasetDir {
     pub fn read_days(&self, mut each_day: impl FnMut(Day)) -> Result<(), LoadError> {
         let manifest = &self.manifest;
         let mut previous: Option<crate::Date> = None;
+        let mut checker = Checker::new();
         for year in manifest.first_year..=manifest.last_year {
             let name = year_file(year);
             let path = self.path.join(&name);
@@ -242,22 +246,28 @@ impl DatasetDir {
                     )));
                 }
                 previous = Some(day.date);
+                checker.push(&day).map_err(&mismatch)?;
                 each_day(day);
             }
         }
+        let last_file = self.path.join(year_file(manifest.last_year));
         let last = crate::Date::from_ymd(manifest.last_year, 12, 31).ok();
         if previous != last {
             return Err(LoadError::FileMismatch {
-                path: self.path.join(year_file(manifest.last_year)),
+                path: last_file,
                 reason: format!("the days end at {previous:?}, not at {last:?}"),
             });
         }
-        Ok(())
+        checker.finish().map_err(|reason| LoadError::FileMismatch {
+            path: last_file,
+            reason,
+        })
     }
 
     /// Streams every day of the dataset's sled database in date order and checks the
     /// database against the manifest (content digest, versions, and the day count of the
-    /// range). For tools and tests: see [`DatasetDir::read_days`] on memory.
+    /// range) and every day against the working-time rules ([`Checker`]). For tools and
+    /// tests: see [`DatasetDir::read_days`] on memory.
     pub fn read_database(&self, mut each_day: impl FnMut(Day)) -> Result<(), LoadError> {
         let db_dir = self.path.join(if self.manifest.database.path.is_empty() {
             DATABASE_DIR
@@ -266,15 +276,23 @@ impl DatasetDir {
         });
         let mut count = 0u64;
         let mut first = None;
+        let mut checker = Checker::new();
+        let mut broken = None;
         let meta = read_database(&db_dir, &self.manifest.database, |day| {
             count += 1;
             first.get_or_insert(day.date);
+            if broken.is_none() {
+                broken = checker.push(&day).err();
+            }
             each_day(day)
         })?;
         let mismatch = |reason: String| LoadError::DatabaseMismatch {
             path: db_dir.clone(),
             reason,
         };
+        if let Some(reason) = broken.map_or_else(|| checker.finish().err(), Some) {
+            return Err(mismatch(reason));
+        }
         if meta.schema_version != self.manifest.schema_version
             || meta.dataset_version != self.manifest.dataset_version
         {

@@ -159,6 +159,9 @@ pub struct NameDay {
 /// - `laisvadienis == reason.is_some()`;
 /// - `holiday_name.is_some()` exactly when `reason == Some(PublicHoliday)`;
 /// - `shorter_workday` implies `!laisvadienis`;
+/// - `working_hours_5`, `working_hours_6`, `shorter_workday` and `shorter_workday_6` are
+///   what [`crate::working_time::working_time`] gives from the day's flags and the next
+///   day's red holidays (the loader checks them, [`crate::working_time::Checker`]);
 /// - `holidays` is in holiday order (red first, then type, then `name_lt`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Day {
@@ -177,8 +180,19 @@ pub struct Day {
     /// Lithuanian names of the red holidays (joined with ", " in Labour Code order), or of
     /// the declared day off; `None` otherwise.
     pub holiday_name: Option<String>,
-    /// A working day whose next calendar day carries a red holiday.
+    /// Shortened by the eve rule in the 5-day week: a working day (`laisvadienis` false)
+    /// whose next calendar day carries a red holiday ([`crate::working_time`]).
     pub shorter_workday: bool,
+    /// Working hours of the date in the 5-day week of 40 hours: 8 on a working day, 7 on a
+    /// shortened one ([`Day::shorter_workday`]), 0 on a non-working day.
+    pub working_hours_5: u8,
+    /// Working hours of the date in the 6-day week of 40 hours: 7 Monday-Friday and 5 on
+    /// Saturday, one less on a shortened day ([`Day::shorter_workday_6`]), 0 on a Sunday, a
+    /// red holiday or a declared extra day off.
+    pub working_hours_6: u8,
+    /// Shortened by the eve rule in the 6-day week: a working day of that week (Saturdays
+    /// included) whose next calendar day carries a red holiday.
+    pub shorter_workday_6: bool,
     /// Every holiday listed on this date, red or not.
     pub holidays: Vec<Holiday>,
     /// A transfer declared for this date, if any.

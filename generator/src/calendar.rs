@@ -1,14 +1,17 @@
 //! The calendar computation: from validated sources to one [`Day`] per date.
 //!
-//! This is where the rules live, once: day status and reason precedence, `shorter_workday`,
-//! holiday order, `is_red` by the law in force on the date, transfers on top (docs/api.md,
-//! Day status), plus the Feb 29 name-day rule. The server
-//! only serves what this module decided.
+//! This is where the rules live, once: day status and reason precedence, holiday order,
+//! `is_red` by the law in force on the date, transfers on top (docs/api.md, Day status),
+//! plus the Feb 29 name-day rule. The working-time fields (`shorter_workday`, the hours of
+//! the 5-day and 6-day weeks) come from the rule of the dataset crate
+//! ([`kalendorius_dataset::working_time`]), which the loader checks them against. The
+//! server only serves what this module decided.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
 use chrono::{Datelike, NaiveDate, Weekday};
+use kalendorius_dataset::working_time::{working_time, DayFacts, Week};
 use kalendorius_dataset::{Counts, Date, Day, Holiday, NameDay, Reason, Transfer, TransferKind};
 
 use crate::error::{BuildError, SourceError, SourceErrorKind};
@@ -121,6 +124,13 @@ fn day<'a>(
             .join(", ")
     });
 
+    let facts = DayFacts {
+        weekday,
+        red: red_name.is_some(),
+        declared_day_off: transfer.is_some_and(|t| t.kind == TransferKind::DayOff),
+        declared_working_day: transfer.is_some_and(|t| t.kind == TransferKind::WorkingDay),
+        next_red: next_is_red,
+    };
     let (laisvadienis, reason, holiday_name) = match (red_name, transfer.map(|t| t.kind)) {
         (Some(name), _) => (true, Some(Reason::PublicHoliday), Some(name)),
         (None, Some(TransferKind::DayOff)) => (
@@ -136,6 +146,10 @@ fn day<'a>(
         },
     };
 
+    // The day status and the working-time rule say the same about the 5-day week.
+    debug_assert_eq!(laisvadienis, !facts.is_working_day(Week::Five), "{date}");
+    let hours = working_time(facts);
+
     Day {
         date: Date::from_naive(date).expect("dates of a build are in range"),
         day_of_week: weekday.num_days_from_sunday() as u8,
@@ -144,7 +158,10 @@ fn day<'a>(
         laisvadienis,
         reason,
         holiday_name,
-        shorter_workday: !laisvadienis && next_is_red,
+        shorter_workday: hours.shorter_workday,
+        working_hours_5: hours.working_hours_5,
+        working_hours_6: hours.working_hours_6,
+        shorter_workday_6: hours.shorter_workday_6,
         holidays: records,
         transfer: transfer.map(|t| Transfer {
             kind: t.kind,

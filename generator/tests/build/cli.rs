@@ -44,7 +44,7 @@ fn build_prints_a_one_line_summary() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(
-        text.starts_with("built v1-")
+        text.starts_with(&format!("built v{}-", kalendorius_dataset::SCHEMA_VERSION))
             && text.contains("years 2020..2021")
             && text.contains("731 days"),
         "{text}"
@@ -111,7 +111,10 @@ fn check_writes_nothing() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("checked v1-"));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with(&format!(
+        "checked v{}-",
+        kalendorius_dataset::SCHEMA_VERSION
+    )));
 }
 
 #[test]

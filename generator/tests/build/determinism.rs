@@ -81,11 +81,61 @@ fn a_manifest_of_another_schema_version_is_refused() {
     build_into(&fixture_sources(), out.path(), Some((2024, 2024))).unwrap();
     let file = out.path().join("current/manifest.json");
     let text = fs::read_to_string(&file).unwrap().replacen(
-        "\"schema_version\": 1",
+        &format!(
+            "\"schema_version\": {}",
+            kalendorius_dataset::SCHEMA_VERSION
+        ),
         "\"schema_version\": 99",
         1,
     );
     fs::write(&file, text).unwrap();
     let err = open_dataset(out.path()).unwrap_err().to_string();
     assert!(err.contains("schema version 99"), "{err}");
+}
+
+#[test]
+fn working_hours_that_break_the_rule_are_refused_even_with_a_matching_manifest() {
+    let out = tempfile::tempdir().unwrap();
+    build_into(&fixture_sources(), out.path(), Some((2024, 2025))).unwrap();
+    let dir = fs::canonicalize(out.path().join("current")).unwrap();
+    // Sat 2025-07-05 precedes the red Sunday 2025-07-06: 4 hours in the 6-day week. Write 5
+    // and make the manifest agree, so only the rule can catch it.
+    let file = dir.join("years/2025.json");
+    let text = fs::read_to_string(&file).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("\"date\":\"2025-07-05\""))
+        .unwrap();
+    assert!(line.contains("\"working_hours_6\":4,"), "{line}");
+    let tampered = text.replacen(
+        line,
+        &line
+            .replace("\"working_hours_6\":4,", "\"working_hours_6\":5,")
+            .replace("\"shorter_workday_6\":true", "\"shorter_workday_6\":false"),
+        1,
+    );
+    fs::write(&file, &tampered).unwrap();
+    let manifest_path = dir.join("manifest.json");
+    let mut manifest: kalendorius_dataset::Manifest =
+        serde_json::from_slice(&fs::read(&manifest_path).unwrap()).unwrap();
+    let entry = manifest
+        .files
+        .iter_mut()
+        .find(|f| f.path == "years/2025.json")
+        .unwrap();
+    entry.bytes = tampered.len() as u64;
+    entry.sha256 = kalendorius_dataset::digest::sha256_hex(tampered.as_bytes());
+    fs::write(
+        &manifest_path,
+        serde_json::to_vec_pretty(&manifest).unwrap(),
+    )
+    .unwrap();
+
+    let err = kalendorius_generator::verify(out.path())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("2025-07-05") && err.contains("working time"),
+        "{err}"
+    );
 }

@@ -44,7 +44,7 @@ fn kept(out: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("v1-"))
+        .filter(|name| kalendorius_generator::versions::is_version_name(name))
         .collect();
     names.sort();
     names

@@ -124,3 +124,39 @@ fn feb_29_names_show_on_feb_28_in_common_years() {
     assert_eq!(names("2024-02-28"), ["Romanas"]);
     assert_eq!(names("2024-02-29"), ["Gustis", "Tolvaldas"]);
 }
+
+#[test]
+fn working_hours_of_both_weeks() {
+    let hours = |date: &str| {
+        let d = day(date);
+        (
+            d.working_hours_5,
+            d.shorter_workday,
+            d.working_hours_6,
+            d.shorter_workday_6,
+        )
+    };
+    // An ordinary Monday, Saturday and Sunday.
+    assert_eq!(hours("2025-07-14"), (8, false, 7, false));
+    assert_eq!(hours("2025-07-12"), (0, false, 5, false));
+    assert_eq!(hours("2025-07-13"), (0, false, 0, false));
+    // Friday before a Saturday holiday (2024-07-06): shortened in both weeks.
+    assert_eq!(hours("2024-07-05"), (7, true, 6, true));
+    // Saturday before a Sunday holiday (2025-07-06): shortened in the 6-day week only.
+    assert_eq!(hours("2025-07-05"), (0, false, 4, true));
+    // A red holiday on a Saturday: worked in neither week.
+    assert_eq!(hours("2024-07-06"), (0, false, 0, false));
+    // The day before a declared day off (2010-12-24) is not shortened; the day off is off.
+    assert_eq!(hours("2010-12-23"), (8, false, 7, false));
+    assert_eq!(hours("2010-12-24"), (0, false, 0, false));
+}
+
+#[test]
+fn working_hours_follow_the_rule_of_the_dataset_crate() {
+    use kalendorius_dataset::working_time::{working_time, DayFacts};
+    let days: Vec<_> = fixture_days().values().collect();
+    for pair in days.windows(2) {
+        let rule = working_time(DayFacts::of(pair[0], pair[1].carries_red_holiday()));
+        assert_eq!(pair[0].working_time(), rule, "{}", pair[0].date);
+    }
+}

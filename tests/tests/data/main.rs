@@ -7,6 +7,7 @@
 //! algorithm.
 
 mod expected;
+mod working_time;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -16,10 +17,27 @@ use chrono::{NaiveDate, Weekday};
 use kalendorius_dataset::{open_dataset, Day, HolidayType};
 use kalendorius_generator::{build, BuildOptions};
 
+/// The years whose published files [`year_file`] keeps, as bytes.
+const KEPT_FILES: std::ops::RangeInclusive<i32> = 1990..=2030;
+
+/// The published file `years/YYYY.json` of a year in [`KEPT_FILES`], parsed as plain JSON
+/// (not through the dataset crate): what a downstream consumer reads.
+fn year_file(y: i32) -> serde_json::Value {
+    let bytes = built().1.get(&y).unwrap_or_else(|| panic!("{y} not kept"));
+    serde_json::from_slice(bytes).unwrap()
+}
+
 /// Every day 1583..2100 of the real data, by date.
 fn days() -> &'static BTreeMap<NaiveDate, Day> {
-    static DAYS: OnceLock<BTreeMap<NaiveDate, Day>> = OnceLock::new();
-    DAYS.get_or_init(|| {
+    &built().0
+}
+
+/// The real data built once: every day read back through the dataset crate, and the bytes
+/// of the published year files of [`KEPT_FILES`] (the build's directory is temporary).
+#[allow(clippy::type_complexity)]
+fn built() -> &'static (BTreeMap<NaiveDate, Day>, BTreeMap<i32, Vec<u8>>) {
+    static BUILT: OnceLock<(BTreeMap<NaiveDate, Day>, BTreeMap<i32, Vec<u8>>)> = OnceLock::new();
+    BUILT.get_or_init(|| {
         let out = tempfile::tempdir().unwrap();
         let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sources");
         build(&BuildOptions {
@@ -30,13 +48,19 @@ fn days() -> &'static BTreeMap<NaiveDate, Day> {
         })
         .expect("the repository's sources build");
         let mut days = BTreeMap::new();
-        open_dataset(out.path())
-            .unwrap()
+        let dataset = open_dataset(out.path()).unwrap();
+        dataset
             .read_days(|d| {
                 days.insert(d.date.naive(), d);
             })
             .unwrap();
-        days
+        let files = KEPT_FILES
+            .map(|y| {
+                let path = dataset.path.join(kalendorius_dataset::layout::year_file(y));
+                (y, std::fs::read(path).unwrap())
+            })
+            .collect();
+        (days, files)
     })
 }
 
