@@ -8,8 +8,10 @@
 //! - **Header deadline.** A connection must deliver its first request's headers within
 //!   `header_read_timeout` (default 10 s) of being accepted, whatever the protocol (this
 //!   also covers a client that never sends a byte, or stalls in HTTP/2's preface); later
-//!   HTTP/1 requests get the same deadline from hyper's `header_read_timeout`. A connection
-//!   that misses it is closed.
+//!   HTTP/1 requests get the same deadline from hyper's `header_read_timeout`, which runs
+//!   from the end of the previous answer: an idle HTTP/1 keep-alive connection is therefore
+//!   closed after `header_read_timeout` of silence (measured), sooner than the idle
+//!   deadline. A connection that misses it is closed.
 //! - **Idle deadline.** A connection with no request in flight is closed after
 //!   `idle_timeout` (75 s) without a new request (for HTTP/2, where hyper has no header
 //!   deadline, this also ends a stream whose headers never complete). HTTP/2 pings every
@@ -56,7 +58,8 @@ pub const RESERVED_DESCRIPTORS: u64 = 128;
 pub struct ConnectionSettings {
     /// Seconds a connection has to deliver a request's headers.
     pub header_read_timeout_secs: u64,
-    /// Seconds a connection may stay without a request.
+    /// Seconds a connection may stay without a request (HTTP/1 keep-alive connections are
+    /// closed sooner, by the header deadline, which runs from the previous answer).
     pub idle_timeout_secs: u64,
     /// Connections open at once; 0 = sized from the descriptor limit.
     pub max_connections: usize,

@@ -148,6 +148,14 @@ async fn a_connection_that_sends_nothing_is_closed_after_the_header_deadline() {
     served_on(&mut stream, "2022-12-24").await;
     stream.write_all(HALF_REQUEST).await.unwrap();
     assert!(closed_within(&mut stream, Duration::from_secs(4)).await);
+
+    // An idle HTTP/1 keep-alive connection is closed by the header deadline too (it runs
+    // from the end of the previous answer), well before the idle deadline (75 s).
+    let mut kept = connect_from([127, 0, 0, 1], server).await;
+    served_on(&mut kept, "2022-12-24").await;
+    let quiet_from = Instant::now();
+    assert!(closed_within(&mut kept, Duration::from_secs(4)).await);
+    assert!(quiet_from.elapsed() >= Duration::from_millis(900));
     app.stop().await;
 }
 
