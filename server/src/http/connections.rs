@@ -265,14 +265,20 @@ impl WarnGate {
 /// What a connection's requests tell its watchdog: requests in flight, and when the last
 /// one started or ended (ms since the connection was accepted; `u64::MAX` = none yet).
 struct Activity {
+    /// When the connection was accepted, for the deadlines (tokio's timers take std time).
     accepted: Instant,
+    /// The same moment on the request clock (`crate::clock`, a direct TSC read), which
+    /// `touch` uses: it runs twice per request, where `Instant::now` costs twice as much.
+    accepted_tsc: crate::clock::Instant,
     in_flight: AtomicUsize,
     last_ms: AtomicU64,
 }
 
 impl Activity {
     fn touch(&self) {
-        let ms = self.accepted.elapsed().as_millis() as u64;
+        let ms = crate::clock::Instant::now()
+            .saturating_duration_since(self.accepted_tsc)
+            .as_millis() as u64;
         self.last_ms.store(ms, Ordering::Release);
     }
 
@@ -441,6 +447,7 @@ async fn serve_connection<E>(
 {
     let activity = Arc::new(Activity {
         accepted: Instant::now(),
+        accepted_tsc: crate::clock::Instant::now(),
         in_flight: AtomicUsize::new(0),
         last_ms: AtomicU64::new(u64::MAX),
     });

@@ -155,8 +155,9 @@ fn month_i32(t_ms: i64) -> i32 {
 
 impl Counters {
     /// Counters of a public subject returning from eviction: `count` requests in `month`
-    /// and `minute` as (second, requests), the sketches' estimates.
-    pub fn from_sketch(month: i64, count: u32, minute: &[(i64, u32)]) -> Counters {
+    /// (the month sketch's estimate) and its minute window as the ledger kept it, (newest
+    /// second, requests).
+    pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
         let month = i32::try_from(month).unwrap_or(i32::MAX);
         let mut c = Counters {
             month,
@@ -164,15 +165,13 @@ impl Counters {
             base: count,
             active: None,
         };
-        if let Some(&(newest, _)) = minute.last() {
+        if let Some((newest, n)) = minute {
             let mut a = Active {
                 last_ms: Span::MINUTE.start_ms(newest),
                 minute: Sliding::default(),
                 day: Sliding::default(),
             };
-            for &(idx, n) in minute {
-                a.minute.insert_revived(idx, n);
-            }
+            a.minute.insert(newest, n);
             c.active = Some(Box::new(a));
         }
         c
@@ -376,10 +375,10 @@ impl Counters {
             });
             a.last_ms = a.last_ms.max(o.last_ms);
             for b in o.minute.buckets() {
-                a.minute.insert_loaded(b.idx, b.count);
+                a.minute.insert(b.idx, b.count);
             }
             for b in o.day.buckets() {
-                a.day.insert_loaded(b.idx, b.count);
+                a.day.insert(b.idx, b.count);
             }
         }
     }
@@ -448,7 +447,7 @@ impl Counters {
             };
             let start = span.start_ms(idx);
             if DateTime::from_timestamp_millis(start).is_some() {
-                window.insert_loaded(idx, n);
+                window.insert(idx, n);
                 // A restart must not move the subject's clock back before a request.
                 active.last_ms = active.last_ms.max(start);
             }
@@ -544,7 +543,7 @@ mod tests {
         assert_eq!(c.advance(61_000), (61_000, true));
         assert!(c.is_idle() && !c.is_dead());
         assert_eq!(c.evicted_month(), (1970 * 12, 1));
-        let mut back = Counters::from_sketch(1970 * 12, 3, &[]);
+        let mut back = Counters::from_eviction(1970 * 12, 3, None);
         assert_eq!(
             back.check(Kind::Public, lim, 62_000).refused_by,
             Some(Window::Month)
@@ -552,7 +551,7 @@ mod tests {
         assert_eq!(back.evicted_month(), (1970 * 12, 0), "nothing new to add");
         // The minute window goes back to the ledger whole (its record is replaced, so the
         // revived requests are not counted twice).
-        let mut back = Counters::from_sketch(1970 * 12, 1, &[(61, 2)]);
+        let mut back = Counters::from_eviction(1970 * 12, 1, Some((61, 2)));
         assert_eq!(back.usage(Kind::Public, 61_500), (2, 1));
         back.check(Kind::Public, Limits { minute: 5, long: 5 }, 62_600);
         assert_eq!(back.minute_window(), Some((62, 3)));

@@ -175,7 +175,7 @@ impl CounterTable {
             };
             let minute = sketches.minute.lookup(key, now_ms);
             if count > 0 || minute.is_some() {
-                return Counters::from_sketch(month, count, minute.as_slice());
+                return Counters::from_eviction(month, count, minute);
             }
         }
         Counters::default()
@@ -517,7 +517,7 @@ mod tests {
             );
         }
         for n in 0..1_000 {
-            // (At least 2: the sketch may overcount, never undercount.)
+            // (At least 2: the month sketch may overcount, never undercount.)
             let (minute, month) = t.usage(&ip(n), 71_000);
             assert!(minute == 0 && month >= 2, "ip {n}: {minute} {month}");
             assert_eq!(t.check(ip(n), LIM, 71_000).refused_by, None, "ip {n}");

@@ -68,9 +68,6 @@ pub(crate) struct Bucket {
     pub idx: i64,
     /// Requests admitted in this bucket; always >= 1 (empty buckets are not stored).
     pub count: u32,
-    /// The part of `count` taken from the eviction sketch when the subject returned
-    /// (`<= count`); evicting it again adds only `count - base`. Not persisted.
-    pub base: u32,
 }
 
 /// A bucketed sliding window.
@@ -130,11 +127,7 @@ impl Sliding {
         self.total += 1;
         match self.buckets.back_mut() {
             Some(last) if last.idx == idx => last.count = last.count.saturating_add(1),
-            _ => self.buckets.push_back(Bucket {
-                idx,
-                count: 1,
-                base: 0,
-            }),
+            _ => self.buckets.push_back(Bucket { idx, count: 1 }),
         }
     }
 
@@ -160,18 +153,9 @@ impl Sliding {
             .map_or(0, |b| span.release_ms(b.idx).saturating_sub(t_ms))
     }
 
-    /// Inserts a bucket read from sled, keeping the order; a duplicate index keeps the
-    /// larger count (conservative).
-    pub fn insert_loaded(&mut self, idx: i64, count: u32) {
-        self.insert(idx, count, 0);
-    }
-
-    /// Inserts a bucket estimated by the eviction sketch (all of it counts as `base`).
-    pub fn insert_revived(&mut self, idx: i64, count: u32) {
-        self.insert(idx, count, count);
-    }
-
-    fn insert(&mut self, idx: i64, count: u32, base: u32) {
+    /// Inserts a bucket (read from sled, or kept by the eviction ledger), keeping the
+    /// order; a duplicate index keeps the larger count (conservative).
+    pub fn insert(&mut self, idx: i64, count: u32) {
         if count == 0 {
             return;
         }
@@ -180,11 +164,11 @@ impl Sliding {
             Some(b) if b.idx == idx => {
                 if count > b.count {
                     self.total += u64::from(count - b.count);
-                    (b.count, b.base) = (count, base);
+                    b.count = count;
                 }
             }
             _ => {
-                self.buckets.insert(pos, Bucket { idx, count, base });
+                self.buckets.insert(pos, Bucket { idx, count });
                 self.total += u64::from(count);
             }
         }
@@ -288,10 +272,10 @@ mod tests {
         let mut w = Sliding::default();
         w.add(s, 0);
         w.add(s, 120_000);
-        w.insert_loaded(1, 5);
-        w.insert_loaded(2, 3);
-        w.insert_loaded(2, 1);
-        w.insert_loaded(9, 0);
+        w.insert(1, 5);
+        w.insert(2, 3);
+        w.insert(2, 1);
+        w.insert(9, 0);
         assert_eq!(w.used(), 1 + 5 + 3);
         assert_eq!(
             w.buckets().map(|b| b.idx).collect::<Vec<_>>(),

@@ -6,7 +6,7 @@
 //! changed since the last round (and the month sketch, if evictions changed it) into ONE
 //! `sled::Batch` every half second, applies it (atomically) and calls `flush_async`. A
 //! crash loses at most that half second plus sled's own flush delay (and, during a flood
-//! that evicts active subjects, the minute sketch, which is written only at shutdown); a
+//! that evicts active subjects, the minute ledger, which is written only at shutdown); a
 //! graceful stop loses nothing (final flush, then `State::flush`).
 //!
 //! What a crash can lose, and why no more: rounds (the timer's, `maintain_now`, the final
@@ -65,7 +65,7 @@ const MAINTAIN_EVERY: u64 = 10;
 
 impl State {
     /// With `maintain`, first prunes memory (evicting beyond `max_subjects`); then collects
-    /// the changed blobs (the minute sketch only if `include_minute`) into the pending
+    /// the changed blobs (the minute ledger only if `include_minute`) into the pending
     /// batch and applies it to sled (not flushed). Returns how many entries were written.
     pub(super) fn persist_counters(
         &self,
@@ -75,17 +75,7 @@ impl State {
         let mut persisted = lock(&self.persisted);
         if maintain {
             // Before collecting, so an eviction's shard blob and sketch land in one batch.
-            let stats = self.table.maintain(self.options.max_subjects);
-            if stats.evicted > 0 || stats.dropped > 0 {
-                tracing::debug!(?stats, "rate-limit counters pruned");
-            }
-            if stats.remaining > self.options.max_subjects {
-                tracing::warn!(
-                    subjects = stats.remaining,
-                    max = self.options.max_subjects,
-                    "more active rate-limit subjects than max_subjects"
-                );
-            }
+            self.maintain_table();
         }
         let Persisted { pending, stored } = &mut *persisted;
         self.table.collect(include_minute, |id, blob| {
@@ -123,7 +113,22 @@ impl State {
     /// still land in one batch.
     fn maintain_between_rounds(&self) {
         let _persisted = lock(&self.persisted);
-        self.table.maintain(self.options.max_subjects);
+        self.maintain_table();
+    }
+
+    /// Prunes and evicts beyond `max_subjects` (the caller holds `persisted`).
+    fn maintain_table(&self) {
+        let stats = self.table.maintain(self.options.max_subjects);
+        if stats.evicted > 0 || stats.dropped > 0 {
+            tracing::debug!(?stats, "rate-limit counters pruned");
+        }
+        if stats.remaining > self.options.max_subjects {
+            tracing::warn!(
+                subjects = stats.remaining,
+                max = self.options.max_subjects,
+                "more active rate-limit subjects than max_subjects"
+            );
+        }
     }
 
     /// Runs until `shutdown` resolves: persists counters at least once a second, serves the
