@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 
 use std::time::Duration;
 
-use kalendorius_server::client_ip::TrustedProxies;
+use kalendorius_server::http::client_ip::TrustedProxies;
 use kalendorius_server::http::connections::{self, Bounds, ConnectionSettings};
 use poem::listener::TcpAcceptor;
 use poem::{handler, Response};

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::client_ip::IpNet;
+use crate::http::client_ip::IpNet;
 use crate::http::connections::ConnectionSettings;
 use crate::limits::LimitsConfig;
 use crate::telemetry::LogFormat;

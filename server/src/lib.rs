@@ -1,26 +1,24 @@
 //! The kalendorius HTTP server: the JSON API of docs/api.md over a generated
 //! dataset, with API keys and rate-limit counters in a separate sled database.
+//!
+//! Where things live, by concern:
+//! - `catalog`, `data`: the dataset in service (loaded once, swapped whole on reload);
+//! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
+//!   client IP, authentication, health probes;
+//! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
+//! - `limits`: the rate-limit windows and the table of subjects;
+//! - `state`: keys, counters and their persistence, the admin socket and the key tool;
+//! - `telemetry`: logs and metrics;
+//! - `config`, `server`, `shutdown`, `clock`: settings, start-up and the run loop.
 
-// State side (keys, limits, persistence, admin channel, keys CLI).
-pub mod admin;
-pub mod keys;
-pub mod keys_cli;
-pub mod limits;
-pub mod state;
-// HTTP side: modules are added below this line by the HTTP owner.
 pub mod api;
-pub mod app;
-pub mod auth;
-pub mod caching;
 pub mod catalog;
-pub mod client_ip;
 pub mod clock;
 pub mod config;
 pub mod data;
-pub mod errors;
-pub mod health;
 pub mod http;
-pub mod params;
+pub mod limits;
 pub mod server;
 pub mod shutdown;
+pub mod state;
 pub mod telemetry;

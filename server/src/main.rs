@@ -11,9 +11,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use kalendorius_server::config::{limits_from_env, ServeArgs, Settings};
-use kalendorius_server::keys_cli::{self, KeysCommand};
 use kalendorius_server::server::Server;
 use kalendorius_server::shutdown;
+use kalendorius_server::state::keys_cli::{self, KeysCommand};
 use kalendorius_server::telemetry::{self, LogFormat};
 
 /// Lithuanian calendar data service.

@@ -18,12 +18,12 @@ use anyhow::Context;
 use poem::EndpointExt;
 use tokio::net::TcpListener;
 
-use crate::app::App;
-use crate::client_ip::TrustedProxies;
 use crate::config::Settings;
 use crate::data::DataHandle;
-use crate::errors;
+use crate::http::app::App;
+use crate::http::client_ip::TrustedProxies;
 use crate::http::connections::{self, Bounds};
+use crate::http::errors;
 use crate::state::State;
 
 /// A server that is bound and ready to run.
@@ -123,7 +123,7 @@ impl Server {
         // The background task (counter persistence, admin socket) must outlive the HTTP
         // server, so the requests still in flight are counted; it stops after the server.
         let (server_done, background_stop) = tokio::sync::oneshot::channel::<()>();
-        let admin_socket: PathBuf = crate::admin::socket_path(&settings.state);
+        let admin_socket: PathBuf = crate::state::admin::socket_path(&settings.state);
         let background = state.clone().run_background(&admin_socket, async move {
             let _ = background_stop.await;
         });

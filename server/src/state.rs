@@ -8,7 +8,7 @@
 //! least once a second in one batch (`persist` submodule), and by `flush` on shutdown.
 //! Counters are stored as 256 shard blobs plus two sketches, not one entry per counter:
 //! sled's memory grows with the number of keys written (see `limits::table`).
-//! `run_background` also serves the admin socket (`crate::admin`), because sled allows one
+//! `run_background` also serves the admin socket (`crate::state::admin`), because sled allows one
 //! process per database: while the server runs, `kalendorius-server keys ...` talks to it.
 //!
 //! Integrity (`integrity` submodule): `open` refuses a damaged database (missing files,
@@ -20,8 +20,11 @@
 //! on one `State` should use the same clock; the background pruning follows the latest
 //! `now` any check has used.
 
+pub mod admin;
 mod backup;
 mod integrity;
+pub mod keys;
+pub mod keys_cli;
 mod persist;
 
 pub use backup::ImportReport;
@@ -33,11 +36,11 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use crate::keys::{self, KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::limits::subject::{Limits, SubjectKey};
 use crate::limits::table::{BlobId, CounterTable, SHARDS};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
 use integrity::{sled_message, Layout, SetDigest};
+use keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 
 /// Name of the sled tree holding key records (id → JSON `KeyRecord`).
 const KEYS_TREE: &str = "keys";

@@ -8,12 +8,12 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use kalendorius_server::admin::{self, AdminRequest, AdminResponse};
-use kalendorius_server::keys::{KeyAdminError, KeyError, PresentedKey};
-use kalendorius_server::keys_cli::{
+use kalendorius_server::limits::{Decision, LimitsConfig, PublicEndpoint, Window};
+use kalendorius_server::state::admin::{self, AdminRequest, AdminResponse};
+use kalendorius_server::state::keys::{KeyAdminError, KeyError, PresentedKey};
+use kalendorius_server::state::keys_cli::{
     self, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand, SetLimitsArgs,
 };
-use kalendorius_server::limits::{Decision, LimitsConfig, PublicEndpoint, Window};
 use kalendorius_server::state::{State, StateOptions};
 
 const L: PublicEndpoint = PublicEndpoint::Laisvadienis;
@@ -1474,7 +1474,7 @@ fn keys_bin(state: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 /// The records of a state database, as the next command opening it sees them.
-fn records_of(state: &Path) -> Vec<kalendorius_server::keys::KeyRecord> {
+fn records_of(state: &Path) -> Vec<kalendorius_server::state::keys::KeyRecord> {
     open(state).keys()
 }
 

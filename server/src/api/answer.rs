@@ -6,7 +6,7 @@
 //! is a few hundred bytes, that was a measurable share of the server's time per request
 //! (README, Performance). [`Answer`] writes the same status, headers and body with static
 //! header values, one allocation for the ETag and a header map sized once for everything
-//! `crate::app` adds, and takes its OpenAPI description from `D`, so the document is exactly
+//! `crate::http::app` adds, and takes its OpenAPI description from `D`, so the document is exactly
 //! what it was. The `openapi` integration test holds real responses to that document.
 
 use std::marker::PhantomData;
@@ -16,10 +16,10 @@ use poem::{Body, IntoResponse, Response};
 use poem_openapi::registry::{MetaResponses, Registry};
 use poem_openapi::ApiResponse;
 
-use crate::caching;
-use crate::errors::JSON_CONTENT_TYPE;
+use crate::http::caching;
+use crate::http::errors::JSON_CONTENT_TYPE;
 
-/// Headers of a full answer: the three set here and the six `crate::app` adds
+/// Headers of a full answer: the three set here and the six `crate::http::app` adds
 /// (`X-Dataset-Version`, two CORS headers, three `RateLimit-*`). Reserving them at once
 /// spares the header map a regrowth (and a rehash) on every request.
 const HEADERS_PER_ANSWER: usize = 9;

@@ -9,8 +9,8 @@ use super::doc_types::{DateParam, DocString, LangParam};
 use super::responses::{DayDoc, KeyedError};
 use super::security::ApiKeyAuth;
 use super::{catalog_of, ApiTag};
+use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
-use crate::params::{self, Params};
 
 /// The operation.
 pub struct DayApi;

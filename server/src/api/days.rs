@@ -9,10 +9,10 @@ use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
 use super::responses::{DaysDoc, PublicError};
 use super::{catalog_of, ApiTag};
-use crate::caching;
+use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
-use crate::errors::{ApiError, ErrorCode};
-use crate::params::{self, Params};
+use crate::http::caching;
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;

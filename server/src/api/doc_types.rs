@@ -1,6 +1,6 @@
 //! Schema-only types for the OpenAPI document.
 //!
-//! The request rules are ours (`crate::params`) and the public bodies are precomputed bytes
+//! The request rules are ours (`crate::api::params`) and the public bodies are precomputed bytes
 //! (`crate::catalog`), so these types exist to *describe* the wire format precisely: a date is
 //! `string/date`, `reason` is a nullable enum that is always present, a query parameter's
 //! extractor never rejects anything (it only puts the parameter into the document), a date
@@ -18,7 +18,7 @@ use poem_openapi::types::{
 };
 use serde_json::Value;
 
-use crate::errors::{ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// The `Type` methods of a type that is its own raw value (`RawValueType = Self`).
 macro_rules! own_raw_value {
@@ -84,7 +84,7 @@ impl<D: StringDoc> ParseFromParameter for DocString<D> {
         Ok(DocString(value.to_string(), PhantomData))
     }
 
-    /// Absent is not an error here: `crate::params` decides, with the API's error code.
+    /// Absent is not an error here: `crate::api::params` decides, with the API's error code.
     fn parse_from_parameters<I: IntoIterator<Item = A>, A: AsRef<str>>(
         iter: I,
     ) -> ParseResult<Self> {

@@ -10,9 +10,9 @@ use super::doc_types::{DocString, LangParam, OptionalDateParam, YearParam};
 use super::responses::{HolidaysDoc, KeyedError};
 use super::security::ApiKeyAuth;
 use super::{catalog_of, ApiTag};
+use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
-use crate::errors::{ApiError, ErrorCode};
-use crate::params::{self, Params};
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
 pub struct HolidaysApi;

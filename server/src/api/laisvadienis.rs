@@ -9,9 +9,9 @@ use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
 use super::responses::{LaisvadienisDoc, PublicError};
 use super::{catalog_of, ApiTag};
-use crate::caching;
+use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
-use crate::params::{self, Params};
+use crate::http::caching;
 
 /// The operation.
 pub struct LaisvadienisApi;

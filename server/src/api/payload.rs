@@ -11,7 +11,7 @@ use poem_openapi::payload::Payload;
 use poem_openapi::registry::{MetaSchemaRef, Registry};
 use poem_openapi::types::Type;
 
-use crate::errors::JSON_CONTENT_TYPE;
+use crate::http::errors::JSON_CONTENT_TYPE;
 
 /// Serialized JSON of a `T`.
 pub struct JsonBytes<T> {

@@ -6,7 +6,7 @@
 //! each error response's schema lists only the codes of its status, with an example of one.
 //!
 //! Headers every response carries (`X-Dataset-Version`, `Access-Control-Allow-Origin`) and the
-//! rate-limit headers are added by `crate::app` for all responses alike; they are listed here
+//! rate-limit headers are added by `crate::http::app` for all responses alike; they are listed here
 //! so the document shows them.
 
 use poem_openapi::ApiResponse;
@@ -14,9 +14,10 @@ use poem_openapi::ApiResponse;
 use super::doc_types::{ErrorCodes, ErrorDoc};
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
-use crate::errors::{self, ApiError, ErrorCode};
+use crate::api::params;
+use crate::http::app;
+use crate::http::errors::{self, ApiError, ErrorCode};
 use crate::limits::Window;
-use crate::{app, params};
 
 /// Declares the 200/304 response of a public endpoint.
 macro_rules! public_response {

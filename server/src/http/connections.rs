@@ -45,7 +45,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::client_ip::TrustedProxies;
+use crate::http::client_ip::TrustedProxies;
 
 /// Descriptors kept free for what is not a client connection: the state database's
 /// files, the admin socket and its clients, the dataset files read on a reload, the

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 
 use super::{lock, State};
-use crate::keys::{self, ExportedKey, KeyAdminError, KeyRecord};
+use crate::state::keys::{self, ExportedKey, KeyAdminError, KeyRecord};
 
 /// Conflicting ids listed in an import error, at most.
 const LISTED_CONFLICTS: usize = 5;

@@ -144,7 +144,7 @@ impl State {
         admin_socket: &Path,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
-        let admin = match crate::admin::AdminListener::bind(admin_socket) {
+        let admin = match crate::state::admin::AdminListener::bind(admin_socket) {
             Ok(listener) => Some(listener.spawn(Arc::clone(&self))),
             Err(e) => {
                 tracing::error!(

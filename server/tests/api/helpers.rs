@@ -9,9 +9,9 @@ use std::sync::{Arc, OnceLock};
 use kalendorius_server::config::Settings;
 use kalendorius_server::data::DataHandle;
 use kalendorius_server::http::connections::ConnectionSettings;
-use kalendorius_server::keys::KeyRecord;
 use kalendorius_server::limits::LimitsConfig;
 use kalendorius_server::server::Server;
+use kalendorius_server::state::keys::KeyRecord;
 use kalendorius_server::state::State;
 use serde_json::Value;
 

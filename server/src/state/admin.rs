@@ -24,7 +24,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
-use crate::keys::{ExportedKey, KeyAdminError, KeyRecord};
+use crate::state::keys::{ExportedKey, KeyAdminError, KeyRecord};
 use crate::state::{ImportReport, State};
 
 /// Longest request line accepted: an import carries every record in one request, so

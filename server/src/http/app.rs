@@ -10,7 +10,7 @@
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
-//! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
+//! 5. `/health` and `/ready` (`crate::http::health`) answer without key, limits or count;
 //! 6. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
 //!    trailing slash);
@@ -32,15 +32,15 @@ use futures_util::future::{BoxFuture, Either, FutureExt};
 use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Version};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
-use crate::auth;
 use crate::catalog::Catalog;
-use crate::client_ip::TrustedProxies;
 use crate::clock::Instant;
 use crate::data::DataHandle;
-use crate::errors::{self, ApiError, ErrorCode, ALLOW};
-use crate::health::{self, Probe};
-use crate::keys::{KeyError, KeyRecord};
+use crate::http::auth;
+use crate::http::client_ip::TrustedProxies;
+use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
+use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
+use crate::state::keys::{KeyError, KeyRecord};
 use crate::state::State;
 use crate::telemetry;
 
@@ -98,7 +98,7 @@ impl Op {
 }
 
 /// What an exact path answers, when it is not a document route: an operation, the OpenAPI
-/// document, or a probe (`crate::health`: never counted, no key).
+/// document, or a probe (`crate::http::health`: never counted, no key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     Op(Op),
@@ -248,7 +248,7 @@ impl App {
             (Target::Op(op), &Method::GET) => self.call_op(op, req, ex),
             (Target::OpenApi, &Method::GET) => Response::builder()
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
-                .header(header::CACHE_CONTROL, crate::caching::PUBLIC)
+                .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
             _ => errors::method_not_allowed().into_response(),

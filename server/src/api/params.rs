@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
 
 use crate::catalog::Catalog;
-use crate::errors::{ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// Longest part of a client's value quoted back in a message.
 const ECHO_MAX_CHARS: usize = 40;

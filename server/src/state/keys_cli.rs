@@ -3,7 +3,7 @@
 //! them up.
 //!
 //! When a server is running on the state directory, the command goes through its admin
-//! socket (`crate::admin`): sled allows one process per database, and the change takes
+//! socket (`crate::state::admin`): sled allows one process per database, and the change takes
 //! effect in the server at once. When none is running, the command opens the database
 //! itself. Either way the same code (`admin::execute`) does the work, including resolving
 //! an id prefix to a key.
@@ -26,9 +26,9 @@ use anyhow::{bail, Context as _};
 use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
 use chrono_tz::Europe::Vilnius;
 
-use crate::admin::{self, AdminRequest, AdminResponse, KeyView};
-use crate::keys::{ExportedKey, KeyRecord};
 use crate::limits::{LimitsConfig, MAX_LIMIT};
+use crate::state::admin::{self, AdminRequest, AdminResponse, KeyView};
+use crate::state::keys::{ExportedKey, KeyRecord};
 use crate::state::State;
 
 /// Manage API keys.

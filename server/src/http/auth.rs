@@ -14,7 +14,7 @@ use std::sync::Arc;
 use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
 use poem::Request;
 
-use crate::keys::{KeyRecord, PresentedKey};
+use crate::state::keys::{KeyRecord, PresentedKey};
 
 /// The header of the recommended way.
 pub const KEY_HEADER: &str = "x-api-key";
