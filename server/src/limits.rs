@@ -33,6 +33,18 @@ pub struct LimitsConfig {
     pub days_per_minute: u64,
     /// `/days` per IP per calendar month (UTC).
     pub days_per_month: u64,
+    /// The HTML pages (all of them together) per IP per sliding minute.
+    pub pages_per_minute: u64,
+    /// The HTML pages per IP per calendar month (UTC).
+    pub pages_per_month: u64,
+    /// The iCalendar feeds (both together) per IP per sliding minute.
+    pub feeds_per_minute: u64,
+    /// The iCalendar feeds per IP per calendar month (UTC).
+    pub feeds_per_month: u64,
+    /// The published dataset files (`/data/...`) per IP per sliding minute.
+    pub data_per_minute: u64,
+    /// The published dataset files per IP per calendar month (UTC).
+    pub data_per_month: u64,
     /// Per-minute limit given to new keys unless `keys create --per-minute` says otherwise.
     pub key_default_per_minute: u64,
     /// Per-day limit given to new keys unless `keys create --per-day` says otherwise.
@@ -46,6 +58,12 @@ impl Default for LimitsConfig {
             laisvadienis_per_month: 10_000,
             days_per_minute: 20,
             days_per_month: 2_000,
+            pages_per_minute: 120,
+            pages_per_month: 20_000,
+            feeds_per_minute: 60,
+            feeds_per_month: 10_000,
+            data_per_minute: 60,
+            data_per_month: 10_000,
             key_default_per_minute: 60,
             key_default_per_day: 10_000,
         }
@@ -59,6 +77,12 @@ pub enum PublicEndpoint {
     Laisvadienis,
     /// `/api/v1/days`
     Days,
+    /// The HTML pages (`/`, `/{YYYY}`, ..., `/vardai`), one counter for all of them.
+    Pages,
+    /// The iCalendar feeds (`/api/v1/feeds/*.ics`), one counter for both.
+    Feeds,
+    /// The published dataset (`/data/...`), one counter for every file.
+    Data,
 }
 
 /// Which window refused a request.
@@ -117,6 +141,25 @@ pub struct InvalidLimit {
 }
 
 impl LimitsConfig {
+    /// Every limit set to `value` (tests and benches use `MAX_LIMIT`: limits no request
+    /// reaches).
+    pub fn all(value: u64) -> LimitsConfig {
+        LimitsConfig {
+            laisvadienis_per_minute: value,
+            laisvadienis_per_month: value,
+            days_per_minute: value,
+            days_per_month: value,
+            pages_per_minute: value,
+            pages_per_month: value,
+            feeds_per_minute: value,
+            feeds_per_month: value,
+            data_per_minute: value,
+            data_per_month: value,
+            key_default_per_minute: value,
+            key_default_per_day: value,
+        }
+    }
+
     /// Checks that every limit is in `1..=MAX_LIMIT` (0 would refuse everything, which is
     /// never what a configuration means; use a firewall for that).
     pub fn validate(&self) -> Result<(), InvalidLimit> {
@@ -125,6 +168,12 @@ impl LimitsConfig {
             ("laisvadienis_per_month", self.laisvadienis_per_month),
             ("days_per_minute", self.days_per_minute),
             ("days_per_month", self.days_per_month),
+            ("pages_per_minute", self.pages_per_minute),
+            ("pages_per_month", self.pages_per_month),
+            ("feeds_per_minute", self.feeds_per_minute),
+            ("feeds_per_month", self.feeds_per_month),
+            ("data_per_minute", self.data_per_minute),
+            ("data_per_month", self.data_per_month),
             ("key_default_per_minute", self.key_default_per_minute),
             ("key_default_per_day", self.key_default_per_day),
         ];
@@ -147,6 +196,18 @@ impl LimitsConfig {
             PublicEndpoint::Days => subject::Limits {
                 minute: self.days_per_minute,
                 long: self.days_per_month,
+            },
+            PublicEndpoint::Pages => subject::Limits {
+                minute: self.pages_per_minute,
+                long: self.pages_per_month,
+            },
+            PublicEndpoint::Feeds => subject::Limits {
+                minute: self.feeds_per_minute,
+                long: self.feeds_per_month,
+            },
+            PublicEndpoint::Data => subject::Limits {
+                minute: self.data_per_minute,
+                long: self.data_per_month,
             },
         }
     }

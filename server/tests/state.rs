@@ -1328,14 +1328,7 @@ fn sled_corruption_is_one_clean_line() {
 /// Limits no test request reaches.
 fn unlimited() -> LimitsConfig {
     let max = kalendorius_server::limits::MAX_LIMIT;
-    LimitsConfig {
-        laisvadienis_per_minute: max,
-        laisvadienis_per_month: max,
-        days_per_minute: max,
-        days_per_month: max,
-        key_default_per_minute: max,
-        key_default_per_day: max,
-    }
+    LimitsConfig::all(max)
 }
 
 /// Public subjects the counting child spreads its requests over (and one key).

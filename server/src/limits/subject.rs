@@ -24,7 +24,7 @@ const KEY: u8 = b'k';
 
 /// A subject, encoded as fixed-size bytes so that it is cheap to hash, copy and store.
 ///
-/// Public: `b'p' | endpoint (b'l'/b'd') | 4 or 6 | 16 address bytes | 0`.
+/// Public: `b'p' | endpoint (b'l'/b'd'/b'h'/b'f'/b'j') | 4 or 6 | 16 address bytes | 0`.
 /// Key: `b'k' | the key id's bytes (at most 19, zero-padded)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct SubjectKey([u8; SUBJECT_LEN]);
@@ -47,6 +47,9 @@ impl SubjectKey {
         b[1] = match endpoint {
             PublicEndpoint::Laisvadienis => b'l',
             PublicEndpoint::Days => b'd',
+            PublicEndpoint::Pages => b'h',
+            PublicEndpoint::Feeds => b'f',
+            PublicEndpoint::Data => b'j',
         };
         match ip.to_canonical() {
             IpAddr::V4(v4) => {
@@ -76,7 +79,9 @@ impl SubjectKey {
     pub fn from_bytes(bytes: &[u8]) -> Option<SubjectKey> {
         let b: [u8; SUBJECT_LEN] = bytes.try_into().ok()?;
         match b[0] {
-            PUBLIC if matches!(b[1], b'l' | b'd') && matches!(b[2], 4 | 6) => Some(SubjectKey(b)),
+            PUBLIC if matches!(b[1], b'l' | b'd' | b'h' | b'f' | b'j') && matches!(b[2], 4 | 6) => {
+                Some(SubjectKey(b))
+            }
             KEY => Some(SubjectKey(b)),
             _ => None,
         }

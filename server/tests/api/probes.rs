@@ -9,14 +9,7 @@ use crate::helpers::*;
 async fn probes_answer_ok_without_key_count_or_cache() {
     // Limits of 1: a probe that counted against anything would soon be refused.
     let app = spawn_app_with(AppOptions {
-        limits: Some(LimitsConfig {
-            laisvadienis_per_minute: 1,
-            laisvadienis_per_month: 1,
-            days_per_minute: 1,
-            days_per_month: 1,
-            key_default_per_minute: 1,
-            key_default_per_day: 1,
-        }),
+        limits: Some(LimitsConfig::all(1)),
         ..AppOptions::default()
     })
     .await;

@@ -33,14 +33,7 @@ async fn start() -> Pipeline {
     })
     .expect("the repository's sources build");
     let big = 1_000_000_000;
-    let limits = LimitsConfig {
-        laisvadienis_per_minute: big,
-        laisvadienis_per_month: big,
-        days_per_minute: big,
-        days_per_month: big,
-        key_default_per_minute: big,
-        key_default_per_day: big,
-    };
+    let limits = LimitsConfig::all(big);
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         data: out,
