@@ -30,6 +30,16 @@ pub struct Reading {
     pub wall: SystemTime,
 }
 
+/// The calendar date in Europe/Vilnius at `at`: what "today" means everywhere in the
+/// service (API parameters, pages, feed windows). Vilnius, not UTC, and with its summer
+/// time from the time-zone database: at 23:30 UTC on 31 December it is already 1 January
+/// there (UTC+2), and at 21:30 UTC in July already the next day (UTC+3).
+pub fn vilnius_date(at: SystemTime) -> chrono::NaiveDate {
+    chrono::DateTime::<chrono::Utc>::from(at)
+        .with_timezone(&chrono_tz::Europe::Vilnius)
+        .date_naive()
+}
+
 /// Calibrates the monotonic clock (under a millisecond, once per process), so that the
 /// first request does not pay for it.
 pub fn calibrate() {
@@ -80,6 +90,23 @@ fn read_together() -> (Instant, SystemTime) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn utc(text: &str) -> SystemTime {
+        chrono::DateTime::parse_from_rfc3339(text).unwrap().into()
+    }
+
+    #[test]
+    fn vilnius_date_is_ahead_of_utc_in_winter_and_summer() {
+        let date = |text| vilnius_date(utc(text)).to_string();
+        assert_eq!(date("2026-12-31T21:59:59Z"), "2026-12-31");
+        assert_eq!(date("2026-12-31T22:00:00Z"), "2027-01-01"); // UTC+2
+        assert_eq!(date("2026-12-31T23:30:00Z"), "2027-01-01");
+        assert_eq!(date("2026-07-15T20:59:59Z"), "2026-07-15");
+        assert_eq!(date("2026-07-15T21:00:00Z"), "2026-07-16"); // UTC+3, summer time
+                                                                // Summer time starts 2026-03-29 at 01:00 UTC.
+        assert_eq!(date("2026-03-28T21:30:00Z"), "2026-03-28"); // still UTC+2
+        assert_eq!(date("2026-03-29T21:30:00Z"), "2026-03-30"); // UTC+3
+    }
 
     #[test]
     fn derived_wall_times_follow_the_wall_clock_across_resyncs() {
