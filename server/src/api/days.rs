@@ -8,6 +8,7 @@ use poem_openapi::OpenApi;
 use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
 use super::responses::{DaysDoc, PublicError};
+use super::today::Today;
 use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
@@ -38,12 +39,16 @@ impl DaysApi {
         #[oai(name = "to")]
         _to: Query<DocString<DateParam>>,
     ) -> Result<Answer<DaysDoc>, PublicError> {
-        handle(req, &catalog_of(req))
+        handle(req, &catalog_of(req), &Today::now())
     }
 }
 
 /// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DaysDoc>, PublicError> {
+pub fn handle(
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+) -> Result<Answer<DaysDoc>, PublicError> {
     let params = Params::parse(req.uri().query(), ["from", "to"])?;
     // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
     // range_too_large.
@@ -53,8 +58,8 @@ pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DaysDoc>, Publi
     if params.get(1).is_none() {
         return Err(params::missing("to", "YYYY-MM-DD").into());
     }
-    let from = params::date(catalog, "from", params.get(0))?;
-    let to = params::date(catalog, "to", params.get(1))?;
+    let from = params::date_or_today(catalog, "from", params.get(0), today)?;
+    let to = params::date_or_today(catalog, "to", params.get(1), today)?;
     if from > to {
         return Err(ApiError::new(
             ErrorCode::InvalidRange,

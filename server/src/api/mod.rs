@@ -22,7 +22,14 @@ pub mod payload;
 pub mod responses;
 pub mod schema;
 pub mod security;
+pub mod today;
 pub mod wire;
+pub mod working_days;
+pub mod working_days_add;
+pub mod working_params;
+pub mod working_schema;
+pub mod working_time;
+pub mod working_wire;
 
 use std::sync::Arc;
 
@@ -50,6 +57,9 @@ pub type Api = (
     holidays::HolidaysApi,
     name_days::NameDaysApi,
     day::DayApi,
+    working_time::WorkingTimeApi,
+    working_days::WorkingDaysApi,
+    working_days_add::WorkingDaysAddApi,
 );
 
 /// The service: the operations mounted under [`PREFIX`], with its document.
@@ -61,6 +71,9 @@ pub fn service() -> OpenApiService<Api, ()> {
             holidays::HolidaysApi,
             name_days::NameDaysApi,
             day::DayApi,
+            working_time::WorkingTimeApi,
+            working_days::WorkingDaysApi,
+            working_days_add::WorkingDaysAddApi,
         ),
         "kalendorius",
         env!("CARGO_PKG_VERSION"),

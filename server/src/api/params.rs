@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use kalendorius_dataset::{Date, DateError, Lang, Year};
 
+use crate::api::today::{Today, TODAY};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -101,7 +102,7 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
         ApiError::new(
             ErrorCode::InvalidDate,
             format!(
-                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, got '{}'{what}",
+                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, or 'today', got '{}'{what}",
                 catalog.first(),
                 catalog.last(),
                 echo(value)
@@ -113,6 +114,31 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
         Ok(_) | Err(DateError::OutOfRange) => Err(invalid(" (outside the range served)")),
         Err(DateError::NotReal) => Err(invalid(" (no such day)")),
         Err(_) => Err(invalid("")),
+    }
+}
+
+/// Parses a date parameter that may also be `today` (resolved by `today`, in Vilnius), and
+/// checks that the catalog serves it.
+pub fn date_or_today(
+    catalog: &Catalog,
+    name: &str,
+    value: Option<&str>,
+    today: &Today,
+) -> Result<Date, ApiError> {
+    if value != Some(TODAY) {
+        return date(catalog, name, value);
+    }
+    let resolved = today.date();
+    match Date::from_naive(resolved) {
+        Ok(date) if catalog.contains(date) => Ok(date),
+        _ => Err(ApiError::new(
+            ErrorCode::InvalidDate,
+            format!(
+                "parameter '{name}' is 'today', {resolved} in Vilnius, which is outside the dates served ({} to {})",
+                catalog.first(),
+                catalog.last()
+            ),
+        )),
     }
 }
 

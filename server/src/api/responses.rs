@@ -14,6 +14,7 @@ use poem_openapi::ApiResponse;
 use super::doc_types::{ErrorCodes, ErrorDoc};
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
+use super::working_schema::{WorkingDays, WorkingDaysAdded, WorkingTime};
 use crate::api::params;
 use crate::http::app;
 use crate::http::errors::{self, ApiError, ErrorCode};
@@ -97,9 +98,21 @@ macro_rules! keyed_response {
             )
         )]
         pub enum $name {
-            /// Success (`Cache-Control: private`).
+            /// Success (`Cache-Control: private`). When a date parameter was `today`:
+            /// `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.
             #[oai(status = 200)]
-            Ok(JsonBytes<$schema>, #[oai(header = "Cache-Control")] String),
+            Ok(
+                JsonBytes<$schema>,
+                #[oai(header = "Cache-Control")] String,
+                #[oai(header = "ETag")] Option<String>,
+            ),
+            /// Only when a date parameter was `today`: `If-None-Match` matched the ETag of
+            /// the resolved date.
+            #[oai(status = 304)]
+            NotModified(
+                #[oai(header = "ETag")] String,
+                #[oai(header = "Cache-Control")] String,
+            ),
         }
     };
 }
@@ -107,6 +120,47 @@ macro_rules! keyed_response {
 keyed_response!(HolidaysDoc, Holidays, "/holidays");
 keyed_response!(NameDaysDoc, NameDays, "/name-days");
 keyed_response!(DayDoc, DayDetails, "/day");
+keyed_response!(WorkingDaysDoc, WorkingDays, "/working-days");
+keyed_response!(WorkingDaysAddedDoc, WorkingDaysAdded, "/working-days/add");
+
+/// Responses of /working-time (the description of its `Answer`): it has no date parameter,
+/// so no `today`.
+#[derive(ApiResponse)]
+#[allow(dead_code, reason = "describes `Answer`, which builds the response")]
+#[allow(
+    clippy::duplicated_attributes,
+    reason = "each header has its own `ty`, as in `keyed_response!`"
+)]
+#[oai(
+    header(
+        name = "X-Dataset-Version",
+        ty = "String",
+        description = "Version of the dataset that answered."
+    ),
+    header(
+        name = "RateLimit-Limit",
+        ty = "u64",
+        description = "Limit of the tightest window of the key."
+    ),
+    header(
+        name = "RateLimit-Remaining",
+        ty = "u64",
+        description = "Requests left in that window."
+    ),
+    header(
+        name = "RateLimit-Reset",
+        ty = "u64",
+        description = "Seconds until that window frees capacity."
+    )
+)]
+pub enum WorkingTimeDoc {
+    /// Success (`Cache-Control: private`).
+    #[oai(status = 200)]
+    Ok(
+        JsonBytes<WorkingTime>,
+        #[oai(header = "Cache-Control")] String,
+    ),
+}
 
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]
@@ -130,6 +184,24 @@ pub enum KeyedError {
     /// missing or repeated.
     #[oai(status = 400)]
     BadRequest(JsonBytes<ErrorDoc<KeyedBadRequest>>),
+    /// No key, an unknown or revoked key, or an expired one.
+    #[oai(status = 401)]
+    Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
+    /// A window of the key is exhausted. Uses no quota.
+    #[oai(
+        status = 429,
+        header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
+    )]
+    TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+}
+
+/// Failures of a working-time endpoint.
+#[derive(ApiResponse)]
+pub enum WorkingError {
+    /// A parameter is missing, repeated or malformed, a range is reversed, a result falls
+    /// outside the served dates, or the `Host` header is missing or repeated.
+    #[oai(status = 400)]
+    BadRequest(JsonBytes<ErrorDoc<WorkingBadRequest>>),
     /// No key, an unknown or revoked key, or an expired one.
     #[oai(status = 401)]
     Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
@@ -192,6 +264,20 @@ error_codes!(
     params::missing("date", "YYYY-MM-DD")
 );
 error_codes!(
+    WorkingBadRequest,
+    "A refused request to a working-time endpoint.",
+    [
+        MissingParam,
+        InvalidDate,
+        InvalidYear,
+        InvalidRange,
+        InvalidParam,
+        OutOfRange,
+        InvalidHost,
+    ],
+    params::missing("year", "YYYY")
+);
+error_codes!(
     KeyedUnauthorized,
     "The API key is missing, unknown, revoked or expired.",
     [MissingKey, InvalidKey, ExpiredKey],
@@ -208,6 +294,13 @@ impl From<ApiError> for PublicError {
     fn from(err: ApiError) -> Self {
         debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
         PublicError::BadRequest(JsonBytes::new(err.body()))
+    }
+}
+
+impl From<ApiError> for WorkingError {
+    fn from(err: ApiError) -> Self {
+        debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
+        WorkingError::BadRequest(JsonBytes::new(err.body()))
     }
 }
 
