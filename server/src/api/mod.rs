@@ -1,4 +1,4 @@
-//! The five operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
+//! The operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
 //! from them.
 //!
 //! Each endpoint file has a `handle(req, catalog)` function that answers a request which
@@ -46,7 +46,7 @@ pub const PREFIX: &str = "/api/v1";
 pub enum ApiTag {
     /// Working-day status; no key, limited per client IP.
     Public,
-    /// Holidays, name days and day details; API key required, limited per key.
+    /// Holidays, name days, day details and working time; API key required, limited per key.
     Keyed,
 }
 

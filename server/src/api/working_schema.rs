@@ -140,10 +140,10 @@ impl Example for WorkingDays {
             to: date("2026-12-31"),
             week: 5,
             calendar_days: 31,
-            working_days: 20,
-            non_working_days: 11,
+            working_days: 21,
+            non_working_days: 10,
             shortened_days: 2,
-            working_hours: 158,
+            working_hours: 166,
         }
     }
 }
@@ -169,7 +169,7 @@ impl Example for WorkingDaysAdded {
             date: date("2026-12-20"),
             days: 10,
             week: 5,
-            result: date("2027-01-07"),
+            result: date("2027-01-06"),
         }
     }
 }
