@@ -49,9 +49,8 @@ pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<WorkingTimeDoc>
         .ok_or_else(|| params::missing("year", "YYYY"))?;
     let year = params::year(catalog, year)?;
     let week = working_params::week(params.get(1))?;
-    Ok(Answer::private(super::working_wire::working_time(
-        catalog,
-        year.get(),
-        week,
-    )))
+    let body = catalog.working_year_body(year.get(), week, || {
+        super::working_wire::working_time(catalog, year.get(), week)
+    });
+    Ok(Answer::private(body))
 }

@@ -10,7 +10,15 @@
 //! boundary (`tallies[i]` sums the days before the `i`-th), three counters packed in a
 //! `u64`. Packing keeps the two prefix tables at 1.5 MiB each for 1583..2100, and lets a
 //! range be one subtraction.
+//!
+//! A whole year's answer (`/working-time`, some 2 KiB) is a pass over the year's days; the
+//! index keeps each year's body once it has been asked for, so a repeated request (the
+//! common one: this year, the next) is a shared copy. Bodies are built on demand rather
+//! than at load, so only the years clients ask for take memory.
 
+use std::sync::OnceLock;
+
+use bytes::Bytes;
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, Day};
 
@@ -135,6 +143,9 @@ pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
     five: Box<[Tally]>,
     six: Box<[Tally]>,
+    /// The whole-year bodies asked for so far: two per served year (5-day week, then
+    /// 6-day), from the first year.
+    year_bodies: Box<[OnceLock<Bytes>]>,
 }
 
 /// Builds a [`WorkingIndex`] from the days of the served range, fed in order.
@@ -142,6 +153,8 @@ pub struct WorkingIndexBuilder {
     days: Vec<WorkingDay>,
     five: Vec<Tally>,
     six: Vec<Tally>,
+    /// The years seen, by the days fed (January 1 starts one).
+    years: usize,
 }
 
 impl WorkingIndexBuilder {
@@ -155,11 +168,15 @@ impl WorkingIndexBuilder {
             days: Vec::with_capacity(capacity),
             five,
             six,
+            years: 0,
         }
     }
 
-    /// Adds the next day of the range.
+    /// Adds the next day of the range (which starts on a January 1).
     pub fn push(&mut self, day: &Day) {
+        if self.days.is_empty() || (day.date.month() == 1 && day.date.day() == 1) {
+            self.years += 1;
+        }
         let facts = WorkingDay::of(day);
         self.days.push(facts);
         let add = |tallies: &mut Vec<Tally>, week| {
@@ -176,6 +193,7 @@ impl WorkingIndexBuilder {
             days: self.days.into_boxed_slice(),
             five: self.five.into_boxed_slice(),
             six: self.six.into_boxed_slice(),
+            year_bodies: (0..2 * self.years).map(|_| OnceLock::new()).collect(),
         }
     }
 }
@@ -245,6 +263,25 @@ impl Catalog {
         assert!(from <= to, "{from} > {to}");
         self.working
             .summary(self.working_position(from), self.working_position(to), week)
+    }
+
+    /// The body of a whole-year answer about `year` in `week`: `build`'s, built the first
+    /// time it is asked for and shared after that (see the module documentation). `year`
+    /// must be served.
+    pub fn working_year_body(
+        &self,
+        year: i32,
+        week: Week,
+        build: impl FnOnce() -> Vec<u8>,
+    ) -> Bytes {
+        let form = match week {
+            Week::Five => 0,
+            Week::Six => 1,
+        };
+        let slot = 2 * (year - self.first.year()) as usize + form;
+        self.working.year_bodies[slot]
+            .get_or_init(|| Bytes::from(build().into_boxed_slice()))
+            .clone()
     }
 
     /// The working-time facts of a served `date`.
