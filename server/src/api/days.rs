@@ -52,21 +52,7 @@ pub fn handle(
     let params = Params::parse(req.uri().query(), ["from", "to"])?;
     // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
     // range_too_large.
-    if params.get(0).is_none() {
-        return Err(params::missing("from", "YYYY-MM-DD").into());
-    }
-    if params.get(1).is_none() {
-        return Err(params::missing("to", "YYYY-MM-DD").into());
-    }
-    let from = params::date_or_today(catalog, "from", params.get(0), today)?;
-    let to = params::date_or_today(catalog, "to", params.get(1), today)?;
-    if from > to {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRange,
-            format!("parameter 'from' ({from}) must not be later than parameter 'to' ({to})"),
-        )
-        .into());
-    }
+    let (from, to) = params::date_range(catalog, params.get(0), params.get(1), today)?;
     let days = from.days_until(to) + 1;
     if days > MAX_DAYS {
         return Err(ApiError::new(

@@ -142,6 +142,32 @@ pub fn date_or_today(
     }
 }
 
+/// Parses the inclusive range `from`..`to` (each a date or `today`): both required, both
+/// served, `from` not later than `to`. Refuses in the order of docs/api.md, Errors:
+/// `missing_param` (`from`, then `to`), `invalid_date`, `invalid_range`.
+pub fn date_range(
+    catalog: &Catalog,
+    from: Option<&str>,
+    to: Option<&str>,
+    today: &Today,
+) -> Result<(Date, Date), ApiError> {
+    if from.is_none() {
+        return Err(missing("from", "YYYY-MM-DD"));
+    }
+    if to.is_none() {
+        return Err(missing("to", "YYYY-MM-DD"));
+    }
+    let from = date_or_today(catalog, "from", from, today)?;
+    let to = date_or_today(catalog, "to", to, today)?;
+    if from > to {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!("parameter 'from' ({from}) must not be later than parameter 'to' ({to})"),
+        ));
+    }
+    Ok((from, to))
+}
+
 /// Parses the `year` parameter of `/holidays`. The caller has checked presence.
 pub fn year(catalog: &Catalog, value: &str) -> Result<Year, ApiError> {
     let (first, last) = (catalog.first().year(), catalog.last().year());

@@ -69,9 +69,36 @@ macro_rules! public_response {
 public_response!(LaisvadienisDoc, DayStatus, "/laisvadienis");
 public_response!(DaysDoc, DaysRange, "/days");
 
-/// Declares the 200 response of a keyed endpoint.
+/// Declares the responses of a keyed endpoint: with a date parameter (so `today`, and the
+/// 304 of a revalidated `today` answer), or `without_date`.
 macro_rules! keyed_response {
     ($name:ident, $schema:ty, $what:literal) => {
+        keyed_response!(@declare $name, $what, {
+            /// Success (`Cache-Control: private`). When a date parameter was `today`:
+            /// `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.
+            #[oai(status = 200)]
+            Ok(
+                JsonBytes<$schema>,
+                #[oai(header = "Cache-Control")] String,
+                #[oai(header = "ETag")] Option<String>,
+            ),
+            /// Only when a date parameter was `today`: `If-None-Match` matched the ETag of
+            /// the resolved date.
+            #[oai(status = 304)]
+            NotModified(
+                #[oai(header = "ETag")] String,
+                #[oai(header = "Cache-Control")] String,
+            ),
+        });
+    };
+    (without_date $name:ident, $schema:ty, $what:literal) => {
+        keyed_response!(@declare $name, $what, {
+            /// Success (`Cache-Control: private`).
+            #[oai(status = 200)]
+            Ok(JsonBytes<$schema>, #[oai(header = "Cache-Control")] String),
+        });
+    };
+    (@declare $name:ident, $what:literal, { $($variants:tt)* }) => {
         #[doc = concat!("Responses of ", $what, " (the description of its `Answer`).")]
         #[derive(ApiResponse)]
         #[allow(dead_code, reason = "describes `Answer`, which builds the response")]
@@ -98,21 +125,7 @@ macro_rules! keyed_response {
             )
         )]
         pub enum $name {
-            /// Success (`Cache-Control: private`). When a date parameter was `today`:
-            /// `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.
-            #[oai(status = 200)]
-            Ok(
-                JsonBytes<$schema>,
-                #[oai(header = "Cache-Control")] String,
-                #[oai(header = "ETag")] Option<String>,
-            ),
-            /// Only when a date parameter was `today`: `If-None-Match` matched the ETag of
-            /// the resolved date.
-            #[oai(status = 304)]
-            NotModified(
-                #[oai(header = "ETag")] String,
-                #[oai(header = "Cache-Control")] String,
-            ),
+            $($variants)*
         }
     };
 }
@@ -123,44 +136,8 @@ keyed_response!(DayDoc, DayDetails, "/day");
 keyed_response!(WorkingDaysDoc, WorkingDays, "/working-days");
 keyed_response!(WorkingDaysAddedDoc, WorkingDaysAdded, "/working-days/add");
 
-/// Responses of /working-time (the description of its `Answer`): it has no date parameter,
-/// so no `today`.
-#[derive(ApiResponse)]
-#[allow(dead_code, reason = "describes `Answer`, which builds the response")]
-#[allow(
-    clippy::duplicated_attributes,
-    reason = "each header has its own `ty`, as in `keyed_response!`"
-)]
-#[oai(
-    header(
-        name = "X-Dataset-Version",
-        ty = "String",
-        description = "Version of the dataset that answered."
-    ),
-    header(
-        name = "RateLimit-Limit",
-        ty = "u64",
-        description = "Limit of the tightest window of the key."
-    ),
-    header(
-        name = "RateLimit-Remaining",
-        ty = "u64",
-        description = "Requests left in that window."
-    ),
-    header(
-        name = "RateLimit-Reset",
-        ty = "u64",
-        description = "Seconds until that window frees capacity."
-    )
-)]
-pub enum WorkingTimeDoc {
-    /// Success (`Cache-Control: private`).
-    #[oai(status = 200)]
-    Ok(
-        JsonBytes<WorkingTime>,
-        #[oai(header = "Cache-Control")] String,
-    ),
-}
+// /working-time has no date parameter, so no `today`.
+keyed_response!(without_date WorkingTimeDoc, WorkingTime, "/working-time");
 
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]

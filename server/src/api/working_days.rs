@@ -13,7 +13,6 @@ use super::today::Today;
 use super::{catalog_of, working_params, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
 pub struct WorkingDaysApi;
@@ -51,24 +50,10 @@ pub fn handle(
     today: &Today,
 ) -> Result<Answer<WorkingDaysDoc>, WorkingError> {
     let params = Params::parse(req.uri().query(), ["from", "to", "week", "api_key"])?;
-    // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_param,
-    // invalid_range.
-    if params.get(0).is_none() {
-        return Err(params::missing("from", "YYYY-MM-DD").into());
-    }
-    if params.get(1).is_none() {
-        return Err(params::missing("to", "YYYY-MM-DD").into());
-    }
-    let from = params::date_or_today(catalog, "from", params.get(0), today)?;
-    let to = params::date_or_today(catalog, "to", params.get(1), today)?;
+    // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
+    // invalid_param (`week`).
+    let (from, to) = params::date_range(catalog, params.get(0), params.get(1), today)?;
     let week = working_params::week(params.get(2))?;
-    if from > to {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRange,
-            format!("parameter 'from' ({from}) must not be later than parameter 'to' ({to})"),
-        )
-        .into());
-    }
     let summary = catalog.working_summary(from, to, week);
     Ok(Answer::private(super::working_wire::working_days(
         from, to, week, summary,
