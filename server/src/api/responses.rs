@@ -154,41 +154,50 @@ pub enum PublicError {
     TooManyRequests(JsonBytes<ErrorDoc<PublicTooManyRequests>>),
 }
 
-/// Failures of a keyed endpoint.
-#[derive(ApiResponse)]
-pub enum KeyedError {
-    /// A parameter is missing, repeated, conflicting or malformed, or the `Host` header is
-    /// missing or repeated.
-    #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorDoc<KeyedBadRequest>>),
-    /// No key, an unknown or revoked key, or an expired one.
-    #[oai(status = 401)]
-    Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
-    /// A window of the key is exhausted. Uses no quota.
-    #[oai(
-        status = 429,
-        header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
-    )]
-    TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+/// Declares the failures of a keyed endpoint whose 400 carries the codes of `$bad_request`
+/// (described by `$doc`), and their construction from the handlers' refusals.
+macro_rules! keyed_error {
+    ($(#[$meta:meta])* $name:ident, $bad_request:ty, $doc:literal) => {
+        $(#[$meta])*
+        #[derive(ApiResponse)]
+        pub enum $name {
+            #[doc = $doc]
+            #[oai(status = 400)]
+            BadRequest(JsonBytes<ErrorDoc<$bad_request>>),
+            /// No key, an unknown or revoked key, or an expired one.
+            #[oai(status = 401)]
+            Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
+            /// A window of the key is exhausted. Uses no quota.
+            #[oai(
+                status = 429,
+                header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
+            )]
+            TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+        }
+
+        impl From<ApiError> for $name {
+            fn from(err: ApiError) -> Self {
+                debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
+                $name::BadRequest(JsonBytes::new(err.body()))
+            }
+        }
+    };
 }
 
-/// Failures of a working-time endpoint.
-#[derive(ApiResponse)]
-pub enum WorkingError {
-    /// A parameter is missing, repeated or malformed, a range is reversed, a result falls
-    /// outside the served dates, or the `Host` header is missing or repeated.
-    #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorDoc<WorkingBadRequest>>),
-    /// No key, an unknown or revoked key, or an expired one.
-    #[oai(status = 401)]
-    Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
-    /// A window of the key is exhausted. Uses no quota.
-    #[oai(
-        status = 429,
-        header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
-    )]
-    TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
-}
+keyed_error!(
+    /// Failures of a keyed endpoint.
+    KeyedError,
+    KeyedBadRequest,
+    "A parameter is missing, repeated, conflicting or malformed, or the `Host` header is \
+     missing or repeated."
+);
+keyed_error!(
+    /// Failures of a working-time endpoint.
+    WorkingError,
+    WorkingBadRequest,
+    "A parameter is missing, repeated or malformed, a range is reversed, a result falls \
+     outside the served dates, or the `Host` header is missing or repeated."
+);
 
 /// Declares the codes of one error response (see [`ErrorCodes`]); the type's name is the
 /// schema's.
@@ -271,19 +280,5 @@ impl From<ApiError> for PublicError {
     fn from(err: ApiError) -> Self {
         debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
         PublicError::BadRequest(JsonBytes::new(err.body()))
-    }
-}
-
-impl From<ApiError> for WorkingError {
-    fn from(err: ApiError) -> Self {
-        debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
-        WorkingError::BadRequest(JsonBytes::new(err.body()))
-    }
-}
-
-impl From<ApiError> for KeyedError {
-    fn from(err: ApiError) -> Self {
-        debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
-        KeyedError::BadRequest(JsonBytes::new(err.body()))
     }
 }
