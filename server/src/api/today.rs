@@ -126,3 +126,22 @@ impl Today {
         response
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_resolved_on_first_use_from_the_shifted_clock() {
+        let at: SystemTime = chrono::DateTime::parse_from_rfc3339("2026-12-31T23:30:00Z")
+            .unwrap()
+            .into();
+        let today = Today::at(SystemTime::now(), Some(TodayClock::starting_at(at)));
+        assert_eq!(today.used(), None, "nothing asked yet");
+        assert_eq!(today.date().to_string(), "2027-01-01", "UTC+2 in Vilnius");
+        assert_eq!(today.used(), Some(today.date()));
+        // Without a shift, the arrival time itself.
+        let real = Today::at(at, None);
+        assert_eq!(real.date().to_string(), "2027-01-01");
+    }
+}
