@@ -17,11 +17,11 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-mod working_index;
-pub use working_index::{WorkingDay, WorkingSummary};
-
 use bytes::Bytes;
 use kalendorius_dataset::{DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason};
+
+mod working_index;
+pub use working_index::{WorkingDay, WorkingSummary};
 
 /// Why a dataset that passed its manifest checks still cannot be served.
 #[derive(Debug, thiserror::Error)]

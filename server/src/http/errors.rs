@@ -40,7 +40,7 @@ pub enum ErrorCode {
     InvalidParam,
     /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
     InvalidHost,
-    /// 400: `/working-days/add` gave a date outside the served range.
+    /// 400: the result of `/working-days/add` would fall outside the dates served.
     OutOfRange,
     /// 401: no API key.
     MissingKey,
