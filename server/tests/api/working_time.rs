@@ -436,6 +436,63 @@ async fn counts_agree_with_the_status_of_every_day_of_random_ranges() {
     app.stop().await;
 }
 
+/// `(date, hours in the 5-day week, in the 6-day week, shortened in the 6-day week)` of every
+/// day of `year`, as the published year file of the real dataset gives them.
+fn published_days(year: i32) -> Vec<(String, u64, u64, bool)> {
+    let dir = kalendorius_dataset::open_dataset(real_dataset()).expect("the dataset opens");
+    let path = dir.path.join(kalendorius_dataset::layout::year_file(year));
+    let file: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    file["days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["date"].as_str().unwrap().to_string(),
+                d["working_hours_5"].as_u64().unwrap(),
+                d["working_hours_6"].as_u64().unwrap(),
+                d["shorter_workday_6"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn six_day_counts_agree_with_the_published_hours_of_random_ranges() {
+    // `/days` has the 5-day status only; the 6-day week is held to the year files' fields.
+    let (app, key) = real_app().await;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+    for _ in 0..8 {
+        let year = rng.gen_range(2005..=2100);
+        let days = published_days(year);
+        for _ in 0..12 {
+            let a = rng.gen_range(0..days.len());
+            let b = rng.gen_range(a..days.len());
+            let range = &days[a..=b];
+            let (from, to) = (&range[0].0, &range[range.len() - 1].0);
+            let body = app
+                .json_keyed(
+                    &format!("/api/v1/working-days?from={from}&to={to}&week=6"),
+                    &key,
+                )
+                .await;
+            let working = range.iter().filter(|d| d.2 > 0).count();
+            let hours: u64 = range.iter().map(|d| d.2).sum();
+            let shortened = range.iter().filter(|d| d.3).count();
+            let what = format!("{from}..{to}");
+            assert_eq!(body["working_days"], working, "{what}");
+            assert_eq!(body["working_hours"], hours, "{what}");
+            assert_eq!(body["shortened_days"], shortened, "{what}");
+            let five: u64 = range.iter().map(|d| d.1).sum();
+            let body5 = app
+                .json_keyed(&format!("/api/v1/working-days?from={from}&to={to}"), &key)
+                .await;
+            assert_eq!(body5["working_hours"], five, "{what}");
+        }
+    }
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_whole_year_agrees_with_days_in_both_week_forms() {
     let (app, key) = real_app().await;
