@@ -25,6 +25,9 @@ TOOL="${BENCH_TOOL:-wrk}"
 TARGET_LAISVADIENIS=0.8
 TARGET_DAYS=0.6
 TARGET_DAY=0.6
+TARGET_WORKING_TIME=0.6
+TARGET_WORKING_DAYS=0.6
+TARGET_WORKING_ADD=0.6
 TARGET_RSS_MIB=64
 # The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
 # a bench run is ever refused, so every measured request is a real 200.
@@ -288,11 +291,17 @@ main() {
     local laisv="$srv/api/v1/laisvadienis?date=2026-12-24"
     local days="$srv/api/v1/days?from=2026-01-01&to=2026-12-31"
     local day="$srv/api/v1/day?date=2026-12-24"
+    local wtime="$srv/api/v1/working-time?year=2026"
+    local wdays="$srv/api/v1/working-days?from=2026-01-01&to=2026-12-31"
+    local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
     check_200 "$base"
     check_200 "$loop_base"
     check_200 "$laisv"
     check_200 "$days"
     check_200 "$day" -H "X-API-Key: $key"
+    check_200 "$wtime" -H "X-API-Key: $key"
+    check_200 "$wdays" -H "X-API-Key: $key"
+    check_200 "$wadd" -H "X-API-Key: $key"
 
     # Interleaved rounds, and within a round every endpoint is loaded right after its own
     # baseline load: its ratio is taken against the baseline of the moment, so the drift of a
@@ -300,12 +309,16 @@ main() {
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=()
+    local wt_res=() wd_res=() wa_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day (keyed), each after the baseline"
+        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day and the working-time endpoints (keyed), each after the baseline"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
         after_baseline "$laisv"; l_res+=("$PAIRED")
         after_baseline "$days"; s_res+=("$PAIRED")
         after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
+        after_baseline "$wtime" "X-API-Key: $key"; wt_res+=("$PAIRED")
+        after_baseline "$wdays" "X-API-Key: $key"; wd_res+=("$PAIRED")
+        after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
     done
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
@@ -327,6 +340,9 @@ main() {
     summary_row "GET /api/v1/laisvadienis?date=2026-12-24" "$TARGET_LAISVADIENIS" "${l_res[@]}"
     summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$TARGET_DAYS" "${s_res[@]}"
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
+    summary_row "GET /api/v1/working-time?year=2026 (X-API-Key)" "$TARGET_WORKING_TIME" "${wt_res[@]}"
+    summary_row "GET /api/v1/working-days?from=2026-01-01&to=2026-12-31 (X-API-Key)" "$TARGET_WORKING_DAYS" "${wd_res[@]}"
+    summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."

@@ -20,6 +20,9 @@ use std::fmt::Write as _;
 use bytes::Bytes;
 use kalendorius_dataset::{DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason};
 
+mod working_index;
+pub use working_index::{WorkingDay, WorkingSummary};
+
 /// Why a dataset that passed its manifest checks still cannot be served.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
@@ -155,6 +158,8 @@ pub struct Catalog {
     names: Vec<NameDayRecord>,
     /// Interned lists of `names` indices; list 0 is empty.
     name_day_lists: Vec<Box<[u32]>>,
+    /// Working time of every date, with prefix sums (`working_index`).
+    working: working_index::WorkingIndex,
 }
 
 /// Interns values, handing out dense indices.
@@ -222,6 +227,7 @@ impl Catalog {
         let mut year_buf: Vec<u8> = Vec::new();
         let mut year_offsets: Vec<u32> = Vec::new();
         let mut problem: Option<CatalogError> = None;
+        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
 
         dir.read_days(|day: Day| {
             if problem.is_some() {
@@ -246,6 +252,7 @@ impl Catalog {
                     year_offsets.push(year_buf.len() as u32);
                     write_days_entry(&mut year_buf, day.date, info, &holiday_names.values);
                     days.push(info);
+                    working.push(&day);
                 }
                 Err(reason) => problem = Some(inconsistent(day.date, reason)),
             }
@@ -277,6 +284,7 @@ impl Catalog {
             holiday_lists: holiday_lists.values,
             names: names.values,
             name_day_lists: name_day_lists.values,
+            working: working.finish(),
         })
     }
 

@@ -18,6 +18,7 @@ use anyhow::Context;
 use poem::EndpointExt;
 use tokio::net::TcpListener;
 
+use crate::api::today::TodayClock;
 use crate::config::Settings;
 use crate::data::DataHandle;
 use crate::http::app::App;
@@ -33,6 +34,8 @@ pub struct Server {
     local_addr: SocketAddr,
     data: Arc<DataHandle>,
     state: Arc<State>,
+    /// A shifted clock for `today` (tests only).
+    today_clock: Option<TodayClock>,
 }
 
 impl Server {
@@ -73,7 +76,15 @@ impl Server {
             local_addr,
             data,
             state,
+            today_clock: None,
         })
+    }
+
+    /// Makes `today` read a clock that reads `at` now and runs on from there: for tests of
+    /// `today` (rate limits, key expiry and the log keep the real clock).
+    pub fn with_today_at(mut self, at: std::time::SystemTime) -> Server {
+        self.today_clock = Some(TodayClock::starting_at(at));
+        self
     }
 
     /// The address actually bound (useful with port 0).
@@ -113,12 +124,15 @@ impl Server {
             local_addr,
             data,
             state,
+            today_clock,
         } = self;
         let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
-        let app = App::new(data, state.clone(), trusted.clone()).with(
-            // Last resort: a panic outside the operations still answers a JSON 500.
-            poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
-        );
+        let app = App::new(data, state.clone(), trusted.clone())
+            .with_today_clock(today_clock)
+            .with(
+                // Last resort: a panic outside the operations still answers a JSON 500.
+                poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
+            );
 
         // The background task (counter persistence, admin socket) must outlive the HTTP
         // server, so the requests still in flight are counted; it stops after the server.

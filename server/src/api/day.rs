@@ -8,6 +8,7 @@ use super::answer::Answer;
 use super::doc_types::{DateParam, DocString, LangParam};
 use super::responses::{DayDoc, KeyedError};
 use super::security::ApiKeyAuth;
+use super::today::Today;
 use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
@@ -34,14 +35,18 @@ impl DayApi {
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<DayDoc>, KeyedError> {
-        handle(req, &catalog_of(req))
+        handle(req, &catalog_of(req), &Today::now())
     }
 }
 
 /// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DayDoc>, KeyedError> {
+pub fn handle(
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+) -> Result<Answer<DayDoc>, KeyedError> {
     let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
-    let date = params::date(catalog, "date", params.get(0))?;
+    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
     let lang = params::lang(params.get(1))?;
     Ok(Answer::private(super::wire::day(catalog, date, lang)))
 }

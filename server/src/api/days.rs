@@ -8,6 +8,7 @@ use poem_openapi::OpenApi;
 use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
 use super::responses::{DaysDoc, PublicError};
+use super::today::Today;
 use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
@@ -38,30 +39,20 @@ impl DaysApi {
         #[oai(name = "to")]
         _to: Query<DocString<DateParam>>,
     ) -> Result<Answer<DaysDoc>, PublicError> {
-        handle(req, &catalog_of(req))
+        handle(req, &catalog_of(req), &Today::now())
     }
 }
 
 /// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<DaysDoc>, PublicError> {
+pub fn handle(
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+) -> Result<Answer<DaysDoc>, PublicError> {
     let params = Params::parse(req.uri().query(), ["from", "to"])?;
     // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
     // range_too_large.
-    if params.get(0).is_none() {
-        return Err(params::missing("from", "YYYY-MM-DD").into());
-    }
-    if params.get(1).is_none() {
-        return Err(params::missing("to", "YYYY-MM-DD").into());
-    }
-    let from = params::date(catalog, "from", params.get(0))?;
-    let to = params::date(catalog, "to", params.get(1))?;
-    if from > to {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRange,
-            format!("parameter 'from' ({from}) must not be later than parameter 'to' ({to})"),
-        )
-        .into());
-    }
+    let (from, to) = params::date_range(catalog, params.get(0), params.get(1), today)?;
     let days = from.days_until(to) + 1;
     if days > MAX_DAYS {
         return Err(ApiError::new(

@@ -48,6 +48,13 @@ pub trait StringDoc: Send + Sync + 'static {
 /// A string value described by `D`. Parsing never fails: the value is only carried.
 pub struct DocString<D>(pub String, PhantomData<D>);
 
+impl<D> DocString<D> {
+    /// The value `text` (for examples).
+    pub fn new(text: impl Into<String>) -> Self {
+        DocString(text.into(), PhantomData)
+    }
+}
+
 impl<D: StringDoc> Type for DocString<D> {
     const IS_REQUIRED: bool = D::REQUIRED;
     type RawValueType = Self;
@@ -225,9 +232,10 @@ impl StringDoc for LangParam {
     }
 }
 
-/// The form of a date parameter. A string schema has no `minimum` or `maximum`, so the range
-/// is stated in words (see [`date_param_schema`]).
-const DATE_PATTERN: &str = r"^\d{4}-\d{2}-\d{2}$";
+/// The form of a date parameter: a date, or `today` (`crate::api::today`). A string schema
+/// has no `minimum` or `maximum`, so the range is stated in words (see [`date_param_schema`]).
+/// Not `format: date`, which `today` is not.
+const DATE_PATTERN: &str = r"^(\d{4}-\d{2}-\d{2}|today)$";
 
 /// The schema of a date query parameter: its form, and the range of dates served.
 fn date_param_schema() -> MetaSchema {
@@ -235,7 +243,8 @@ fn date_param_schema() -> MetaSchema {
     let description = DESCRIPTION.get_or_init(|| {
         format!(
             "A real calendar date, YYYY-MM-DD, from {} to {} (if the dataset served covers \
-             fewer years, `invalid_date` names its range).",
+             fewer years, `invalid_date` names its range), or `today`: the current date in \
+             Europe/Vilnius, echoed resolved in the response.",
             Date::first(),
             Date::last()
         )
@@ -243,7 +252,7 @@ fn date_param_schema() -> MetaSchema {
     MetaSchema {
         description: Some(description),
         pattern: Some(DATE_PATTERN.into()),
-        ..MetaSchema::new_with_format("string", "date")
+        ..MetaSchema::new("string")
     }
 }
 
@@ -266,16 +275,62 @@ impl StringDoc for OptionalDateParam {
     }
 }
 
+/// The schema of a year query parameter.
+fn year_param_schema() -> MetaSchema {
+    MetaSchema {
+        description: Some("In plain digits: no sign, no leading zero."),
+        minimum: Some(f64::from(FIRST_YEAR)),
+        maximum: Some(f64::from(LAST_YEAR)),
+        ..MetaSchema::new_with_format("integer", "int32")
+    }
+}
+
 /// The `year` query parameter of `/holidays`.
 pub struct YearParam;
 impl StringDoc for YearParam {
     const NAME: &'static str = "year_param";
     const REQUIRED: bool = false;
     fn schema() -> MetaSchema {
+        year_param_schema()
+    }
+}
+
+/// The required `year` query parameter of `/working-time`.
+pub struct RequiredYearParam;
+impl StringDoc for RequiredYearParam {
+    const NAME: &'static str = "required_year_param";
+    fn schema() -> MetaSchema {
+        year_param_schema()
+    }
+}
+
+/// The `week` query parameter of the working-time endpoints.
+pub struct WeekParam;
+impl StringDoc for WeekParam {
+    const NAME: &'static str = "week_param";
+    const REQUIRED: bool = false;
+    fn schema() -> MetaSchema {
         MetaSchema {
-            description: Some("In plain digits: no sign, no leading zero."),
-            minimum: Some(f64::from(FIRST_YEAR)),
-            maximum: Some(f64::from(LAST_YEAR)),
+            description: Some(
+                "5: Monday-Friday, 8 hours a day (the default); 6: Monday-Saturday, 7 hours \
+                 Monday-Friday and 5 on Saturday.",
+            ),
+            enum_items: vec![Value::from(5), Value::from(6)],
+            default: Some(Value::from(5)),
+            ..MetaSchema::new_with_format("integer", "int32")
+        }
+    }
+}
+
+/// The `days` query parameter of `/working-days/add`.
+pub struct AddDaysParam;
+impl StringDoc for AddDaysParam {
+    const NAME: &'static str = "add_days_param";
+    fn schema() -> MetaSchema {
+        MetaSchema {
+            description: Some("In plain digits, with `-` for days before `date`."),
+            minimum: Some(-100_000.0),
+            maximum: Some(100_000.0),
             ..MetaSchema::new_with_format("integer", "int32")
         }
     }

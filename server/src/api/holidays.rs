@@ -9,6 +9,7 @@ use super::answer::Answer;
 use super::doc_types::{DocString, LangParam, OptionalDateParam, YearParam};
 use super::responses::{HolidaysDoc, KeyedError};
 use super::security::ApiKeyAuth;
+use super::today::Today;
 use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
@@ -44,12 +45,16 @@ impl HolidaysApi {
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<HolidaysDoc>, KeyedError> {
-        handle(req, &catalog_of(req))
+        handle(req, &catalog_of(req), &Today::now())
     }
 }
 
 /// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<HolidaysDoc>, KeyedError> {
+pub fn handle(
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+) -> Result<Answer<HolidaysDoc>, KeyedError> {
     let params = Params::parse(req.uri().query(), ["date", "year", "lang", "api_key"])?;
     let body = match (params.get(0), params.get(1)) {
         (Some(_), Some(_)) => {
@@ -67,7 +72,7 @@ pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<HolidaysDoc>, K
             .into())
         }
         (Some(date), None) => {
-            let date = params::date(catalog, "date", Some(date))?;
+            let date = params::date_or_today(catalog, "date", Some(date), today)?;
             let lang = params::lang(params.get(2))?;
             super::wire::holidays_on_date(catalog, date, lang)
         }

@@ -8,6 +8,7 @@ use poem_openapi::OpenApi;
 use super::answer::Answer;
 use super::doc_types::{DateParam, DocString};
 use super::responses::{LaisvadienisDoc, PublicError};
+use super::today::Today;
 use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
@@ -32,14 +33,18 @@ impl LaisvadienisApi {
         #[oai(name = "date")]
         _date: Query<DocString<DateParam>>,
     ) -> Result<Answer<LaisvadienisDoc>, PublicError> {
-        handle(req, &catalog_of(req))
+        handle(req, &catalog_of(req), &Today::now())
     }
 }
 
 /// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<LaisvadienisDoc>, PublicError> {
+pub fn handle(
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+) -> Result<Answer<LaisvadienisDoc>, PublicError> {
     let params = Params::parse(req.uri().query(), ["date"])?;
-    let date = params::date(catalog, "date", params.get(0))?;
+    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
     let etag = caching::etag(catalog.etag_tag(), &[date]);
     if caching::not_modified(req.headers(), &etag) {
         return Ok(Answer::not_modified(etag));

@@ -1,4 +1,4 @@
-//! The five operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
+//! The operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
 //! from them.
 //!
 //! Each endpoint file has a `handle(req, catalog)` function that answers a request which
@@ -22,7 +22,14 @@ pub mod payload;
 pub mod responses;
 pub mod schema;
 pub mod security;
+pub mod today;
 pub mod wire;
+pub mod working_days;
+pub mod working_days_add;
+pub mod working_params;
+pub mod working_schema;
+pub mod working_time;
+pub mod working_wire;
 
 use std::sync::Arc;
 
@@ -39,7 +46,7 @@ pub const PREFIX: &str = "/api/v1";
 pub enum ApiTag {
     /// Working-day status; no key, limited per client IP.
     Public,
-    /// Holidays, name days and day details; API key required, limited per key.
+    /// Holidays, name days, day details and working time; API key required, limited per key.
     Keyed,
 }
 
@@ -50,6 +57,9 @@ pub type Api = (
     holidays::HolidaysApi,
     name_days::NameDaysApi,
     day::DayApi,
+    working_time::WorkingTimeApi,
+    working_days::WorkingDaysApi,
+    working_days_add::WorkingDaysAddApi,
 );
 
 /// The service: the operations mounted under [`PREFIX`], with its document.
@@ -61,6 +71,9 @@ pub fn service() -> OpenApiService<Api, ()> {
             holidays::HolidaysApi,
             name_days::NameDaysApi,
             day::DayApi,
+            working_time::WorkingTimeApi,
+            working_days::WorkingDaysApi,
+            working_days_add::WorkingDaysAddApi,
         ),
         "kalendorius",
         env!("CARGO_PKG_VERSION"),

@@ -9,6 +9,7 @@ use super::answer::Answer;
 use super::doc_types::{DateParam, DocString, LangParam};
 use super::responses::{KeyedError, NameDaysDoc};
 use super::security::ApiKeyAuth;
+use super::today::Today;
 use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
@@ -36,14 +37,18 @@ impl NameDaysApi {
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<NameDaysDoc>, KeyedError> {
-        handle(req, &catalog_of(req))
+        handle(req, &catalog_of(req), &Today::now())
     }
 }
 
 /// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<NameDaysDoc>, KeyedError> {
+pub fn handle(
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+) -> Result<Answer<NameDaysDoc>, KeyedError> {
     let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
-    let date = params::date(catalog, "date", params.get(0))?;
+    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
     let lang = params::lang(params.get(1))?;
     Ok(Answer::private(super::wire::name_days(catalog, date, lang)))
 }

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use kalendorius_dataset::{Date, DateError, Lang, Year};
 
+use crate::api::today::{Today, TODAY};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -101,7 +102,7 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
         ApiError::new(
             ErrorCode::InvalidDate,
             format!(
-                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, got '{}'{what}",
+                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, or 'today', got '{}'{what}",
                 catalog.first(),
                 catalog.last(),
                 echo(value)
@@ -114,6 +115,57 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
         Err(DateError::NotReal) => Err(invalid(" (no such day)")),
         Err(_) => Err(invalid("")),
     }
+}
+
+/// Parses a date parameter that may also be `today` (resolved by `today`, in Vilnius), and
+/// checks that the catalog serves it.
+pub fn date_or_today(
+    catalog: &Catalog,
+    name: &str,
+    value: Option<&str>,
+    today: &Today,
+) -> Result<Date, ApiError> {
+    if value != Some(TODAY) {
+        return date(catalog, name, value);
+    }
+    let resolved = today.date();
+    match Date::from_naive(resolved) {
+        Ok(date) if catalog.contains(date) => Ok(date),
+        _ => Err(ApiError::new(
+            ErrorCode::InvalidDate,
+            format!(
+                "parameter '{name}' is 'today', {resolved} in Vilnius, which is outside the dates served ({} to {})",
+                catalog.first(),
+                catalog.last()
+            ),
+        )),
+    }
+}
+
+/// Parses the inclusive range `from`..`to` (each a date or `today`): both required, both
+/// served, `from` not later than `to`. Refuses in the order of docs/api.md, Errors:
+/// `missing_param` (`from`, then `to`), `invalid_date`, `invalid_range`.
+pub fn date_range(
+    catalog: &Catalog,
+    from: Option<&str>,
+    to: Option<&str>,
+    today: &Today,
+) -> Result<(Date, Date), ApiError> {
+    if from.is_none() {
+        return Err(missing("from", "YYYY-MM-DD"));
+    }
+    if to.is_none() {
+        return Err(missing("to", "YYYY-MM-DD"));
+    }
+    let from = date_or_today(catalog, "from", from, today)?;
+    let to = date_or_today(catalog, "to", to, today)?;
+    if from > to {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!("parameter 'from' ({from}) must not be later than parameter 'to' ({to})"),
+        ));
+    }
+    Ok((from, to))
 }
 
 /// Parses the `year` parameter of `/holidays`. The caller has checked presence.

@@ -14,6 +14,7 @@ use poem_openapi::ApiResponse;
 use super::doc_types::{ErrorCodes, ErrorDoc};
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
+use super::working_schema::{WorkingDays, WorkingDaysAdded, WorkingTime};
 use crate::api::params;
 use crate::http::app;
 use crate::http::errors::{self, ApiError, ErrorCode};
@@ -68,9 +69,36 @@ macro_rules! public_response {
 public_response!(LaisvadienisDoc, DayStatus, "/laisvadienis");
 public_response!(DaysDoc, DaysRange, "/days");
 
-/// Declares the 200 response of a keyed endpoint.
+/// Declares the responses of a keyed endpoint: with a date parameter (so `today`, and the
+/// 304 of a revalidated `today` answer), or `without_date`.
 macro_rules! keyed_response {
     ($name:ident, $schema:ty, $what:literal) => {
+        keyed_response!(@declare $name, $what, {
+            /// Success (`Cache-Control: private`). When a date parameter was `today`:
+            /// `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.
+            #[oai(status = 200)]
+            Ok(
+                JsonBytes<$schema>,
+                #[oai(header = "Cache-Control")] String,
+                #[oai(header = "ETag")] Option<String>,
+            ),
+            /// Only when a date parameter was `today`: `If-None-Match` matched the ETag of
+            /// the resolved date.
+            #[oai(status = 304)]
+            NotModified(
+                #[oai(header = "ETag")] String,
+                #[oai(header = "Cache-Control")] String,
+            ),
+        });
+    };
+    (without_date $name:ident, $schema:ty, $what:literal) => {
+        keyed_response!(@declare $name, $what, {
+            /// Success (`Cache-Control: private`).
+            #[oai(status = 200)]
+            Ok(JsonBytes<$schema>, #[oai(header = "Cache-Control")] String),
+        });
+    };
+    (@declare $name:ident, $what:literal, { $($variants:tt)* }) => {
         #[doc = concat!("Responses of ", $what, " (the description of its `Answer`).")]
         #[derive(ApiResponse)]
         #[allow(dead_code, reason = "describes `Answer`, which builds the response")]
@@ -97,9 +125,7 @@ macro_rules! keyed_response {
             )
         )]
         pub enum $name {
-            /// Success (`Cache-Control: private`).
-            #[oai(status = 200)]
-            Ok(JsonBytes<$schema>, #[oai(header = "Cache-Control")] String),
+            $($variants)*
         }
     };
 }
@@ -107,6 +133,11 @@ macro_rules! keyed_response {
 keyed_response!(HolidaysDoc, Holidays, "/holidays");
 keyed_response!(NameDaysDoc, NameDays, "/name-days");
 keyed_response!(DayDoc, DayDetails, "/day");
+keyed_response!(WorkingDaysDoc, WorkingDays, "/working-days");
+keyed_response!(WorkingDaysAddedDoc, WorkingDaysAdded, "/working-days/add");
+
+// /working-time has no date parameter, so no `today`.
+keyed_response!(without_date WorkingTimeDoc, WorkingTime, "/working-time");
 
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]
@@ -123,23 +154,50 @@ pub enum PublicError {
     TooManyRequests(JsonBytes<ErrorDoc<PublicTooManyRequests>>),
 }
 
-/// Failures of a keyed endpoint.
-#[derive(ApiResponse)]
-pub enum KeyedError {
-    /// A parameter is missing, repeated, conflicting or malformed, or the `Host` header is
-    /// missing or repeated.
-    #[oai(status = 400)]
-    BadRequest(JsonBytes<ErrorDoc<KeyedBadRequest>>),
-    /// No key, an unknown or revoked key, or an expired one.
-    #[oai(status = 401)]
-    Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
-    /// A window of the key is exhausted. Uses no quota.
-    #[oai(
-        status = 429,
-        header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
-    )]
-    TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+/// Declares the failures of a keyed endpoint whose 400 carries the codes of `$bad_request`
+/// (described by `$doc`), and their construction from the handlers' refusals.
+macro_rules! keyed_error {
+    ($(#[$meta:meta])* $name:ident, $bad_request:ty, $doc:literal) => {
+        $(#[$meta])*
+        #[derive(ApiResponse)]
+        pub enum $name {
+            #[doc = $doc]
+            #[oai(status = 400)]
+            BadRequest(JsonBytes<ErrorDoc<$bad_request>>),
+            /// No key, an unknown or revoked key, or an expired one.
+            #[oai(status = 401)]
+            Unauthorized(JsonBytes<ErrorDoc<KeyedUnauthorized>>),
+            /// A window of the key is exhausted. Uses no quota.
+            #[oai(
+                status = 429,
+                header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
+            )]
+            TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+        }
+
+        impl From<ApiError> for $name {
+            fn from(err: ApiError) -> Self {
+                debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
+                $name::BadRequest(JsonBytes::new(err.body()))
+            }
+        }
+    };
 }
+
+keyed_error!(
+    /// Failures of a keyed endpoint.
+    KeyedError,
+    KeyedBadRequest,
+    "A parameter is missing, repeated, conflicting or malformed, or the `Host` header is \
+     missing or repeated."
+);
+keyed_error!(
+    /// Failures of a working-time endpoint.
+    WorkingError,
+    WorkingBadRequest,
+    "A parameter is missing, repeated or malformed, a range is reversed, a result falls \
+     outside the served dates, or the `Host` header is missing or repeated."
+);
 
 /// Declares the codes of one error response (see [`ErrorCodes`]); the type's name is the
 /// schema's.
@@ -192,6 +250,20 @@ error_codes!(
     params::missing("date", "YYYY-MM-DD")
 );
 error_codes!(
+    WorkingBadRequest,
+    "A refused request to a working-time endpoint.",
+    [
+        MissingParam,
+        InvalidDate,
+        InvalidYear,
+        InvalidRange,
+        InvalidParam,
+        OutOfRange,
+        InvalidHost,
+    ],
+    params::missing("year", "YYYY")
+);
+error_codes!(
     KeyedUnauthorized,
     "The API key is missing, unknown, revoked or expired.",
     [MissingKey, InvalidKey, ExpiredKey],
@@ -208,12 +280,5 @@ impl From<ApiError> for PublicError {
     fn from(err: ApiError) -> Self {
         debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
         PublicError::BadRequest(JsonBytes::new(err.body()))
-    }
-}
-
-impl From<ApiError> for KeyedError {
-    fn from(err: ApiError) -> Self {
-        debug_assert_eq!(err.code.status(), 400, "handlers only refuse parameters");
-        KeyedError::BadRequest(JsonBytes::new(err.body()))
     }
 }

@@ -5,7 +5,7 @@
 //! 1. take the catalog in service (the whole request is answered from it);
 //! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
 //! 3. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 4. for the five API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
+//! 4. for the API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
 //!    than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
@@ -32,6 +32,7 @@ use futures_util::future::{BoxFuture, Either, FutureExt};
 use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Version};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
+use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
 use crate::clock::Instant;
 use crate::data::DataHandle;
@@ -65,7 +66,7 @@ const PREFLIGHT_MAX_AGE: &str = "86400";
 /// The path of the OpenAPI document.
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
-/// The five operations, by exact path.
+/// The operations, by exact path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
     Laisvadienis,
@@ -73,6 +74,9 @@ enum Op {
     Holidays,
     NameDays,
     Day,
+    WorkingTime,
+    WorkingDays,
+    WorkingDaysAdd,
 }
 
 impl Op {
@@ -83,6 +87,9 @@ impl Op {
             "/holidays" => Op::Holidays,
             "/name-days" => Op::NameDays,
             "/day" => Op::Day,
+            "/working-time" => Op::WorkingTime,
+            "/working-days" => Op::WorkingDays,
+            "/working-days/add" => Op::WorkingDaysAdd,
             _ => return None,
         })
     }
@@ -93,6 +100,7 @@ impl Op {
             Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
             Op::Days => Some(PublicEndpoint::Days),
             Op::Holidays | Op::NameDays | Op::Day => None,
+            Op::WorkingTime | Op::WorkingDays | Op::WorkingDaysAdd => None,
         }
     }
 }
@@ -139,6 +147,8 @@ pub struct App {
     docs: poem::endpoint::BoxEndpoint<'static, Response>,
     /// The OpenAPI document, serialized once.
     spec: bytes::Bytes,
+    /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
+    today_clock: Option<TodayClock>,
 }
 
 impl App {
@@ -162,7 +172,15 @@ impl App {
             proxies,
             docs,
             spec,
+            today_clock: None,
         }
+    }
+
+    /// The application with `today` read from `clock` instead of the real clock (tests of
+    /// `today`; see `crate::api::today::TodayClock`).
+    pub fn with_today_clock(mut self, clock: Option<TodayClock>) -> App {
+        self.today_clock = clock;
+        self
     }
 
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
@@ -214,7 +232,8 @@ impl App {
                 }
             }
         }
-        answer(op, req, &ex.catalog)
+        let today = Today::at(ex.received, self.today_clock);
+        answer(op, req, &ex.catalog, &today)
     }
 }
 
@@ -372,8 +391,9 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
 
 /// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
 /// common headers and its log line.
-fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
+fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today) -> Response {
     use crate::api::{day, days, holidays, laisvadienis, name_days};
+    use crate::api::{working_days, working_days_add, working_time};
 
     fn either<T: IntoResponse, E: IntoResponse>(result: Result<T, E>) -> Response {
         match result {
@@ -382,14 +402,19 @@ fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
         }
     }
     let run = || match op {
-        Op::Laisvadienis => either(laisvadienis::handle(req, catalog)),
-        Op::Days => either(days::handle(req, catalog)),
-        Op::Holidays => either(holidays::handle(req, catalog)),
-        Op::NameDays => either(name_days::handle(req, catalog)),
-        Op::Day => either(day::handle(req, catalog)),
+        Op::Laisvadienis => either(laisvadienis::handle(req, catalog, today)),
+        Op::Days => either(days::handle(req, catalog, today)),
+        Op::Holidays => either(holidays::handle(req, catalog, today)),
+        Op::NameDays => either(name_days::handle(req, catalog, today)),
+        Op::Day => either(day::handle(req, catalog, today)),
+        Op::WorkingTime => either(working_time::handle(req, catalog)),
+        Op::WorkingDays => either(working_days::handle(req, catalog, today)),
+        Op::WorkingDaysAdd => either(working_days_add::handle(req, catalog, today)),
     };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
-        .unwrap_or_else(errors::panic_response)
+    let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+        .unwrap_or_else(errors::panic_response);
+    // An answer that used `today` is cacheable for a minute only (`crate::api::today`).
+    today.finish(response, req, catalog)
 }
 
 /// Whose requests a public endpoint's limits count, for a 429's message.

@@ -40,6 +40,8 @@ pub enum ErrorCode {
     InvalidParam,
     /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
     InvalidHost,
+    /// 400: the result of `/working-days/add` would fall outside the dates served.
+    OutOfRange,
     /// 401: no API key.
     MissingKey,
     /// 401: unknown or revoked key.
@@ -69,7 +71,7 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             MissingParam | InvalidDate | InvalidRange | RangeTooLarge | InvalidYear
-            | ConflictingParams | InvalidLang | InvalidParam | InvalidHost => {
+            | ConflictingParams | InvalidLang | InvalidParam | InvalidHost | OutOfRange => {
                 StatusCode::BAD_REQUEST
             }
             MissingKey | InvalidKey | ExpiredKey => StatusCode::UNAUTHORIZED,

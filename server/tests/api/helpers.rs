@@ -26,13 +26,18 @@ pub fn fixture_sources() -> PathBuf {
 
 /// Builds a dataset of `years` from the fixture sources into `out`.
 pub fn build_dataset(out: &Path, years: RangeInclusive<i32>) -> String {
+    build_dataset_from(fixture_sources(), out, years)
+}
+
+/// Builds a dataset of `years` from `sources` into `out`.
+pub fn build_dataset_from(sources: PathBuf, out: &Path, years: RangeInclusive<i32>) -> String {
     let summary = kalendorius_generator::build(&kalendorius_generator::BuildOptions {
-        sources: fixture_sources(),
+        sources,
         out: out.to_path_buf(),
         years: Some(years),
         keep: kalendorius_generator::versions::DEFAULT_KEEP,
     })
-    .expect("the fixture sources build");
+    .expect("the sources build");
     let dir = kalendorius_dataset::open_dataset(out).expect("the built dataset opens");
     let _ = summary;
     dir.manifest.dataset_version
@@ -50,6 +55,33 @@ pub fn dataset() -> &'static Path {
         build_dataset(&dir, YEARS);
         dir
     })
+}
+
+/// Years of the dataset built from the repository's own `sources/` (the official
+/// working-time figures are of real years): the days in lieu of 2006-2008 through the last
+/// served date, 2100-12-31.
+pub const REAL_YEARS: RangeInclusive<i32> = 2005..=2100;
+
+/// The dataset built from the repository's `sources/` for [`REAL_YEARS`], built afresh on
+/// first use in each run.
+pub fn real_dataset() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kalendorius-api-real-dataset");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("the previous run's dataset is removable");
+        }
+        let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sources");
+        build_dataset_from(sources, &dir, REAL_YEARS);
+        dir
+    })
+}
+
+/// The real dataset, loaded once.
+pub fn real_data() -> Arc<DataHandle> {
+    static DATA: OnceLock<Arc<DataHandle>> = OnceLock::new();
+    DATA.get_or_init(|| Arc::new(DataHandle::open(real_dataset()).expect("the dataset loads")))
+        .clone()
 }
 
 /// The shared dataset, loaded once (every in-process server shares it).
@@ -83,6 +115,11 @@ pub struct AppOptions {
     pub state_dir: Option<PathBuf>,
     /// Connection bounds (default: the server's).
     pub connections: Option<ConnectionSettings>,
+    /// Serve the dataset of the repository's `sources/` ([`real_dataset`]) instead of the
+    /// fixture's.
+    pub real_sources: bool,
+    /// Make `today` read a clock set to this time at start (see `Server::with_today_at`).
+    pub today_at: Option<std::time::SystemTime>,
 }
 
 /// Starts a server with the default limits and a fresh state.
@@ -101,9 +138,14 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         }
     };
     let limits = options.limits.unwrap_or_default();
+    let (data_dir, data) = if options.real_sources {
+        (real_dataset(), real_data())
+    } else {
+        (dataset(), shared_data())
+    };
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        data: dataset().to_path_buf(),
+        data: data_dir.to_path_buf(),
         state: state_dir.clone(),
         trusted_proxies: options
             .trusted_proxies
@@ -116,9 +158,12 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         ..Settings::default()
     };
     let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));
-    let server = Server::bind_with(settings, shared_data(), state.clone())
+    let mut server = Server::bind_with(settings, data, state.clone())
         .await
         .expect("server binds");
+    if let Some(at) = options.today_at {
+        server = server.with_today_at(at);
+    }
     let base = format!("http://{}", server.local_addr());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(server.run(async move {

@@ -13,3 +13,4 @@ mod openapi;
 mod probes;
 mod process;
 mod public;
+mod working_time;

@@ -116,6 +116,10 @@ fn validate(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), 
             }
             Ok(())
         }
+        Some("number") => value
+            .as_f64()
+            .map(|_| ())
+            .ok_or(format!("{at}: not a number")),
         Some("boolean") => value
             .as_bool()
             .map(|_| ())
@@ -154,6 +158,18 @@ async fn the_document_lists_the_api_exactly() {
             (vec![("date", true), ("lang", false)], true),
         ),
         ("/api/v1/day", (vec![("date", true), ("lang", false)], true)),
+        (
+            "/api/v1/working-time",
+            (vec![("year", true), ("week", false)], true),
+        ),
+        (
+            "/api/v1/working-days",
+            (vec![("from", true), ("to", true), ("week", false)], true),
+        ),
+        (
+            "/api/v1/working-days/add",
+            (vec![("date", true), ("days", true), ("week", false)], true),
+        ),
     ]);
     assert_eq!(
         paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -215,7 +231,16 @@ async fn the_document_lists_the_api_exactly() {
 
 #[tokio::test]
 async fn every_documented_status_happens_and_matches_its_schema() {
-    let app = spawn_app().await;
+    // `today` is in the fixture dataset: a keyed answer that used it can be a 304.
+    let app = spawn_app_with(AppOptions {
+        today_at: Some(
+            chrono::DateTime::parse_from_rfc3339("2022-05-02T09:00:00Z")
+                .unwrap()
+                .into(),
+        ),
+        ..AppOptions::default()
+    })
+    .await;
     let (key, _) = app.key(None, None);
     let tight = spawn_app_with(AppOptions {
         limits: Some(kalendorius_server::limits::LimitsConfig {
@@ -396,6 +421,182 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         ),
         (
             "/api/v1/day",
+            304,
+            vec![
+                c(false, "/api/v1/day?date=today", true, false),
+                c(false, "/api/v1/day?date=today", true, true),
+            ],
+        ),
+        (
+            "/api/v1/holidays",
+            304,
+            vec![
+                c(false, "/api/v1/holidays?date=today", true, false),
+                c(false, "/api/v1/holidays?date=today", true, true),
+            ],
+        ),
+        (
+            "/api/v1/name-days",
+            304,
+            vec![
+                c(false, "/api/v1/name-days?date=today&lang=en", true, false),
+                c(false, "/api/v1/name-days?date=today&lang=en", true, true),
+            ],
+        ),
+        (
+            "/api/v1/working-time",
+            200,
+            vec![
+                c(false, "/api/v1/working-time?year=2011", true, false),
+                c(false, "/api/v1/working-time?year=2022&week=6", true, false),
+            ],
+        ),
+        (
+            "/api/v1/working-time",
+            400,
+            vec![c(
+                false,
+                "/api/v1/working-time?year=2022&week=7",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-time",
+            401,
+            vec![c(false, "/api/v1/working-time?year=2022", false, false)],
+        ),
+        (
+            "/api/v1/working-time",
+            429,
+            vec![c(true, "/api/v1/working-time?year=2022", true, false)],
+        ),
+        (
+            "/api/v1/working-days",
+            200,
+            vec![c(
+                false,
+                "/api/v1/working-days?from=2010-12-20&to=2024-01-10&week=6",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days",
+            304,
+            vec![
+                c(
+                    false,
+                    "/api/v1/working-days?from=2022-01-01&to=today",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/working-days?from=2022-01-01&to=today",
+                    true,
+                    true,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/working-days",
+            400,
+            vec![c(
+                false,
+                "/api/v1/working-days?from=2022-01-02&to=2022-01-01",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days",
+            401,
+            vec![c(
+                false,
+                "/api/v1/working-days?from=2022-01-01&to=2022-01-02",
+                false,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days",
+            429,
+            vec![c(
+                true,
+                "/api/v1/working-days?from=2022-01-01&to=2022-01-02",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days/add",
+            200,
+            vec![
+                c(
+                    false,
+                    "/api/v1/working-days/add?date=2010-12-20&days=10",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/working-days/add?date=today&days=-3&week=6",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/working-days/add",
+            304,
+            vec![
+                c(
+                    false,
+                    "/api/v1/working-days/add?date=today&days=0",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/working-days/add?date=today&days=0",
+                    true,
+                    true,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/working-days/add",
+            400,
+            vec![c(
+                false,
+                "/api/v1/working-days/add?date=2024-12-20&days=100",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days/add",
+            401,
+            vec![c(
+                false,
+                "/api/v1/working-days/add?date=2022-01-01&days=1",
+                false,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days/add",
+            429,
+            vec![c(
+                true,
+                "/api/v1/working-days/add?date=2022-01-01&days=1",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/day",
             400,
             vec![c(
                 false,
@@ -455,7 +656,10 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         }
         let resp = last.unwrap();
         assert_eq!(resp.status().as_u16(), *status, "{path} {status}");
-        for (name, _) in declared["headers"].as_object().into_iter().flatten() {
+        for (name, spec) in declared["headers"].as_object().into_iter().flatten() {
+            if spec["required"] != true {
+                continue;
+            }
             assert!(
                 resp.headers().contains_key(name.to_lowercase().as_str()),
                 "{path} {status}: documented header {name} missing"
@@ -528,28 +732,31 @@ async fn the_document_states_the_rules_a_client_must_follow() {
     let doc = document(&app).await;
     let paths = doc["paths"].as_object().unwrap();
 
-    // Every date parameter: the form as a pattern, the range served in words (a string
-    // schema has no minimum or maximum).
+    // Every date parameter: the form as a pattern (a date or `today`), the range served in
+    // words (a string schema has no minimum or maximum).
     let (first, last) = (Date::first().to_string(), Date::last().to_string());
     let mut date_params = 0;
     for (path, ops) in paths {
         for p in ops["get"]["parameters"].as_array().unwrap() {
-            if p["schema"]["format"] != "date" {
+            if !matches!(p["name"].as_str(), Some("date" | "from" | "to")) {
                 continue;
             }
             date_params += 1;
             let what = format!("{path} {}", p["name"]);
-            assert_eq!(p["schema"]["pattern"], r"^\d{4}-\d{2}-\d{2}$", "{what}");
+            assert_eq!(
+                p["schema"]["pattern"], r"^(\d{4}-\d{2}-\d{2}|today)$",
+                "{what}"
+            );
             let text = p["schema"]["description"].as_str().unwrap_or_default();
             assert!(
-                text.contains(&first) && text.contains(&last),
+                text.contains(&first) && text.contains(&last) && text.contains("`today`"),
                 "{what}: {text}"
             );
         }
     }
     assert_eq!(
-        date_params, 6,
-        "date, from, to, and the date of each keyed endpoint"
+        date_params, 9,
+        "date, from, to, the date of each keyed endpoint, and those of the working days"
     );
     let year = param(&doc, "/api/v1/holidays", "year");
     assert_eq!(year["schema"]["type"], "integer");

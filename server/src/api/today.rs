@@ -1,0 +1,147 @@
+//! `today` as a date parameter (docs/api.md, Conventions): every `date`, `from` and `to`
+//! of every endpoint also accepts `today`, the current date in Europe/Vilnius when the
+//! request arrived (`crate::clock::vilnius_date`), and the answer echoes the resolved date.
+//!
+//! An answer that used `today` stops being true at the next midnight in Vilnius, so it is
+//! cacheable for a minute only (`public, max-age=60`, or `private, max-age=60` from a keyed
+//! endpoint) and carries an ETag of the resolved date and the dataset (the URL stays the
+//! same from day to day; the tag says which day an answer is of), with `If-None-Match`
+//! answered 304. [`Today::finish`] applies that to the operation's response, in one place.
+//!
+//! The date is resolved at most once per request, and only when a parameter says `today`:
+//! the other requests pay for one copied timestamp.
+
+use std::cell::Cell;
+use std::time::SystemTime;
+
+use kalendorius_dataset::Date;
+use poem::http::{header, HeaderValue, StatusCode};
+use poem::{Request, Response};
+
+use crate::catalog::Catalog;
+use crate::http::caching;
+
+/// The value a date parameter takes for the current date.
+pub const TODAY: &str = "today";
+
+/// `Cache-Control` of a public answer that used `today`.
+pub const PUBLIC_TODAY: &str = "public, max-age=60";
+
+/// `Cache-Control` of a keyed answer that used `today`.
+pub const PRIVATE_TODAY: &str = "private, max-age=60";
+
+/// A shift of the clock `today` reads, for tests: the wall clock plus `shift`. Rate
+/// limits, key expiry and the log keep the real clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TodayClock {
+    shift: chrono::TimeDelta,
+}
+
+impl TodayClock {
+    /// A clock that reads `at` now and runs on from there.
+    pub fn starting_at(at: SystemTime) -> TodayClock {
+        let shift = chrono::DateTime::<chrono::Utc>::from(at)
+            - chrono::DateTime::<chrono::Utc>::from(SystemTime::now());
+        TodayClock { shift }
+    }
+
+    fn read(self, wall: SystemTime) -> SystemTime {
+        (chrono::DateTime::<chrono::Utc>::from(wall) + self.shift).into()
+    }
+}
+
+/// "Today" for one request: its arrival time, resolved on first use.
+pub struct Today {
+    /// When the request arrived (wall clock).
+    received: SystemTime,
+    /// The shift of a test clock, if any.
+    clock: Option<TodayClock>,
+    /// The date once a parameter asked for it.
+    resolved: Cell<Option<chrono::NaiveDate>>,
+}
+
+impl Today {
+    /// "Today" of a request that arrived at `received`.
+    pub fn at(received: SystemTime, clock: Option<TodayClock>) -> Today {
+        Today {
+            received,
+            clock,
+            resolved: Cell::new(None),
+        }
+    }
+
+    /// "Today" of an operation called outside the gate (the poem-openapi routes).
+    pub fn now() -> Today {
+        Today::at(SystemTime::now(), None)
+    }
+
+    /// The date in Vilnius, remembered as used by the answer.
+    pub fn date(&self) -> chrono::NaiveDate {
+        if let Some(date) = self.resolved.get() {
+            return date;
+        }
+        let at = match self.clock {
+            Some(clock) => clock.read(self.received),
+            None => self.received,
+        };
+        let date = crate::clock::vilnius_date(at);
+        self.resolved.set(Some(date));
+        date
+    }
+
+    /// The resolved date, if a parameter used `today`.
+    pub fn used(&self) -> Option<chrono::NaiveDate> {
+        self.resolved.get()
+    }
+
+    /// The cache headers of an answer that used `today` (see the module documentation):
+    /// `response` as it is when nothing used `today` or it is not a success; otherwise with
+    /// the one-minute `Cache-Control`, an ETag of the resolved date when the operation gave
+    /// none, and turned into a 304 when `If-None-Match` matches it.
+    pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
+        let Some(date) = self.used().and_then(|d| Date::from_naive(d).ok()) else {
+            return response;
+        };
+        let status = response.status();
+        if status != StatusCode::OK && status != StatusCode::NOT_MODIFIED {
+            return response;
+        }
+        let keyed = response
+            .headers()
+            .get(header::CACHE_CONTROL)
+            .is_some_and(|v| v.as_bytes().starts_with(b"private"));
+        let policy = if keyed { PRIVATE_TODAY } else { PUBLIC_TODAY };
+        let etag = match response.headers().get(header::ETAG) {
+            Some(etag) => etag.clone(),
+            None => caching::etag(catalog.etag_tag(), &[date]),
+        };
+        if status == StatusCode::OK && caching::not_modified(req.headers(), &etag) {
+            response = Response::builder()
+                .status(StatusCode::NOT_MODIFIED)
+                .finish();
+        }
+        let headers = response.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+        headers.insert(header::ETAG, etag);
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn today_is_resolved_on_first_use_from_the_shifted_clock() {
+        let at: SystemTime = chrono::DateTime::parse_from_rfc3339("2026-12-31T23:30:00Z")
+            .unwrap()
+            .into();
+        let today = Today::at(SystemTime::now(), Some(TodayClock::starting_at(at)));
+        assert_eq!(today.used(), None, "nothing asked yet");
+        assert_eq!(today.date().to_string(), "2027-01-01", "UTC+2 in Vilnius");
+        assert_eq!(today.used(), Some(today.date()));
+        // Without a shift, the arrival time itself.
+        let real = Today::at(at, None);
+        assert_eq!(real.date().to_string(), "2027-01-01");
+    }
+}

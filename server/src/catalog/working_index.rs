@@ -1,0 +1,379 @@
+//! Working time over the whole served range, laid out so that a count over any range is
+//! O(1) and "the N-th working day after a date" is one binary search.
+//!
+//! The rules are not here: the generator decided every day's working hours and shortened
+//! flag in both forms of the 40-hour week (`kalendorius_dataset::working_time`), and this
+//! index only reads those fields of each [`Day`] at load. A date is a working day in a week
+//! form exactly when its hours there are not zero (a shortened day still has 4 to 7).
+//!
+//! Layout: one `u16` of facts per date, and per week form one running [`Tally`] per date
+//! boundary (`tallies[i]` sums the days before the `i`-th), three counters packed in a
+//! `u64`. Packing keeps the two prefix tables at 1.5 MiB each for 1583..2100, and lets a
+//! range be one subtraction.
+//!
+//! A whole year's answer (`/working-time`, some 2 KiB) is a pass over the year's days; the
+//! index keeps each year's body once it has been asked for, so a repeated request (the
+//! common one: this year, the next) is a shared copy. Bodies are built on demand rather
+//! than at load, so only the years clients ask for take memory.
+
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use kalendorius_dataset::working_time::Week;
+use kalendorius_dataset::{Date, Day};
+
+use super::Catalog;
+
+/// Totals of working time over an inclusive range of dates, in one week form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WorkingSummary {
+    /// Days in the range.
+    pub calendar_days: u32,
+    /// Days with working hours in the week form.
+    pub working_days: u32,
+    /// `calendar_days - working_days`.
+    pub non_working_days: u32,
+    /// Working days one hour shorter by the eve rule.
+    pub shortened_days: u32,
+    /// The sum of the hours (the norm of a full-time employee).
+    pub working_hours: u32,
+}
+
+/// The working-time facts of one date, as the dataset gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkingDay(u16);
+
+/// Bits of [`WorkingDay`].
+mod bit {
+    /// Hours in the 5-day week: bits 0..4.
+    pub const HOURS_5_SHIFT: u16 = 0;
+    /// Hours in the 6-day week: bits 4..8.
+    pub const HOURS_6_SHIFT: u16 = 4;
+    pub const HOURS_MASK: u16 = 0xF;
+    pub const SHORTENED_5: u16 = 1 << 8;
+    pub const SHORTENED_6: u16 = 1 << 9;
+    /// A red holiday falls on the date.
+    pub const RED: u16 = 1 << 10;
+}
+
+impl WorkingDay {
+    fn of(day: &Day) -> WorkingDay {
+        let mut bits = u16::from(day.working_hours_5 & 0xF) << bit::HOURS_5_SHIFT
+            | u16::from(day.working_hours_6 & 0xF) << bit::HOURS_6_SHIFT;
+        if day.shorter_workday {
+            bits |= bit::SHORTENED_5;
+        }
+        if day.shorter_workday_6 {
+            bits |= bit::SHORTENED_6;
+        }
+        if day.carries_red_holiday() {
+            bits |= bit::RED;
+        }
+        WorkingDay(bits)
+    }
+
+    /// The working hours in `week` (0 on a day that is not a working day there).
+    pub fn hours(self, week: Week) -> u32 {
+        let shift = match week {
+            Week::Five => bit::HOURS_5_SHIFT,
+            Week::Six => bit::HOURS_6_SHIFT,
+        };
+        u32::from((self.0 >> shift) & bit::HOURS_MASK)
+    }
+
+    /// Whether the date is a working day in `week`.
+    pub fn is_working(self, week: Week) -> bool {
+        self.hours(week) > 0
+    }
+
+    /// Whether the eve rule shortens the date in `week`.
+    pub fn is_shortened(self, week: Week) -> bool {
+        let flag = match week {
+            Week::Five => bit::SHORTENED_5,
+            Week::Six => bit::SHORTENED_6,
+        };
+        self.0 & flag != 0
+    }
+
+    /// Whether a red holiday falls on the date (whatever the weekday).
+    pub fn is_red(self) -> bool {
+        self.0 & bit::RED != 0
+    }
+}
+
+/// Working days (bits 0..20), hours (20..42) and shortened days (42..60) of a run of days,
+/// packed so that tallies add and subtract field by field as plain integers.
+///
+/// No field can carry into the next: the served range has fewer than 2^18 days (189 000),
+/// so at most 2^18 working or shortened days and 8 * 2^18 < 2^22 hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Tally(u64);
+
+impl Tally {
+    const HOURS_SHIFT: u32 = 20;
+    const SHORTENED_SHIFT: u32 = 42;
+
+    fn of(day: WorkingDay, week: Week) -> Tally {
+        Tally(
+            u64::from(day.is_working(week))
+                | u64::from(day.hours(week)) << Self::HOURS_SHIFT
+                | u64::from(day.is_shortened(week)) << Self::SHORTENED_SHIFT,
+        )
+    }
+
+    fn working_days(self) -> u32 {
+        (self.0 & ((1 << Self::HOURS_SHIFT) - 1)) as u32
+    }
+
+    fn hours(self) -> u32 {
+        ((self.0 >> Self::HOURS_SHIFT) & ((1 << (Self::SHORTENED_SHIFT - Self::HOURS_SHIFT)) - 1))
+            as u32
+    }
+
+    fn shortened(self) -> u32 {
+        (self.0 >> Self::SHORTENED_SHIFT) as u32
+    }
+}
+
+/// The index: per-day facts and per-week-form prefix tallies.
+///
+/// Invariant: `days.len() + 1 == five.len() == six.len()`; `five[0]` and `six[0]` are zero
+/// and `five[i + 1] == five[i] + Tally::of(days[i], Week::Five)` (the same for `six`).
+pub struct WorkingIndex {
+    days: Box<[WorkingDay]>,
+    five: Box<[Tally]>,
+    six: Box<[Tally]>,
+    /// The whole-year bodies asked for so far: two per served year (5-day week, then
+    /// 6-day), from the first year.
+    year_bodies: Box<[OnceLock<Bytes>]>,
+}
+
+/// Builds a [`WorkingIndex`] from the days of the served range, fed in order.
+pub struct WorkingIndexBuilder {
+    days: Vec<WorkingDay>,
+    five: Vec<Tally>,
+    six: Vec<Tally>,
+    /// The years seen, by the days fed (January 1 starts one).
+    years: usize,
+}
+
+impl WorkingIndexBuilder {
+    /// A builder for `capacity` days.
+    pub fn with_capacity(capacity: usize) -> WorkingIndexBuilder {
+        let mut five = Vec::with_capacity(capacity + 1);
+        let mut six = Vec::with_capacity(capacity + 1);
+        five.push(Tally::default());
+        six.push(Tally::default());
+        WorkingIndexBuilder {
+            days: Vec::with_capacity(capacity),
+            five,
+            six,
+            years: 0,
+        }
+    }
+
+    /// Adds the next day of the range (which starts on a January 1).
+    pub fn push(&mut self, day: &Day) {
+        if self.days.is_empty() || (day.date.month() == 1 && day.date.day() == 1) {
+            self.years += 1;
+        }
+        let facts = WorkingDay::of(day);
+        self.days.push(facts);
+        let add = |tallies: &mut Vec<Tally>, week| {
+            let last = *tallies.last().expect("starts with a zero tally");
+            tallies.push(Tally(last.0 + Tally::of(facts, week).0));
+        };
+        add(&mut self.five, Week::Five);
+        add(&mut self.six, Week::Six);
+    }
+
+    /// The index of the days pushed.
+    pub fn finish(self) -> WorkingIndex {
+        WorkingIndex {
+            days: self.days.into_boxed_slice(),
+            five: self.five.into_boxed_slice(),
+            six: self.six.into_boxed_slice(),
+            year_bodies: (0..2 * self.years).map(|_| OnceLock::new()).collect(),
+        }
+    }
+}
+
+impl WorkingIndex {
+    fn tallies(&self, week: Week) -> &[Tally] {
+        match week {
+            Week::Five => &self.five,
+            Week::Six => &self.six,
+        }
+    }
+
+    /// Totals over the days `from..=to` (indices; `from <= to < days.len()`).
+    fn summary(&self, from: usize, to: usize, week: Week) -> WorkingSummary {
+        let tallies = self.tallies(week);
+        let range = Tally(tallies[to + 1].0 - tallies[from].0);
+        let calendar_days = (to - from + 1) as u32;
+        WorkingSummary {
+            calendar_days,
+            working_days: range.working_days(),
+            non_working_days: calendar_days - range.working_days(),
+            shortened_days: range.shortened(),
+            working_hours: range.hours(),
+        }
+    }
+
+    /// The index of the `target`-th working day of the whole range (counted from 1), if
+    /// the range has that many.
+    fn target_th_working_day(&self, target: u32, week: Week) -> Option<usize> {
+        let tallies = self.tallies(week);
+        // The first boundary whose count reaches `target`; the day just before it is the
+        // working day that made it so.
+        let boundary = tallies.partition_point(|t| t.working_days() < target);
+        (boundary < tallies.len() && boundary > 0).then(|| boundary - 1)
+    }
+
+    /// "Add `n` working days" from the day at index `at` (docs/api.md,
+    /// `/working-days/add`): `n > 0` the `n`-th working day after it, `n < 0` the `|n|`-th
+    /// before it, `n == 0` the day itself when it is a working day, else the next working
+    /// day. `None` when the result is outside the range.
+    fn add(&self, at: usize, n: i64, week: Week) -> Option<usize> {
+        let tallies = self.tallies(week);
+        let before = i64::from(tallies[at].working_days());
+        let through = i64::from(tallies[at + 1].working_days());
+        let target = match n {
+            0 => before + 1,
+            n if n > 0 => through + n,
+            n => before + n + 1,
+        };
+        let target = u32::try_from(target).ok().filter(|&t| t >= 1)?;
+        self.target_th_working_day(target, week)
+    }
+}
+
+impl Catalog {
+    /// Index of a served date in the per-day tables.
+    fn working_position(&self, date: Date) -> usize {
+        // Callers check the range first (`contains`); a date outside is a bug, answered as
+        // a JSON 500 by the panic handler.
+        assert!(self.contains(date), "{date} is not served");
+        self.first.days_until(date) as usize
+    }
+
+    /// Working-time totals over `from..=to` in `week`, from the prefix tallies (constant
+    /// time). Both dates must be served and `from <= to`.
+    pub fn working_summary(&self, from: Date, to: Date, week: Week) -> WorkingSummary {
+        assert!(from <= to, "{from} > {to}");
+        self.working
+            .summary(self.working_position(from), self.working_position(to), week)
+    }
+
+    /// The body of a whole-year answer about `year` in `week`: `build`'s, built the first
+    /// time it is asked for and shared after that (see the module documentation). `year`
+    /// must be served.
+    pub fn working_year_body(
+        &self,
+        year: i32,
+        week: Week,
+        build: impl FnOnce() -> Vec<u8>,
+    ) -> Bytes {
+        let form = match week {
+            Week::Five => 0,
+            Week::Six => 1,
+        };
+        let slot = 2 * (year - self.first.year()) as usize + form;
+        self.working.year_bodies[slot]
+            .get_or_init(|| Bytes::from(build().into_boxed_slice()))
+            .clone()
+    }
+
+    /// The working-time facts of a served `date`.
+    pub fn working_day(&self, date: Date) -> WorkingDay {
+        self.working.days[self.working_position(date)]
+    }
+
+    /// `date` plus `n` working days in `week` (see `/working-days/add`): the `n`-th working
+    /// day after `date` (`n > 0`), the `|n|`-th before it (`n < 0`), or for `n == 0` `date`
+    /// itself when it is a working day, else the next one. `None` when the result is not a
+    /// served date. A binary search over the prefix tallies.
+    pub fn add_working_days(&self, date: Date, n: i64, week: Week) -> Option<Date> {
+        let at = self.working_position(date);
+        let found = self.working.add(at, n, week)?;
+        let date = self.first.naive() + chrono::Days::new(found as u64);
+        Date::from_naive(date).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An index of `hours` (5-day week) with no 6-day hours, for the arithmetic.
+    fn index(hours: &[u8]) -> WorkingIndex {
+        let mut builder = WorkingIndexBuilder::with_capacity(hours.len());
+        for &h in hours {
+            let facts = WorkingDay(u16::from(h) | if h == 7 { bit::SHORTENED_5 } else { 0 });
+            builder.days.push(facts);
+            for (tallies, week) in [
+                (&mut builder.five, Week::Five),
+                (&mut builder.six, Week::Six),
+            ] {
+                let last = *tallies.last().unwrap();
+                tallies.push(Tally(last.0 + Tally::of(facts, week).0));
+            }
+        }
+        builder.finish()
+    }
+
+    #[test]
+    fn tallies_add_field_by_field_up_to_the_served_range() {
+        let day = WorkingDay(8 | bit::SHORTENED_5);
+        let mut total = Tally::default();
+        for _ in 0..200_000 {
+            total = Tally(total.0 + Tally::of(day, Week::Five).0);
+        }
+        assert_eq!(
+            (total.working_days(), total.hours(), total.shortened()),
+            (200_000, 1_600_000, 200_000)
+        );
+    }
+
+    #[test]
+    fn summaries_count_the_inclusive_range() {
+        // Mon..Sun, a shortened Thursday, then Mon.
+        let idx = index(&[8, 8, 8, 7, 8, 0, 0, 8]);
+        let s = idx.summary(0, 7, Week::Five);
+        assert_eq!(
+            s,
+            WorkingSummary {
+                calendar_days: 8,
+                working_days: 6,
+                non_working_days: 2,
+                shortened_days: 1,
+                working_hours: 47,
+            }
+        );
+        assert_eq!(idx.summary(5, 6, Week::Five).working_days, 0);
+        assert_eq!(idx.summary(3, 3, Week::Five).working_hours, 7);
+    }
+
+    #[test]
+    fn adding_working_days() {
+        //               0  1  2  3  4  5  6  7  8
+        let idx = index(&[8, 0, 0, 8, 8, 0, 8, 0, 0]);
+        let w = Week::Five;
+        assert_eq!(idx.add(0, 1, w), Some(3));
+        assert_eq!(idx.add(1, 1, w), Some(3), "from a rest day");
+        assert_eq!(idx.add(0, 3, w), Some(6));
+        assert_eq!(idx.add(0, 4, w), None, "past the end");
+        assert_eq!(idx.add(0, 0, w), Some(0), "a working day itself");
+        assert_eq!(
+            idx.add(1, 0, w),
+            Some(3),
+            "a rest day: the next working day"
+        );
+        assert_eq!(idx.add(7, 0, w), None, "no working day after");
+        assert_eq!(idx.add(6, -1, w), Some(4));
+        assert_eq!(idx.add(5, -2, w), Some(3), "from a rest day");
+        assert_eq!(idx.add(6, -3, w), Some(0));
+        assert_eq!(idx.add(6, -4, w), None, "before the start");
+        assert_eq!(idx.add(0, -1, w), None);
+    }
+}
