@@ -240,7 +240,9 @@ fn hex_key(key: &[u8]) -> String {
     hex::encode(key)
 }
 
-fn copy_dir(from: &Path, to: &Path) -> Result<(), LoadError> {
+/// Copies the directory tree `from` to `to` (created): how a reader takes its private copy
+/// of a database.
+pub fn copy_dir(from: &Path, to: &Path) -> Result<(), LoadError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| LoadError::Io { path, source }

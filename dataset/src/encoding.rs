@@ -167,28 +167,30 @@ impl Encoder {
             }
             put(&mut days, day.holidays.len() as u64);
             for h in &day.holidays {
+                let [id, lt, en, pl, ru, source] = strings.intern_each([
+                    &h.id, &h.name_lt, &h.name_en, &h.name_pl, &h.name_ru, &h.source,
+                ]);
                 let record = [
                     h.kind as u32,
                     u32::from(h.is_red),
-                    strings.intern_str(&h.id),
-                    strings.intern_str(&h.name_lt),
-                    strings.intern_str(&h.name_en),
-                    strings.intern_str(&h.name_pl),
-                    strings.intern_str(&h.name_ru),
-                    strings.intern_str(&h.source),
+                    id,
+                    lt,
+                    en,
+                    pl,
+                    ru,
+                    source,
                 ];
                 put(&mut days, holidays.intern(record).into());
             }
             if let Some(t) = &day.transfer {
-                let record = [
-                    t.kind as u32,
-                    strings.intern_str(&t.name_lt),
-                    strings.intern_str(&t.name_en),
-                    strings.intern_str(&t.name_pl),
-                    strings.intern_str(&t.name_ru),
-                    strings.intern_str(&t.source),
-                ];
-                put(&mut days, transfers.intern(record).into());
+                let [lt, en, pl, ru, source] = strings
+                    .intern_each([&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru, &t.source]);
+                put(
+                    &mut days,
+                    transfers
+                        .intern([t.kind as u32, lt, en, pl, ru, source])
+                        .into(),
+                );
             }
             put(&mut days, day.name_days.len() as u64);
             for n in &day.name_days {
@@ -275,10 +277,6 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
         return Err(bad_year());
     }
 
-    let string = |r: &mut Reader| -> Result<String, DecodeError> {
-        Ok(r.index(strings, "string")?.to_string())
-    };
-
     let holiday_count = r.count()?;
     let mut holidays = Vec::with_capacity(holiday_count);
     for _ in 0..holiday_count {
@@ -300,15 +298,16 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
                 })
             }
         };
+        let [id, name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
         holidays.push(Holiday {
-            id: string(&mut r)?,
+            id,
             kind,
             is_red,
-            name_lt: string(&mut r)?,
-            name_en: string(&mut r)?,
-            name_pl: string(&mut r)?,
-            name_ru: string(&mut r)?,
-            source: string(&mut r)?,
+            name_lt,
+            name_en,
+            name_pl,
+            name_ru,
+            source,
         });
     }
 
@@ -325,13 +324,14 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
                 })
             }
         };
+        let [name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
         transfers.push(Transfer {
             kind,
-            name_lt: string(&mut r)?,
-            name_en: string(&mut r)?,
-            name_pl: string(&mut r)?,
-            name_ru: string(&mut r)?,
-            source: string(&mut r)?,
+            name_lt,
+            name_en,
+            name_pl,
+            name_ru,
+            source,
         });
     }
 
@@ -350,7 +350,8 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
             _ => Some(Reason::PublicHoliday),
         };
         let holiday_name = if flags & flag::HOLIDAY_NAME != 0 {
-            Some(string(&mut r)?)
+            let [name] = r.strings(strings)?;
+            Some(name)
         } else {
             None
         };
@@ -433,6 +434,11 @@ impl Table<String> {
             return i;
         }
         self.intern(value.to_string())
+    }
+
+    /// Interns several strings, giving their indices in the same order.
+    fn intern_each<const N: usize>(&mut self, values: [&String; N]) -> [u32; N] {
+        values.map(|value| self.intern_str(value))
     }
 }
 
@@ -528,6 +534,15 @@ impl<'a> Reader<'a> {
             return Err(DecodeError::Truncated { at });
         }
         Ok(count)
+    }
+
+    /// `N` string references in a row, resolved in `table`.
+    fn strings<const N: usize>(&mut self, table: &[Box<str>]) -> Result<[String; N], DecodeError> {
+        let mut out: [String; N] = std::array::from_fn(|_| String::new());
+        for slot in &mut out {
+            *slot = self.index(table, "string")?.to_string();
+        }
+        Ok(out)
     }
 
     fn index<'t, T>(&mut self, table: &'t [T], name: &'static str) -> Result<&'t T, DecodeError> {

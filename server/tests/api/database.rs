@@ -15,21 +15,8 @@ use crate::helpers::*;
 fn copy_of_dataset(into: &Path) -> PathBuf {
     let source = fs::canonicalize(dataset().join("current")).unwrap();
     let copy = into.join(source.file_name().unwrap());
-    copy_tree(&source, &copy);
+    kalendorius_dataset::database::copy_dir(&source, &copy).unwrap();
     copy
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// The days of a year as the published file has them, by date.
