@@ -29,6 +29,8 @@ TARGET_WORKING_TIME=0.6
 TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
 TARGET_RSS_MIB=64
+# Loading the dataset at start-up (and on SIGHUP): well under a second.
+TARGET_STARTUP_MS=1000
 # The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
 # a bench run is ever refused, so every measured request is a real 200.
 NO_LIMIT=1000000000
@@ -138,6 +140,44 @@ check_200() {
         head -c 500 "$WORK/check.body" >&2 2>/dev/null || true
         die "$url answered $code, not 200"
     fi
+}
+
+# Start-up: three starts of the server alone (they share the state, so one at a time),
+# each timed from spawn to /ready answering 200 (the dataset is loaded before the server
+# listens), with the load time the server logs ("dataset loaded from its sled database ...
+# load_ms=N") and its resident memory right after; sets STARTUP_LINE to the medians.
+measure_startup() {
+    local i t0 t1 out pid addr spawn_ms=() load_ms=() rss_kib=()
+    for i in 1 2 3; do
+        out="$WORK/startup-$i.out"
+        t0="$(date +%s%N)"
+        "$SERVER_BIN" serve --config "$WORK/bench.toml" >"$out" 2>&1 &
+        pid=$!
+        PIDS+=("$pid")
+        addr=""
+        for _ in $(seq 1 3000); do
+            addr="$(sed -n 's|^listening on http://||p' "$out" | head -n 1)"
+            [ -n "$addr" ] && break
+            kill -0 "$pid" 2>/dev/null || { cat "$out" >&2; die "the server exited during start-up"; }
+            sleep 0.01
+        done
+        [ -n "$addr" ] || die "the server did not listen within 30 s"
+        check_200 "http://$addr/ready"
+        t1="$(date +%s%N)"
+        spawn_ms+=("$(( (t1 - t0) / 1000000 ))")
+        load_ms+=("$(grep -o 'load_ms=[0-9]*' "$out" | head -n 1 | cut -d= -f2)")
+        rss_kib+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")")
+        kill "$pid"
+        wait "$pid" 2>/dev/null || true
+    done
+    [ -n "${load_ms[0]}" ] || die "the server logged no load time ($WORK/startup-1.out)"
+    local rss_mib rss_ok
+    rss_mib="$(awk -v k="$(median "${rss_kib[@]}")" 'BEGIN {printf "%.1f", k / 1024}')"
+    rss_ok="$(awk -v m="$rss_mib" -v t="$TARGET_RSS_MIB" 'BEGIN {print (m <= t) ? "ok" : "ABOVE"}')"
+    STARTUP_LINE="Start-up (median of 3): /ready 200 after $(median "${spawn_ms[@]}") ms from spawn;"
+    STARTUP_LINE="$STARTUP_LINE dataset loaded from its sled database in $(median "${load_ms[@]}") ms"
+    STARTUP_LINE="$STARTUP_LINE (target < $TARGET_STARTUP_MS ms: $(awk -v m="$(median "${load_ms[@]}")" -v t="$TARGET_STARTUP_MS" 'BEGIN {print (m < t) ? "ok" : "ABOVE"}'));"
+    STARTUP_LINE="$STARTUP_LINE RSS after load $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
 }
 
 # wrk prints latencies as 812.00us / 1.23ms / 2.00s; the table uses milliseconds.
@@ -278,6 +318,8 @@ main() {
     local key res
     key="$(create_key)"
     [ -n "$key" ] || die "keys create printed no key"
+    log "start-up: three starts of the server alone"
+    measure_startup
 
     # All servers stay up for the whole run; an idle one costs next to nothing. The ceiling
     # is the minimal handler on poem's own server (what "bare poem" has always meant here);
@@ -346,6 +388,7 @@ main() {
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
+    echo "$STARTUP_LINE"
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev, nproc $(nproc), CPU: $(cpu_model)." \
         "$tool, $DURATION per load after $WARMUP warm-up;" \
         "client and server share this machine (127.0.0.1); server log level $LOG_LEVEL."

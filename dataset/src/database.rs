@@ -1,33 +1,47 @@
 //! Writing and reading the sled database of a dataset.
 //!
+//! The database holds one value per year, in the compact binary form of
+//! [`crate::encoding`], and is what the server loads. Each value's SHA-256 is recorded in
+//! the manifest, so a damaged or altered year is refused by name before it is decoded.
+//!
 //! sled 0.34 has no read-only mode and rewrites files when it opens a database, and it takes
 //! an exclusive lock that can outlive a dropped handle. A reader therefore never opens the
-//! dataset's own directory: it copies it to a private temporary directory and opens that, so
-//! a published dataset is never mutated and a reload can open the same path again at once.
+//! dataset's own directory: it copies it (a few MiB) to a private temporary directory and
+//! opens that with a small cache, so a published dataset is never mutated, a generator
+//! publishing the next version at the same time is never disturbed (it writes elsewhere and
+//! renames), and a reload can open the same path again at once. The handle is dropped as
+//! soon as the values are read: the server keeps its own compact form and no sled memory.
 
 use std::fs;
 use std::path::Path;
 
-use crate::digest::ContentDigest;
-use crate::layout::{year_key, META_DATASET_VERSION, META_SCHEMA_VERSION, TREE_META, TREE_YEARS};
-use crate::{DatabaseEntry, Date, Day, LoadError, YearFile};
+use crate::digest::{sha256_hex, ContentDigest};
+use crate::encoding::{decode_strings, decode_year, FORMAT_VERSION};
+use crate::layout::{
+    year_key, META_DATASET_VERSION, META_SCHEMA_VERSION, META_STRINGS, TREE_META, TREE_YEARS,
+};
+use crate::{DatabaseEntry, DatabaseValue, LoadError, StoredValue, YearFile};
 
-/// Writes a new database at `dir` (which must not exist) holding each year's file bytes
-/// (as [`crate::layout::year_file_bytes`] makes them), given in year order. Returns its
-/// manifest entry (path left empty for the caller).
+/// sled's page cache while reading: every value is read once, so a cache only costs memory.
+const READ_CACHE_BYTES: u64 = 1 << 20;
+
+/// Writes a new database at `dir` (which must not exist) holding the string table and each
+/// year's encoded value (as [`crate::encoding::Encoder`] makes them), years given in year
+/// order. Returns its manifest entry (path left empty for the caller).
 ///
-/// One value per year, not per day: sled writes 518 values of ~130 KiB in about 0.1 s but
-/// 189 000 small ones in about 1.8 s, and every reader loads whole years anyway.
+/// One value per year, not per day: sled writes a few hundred values in a few milliseconds
+/// but 189 000 small ones in about 1.8 s, and every reader loads whole years anyway.
 pub fn write_database(
     dir: &Path,
     dataset_version: &str,
+    strings: &[u8],
     years: &[(i32, Vec<u8>)],
 ) -> Result<DatabaseEntry, sled::Error> {
     let db = sled::Config::new()
         .path(dir)
         .create_new(true)
-        .cache_capacity(32 << 20)
-        .mode(sled::Mode::HighThroughput)
+        .cache_capacity(8 << 20)
+        .flush_every_ms(None)
         .open()?;
     let mut digest = ContentDigest::new();
 
@@ -39,6 +53,7 @@ pub fn write_database(
             crate::SCHEMA_VERSION.to_be_bytes().to_vec(),
         ),
         (META_DATASET_VERSION, dataset_version.as_bytes().to_vec()),
+        (META_STRINGS, strings.to_vec()),
     ];
     meta_entries.sort();
     digest.tree(TREE_META);
@@ -50,18 +65,31 @@ pub fn write_database(
     let tree = db.open_tree(TREE_YEARS)?;
     digest.tree(TREE_YEARS);
     let mut batch = sled::Batch::default();
-    for (year, json) in years {
+    let mut values = Vec::with_capacity(years.len());
+    for (year, value) in years {
         let key = year_key(*year);
-        digest.entry(&key, json);
-        batch.insert(&key, json.as_slice());
+        digest.entry(&key, value);
+        batch.insert(&key, value.as_slice());
+        values.push(DatabaseValue {
+            year: *year,
+            bytes: value.len() as u64,
+            sha256: sha256_hex(value),
+        });
     }
     tree.apply_batch(batch)?;
     db.flush()?;
+    drop(db);
     let (entries, content_sha256) = digest.finish();
     Ok(DatabaseEntry {
         path: String::new(),
+        format: FORMAT_VERSION,
         entries,
         content_sha256,
+        strings: StoredValue {
+            bytes: strings.len() as u64,
+            sha256: sha256_hex(strings),
+        },
+        values,
     })
 }
 
@@ -74,15 +102,27 @@ pub struct DatabaseMeta {
     pub dataset_version: String,
 }
 
-/// Reads every day of the database at `dir`, in date order, handing each to `each_day`,
-/// and checks its content against `expected` (entry count and content digest).
+/// Reads every year of the database at `dir`, in year order, handing each decoded year to
+/// `each_year`, and checks the database against `expected`: the format version, the size
+/// and SHA-256 of the string table and of every year's value (before it is decoded), that
+/// the years are exactly those of the entry, and the content digest of the whole database.
 ///
-/// Days are streamed, not collected, so a reader can keep a compact form of its own.
+/// Years are streamed, not collected, so a reader can keep a compact form of its own.
 pub fn read_database(
     dir: &Path,
     expected: &DatabaseEntry,
-    mut each_day: impl FnMut(Day),
+    mut each_year: impl FnMut(YearFile) -> Result<(), LoadError>,
 ) -> Result<DatabaseMeta, LoadError> {
+    let mismatch = |reason: String| LoadError::DatabaseMismatch {
+        path: dir.to_path_buf(),
+        reason,
+    };
+    if expected.format != FORMAT_VERSION {
+        return Err(mismatch(format!(
+            "the manifest says format {}, this program reads format {FORMAT_VERSION}",
+            expected.format
+        )));
+    }
     let private = tempfile::Builder::new()
         .prefix("kalendorius-dataset-")
         .tempdir()
@@ -94,7 +134,8 @@ pub fn read_database(
     copy_dir(dir, &copy)?;
     let db = sled::Config::new()
         .path(&copy)
-        .cache_capacity(4 << 20)
+        .cache_capacity(READ_CACHE_BYTES)
+        .flush_every_ms(None)
         .open()
         .map_err(|source| LoadError::Database {
             path: dir.to_path_buf(),
@@ -104,14 +145,11 @@ pub fn read_database(
         path: dir.to_path_buf(),
         source,
     };
-    let mismatch = |reason: String| LoadError::DatabaseMismatch {
-        path: dir.to_path_buf(),
-        reason,
-    };
 
     let mut digest = ContentDigest::new();
     let mut schema_version = None;
     let mut dataset_version = None;
+    let mut strings = None;
     digest.tree(TREE_META);
     for item in db.open_tree(TREE_META).map_err(sled_err)?.iter() {
         let (key, value) = item.map_err(sled_err)?;
@@ -127,34 +165,50 @@ pub fn read_database(
                 String::from_utf8(value.to_vec())
                     .map_err(|_| mismatch("dataset_version is not UTF-8".into()))?,
             );
+        } else if &*key == META_STRINGS {
+            check_value(&value, &expected.strings.bytes, &expected.strings.sha256)
+                .map_err(|reason| mismatch(format!("string table: {reason}")))?;
+            strings =
+                Some(decode_strings(&value).map_err(|e| mismatch(format!("string table: {e}")))?);
         }
     }
+    let strings = strings.ok_or_else(|| mismatch("no string table".into()))?;
     digest.tree(TREE_YEARS);
-    let mut previous: Option<Date> = None;
+    let mut listed = expected.values.iter();
     for item in db.open_tree(TREE_YEARS).map_err(sled_err)?.iter() {
         let (key, value) = item.map_err(sled_err)?;
         digest.entry(&key, &value);
-        let file: YearFile = serde_json::from_slice(&value)
-            .map_err(|e| mismatch(format!("year record {}: {e}", hex_key(&key))))?;
-        if key.as_ref() != year_key(file.year) {
+        let Some(entry) = listed.next() else {
             return Err(mismatch(format!(
-                "key {} holds year {}",
-                hex_key(&key),
-                file.year
+                "key {} is not listed in the manifest",
+                hex_key(&key)
+            )));
+        };
+        let damaged = |reason: String| LoadError::DatabaseValue {
+            path: dir.to_path_buf(),
+            year: entry.year,
+            reason,
+        };
+        if key.as_ref() != year_key(entry.year) {
+            return Err(damaged(format!(
+                "found key {} where the manifest lists this year",
+                hex_key(&key)
             )));
         }
-        for day in file.days {
-            if day.date.year() != file.year {
-                return Err(mismatch(format!("year {} holds {}", file.year, day.date)));
-            }
-            if let Some(prev) = previous {
-                if prev.days_until(day.date) != 1 {
-                    return Err(mismatch(format!("days jump from {prev} to {}", day.date)));
-                }
-            }
-            previous = Some(day.date);
-            each_day(day);
+        check_value(&value, &entry.bytes, &entry.sha256).map_err(damaged)?;
+        let file = decode_year(&value, &strings).map_err(|e| damaged(e.to_string()))?;
+        drop(value);
+        if file.year != entry.year {
+            return Err(damaged(format!("the value holds year {}", file.year)));
         }
+        each_year(file)?;
+    }
+    if let Some(missing) = listed.next() {
+        return Err(LoadError::DatabaseValue {
+            path: dir.to_path_buf(),
+            year: missing.year,
+            reason: "listed in the manifest but not in the database".into(),
+        });
     }
     drop(db);
     let (entries, content_sha256) = digest.finish();
@@ -170,11 +224,25 @@ pub fn read_database(
     })
 }
 
+/// Whether a value has the size and SHA-256 the manifest records, and if not, what differs.
+fn check_value(value: &[u8], bytes: &u64, sha256: &str) -> Result<(), String> {
+    if value.len() as u64 != *bytes {
+        return Err(format!("{} bytes, manifest says {bytes}", value.len()));
+    }
+    let sha = sha256_hex(value);
+    if sha != sha256 {
+        return Err(format!("SHA-256 {sha}, manifest says {sha256}"));
+    }
+    Ok(())
+}
+
 fn hex_key(key: &[u8]) -> String {
     hex::encode(key)
 }
 
-fn copy_dir(from: &Path, to: &Path) -> Result<(), LoadError> {
+/// Copies the directory tree `from` to `to` (created): how a reader takes its private copy
+/// of a database.
+pub fn copy_dir(from: &Path, to: &Path) -> Result<(), LoadError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| LoadError::Io { path, source }

@@ -9,9 +9,11 @@
 //!     kalendorius.sled/        the sled database the server loads
 //! ```
 //!
-//! sled trees: `meta` (`schema_version` as u32 big-endian, `dataset_version` as UTF-8) and
-//! `years` (key: [`year_key`], value: the [`crate::YearFile`] JSON, the same bytes as
-//! `years/YYYY.json`).
+//! sled trees: `meta` (`schema_version` as u32 big-endian, `dataset_version` as UTF-8,
+//! `strings`: the string table of [`crate::encoding`]) and `years` (key: [`year_key`],
+//! value: the year in the binary form of [`crate::encoding`], which decodes to the same
+//! [`crate::YearFile`] as `years/YYYY.json`). The size and SHA-256 of the string table and
+//! of every year's value are in the manifest.
 
 /// The manifest file, relative to a dataset directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -30,6 +32,8 @@ pub const TREE_YEARS: &str = "years";
 pub const META_SCHEMA_VERSION: &[u8] = b"schema_version";
 /// `meta` key of the dataset version (UTF-8).
 pub const META_DATASET_VERSION: &[u8] = b"dataset_version";
+/// `meta` key of the string table ([`crate::encoding::Encoder::string_table`]).
+pub const META_STRINGS: &[u8] = b"strings";
 
 /// Path of a year's file, relative to the dataset directory.
 pub fn year_file(year: i32) -> String {

@@ -9,6 +9,7 @@
 //! - the [`Manifest`] (versions, year range, checksums, counts);
 //! - the on-disk layout ([`layout`]): file names, the sled trees and keys, and the content
 //!   digest that verifies a sled database by content (its files are not byte-stable);
+//! - the compact binary form of a year that the sled database holds ([`encoding`]);
 //! - loading a dataset back with every manifest check ([`load`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]).
@@ -16,6 +17,7 @@
 pub mod database;
 pub mod date;
 pub mod digest;
+pub mod encoding;
 pub mod lang;
 pub mod layout;
 pub mod load;
@@ -25,8 +27,8 @@ pub mod working_time;
 
 pub use date::{Date, DateError, Year, YearError};
 pub use lang::{Lang, LangError};
-pub use load::{open_dataset, DatasetDir, LoadError};
-pub use manifest::{Counts, DatabaseEntry, FileEntry, Manifest};
+pub use load::{open_dataset, open_manifest, DatasetDir, LoadError};
+pub use manifest::{Counts, DatabaseEntry, DatabaseValue, FileEntry, Manifest, StoredValue};
 pub use model::{
     Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile,
 };
@@ -39,7 +41,9 @@ pub use working_time::Week;
 ///
 /// 2: the working-time fields of [`Day`] (`working_hours_5`, `working_hours_6`,
 /// `shorter_workday_6`).
-pub const SCHEMA_VERSION: u32 = 2;
+/// 3: the sled database holds each year in the binary form of [`encoding`] (not its JSON),
+/// and the manifest's `database` entry gains `format` and each value's size and SHA-256.
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

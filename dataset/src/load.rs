@@ -1,10 +1,16 @@
 //! Opening a published dataset with every manifest check.
 //!
 //! A dataset is trusted only after: its manifest parses; its schema version is ours; every
-//! year file of the range is listed and matches its size and SHA-256; and (when read) the
-//! sled database matches its content digest and agrees with the manifest's versions. Every
-//! day read is checked against the working-time rules ([`crate::working_time::Checker`]):
-//! its `laisvadienis`, hours and shortened flags must be what its own flags give.
+//! year file of the range is listed (and, when the files are read, matches its size and
+//! SHA-256); and, when the database is read, each of its year values matches its size and
+//! SHA-256, the database matches its content digest and agrees with the manifest's
+//! versions. Every day read, from either form, is checked for sequence and against the
+//! working-time rules ([`crate::working_time::Checker`]): its `laisvadienis`, hours and
+//! shortened flags must be what its own flags give.
+//!
+//! The server opens a dataset with [`open_manifest`] and loads the database
+//! ([`DatasetDir::read_database`]), so it needs no year file; [`open_dataset`] also checks
+//! every year file, for tools that read or publish them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -68,14 +74,29 @@ pub enum LoadError {
         source: sled::Error,
     },
     /// The database's content disagrees with the manifest.
-    #[error("database {path} fails its manifest check: {reason}")]
+    #[error("database {path} fails its manifest check: {reason}; {REGENERATE}")]
     DatabaseMismatch {
         /// The database directory.
         path: PathBuf,
         /// What does not match.
         reason: String,
     },
+    /// One year's value in the database is damaged, altered or missing.
+    #[error("database {path}, year {year}: {reason}; {REGENERATE}")]
+    DatabaseValue {
+        /// The database directory.
+        path: PathBuf,
+        /// The year whose value fails.
+        year: i32,
+        /// What does not match.
+        reason: String,
+    },
 }
+
+/// How to mend a database that fails its checks: it is derived data, so build it again.
+const REGENERATE: &str = "the database was damaged or changed after it was built: rebuild \
+     the dataset with `kalendorius-generator build` (or go back to a kept version with \
+     `kalendorius-generator rollback`)";
 
 /// A dataset directory whose manifest and files have been checked.
 #[derive(Debug, Clone)]
@@ -88,8 +109,17 @@ pub struct DatasetDir {
 }
 
 /// Opens the dataset at `root`: either a dataset directory itself, or an output root whose
-/// `current` link names one. Checks the schema version and every listed file.
+/// `current` link names one. Checks the schema version, the manifest and every listed file.
 pub fn open_dataset(root: &Path) -> Result<DatasetDir, LoadError> {
+    let dataset = open_manifest(root)?;
+    verify_files(&dataset.path, &dataset.manifest)?;
+    Ok(dataset)
+}
+
+/// Opens the dataset at `root` as [`open_dataset`] does, checking the manifest (schema
+/// version, year range, every year listed) but reading no year file: for a reader of the
+/// database, which checks each value it reads ([`DatasetDir::read_database`]).
+pub fn open_manifest(root: &Path) -> Result<DatasetDir, LoadError> {
     let dir = if root.join(MANIFEST_FILE).is_file() {
         root.to_path_buf()
     } else if root.join(CURRENT_LINK).join(MANIFEST_FILE).is_file() {
@@ -130,11 +160,12 @@ pub fn open_dataset(root: &Path) -> Result<DatasetDir, LoadError> {
             path: manifest_path,
             source,
         })?;
-    verify_files(&path, &manifest)?;
+    verify_listing(&path, &manifest)?;
     Ok(DatasetDir { path, manifest })
 }
 
-fn verify_files(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
+/// The manifest's year range is served and lists a file for each year.
+fn verify_listing(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
     let mismatch = |file: &str, reason: String| LoadError::FileMismatch {
         path: dir.join(file),
         reason,
@@ -160,6 +191,15 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
             return Err(mismatch(&name, "not listed in the manifest".into()));
         }
     }
+    Ok(())
+}
+
+/// Every listed file matches its size and SHA-256.
+fn verify_files(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
+    let mismatch = |file: &str, reason: String| LoadError::FileMismatch {
+        path: dir.join(file),
+        reason,
+    };
     for entry in &manifest.files {
         if entry.path.contains("..") || entry.path.starts_with('/') {
             return Err(mismatch(&entry.path, "path leaves the dataset".into()));
@@ -194,14 +234,11 @@ impl DatasetDir {
     /// [`open_dataset`]; a dataset directory is written once and never modified, so they are
     /// not hashed a second time here.
     ///
-    /// This is how the server loads a dataset: a year file is 130 KiB, whereas iterating the
-    /// sled copy of the same bytes ([`DatasetDir::read_database`]) makes sled 0.34 hold
-    /// 60-80 MB of resident memory whatever its `cache_capacity` (measured), more than the
-    /// server's whole budget.
+    /// For tools and tests that read the published form; the server reads the database
+    /// ([`DatasetDir::read_database`]).
     pub fn read_days(&self, mut each_day: impl FnMut(Day)) -> Result<(), LoadError> {
         let manifest = &self.manifest;
-        let mut previous: Option<crate::Date> = None;
-        let mut checker = Checker::new();
+        let mut sequence = DaySequence::new(manifest.first_year);
         for year in manifest.first_year..=manifest.last_year {
             let name = year_file(year);
             let path = self.path.join(&name);
@@ -228,91 +265,136 @@ impl DatasetDir {
             let file: YearFile =
                 serde_json::from_slice(&bytes).map_err(|e| mismatch(e.to_string()))?;
             drop(bytes);
-            if file.schema_version != manifest.schema_version || file.year != year {
-                return Err(mismatch(format!(
-                    "holds year {} of schema {}, expected year {year} of schema {}",
-                    file.year, file.schema_version, manifest.schema_version
-                )));
-            }
-            for day in file.days {
-                let expected = match previous {
-                    Some(prev) => prev.succ(),
-                    None => crate::Date::from_ymd(year, 1, 1).ok(),
-                };
-                if Some(day.date) != expected || day.date.year() != year {
-                    return Err(mismatch(format!(
-                        "day {} out of sequence (expected {expected:?})",
-                        day.date
-                    )));
-                }
-                previous = Some(day.date);
-                checker.push(&day).map_err(&mismatch)?;
-                each_day(day);
-            }
+            sequence
+                .year(file, manifest.schema_version, year, &mut each_day)
+                .map_err(mismatch)?;
         }
-        let last_file = self.path.join(year_file(manifest.last_year));
-        let last = crate::Date::from_ymd(manifest.last_year, 12, 31).ok();
-        if previous != last {
-            return Err(LoadError::FileMismatch {
-                path: last_file,
-                reason: format!("the days end at {previous:?}, not at {last:?}"),
-            });
-        }
-        checker.finish().map_err(|reason| LoadError::FileMismatch {
-            path: last_file,
-            reason,
-        })
+        sequence
+            .finish(manifest.last_year)
+            .map_err(|reason| LoadError::FileMismatch {
+                path: self.path.join(year_file(manifest.last_year)),
+                reason,
+            })
     }
 
-    /// Streams every day of the dataset's sled database in date order and checks the
-    /// database against the manifest (content digest, versions, and the day count of the
-    /// range) and every day against the working-time rules ([`Checker`]). For tools and
-    /// tests: see [`DatasetDir::read_days`] on memory.
+    /// Streams every day of the dataset's range in date order from its sled database, with
+    /// the same guarantees as [`DatasetDir::read_days`]: every value's size and SHA-256 are
+    /// checked against the manifest before it is decoded, then the database's content
+    /// digest and versions, and every day's sequence and working time ([`Checker`]). Needs
+    /// no year file. This is how the server loads a dataset.
     pub fn read_database(&self, mut each_day: impl FnMut(Day)) -> Result<(), LoadError> {
-        let db_dir = self.path.join(if self.manifest.database.path.is_empty() {
+        let manifest = &self.manifest;
+        let db_dir = self.path.join(if manifest.database.path.is_empty() {
             DATABASE_DIR
         } else {
-            &self.manifest.database.path
+            &manifest.database.path
         });
-        let mut count = 0u64;
-        let mut first = None;
-        let mut checker = Checker::new();
-        let mut broken = None;
-        let meta = read_database(&db_dir, &self.manifest.database, |day| {
-            count += 1;
-            first.get_or_insert(day.date);
-            if broken.is_none() {
-                broken = checker.push(&day).err();
+        if manifest.database.path.contains("..") || manifest.database.path.starts_with('/') {
+            return Err(LoadError::FileMismatch {
+                path: self.path.join(MANIFEST_FILE),
+                reason: "the database path leaves the dataset".into(),
+            });
+        }
+        let mut sequence = DaySequence::new(manifest.first_year);
+        let mut expected_year = manifest.first_year;
+        let meta = read_database(&db_dir, &manifest.database, |file| {
+            let year = file.year;
+            let year_err = |reason: String| LoadError::DatabaseValue {
+                path: db_dir.clone(),
+                year,
+                reason,
+            };
+            if year != expected_year {
+                return Err(year_err(format!(
+                    "found where the range {}..{} needs year {expected_year}",
+                    manifest.first_year, manifest.last_year
+                )));
             }
-            each_day(day)
+            expected_year += 1;
+            sequence
+                .year(file, manifest.schema_version, year, &mut each_day)
+                .map_err(year_err)
         })?;
         let mismatch = |reason: String| LoadError::DatabaseMismatch {
             path: db_dir.clone(),
             reason,
         };
-        if let Some(reason) = broken.map_or_else(|| checker.finish().err(), Some) {
-            return Err(mismatch(reason));
-        }
-        if meta.schema_version != self.manifest.schema_version
-            || meta.dataset_version != self.manifest.dataset_version
+        sequence.finish(manifest.last_year).map_err(mismatch)?;
+        if meta.schema_version != manifest.schema_version
+            || meta.dataset_version != manifest.dataset_version
         {
             return Err(mismatch(format!(
                 "database is {} (schema {}), manifest is {} (schema {})",
                 meta.dataset_version,
                 meta.schema_version,
-                self.manifest.dataset_version,
-                self.manifest.schema_version
-            )));
-        }
-        let expected_first = format!("{}-01-01", self.manifest.first_year);
-        if count != self.manifest.counts.days
-            || first.map(|d| d.to_string()) != Some(expected_first.clone())
-        {
-            return Err(mismatch(format!(
-                "{count} days from {first:?}, manifest says {} from {expected_first}",
-                self.manifest.counts.days
+                manifest.dataset_version,
+                manifest.schema_version
             )));
         }
         Ok(())
+    }
+}
+
+/// The checks every day read goes through, from the files or the database: each year of
+/// the right schema, days in sequence from January 1 of the first year, working time by
+/// the rules.
+struct DaySequence {
+    previous: Option<crate::Date>,
+    first_year: i32,
+    checker: Checker,
+}
+
+impl DaySequence {
+    fn new(first_year: i32) -> Self {
+        DaySequence {
+            previous: None,
+            first_year,
+            checker: Checker::new(),
+        }
+    }
+
+    /// Checks the days of `file`, which must be `year` of schema `schema_version`, and hands
+    /// each to `each_day`.
+    fn year(
+        &mut self,
+        file: YearFile,
+        schema_version: u32,
+        year: i32,
+        each_day: &mut impl FnMut(Day),
+    ) -> Result<(), String> {
+        if file.schema_version != schema_version || file.year != year {
+            return Err(format!(
+                "holds year {} of schema {}, expected year {year} of schema {schema_version}",
+                file.year, file.schema_version
+            ));
+        }
+        for day in file.days {
+            let expected = match self.previous {
+                Some(prev) => prev.succ(),
+                None => crate::Date::from_ymd(self.first_year, 1, 1).ok(),
+            };
+            if Some(day.date) != expected || day.date.year() != year {
+                return Err(format!(
+                    "day {} out of sequence (expected {expected:?})",
+                    day.date
+                ));
+            }
+            self.previous = Some(day.date);
+            self.checker.push(&day)?;
+            each_day(day);
+        }
+        Ok(())
+    }
+
+    /// Checks that the days ended on December 31 of `last_year`.
+    fn finish(self, last_year: i32) -> Result<(), String> {
+        let last = crate::Date::from_ymd(last_year, 12, 31).ok();
+        if self.previous != last {
+            return Err(format!(
+                "the days end at {:?}, not at {last:?}",
+                self.previous
+            ));
+        }
+        self.checker.finish()
     }
 }

@@ -42,10 +42,39 @@ pub struct FileEntry {
 pub struct DatabaseEntry {
     /// Directory relative to the dataset directory.
     pub path: String,
+    /// [`crate::encoding::FORMAT_VERSION`] of the year values.
+    pub format: u32,
     /// Number of key/value pairs over all trees.
     pub entries: u64,
     /// [`crate::digest::ContentDigest`] of every tree, lower-case hex.
     pub content_sha256: String,
+    /// The string table (`meta` key `strings`) the years refer to.
+    pub strings: StoredValue,
+    /// Every value of the `years` tree, in year order.
+    pub values: Vec<DatabaseValue>,
+}
+
+/// A value of the sled database and its checksum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredValue {
+    /// Size of the value in bytes.
+    pub bytes: u64,
+    /// SHA-256 of the value, lower-case hex.
+    pub sha256: String,
+}
+
+/// One year's value in the sled database and its checksum, so a damaged year is refused by
+/// name before it is decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseValue {
+    /// The year (its key is [`crate::layout::year_key`]).
+    pub year: i32,
+    /// Size of the value in bytes.
+    pub bytes: u64,
+    /// SHA-256 of the value, lower-case hex.
+    pub sha256: String,
 }
 
 /// Totals over the dataset.

@@ -96,15 +96,44 @@ pub fn check(sources: &Path) -> Result<BuildSummary, BuildError> {
 
 /// Checks a published dataset (an output root or a dataset directory) the way a reader
 /// would, and more: the manifest and schema version, every year file's size and SHA-256 and
-/// day sequence, and the sled database's content digest. Returns the dataset version and
-/// the number of days.
+/// day sequence, every sled value's size and SHA-256 and the database's content digest, and
+/// that the database decodes to exactly the days of the year files. Returns the dataset
+/// version and the number of days.
 pub fn verify(root: &Path) -> Result<(String, u64), kalendorius_dataset::LoadError> {
     let dataset = kalendorius_dataset::open_dataset(root)?;
-    let (mut from_files, mut from_database) = (0u64, 0u64);
-    dataset.read_days(|_| from_files += 1)?;
-    dataset.read_database(|_| from_database += 1)?;
-    debug_assert_eq!(from_files, from_database);
-    Ok((dataset.manifest.dataset_version, from_files))
+    // One SHA-256 per day of the files (6 MB for 1583..2100), not the days themselves.
+    let mut from_files: Vec<(kalendorius_dataset::Date, [u8; 32])> = Vec::new();
+    dataset.read_days(|day| from_files.push((day.date, day_digest(&day))))?;
+    let mut from_database = 0usize;
+    let mut first_difference = None;
+    dataset.read_database(|day| {
+        let same = from_files
+            .get(from_database)
+            .is_some_and(|&(date, digest)| date == day.date && digest == day_digest(&day));
+        if !same && first_difference.is_none() {
+            first_difference = Some(day.date);
+        }
+        from_database += 1;
+    })?;
+    if first_difference.is_some() || from_database != from_files.len() {
+        let db = &dataset.manifest.database.path;
+        return Err(kalendorius_dataset::LoadError::DatabaseMismatch {
+            path: dataset.path.join(db),
+            reason: match first_difference {
+                Some(date) => format!("the database and the year files differ on {date}"),
+                None => format!(
+                    "the database holds {from_database} days, the year files {}",
+                    from_files.len()
+                ),
+            },
+        });
+    }
+    Ok((dataset.manifest.dataset_version, from_files.len() as u64))
+}
+
+/// SHA-256 of a day's JSON: equal exactly when the days are.
+fn day_digest(day: &kalendorius_dataset::Day) -> [u8; 32] {
+    Sha256::digest(serde_json::to_vec(day).expect("a day serializes")).into()
 }
 
 /// Parses `A..B` (inclusive) within 1583..2100.
@@ -136,7 +165,7 @@ fn run(
     let mut year_files = output::YearFiles::default();
     let counts = calendar::compute(&sources, years, |day| {
         if out.is_some() {
-            year_files.push(&day);
+            year_files.push(day);
         }
     })?;
     let dataset_dir = match out {

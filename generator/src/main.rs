@@ -8,8 +8,8 @@ use kalendorius_generator::versions::{self, DEFAULT_KEEP};
 use kalendorius_generator::{build, check, parse_years, BuildError, BuildOptions};
 
 /// Compiles the curated sources (holidays, transfers, name days) into the kalendorius
-/// dataset: one JSON file per year 1583..2100, a manifest with checksums, and a sled
-/// database for the server.
+/// dataset: one JSON file per year 1583..2100 (the published form), a manifest with
+/// checksums, and a sled database of the same days in a compact form, which the server loads.
 #[derive(Parser)]
 #[command(name = "kalendorius-generator", version)]
 struct Cli {
@@ -43,8 +43,9 @@ enum Command {
         #[arg(long, default_value = "sources")]
         sources: PathBuf,
     },
-    /// Check a published dataset: manifest, schema version, every year file's checksum and
-    /// the sled database's content digest.
+    /// Check a published dataset: manifest, schema version, every year file's checksum,
+    /// every sled database value's checksum and the database's content digest, and that the
+    /// database and the year files hold the same days.
     Verify {
         /// The output root (its `current` link) or a dataset directory.
         #[arg(long, default_value = "output")]

@@ -9,48 +9,78 @@ use std::path::{Path, PathBuf};
 
 use kalendorius_dataset::database::write_database;
 use kalendorius_dataset::digest::sha256_hex;
+use kalendorius_dataset::encoding::Encoder;
 use kalendorius_dataset::layout::{
     year_file, year_file_bytes, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
 };
-use kalendorius_dataset::{Counts, Day, FileEntry, Manifest, SCHEMA_VERSION};
+use kalendorius_dataset::{Counts, Day, FileEntry, Manifest, YearFile, SCHEMA_VERSION};
 
 use crate::error::BuildError;
 use crate::versions;
 
+/// One year of the dataset in both its forms.
+pub struct YearOutput {
+    /// The year.
+    pub year: i32,
+    /// The bytes of `years/YYYY.json`, the published form.
+    pub json: Vec<u8>,
+    /// The year's value in the sled database ([`Encoder::year`]), the form the server loads.
+    pub value: Vec<u8>,
+}
+
+/// Every year in both forms, and the string table the encoded years refer to.
+pub struct Years {
+    /// In year order.
+    pub years: Vec<YearOutput>,
+    /// [`Encoder::string_table`].
+    pub strings: Vec<u8>,
+}
+
 /// Year files assembled from days fed in date order.
 #[derive(Default)]
 pub struct YearFiles {
-    /// Finished files: `(year, bytes)` in year order.
-    done: Vec<(i32, Vec<u8>)>,
-    /// The year being filled and its days' JSON.
-    open: Option<(i32, Vec<Vec<u8>>)>,
+    /// Finished years, in year order.
+    done: Vec<YearOutput>,
+    /// Encodes the years, collecting their strings.
+    encoder: Encoder,
+    /// The year being filled: its days and their JSON.
+    open: Option<(i32, Vec<Day>, Vec<Vec<u8>>)>,
 }
 
 impl YearFiles {
     /// Adds the next day (dates must come in order).
-    pub fn push(&mut self, day: &Day) {
+    pub fn push(&mut self, day: Day) {
         let year = day.date.year();
-        if self.open.as_ref().is_some_and(|(y, _)| *y != year) {
+        if self.open.as_ref().is_some_and(|(y, _, _)| *y != year) {
             self.close();
         }
-        let json = serde_json::to_vec(day).expect("a day serializes");
-        self.open
-            .get_or_insert_with(|| (year, Vec::with_capacity(366)))
-            .1
-            .push(json);
+        let json = serde_json::to_vec(&day).expect("a day serializes");
+        let (_, days, jsons) = self
+            .open
+            .get_or_insert_with(|| (year, Vec::with_capacity(366), Vec::with_capacity(366)));
+        days.push(day);
+        jsons.push(json);
     }
 
     fn close(&mut self) {
-        if let Some((year, days)) = self.open.take() {
-            let bytes = year_file_bytes(year, days.iter().map(Vec::as_slice));
-            self.done.push((year, bytes));
+        if let Some((year, days, jsons)) = self.open.take() {
+            let json = year_file_bytes(year, jsons.iter().map(Vec::as_slice));
+            let value = self.encoder.year(&YearFile {
+                schema_version: SCHEMA_VERSION,
+                year,
+                days,
+            });
+            self.done.push(YearOutput { year, json, value });
         }
     }
 
-    /// Every year's file bytes, in year order.
-    pub fn finish(mut self) -> Vec<(i32, Vec<u8>)> {
+    /// Every year in both forms, in year order, with the string table.
+    pub fn finish(mut self) -> Years {
         self.close();
-        self.done
+        Years {
+            strings: self.encoder.string_table(),
+            years: self.done,
+        }
     }
 }
 
@@ -60,7 +90,7 @@ pub fn publish(
     out: &Path,
     dataset_version: &str,
     years: (i32, i32),
-    year_bytes: Vec<(i32, Vec<u8>)>,
+    years_out: Years,
     counts: Counts,
     keep: usize,
 ) -> Result<PathBuf, BuildError> {
@@ -79,26 +109,33 @@ pub fn publish(
     let years_dir = dir.join(YEARS_DIR);
     fs::create_dir(&years_dir).map_err(write_err(&years_dir))?;
     let mut files = Vec::new();
-    for (year, bytes) in &year_bytes {
-        let relative = year_file(*year);
+    let Years {
+        years: outputs,
+        strings,
+    } = years_out;
+    let mut values = Vec::with_capacity(outputs.len());
+    for YearOutput { year, json, value } in outputs {
+        let relative = year_file(year);
         let path = dir.join(&relative);
-        fs::write(&path, bytes).map_err(write_err(&path))?;
+        fs::write(&path, &json).map_err(write_err(&path))?;
         files.push(FileEntry {
             path: relative,
-            bytes: bytes.len() as u64,
-            sha256: sha256_hex(bytes),
+            bytes: json.len() as u64,
+            sha256: sha256_hex(&json),
         });
+        values.push((year, value));
     }
     debug_assert_eq!(files.len() as i32, years.1 - years.0 + 1);
 
     // Database.
     let db_dir = dir.join(DATABASE_DIR);
-    let mut database = write_database(&db_dir, dataset_version, &year_bytes).map_err(|source| {
-        BuildError::Database {
-            path: db_dir.clone(),
-            source,
-        }
-    })?;
+    let mut database =
+        write_database(&db_dir, dataset_version, &strings, &values).map_err(|source| {
+            BuildError::Database {
+                path: db_dir.clone(),
+                source,
+            }
+        })?;
     database.path = DATABASE_DIR.to_string();
 
     // Manifest last: a directory with a manifest is complete.

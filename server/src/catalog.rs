@@ -192,9 +192,9 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
 impl Catalog {
     /// Reads every day of a checked dataset directory and builds the catalog.
     ///
-    /// The days come from the per-year files through [`DatasetDir::read_days`], one year at
-    /// a time, every day of the range exactly once and in order (the sled copy of the same
-    /// bytes costs more memory to read than the server's whole budget).
+    /// The days come from the dataset's sled database through
+    /// [`DatasetDir::read_database`], one year at a time, every day of the range exactly once
+    /// and in order, each year's value checked against its SHA-256 in the manifest.
     pub fn load(dir: &DatasetDir) -> Result<Catalog, CatalogError> {
         let manifest = &dir.manifest;
         let path = dir.path.display().to_string();
@@ -229,7 +229,7 @@ impl Catalog {
         let mut problem: Option<CatalogError> = None;
         let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
 
-        dir.read_days(|day: Day| {
+        dir.read_database(|day: Day| {
             if problem.is_some() {
                 return;
             }
@@ -263,7 +263,7 @@ impl Catalog {
         if !year_offsets.is_empty() {
             years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
         }
-        // `read_days` guarantees every day of the range, once and in order.
+        // `read_database` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
 
         let version = manifest.dataset_version.clone();

@@ -11,10 +11,11 @@ use arc_swap::ArcSwap;
 
 use crate::catalog::{Catalog, CatalogError};
 
-/// Loads the dataset at `root` (an output root with `current`, or a dataset directory),
-/// running every manifest, checksum and database check.
+/// Loads the dataset at `root` (an output root with `current`, or a dataset directory) from
+/// its sled database, running every manifest, checksum and database check. The year JSON
+/// files are the published form and are not read.
 pub fn load_catalog(root: &Path) -> Result<Catalog, CatalogError> {
-    let dir = kalendorius_dataset::open_dataset(root)?;
+    let dir = kalendorius_dataset::open_manifest(root)?;
     Catalog::load(&dir)
 }
 
@@ -32,8 +33,15 @@ impl DataHandle {
     /// Loads the dataset at `root`; fails (and the server refuses to start) if it is missing,
     /// of another schema version, or fails its checks.
     pub fn open(root: &Path) -> Result<DataHandle, CatalogError> {
+        let started = std::time::Instant::now();
         let catalog = load_catalog(root)?;
         release_free_memory();
+        // `make bench` reads the load time from this line.
+        tracing::info!(
+            dataset_version = catalog.version(),
+            load_ms = started.elapsed().as_millis() as u64,
+            "dataset loaded from its sled database"
+        );
         Ok(DataHandle {
             root: root.to_path_buf(),
             current: ArcSwap::from_pointee(catalog),

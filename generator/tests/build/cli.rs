@@ -147,7 +147,7 @@ fn verify_checks_a_published_dataset() {
     let db = std::fs::read_link(out_dir.path().join("current")).unwrap();
     let db = out_dir.path().join(db).join("kalendorius.sled");
     std::fs::remove_dir_all(&db).unwrap();
-    kalendorius_dataset::database::write_database(&db, "v1-000000000000", &[]).unwrap();
+    kalendorius_dataset::database::write_database(&db, "v1-000000000000", b"", &[]).unwrap();
     let bad = verify();
     assert_eq!(bad.status.code(), Some(1));
     assert!(

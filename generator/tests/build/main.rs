@@ -4,6 +4,7 @@
 mod helpers;
 
 mod cli;
+mod database;
 mod determinism;
 mod history;
 mod rollback;

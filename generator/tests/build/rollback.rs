@@ -201,7 +201,7 @@ fn rollback_to_a_damaged_or_missing_version_refuses_and_leaves_current() {
     fs::write(&year_file, original).unwrap();
     let db = out.path().join(&a).join("kalendorius.sled");
     fs::remove_dir_all(&db).unwrap();
-    kalendorius_dataset::database::write_database(&db, &a, &[]).unwrap();
+    kalendorius_dataset::database::write_database(&db, &a, b"", &[]).unwrap();
     let refused = run(&["rollback", "--to", &a], out.path());
     assert_refused(&refused, "is damaged");
     assert_eq!(current(out.path()), b);

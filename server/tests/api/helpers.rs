@@ -120,6 +120,8 @@ pub struct AppOptions {
     pub real_sources: bool,
     /// Make `today` read a clock set to this time at start (see `Server::with_today_at`).
     pub today_at: Option<std::time::SystemTime>,
+    /// Serve the dataset at this root, loaded afresh (default: the shared dataset).
+    pub data: Option<PathBuf>,
 }
 
 /// Starts a server with the default limits and a fresh state.
@@ -138,14 +140,17 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         }
     };
     let limits = options.limits.unwrap_or_default();
-    let (data_dir, data) = if options.real_sources {
-        (real_dataset(), real_data())
-    } else {
-        (dataset(), shared_data())
+    let (data_root, data) = match options.data {
+        Some(root) => {
+            let data = DataHandle::open(&root).expect("the dataset loads");
+            (root, Arc::new(data))
+        }
+        None if options.real_sources => (real_dataset().to_path_buf(), real_data()),
+        None => (dataset().to_path_buf(), shared_data()),
     };
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        data: data_dir.to_path_buf(),
+        data: data_root,
         state: state_dir.clone(),
         trusted_proxies: options
             .trusted_proxies

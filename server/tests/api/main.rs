@@ -5,6 +5,7 @@ mod helpers;
 
 mod auth;
 mod connections;
+mod database;
 mod errors;
 mod http;
 mod keyed;

@@ -150,10 +150,7 @@ async fn sighup_swaps_the_dataset_and_a_failed_reload_keeps_the_old_one() {
     }
 
     // Break the dataset in place: the reload fails and the loaded one stays in service.
-    let year_file = out.join("current/years/2022.json");
-    let mut bytes = std::fs::read(&year_file).unwrap();
-    bytes[20] ^= 1;
-    std::fs::write(&year_file, bytes).unwrap();
+    crate::database::tamper_with_year(&out.join("current"), 2022);
     server.signal("HUP");
     let deadline = Instant::now() + Duration::from_secs(30);
     while !server.log().contains("reload failed") {
@@ -471,14 +468,14 @@ fn a_missing_or_damaged_dataset_is_refused_with_a_clear_message() {
     let err = refuse(&out);
     assert!(err.contains("schema version 999"), "{err}");
 
+    // The server loads the sled database: a damaged year value is refused by name.
     std::fs::write(&manifest_path, &manifest).unwrap();
-    let year = out.join("current/years/2020.json");
-    let mut bytes = std::fs::read(&year).unwrap();
-    let last = bytes.len() - 3;
-    bytes[last] ^= 1;
-    std::fs::write(&year, bytes).unwrap();
+    crate::database::tamper_with_year(&out.join("current"), 2020);
     let err = refuse(&out);
-    assert!(err.contains("fails its manifest check"), "{err}");
+    assert!(
+        err.contains("year 2020") && err.contains("kalendorius-generator build"),
+        "{err}"
+    );
 }
 
 #[test]
