@@ -3,6 +3,7 @@
 //!
 //! Where things live, by concern:
 //! - `catalog`, `data`: the dataset in service (loaded once, swapped whole on reload);
+//! - `name_index`: the names of the dataset by folded form, for the name search;
 //! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
 //!   client IP, authentication, health probes;
 //! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
@@ -18,6 +19,7 @@ pub mod config;
 pub mod data;
 pub mod http;
 pub mod limits;
+pub mod name_index;
 pub mod server;
 pub mod shutdown;
 pub mod state;

@@ -79,6 +79,13 @@ impl<D: StringDoc> ParseFromJSON for DocString<D> {
     }
 }
 
+impl<D> DocString<D> {
+    /// A value described by `D` (for examples in the document).
+    pub fn new(value: impl Into<String>) -> Self {
+        DocString(value.into(), PhantomData)
+    }
+}
+
 impl<D: StringDoc> ParseFromParameter for DocString<D> {
     fn parse_from_parameter(value: &str) -> ParseResult<Self> {
         Ok(DocString(value.to_string(), PhantomData))

@@ -1,4 +1,4 @@
-//! The five operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
+//! The operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
 //! from them.
 //!
 //! Each endpoint file has a `handle(req, catalog)` function that answers a request which
@@ -17,6 +17,7 @@ pub mod doc_types;
 pub mod holidays;
 pub mod laisvadienis;
 pub mod name_days;
+pub mod name_search;
 pub mod params;
 pub mod payload;
 pub mod responses;
@@ -50,6 +51,7 @@ pub type Api = (
     holidays::HolidaysApi,
     name_days::NameDaysApi,
     day::DayApi,
+    name_search::NameSearchApi,
 );
 
 /// The service: the operations mounted under [`PREFIX`], with its document.
@@ -61,6 +63,7 @@ pub fn service() -> OpenApiService<Api, ()> {
             holidays::HolidaysApi,
             name_days::NameDaysApi,
             day::DayApi,
+            name_search::NameSearchApi,
         ),
         "kalendorius",
         env!("CARGO_PKG_VERSION"),

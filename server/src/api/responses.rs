@@ -12,6 +12,7 @@
 use poem_openapi::ApiResponse;
 
 use super::doc_types::{ErrorCodes, ErrorDoc};
+use super::name_search::NameSearch;
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
 use crate::api::params;
@@ -107,6 +108,7 @@ macro_rules! keyed_response {
 keyed_response!(HolidaysDoc, Holidays, "/holidays");
 keyed_response!(NameDaysDoc, NameDays, "/name-days");
 keyed_response!(DayDoc, DayDetails, "/day");
+keyed_response!(NameSearchDoc, NameSearch, "/name-days/search");
 
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]

@@ -73,6 +73,7 @@ enum Op {
     Holidays,
     NameDays,
     Day,
+    NameSearch,
 }
 
 impl Op {
@@ -83,6 +84,7 @@ impl Op {
             "/holidays" => Op::Holidays,
             "/name-days" => Op::NameDays,
             "/day" => Op::Day,
+            "/name-days/search" => Op::NameSearch,
             _ => return None,
         })
     }
@@ -92,7 +94,7 @@ impl Op {
         match self {
             Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
             Op::Days => Some(PublicEndpoint::Days),
-            Op::Holidays | Op::NameDays | Op::Day => None,
+            Op::Holidays | Op::NameDays | Op::Day | Op::NameSearch => None,
         }
     }
 }
@@ -373,7 +375,7 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
 /// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
 /// common headers and its log line.
 fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
-    use crate::api::{day, days, holidays, laisvadienis, name_days};
+    use crate::api::{day, days, holidays, laisvadienis, name_days, name_search};
 
     fn either<T: IntoResponse, E: IntoResponse>(result: Result<T, E>) -> Response {
         match result {
@@ -387,6 +389,7 @@ fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
         Op::Holidays => either(holidays::handle(req, catalog)),
         Op::NameDays => either(name_days::handle(req, catalog)),
         Op::Day => either(day::handle(req, catalog)),
+        Op::NameSearch => either(name_search::handle(req, catalog)),
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(errors::panic_response)
@@ -535,6 +538,10 @@ mod tests {
     fn only_exact_api_paths_are_operations() {
         assert_eq!(Op::from_path("/api/v1/days"), Some(Op::Days));
         assert_eq!(Op::from_path("/api/v1/name-days"), Some(Op::NameDays));
+        assert_eq!(
+            Op::from_path("/api/v1/name-days/search"),
+            Some(Op::NameSearch)
+        );
         assert_eq!(Op::from_path("/api/v1/days/"), None);
         assert_eq!(Op::from_path("/api/v2/days"), None);
         assert_eq!(Op::from_path("/api/v1/openapi.json"), None);

@@ -52,6 +52,36 @@ pub fn dataset() -> &'static Path {
     })
 }
 
+/// A dataset built from the project's real `sources/` (every name, every transfer), for the
+/// name search and the HTML pages: the years 2010 to two years after today in Vilnius (at
+/// least 2027), so 2011, 2026 and the current month are served. Built once per run.
+pub fn real_dataset() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kalendorius-api-real-dataset");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("the previous run's dataset is removable");
+        }
+        let today = kalendorius_server::clock::vilnius_date(std::time::SystemTime::now());
+        let last = (chrono::Datelike::year(&today) + 2).max(2027);
+        kalendorius_generator::build(&kalendorius_generator::BuildOptions {
+            sources: Path::new(env!("CARGO_MANIFEST_DIR")).join("../sources"),
+            out: dir.clone(),
+            years: Some(2010..=last),
+            keep: kalendorius_generator::versions::DEFAULT_KEEP,
+        })
+        .expect("the real sources build");
+        dir
+    })
+}
+
+/// The real-sources dataset, loaded once.
+pub fn real_data() -> Arc<DataHandle> {
+    static DATA: OnceLock<Arc<DataHandle>> = OnceLock::new();
+    DATA.get_or_init(|| Arc::new(DataHandle::open(real_dataset()).expect("the dataset loads")))
+        .clone()
+}
+
 /// The shared dataset, loaded once (every in-process server shares it).
 pub fn shared_data() -> Arc<DataHandle> {
     static DATA: OnceLock<Arc<DataHandle>> = OnceLock::new();
@@ -83,6 +113,17 @@ pub struct AppOptions {
     pub state_dir: Option<PathBuf>,
     /// Connection bounds (default: the server's).
     pub connections: Option<ConnectionSettings>,
+    /// Serve [`real_dataset`] instead of the fixture dataset.
+    pub real_sources: bool,
+}
+
+/// Starts a server over [`real_dataset`] with the default limits and a fresh state.
+pub async fn spawn_real_app() -> TestApp {
+    spawn_app_with(AppOptions {
+        real_sources: true,
+        ..AppOptions::default()
+    })
+    .await
 }
 
 /// Starts a server with the default limits and a fresh state.
@@ -103,7 +144,11 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     let limits = options.limits.unwrap_or_default();
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        data: dataset().to_path_buf(),
+        data: if options.real_sources {
+            real_dataset().to_path_buf()
+        } else {
+            dataset().to_path_buf()
+        },
         state: state_dir.clone(),
         trusted_proxies: options
             .trusted_proxies
@@ -116,7 +161,12 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         ..Settings::default()
     };
     let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));
-    let server = Server::bind_with(settings, shared_data(), state.clone())
+    let data = if options.real_sources {
+        real_data()
+    } else {
+        shared_data()
+    };
+    let server = Server::bind_with(settings, data, state.clone())
         .await
         .expect("server binds");
     let base = format!("http://{}", server.local_addr());

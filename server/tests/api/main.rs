@@ -9,6 +9,7 @@ mod errors;
 mod http;
 mod keyed;
 mod limits;
+mod name_search;
 mod openapi;
 mod probes;
 mod process;
