@@ -24,6 +24,8 @@ use kalendorius_dataset::{
 
 use crate::name_index::NameIndex;
 
+pub use crate::catalog_working_tmp::WorkingSummary;
+
 /// Why a dataset that passed its manifest checks still cannot be served.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {

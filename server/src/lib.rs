@@ -4,6 +4,7 @@
 //! Where things live, by concern:
 //! - `catalog`, `data`: the dataset in service (loaded once, swapped whole on reload);
 //! - `name_index`: the names of the dataset by folded form, for the name search;
+//! - `pages`: the calendar for people, HTML pages rendered from templates;
 //! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
 //!   client IP, authentication, health probes;
 //! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
@@ -14,12 +15,15 @@
 
 pub mod api;
 pub mod catalog;
+/// Temporary: replaced at merge by the working-time branch's `Catalog::working_summary`.
+pub mod catalog_working_tmp;
 pub mod clock;
 pub mod config;
 pub mod data;
 pub mod http;
 pub mod limits;
 pub mod name_index;
+pub mod pages;
 pub mod server;
 pub mod shutdown;
 pub mod state;

@@ -100,12 +100,15 @@ impl Op {
 }
 
 /// What an exact path answers, when it is not a document route: an operation, the OpenAPI
-/// document, or a probe (`crate::http::health`: never counted, no key).
+/// document, a probe (`crate::http::health`: never counted, no key), or an HTML page
+/// (`crate::pages`: any path outside the API, the data, the docs and the probes, a 404 page
+/// included; public, counted per IP like the pages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     Op(Op),
     OpenApi,
     Probe(Probe),
+    Page,
 }
 
 impl Target {
@@ -116,7 +119,10 @@ impl Target {
         if path == OPENAPI_PATH {
             return Some(Target::OpenApi);
         }
-        Probe::from_path(path).map(Target::Probe)
+        if let Some(probe) = Probe::from_path(path) {
+            return Some(Target::Probe(probe));
+        }
+        crate::pages::is_page_path(path).then_some(Target::Page)
     }
 }
 
@@ -141,6 +147,8 @@ pub struct App {
     docs: poem::endpoint::BoxEndpoint<'static, Response>,
     /// The OpenAPI document, serialized once.
     spec: bytes::Bytes,
+    /// The HTML pages: templates, labels, stylesheet and rendered pages.
+    pages: crate::pages::Pages,
 }
 
 impl App {
@@ -164,6 +172,8 @@ impl App {
             proxies,
             docs,
             spec,
+            pages: crate::pages::Pages::new()
+                .expect("the embedded templates compile (a unit test renders every one)"),
         }
     }
 
@@ -218,6 +228,23 @@ impl App {
         }
         answer(op, req, &ex.catalog)
     }
+
+    /// Answers a page path: counted against the per-IP limit of the pages (the stylesheet,
+    /// fetched once a year per browser, is not), then rendered or taken from the page cache.
+    fn call_page(&self, req: &Request, ex: &mut Exchange) -> Response {
+        if !self.pages.is_stylesheet(req.uri().path()) {
+            let decision =
+                self.state
+                    .check_public(ex.client_ip, PublicEndpoint::Pages, ex.received);
+            let refused = decision.refused_by;
+            ex.admission.decision = Some(decision);
+            if let Some(window) = refused {
+                return rate_limited(window, PER_ADDRESS).into_response();
+            }
+        }
+        let today = crate::clock::vilnius_date(ex.received);
+        self.pages.answer(req, &ex.catalog, today)
+    }
 }
 
 /// What every response's common headers and access line need to know about its request.
@@ -253,6 +280,7 @@ impl App {
                 .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
+            (Target::Page, &Method::GET) => self.call_page(req, ex),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -532,6 +560,8 @@ mod tests {
         assert_eq!(Target::from_path("/docs"), None);
         assert_eq!(Target::from_path("/health/"), None);
         assert_eq!(Target::from_path("/api/v1/health"), None);
+        assert_eq!(Target::from_path("/2026/12"), Some(Target::Page));
+        assert_eq!(Target::from_path("/abc"), Some(Target::Page));
     }
 
     #[test]
