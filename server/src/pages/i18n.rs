@@ -105,6 +105,21 @@ pub fn capitalized(text: &str) -> String {
     }
 }
 
+impl Label {
+    /// Number of items (1 for a text).
+    pub fn len(&self) -> usize {
+        match self {
+            Label::Text(_) => 1,
+            Label::List(items) => items.len(),
+        }
+    }
+
+    /// Whether a list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,20 +175,5 @@ mod tests {
         );
         assert_eq!(capitalized("gruodis"), "Gruodis");
         assert_eq!(capitalized("январь"), "Январь");
-    }
-}
-
-impl Label {
-    /// Number of items (1 for a text).
-    pub fn len(&self) -> usize {
-        match self {
-            Label::Text(_) => 1,
-            Label::List(items) => items.len(),
-        }
-    }
-
-    /// Whether a list is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }

@@ -11,6 +11,7 @@ mod keyed;
 mod limits;
 mod name_search;
 mod openapi;
+mod pages;
 mod probes;
 mod process;
 mod public;
