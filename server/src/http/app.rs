@@ -11,10 +11,12 @@
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
 //! 5. `/health` and `/ready` (`crate::http::health`) answer without key, limits or count;
-//! 6. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
+//! 6. any path outside `/api`, `/data`, `/docs`, `/health` and `/ready` is an HTML page
+//!    (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
+//! 7. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
 //!    trailing slash);
-//! 7. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
+//! 8. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
 //!    check, `Cache-Control: no-store` when it is an error, and one access log line.
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called

@@ -165,13 +165,10 @@ impl Pages {
                 .finish();
         }
         let key = etag.to_str().unwrap_or_default();
-        let rendered = match self.cache.get(key) {
+        let cached = if found { self.cache.get(key) } else { None };
+        let rendered = match cached {
             Some(body) => Rendered {
-                status: if found {
-                    StatusCode::OK
-                } else {
-                    StatusCode::NOT_FOUND
-                },
+                status: StatusCode::OK,
                 body,
             },
             None => {
@@ -183,7 +180,11 @@ impl Pages {
                 };
                 match self.render(&viewer, path, page, &query) {
                     Ok(rendered) => {
-                        self.cache.put(key, rendered.body.clone());
+                        // 404 pages are not kept: any path is one, and they would push
+                        // the real pages out.
+                        if found {
+                            self.cache.put(key, rendered.body.clone());
+                        }
                         rendered
                     }
                     Err(err) => {
@@ -369,7 +370,10 @@ impl Pages {
                 label: v.date_long(d),
             })
         };
-        let prev = Date::from_naive(date.naive().pred_opt().unwrap_or(date.naive())).ok();
+        let prev = date
+            .naive()
+            .pred_opt()
+            .and_then(|d| Date::from_naive(d).ok());
         let iso = date.to_string();
         let lang = v.lang.code();
         let api = [
@@ -390,7 +394,7 @@ impl Pages {
             off => v.catalog.status_of(date).laisvadienis,
             holidays => Serde(holidays),
             names => Serde(names),
-            prev => Serde(near(prev.filter(|p| *p != date))),
+            prev => Serde(near(prev)),
             next => Serde(near(date.succ())),
             month => Serde(Link { href: month_path(date.year(), date.month()), label: v.month_title(date.year(), date.month()) }),
             api => api.to_vec(),

@@ -270,14 +270,9 @@ impl Viewer<'_> {
             .item(self.lang, "weekdays", monday_based as usize)
     }
 
-    /// `date` as a chrono date (every served date is a real one).
-    fn naive(date: Date) -> NaiveDate {
-        date.naive()
-    }
-
     /// Whether `date` is today.
     pub fn is_today(&self, date: Date) -> bool {
-        Self::naive(date) == self.today
+        date.naive() == self.today
     }
 
     /// The names of the red holidays on `date`, in the page's language.
@@ -289,7 +284,8 @@ impl Viewer<'_> {
             .collect()
     }
 
-    /// The grid of a served month; `names` adds the holidays and name days to each cell.
+    /// The grid of a served month, each cell with its marks, holidays and name days (the
+    /// templates choose what to show), and the month's working time.
     pub fn month_grid(&self, year: i32, month: u32) -> MonthGrid {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
         let mut weeks: Vec<WeekRow> = Vec::new();
