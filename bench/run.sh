@@ -28,6 +28,8 @@ TARGET_DAY=0.6
 TARGET_WORKING_TIME=0.6
 TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
+TARGET_PAGE=0.5
+TARGET_NAME_SEARCH=0.5
 TARGET_RSS_MIB=64
 # Loading the dataset at start-up (and on SIGHUP): well under a second.
 TARGET_STARTUP_MS=1000
@@ -119,6 +121,8 @@ laisvadienis_per_minute = $NO_LIMIT
 laisvadienis_per_month = $NO_LIMIT
 days_per_minute = $NO_LIMIT
 days_per_month = $NO_LIMIT
+pages_per_minute = $NO_LIMIT
+pages_per_month = $NO_LIMIT
 key_default_per_minute = $NO_LIMIT
 key_default_per_day = $NO_LIMIT
 EOF
@@ -336,6 +340,8 @@ main() {
     local wtime="$srv/api/v1/working-time?year=2026"
     local wdays="$srv/api/v1/working-days?from=2026-01-01&to=2026-12-31"
     local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
+    local page="$srv/2026/12?lang=lt"
+    local search="$srv/api/v1/name-days/search?name=jon"
     check_200 "$base"
     check_200 "$loop_base"
     check_200 "$laisv"
@@ -344,16 +350,18 @@ main() {
     check_200 "$wtime" -H "X-API-Key: $key"
     check_200 "$wdays" -H "X-API-Key: $key"
     check_200 "$wadd" -H "X-API-Key: $key"
+    check_200 "$page"
+    check_200 "$search" -H "X-API-Key: $key"
 
     # Interleaved rounds, and within a round every endpoint is loaded right after its own
     # baseline load: its ratio is taken against the baseline of the moment, so the drift of a
     # shared machine (neighbours, frequency; it moves throughput by a third here within
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
-    local round l_res=() s_res=() d_res=() o_res=() base_res=()
+    local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
     local wt_res=() wd_res=() wa_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day and the working-time endpoints (keyed), each after the baseline"
+        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day, the working-time endpoints (keyed), a month page, the name search (keyed), each after the baseline"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
         after_baseline "$laisv"; l_res+=("$PAIRED")
         after_baseline "$days"; s_res+=("$PAIRED")
@@ -361,6 +369,8 @@ main() {
         after_baseline "$wtime" "X-API-Key: $key"; wt_res+=("$PAIRED")
         after_baseline "$wdays" "X-API-Key: $key"; wd_res+=("$PAIRED")
         after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
+        after_baseline "$page"; p_res+=("$PAIRED")
+        after_baseline "$search" "X-API-Key: $key"; n_res+=("$PAIRED")
     done
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
@@ -385,6 +395,8 @@ main() {
     summary_row "GET /api/v1/working-time?year=2026 (X-API-Key)" "$TARGET_WORKING_TIME" "${wt_res[@]}"
     summary_row "GET /api/v1/working-days?from=2026-01-01&to=2026-12-31 (X-API-Key)" "$TARGET_WORKING_DAYS" "${wd_res[@]}"
     summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
+    summary_row "GET /2026/12?lang=lt (HTML page)" "$TARGET_PAGE" "${p_res[@]}"
+    summary_row "GET /api/v1/name-days/search?name=jon (X-API-Key)" "$TARGET_NAME_SEARCH" "${n_res[@]}"
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."

@@ -12,7 +12,8 @@
 //! - the compact binary form of a year that the sled database holds ([`encoding`]);
 //! - loading a dataset back with every manifest check ([`load`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
-//!   ([`working_time`]).
+//!   ([`working_time`]);
+//! - folding calendar names for case- and diacritic-blind matching ([`names`]).
 
 pub mod database;
 pub mod date;
@@ -23,6 +24,7 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod model;
+pub mod names;
 pub mod working_time;
 
 pub use date::{Date, DateError, Year, YearError};

@@ -18,7 +18,11 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use bytes::Bytes;
-use kalendorius_dataset::{DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason};
+use kalendorius_dataset::{
+    DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason, TransferKind,
+};
+
+use crate::name_index::NameIndex;
 
 mod working_index;
 pub use working_index::{WorkingDay, WorkingSummary};
@@ -116,6 +120,34 @@ pub struct NameDayRecord {
     pub gender: &'static str,
 }
 
+/// A declared transfer on a date: an extra day off or a weekend day declared a working day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferRecord {
+    /// Day off or working day.
+    pub kind: TransferKind,
+    /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
+    names: [Box<str>; 4],
+}
+
+impl TransferRecord {
+    /// The name in `lang`.
+    pub fn name(&self, lang: Lang) -> &str {
+        &self.names[Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)]
+    }
+}
+
+/// The status of one date as people read it (the HTML pages): the same facts as
+/// `/laisvadienis`, typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DayStatus {
+    /// Non-working day.
+    pub laisvadienis: bool,
+    /// Why it is non-working; `None` on a working day.
+    pub reason: Option<Reason>,
+    /// A working day one hour shorter (the next day carries a red holiday).
+    pub shorter_workday: bool,
+}
+
 /// The `/days` answer for one whole year, with the position of every day's entry in it, so
 /// that the most common request (a calendar year) is answered without copying its ~40 KB
 /// and any other range copies exactly its entries.
@@ -160,6 +192,10 @@ pub struct Catalog {
     name_day_lists: Vec<Box<[u32]>>,
     /// Working time of every date, with prefix sums (`working_index`).
     working: working_index::WorkingIndex,
+    /// The declared transfers, in date order (a few dozen in 500 years).
+    transfers: Vec<(Date, TransferRecord)>,
+    /// Every name with its days, by folded name (built once here, for the name search).
+    name_index: NameIndex,
 }
 
 /// Interns values, handing out dense indices.
@@ -228,10 +264,22 @@ impl Catalog {
         let mut year_offsets: Vec<u32> = Vec::new();
         let mut problem: Option<CatalogError> = None;
         let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
+        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
 
         dir.read_database(|day: Day| {
             if problem.is_some() {
                 return;
+            }
+            if let Some(t) = &day.transfer {
+                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
+                let names = names.map(|name| Box::<str>::from(name.as_str()));
+                transfers.push((
+                    day.date,
+                    TransferRecord {
+                        kind: t.kind,
+                        names,
+                    },
+                ));
             }
             match Self::day_info(
                 &day,
@@ -271,7 +319,7 @@ impl Catalog {
             .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
         let version_header = poem::http::HeaderValue::from_static(interned(&version));
         let etag_tag = short_digest(&version);
-        Ok(Catalog {
+        let mut catalog = Catalog {
             version,
             version_header,
             etag_tag,
@@ -285,7 +333,11 @@ impl Catalog {
             names: names.values,
             name_day_lists: name_day_lists.values,
             working: working.finish(),
-        })
+            transfers,
+            name_index: NameIndex::default(),
+        };
+        catalog.name_index = NameIndex::build(&catalog);
+        Ok(catalog)
     }
 
     /// Packs one [`Day`], checking the invariants the server relies on.
@@ -488,6 +540,30 @@ impl Catalog {
             info.iso_week,
             info.flags & flag::WEEKEND != 0,
         )
+    }
+
+    /// The status of `date` (which must be served).
+    pub fn status_of(&self, date: Date) -> DayStatus {
+        let info = self.info(date);
+        DayStatus {
+            laisvadienis: info.flags & flag::LAISVADIENIS != 0,
+            reason: info.reason(),
+            shorter_workday: info.flags & flag::SHORTER != 0,
+        }
+    }
+
+    /// The transfer declared for `date`, if any.
+    pub fn transfer_on(&self, date: Date) -> Option<&TransferRecord> {
+        let i = self
+            .transfers
+            .binary_search_by_key(&date, |(d, _)| *d)
+            .ok()?;
+        Some(&self.transfers[i].1)
+    }
+
+    /// Every name of the dataset with its days, for the name search.
+    pub fn name_index(&self) -> &NameIndex {
+        &self.name_index
     }
 
     /// Every served date of `year`, in order (empty when the year is not served).

@@ -3,6 +3,8 @@
 //!
 //! Where things live, by concern:
 //! - `catalog`, `data`: the dataset in service (loaded once, swapped whole on reload);
+//! - `name_index`: the names of the dataset by folded form, for the name search;
+//! - `pages`: the calendar for people, HTML pages rendered from templates;
 //! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
 //!   client IP, authentication, health probes;
 //! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
@@ -13,11 +15,14 @@
 
 pub mod api;
 pub mod catalog;
+/// Temporary: replaced at merge by the working-time branch's `Catalog::working_summary`.
 pub mod clock;
 pub mod config;
 pub mod data;
 pub mod http;
 pub mod limits;
+pub mod name_index;
+pub mod pages;
 pub mod server;
 pub mod shutdown;
 pub mod state;

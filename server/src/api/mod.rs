@@ -17,6 +17,7 @@ pub mod doc_types;
 pub mod holidays;
 pub mod laisvadienis;
 pub mod name_days;
+pub mod name_search;
 pub mod params;
 pub mod payload;
 pub mod responses;
@@ -60,6 +61,7 @@ pub type Api = (
     working_time::WorkingTimeApi,
     working_days::WorkingDaysApi,
     working_days_add::WorkingDaysAddApi,
+    name_search::NameSearchApi,
 );
 
 /// The service: the operations mounted under [`PREFIX`], with its document.
@@ -74,6 +76,7 @@ pub fn service() -> OpenApiService<Api, ()> {
             working_time::WorkingTimeApi,
             working_days::WorkingDaysApi,
             working_days_add::WorkingDaysAddApi,
+            name_search::NameSearchApi,
         ),
         "kalendorius",
         env!("CARGO_PKG_VERSION"),

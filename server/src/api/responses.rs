@@ -12,6 +12,7 @@
 use poem_openapi::ApiResponse;
 
 use super::doc_types::{ErrorCodes, ErrorDoc};
+use super::name_search::NameSearch;
 use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
 use super::working_schema::{WorkingDays, WorkingDaysAdded, WorkingTime};
@@ -138,6 +139,8 @@ keyed_response!(WorkingDaysAddedDoc, WorkingDaysAdded, "/working-days/add");
 
 // /working-time has no date parameter, so no `today`.
 keyed_response!(without_date WorkingTimeDoc, WorkingTime, "/working-time");
+// The name search has no date parameter, so no `today`.
+keyed_response!(without_date NameSearchDoc, NameSearch, "/name-days/search");
 
 /// Failures of a public endpoint.
 #[derive(ApiResponse)]

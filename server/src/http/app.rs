@@ -11,10 +11,12 @@
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
 //! 5. `/health` and `/ready` (`crate::http::health`) answer without key, limits or count;
-//! 6. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
+//! 6. any path outside `/api`, `/data`, `/docs`, `/health` and `/ready` is an HTML page
+//!    (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
+//! 7. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
 //!    trailing slash);
-//! 7. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
+//! 8. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
 //!    check, `Cache-Control: no-store` when it is an error, and one access log line.
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
@@ -77,6 +79,7 @@ enum Op {
     WorkingTime,
     WorkingDays,
     WorkingDaysAdd,
+    NameSearch,
 }
 
 impl Op {
@@ -90,6 +93,7 @@ impl Op {
             "/working-time" => Op::WorkingTime,
             "/working-days" => Op::WorkingDays,
             "/working-days/add" => Op::WorkingDaysAdd,
+            "/name-days/search" => Op::NameSearch,
             _ => return None,
         })
     }
@@ -99,19 +103,22 @@ impl Op {
         match self {
             Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
             Op::Days => Some(PublicEndpoint::Days),
-            Op::Holidays | Op::NameDays | Op::Day => None,
+            Op::Holidays | Op::NameDays | Op::Day | Op::NameSearch => None,
             Op::WorkingTime | Op::WorkingDays | Op::WorkingDaysAdd => None,
         }
     }
 }
 
 /// What an exact path answers, when it is not a document route: an operation, the OpenAPI
-/// document, or a probe (`crate::http::health`: never counted, no key).
+/// document, a probe (`crate::http::health`: never counted, no key), or an HTML page
+/// (`crate::pages`: any path outside the API, the data, the docs and the probes, a 404 page
+/// included; public, counted per IP like the pages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     Op(Op),
     OpenApi,
     Probe(Probe),
+    Page,
 }
 
 impl Target {
@@ -122,7 +129,10 @@ impl Target {
         if path == OPENAPI_PATH {
             return Some(Target::OpenApi);
         }
-        Probe::from_path(path).map(Target::Probe)
+        if let Some(probe) = Probe::from_path(path) {
+            return Some(Target::Probe(probe));
+        }
+        crate::pages::is_page_path(path).then_some(Target::Page)
     }
 }
 
@@ -149,6 +159,8 @@ pub struct App {
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
+    /// The HTML pages: templates, labels, stylesheet and rendered pages.
+    pages: crate::pages::Pages,
 }
 
 impl App {
@@ -173,6 +185,8 @@ impl App {
             docs,
             spec,
             today_clock: None,
+            pages: crate::pages::Pages::new()
+                .expect("the embedded templates compile (a unit test renders every one)"),
         }
     }
 
@@ -235,6 +249,23 @@ impl App {
         let today = Today::at(ex.received, self.today_clock);
         answer(op, req, &ex.catalog, &today)
     }
+
+    /// Answers a page path: counted against the per-IP limit of the pages (the stylesheet,
+    /// fetched once a year per browser, is not), then rendered or taken from the page cache.
+    fn call_page(&self, req: &Request, ex: &mut Exchange) -> Response {
+        if !self.pages.is_stylesheet(req.uri().path()) {
+            let decision =
+                self.state
+                    .check_public(ex.client_ip, PublicEndpoint::Pages, ex.received);
+            let refused = decision.refused_by;
+            ex.admission.decision = Some(decision);
+            if let Some(window) = refused {
+                return rate_limited(window, PER_ADDRESS).into_response();
+            }
+        }
+        let today = crate::clock::vilnius_date(ex.received);
+        self.pages.answer(req, &ex.catalog, today)
+    }
 }
 
 /// What every response's common headers and access line need to know about its request.
@@ -270,6 +301,7 @@ impl App {
                 .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
+            (Target::Page, &Method::GET) => self.call_page(req, ex),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -392,7 +424,7 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
 /// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
 /// common headers and its log line.
 fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today) -> Response {
-    use crate::api::{day, days, holidays, laisvadienis, name_days};
+    use crate::api::{day, days, holidays, laisvadienis, name_days, name_search};
     use crate::api::{working_days, working_days_add, working_time};
 
     fn either<T: IntoResponse, E: IntoResponse>(result: Result<T, E>) -> Response {
@@ -410,6 +442,7 @@ fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today) -> Response {
         Op::WorkingTime => either(working_time::handle(req, catalog)),
         Op::WorkingDays => either(working_days::handle(req, catalog, today)),
         Op::WorkingDaysAdd => either(working_days_add::handle(req, catalog, today)),
+        Op::NameSearch => either(name_search::handle(req, catalog)),
     };
     let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(errors::panic_response);
@@ -554,12 +587,18 @@ mod tests {
         assert_eq!(Target::from_path("/docs"), None);
         assert_eq!(Target::from_path("/health/"), None);
         assert_eq!(Target::from_path("/api/v1/health"), None);
+        assert_eq!(Target::from_path("/2026/12"), Some(Target::Page));
+        assert_eq!(Target::from_path("/abc"), Some(Target::Page));
     }
 
     #[test]
     fn only_exact_api_paths_are_operations() {
         assert_eq!(Op::from_path("/api/v1/days"), Some(Op::Days));
         assert_eq!(Op::from_path("/api/v1/name-days"), Some(Op::NameDays));
+        assert_eq!(
+            Op::from_path("/api/v1/name-days/search"),
+            Some(Op::NameSearch)
+        );
         assert_eq!(Op::from_path("/api/v1/days/"), None);
         assert_eq!(Op::from_path("/api/v2/days"), None);
         assert_eq!(Op::from_path("/api/v1/openapi.json"), None);

@@ -58,7 +58,7 @@ pub fn dataset() -> &'static Path {
 }
 
 /// Years of the dataset built from the repository's own `sources/` (the official
-/// working-time figures are of real years): the days in lieu of 2006-2008 through the last
+/// working-time figures are of real years; the name search and the pages need every name and transfer): the days in lieu of 2006-2008 through the last
 /// served date, 2100-12-31.
 pub const REAL_YEARS: RangeInclusive<i32> = 2005..=2100;
 
@@ -122,6 +122,15 @@ pub struct AppOptions {
     pub today_at: Option<std::time::SystemTime>,
     /// Serve the dataset at this root, loaded afresh (default: the shared dataset).
     pub data: Option<PathBuf>,
+}
+
+/// Starts a server over [`real_dataset`] with the default limits and a fresh state.
+pub async fn spawn_real_app() -> TestApp {
+    spawn_app_with(AppOptions {
+        real_sources: true,
+        ..AppOptions::default()
+    })
+    .await
 }
 
 /// Starts a server with the default limits and a fresh state.

@@ -170,6 +170,7 @@ async fn the_document_lists_the_api_exactly() {
             "/api/v1/working-days/add",
             (vec![("date", true), ("days", true), ("week", false)], true),
         ),
+        ("/api/v1/name-days/search", (vec![("name", true)], true)),
     ]);
     assert_eq!(
         paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -614,6 +615,26 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             "/api/v1/day",
             429,
             vec![c(true, "/api/v1/day?date=2022-05-01", true, false)],
+        ),
+        (
+            "/api/v1/name-days/search",
+            200,
+            vec![c(false, "/api/v1/name-days/search?name=jon", true, false)],
+        ),
+        (
+            "/api/v1/name-days/search",
+            400,
+            vec![c(false, "/api/v1/name-days/search?name=", true, false)],
+        ),
+        (
+            "/api/v1/name-days/search",
+            401,
+            vec![c(false, "/api/v1/name-days/search?name=jon", false, false)],
+        ),
+        (
+            "/api/v1/name-days/search",
+            429,
+            vec![c(true, "/api/v1/name-days/search?name=jon", true, false)],
         ),
     ];
 

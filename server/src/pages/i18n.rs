@@ -1,0 +1,179 @@
+//! The labels of the pages in lt, en, pl and ru, read once from the embedded `i18n.toml`.
+//!
+//! One file holds every language, so a label cannot be added to one and forgotten in
+//! another (a unit test compares the four tables). Templates read the labels as `t.<key>`;
+//! sentences with values in them are filled here ([`Texts::fill`]), where the values are.
+
+use std::collections::BTreeMap;
+
+use kalendorius_dataset::Lang;
+use serde::Deserialize;
+
+/// The translations, embedded at build time.
+const SOURCE: &str = include_str!("i18n.toml");
+
+/// One label: a text (possibly a pattern with `{fields}`) or a list (months, weekdays).
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(untagged)]
+pub enum Label {
+    /// A text.
+    Text(String),
+    /// A list of texts.
+    List(Vec<String>),
+}
+
+/// Why the embedded translations cannot be used (a bug in `i18n.toml`, caught by tests).
+#[derive(Debug, thiserror::Error)]
+pub enum TextsError {
+    /// Not valid TOML of tables of labels.
+    #[error("i18n.toml does not parse: {0}")]
+    Syntax(#[from] toml::de::Error),
+    /// A language's table is absent.
+    #[error("i18n.toml has no [{0}] table")]
+    MissingLanguage(&'static str),
+}
+
+/// The labels of every language.
+#[derive(Debug)]
+pub struct Texts {
+    /// In [`Lang::ALL`] order.
+    tables: [BTreeMap<String, Label>; 4],
+    /// The same, ready for the templates.
+    values: [minijinja::Value; 4],
+}
+
+fn index(lang: Lang) -> usize {
+    Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)
+}
+
+impl Texts {
+    /// Parses the embedded file.
+    pub fn load() -> Result<Texts, TextsError> {
+        let mut all: BTreeMap<String, BTreeMap<String, Label>> = toml::from_str(SOURCE)?;
+        let mut take = |lang: Lang| {
+            all.remove(lang.code())
+                .ok_or(TextsError::MissingLanguage(lang.code()))
+        };
+        let tables = [
+            take(Lang::Lt)?,
+            take(Lang::En)?,
+            take(Lang::Pl)?,
+            take(Lang::Ru)?,
+        ];
+        let values =
+            std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
+        Ok(Texts { tables, values })
+    }
+
+    /// Every label of `lang`, for a template's `t`.
+    pub fn value(&self, lang: Lang) -> minijinja::Value {
+        self.values[index(lang)].clone()
+    }
+
+    /// The text `key` in `lang` (empty when absent: the tests keep every key present).
+    pub fn text(&self, lang: Lang, key: &str) -> &str {
+        match self.tables[index(lang)].get(key) {
+            Some(Label::Text(text)) => text,
+            _ => "",
+        }
+    }
+
+    /// Item `i` of the list `key` in `lang`.
+    pub fn item(&self, lang: Lang, key: &str, i: usize) -> &str {
+        match self.tables[index(lang)].get(key) {
+            Some(Label::List(items)) => items.get(i).map(String::as_str).unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    /// The pattern `key` of `lang` with each `{field}` replaced by its value.
+    pub fn fill(&self, lang: Lang, key: &str, fields: &[(&str, &str)]) -> String {
+        let mut out = self.text(lang, key).to_string();
+        for (name, value) in fields {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+}
+
+/// `text` with its first letter in upper case (a month name opening a heading).
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+impl Label {
+    /// Number of items (1 for a text).
+    pub fn len(&self) -> usize {
+        match self {
+            Label::Text(_) => 1,
+            Label::List(items) => items.len(),
+        }
+    }
+
+    /// Whether a list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_every_label_in_the_same_shape() {
+        let texts = Texts::load().expect("the embedded translations parse");
+        let (lt, rest) = texts.tables.split_first().unwrap();
+        for (table, lang) in rest.iter().zip(&Lang::ALL[1..]) {
+            assert_eq!(
+                lt.keys().collect::<Vec<_>>(),
+                table.keys().collect::<Vec<_>>(),
+                "{lang} has other keys than lt"
+            );
+            for (key, label) in lt {
+                match (label, &table[key]) {
+                    (Label::Text(a), Label::Text(b)) => {
+                        let fields = |s: &str| {
+                            let mut f: Vec<String> = s
+                                .split('{')
+                                .skip(1)
+                                .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
+                                .collect();
+                            f.sort();
+                            f
+                        };
+                        assert_eq!(fields(a), fields(b), "{lang}.{key} keeps the fields");
+                        assert!(!b.trim().is_empty(), "{lang}.{key} is empty");
+                    }
+                    (Label::List(a), Label::List(b)) => {
+                        assert_eq!(a.len(), b.len(), "{lang}.{key}");
+                    }
+                    _ => panic!("{lang}.{key} is not of the shape of lt.{key}"),
+                }
+            }
+        }
+        for lang in Lang::ALL {
+            assert_eq!(texts.tables[index(lang)]["months"].len(), 12);
+            assert_eq!(texts.tables[index(lang)]["weekdays"].len(), 7);
+        }
+    }
+
+    #[test]
+    fn patterns_are_filled() {
+        let texts = Texts::load().unwrap();
+        assert_eq!(
+            texts.fill(
+                Lang::Lt,
+                "date_long",
+                &[("y", "2026"), ("month_gen", "gruodžio"), ("d", "24")]
+            ),
+            "2026 m. gruodžio 24 d."
+        );
+        assert_eq!(capitalized("gruodis"), "Gruodis");
+        assert_eq!(capitalized("январь"), "Январь");
+    }
+}

@@ -1,0 +1,503 @@
+//! The calendar for people: server-rendered HTML pages over the catalog (README, Calendar
+//! pages).
+//!
+//! - `/` the current month (Europe/Vilnius), `/{YYYY}` a year, `/{YYYY}/{MM}` a month,
+//!   `/{YYYY}/{MM}/{DD}` a day, `/vardai?q=` the name-day search; `?lang=lt|en|pl|ru`;
+//! - one stylesheet at `/static/style.<content hash>.css`, cacheable for a year;
+//! - any other path outside the API, the data, the docs and the probes: an HTML 404 with a
+//!   link to today.
+//!
+//! The templates (`templates/`) and the labels (`i18n.toml`) are embedded in the binary and
+//! compiled into one minijinja environment when the server starts; a unit test renders every
+//! template. A rendered page is kept in a bounded cache under its strong ETag (dataset
+//! version, path, language, and today's date on pages that show it), so a page is rendered
+//! once and then costs about what a JSON answer costs. `crate::http::app` routes the paths
+//! here after counting them against the per-IP limit of the pages.
+
+pub mod cache;
+pub mod i18n;
+pub mod route;
+pub mod view;
+
+use std::borrow::Cow;
+
+use bytes::Bytes;
+use chrono::{Datelike, NaiveDate};
+use kalendorius_dataset::{Date, Lang};
+use minijinja::value::Serde;
+use minijinja::{context, Environment, UndefinedBehavior};
+use poem::http::{header, HeaderValue, StatusCode};
+use poem::{Request, Response};
+use serde::Serialize;
+
+use self::cache::PageCache;
+use self::i18n::Texts;
+use self::route::Page;
+use self::view::{day_path, month_path, Frame, Viewer};
+use crate::api::name_search::MAX_QUERY_CHARS;
+use crate::catalog::Catalog;
+use crate::http::caching;
+use crate::http::errors::{ApiError, ErrorCode};
+use poem::IntoResponse;
+
+pub use self::route::is_page_path;
+
+/// `Content-Type` of the pages.
+pub const HTML: &str = "text/html; charset=utf-8";
+
+/// `Content-Type` of the stylesheet.
+const CSS: &str = "text/css; charset=utf-8";
+
+/// `Cache-Control` of a page that shows today (its mark, or the current month).
+pub const TODAY_CACHE: &str = "public, max-age=60";
+
+/// `Cache-Control` of the stylesheet: its URL changes with its content.
+pub const STYLE_CACHE: &str = "public, max-age=31536000, immutable";
+
+/// The templates, by name, embedded at build time.
+const TEMPLATES: [(&str, &str); 7] = [
+    ("base.html", include_str!("templates/base.html")),
+    ("macros.html", include_str!("templates/macros.html")),
+    ("month.html", include_str!("templates/month.html")),
+    ("year.html", include_str!("templates/year.html")),
+    ("day.html", include_str!("templates/day.html")),
+    ("search.html", include_str!("templates/search.html")),
+    ("not_found.html", include_str!("templates/not_found.html")),
+];
+
+/// The stylesheet, embedded at build time.
+const STYLE: &str = include_str!("templates/style.css");
+
+/// Why the pages cannot be set up (a bug in an embedded file, caught by the unit tests).
+#[derive(Debug, thiserror::Error)]
+pub enum PagesError {
+    /// A template does not compile.
+    #[error("template {name}: {source}")]
+    Template {
+        /// Its name.
+        name: &'static str,
+        /// The compiler's error.
+        source: minijinja::Error,
+    },
+    /// The translations do not parse.
+    #[error(transparent)]
+    Texts(#[from] i18n::TextsError),
+}
+
+/// The pages: the compiled templates, the labels, the stylesheet and the rendered pages.
+pub struct Pages {
+    env: Environment<'static>,
+    texts: Texts,
+    /// `/static/style.<hash>.css`.
+    style_path: String,
+    /// The stylesheet's strong ETag (its hash).
+    style_etag: HeaderValue,
+    cache: PageCache,
+}
+
+/// A rendered page (or the reason it cannot be).
+struct Rendered {
+    status: StatusCode,
+    body: Bytes,
+}
+
+impl Pages {
+    /// Compiles the templates and reads the labels.
+    pub fn new() -> Result<Pages, PagesError> {
+        let mut env = Environment::new();
+        // A missing value is an error (caught by the tests), never an empty string.
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        for (name, source) in TEMPLATES {
+            env.add_template(name, source)
+                .map_err(|source| PagesError::Template { name, source })?;
+        }
+        let hash = short_hash(STYLE.as_bytes());
+        Ok(Pages {
+            env,
+            texts: Texts::load()?,
+            style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
+            style_etag: HeaderValue::from_str(&format!("\"css-{hash}\""))
+                .expect("hex digits are a valid header value"),
+            cache: PageCache::new(cache::BUDGET_BYTES),
+        })
+    }
+
+    /// The stylesheet's path (with its content hash).
+    pub fn style_path(&self) -> &str {
+        &self.style_path
+    }
+
+    /// Whether `path` is the stylesheet (served without counting: a page view costs one
+    /// count, and the stylesheet is cached by browsers for a year).
+    pub fn is_stylesheet(&self, path: &str) -> bool {
+        path == self.style_path
+    }
+
+    /// Answers a GET of a page path (`is_page_path`) from `catalog` on `today` (Vilnius).
+    pub fn answer(&self, req: &Request, catalog: &Catalog, today: NaiveDate) -> Response {
+        let path = req.uri().path();
+        let query = PageQuery::parse(req.uri().query());
+        let page = route::parse(path, &self.style_path);
+        if page == Some(Page::Style) {
+            return self.stylesheet(req);
+        }
+        let lang = query.lang;
+        let page = page.and_then(|p| resolve(p, catalog, today));
+        let shows_today = match page {
+            Some(Page::Home) | Some(Page::Search) | None => true,
+            Some(Page::Year(y)) => y == today.year(),
+            Some(Page::Month(y, m)) => (y, m) == (today.year(), today.month()),
+            Some(Page::Day(d)) => d.naive() == today,
+            Some(Page::Style) => false,
+        };
+        let etag = page_etag(catalog, path, lang, &query.q, shows_today.then_some(today));
+        let cache_control = if shows_today {
+            TODAY_CACHE
+        } else {
+            caching::PUBLIC
+        };
+        let found = page.is_some();
+        if found && caching::not_modified(req.headers(), &etag) {
+            return Response::builder()
+                .status(StatusCode::NOT_MODIFIED)
+                .header(header::ETAG, etag)
+                .header(header::CACHE_CONTROL, cache_control)
+                .finish();
+        }
+        let key = etag.to_str().unwrap_or_default();
+        let cached = if found { self.cache.get(key) } else { None };
+        let rendered = match cached {
+            Some(body) => Rendered {
+                status: StatusCode::OK,
+                body,
+            },
+            None => {
+                let viewer = Viewer {
+                    catalog,
+                    texts: &self.texts,
+                    lang,
+                    today,
+                };
+                match self.render(&viewer, path, page, &query) {
+                    Ok(rendered) => {
+                        // 404 pages are not kept: any path is one, and they would push
+                        // the real pages out.
+                        if found {
+                            self.cache.put(key, rendered.body.clone());
+                        }
+                        rendered
+                    }
+                    Err(err) => {
+                        tracing::error!(error = %err, path, "a page failed to render");
+                        let err = ApiError::new(ErrorCode::Internal, "internal error");
+                        return err.into_response();
+                    }
+                }
+            }
+        };
+        let mut resp = Response::builder()
+            .status(rendered.status)
+            .header(header::CONTENT_TYPE, HTML)
+            .header(header::ETAG, etag);
+        if found {
+            resp = resp.header(header::CACHE_CONTROL, cache_control);
+        }
+        resp.body(rendered.body)
+    }
+
+    fn stylesheet(&self, req: &Request) -> Response {
+        let builder = Response::builder()
+            .header(header::ETAG, self.style_etag.clone())
+            .header(header::CACHE_CONTROL, STYLE_CACHE);
+        if caching::not_modified(req.headers(), &self.style_etag) {
+            return builder.status(StatusCode::NOT_MODIFIED).finish();
+        }
+        builder
+            .header(header::CONTENT_TYPE, CSS)
+            .body(Bytes::from_static(STYLE.as_bytes()))
+    }
+
+    /// Renders `page` (`None`: the 404 page).
+    fn render(
+        &self,
+        v: &Viewer,
+        path: &str,
+        page: Option<Page>,
+        query: &PageQuery,
+    ) -> Result<Rendered, minijinja::Error> {
+        let today_month = Date::from_naive(v.today)
+            .ok()
+            .filter(|d| v.catalog.contains(*d))
+            .map(|d| month_path(d.year(), d.month()));
+        let today_href = format!(
+            "{}{}",
+            today_month.as_deref().unwrap_or("/"),
+            view::lang_query(v.lang, '?')
+        );
+        let extra = (page == Some(Page::Search) && !query.q.is_empty())
+            .then(|| format!("q={}", encode(&query.q)));
+        let frame = Frame::new(
+            &self.texts,
+            v.lang,
+            &self.style_path,
+            path,
+            extra,
+            today_href,
+            v.catalog.version(),
+        );
+        let (name, ctx) = match page {
+            Some(Page::Home) => {
+                let (y, m) = (v.today.year(), v.today.month());
+                ("month.html", self.month_context(v, y, m))
+            }
+            Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
+            Some(Page::Year(y)) => ("year.html", self.year_context(v, y)),
+            Some(Page::Day(date)) => ("day.html", self.day_context(v, date)),
+            Some(Page::Search) => ("search.html", self.search_context(v, &query.q)),
+            Some(Page::Style) | None => (
+                "not_found.html",
+                context! {
+                    title => v.texts.text(v.lang, "not_found_title"),
+                    range => v.texts.fill(v.lang, "served_range", &[
+                        ("first", &v.catalog.first().year().to_string()),
+                        ("last", &v.catalog.last().year().to_string()),
+                    ]),
+                },
+            ),
+        };
+        let status = if page.is_some() {
+            StatusCode::OK
+        } else {
+            StatusCode::NOT_FOUND
+        };
+        let html = self
+            .env
+            .get_template(name)?
+            .render(context! { c => Serde(frame), ..ctx })?;
+        Ok(Rendered {
+            status,
+            body: Bytes::from(html),
+        })
+    }
+
+    fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
+        let grid = v.month_grid(year, month);
+        let neighbour = |y: i32, m: u32| {
+            Date::from_ymd(y, m, 1)
+                .ok()
+                .filter(|d| v.catalog.contains(*d))
+                .map(|_| Link {
+                    href: month_path(y, m),
+                    label: v.month_title(y, m),
+                })
+        };
+        let (py, pm) = if month == 1 {
+            (year - 1, 12)
+        } else {
+            (year, month - 1)
+        };
+        let (ny, nm) = if month == 12 {
+            (year + 1, 1)
+        } else {
+            (year, month + 1)
+        };
+        context! {
+            title => grid.title.clone(),
+            grid => Serde(grid),
+            year,
+            prev => Serde(neighbour(py, pm)),
+            next => Serde(neighbour(ny, nm)),
+            marks => marks(),
+        }
+    }
+
+    fn year_context(&self, v: &Viewer, year: i32) -> minijinja::Value {
+        let months: Vec<_> = (1..=12).map(|m| v.month_grid(year, m)).collect();
+        let served = |y: i32| y >= v.catalog.first().year() && y <= v.catalog.last().year();
+        let first = Date::from_ymd(year, 1, 1).expect("a served year");
+        let last = Date::from_ymd(year, 12, 31).expect("a served year");
+        let s = v
+            .catalog
+            .working_summary(first, last, kalendorius_dataset::Week::Five);
+        context! {
+            title => v.texts.fill(v.lang, "year_title", &[("y", &year.to_string())]),
+            year,
+            months => Serde(months),
+            summary => Serde(view::Summary {
+                working_days: s.working_days,
+                working_hours: s.working_hours,
+                non_working_days: s.non_working_days,
+                shortened_days: s.shortened_days,
+            }),
+            prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
+            next => served(year + 1).then(|| format!("/{:04}", year + 1)),
+            marks => marks(),
+        }
+    }
+
+    fn day_context(&self, v: &Viewer, date: Date) -> minijinja::Value {
+        #[derive(Serialize)]
+        struct HolidayLine {
+            name: String,
+            kind: String,
+            red: bool,
+        }
+        let weekday = v.texts.item(
+            v.lang,
+            "weekdays",
+            date.weekday().num_days_from_monday() as usize,
+        );
+        let holidays: Vec<HolidayLine> = v
+            .catalog
+            .holidays_on(date)
+            .map(|h| HolidayLine {
+                name: h.name(v.lang).to_string(),
+                kind: v.type_label(h.kind).to_string(),
+                red: h.is_red,
+            })
+            .collect();
+        let names: Vec<Link> = v
+            .catalog
+            .name_days_on(date)
+            .map(|n| Link {
+                href: format!("{}?q={}", route::SEARCH_PATH, encode(&n.name)),
+                label: n.name.to_string(),
+            })
+            .collect();
+        let near = |d: Option<Date>| {
+            d.filter(|d| v.catalog.contains(*d)).map(|d| Link {
+                href: day_path(d),
+                label: v.date_long(d),
+            })
+        };
+        let prev = date
+            .naive()
+            .pred_opt()
+            .and_then(|d| Date::from_naive(d).ok());
+        let iso = date.to_string();
+        let lang = v.lang.code();
+        let api = [
+            (format!("/api/v1/laisvadienis?date={iso}"), false),
+            (format!("/api/v1/day?date={iso}&lang={lang}"), true),
+            (format!("/api/v1/holidays?date={iso}&lang={lang}"), true),
+            (format!("/api/v1/name-days?date={iso}"), true),
+        ]
+        .map(|(href, keyed)| context! { href, keyed });
+        let (_, week, _) = v.catalog.calendar_of(date);
+        context! {
+            title => v.date_long(date),
+            date => iso,
+            weekday,
+            week,
+            is_today => v.is_today(date),
+            status => v.status_sentences(date),
+            off => v.catalog.status_of(date).laisvadienis,
+            holidays => Serde(holidays),
+            names => Serde(names),
+            prev => Serde(near(prev)),
+            next => Serde(near(date.succ())),
+            month => Serde(Link { href: month_path(date.year(), date.month()), label: v.month_title(date.year(), date.month()) }),
+            api => api.to_vec(),
+        }
+    }
+
+    fn search_context(&self, v: &Viewer, q: &str) -> minijinja::Value {
+        let q = q.trim();
+        let too_long = q.chars().count() > MAX_QUERY_CHARS;
+        let results = if q.is_empty() || too_long {
+            Vec::new()
+        } else {
+            v.search(q)
+        };
+        context! {
+            title => v.texts.text(v.lang, "nav_search"),
+            q,
+            searched => !q.is_empty() && !too_long,
+            too_long,
+            count_text => v.texts.fill(v.lang, "search_results", &[("count", &results.len().to_string())]),
+            results => Serde(results),
+        }
+    }
+}
+
+/// A link with its text.
+#[derive(Debug, Serialize)]
+struct Link {
+    href: String,
+    label: String,
+}
+
+/// The symbols of the legend.
+fn marks() -> minijinja::Value {
+    context! {
+        red => view::mark::RED,
+        dayoff => view::mark::DAY_OFF,
+        workday => view::mark::WORKING,
+        short => view::mark::SHORTENED,
+    }
+}
+
+/// A served page, or `None` for a date outside the dataset.
+fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
+    let served_year = |y: i32| (catalog.first().year()..=catalog.last().year()).contains(&y);
+    match page {
+        Page::Home => served_year(today.year()).then_some(Page::Home),
+        Page::Year(y) | Page::Month(y, _) => served_year(y).then_some(page),
+        Page::Day(d) => catalog.contains(d).then_some(page),
+        Page::Search | Page::Style => Some(page),
+    }
+}
+
+/// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt) and `q`.
+struct PageQuery {
+    lang: Lang,
+    q: String,
+}
+
+impl PageQuery {
+    fn parse(query: Option<&str>) -> PageQuery {
+        let mut out = PageQuery {
+            lang: Lang::Lt,
+            q: String::new(),
+        };
+        for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            match name.as_ref() {
+                "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
+                // Bounded: a longer query is refused by the page anyway.
+                "q" => out.q = value.chars().take(MAX_QUERY_CHARS + 1).collect(),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// `text` percent-encoded for a query value.
+fn encode(text: &str) -> Cow<'_, str> {
+    form_urlencoded::byte_serialize(text.as_bytes())
+        .collect::<String>()
+        .into()
+}
+
+/// The strong ETag of a page: a digest of everything the page is made of.
+fn page_etag(
+    catalog: &Catalog,
+    path: &str,
+    lang: Lang,
+    q: &str,
+    today: Option<NaiveDate>,
+) -> HeaderValue {
+    let today = today.map(|d| d.to_string()).unwrap_or_default();
+    let parts = [catalog.etag_tag(), path, lang.code(), q, &today];
+    let hash = short_hash(parts.join("\u{0}").as_bytes());
+    HeaderValue::from_str(&format!("\"pg-{hash}\"")).expect("hex digits are a valid header value")
+}
+
+/// The first 16 hex digits of the SHA-256 of `bytes`.
+fn short_hash(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(&sha2::Sha256::digest(bytes)[..8])
+}
+
+#[cfg(test)]
+mod tests;

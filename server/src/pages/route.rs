@@ -1,0 +1,124 @@
+//! Which page a path names: the paths of the HTML pages, parsed strictly (one spelling per
+//! page, so one cache entry and one ETag per page).
+
+use kalendorius_dataset::Date;
+
+/// Prefixes that are not pages: the API, the published data, the API documentation and the
+/// probes keep their JSON answers (and their JSON 404s).
+const NOT_PAGES: [&str; 5] = ["/api", "/data", "/docs", "/health", "/ready"];
+
+/// The path of the search page.
+pub const SEARCH_PATH: &str = "/vardai";
+
+/// The prefix of the stylesheet's path; its content hash follows.
+pub const STYLE_PREFIX: &str = "/static/style.";
+
+/// A page the server renders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// `/`: the current month.
+    Home,
+    /// `/{YYYY}`: twelve months.
+    Year(i32),
+    /// `/{YYYY}/{MM}`.
+    Month(i32, u32),
+    /// `/{YYYY}/{MM}/{DD}`.
+    Day(Date),
+    /// `/vardai?q=`.
+    Search,
+    /// `/static/style.<hash>.css`.
+    Style,
+}
+
+/// Whether `path` belongs to the pages (answered in HTML, a 404 included), rather than to the
+/// API, the data, the docs or the probes.
+pub fn is_page_path(path: &str) -> bool {
+    !NOT_PAGES.iter().any(|prefix| path.starts_with(prefix))
+}
+
+/// The page `path` names, or `None` (a 404). `style_path` is the stylesheet's current path.
+/// Dates are only checked for form here; whether they are served is the catalog's business.
+pub fn parse(path: &str, style_path: &str) -> Option<Page> {
+    match path {
+        "/" => return Some(Page::Home),
+        SEARCH_PATH => return Some(Page::Search),
+        p if p == style_path => return Some(Page::Style),
+        _ => {}
+    }
+    let mut parts = path.strip_prefix('/')?.split('/');
+    let year = number(parts.next()?, 4)?;
+    let Some(month) = parts.next() else {
+        return Some(Page::Year(year as i32));
+    };
+    let month = number(month, 2)?;
+    let Some(day) = parts.next() else {
+        return (1..=12)
+            .contains(&month)
+            .then_some(Page::Month(year as i32, month));
+    };
+    let day = number(day, 2)?;
+    if parts.next().is_some() {
+        return None;
+    }
+    Date::from_ymd(year as i32, month, day).ok().map(Page::Day)
+}
+
+/// `text` as a number of exactly `digits` ASCII digits.
+fn number(text: &str, digits: usize) -> Option<u32> {
+    if text.len() != digits || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STYLE: &str = "/static/style.0123abcd.css";
+
+    #[test]
+    fn each_page_has_one_spelling() {
+        assert_eq!(parse("/", STYLE), Some(Page::Home));
+        assert_eq!(parse("/2026", STYLE), Some(Page::Year(2026)));
+        assert_eq!(parse("/2026/12", STYLE), Some(Page::Month(2026, 12)));
+        assert_eq!(
+            parse("/2026/12/24", STYLE),
+            Some(Page::Day(Date::parse("2026-12-24").unwrap()))
+        );
+        assert_eq!(parse("/vardai", STYLE), Some(Page::Search));
+        assert_eq!(parse(STYLE, STYLE), Some(Page::Style));
+        for wrong in [
+            "/2026/13",
+            "/2026/00",
+            "/2026/2",
+            "/2026/02/30",
+            "/2026/12/24/x",
+            "/2026/",
+            "/26",
+            "/abc",
+            "/vardai/",
+            "/static/style.old.css",
+            "/1500/01/01",
+        ] {
+            assert_eq!(parse(wrong, STYLE), None, "{wrong}");
+        }
+    }
+
+    #[test]
+    fn the_api_and_the_probes_are_not_pages() {
+        for path in [
+            "/api/v1/day",
+            "/api",
+            "/data/manifest.json",
+            "/docs",
+            "/health",
+            "/ready",
+        ] {
+            assert!(!is_page_path(path), "{path}");
+        }
+        for path in ["/", "/abc", "/2026/13", "/favicon.ico"] {
+            assert!(is_page_path(path), "{path}");
+        }
+    }
+}

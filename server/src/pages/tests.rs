@@ -1,0 +1,88 @@
+//! Every template renders, in every language, for every page kind (so a template error is
+//! caught here, not by the first visitor), over a dataset built from the fixture sources.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use chrono::NaiveDate;
+use kalendorius_dataset::Lang;
+use poem::http::StatusCode;
+use poem::Request;
+
+use super::*;
+
+fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<(tempfile::TempDir, Catalog)> = OnceLock::new();
+    &CATALOG
+        .get_or_init(|| {
+            let tmp = tempfile::tempdir().unwrap();
+            kalendorius_generator::build(&kalendorius_generator::BuildOptions {
+                sources: Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sources"),
+                out: tmp.path().to_path_buf(),
+                years: Some(2011..=2012),
+                keep: kalendorius_generator::versions::DEFAULT_KEEP,
+            })
+            .expect("the fixture sources build");
+            let dir = kalendorius_dataset::open_dataset(tmp.path()).unwrap();
+            let catalog = Catalog::load(&dir).unwrap();
+            (tmp, catalog)
+        })
+        .1
+}
+
+async fn get(pages: &Pages, uri: &str, today: NaiveDate) -> (StatusCode, String) {
+    let req = Request::builder().uri(uri.parse().unwrap()).finish();
+    let resp = pages.answer(&req, catalog(), today);
+    let status = resp.status();
+    let body = resp.into_body().into_string().await.unwrap();
+    (status, body)
+}
+
+#[tokio::test]
+async fn every_template_renders_in_every_language() {
+    let pages = Pages::new().expect("the embedded templates compile");
+    let today = NaiveDate::from_ymd_opt(2011, 2, 19).unwrap();
+    for lang in Lang::ALL {
+        for (path, status) in [
+            ("/", StatusCode::OK),
+            ("/2011", StatusCode::OK),
+            ("/2011/02", StatusCode::OK),
+            ("/2011/12", StatusCode::OK),
+            ("/2011/02/19", StatusCode::OK),
+            ("/2011/12/23", StatusCode::OK),
+            ("/2011/12/25", StatusCode::OK),
+            ("/2011/01/01", StatusCode::OK),
+            ("/2012/12/31", StatusCode::OK),
+            ("/vardai", StatusCode::OK),
+            ("/vardai?q=jon", StatusCode::OK),
+            ("/vardai?q=xyz", StatusCode::OK),
+            ("/2030/01", StatusCode::NOT_FOUND),
+            ("/nothing", StatusCode::NOT_FOUND),
+        ] {
+            let sep = if path.contains('?') { '&' } else { '?' };
+            let uri = format!("{path}{sep}lang={}", lang.code());
+            let (got, body) = get(&pages, &uri, today).await;
+            assert_eq!(got, status, "{uri}");
+            assert!(
+                body.starts_with("<!DOCTYPE html>")
+                    && body.contains(&format!("<html lang=\"{}\">", lang.code())),
+                "{uri}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_stylesheet_is_served_at_its_hashed_path() {
+    let pages = Pages::new().unwrap();
+    let today = NaiveDate::from_ymd_opt(2011, 2, 19).unwrap();
+    let req = Request::builder()
+        .uri(pages.style_path().parse().unwrap())
+        .finish();
+    let resp = pages.answer(&req, catalog(), today);
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["cache-control"], STYLE_CACHE);
+    assert!(pages.style_path().ends_with(".css"));
+    let (status, _) = get(&pages, "/static/style.css", today).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

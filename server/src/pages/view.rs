@@ -1,0 +1,528 @@
+//! What each page shows, looked up in the catalog and put into words: the values the
+//! templates render. Nothing here decides a calendar fact; every status, holiday, transfer,
+//! name and working-time figure is the catalog's.
+
+use chrono::{Datelike, NaiveDate};
+use kalendorius_dataset::working_time::Week;
+use kalendorius_dataset::{Date, HolidayType, Lang, Reason, TransferKind};
+use serde::Serialize;
+
+use super::i18n::{capitalized, Texts};
+use crate::catalog::Catalog;
+use crate::name_index::{MatchKind, MonthDay, MAX_MATCHES};
+
+/// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
+pub mod mark {
+    /// A red holiday.
+    pub const RED: &str = "★";
+    /// A declared extra day off.
+    pub const DAY_OFF: &str = "◆";
+    /// A weekend day declared a working day.
+    pub const WORKING: &str = "▲";
+    /// A working day one hour shorter.
+    pub const SHORTENED: &str = "−1";
+}
+
+/// What every page needs: the language, the labels, the links of the frame.
+#[derive(Debug, Serialize)]
+pub struct Frame {
+    /// `lt`, `en`, `pl` or `ru`.
+    pub lang: &'static str,
+    /// The labels (`t.<key>`).
+    pub t: minijinja::Value,
+    /// The stylesheet's path.
+    pub css: String,
+    /// The query that keeps the language on internal links: `""` for lt, `?lang=en`...
+    pub q: String,
+    /// The same, to follow another parameter: `""` or `&lang=en`.
+    pub qa: String,
+    /// The page in each language.
+    pub langs: Vec<LangLink>,
+    /// The current month's page.
+    pub today_href: String,
+    /// The dataset version.
+    pub version: String,
+}
+
+/// A link to the same page in another language.
+#[derive(Debug, Serialize)]
+pub struct LangLink {
+    /// Language code.
+    pub code: &'static str,
+    /// The language's own name.
+    pub name: &'static str,
+    /// The page in that language.
+    pub href: String,
+    /// Whether this is the page's language.
+    pub current: bool,
+}
+
+/// The language's name in itself.
+fn endonym(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Lietuvių",
+        Lang::En => "English",
+        Lang::Pl => "Polski",
+        Lang::Ru => "Русский",
+    }
+}
+
+/// `?lang=xx` for a language other than the default.
+pub fn lang_query(lang: Lang, separator: char) -> String {
+    if lang == Lang::Lt {
+        String::new()
+    } else {
+        format!("{separator}lang={}", lang.code())
+    }
+}
+
+impl Frame {
+    /// The frame of the page at `path` (with `extra`, such as `q=...`, kept on the language
+    /// links), in `lang`.
+    pub fn new(
+        texts: &Texts,
+        lang: Lang,
+        css: &str,
+        path: &str,
+        extra: Option<String>,
+        today_href: String,
+        version: &str,
+    ) -> Frame {
+        let langs = Lang::ALL
+            .iter()
+            .map(|&other| {
+                let query: Vec<String> = extra
+                    .iter()
+                    .cloned()
+                    .chain((other != Lang::Lt).then(|| format!("lang={}", other.code())))
+                    .collect();
+                let href = if query.is_empty() {
+                    path.to_string()
+                } else {
+                    format!("{path}?{}", query.join("&"))
+                };
+                LangLink {
+                    code: other.code(),
+                    name: endonym(other),
+                    href,
+                    current: other == lang,
+                }
+            })
+            .collect();
+        Frame {
+            lang: lang.code(),
+            t: texts.value(lang),
+            css: css.to_string(),
+            q: lang_query(lang, '?'),
+            qa: lang_query(lang, '&'),
+            langs,
+            today_href,
+            version: version.to_string(),
+        }
+    }
+}
+
+/// `/YYYY/MM` of a month.
+pub fn month_path(year: i32, month: u32) -> String {
+    format!("/{year:04}/{month:02}")
+}
+
+/// `/YYYY/MM/DD` of a date.
+pub fn day_path(date: Date) -> String {
+    format!("/{:04}/{:02}/{:02}", date.year(), date.month(), date.day())
+}
+
+/// One day in a month grid.
+#[derive(Debug, Serialize)]
+pub struct Cell {
+    /// Day of the month.
+    pub day: u32,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Its page.
+    pub href: String,
+    /// CSS classes: `weekend`, `red`, `dayoff`, `workday`, `short`, `today`.
+    pub kinds: String,
+    /// The symbols of its kinds (see [`mark`]).
+    pub marks: String,
+    /// Its kinds in words (for screen readers and the tooltip).
+    pub label: String,
+    /// Names of its red holidays or of its declared transfer, in the page's language.
+    pub holidays: Vec<String>,
+    /// Its name days.
+    pub names: Vec<String>,
+}
+
+/// One week row.
+#[derive(Debug, Serialize)]
+pub struct WeekRow {
+    /// ISO week number.
+    pub number: u8,
+    /// Monday to Sunday; `None` outside the month.
+    pub cells: Vec<Option<Cell>>,
+}
+
+/// A weekday column header.
+#[derive(Debug, Serialize)]
+pub struct WeekdayHead {
+    /// Abbreviation.
+    pub short: String,
+    /// Full name.
+    pub full: String,
+    /// Saturday or Sunday.
+    pub weekend: bool,
+}
+
+/// Working time of a period (5-day week).
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// Working days.
+    pub working_days: u32,
+    /// Working hours.
+    pub working_hours: u32,
+    /// Days off.
+    pub non_working_days: u32,
+    /// Shortened days.
+    pub shortened_days: u32,
+}
+
+/// A month as a grid.
+#[derive(Debug, Serialize)]
+pub struct MonthGrid {
+    /// Heading: "2026 m. gruodis", "December 2026".
+    pub title: String,
+    /// The month's name alone, capitalized (the year page).
+    pub name: String,
+    /// The month's page.
+    pub href: String,
+    /// Column heads, Monday first.
+    pub weekdays: Vec<WeekdayHead>,
+    /// The weeks.
+    pub weeks: Vec<WeekRow>,
+    /// Its working time.
+    pub summary: Summary,
+}
+
+/// Builds the pages' values from one catalog, in one language, on one day.
+pub struct Viewer<'a> {
+    /// The catalog.
+    pub catalog: &'a Catalog,
+    /// The labels.
+    pub texts: &'a Texts,
+    /// The page's language.
+    pub lang: Lang,
+    /// Today in Vilnius.
+    pub today: NaiveDate,
+}
+
+impl Viewer<'_> {
+    fn text(&self, key: &str) -> &str {
+        self.texts.text(self.lang, key)
+    }
+
+    /// "2026 m. gruodis", "December 2026".
+    pub fn month_title(&self, year: i32, month: u32) -> String {
+        let name = self.texts.item(self.lang, "months", month as usize - 1);
+        let name = if self.lang == Lang::Lt {
+            name.to_string()
+        } else {
+            capitalized(name)
+        };
+        self.texts.fill(
+            self.lang,
+            "month_title",
+            &[("y", &year.to_string()), ("month", &name)],
+        )
+    }
+
+    /// "2026 m. gruodžio 24 d.", "24 December 2026".
+    pub fn date_long(&self, date: Date) -> String {
+        self.texts.fill(
+            self.lang,
+            "date_long",
+            &[
+                ("y", &date.year().to_string()),
+                ("month_gen", self.month_gen(date.month())),
+                ("d", &date.day().to_string()),
+            ],
+        )
+    }
+
+    /// "birželio 24 d.", "24 June".
+    pub fn day_month(&self, month: u32, day: u32) -> String {
+        self.texts.fill(
+            self.lang,
+            "day_month",
+            &[
+                ("month_gen", self.month_gen(month)),
+                ("d", &day.to_string()),
+            ],
+        )
+    }
+
+    fn month_gen(&self, month: u32) -> &str {
+        self.texts.item(self.lang, "months_gen", month as usize - 1)
+    }
+
+    /// The weekday's name (0 = Monday).
+    fn weekday(&self, monday_based: u32) -> &str {
+        self.texts
+            .item(self.lang, "weekdays", monday_based as usize)
+    }
+
+    /// Whether `date` is today.
+    pub fn is_today(&self, date: Date) -> bool {
+        date.naive() == self.today
+    }
+
+    /// The names of the red holidays on `date`, in the page's language.
+    fn red_names(&self, date: Date) -> Vec<String> {
+        self.catalog
+            .holidays_on(date)
+            .filter(|h| h.is_red)
+            .map(|h| h.name(self.lang).to_string())
+            .collect()
+    }
+
+    /// The grid of a served month, each cell with its marks, holidays and name days (the
+    /// templates choose what to show), and the month's working time.
+    pub fn month_grid(&self, year: i32, month: u32) -> MonthGrid {
+        let first = Date::from_ymd(year, month, 1).expect("a served month");
+        let mut weeks: Vec<WeekRow> = Vec::new();
+        let mut date = Some(first);
+        while let Some(day) = date.filter(|d| d.month() == month) {
+            let column = day.weekday().num_days_from_monday() as usize;
+            if column == 0 || weeks.is_empty() {
+                let (_, iso_week, _) = self.catalog.calendar_of(day);
+                weeks.push(WeekRow {
+                    number: iso_week,
+                    cells: (0..7).map(|_| None).collect(),
+                });
+            }
+            let row = weeks.last_mut().expect("a row was pushed");
+            row.cells[column] = Some(self.cell(day));
+            date = day.succ().filter(|d| self.catalog.contains(*d));
+        }
+        let last = Date::from_ymd(year, month, days_in_month(year, month)).expect("a real date");
+        let s = self.catalog.working_summary(first, last, Week::Five);
+        MonthGrid {
+            title: self.month_title(year, month),
+            name: capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
+            href: month_path(year, month),
+            weekdays: (0..7)
+                .map(|i| WeekdayHead {
+                    short: self.texts.item(self.lang, "weekdays_short", i).to_string(),
+                    full: self.weekday(i as u32).to_string(),
+                    weekend: i >= 5,
+                })
+                .collect(),
+            weeks,
+            summary: Summary {
+                working_days: s.working_days,
+                working_hours: s.working_hours,
+                non_working_days: s.non_working_days,
+                shortened_days: s.shortened_days,
+            },
+        }
+    }
+
+    fn cell(&self, date: Date) -> Cell {
+        let status = self.catalog.status_of(date);
+        let (_, _, weekend) = self.catalog.calendar_of(date);
+        let transfer = self.catalog.transfer_on(date);
+        let red = self.red_names(date);
+        let mut kinds: Vec<&str> = Vec::new();
+        let mut marks: Vec<&str> = Vec::new();
+        let mut label: Vec<&str> = Vec::new();
+        let mut holidays = red.clone();
+        if weekend {
+            kinds.push("weekend");
+            label.push(self.text("weekend"));
+        }
+        if !red.is_empty() {
+            kinds.push("red");
+            marks.push(mark::RED);
+            label.push(self.text("red_holiday"));
+        }
+        match transfer.map(|t| t.kind) {
+            Some(TransferKind::DayOff) => {
+                kinds.push("dayoff");
+                marks.push(mark::DAY_OFF);
+                label.push(self.text("declared_day_off"));
+            }
+            Some(TransferKind::WorkingDay) => {
+                kinds.push("workday");
+                marks.push(mark::WORKING);
+                label.push(self.text("declared_working_day"));
+            }
+            None => {}
+        }
+        if let Some(t) = transfer {
+            holidays.push(t.name(self.lang).to_string());
+        }
+        if status.shorter_workday {
+            kinds.push("short");
+            marks.push(mark::SHORTENED);
+            label.push(self.text("shortened"));
+        }
+        if self.is_today(date) {
+            kinds.push("today");
+            label.push(self.text("today"));
+        }
+        Cell {
+            day: date.day(),
+            date: date.to_string(),
+            href: day_path(date),
+            kinds: kinds.join(" "),
+            marks: marks.join(" "),
+            label: label.join("; "),
+            holidays,
+            names: self
+                .catalog
+                .name_days_on(date)
+                .map(|n| n.name.to_string())
+                .collect(),
+        }
+    }
+
+    /// The status of a date in sentences: what it is, and why.
+    pub fn status_sentences(&self, date: Date) -> Vec<String> {
+        let status = self.catalog.status_of(date);
+        let transfer = self.catalog.transfer_on(date);
+        let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
+        let weekday = self.weekday(date.weekday().num_days_from_monday());
+        let mut out = Vec::new();
+        if status.laisvadienis {
+            let red = self.red_names(date);
+            out.push(match status.reason {
+                Some(Reason::PublicHoliday) if !red.is_empty() => self.texts.fill(
+                    self.lang,
+                    "status_off_holiday",
+                    &[("names", &red.join(", "))],
+                ),
+                Some(Reason::PublicHoliday) => {
+                    self.texts
+                        .fill(self.lang, "status_off_declared", &[("name", transfer_name)])
+                }
+                _ => self
+                    .texts
+                    .fill(self.lang, "status_off_weekend", &[("weekday", weekday)]),
+            });
+            return out;
+        }
+        let hours = self
+            .catalog
+            .working_summary(date, date, Week::Five)
+            .working_hours;
+        out.push(self.texts.fill(
+            self.lang,
+            "status_working",
+            &[("hours", &hours.to_string())],
+        ));
+        if transfer.map(|t| t.kind) == Some(TransferKind::WorkingDay) {
+            out.push(self.texts.fill(
+                self.lang,
+                "note_declared_working",
+                &[("name", transfer_name)],
+            ));
+        }
+        if status.shorter_workday {
+            let next = date.succ().filter(|d| self.catalog.contains(*d));
+            let names = next.map(|d| self.red_names(d)).unwrap_or_default();
+            out.push(
+                self.texts
+                    .fill(self.lang, "note_shortened", &[("names", &names.join(", "))]),
+            );
+        }
+        out
+    }
+
+    /// The label of a holiday type.
+    pub fn type_label(&self, kind: HolidayType) -> &str {
+        self.text(match kind {
+            HolidayType::Public => "type_public",
+            HolidayType::Traditional => "type_traditional",
+            HolidayType::Religious => "type_religious",
+            HolidayType::School => "type_school",
+            HolidayType::Other => "type_other",
+        })
+    }
+
+    /// The search results for `query` (already checked), each date linked to its day in
+    /// today's year (February 29 in a common year: February 28, where the name is
+    /// celebrated then).
+    pub fn search(&self, query: &str) -> Vec<SearchResult> {
+        let year = self.today.year();
+        self.catalog
+            .name_index()
+            .search(query, MAX_MATCHES)
+            .into_iter()
+            .map(|(kind, entry)| SearchResult {
+                name: entry.name.to_string(),
+                exact: kind == MatchKind::Exact,
+                gender: self
+                    .text(if entry.gender == "f" {
+                        "gender_f"
+                    } else {
+                        "gender_m"
+                    })
+                    .to_string(),
+                dates: entry
+                    .dates
+                    .iter()
+                    .map(|md| self.search_date(year, *md))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn search_date(&self, year: i32, md: MonthDay) -> SearchDate {
+        let (month, day) = (u32::from(md.month), u32::from(md.day));
+        let date = Date::from_ymd(year, month, day)
+            .or_else(|_| Date::from_ymd(year, month, day - 1))
+            .ok()
+            .filter(|d| self.catalog.contains(*d));
+        SearchDate {
+            label: self.day_month(month, day),
+            month_day: md.to_string(),
+            href: date.map(day_path),
+        }
+    }
+}
+
+/// A name found by the search page.
+#[derive(Debug, Serialize)]
+pub struct SearchResult {
+    /// The name.
+    pub name: String,
+    /// Whether it is the query itself.
+    pub exact: bool,
+    /// Gender in words.
+    pub gender: String,
+    /// Its days.
+    pub dates: Vec<SearchDate>,
+}
+
+/// A day of a found name.
+#[derive(Debug, Serialize)]
+pub struct SearchDate {
+    /// In words: "birželio 24 d.".
+    pub label: String,
+    /// `MM-DD`.
+    pub month_day: String,
+    /// Its page this year, when served.
+    pub href: Option<String>,
+}
+
+/// Number of days of a month.
+pub fn days_in_month(year: i32, month: u32) -> u32 {
+    let (next_year, next_month) = if month == 12 {
+        (year + 1, 1)
+    } else {
+        (year, month + 1)
+    };
+    NaiveDate::from_ymd_opt(next_year, next_month, 1)
+        .and_then(|d| d.pred_opt())
+        .map(|d| d.day())
+        .unwrap_or(31)
+}
