@@ -41,7 +41,7 @@ use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::state::keys::{KeyError, KeyRecord};
-use crate::state::State;
+use crate::state::store::{check_sled, AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
 /// Headers a browser script may read from our responses: all of them (`ETag`, `RateLimit-*`,
@@ -132,7 +132,7 @@ pub struct App {
     /// The dataset in service.
     data: Arc<DataHandle>,
     /// Keys and counters.
-    state: Arc<State>,
+    store: Store,
     /// Who may set `X-Forwarded-For`.
     proxies: TrustedProxies,
     /// The browsable docs (`/docs`).
@@ -143,7 +143,7 @@ pub struct App {
 
 impl App {
     /// Builds the application.
-    pub fn new(data: Arc<DataHandle>, state: Arc<State>, proxies: TrustedProxies) -> App {
+    pub fn new(data: Arc<DataHandle>, store: Store, proxies: TrustedProxies) -> App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
 
@@ -158,7 +158,7 @@ impl App {
             .boxed();
         App {
             data,
-            state,
+            store,
             proxies,
             docs,
             spec,
@@ -171,50 +171,114 @@ impl App {
     }
 
     /// Runs the gate of one operation (limits, key) and then the operation, recording what
-    /// the gate learnt in `ex.admission`.
+    /// the gate learnt in `ex.admission`. The sled store counts here, synchronously; the
+    /// operations of a store that must be awaited go to [`App::call_op_later`] instead (see
+    /// [`App::respond`]).
     fn call_op(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
-        match op.public() {
-            Some(endpoint) => {
-                let decision = self.state.check_public(ex.client_ip, endpoint, ex.received);
+        let gated = match self.identify(op, req, ex) {
+            Ok(gated) => gated,
+            Err(refusal) => return refusal,
+        };
+        let checked = match self.store.sled() {
+            Some(state) => Ok(check_sled(state, gated.counted(ex.client_ip), ex.received)),
+            None => Err(StateUnavailable),
+        };
+        self.conclude(op, req, ex, gated, checked)
+    }
+
+    /// [`App::call_op`] for a store whose checks are awaited (Redis).
+    async fn call_op_later(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
+        let gated = match self.identify(op, req, ex) {
+            Ok(gated) => gated,
+            Err(refusal) => return refusal,
+        };
+        let checked = self
+            .store
+            .check(gated.counted(ex.client_ip), ex.received)
+            .await;
+        self.conclude(op, req, ex, gated, checked)
+    }
+
+    /// Whom the request of `op` counts against: its address on a public endpoint, or its
+    /// key (401 when there is none or it is refused, 503 when keys cannot be read).
+    #[allow(clippy::result_large_err)]
+    fn identify(&self, op: Op, req: &Request, ex: &Exchange) -> Result<Gated, Response> {
+        if let Some(endpoint) = op.public() {
+            return Ok(Gated::Public(endpoint));
+        }
+        let Some(key) = auth::presented_key(req) else {
+            return Err(if auth::has_other_scheme(req) {
+                errors::missing_key_wrong_scheme()
+            } else {
+                errors::missing_key()
+            }
+            .into_response());
+        };
+        match self.store.authenticate(&key, DateTime::from(ex.received)) {
+            Ok(record) => Ok(Gated::Key(record)),
+            Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
+                ErrorCode::InvalidKey,
+                "the API key is not valid or has been revoked",
+            )
+            .into_response()),
+            Err(AuthError::Key(KeyError::Expired)) => {
+                Err(ApiError::new(ErrorCode::ExpiredKey, "the API key has expired").into_response())
+            }
+            Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable().into_response()),
+        }
+    }
+
+    /// Acts on the rate-limit check of a gated request: 429 when refused, the operation's
+    /// answer when admitted. A check that could not be made lets a public request through
+    /// uncounted and refuses a keyed one (503).
+    fn conclude(
+        &self,
+        op: Op,
+        req: &Request,
+        ex: &mut Exchange,
+        gated: Gated,
+        checked: Result<Decision, StateUnavailable>,
+    ) -> Response {
+        let (whose, key) = match gated {
+            Gated::Public(_) => (PER_ADDRESS, None),
+            Gated::Key(record) => (PER_KEY, Some(record)),
+        };
+        let keyed = key.is_some();
+        ex.admission.key = key;
+        match checked {
+            Ok(decision) => {
                 let refused = decision.refused_by;
                 ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
-                    return rate_limited(window, PER_ADDRESS).into_response();
+                    return rate_limited(window, whose).into_response();
                 }
             }
-            None => {
-                let Some(key) = auth::presented_key(req) else {
-                    return if auth::has_other_scheme(req) {
-                        errors::missing_key_wrong_scheme()
-                    } else {
-                        errors::missing_key()
-                    }
-                    .into_response();
-                };
-                let record = match self.state.authenticate(&key, DateTime::from(ex.received)) {
-                    Ok(record) => record,
-                    Err(KeyError::Invalid) => {
-                        return ApiError::new(
-                            ErrorCode::InvalidKey,
-                            "the API key is not valid or has been revoked",
-                        )
-                        .into_response()
-                    }
-                    Err(KeyError::Expired) => {
-                        return ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
-                            .into_response()
-                    }
-                };
-                let decision = self.state.check_key(&record, ex.received);
-                ex.admission.key = Some(record);
-                let refused = decision.refused_by;
-                ex.admission.decision = Some(decision);
-                if let Some(window) = refused {
-                    return rate_limited(window, PER_KEY).into_response();
+            Err(StateUnavailable) if keyed => return errors::state_unavailable().into_response(),
+            Err(StateUnavailable) => {
+                if let Store::Redis(redis) = &self.store {
+                    redis.warn_uncounted(ex.received);
                 }
             }
         }
         answer(op, req, &ex.catalog)
+    }
+}
+
+/// Whom a request that passed authentication is counted against.
+enum Gated {
+    /// Its address, on this public endpoint.
+    Public(PublicEndpoint),
+    /// This key.
+    Key(KeyRecord),
+}
+
+impl Gated {
+    /// What the store counts, for a request from `ip`.
+    fn counted(&self, ip: IpAddr) -> Counted<'_> {
+        match self {
+            Gated::Public(endpoint) => Counted::Public(ip, *endpoint),
+            Gated::Key(record) => Counted::Key(record),
+        }
     }
 }
 
@@ -250,7 +314,7 @@ impl App {
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
                 .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
                 .body(self.spec.clone()),
-            (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
+            (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -320,6 +384,17 @@ impl App {
             admission: Admission::default(),
         };
         let target = Target::from_path(req.uri().path());
+        if let Some(Target::Op(op)) = target {
+            // A store that must be awaited (Redis): the gate and the operation run in the
+            // future (the sled store keeps the synchronous path below).
+            let read = ex.method == Method::GET || ex.method == Method::HEAD;
+            if self.store.sled().is_none() && read && host_refusal(&req).is_none() {
+                return Answered::Later(Box::pin(async move {
+                    let resp = self.call_op_later(op, &req, &mut ex).await;
+                    finish_head_or_docs(resp, req.uri(), ex).await
+                }));
+            }
+        }
         // A known path with a trailing slash is a 404 with a hint.
         let mistyped = || {
             let known = req.uri().path().strip_suffix('/')?;

@@ -29,6 +29,8 @@ use chrono_tz::Europe::Vilnius;
 use crate::limits::{LimitsConfig, MAX_LIMIT};
 use crate::state::admin::{self, AdminRequest, AdminResponse, KeyView};
 use crate::state::keys::{ExportedKey, KeyRecord};
+use crate::state::redis_keys;
+use crate::state::store::StateLocation;
 use crate::state::State;
 
 /// Manage API keys.
@@ -189,7 +191,13 @@ pub fn run_with_output(
     out: &mut dyn Write,
     notes: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let shown = std::path::absolute(state_dir).unwrap_or_else(|_| state_dir.to_owned());
+    let location = StateLocation::parse(state_dir)?;
+    let shown = match &location {
+        StateLocation::Redis(url) => PathBuf::from(url),
+        StateLocation::Directory(_) => {
+            std::path::absolute(state_dir).unwrap_or_else(|_| state_dir.to_owned())
+        }
+    };
     writeln!(notes, "state: {}", shown.display())?;
     notes.flush()?;
     let now = Utc::now();
@@ -235,6 +243,10 @@ pub fn run_with_output(
             replace: a.replace,
         },
     };
+    if let StateLocation::Redis(url) = &location {
+        let response = redis_keys::execute(url, limits, request.clone(), now)?;
+        return output(&request, response, export_to, out);
+    }
     // Only `create` and `import` (a restore into a new directory) may bring a state
     // database into existence; anything else on an empty directory is a wrong directory.
     let creates = matches!(
@@ -264,6 +276,16 @@ pub fn run_with_output(
             response?
         }
     };
+    output(&request, response, export_to, out)
+}
+
+/// Prints the answer to `request` (or writes an export to `export_to`).
+fn output(
+    request: &AdminRequest,
+    response: AdminResponse,
+    export_to: Option<PathBuf>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     match (response, export_to) {
         (AdminResponse::Exported { records }, Some(path)) => {
             write_export(&path, &records)?;
@@ -276,7 +298,7 @@ pub fn run_with_output(
             out.flush()?;
             Ok(())
         }
-        (response, _) => print(&request, response, out),
+        (response, _) => print(request, response, out),
     }
 }
 

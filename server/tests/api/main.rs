@@ -13,3 +13,5 @@ mod openapi;
 mod probes;
 mod process;
 mod public;
+mod redis_harness;
+mod redis_store;

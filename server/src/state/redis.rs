@@ -1,0 +1,429 @@
+//! The Redis (or Valkey) store: API keys and every rate-limit counter in one Redis server
+//! shared by several server processes, so that they count together (README, Running
+//! several processes).
+//!
+//! Layout (every name starts with [`PREFIX`]):
+//! - `keys`: a hash, key id → the key's record as JSON (the SHA-256 of the key, never the
+//!   key itself: the same records as sled holds); `keys:version`: a random token rewritten
+//!   with every key change;
+//! - `m:<subject>`, `d:<subject>`: a subject's sliding minute and sliding day, and
+//!   `mo:<month>:<subject>`: its count in one calendar month (UTC); the subject is
+//!   `p:<endpoint>:<address>` or `k:<key id>`. The script `redis_check.lua` checks and counts
+//!   one request against all of a subject's windows in one atomic step, exactly as
+//!   `crate::limits` does in memory; each of these entries expires when nothing in it
+//!   counts any more, so an address flood leaves nothing behind after its month.
+//!
+//! Keys are read from a copy in memory, which the background task ([`RedisState::run_background`])
+//! reloads whenever `keys:version` changes; it looks every [`REFRESH`], so a key created,
+//! revoked or re-limited through any process or the key tool is honoured everywhere within
+//! one second.
+//!
+//! Failure: one connection (`redis::aio::ConnectionManager`, which multiplexes concurrent
+//! requests and reconnects) with short timeouts. When a command fails, the store counts as
+//! unreachable and checks answer [`StateUnavailable`] at once, without waiting for Redis,
+//! until the background task reaches Redis again (it tries every [`REFRESH`]). The gate then
+//! lets public requests through uncounted (logged as a warning at most once a second) and
+//! refuses keyed ones with 503: recovery needs no restart.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::RwLock;
+use std::time::{Duration, SystemTime};
+
+use chrono::{DateTime, Utc};
+use redis::aio::ConnectionManager;
+use redis::AsyncCommands as _;
+
+use crate::limits::window::{month_and_end, Span};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, Window, MAX_LIMIT};
+use crate::state::keys::{KeyRecord, KeyTable, PresentedKey};
+use crate::state::store::{
+    AuthError, Counted, StateUnavailable, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV,
+};
+use crate::state::{StateError, UnixMillis};
+
+/// The prefix of every Redis key this store writes.
+pub const PREFIX: &str = "kalendorius:";
+
+/// How often the background task looks at the key version (and at Redis when unreachable).
+pub const REFRESH: Duration = Duration::from_millis(250);
+
+/// How long one connection attempt may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_millis(1_000);
+
+/// How long one command may take before Redis counts as unreachable.
+const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1_000);
+
+/// The atomic check of every window of one subject.
+const CHECK_SCRIPT: &str = include_str!("redis_check.lua");
+
+/// The name of the hash of key records.
+pub(crate) fn keys_hash() -> String {
+    format!("{PREFIX}keys")
+}
+
+/// The name of the key version token.
+pub(crate) fn keys_version() -> String {
+    format!("{PREFIX}keys:version")
+}
+
+/// The subject name of an address on a public endpoint. IPv4-mapped IPv6 addresses count
+/// as the IPv4 address (as in memory).
+fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
+    let tag = match endpoint {
+        PublicEndpoint::Laisvadienis => "l",
+        PublicEndpoint::Days => "d",
+        PublicEndpoint::Pages => "h",
+        PublicEndpoint::Feeds => "f",
+        PublicEndpoint::Data => "j",
+    };
+    format!("p:{tag}:{}", ip.to_canonical())
+}
+
+/// The subject name of an API key.
+fn key_subject(id: &str) -> String {
+    format!("k:{id}")
+}
+
+/// The names of a key's minute and day windows (`keys delete` removes them).
+pub(crate) fn key_windows(id: &str) -> [String; 2] {
+    let subject = key_subject(id);
+    [
+        format!("{PREFIX}m:{subject}"),
+        format!("{PREFIX}d:{subject}"),
+    ]
+}
+
+/// Opens a client for `url`, with the username and password from the environment.
+pub(crate) fn client(url: &str) -> Result<redis::Client, StateError> {
+    let config = |message: String| StateError::Config(format!("state URL {url}: {message}"));
+    let mut info =
+        redis::IntoConnectionInfo::into_connection_info(url).map_err(|e| config(e.to_string()))?;
+    let mut settings = info.redis_settings().clone();
+    if let Ok(password) = std::env::var(REDIS_PASSWORD_ENV) {
+        settings = settings.set_password(password);
+    }
+    if let Ok(user) = std::env::var(REDIS_USERNAME_ENV) {
+        settings = settings.set_username(user);
+    }
+    info = info.set_redis_settings(settings);
+    redis::Client::open(info).map_err(|e| config(e.to_string()))
+}
+
+/// The connection settings: short timeouts, quick reconnection.
+pub(crate) fn manager_config() -> redis::aio::ConnectionManagerConfig {
+    redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(CONNECT_TIMEOUT))
+        .set_response_timeout(Some(RESPONSE_TIMEOUT))
+        .set_number_of_retries(1)
+        .set_min_delay(Duration::from_millis(50))
+        .set_max_delay(Duration::from_millis(250))
+}
+
+/// Keys and counters in Redis, for one server process. Shared as `Arc<RedisState>`.
+pub struct RedisState {
+    /// The URL as configured (no password in it).
+    url: String,
+    /// The connection, multiplexed and reconnecting; it connects on first use.
+    conn: ConnectionManager,
+    /// Limits of the public endpoints and defaults of new keys (validated).
+    limits: LimitsConfig,
+    /// The keys as last read from Redis.
+    keys: RwLock<KeyTable>,
+    /// The `keys:version` token the copy was read at (`None`: not read yet).
+    keys_version: RwLock<Option<String>>,
+    /// False from a failed command until Redis answers the background task again.
+    reachable: AtomicBool,
+    /// When the last fail-open warning was logged (ms since the epoch).
+    last_warning: AtomicI64,
+    /// The check, sent by its SHA (and loaded again when Redis has lost it).
+    check: redis::Script,
+}
+
+impl RedisState {
+    /// Prepares the store for the Redis at `url` without waiting for it: the background
+    /// task connects, and until it has, the store is unreachable (a server may start while
+    /// Redis is down, and serves public requests uncounted until it is up).
+    pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
+        limits
+            .validate()
+            .map_err(|e| StateError::Config(e.to_string()))?;
+        let conn = ConnectionManager::new_lazy_with_config(client(url)?, manager_config())
+            .map_err(|e| StateError::Config(format!("state URL {url}: {e}")))?;
+        Ok(RedisState {
+            url: url.to_owned(),
+            conn,
+            limits,
+            keys: RwLock::new(KeyTable::default()),
+            keys_version: RwLock::new(None),
+            reachable: AtomicBool::new(false),
+            last_warning: AtomicI64::new(i64::MIN),
+            check: redis::Script::new(CHECK_SCRIPT),
+        })
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &LimitsConfig {
+        &self.limits
+    }
+
+    /// The Redis URL (no password in it).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// True while Redis answers.
+    pub fn is_reachable(&self) -> bool {
+        self.reachable.load(Ordering::Relaxed)
+    }
+
+    /// Looks up a presented key in the copy of the keys. Never logs it. While Redis is
+    /// unreachable the copy may be stale (a revocation could be missed): refused as
+    /// unavailable.
+    pub fn authenticate(
+        &self,
+        key: &PresentedKey,
+        now: DateTime<Utc>,
+    ) -> Result<KeyRecord, AuthError> {
+        if !self.is_reachable() {
+            return Err(StateUnavailable.into());
+        }
+        Ok(self
+            .keys
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .authenticate(key, now)?)
+    }
+
+    /// Checks and (if admitted) counts one request of `who` at `now`, in Redis.
+    pub async fn check(
+        &self,
+        who: Counted<'_>,
+        now: SystemTime,
+    ) -> Result<Decision, StateUnavailable> {
+        if !self.is_reachable() {
+            return Err(self.unavailable(None));
+        }
+        let now_ms = UnixMillis::from(now).0;
+        let mut invocation = self.check.prepare_invoke();
+        match who {
+            Counted::Public(ip, endpoint) => {
+                let subject = public_subject(ip, endpoint);
+                // A month whose end chrono cannot name ends in 31 days (never reached).
+                let (month, end) =
+                    month_and_end(now_ms).unwrap_or((0, now_ms.saturating_add(31 * 86_400_000)));
+                let limits = self.limits.public(endpoint);
+                invocation
+                    .key(format!("{PREFIX}m:{subject}"))
+                    .key(format!("{PREFIX}mo:{month}:{subject}"))
+                    .arg(now_ms)
+                    .arg("p")
+                    .arg(limits.minute)
+                    .arg(limits.long)
+                    .arg(end);
+            }
+            Counted::Key(record) => {
+                let [minute, day] = key_windows(&record.id);
+                invocation
+                    .key(minute)
+                    .key(day)
+                    .arg(now_ms)
+                    .arg("k")
+                    .arg(record.per_minute.clamp(1, MAX_LIMIT))
+                    .arg(record.per_day.clamp(1, MAX_LIMIT))
+                    .arg(0);
+            }
+        }
+        let mut conn = self.conn.clone();
+        match invocation.invoke_async::<Vec<i64>>(&mut conn).await {
+            Ok(answer) => decision(&answer).ok_or_else(|| {
+                self.unavailable(Some("the rate-limit script gave an unexpected answer"))
+            }),
+            Err(e) => Err(self.unavailable(Some(&e.to_string()))),
+        }
+    }
+
+    /// Marks Redis unreachable after `error` (logged), and returns the refusal.
+    fn unavailable(&self, error: Option<&str>) -> StateUnavailable {
+        if let Some(error) = error {
+            if self.reachable.swap(false, Ordering::Relaxed) {
+                tracing::error!(url = %self.url, error, "Redis cannot be reached");
+            }
+        }
+        StateUnavailable
+    }
+
+    /// Logs that a public request was let through uncounted, at most once a second.
+    pub fn warn_uncounted(&self, now: SystemTime) {
+        let now_ms = UnixMillis::from(now).0;
+        let last = self.last_warning.load(Ordering::Relaxed);
+        if now_ms.saturating_sub(last) >= 1_000
+            && self
+                .last_warning
+                .compare_exchange(last, now_ms, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            tracing::warn!(
+                url = %self.url,
+                "Redis cannot be reached: public requests are answered without counting, keyed ones refused (503)"
+            );
+        }
+    }
+
+    /// Reads the key version and, when it changed, every key record; marks Redis
+    /// reachable when that worked. One round of the background task.
+    pub async fn refresh(&self) -> Result<(), redis::RedisError> {
+        let mut conn = self.conn.clone();
+        let version: Option<String> = conn.get(keys_version()).await?;
+        let version = version.unwrap_or_default();
+        let stale = self
+            .keys_version
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_deref()
+            != Some(version.as_str());
+        if stale {
+            let records: Vec<(String, String)> = conn.hgetall(keys_hash()).await?;
+            let table = key_table(records);
+            tracing::debug!(keys = table.len(), "keys loaded from Redis");
+            *self.keys.write().unwrap_or_else(|e| e.into_inner()) = table;
+            *self.keys_version.write().unwrap_or_else(|e| e.into_inner()) = Some(version);
+        }
+        if !self.reachable.swap(true, Ordering::Relaxed) {
+            tracing::info!(url = %self.url, "Redis reached: counting in Redis");
+        }
+        Ok(())
+    }
+
+    /// Refreshes the keys (and reaches Redis again after a failure) every [`REFRESH`]
+    /// until `stop` resolves.
+    pub async fn run_background(&self, stop: impl std::future::Future<Output = ()>) {
+        let mut stop = std::pin::pin!(stop);
+        let mut logged_down = false;
+        loop {
+            match self.refresh().await {
+                Ok(()) => logged_down = false,
+                Err(e) => {
+                    self.reachable.store(false, Ordering::Relaxed);
+                    if !logged_down {
+                        tracing::error!(url = %self.url, error = %e, "Redis cannot be reached");
+                        logged_down = true;
+                    }
+                }
+            }
+            tokio::select! {
+                () = &mut stop => return,
+                () = tokio::time::sleep(REFRESH) => {}
+            }
+        }
+    }
+}
+
+/// The key table of the records read from Redis; a record that does not read as a key is
+/// skipped with an error logged (its id only).
+pub(crate) fn key_table(records: Vec<(String, String)>) -> KeyTable {
+    let mut table = KeyTable::default();
+    for (id, json) in records {
+        let ok = serde_json::from_str::<KeyRecord>(&json)
+            .ok()
+            .filter(|r| r.id == id)
+            .is_some_and(|r| table.upsert(r));
+        if !ok {
+            let id: String = id.chars().take(40).collect();
+            tracing::error!(id, "a key record in Redis is unreadable; skipped");
+        }
+    }
+    table
+}
+
+/// The decision of the script's answer (see `redis_check.lua`).
+fn decision(answer: &[i64]) -> Option<Decision> {
+    let &[refused, limit, remaining, reset_ms, retry_ms] = answer else {
+        return None;
+    };
+    let secs = |ms: i64| (ms.max(1) as u64).div_ceil(1000).max(1);
+    let refused_by = match refused {
+        0 => None,
+        1 => Some(Window::Minute),
+        2 => Some(Window::Day),
+        3 => Some(Window::Month),
+        _ => return None,
+    };
+    Some(Decision {
+        refused_by,
+        limit: u64::try_from(limit).ok()?,
+        remaining: u64::try_from(remaining).ok()?,
+        reset_secs: secs(reset_ms),
+        retry_after_secs: refused_by.map(|_| secs(retry_ms)),
+    })
+}
+
+/// Requests a sliding-window hash counts at `t_ms` (its bucket fields of the last
+/// `span`, as the script counts them).
+pub(crate) fn window_used(fields: &[(String, String)], span: Span, t_ms: i64) -> u64 {
+    let first = span.first_counted(t_ms);
+    fields
+        .iter()
+        .filter_map(|(k, v)| Some((k.parse::<i64>().ok()?, v.parse::<u64>().ok()?)))
+        .filter(|(idx, _)| *idx >= first)
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// A key's usage at `now` as (minute, day), read from Redis.
+pub(crate) async fn key_usage(
+    conn: &mut ConnectionManager,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(u64, u64), redis::RedisError> {
+    let [minute, day] = key_windows(id);
+    let t = now.timestamp_millis();
+    let m: Vec<(String, String)> = conn.hgetall(minute).await?;
+    let d: Vec<(String, String)> = conn.hgetall(day).await?;
+    Ok((
+        window_used(&m, Span::MINUTE, t),
+        window_used(&d, Span::DAY, t),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_answers_become_decisions() {
+        assert_eq!(
+            decision(&[0, 60, 59, 60_500, 0]),
+            Some(Decision {
+                refused_by: None,
+                limit: 60,
+                remaining: 59,
+                reset_secs: 61,
+                retry_after_secs: None,
+            })
+        );
+        let refused = decision(&[3, 10, 0, 86_400_000, 86_400_000]).unwrap();
+        assert_eq!(refused.refused_by, Some(Window::Month));
+        assert_eq!(refused.retry_after_secs, Some(86_400));
+        assert_eq!(decision(&[7, 1, 1, 1, 1]), None);
+        assert_eq!(decision(&[0, 1]), None);
+    }
+
+    #[test]
+    fn window_usage_counts_the_buckets_still_counted() {
+        let fields: Vec<(String, String)> = [("lo", "0"), ("n", "9"), ("99", "4"), ("100", "5")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(window_used(&fields, Span::MINUTE, 159_000), 9);
+        assert_eq!(window_used(&fields, Span::MINUTE, 160_000), 5);
+        assert_eq!(window_used(&fields, Span::MINUTE, 161_000), 0);
+    }
+
+    #[test]
+    fn subjects_are_named_by_canonical_address() {
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(public_subject(mapped, PublicEndpoint::Days), "p:d:10.0.0.1");
+        assert_eq!(key_windows("ab")[1], "kalendorius:d:k:ab");
+    }
+}

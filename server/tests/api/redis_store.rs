@@ -1,0 +1,457 @@
+//! The Redis store with two real server processes on one real redis-server
+//! (`redis_harness`): shared exact limits, keys changed with the tool and honoured by both
+//! within a second, counters that survive restarts, and the behaviour while Redis is down.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::{Datelike, Utc};
+use serde_json::Value;
+
+use crate::helpers::*;
+use crate::process::{command, start, Proc};
+use crate::redis_harness::RedisServer;
+
+/// The per-minute limit of `/laisvadienis` the processes run with (not the default, so a
+/// count that matched by accident would show).
+const PUBLIC_PER_MINUTE: &str = "37";
+
+/// A public request.
+const PUBLIC: &str = "/api/v1/laisvadienis?date=2024-01-01";
+
+/// A keyed request.
+const KEYED: &str = "/api/v1/day?date=2024-01-01";
+
+/// Starts a server process on the Redis at `url`.
+fn serve(url: &str) -> Proc {
+    start(
+        dataset(),
+        Path::new(url),
+        &[(
+            "KALENDORIUS_LIMITS_LAISVADIENIS_PER_MINUTE",
+            PUBLIC_PER_MINUTE,
+        )],
+    )
+}
+
+/// Runs `kalendorius-server keys --state URL ARGS...`; returns stdout, failing on an error.
+fn keys_tool(url: &str, args: &[&str]) -> String {
+    let out = command()
+        .args(["keys", "--state", url])
+        .args(args)
+        .output()
+        .expect("the key tool runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "keys {args:?}: {stderr}{stdout}");
+    assert!(
+        stderr.contains(&format!("state: {url}")),
+        "the tool names the Redis it uses: {stderr}"
+    );
+    stdout
+}
+
+/// Creates a key with the tool; returns (key, id).
+fn create_key(url: &str, per_minute: u64, per_day: u64) -> (String, String) {
+    let out = keys_tool(
+        url,
+        &[
+            "create",
+            "--owner",
+            "redis-test",
+            "--per-minute",
+            &per_minute.to_string(),
+            "--per-day",
+            &per_day.to_string(),
+        ],
+    );
+    let key = out.lines().last().expect("the key is printed").to_owned();
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("id:"))
+        .expect("the id is printed")
+        .trim()
+        .to_owned();
+    (key, id)
+}
+
+async fn get(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+) -> reqwest::Response {
+    let mut req = client.get(format!("{base}{path}"));
+    if let Some(key) = key {
+        req = req.header("X-API-Key", key);
+    }
+    req.send().await.expect("request sent")
+}
+
+/// Polls `path` on `base` every 50 ms until it answers `status`; returns how long that
+/// took, failing after `limit`.
+async fn until_status(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+    status: u16,
+    limit: Duration,
+) -> Duration {
+    let started = Instant::now();
+    loop {
+        let got = get(client, base, path, key).await.status().as_u16();
+        if got == status {
+            return started.elapsed();
+        }
+        assert!(
+            started.elapsed() < limit,
+            "{base}{path} still answers {got}, not {status}, after {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Sends `n` requests at once, alternately to each of `bases`; returns the statuses and
+/// error codes of the answers.
+async fn burst(bases: &[&str], n: usize, path: &str, key: Option<&str>) -> Vec<(u16, Value)> {
+    let client = reqwest::Client::new();
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let client = client.clone();
+            let url = format!("{}{path}", bases[i % bases.len()]);
+            let key = key.map(str::to_owned);
+            tokio::spawn(async move {
+                let mut req = client.get(url);
+                if let Some(key) = key {
+                    req = req.header("X-API-Key", key);
+                }
+                let resp = req.send().await.expect("request sent");
+                let status = resp.status().as_u16();
+                let body = resp.json_body().await;
+                (status, body["error"].clone())
+            })
+        })
+        .collect();
+    let mut answers = vec![];
+    for t in tasks {
+        answers.push(t.await.expect("request task"));
+    }
+    answers
+}
+
+/// How many answers had `status`.
+fn count(answers: &[(u16, Value)], status: u16) -> usize {
+    answers.iter().filter(|(s, _)| *s == status).count()
+}
+
+/// The name of the month counter of 127.0.0.1 on `/laisvadienis` in the store's layout.
+fn month_counter() -> String {
+    let now = Utc::now();
+    let month = i64::from(now.year()) * 12 + i64::from(now.month0());
+    format!("kalendorius:mo:{month}:p:l:127.0.0.1")
+}
+
+/// The "used" line of `keys show`.
+fn used(url: &str, id: &str) -> String {
+    keys_tool(url, &["show", id])
+        .lines()
+        .find(|l| l.starts_with("used:"))
+        .expect("show prints the usage")
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_processes_on_one_redis_admit_exactly_the_limit_and_a_refusal_uses_no_quota() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let (a, b) = (serve(&url), serve(&url));
+    let client = reqwest::Client::new();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            200,
+            Duration::from_secs(10),
+        )
+        .await;
+    }
+    let bases = [a.base.as_str(), b.base.as_str()];
+
+    // One address, 200 requests at once over both processes: exactly the limit passes.
+    let answers = burst(&bases, 200, PUBLIC, None).await;
+    let limit: usize = PUBLIC_PER_MINUTE.parse().unwrap();
+    assert_eq!(count(&answers, 200), limit, "{answers:?}");
+    assert_eq!(count(&answers, 429), 200 - limit);
+    assert!(answers
+        .iter()
+        .all(|(s, e)| *s == 200 || e == "rate_limit_minute"));
+    // The refused requests used no quota: the month counts only the admitted ones.
+    assert_eq!(
+        redis.command(&["GET", &month_counter()]).as_deref(),
+        Some(PUBLIC_PER_MINUTE)
+    );
+
+    // One key, the same.
+    let (key, id) = create_key(&url, 25, 1_000);
+    for base in bases {
+        until_status(
+            &client,
+            base,
+            KEYED,
+            Some(&key),
+            200,
+            Duration::from_secs(1),
+        )
+        .await;
+    }
+    let answers = burst(&bases, 200, KEYED, Some(&key)).await;
+    assert_eq!(count(&answers, 200), 23, "25 less the two first requests");
+    assert_eq!(count(&answers, 429), 177);
+    assert_eq!(
+        used(&url, &id),
+        "used:       25 in the last minute, 25 in the last 24 h"
+    );
+
+    // A refusal on either process used no quota of the other: one more request per minute
+    // lets exactly one more through, on whichever process.
+    keys_tool(&url, &["set-limits", &id, "--per-minute", "26"]);
+    until_status(
+        &client,
+        &b.base,
+        KEYED,
+        Some(&key),
+        200,
+        Duration::from_secs(1),
+    )
+    .await;
+    for base in bases {
+        let resp = get(&client, base, KEYED, Some(&key)).await;
+        assert_eq!(resp.status(), 429);
+        assert_eq!(resp.headers()["ratelimit-limit"], "26");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_created_and_revoked_with_the_tool_are_honoured_by_both_within_a_second() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let (a, b) = (serve(&url), serve(&url));
+    let client = reqwest::Client::new();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            200,
+            Duration::from_secs(10),
+        )
+        .await;
+    }
+    let (key, id) = create_key(&url, 60, 1_000);
+    let created = Instant::now();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            KEYED,
+            Some(&key),
+            200,
+            Duration::from_secs(1),
+        )
+        .await;
+    }
+    assert!(created.elapsed() < Duration::from_secs(1));
+    let out = keys_tool(&url, &["list"]);
+    assert!(out.contains(&id) && out.contains("redis-test"), "{out}");
+    assert!(!out.contains(&key), "list never shows a key");
+
+    keys_tool(&url, &["revoke", &id]);
+    let revoked = Instant::now();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            KEYED,
+            Some(&key),
+            401,
+            Duration::from_secs(1),
+        )
+        .await;
+    }
+    assert!(revoked.elapsed() < Duration::from_secs(1));
+    let body: Value = get(&client, &a.base, KEYED, Some(&key))
+        .await
+        .json_body()
+        .await;
+    assert_eq!(body["error"], "invalid_key");
+
+    // Only hashes are stored.
+    let stored = redis
+        .command(&["HGET", "kalendorius:keys", &id])
+        .expect("the record is in Redis");
+    assert!(
+        !stored.contains(&key) && stored.contains("\"hash\""),
+        "{stored}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counters_survive_a_restart_of_both_processes() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let (mut a, mut b) = (serve(&url), serve(&url));
+    let client = reqwest::Client::new();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            200,
+            Duration::from_secs(10),
+        )
+        .await;
+    }
+    let (key, _) = create_key(&url, 5, 1_000);
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            KEYED,
+            Some(&key),
+            200,
+            Duration::from_secs(1),
+        )
+        .await;
+    }
+    assert_eq!(get(&client, &a.base, KEYED, Some(&key)).await.status(), 200);
+    for _ in 0..3 {
+        assert_eq!(get(&client, &b.base, PUBLIC, None).await.status(), 200);
+    }
+    for p in [&mut a, &mut b] {
+        p.signal("TERM");
+        assert_eq!(p.wait_exit().code(), Some(0), "log:\n{}", p.log());
+    }
+
+    let (a, b) = (serve(&url), serve(&url));
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            200,
+            Duration::from_secs(10),
+        )
+        .await;
+    }
+    let answers = burst(&[&a.base, &b.base], 10, KEYED, Some(&key)).await;
+    assert_eq!(
+        count(&answers, 200),
+        2,
+        "3 of the key's 5 were used before the restart"
+    );
+    let resp = get(&client, &a.base, PUBLIC, None).await;
+    assert_eq!(resp.status(), 200);
+    let limit: u64 = PUBLIC_PER_MINUTE.parse().unwrap();
+    assert_eq!(
+        resp.headers()["ratelimit-remaining"],
+        (limit - 4).to_string().as_str(),
+        "3 public requests were counted before the restart"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_redis_is_down_public_requests_pass_uncounted_and_keyed_ones_get_503() {
+    let mut redis = RedisServer::start();
+    let url = redis.url();
+    let (a, b) = (serve(&url), serve(&url));
+    let client = reqwest::Client::new();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            200,
+            Duration::from_secs(10),
+        )
+        .await;
+    }
+    let (key, _) = create_key(&url, 60, 1_000);
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            KEYED,
+            Some(&key),
+            200,
+            Duration::from_secs(1),
+        )
+        .await;
+    }
+
+    redis.stop();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            503,
+            Duration::from_secs(10),
+        )
+        .await;
+        let ready: Value = get(&client, &p.base, "/ready", None)
+            .await
+            .json_body()
+            .await;
+        assert_eq!(ready["error"], "not_ready");
+        assert!(
+            ready["message"].as_str().unwrap().contains("Redis"),
+            "{ready}"
+        );
+
+        let public = get(&client, &p.base, PUBLIC, None).await;
+        assert_eq!(public.status(), 200, "public requests fail open");
+        assert!(
+            public.headers().get("ratelimit-limit").is_none(),
+            "and are not counted"
+        );
+
+        let keyed = get(&client, &p.base, KEYED, Some(&key)).await;
+        assert_eq!(keyed.status(), 503);
+        assert_eq!(keyed.headers()["cache-control"], "no-store");
+        let body: Value = keyed.json_body().await;
+        assert_eq!(body["error"], "state_unavailable");
+        assert!(body["message"].is_string());
+        assert_eq!(body.as_object().unwrap().len(), 2, "{body}");
+    }
+
+    redis.start_again();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            "/ready",
+            None,
+            200,
+            Duration::from_secs(10),
+        )
+        .await;
+        let keyed = get(&client, &p.base, KEYED, Some(&key)).await;
+        assert_eq!(keyed.status(), 200, "the key survived Redis's restart");
+        assert_eq!(keyed.headers()["ratelimit-limit"], "60");
+        let public = get(&client, &p.base, PUBLIC, None).await;
+        assert_eq!(public.status(), 200);
+        assert_eq!(public.headers()["ratelimit-limit"], PUBLIC_PER_MINUTE);
+    }
+    assert!(
+        a.log().contains("without counting") || b.log().contains("without counting"),
+        "the uncounted requests were logged"
+    );
+}
