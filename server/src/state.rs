@@ -27,7 +27,7 @@ pub mod keys;
 pub mod keys_cli;
 mod persist;
 pub mod redis;
-mod redis_keys;
+pub mod redis_keys;
 pub mod store;
 
 pub use backup::ImportReport;

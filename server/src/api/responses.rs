@@ -139,6 +139,10 @@ pub enum KeyedError {
         header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
     )]
     TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+    /// The key cannot be checked now: the shared state store (Redis, when several server
+    /// processes share keys and limits) cannot be reached. Uses no quota; retry shortly.
+    #[oai(status = 503)]
+    ServiceUnavailable(JsonBytes<ErrorDoc<KeyedUnavailable>>),
 }
 
 /// Declares the codes of one error response (see [`ErrorCodes`]); the type's name is the
@@ -202,6 +206,13 @@ error_codes!(
     "A window of the API key is exhausted.",
     [RateLimitMinute, RateLimitDay],
     app::rate_limited(Window::Minute, app::PER_KEY)
+);
+
+error_codes!(
+    KeyedUnavailable,
+    "The API key cannot be checked now: the shared state store cannot be reached.",
+    [StateUnavailable],
+    errors::state_unavailable()
 );
 
 impl From<ApiError> for PublicError {

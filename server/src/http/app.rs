@@ -40,7 +40,7 @@ use crate::http::client_ip::TrustedProxies;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
-use crate::state::keys::{KeyError, KeyRecord};
+use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
 use crate::state::store::{check_sled, AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
@@ -175,21 +175,35 @@ impl App {
     /// operations of a store that must be awaited go to [`App::call_op_later`] instead (see
     /// [`App::respond`]).
     fn call_op(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
-        let gated = match self.identify(op, req, ex) {
-            Ok(gated) => gated,
+        let Some(state) = self.store.sled() else {
+            // Not reached: `respond` sends the operations of such a store to `call_op_later`.
+            return errors::state_unavailable().into_response();
+        };
+        let gated = match requester(op, req) {
+            Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
+            Ok(Requester::Key(key)) => {
+                match key_gate(state.authenticate(&key, DateTime::from(ex.received))) {
+                    Ok(gated) => gated,
+                    Err(refusal) => return refusal,
+                }
+            }
             Err(refusal) => return refusal,
         };
-        let checked = match self.store.sled() {
-            Some(state) => Ok(check_sled(state, gated.counted(ex.client_ip), ex.received)),
-            None => Err(StateUnavailable),
-        };
+        let checked = Ok(check_sled(state, gated.counted(ex.client_ip), ex.received));
         self.conclude(op, req, ex, gated, checked)
     }
 
     /// [`App::call_op`] for a store whose checks are awaited (Redis).
     async fn call_op_later(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
-        let gated = match self.identify(op, req, ex) {
-            Ok(gated) => gated,
+        let gated = match requester(op, req) {
+            Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
+            Ok(Requester::Key(key)) => {
+                let now = DateTime::from(ex.received);
+                match key_gate(self.store.authenticate(&key, now).await) {
+                    Ok(gated) => gated,
+                    Err(refusal) => return refusal,
+                }
+            }
             Err(refusal) => return refusal,
         };
         let checked = self
@@ -197,35 +211,6 @@ impl App {
             .check(gated.counted(ex.client_ip), ex.received)
             .await;
         self.conclude(op, req, ex, gated, checked)
-    }
-
-    /// Whom the request of `op` counts against: its address on a public endpoint, or its
-    /// key (401 when there is none or it is refused, 503 when keys cannot be read).
-    #[allow(clippy::result_large_err)]
-    fn identify(&self, op: Op, req: &Request, ex: &Exchange) -> Result<Gated, Response> {
-        if let Some(endpoint) = op.public() {
-            return Ok(Gated::Public(endpoint));
-        }
-        let Some(key) = auth::presented_key(req) else {
-            return Err(if auth::has_other_scheme(req) {
-                errors::missing_key_wrong_scheme()
-            } else {
-                errors::missing_key()
-            }
-            .into_response());
-        };
-        match self.store.authenticate(&key, DateTime::from(ex.received)) {
-            Ok(record) => Ok(Gated::Key(record)),
-            Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
-                ErrorCode::InvalidKey,
-                "the API key is not valid or has been revoked",
-            )
-            .into_response()),
-            Err(AuthError::Key(KeyError::Expired)) => {
-                Err(ApiError::new(ErrorCode::ExpiredKey, "the API key has expired").into_response())
-            }
-            Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable().into_response()),
-        }
     }
 
     /// Acts on the rate-limit check of a gated request: 429 when refused, the operation's
@@ -261,6 +246,48 @@ impl App {
             }
         }
         answer(op, req, &ex.catalog)
+    }
+}
+
+/// Who makes a request, before any key is checked.
+enum Requester {
+    /// An address, on this public endpoint.
+    Public(PublicEndpoint),
+    /// Whoever holds this key (a keyed endpoint).
+    Key(PresentedKey),
+}
+
+/// Who makes a request to `op`: its address on a public endpoint, or the key it presents
+/// to a keyed one (401 when there is none).
+#[allow(clippy::result_large_err)]
+fn requester(op: Op, req: &Request) -> Result<Requester, Response> {
+    if let Some(endpoint) = op.public() {
+        return Ok(Requester::Public(endpoint));
+    }
+    match auth::presented_key(req) {
+        Some(key) => Ok(Requester::Key(key)),
+        None if auth::has_other_scheme(req) => {
+            Err(errors::missing_key_wrong_scheme().into_response())
+        }
+        None => Err(errors::missing_key().into_response()),
+    }
+}
+
+/// The key's record when it was accepted, or the refusal: 401 for an unknown, revoked or
+/// expired key, 503 when keys cannot be read.
+#[allow(clippy::result_large_err)]
+fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, Response> {
+    match authenticated.map_err(Into::into) {
+        Ok(record) => Ok(Gated::Key(record)),
+        Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
+            ErrorCode::InvalidKey,
+            "the API key is not valid or has been revoked",
+        )
+        .into_response()),
+        Err(AuthError::Key(KeyError::Expired)) => {
+            Err(ApiError::new(ErrorCode::ExpiredKey, "the API key has expired").into_response())
+        }
+        Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable().into_response()),
     }
 }
 

@@ -13,10 +13,11 @@
 //!   `crate::limits` does in memory; each of these entries expires when nothing in it
 //!   counts any more, so an address flood leaves nothing behind after its month.
 //!
-//! Keys are read from a copy in memory, which the background task ([`RedisState::run_background`])
-//! reloads whenever `keys:version` changes; it looks every [`REFRESH`], so a key created,
-//! revoked or re-limited through any process or the key tool is honoured everywhere within
-//! one second.
+//! Keys are read from a copy in memory, which the background task
+//! ([`RedisState::run_background`]) reloads whenever `keys:version` changes; it looks every
+//! [`REFRESH`], so a key revoked or re-limited through any process or the key tool is
+//! honoured everywhere within one second. A key the copy does not hold is looked up in Redis
+//! at once, so a new key works on every process as soon as the tool has printed it.
 //!
 //! Failure: one connection (`redis::aio::ConnectionManager`, which multiplexes concurrent
 //! requests and reconnects) with short timeouts. When a command fails, the store counts as
@@ -36,7 +37,9 @@ use redis::AsyncCommands as _;
 
 use crate::limits::window::{month_and_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, Window, MAX_LIMIT};
-use crate::state::keys::{KeyRecord, KeyTable, PresentedKey};
+use crate::state::keys::{
+    hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
+};
 use crate::state::store::{
     AuthError, Counted, StateUnavailable, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV,
 };
@@ -177,10 +180,12 @@ impl RedisState {
         self.reachable.load(Ordering::Relaxed)
     }
 
-    /// Looks up a presented key in the copy of the keys. Never logs it. While Redis is
-    /// unreachable the copy may be stale (a revocation could be missed): refused as
-    /// unavailable.
-    pub fn authenticate(
+    /// Looks up a presented key. Never logs it. The copy in memory answers for the keys it
+    /// holds (revocations and new limits reach it within [`REFRESH`]); a key it does not
+    /// hold is looked up in Redis (one read), so a key is usable on every process as soon
+    /// as the tool has created it. While Redis is unreachable the copy may be stale (a
+    /// revocation could be missed): refused as unavailable.
+    pub async fn authenticate(
         &self,
         key: &PresentedKey,
         now: DateTime<Utc>,
@@ -188,11 +193,66 @@ impl RedisState {
         if !self.is_reachable() {
             return Err(StateUnavailable.into());
         }
-        Ok(self
-            .keys
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .authenticate(key, now)?)
+        let hash = {
+            let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+            let answer = keys.authenticate(key, now);
+            // Not shaped like a key, or known: the copy's answer stands.
+            let shaped = key.0.len() == KEY_LEN && key.0.starts_with(KEY_PREFIX);
+            let hash = hash_key(&key.0);
+            if answer.is_ok() || !shaped || keys.collides(&hash) {
+                return Ok(answer?);
+            }
+            hash
+        };
+        let mut conn = self.conn.clone();
+        let stored: Option<String> = conn
+            .hget(keys_hash(), id_of(&hash))
+            .await
+            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+        let Some(record) = stored.and_then(|json| serde_json::from_str::<KeyRecord>(&json).ok())
+        else {
+            return Err(KeyError::Invalid.into());
+        };
+        let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        if record.hash == hex::encode(hash) {
+            keys.upsert(record);
+        }
+        Ok(keys.authenticate(key, now)?)
+    }
+
+    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
+    pub async fn key_usage(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        let mut conn = self.conn.clone();
+        key_usage(&mut conn, id, now)
+            .await
+            .map_err(|e| self.unavailable(Some(&e.to_string())))
+    }
+
+    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
+    pub async fn public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        let subject = public_subject(ip, endpoint);
+        let t = now.timestamp_millis();
+        let month = month_and_end(t).map_or(0, |(month, _)| month);
+        let mut conn = self.conn.clone();
+        let read = async {
+            let minute: Vec<(String, String)> =
+                conn.hgetall(format!("{PREFIX}m:{subject}")).await?;
+            let count: Option<u64> = conn.get(format!("{PREFIX}mo:{month}:{subject}")).await?;
+            Ok::<_, redis::RedisError>((minute, count))
+        };
+        let (minute, count) = read
+            .await
+            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+        Ok((window_used(&minute, Span::MINUTE, t), count.unwrap_or(0)))
     }
 
     /// Checks and (if admitted) counts one request of `who` at `now`, in Redis.

@@ -49,7 +49,7 @@ return 1
 ";
 
 /// Carries out `request` on the keys in the Redis at `url` at `now`.
-pub(crate) fn execute(
+pub fn execute(
     url: &str,
     limits: &LimitsConfig,
     request: AdminRequest,

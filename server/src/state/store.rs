@@ -127,15 +127,41 @@ impl Store {
         }
     }
 
-    /// Looks up a presented key. Never logs it.
-    pub fn authenticate(
+    /// Looks up a presented key. Never logs it. (The gate's sled path calls
+    /// `State::authenticate` directly, without a future.)
+    pub async fn authenticate(
         &self,
         key: &PresentedKey,
         now: DateTime<Utc>,
     ) -> Result<KeyRecord, AuthError> {
         match self {
             Store::Sled(state) => Ok(state.authenticate(key, now)?),
-            Store::Redis(redis) => redis.authenticate(key, now),
+            Store::Redis(redis) => redis.authenticate(key, now).await,
+        }
+    }
+
+    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
+    pub async fn key_usage(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        match self {
+            Store::Sled(state) => Ok(state.key_usage(id, now)),
+            Store::Redis(redis) => redis.key_usage(id, now).await,
+        }
+    }
+
+    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
+    pub async fn public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        match self {
+            Store::Sled(state) => Ok(state.public_usage(ip, endpoint, now)),
+            Store::Redis(redis) => redis.public_usage(ip, endpoint, now).await,
         }
     }
 

@@ -8,6 +8,7 @@
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The binary started (`redis-server` on PATH, or `KALENDORIUS_TEST_REDIS_SERVER`).
@@ -19,7 +20,9 @@ fn binary() -> String {
 pub struct RedisServer {
     port: u16,
     dir: tempfile::TempDir,
-    child: Option<Child>,
+    /// The process while it runs (behind a lock: a server shared by test apps can be
+    /// stopped through any of them).
+    child: Mutex<Option<Child>>,
 }
 
 impl RedisServer {
@@ -30,10 +33,10 @@ impl RedisServer {
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
             .port();
-        let mut server = RedisServer {
+        let server = RedisServer {
             port,
             dir: tempfile::tempdir().expect("a temporary directory for Redis"),
-            child: None,
+            child: Mutex::new(None),
         };
         server.start_again();
         server
@@ -46,8 +49,9 @@ impl RedisServer {
 
     /// Starts the server (again) on the same port and directory, and waits until it
     /// answers PING.
-    pub fn start_again(&mut self) {
-        assert!(self.child.is_none(), "redis-server is running already");
+    pub fn start_again(&self) {
+        let mut running = self.child.lock().unwrap();
+        assert!(running.is_none(), "redis-server is running already");
         let child = Command::new(binary())
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
             .arg("--dir")
@@ -64,10 +68,10 @@ impl RedisServer {
                     binary()
                 )
             });
-        self.child = Some(child);
+        let child = running.insert(child);
         let deadline = Instant::now() + Duration::from_secs(20);
         while self.command(&["PING"]).as_deref() != Some("+PONG") {
-            if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
+            if let Some(status) = child.try_wait().unwrap() {
                 panic!("redis-server exited at start-up: {status}");
             }
             assert!(
@@ -79,8 +83,8 @@ impl RedisServer {
     }
 
     /// Stops the server (SIGTERM: it writes its append-only file and exits) and waits.
-    pub fn stop(&mut self) {
-        let Some(mut child) = self.child.take() else {
+    pub fn stop(&self) {
+        let Some(mut child) = self.child.lock().unwrap().take() else {
             return;
         };
         let status = Command::new("kill")
@@ -137,7 +141,7 @@ impl RedisServer {
 
 impl Drop for RedisServer {
     fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
+        if let Some(mut child) = self.child.lock().unwrap().take() {
             let _ = child.kill();
             let _ = child.wait();
         }
