@@ -8,10 +8,14 @@
 //! itself. Either way the same code (`admin::execute`) does the work, including resolving
 //! an id prefix to a key.
 //!
-//! The state directory: every command first prints `state: <absolute path>` to stderr, so
-//! a command run on the wrong directory never goes unnoticed. Only `create` and `import`
-//! may bring a state database into existence (and then say so on stderr); every other
-//! command refuses a directory without one, rather than answering "no keys".
+//! With a Redis store (`--state redis://...`) the command goes to Redis directly
+//! (`crate::state::redis_keys`): every server using that Redis honours it within a second.
+//!
+//! The state directory: every command first prints `state: <absolute path>` (or the Redis
+//! URL) to stderr, so a command run on the wrong directory never goes unnoticed. Only
+//! `create` and `import` may bring a state database into existence (and then say so on
+//! stderr); every other command refuses a directory without one, rather than answering
+//! "no keys".
 //!
 //! Output: `create` prints the key's attributes, then the key alone on the last line of
 //! stdout (the only time it is ever shown). `list` and `show` never print key material.

@@ -20,7 +20,7 @@
 //! at once, so a new key works on every process as soon as the tool has printed it.
 //!
 //! Failure: one connection (`redis::aio::ConnectionManager`, which multiplexes concurrent
-//! requests and reconnects) with short timeouts. When a command fails, the store counts as
+//! requests and reconnects), made by the background task, with short timeouts. When a command fails, the store counts as
 //! unreachable and checks answer [`StateUnavailable`] at once, without waiting for Redis,
 //! until the background task reaches Redis again (it tries every [`REFRESH`]). The gate then
 //! lets public requests through uncounted (logged as a warning at most once a second) and
@@ -28,9 +28,10 @@
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
+use arc_swap::ArcSwapOption;
 use chrono::{DateTime, Utc};
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands as _;
@@ -127,8 +128,11 @@ pub(crate) fn manager_config() -> redis::aio::ConnectionManagerConfig {
 pub struct RedisState {
     /// The URL as configured (no password in it).
     url: String,
-    /// The connection, multiplexed and reconnecting; it connects on first use.
-    conn: ConnectionManager,
+    /// For the first connection.
+    client: redis::Client,
+    /// The connection, multiplexed and reconnecting once made; made by the background
+    /// task (so a server starts while Redis is down).
+    conn: ArcSwapOption<ConnectionManager>,
     /// Limits of the public endpoints and defaults of new keys (validated).
     limits: LimitsConfig,
     /// The keys as last read from Redis.
@@ -151,11 +155,10 @@ impl RedisState {
         limits
             .validate()
             .map_err(|e| StateError::Config(e.to_string()))?;
-        let conn = ConnectionManager::new_lazy_with_config(client(url)?, manager_config())
-            .map_err(|e| StateError::Config(format!("state URL {url}: {e}")))?;
         Ok(RedisState {
             url: url.to_owned(),
-            conn,
+            client: client(url)?,
+            conn: ArcSwapOption::empty(),
             limits,
             keys: RwLock::new(KeyTable::default()),
             keys_version: RwLock::new(None),
@@ -204,7 +207,7 @@ impl RedisState {
             }
             hash
         };
-        let mut conn = self.conn.clone();
+        let mut conn = self.connection()?;
         let stored: Option<String> = conn
             .hget(keys_hash(), id_of(&hash))
             .await
@@ -226,7 +229,7 @@ impl RedisState {
         id: &str,
         now: DateTime<Utc>,
     ) -> Result<(u64, u64), StateUnavailable> {
-        let mut conn = self.conn.clone();
+        let mut conn = self.connection()?;
         key_usage(&mut conn, id, now)
             .await
             .map_err(|e| self.unavailable(Some(&e.to_string())))
@@ -242,7 +245,7 @@ impl RedisState {
         let subject = public_subject(ip, endpoint);
         let t = now.timestamp_millis();
         let month = month_and_end(t).map_or(0, |(month, _)| month);
-        let mut conn = self.conn.clone();
+        let mut conn = self.connection()?;
         let read = async {
             let minute: Vec<(String, String)> =
                 conn.hgetall(format!("{PREFIX}m:{subject}")).await?;
@@ -294,12 +297,20 @@ impl RedisState {
                     .arg(0);
             }
         }
-        let mut conn = self.conn.clone();
+        let mut conn = self.connection()?;
         match invocation.invoke_async::<Vec<i64>>(&mut conn).await {
             Ok(answer) => decision(&answer).ok_or_else(|| {
                 self.unavailable(Some("the rate-limit script gave an unexpected answer"))
             }),
             Err(e) => Err(self.unavailable(Some(&e.to_string()))),
+        }
+    }
+
+    /// The connection, once the background task has made one.
+    fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
+        match self.conn.load().as_deref() {
+            Some(conn) => Ok(conn.clone()),
+            None => Err(StateUnavailable),
         }
     }
 
@@ -333,7 +344,16 @@ impl RedisState {
     /// Reads the key version and, when it changed, every key record; marks Redis
     /// reachable when that worked. One round of the background task.
     pub async fn refresh(&self) -> Result<(), redis::RedisError> {
-        let mut conn = self.conn.clone();
+        let mut conn = match self.connection() {
+            Ok(conn) => conn,
+            Err(StateUnavailable) => {
+                let conn =
+                    ConnectionManager::new_with_config(self.client.clone(), manager_config())
+                        .await?;
+                self.conn.store(Some(Arc::new(conn.clone())));
+                conn
+            }
+        };
         let version: Option<String> = conn.get(keys_version()).await?;
         let version = version.unwrap_or_default();
         let stale = self

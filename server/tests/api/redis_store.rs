@@ -463,3 +463,35 @@ async fn while_redis_is_down_public_requests_pass_uncounted_and_keyed_ones_get_5
         "the uncounted requests were logged"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_started_while_redis_is_down_serves_and_catches_up() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    redis.stop();
+    let server = serve(&url);
+    let client = reqwest::Client::new();
+    let ready = get(&client, &server.base, "/ready", None).await;
+    assert_eq!(ready.status(), 503);
+    let public = get(&client, &server.base, PUBLIC, None).await;
+    assert_eq!(public.status(), 200);
+    assert!(public.headers().get("ratelimit-limit").is_none());
+
+    redis.start_again();
+    until_status(
+        &client,
+        &server.base,
+        "/ready",
+        None,
+        200,
+        Duration::from_secs(10),
+    )
+    .await;
+    let public = get(&client, &server.base, PUBLIC, None).await;
+    assert_eq!(public.headers()["ratelimit-limit"], PUBLIC_PER_MINUTE);
+    assert_eq!(
+        redis.command(&["GET", &month_counter()]).as_deref(),
+        Some("1"),
+        "counted from the first request after Redis came up"
+    );
+}
