@@ -25,7 +25,12 @@ TOOL="${BENCH_TOOL:-wrk}"
 TARGET_LAISVADIENIS=0.8
 TARGET_DAYS=0.6
 TARGET_DAY=0.6
+# With keys and counters in Redis on loopback (several processes, README "Running several
+# processes"): every request waits for one Redis script.
+TARGET_REDIS=0.3
 TARGET_RSS_MIB=64
+# Distinct client addresses sent to a server on Redis before Redis's memory is read.
+REDIS_ADDRESSES="${BENCH_REDIS_ADDRESSES:-1000000}"
 # The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
 # a bench run is ever refused, so every measured request is a real 200.
 NO_LIMIT=1000000000
@@ -88,6 +93,54 @@ build() {
     log "building release binaries"
     cargo build --release -p kalendorius-generator -p kalendorius-server >&2
     cargo build --release -p kalendorius-server --example baseline >&2
+    cargo build --release -p kalendorius-server --example flood >&2
+}
+
+# Debian's redis-server (with redis-cli), installed like wrk when it is missing.
+ensure_redis() {
+    if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
+        return
+    fi
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        log "installing redis-server from Debian"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } >&2
+    fi
+    command -v redis-server >/dev/null || die "redis-server is needed (apt-get install redis-server)"
+}
+
+# A private redis-server on a free loopback port, persistence as README recommends; sets
+# REDIS_PORT.
+start_redis() {
+    local port
+    for port in $(seq 16379 16479); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            REDIS_PORT="$port"
+            break
+        fi
+    done
+    [ -n "${REDIS_PORT:-}" ] || die "no free port for redis-server"
+    mkdir -p "$WORK/redis"
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
+        --appendonly yes --appendfsync everysec --save '' >"$WORK/redis.out" 2>&1 &
+    PIDS+=("$!")
+    for _ in $(seq 1 100); do
+        if [ "$(redis-cli -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; then
+            log "redis-server on 127.0.0.1:$REDIS_PORT"
+            return
+        fi
+        sleep 0.1
+    done
+    die "redis-server did not answer"
+}
+
+# The bench config with keys and counters in that Redis.
+write_redis_config() {
+    sed "s|^state = .*|state = \"redis://127.0.0.1:$REDIS_PORT/0\"|" "$WORK/bench.toml" >"$WORK/redis.toml"
+}
+
+# Redis's used_memory in MiB.
+redis_memory_mib() {
+    redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {printf "%.1f", $2 / 1048576}'
 }
 
 # A private dataset, so a bench never depends on (or touches) output/ of `make run`.
@@ -267,6 +320,7 @@ summary_row() {
 main() {
     command -v curl >/dev/null || die "curl is needed (apt-get install -y curl)"
     ensure_load_tool
+    ensure_redis
     build
     build_dataset
     write_config
@@ -275,6 +329,12 @@ main() {
     local key res
     key="$(create_key)"
     [ -n "$key" ] || die "keys create printed no key"
+    start_redis
+    write_redis_config
+    local redis_key
+    redis_key="$("$SERVER_BIN" keys --config "$WORK/redis.toml" create --owner bench \
+        --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
+    [ -n "$redis_key" ] || die "keys create printed no key (Redis)"
 
     # All servers stay up for the whole run; an idle one costs next to nothing. The ceiling
     # is the minimal handler on poem's own server (what "bare poem" has always meant here);
@@ -293,20 +353,45 @@ main() {
     check_200 "$laisv"
     check_200 "$days"
     check_200 "$day" -H "X-API-Key: $key"
+    start_and_wait server-redis "$SERVER_BIN" serve --config "$WORK/redis.toml"
+    local redis_srv="http://$STARTED_ADDR"
+    local laisv_redis="$redis_srv/api/v1/laisvadienis?date=2026-12-24"
+    local day_redis="$redis_srv/api/v1/day?date=2026-12-24"
+    check_200 "$laisv_redis"
+    check_200 "$day_redis" -H "X-API-Key: $redis_key"
 
     # Interleaved rounds, and within a round every endpoint is loaded right after its own
     # baseline load: its ratio is taken against the baseline of the moment, so the drift of a
     # shared machine (neighbours, frequency; it moves throughput by a third here within
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
-    local round l_res=() s_res=() d_res=() o_res=() base_res=()
+    local round l_res=() s_res=() d_res=() o_res=() base_res=() rl_res=() rd_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day (keyed), each after the baseline"
+        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day (keyed), the same two on Redis, each after the baseline"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
         after_baseline "$laisv"; l_res+=("$PAIRED")
         after_baseline "$days"; s_res+=("$PAIRED")
         after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
+        after_baseline "$laisv_redis"; rl_res+=("$PAIRED")
+        after_baseline "$day_redis" "X-API-Key: $redis_key"; rd_res+=("$PAIRED")
     done
+
+    # Redis's memory after one request from each of REDIS_ADDRESSES loopback addresses
+    # (a fresh server on an emptied Redis, default limits, log level warn as in the floods),
+    # and again once their minute windows have expired: what stays is one month count per
+    # address, until the month ends.
+    redis-cli -p "$REDIS_PORT" flushall >/dev/null
+    start_and_wait flood-redis "$SERVER_BIN" serve --listen 127.0.0.1:0 --data "$WORK/data" \
+        --state "redis://127.0.0.1:$REDIS_PORT/0" --log-level warn
+    local flood_addr="$STARTED_ADDR" redis_before redis_flooded redis_later redis_keys
+    redis_before="$(redis_memory_mib)"
+    log "address flood on the Redis store: $REDIS_ADDRESSES loopback addresses"
+    "$ROOT/target/release/examples/flood" addresses "$flood_addr" --count "$REDIS_ADDRESSES" >&2 \
+        || log "warning: some newcomers were refused on the Redis store"
+    redis_flooded="$(redis_memory_mib)"
+    redis_keys="$(redis-cli -p "$REDIS_PORT" dbsize)"
+    sleep 65
+    redis_later="$(redis_memory_mib)"
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
     local hwm_kib rss_mib rss_ok
@@ -327,9 +412,12 @@ main() {
     summary_row "GET /api/v1/laisvadienis?date=2026-12-24" "$TARGET_LAISVADIENIS" "${l_res[@]}"
     summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$TARGET_DAYS" "${s_res[@]}"
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
+    summary_row "GET /api/v1/laisvadienis?date=2026-12-24, state in Redis (loopback)" "$TARGET_REDIS" "${rl_res[@]}"
+    summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key), state in Redis (loopback)" "$TARGET_REDIS" "${rd_res[@]}"
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
+    echo "Redis used_memory: $redis_before MiB empty, $redis_flooded MiB after one request from each of $REDIS_ADDRESSES addresses ($redis_keys keys), $redis_later MiB 65 s later (minute windows expired; month counts stay until the month ends)."
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev, nproc $(nproc), CPU: $(cpu_model)." \
         "$tool, $DURATION per load after $WARMUP warm-up;" \
         "client and server share this machine (127.0.0.1); server log level $LOG_LEVEL."
