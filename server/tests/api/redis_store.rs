@@ -112,6 +112,64 @@ async fn until_status(
     }
 }
 
+/// Waits (at most 10 s) until `/ready` of `base` answers `status`.
+async fn ready_becomes(client: &reqwest::Client, base: &str, status: u16) {
+    until_status(
+        client,
+        base,
+        "/ready",
+        None,
+        status,
+        Duration::from_secs(10),
+    )
+    .await;
+}
+
+/// Starts two server processes on the Redis at `url` and waits until both are ready.
+async fn two_processes(client: &reqwest::Client, url: &str) -> (Proc, Proc) {
+    let (a, b) = (serve(url), serve(url));
+    for p in [&a, &b] {
+        ready_becomes(client, &p.base, 200).await;
+    }
+    (a, b)
+}
+
+/// Waits until each of `bases` accepts `key` (each such answer counts one request), for at
+/// most a second: a key created with the tool is honoured by every process that soon.
+async fn accepted_everywhere(client: &reqwest::Client, bases: &[&str], key: &str) {
+    for base in bases {
+        until_status(client, base, KEYED, Some(key), 200, Duration::from_secs(1)).await;
+    }
+}
+
+/// A redis-server, two server processes on it, and a key of the tool accepted by both
+/// (one request each).
+struct Setup {
+    redis: RedisServer,
+    url: String,
+    client: reqwest::Client,
+    a: Proc,
+    b: Proc,
+    key: String,
+}
+
+async fn setup(per_minute: u64) -> Setup {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let client = reqwest::Client::new();
+    let (a, b) = two_processes(&client, &url).await;
+    let (key, _) = create_key(&url, per_minute, 1_000);
+    accepted_everywhere(&client, &[&a.base, &b.base], &key).await;
+    Setup {
+        redis,
+        url,
+        client,
+        a,
+        b,
+        key,
+    }
+}
+
 /// Sends `n` requests at once, alternately to each of `bases`; returns the statuses and
 /// error codes of the answers.
 async fn burst(bases: &[&str], n: usize, path: &str, key: Option<&str>) -> Vec<(u16, Value)> {
@@ -165,19 +223,8 @@ fn used(url: &str, id: &str) -> String {
 async fn two_processes_on_one_redis_admit_exactly_the_limit_and_a_refusal_uses_no_quota() {
     let redis = RedisServer::start();
     let url = redis.url();
-    let (a, b) = (serve(&url), serve(&url));
     let client = reqwest::Client::new();
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await;
-    }
+    let (a, b) = two_processes(&client, &url).await;
     let bases = [a.base.as_str(), b.base.as_str()];
 
     // One address, 200 requests at once over both processes: exactly the limit passes.
@@ -196,17 +243,7 @@ async fn two_processes_on_one_redis_admit_exactly_the_limit_and_a_refusal_uses_n
 
     // One key, the same.
     let (key, id) = create_key(&url, 25, 1_000);
-    for base in bases {
-        until_status(
-            &client,
-            base,
-            KEYED,
-            Some(&key),
-            200,
-            Duration::from_secs(1),
-        )
-        .await;
-    }
+    accepted_everywhere(&client, &bases, &key).await;
     let answers = burst(&bases, 200, KEYED, Some(&key)).await;
     assert_eq!(count(&answers, 200), 23, "25 less the two first requests");
     assert_eq!(count(&answers, 429), 177);
@@ -246,32 +283,11 @@ async fn two_processes_on_one_redis_admit_exactly_the_limit_and_a_refusal_uses_n
 async fn keys_created_and_revoked_with_the_tool_are_honoured_by_both_within_a_second() {
     let redis = RedisServer::start();
     let url = redis.url();
-    let (a, b) = (serve(&url), serve(&url));
     let client = reqwest::Client::new();
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await;
-    }
+    let (a, b) = two_processes(&client, &url).await;
     let (key, id) = create_key(&url, 60, 1_000);
     let created = Instant::now();
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            KEYED,
-            Some(&key),
-            200,
-            Duration::from_secs(1),
-        )
-        .await;
-    }
+    accepted_everywhere(&client, &[&a.base, &b.base], &key).await;
     assert!(created.elapsed() < Duration::from_secs(1));
     let out = keys_tool(&url, &["list"]);
     assert!(out.contains(&id) && out.contains("redis-test"), "{out}");
@@ -309,33 +325,14 @@ async fn keys_created_and_revoked_with_the_tool_are_honoured_by_both_within_a_se
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn counters_survive_a_restart_of_both_processes() {
-    let redis = RedisServer::start();
-    let url = redis.url();
-    let (mut a, mut b) = (serve(&url), serve(&url));
-    let client = reqwest::Client::new();
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await;
-    }
-    let (key, _) = create_key(&url, 5, 1_000);
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            KEYED,
-            Some(&key),
-            200,
-            Duration::from_secs(1),
-        )
-        .await;
-    }
+    let Setup {
+        redis: _redis,
+        url,
+        client,
+        mut a,
+        mut b,
+        key,
+    } = setup(5).await;
     assert_eq!(get(&client, &a.base, KEYED, Some(&key)).await.status(), 200);
     for _ in 0..3 {
         assert_eq!(get(&client, &b.base, PUBLIC, None).await.status(), 200);
@@ -345,18 +342,7 @@ async fn counters_survive_a_restart_of_both_processes() {
         assert_eq!(p.wait_exit().code(), Some(0), "log:\n{}", p.log());
     }
 
-    let (a, b) = (serve(&url), serve(&url));
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await;
-    }
+    let (a, b) = two_processes(&client, &url).await;
     let answers = burst(&[&a.base, &b.base], 10, KEYED, Some(&key)).await;
     assert_eq!(
         count(&answers, 200),
@@ -375,45 +361,18 @@ async fn counters_survive_a_restart_of_both_processes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn while_redis_is_down_public_requests_pass_uncounted_and_keyed_ones_get_503() {
-    let redis = RedisServer::start();
-    let url = redis.url();
-    let (a, b) = (serve(&url), serve(&url));
-    let client = reqwest::Client::new();
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await;
-    }
-    let (key, _) = create_key(&url, 60, 1_000);
-    for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            KEYED,
-            Some(&key),
-            200,
-            Duration::from_secs(1),
-        )
-        .await;
-    }
+    let Setup {
+        redis,
+        client,
+        a,
+        b,
+        key,
+        ..
+    } = setup(60).await;
 
     redis.stop();
     for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            503,
-            Duration::from_secs(10),
-        )
-        .await;
+        ready_becomes(&client, &p.base, 503).await;
         let ready: Value = get(&client, &p.base, "/ready", None)
             .await
             .json_body()
@@ -442,15 +401,7 @@ async fn while_redis_is_down_public_requests_pass_uncounted_and_keyed_ones_get_5
 
     redis.start_again();
     for p in [&a, &b] {
-        until_status(
-            &client,
-            &p.base,
-            "/ready",
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await;
+        ready_becomes(&client, &p.base, 200).await;
         let keyed = get(&client, &p.base, KEYED, Some(&key)).await;
         assert_eq!(keyed.status(), 200, "the key survived Redis's restart");
         assert_eq!(keyed.headers()["ratelimit-limit"], "60");
@@ -478,15 +429,7 @@ async fn a_server_started_while_redis_is_down_serves_and_catches_up() {
     assert!(public.headers().get("ratelimit-limit").is_none());
 
     redis.start_again();
-    until_status(
-        &client,
-        &server.base,
-        "/ready",
-        None,
-        200,
-        Duration::from_secs(10),
-    )
-    .await;
+    ready_becomes(&client, &server.base, 200).await;
     let public = get(&client, &server.base, PUBLIC, None).await;
     assert_eq!(public.headers()["ratelimit-limit"], PUBLIC_PER_MINUTE);
     assert_eq!(
