@@ -6,9 +6,14 @@
 //! - `keys`: a hash, key id → the key's record as JSON (the SHA-256 of the key, never the
 //!   key itself: the same records as sled holds); `keys:version`: a random token rewritten
 //!   with every key change;
-//! - `m:<subject>`, `d:<subject>`: a subject's sliding minute and sliding day, and
-//!   `mo:<month>:<subject>`: its count in one calendar month (UTC); the subject is
-//!   `p:<endpoint>:<address>` or `k:<key id>`. The script `redis_check.lua` checks and counts
+//! - `s:<subject>`: a subject's hash: its sliding minute (fields `m<second>`, `m:lo`, ...),
+//!   its clock and, for a key, its sliding day (`d<minute>`, ...); the subject is
+//!   `p:<endpoint>:<address>` or `k:<key id>`;
+//! - `mo:<month>:<bucket>`: the calendar-month (UTC) counts of public subjects, a hash of
+//!   subject → count, the subjects spread over [`MONTH_BUCKETS`] hashes. A month count
+//!   must live until its month ends, so it is the one thing an address flood leaves for
+//!   long: small hashes keep it at about 30 bytes an address (Redis stores a small hash
+//!   as one packed list), where a key of its own would take over 100. The script `redis_check.lua` checks and counts
 //!   one request against all of a subject's windows in one atomic step, exactly as
 //!   `crate::limits` does in memory; each of these entries expires when nothing in it
 //!   counts any more, so an address flood leaves nothing behind after its month.
@@ -49,6 +54,9 @@ use crate::state::{StateError, UnixMillis};
 /// The prefix of every Redis key this store writes.
 pub const PREFIX: &str = "kalendorius:";
 
+/// Hashes the month counts of public subjects are spread over (see the module docs).
+pub const MONTH_BUCKETS: u64 = 1 << 16;
+
 /// How often the background task looks at the key version (and at Redis when unreachable).
 pub const REFRESH: Duration = Duration::from_millis(250);
 
@@ -84,18 +92,31 @@ fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
     format!("p:{tag}:{}", ip.to_canonical())
 }
 
+/// The hash holding `subject`'s count in `month`: FNV-1a of the subject, mixed (FNV's low
+/// bits alone spread similar addresses unevenly), picks the bucket.
+fn month_bucket(month: i64, subject: &str) -> String {
+    let mut h = subject.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    format!("{PREFIX}mo:{month}:{}", h % MONTH_BUCKETS)
+}
+
 /// The subject name of an API key.
 fn key_subject(id: &str) -> String {
     format!("k:{id}")
 }
 
-/// The names of a key's minute and day windows (`keys delete` removes them).
-pub(crate) fn key_windows(id: &str) -> [String; 2] {
-    let subject = key_subject(id);
-    [
-        format!("{PREFIX}m:{subject}"),
-        format!("{PREFIX}d:{subject}"),
-    ]
+/// The name of a subject's hash (its windows and clock).
+fn subject_hash(subject: &str) -> String {
+    format!("{PREFIX}s:{subject}")
+}
+
+/// The name of the hash of a key's windows (`keys delete` removes it).
+pub(crate) fn key_hash(id: &str) -> String {
+    subject_hash(&key_subject(id))
 }
 
 /// Opens a client for `url`, with the username and password from the environment.
@@ -247,15 +268,17 @@ impl RedisState {
         let month = month_and_end(t).map_or(0, |(month, _)| month);
         let mut conn = self.connection()?;
         let read = async {
-            let minute: Vec<(String, String)> =
-                conn.hgetall(format!("{PREFIX}m:{subject}")).await?;
-            let count: Option<u64> = conn.get(format!("{PREFIX}mo:{month}:{subject}")).await?;
+            let minute: Vec<(String, String)> = conn.hgetall(subject_hash(&subject)).await?;
+            let count: Option<u64> = conn.hget(month_bucket(month, &subject), &subject).await?;
             Ok::<_, redis::RedisError>((minute, count))
         };
         let (minute, count) = read
             .await
             .map_err(|e| self.unavailable(Some(&e.to_string())))?;
-        Ok((window_used(&minute, Span::MINUTE, t), count.unwrap_or(0)))
+        Ok((
+            window_used(&minute, 'm', Span::MINUTE, t),
+            count.unwrap_or(0),
+        ))
     }
 
     /// Checks and (if admitted) counts one request of `who` at `now`, in Redis.
@@ -277,24 +300,24 @@ impl RedisState {
                     month_and_end(now_ms).unwrap_or((0, now_ms.saturating_add(31 * 86_400_000)));
                 let limits = self.limits.public(endpoint);
                 invocation
-                    .key(format!("{PREFIX}m:{subject}"))
-                    .key(format!("{PREFIX}mo:{month}:{subject}"))
+                    .key(subject_hash(&subject))
+                    .key(month_bucket(month, &subject))
                     .arg(now_ms)
                     .arg("p")
                     .arg(limits.minute)
                     .arg(limits.long)
-                    .arg(end);
+                    .arg(end)
+                    .arg(subject);
             }
             Counted::Key(record) => {
-                let [minute, day] = key_windows(&record.id);
                 invocation
-                    .key(minute)
-                    .key(day)
+                    .key(key_hash(&record.id))
                     .arg(now_ms)
                     .arg("k")
                     .arg(record.per_minute.clamp(1, MAX_LIMIT))
                     .arg(record.per_day.clamp(1, MAX_LIMIT))
-                    .arg(0);
+                    .arg(0)
+                    .arg("");
             }
         }
         let mut conn = self.connection()?;
@@ -438,13 +461,16 @@ fn decision(answer: &[i64]) -> Option<Decision> {
     })
 }
 
-/// Requests a sliding-window hash counts at `t_ms` (its bucket fields of the last
-/// `span`, as the script counts them).
-pub(crate) fn window_used(fields: &[(String, String)], span: Span, t_ms: i64) -> u64 {
+/// Requests the sliding window with field prefix `prefix` (`m` minute, `d` day) of a
+/// subject's hash counts at `t_ms` (its buckets of the last `span`, as the script counts).
+pub(crate) fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64) -> u64 {
     let first = span.first_counted(t_ms);
     fields
         .iter()
-        .filter_map(|(k, v)| Some((k.parse::<i64>().ok()?, v.parse::<u64>().ok()?)))
+        .filter_map(|(k, v)| {
+            let idx = k.strip_prefix(prefix)?.parse::<i64>().ok()?;
+            Some((idx, v.parse::<u64>().ok()?))
+        })
         .filter(|(idx, _)| *idx >= first)
         .map(|(_, n)| n)
         .sum()
@@ -456,13 +482,11 @@ pub(crate) async fn key_usage(
     id: &str,
     now: DateTime<Utc>,
 ) -> Result<(u64, u64), redis::RedisError> {
-    let [minute, day] = key_windows(id);
     let t = now.timestamp_millis();
-    let m: Vec<(String, String)> = conn.hgetall(minute).await?;
-    let d: Vec<(String, String)> = conn.hgetall(day).await?;
+    let fields: Vec<(String, String)> = conn.hgetall(key_hash(id)).await?;
     Ok((
-        window_used(&m, Span::MINUTE, t),
-        window_used(&d, Span::DAY, t),
+        window_used(&fields, 'm', Span::MINUTE, t),
+        window_used(&fields, 'd', Span::DAY, t),
     ))
 }
 
@@ -491,19 +515,42 @@ mod tests {
 
     #[test]
     fn window_usage_counts_the_buckets_still_counted() {
-        let fields: Vec<(String, String)> = [("lo", "0"), ("n", "9"), ("99", "4"), ("100", "5")]
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+        let fields: Vec<(String, String)> = [
+            ("m:lo", "0"),
+            ("m:n", "9"),
+            ("m99", "4"),
+            ("m100", "5"),
+            ("d1", "7"),
+            ("t", "100000"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(window_used(&fields, 'm', Span::MINUTE, 159_000), 9);
+        assert_eq!(window_used(&fields, 'm', Span::MINUTE, 160_000), 5);
+        assert_eq!(window_used(&fields, 'm', Span::MINUTE, 161_000), 0);
+        assert_eq!(window_used(&fields, 'd', Span::DAY, 161_000), 7);
+    }
+
+    #[test]
+    fn month_counts_spread_over_the_buckets() {
+        let a = month_bucket(24_310, "p:l:10.0.0.1");
+        assert_eq!(a, month_bucket(24_310, "p:l:10.0.0.1"), "stable");
+        let buckets: std::collections::HashSet<String> = (0..1_000)
+            .map(|i| month_bucket(24_310, &format!("p:l:10.0.{}.{}", i / 256, i % 256)))
             .collect();
-        assert_eq!(window_used(&fields, Span::MINUTE, 159_000), 9);
-        assert_eq!(window_used(&fields, Span::MINUTE, 160_000), 5);
-        assert_eq!(window_used(&fields, Span::MINUTE, 161_000), 0);
+        assert!(
+            buckets.len() > 980,
+            "{} buckets for 1000 addresses",
+            buckets.len()
+        );
+        assert!(a.starts_with("kalendorius:mo:24310:"));
     }
 
     #[test]
     fn subjects_are_named_by_canonical_address() {
         let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
         assert_eq!(public_subject(mapped, PublicEndpoint::Days), "p:d:10.0.0.1");
-        assert_eq!(key_windows("ab")[1], "kalendorius:d:k:ab");
+        assert_eq!(key_hash("ab"), "kalendorius:s:k:ab");
     }
 }

@@ -3,107 +3,145 @@
 -- atomic step, so no window admits more than its limit across every process together and
 -- a refused request uses no quota.
 --
--- KEYS[1]: the subject's sliding minute (a hash); KEYS[2]: its sliding day (a hash; API
--- keys) or its calendar-month counter (a string; public subjects).
+-- KEYS[1]: the subject's hash: its sliding minute, its clock and, for an API key, its
+-- sliding day. KEYS[2] (public subjects only): the hash holding its calendar-month count.
 -- ARGV: now (ms since the epoch), 'k' (key) or 'p' (public), the minute limit, the long
--- window's limit, the end of the current month (ms; public subjects).
+-- window's limit, the end of the current month (ms) and the subject's field in the month
+-- hash (public subjects).
 -- Returns {refused (0 admitted, 1 minute, 2 day, 3 month), limit, remaining, reset (ms),
 -- retry (ms)}, the numbers of crate::limits::Decision.
 --
--- A sliding-window hash holds one field per bucket (its index since the epoch: seconds
--- for the minute, minutes for the day) with the requests admitted in it, and 'lo' (no
--- bucket is older), 'hi' (the newest bucket), 'n' (the sum of the buckets); the minute's
--- hash also holds 't', the subject's clock. The window counts the buckets from
--- bucket(t) - span to bucket(t), span + 1 of them, exactly as crate::limits::window does
--- (see its documentation for why no interval of the window's length then ever holds more
--- than the limit). Each hash expires when its newest bucket stops counting, and the month
--- counter at the end of its month: an idle subject leaves nothing behind.
+-- A sliding window with prefix P ('m' for the minute, 'd' for the day) is the fields
+-- P<index> (the requests admitted in one bucket: the index of the second or minute since
+-- the epoch), P:lo (no bucket is older), P:hi (the newest bucket) and P:n (their sum); 't'
+-- is the subject's clock. The window counts the buckets from bucket(t) - span to
+-- bucket(t), span + 1 of them, exactly as crate::limits::window does (see its
+-- documentation for why no interval of the window's length then ever holds more than the
+-- limit). The subject's hash expires when its newest bucket stops counting, a month hash
+-- at the end of its month: an idle subject leaves nothing behind.
+--
+-- Cost: a write costs Redis several times a read (it is propagated to the append-only
+-- file), so an admitted request writes the subject's hash once (one HSET of every field
+-- that changed) and the month once; PEXPIREAT only when the newest bucket changes.
 
 local now = tonumber(ARGV[1])
 local is_key = ARGV[2] == 'k'
 local minute_limit = tonumber(ARGV[3])
 local long_limit = tonumber(ARGV[4])
 local month_end = tonumber(ARGV[5])
+local month_field = ARGV[6]
+local key = KEYS[1]
 
-local function window(key, bucket_ms, span)
-  return { key = key, ms = bucket_ms, span = span, n = 0 }
+local MINUTE = { p = 'm', ms = 1000, span = 60 }
+local DAY = { p = 'd', ms = 60000, span = 1440 }
+
+-- The fields read at once: the clock, then per window its meta fields and the bucket of now.
+local fields = { 't' }
+local windows = { MINUTE }
+if is_key then windows[2] = DAY end
+for _, g in ipairs(windows) do
+  local p = g.p
+  fields[#fields + 1] = p .. ':lo'
+  fields[#fields + 1] = p .. ':hi'
+  fields[#fields + 1] = p .. ':n'
+  fields[#fields + 1] = p .. math.floor(now / g.ms)
 end
+local got = redis.call('HMGET', key, unpack(fields))
 
--- Reads a window at t, dropping the buckets no longer counted.
-local function open(w, t)
-  local meta = redis.call('HMGET', w.key, 'lo', 'hi', 'n')
-  if not meta[1] then return end
-  local lo, hi, n = tonumber(meta[1]), tonumber(meta[2]), tonumber(meta[3])
-  local first = math.floor(t / w.ms) - w.span
-  if hi < first then
-    redis.call('DEL', w.key)
-    return
+-- The subject's clock never goes back (processes' clocks differ a little): a request
+-- cannot be counted in a bucket already dropped.
+local t = now
+local last = tonumber(got[1])
+if last and last > t then t = last end
+
+-- Window i read at t, dropping the buckets no longer counted (their HDELs are the only
+-- other writes, about once per bucket length while the subject is active).
+local function open(i, g)
+  local at = 2 + (i - 1) * 4
+  local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
+  w.count = tonumber(got[at + 3]) or 0
+  if w.idx ~= math.floor(now / g.ms) then
+    w.count = tonumber(redis.call('HGET', key, w.p .. w.idx)) or 0
   end
+  if not got[at] then return w end
+  local lo, hi, n = tonumber(got[at]), tonumber(got[at + 1]), tonumber(got[at + 2])
+  local first = w.idx - g.span
   if lo < first then
     -- At most span + 1 indices: 'lo' never falls further than that behind 'hi'.
-    for i = lo, first - 1 do
-      local c = redis.call('HGET', w.key, i)
+    for b = lo, math.min(hi, first - 1) do
+      local c = redis.call('HGET', key, w.p .. b)
       if c then
         n = n - tonumber(c)
-        redis.call('HDEL', w.key, i)
+        redis.call('HDEL', key, w.p .. b)
       end
     end
     lo = first
-    redis.call('HSET', w.key, 'lo', lo, 'n', n)
+    w.pruned = true
   end
+  if hi < first then return w end
   w.lo, w.hi, w.n = lo, hi, n
+  return w
 end
 
 -- Ms from t until at least `need` counted requests have stopped counting.
-local function release_in(w, t, need)
+local function release_in(w, need)
   if not w.lo then
-    return (math.floor(t / w.ms) + w.span + 1) * w.ms - t
+    return (w.idx + w.span + 1) * w.ms - t
   end
   local freed = 0
-  for i = w.lo, w.hi do
-    local c = redis.call('HGET', w.key, i)
+  for b = w.lo, w.hi do
+    local c = redis.call('HGET', key, w.p .. b)
     if c then
       freed = freed + tonumber(c)
-      if freed >= need then return (i + w.span + 1) * w.ms - t end
+      if freed >= need then return (b + w.span + 1) * w.ms - t end
     end
   end
   return (w.hi + w.span + 1) * w.ms - t
 end
 
--- Counts one request at t.
-local function add(w, t)
-  local idx = math.floor(t / w.ms)
-  redis.call('HINCRBY', w.key, idx, 1)
-  local lo, hi = idx, idx
-  if w.lo then lo, hi = math.min(w.lo, idx), math.max(w.hi, idx) end
-  w.lo, w.hi, w.n = lo, hi, w.n + 1
-  redis.call('HSET', w.key, 'lo', lo, 'hi', hi, 'n', w.n)
-  redis.call('PEXPIREAT', w.key, (hi + w.span + 1) * w.ms)
-end
-
--- The subject's clock never goes back (processes' clocks differ a little): a request
--- cannot be counted in a bucket already dropped.
-local t = now
-local last = tonumber(redis.call('HGET', KEYS[1], 't'))
-if last and last > t then t = last end
-
-local minute = window(KEYS[1], 1000, 60)
-open(minute, t)
+local minute = open(1, MINUTE)
 -- Shortest window first: ties on "remaining" go to it, and a refusal names the longest
 -- exhausted window (the last in this order).
 local evals = { { code = 1, limit = minute_limit, used = minute.n, w = minute } }
 local day = nil
 if is_key then
-  day = window(KEYS[2], 60000, 1440)
-  open(day, t)
+  day = open(2, DAY)
   evals[2] = { code = 2, limit = long_limit, used = day.n, w = day }
 else
-  evals[2] = { code = 3, limit = long_limit, used = tonumber(redis.call('GET', KEYS[2]) or '0') }
+  evals[2] = { code = 3, limit = long_limit,
+    used = tonumber(redis.call('HGET', KEYS[2], month_field) or '0') }
 end
 
 local function wait_in(e)
-  if e.w then return release_in(e.w, t, e.used + 1 - e.limit) end
+  if e.w then return release_in(e.w, e.used + 1 - e.limit) end
   return month_end - t
+end
+
+-- The fields of window w that change (after pruning, and with one more request if `add`).
+local function changes(w, add, out)
+  if add then
+    out[#out + 1] = w.p .. w.idx
+    out[#out + 1] = w.count + 1
+    w.n = w.n + 1
+    if w.lo then
+      w.lo, w.hi = math.min(w.lo, w.idx), math.max(w.hi, w.idx)
+    else
+      w.lo, w.hi = w.idx, w.idx
+    end
+    out[#out + 1] = w.p .. ':hi'
+    out[#out + 1] = w.hi
+  elseif not w.pruned then
+    return
+  end
+  if not w.lo then
+    -- Nothing counted any more: the meta fields go (their buckets are gone already).
+    redis.call('HDEL', key, w.p .. ':lo', w.p .. ':hi', w.p .. ':n')
+    return
+  end
+  out[#out + 1] = w.p .. ':lo'
+  out[#out + 1] = w.lo
+  out[#out + 1] = w.p .. ':n'
+  out[#out + 1] = w.n
 end
 
 local longest, retry = nil, 0
@@ -115,19 +153,31 @@ for i = 1, 2 do
   end
 end
 if longest then
+  -- Nothing is counted; only what pruning changed is written.
+  local out = {}
+  changes(minute, false, out)
+  if day then changes(day, false, out) end
+  if #out > 0 then redis.call('HSET', key, unpack(out)) end
   return { longest.code, longest.limit, 0, wait_in(longest), retry }
 end
 
-add(minute, t)
-redis.call('HSET', KEYS[1], 't', t)
-if day then
-  add(day, t)
-else
-  redis.call('INCR', KEYS[2])
-  redis.call('PEXPIREAT', KEYS[2], month_end)
+local newest = day or minute
+local old_hi = newest.hi
+local out = { 't', t }
+changes(minute, true, out)
+if day then changes(day, true, out) end
+redis.call('HSET', key, unpack(out))
+-- The hash lives until its longest window's newest bucket stops counting.
+if newest.hi ~= old_hi then
+  redis.call('PEXPIREAT', key, (newest.hi + newest.span + 1) * newest.ms)
+end
+if not day then
+  redis.call('HINCRBY', KEYS[2], month_field, 1)
+  -- Every count in this hash ends with the month: set by each subject's first count.
+  if evals[2].used == 0 then redis.call('PEXPIREAT', KEYS[2], month_end) end
 end
 local tight = evals[1]
 if evals[2].limit - evals[2].used < tight.limit - tight.used then tight = evals[2] end
 local reset
-if tight.w then reset = release_in(tight.w, t, 1) else reset = month_end - t end
+if tight.w then reset = release_in(tight.w, 1) else reset = month_end - t end
 return { 0, tight.limit, tight.limit - tight.used - 1, reset, 0 }

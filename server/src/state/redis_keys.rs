@@ -20,7 +20,7 @@ use crate::limits::LimitsConfig;
 use crate::state::admin::{self, AdminRequest, AdminResponse, KeyView};
 use crate::state::keys::KeyRecord;
 use crate::state::redis::{
-    client, key_table, key_usage, key_windows, keys_hash, keys_version, manager_config,
+    client, key_hash, key_table, key_usage, keys_hash, keys_version, manager_config,
 };
 use crate::state::State;
 
@@ -112,9 +112,7 @@ async fn attempt(
     let mut script = write.prepare_invoke();
     script.key(keys_hash()).key(keys_version());
     for id in &removed {
-        for window in key_windows(id) {
-            script.key(window);
-        }
+        script.key(key_hash(id));
     }
     script
         .arg(version.unwrap_or_default())

@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use chrono::{Datelike, Utc};
+use chrono::Utc;
+use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
+use kalendorius_server::state::redis::RedisState;
 use serde_json::Value;
 
 use crate::helpers::*;
@@ -203,11 +205,17 @@ fn count(answers: &[(u16, Value)], status: u16) -> usize {
     answers.iter().filter(|(s, _)| *s == status).count()
 }
 
-/// The name of the month counter of 127.0.0.1 on `/laisvadienis` in the store's layout.
-fn month_counter() -> String {
-    let now = Utc::now();
-    let month = i64::from(now.year()) * 12 + i64::from(now.month0());
-    format!("kalendorius:mo:{month}:p:l:127.0.0.1")
+/// The month count of 127.0.0.1 on `/laisvadienis` in the Redis at `url`, read as a
+/// server reads it.
+async fn month_count(url: &str) -> u64 {
+    let store = RedisState::connect(url, LimitsConfig::default()).expect("Redis URL");
+    store.refresh().await.expect("Redis answers");
+    let ip = "127.0.0.1".parse().unwrap();
+    let (_, month) = store
+        .public_usage(ip, PublicEndpoint::Laisvadienis, Utc::now())
+        .await
+        .expect("Redis answers");
+    month
 }
 
 /// The "used" line of `keys show`.
@@ -237,8 +245,9 @@ async fn two_processes_on_one_redis_admit_exactly_the_limit_and_a_refusal_uses_n
         .all(|(s, e)| *s == 200 || e == "rate_limit_minute"));
     // The refused requests used no quota: the month counts only the admitted ones.
     assert_eq!(
-        redis.command(&["GET", &month_counter()]).as_deref(),
-        Some(PUBLIC_PER_MINUTE)
+        month_count(&url).await.to_string(),
+        PUBLIC_PER_MINUTE,
+        "the month counts only the admitted requests"
     );
 
     // One key, the same.
@@ -433,8 +442,80 @@ async fn a_server_started_while_redis_is_down_serves_and_catches_up() {
     let public = get(&client, &server.base, PUBLIC, None).await;
     assert_eq!(public.headers()["ratelimit-limit"], PUBLIC_PER_MINUTE);
     assert_eq!(
-        redis.command(&["GET", &month_counter()]).as_deref(),
-        Some("1"),
+        month_count(&url).await,
+        1,
         "counted from the first request after Redis came up"
+    );
+}
+
+/// The Redis store decides exactly as the sled store (whose windows have their own unit
+/// tests) for the same requests at the same instants: a long run of checks of two
+/// addresses and a key with small limits, at steps from 1 ms to hours on a synthetic
+/// clock, across a month's end, compared decision by decision (admitted or which window
+/// refused, and every number of the `RateLimit-*` headers).
+#[tokio::test]
+async fn the_redis_store_decides_as_the_sled_store_over_time() {
+    use kalendorius_server::state::keys::KeyRecord;
+    use kalendorius_server::state::store::{check_sled, Counted};
+    use kalendorius_server::state::State;
+    use std::time::UNIX_EPOCH;
+
+    let redis = RedisServer::start();
+    let limits = LimitsConfig {
+        laisvadienis_per_minute: 5,
+        laisvadienis_per_month: 300,
+        ..LimitsConfig::default()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
+    let store = RedisState::connect(&redis.url(), limits).unwrap();
+    store.refresh().await.unwrap();
+    let key = KeyRecord {
+        id: "0123456789abcdef".into(),
+        hash: "0123456789abcdef".repeat(4),
+        owner: "differential".into(),
+        per_minute: 4,
+        per_day: 200,
+        created: Utc::now(),
+        expires: None,
+        active: true,
+    };
+    let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+    let whos = [
+        Counted::Public(a, PublicEndpoint::Laisvadienis),
+        Counted::Public(b, PublicEndpoint::Laisvadienis),
+        Counted::Key(&key),
+    ];
+    // 2027-03-31T23:40:00Z: the month ends 20 minutes in.
+    let mut t_ms: u64 = 1_806_364_800_000;
+    let short = [0, 1, 300, 999, 1_000, 2_500, 7_000, 30_000];
+    let long = [59_000, 61_000, 600_000, 3_600_000];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let (mut admitted, mut refused) = (0, 0);
+    for i in 0..3_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        // Mostly short steps, so that windows fill up; now and then a long one.
+        let step = if seed & 15 == 0 {
+            long[(seed >> 4) as usize % long.len()]
+        } else {
+            short[(seed >> 4) as usize % short.len()]
+        };
+        t_ms += step;
+        let who = whos[(seed >> 8) as usize % 3];
+        let now = UNIX_EPOCH + Duration::from_millis(t_ms);
+        let expected = check_sled(&sled, who, now);
+        let got = store.check(who, now).await.expect("Redis answers");
+        assert_eq!(got, expected, "check {i} of {who:?} at {t_ms} ms");
+        if expected.refused_by.is_some() {
+            refused += 1;
+        } else {
+            admitted += 1;
+        }
+    }
+    assert!(
+        admitted > 500 && refused > 500,
+        "{admitted} admitted, {refused} refused"
     );
 }
