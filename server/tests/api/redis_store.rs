@@ -519,3 +519,33 @@ async fn the_redis_store_decides_as_the_sled_store_over_time() {
         "{admitted} admitted, {refused} refused"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_move_from_sled_to_redis_with_export_and_import() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sled_dir = tmp.path().join("state");
+    let sled = sled_dir.to_str().unwrap();
+    let (key, id) = create_key(sled, 7, 1_000);
+    let (revoked, revoked_id) = create_key(sled, 60, 1_000);
+    keys_tool(sled, &["revoke", &revoked_id]);
+    let backup = tmp.path().join("keys.jsonl");
+    keys_tool(sled, &["export", "--out", backup.to_str().unwrap()]);
+
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let out = keys_tool(&url, &["import", backup.to_str().unwrap()]);
+    assert!(out.contains("2 added"), "{out}");
+    let list = keys_tool(&url, &["list"]);
+    assert!(list.contains(&id) && list.contains(&revoked_id), "{list}");
+    // Importing the same file again changes nothing.
+    let again = keys_tool(&url, &["import", backup.to_str().unwrap()]);
+    assert!(again.contains("2 unchanged"), "{again}");
+
+    let client = reqwest::Client::new();
+    let (a, b) = two_processes(&client, &url).await;
+    let resp = get(&client, &a.base, KEYED, Some(&key)).await;
+    assert_eq!(resp.status(), 200, "the moved key works");
+    assert_eq!(resp.headers()["ratelimit-limit"], "7", "with its limits");
+    let resp = get(&client, &b.base, KEYED, Some(&revoked)).await;
+    assert_eq!(resp.status(), 401, "and a revoked one stays revoked");
+}
