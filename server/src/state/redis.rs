@@ -166,6 +166,8 @@ pub struct RedisState {
     reachable: AtomicBool,
     /// When the last fail-open warning was logged (ms since the epoch).
     last_warning: AtomicI64,
+    /// When the last failed command was logged (ms since the epoch).
+    last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
     check: redis::Script,
 }
@@ -187,6 +189,7 @@ impl RedisState {
             keys_version: RwLock::new(None),
             reachable: AtomicBool::new(false),
             last_warning: AtomicI64::new(i64::MIN),
+            last_error: AtomicI64::new(i64::MIN),
             check: redis::Script::new(CHECK_SCRIPT),
         })
     }
@@ -340,9 +343,13 @@ impl RedisState {
     }
 
     /// Marks Redis unreachable after `error` (logged), and returns the refusal.
+    /// A command that fails while the background task still reaches Redis (a script
+    /// error, a full Redis) flips this back and forth: logged at most once a second.
     fn unavailable(&self, error: Option<&str>) -> StateUnavailable {
         if let Some(error) = error {
-            if self.reachable.swap(false, Ordering::Relaxed) {
+            if self.reachable.swap(false, Ordering::Relaxed)
+                && once_a_second(&self.last_error, SystemTime::now())
+            {
                 tracing::error!(url = %self.url, error, "Redis cannot be reached");
             }
         }
@@ -351,14 +358,7 @@ impl RedisState {
 
     /// Logs that a public request was let through uncounted, at most once a second.
     pub fn warn_uncounted(&self, now: SystemTime) {
-        let now_ms = UnixMillis::from(now).0;
-        let last = self.last_warning.load(Ordering::Relaxed);
-        if now_ms.saturating_sub(last) >= 1_000
-            && self
-                .last_warning
-                .compare_exchange(last, now_ms, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
+        if once_a_second(&self.last_warning, now) {
             tracing::warn!(
                 url = %self.url,
                 "Redis cannot be reached: public requests are answered without counting, keyed ones refused (503)"
@@ -422,6 +422,16 @@ impl RedisState {
             }
         }
     }
+}
+
+/// True at most once a second for one `last` (ms since the epoch of the last true).
+fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
+    let now_ms = UnixMillis::from(now).0;
+    let before = last.load(Ordering::Relaxed);
+    now_ms.saturating_sub(before) >= 1_000
+        && last
+            .compare_exchange(before, now_ms, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
 }
 
 /// The key table of the records read from Redis; a record that does not read as a key is
@@ -532,6 +542,16 @@ mod tests {
         assert_eq!(window_used(&fields, 'm', Span::MINUTE, 160_000), 5);
         assert_eq!(window_used(&fields, 'm', Span::MINUTE, 161_000), 0);
         assert_eq!(window_used(&fields, 'd', Span::DAY, 161_000), 7);
+    }
+
+    #[test]
+    fn once_a_second_is_once_a_second() {
+        let last = AtomicI64::new(i64::MIN);
+        let at = |ms: u64| std::time::UNIX_EPOCH + Duration::from_millis(ms);
+        assert!(once_a_second(&last, at(10_000)));
+        assert!(!once_a_second(&last, at(10_999)));
+        assert!(once_a_second(&last, at(11_000)));
+        assert!(!once_a_second(&last, at(11_500)));
     }
 
     #[test]
