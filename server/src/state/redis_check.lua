@@ -59,9 +59,11 @@ if last and last > t then t = last end
 local function open(i, g)
   local at = 2 + (i - 1) * 4
   local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
-  w.count = tonumber(got[at + 3]) or 0
+  -- The bucket of t is nearly always the bucket of now, read above with its name.
+  w.field, w.count = fields[at + 3], tonumber(got[at + 3]) or 0
   if w.idx ~= math.floor(now / g.ms) then
-    w.count = tonumber(redis.call('HGET', key, w.p .. w.idx)) or 0
+    w.field = w.p .. w.idx
+    w.count = tonumber(redis.call('HGET', key, w.field)) or 0
   end
   if not got[at] then return w end
   local lo, hi, n = tonumber(got[at]), tonumber(got[at + 1]), tonumber(got[at + 2])
@@ -117,31 +119,38 @@ local function wait_in(e)
   return month_end - t
 end
 
--- The fields of window w that change (after pruning, and with one more request if `add`).
+-- The fields of window w that change (after pruning, and with one more request if `add`):
+-- only those, as every number written is formatted and logged to the append-only file.
 local function changes(w, add, out)
+  local moved = w.pruned
   if add then
-    out[#out + 1] = w.p .. w.idx
+    out[#out + 1] = w.field
     out[#out + 1] = w.count + 1
     w.n = w.n + 1
-    if w.lo then
-      w.lo, w.hi = math.min(w.lo, w.idx), math.max(w.hi, w.idx)
-    else
-      w.lo, w.hi = w.idx, w.idx
+    if not w.lo or w.idx < w.lo then
+      w.lo, moved = w.idx, true
     end
-    out[#out + 1] = w.p .. ':hi'
-    out[#out + 1] = w.hi
-  elseif not w.pruned then
+    if not w.hi or w.idx > w.hi then
+      w.hi = w.idx
+      out[#out + 1] = w.p .. ':hi'
+      out[#out + 1] = w.hi
+    end
+    out[#out + 1] = w.p .. ':n'
+    out[#out + 1] = w.n
+  elseif not moved then
     return
-  end
-  if not w.lo then
+  elseif not w.lo then
     -- Nothing counted any more: the meta fields go (their buckets are gone already).
     redis.call('HDEL', key, w.p .. ':lo', w.p .. ':hi', w.p .. ':n')
     return
+  else
+    out[#out + 1] = w.p .. ':n'
+    out[#out + 1] = w.n
   end
-  out[#out + 1] = w.p .. ':lo'
-  out[#out + 1] = w.lo
-  out[#out + 1] = w.p .. ':n'
-  out[#out + 1] = w.n
+  if moved then
+    out[#out + 1] = w.p .. ':lo'
+    out[#out + 1] = w.lo
+  end
 end
 
 local longest, retry = nil, 0
@@ -163,7 +172,8 @@ end
 
 local newest = day or minute
 local old_hi = newest.hi
-local out = { 't', t }
+-- The clock as given when it did not move back (no number to format).
+local out = { 't', t == now and ARGV[1] or t }
 changes(minute, true, out)
 if day then changes(day, true, out) end
 redis.call('HSET', key, unpack(out))
