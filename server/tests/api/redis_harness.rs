@@ -20,6 +20,8 @@ fn binary() -> String {
 pub struct RedisServer {
     port: u16,
     dir: tempfile::TempDir,
+    /// The password clients must give (`requirepass`), if any.
+    password: Option<String>,
     /// The process while it runs (behind a lock: a server shared by test apps can be
     /// stopped through any of them).
     child: Mutex<Option<Child>>,
@@ -29,6 +31,15 @@ impl RedisServer {
     /// Starts a redis-server on a free loopback port; panics (failing the test) when it
     /// cannot.
     pub fn start() -> RedisServer {
+        RedisServer::start_with(None)
+    }
+
+    /// [`RedisServer::start`], requiring `password` of every client.
+    pub fn start_with_password(password: &str) -> RedisServer {
+        RedisServer::start_with(Some(password.to_owned()))
+    }
+
+    fn start_with(password: Option<String>) -> RedisServer {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
@@ -36,6 +47,7 @@ impl RedisServer {
         let server = RedisServer {
             port,
             dir: tempfile::tempdir().expect("a temporary directory for Redis"),
+            password,
             child: Mutex::new(None),
         };
         server.start_again();
@@ -52,7 +64,11 @@ impl RedisServer {
     pub fn start_again(&self) {
         let mut running = self.child.lock().unwrap();
         assert!(running.is_none(), "redis-server is running already");
-        let child = Command::new(binary())
+        let mut command = Command::new(binary());
+        if let Some(password) = &self.password {
+            command.args(["--requirepass", password]);
+        }
+        let child = command
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
             .arg("--dir")
             .arg(self.dir.path())
@@ -70,7 +86,10 @@ impl RedisServer {
             });
         let child = running.insert(child);
         let deadline = Instant::now() + Duration::from_secs(20);
-        while self.command(&["PING"]).as_deref() != Some("+PONG") {
+        // Without the password, PING is refused (NOAUTH): it still shows Redis is up.
+        let up =
+            |reply: Option<String>| reply.is_some_and(|r| r == "+PONG" || r.starts_with("-NOAUTH"));
+        while !up(self.command(&["PING"])) {
             if let Some(status) = child.try_wait().unwrap() {
                 panic!("redis-server exited at start-up: {status}");
             }

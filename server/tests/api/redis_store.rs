@@ -549,3 +549,50 @@ async fn keys_move_from_sled_to_redis_with_export_and_import() {
     let resp = get(&client, &b.base, KEYED, Some(&revoked)).await;
     assert_eq!(resp.status(), 401, "and a revoked one stays revoked");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_redis_password_comes_from_the_environment_only() {
+    let redis = RedisServer::start_with_password("s3cret-for-tests");
+    let url = redis.url();
+    let client = reqwest::Client::new();
+
+    // Without it, Redis refuses: the server runs, unready, and counts nothing.
+    let without = serve(&url);
+    assert_eq!(
+        get(&client, &without.base, "/ready", None).await.status(),
+        503
+    );
+
+    let with = start(
+        dataset(),
+        Path::new(&url),
+        &[("KALENDORIUS_REDIS_PASSWORD", "s3cret-for-tests")],
+    );
+    ready_becomes(&client, &with.base, 200).await;
+    let resp = get(&client, &with.base, PUBLIC, None).await;
+    assert!(resp.headers().get("ratelimit-limit").is_some(), "counted");
+
+    // In the URL it is refused, with the way to give it.
+    let out = command()
+        .args(["keys", "--state"])
+        .arg(format!(
+            "redis://:s3cret-for-tests@127.0.0.1:{}/0",
+            url_port(&url)
+        ))
+        .arg("list")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("KALENDORIUS_REDIS_PASSWORD"), "{stderr}");
+    assert!(
+        !stderr.contains("s3cret"),
+        "the password is not echoed: {stderr}"
+    );
+}
+
+/// The port of a `redis://127.0.0.1:PORT/0` URL.
+fn url_port(url: &str) -> &str {
+    url.trim_start_matches("redis://127.0.0.1:")
+        .trim_end_matches("/0")
+}
