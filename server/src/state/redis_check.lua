@@ -23,6 +23,11 @@
 -- Cost: a write costs Redis several times a read (it is propagated to the append-only
 -- file), so an admitted request writes the subject's hash once (one HSET of every field
 -- that changed) and the month once; PEXPIREAT only when the newest bucket changes.
+--
+-- Order: every read first, then the writes that Redis refuses when it is out of memory
+-- (the month, then the subject's hash), then the deletions. A script stopped by an error
+-- keeps the writes made before it, so a full Redis stops this one before its first write,
+-- and no other failure can leave a sum without its buckets or count a request twice.
 
 local now = tonumber(ARGV[1])
 local is_key = ARGV[2] == 'k'
@@ -47,6 +52,8 @@ for _, g in ipairs(windows) do
   fields[#fields + 1] = p .. math.floor(now / g.ms)
 end
 local got = redis.call('HMGET', key, unpack(fields))
+-- Fields to delete, after every other write.
+local dels = {}
 
 -- The subject's clock never goes back (processes' clocks differ a little): a request
 -- cannot be counted in a bucket already dropped.
@@ -54,8 +61,8 @@ local t = now
 local last = tonumber(got[1])
 if last and last > t then t = last end
 
--- Window i read at t, dropping the buckets no longer counted (their HDELs are the only
--- other writes, about once per bucket length while the subject is active).
+-- Window i read at t, dropping the buckets no longer counted (deleted at the end, about
+-- once per bucket length while the subject is active).
 local function open(i, g)
   local at = 2 + (i - 1) * 4
   local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
@@ -74,7 +81,7 @@ local function open(i, g)
       local c = redis.call('HGET', key, w.p .. b)
       if c then
         n = n - tonumber(c)
-        redis.call('HDEL', key, w.p .. b)
+        dels[#dels + 1] = w.p .. b
       end
     end
     lo = first
@@ -141,7 +148,9 @@ local function changes(w, add, out)
     return
   elseif not w.lo then
     -- Nothing counted any more: the meta fields go (their buckets are gone already).
-    redis.call('HDEL', key, w.p .. ':lo', w.p .. ':hi', w.p .. ':n')
+    dels[#dels + 1] = w.p .. ':lo'
+    dels[#dels + 1] = w.p .. ':hi'
+    dels[#dels + 1] = w.p .. ':n'
     return
   else
     out[#out + 1] = w.p .. ':n'
@@ -167,9 +176,15 @@ if longest then
   changes(minute, false, out)
   if day then changes(day, false, out) end
   if #out > 0 then redis.call('HSET', key, unpack(out)) end
+  if #dels > 0 then redis.call('HDEL', key, unpack(dels)) end
   return { longest.code, longest.limit, 0, wait_in(longest), retry }
 end
 
+if not day then
+  redis.call('HINCRBY', KEYS[2], month_field, 1)
+  -- Every count in this hash ends with the month: set by each subject's first count.
+  if evals[2].used == 0 then redis.call('PEXPIREAT', KEYS[2], month_end) end
+end
 local newest = day or minute
 local old_hi = newest.hi
 -- The clock as given when it did not move back (no number to format).
@@ -177,14 +192,10 @@ local out = { 't', t == now and ARGV[1] or t }
 changes(minute, true, out)
 if day then changes(day, true, out) end
 redis.call('HSET', key, unpack(out))
+if #dels > 0 then redis.call('HDEL', key, unpack(dels)) end
 -- The hash lives until its longest window's newest bucket stops counting.
 if newest.hi ~= old_hi then
   redis.call('PEXPIREAT', key, (newest.hi + newest.span + 1) * newest.ms)
-end
-if not day then
-  redis.call('HINCRBY', KEYS[2], month_field, 1)
-  -- Every count in this hash ends with the month: set by each subject's first count.
-  if evals[2].used == 0 then redis.call('PEXPIREAT', KEYS[2], month_end) end
 end
 local tight = evals[1]
 if evals[2].limit - evals[2].used < tight.limit - tight.used then tight = evals[2] end
