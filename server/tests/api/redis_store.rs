@@ -596,3 +596,56 @@ fn url_port(url: &str) -> &str {
     url.trim_start_matches("redis://127.0.0.1:")
         .trim_end_matches("/0")
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_redis_counts_nothing_and_leaves_the_counts_whole() {
+    let Setup {
+        redis,
+        client,
+        a,
+        key,
+        ..
+    } = setup(60).await;
+    for _ in 0..3 {
+        assert_eq!(get(&client, &a.base, PUBLIC, None).await.status(), 200);
+    }
+    // Out of memory: Redis refuses every write (maxmemory-policy noeviction).
+    let set = |limit: &str| {
+        assert_eq!(
+            redis
+                .command(&["CONFIG", "SET", "maxmemory", limit])
+                .as_deref(),
+            Some("+OK")
+        );
+    };
+    redis.command(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+    set("1");
+    let public = get(&client, &a.base, PUBLIC, None).await;
+    assert_eq!(public.status(), 200);
+    assert!(
+        public.headers().get("ratelimit-limit").is_none(),
+        "uncounted"
+    );
+    let keyed = get(&client, &a.base, KEYED, Some(&key)).await;
+    assert_eq!(keyed.status(), 503);
+
+    set("0");
+    let limit: u64 = PUBLIC_PER_MINUTE.parse().unwrap();
+    let started = Instant::now();
+    loop {
+        let public = get(&client, &a.base, PUBLIC, None).await;
+        if let Some(remaining) = public.headers().get("ratelimit-remaining") {
+            assert_eq!(
+                remaining.to_str().unwrap(),
+                (limit - 4).to_string(),
+                "the 3 counted before, and this one"
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "not counting again"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
