@@ -10,15 +10,17 @@
 //!   its clock and, for a key, its sliding day (`d<minute>`, ...); the subject is
 //!   `p:<endpoint>:<address>` or `k:<key id>`;
 //! - `mo:<month>:<bucket>`: the calendar-month (UTC) counts of public subjects, a hash of
-//!   subject → count, the subjects spread over [`MONTH_BUCKETS`] hashes. A month count
-//!   must live until its month ends, so it is the one thing an address flood leaves for
-//!   long: in small hashes (which Redis stores as one packed list each) it took 77 bytes an
-//!   address after 300 000 addresses, about 40 for the entry and the rest the hashes' own
-//!   overhead, which a million addresses share more thinly; a key of its own per address
-//!   took about twice as much. The script `redis_check.lua` checks and counts
-//!   one request against all of a subject's windows in one atomic step, exactly as
-//!   `crate::limits` does in memory; each of these entries expires when nothing in it
-//!   counts any more, so an address flood leaves nothing behind after its month.
+//!   subject → count, the subjects spread over [`MONTH_BUCKETS`] hashes.
+//!
+//! The script `redis_check.lua` checks and counts one request against all of a subject's
+//! windows in one atomic step, with the buckets and the decisions of `crate::limits` (a
+//! test compares the two stores decision by decision). Every entry expires when nothing in
+//! it counts any more, so an address flood leaves nothing behind: a subject's hash after
+//! 61 s (a key's after a day), a month hash when its month ends. The month count is thus
+//! the one thing a flooding address leaves for long, which is why it lives in small shared
+//! hashes (Redis stores a small hash as one packed list): 77 bytes an address after 300 000
+//! addresses, about 40 for the entry and the rest the hashes' own overhead, which more
+//! addresses share more thinly; a key of its own per address took about twice as much.
 //!
 //! Keys are read from a copy in memory, which the background task
 //! ([`RedisState::run_background`]) reloads whenever `keys:version` changes; it looks every
@@ -27,9 +29,10 @@
 //! at once, so a new key works on every process as soon as the tool has printed it.
 //!
 //! Failure: one connection (`redis::aio::ConnectionManager`, which multiplexes concurrent
-//! requests and reconnects), made by the background task, with short timeouts. When a command fails, the store counts as
-//! unreachable and checks answer [`StateUnavailable`] at once, without waiting for Redis,
-//! until the background task reaches Redis again (it tries every [`REFRESH`]). The gate then
+//! requests and reconnects), made by the background task, with short timeouts. When a
+//! command fails, the store counts as unreachable and checks answer [`StateUnavailable`] at
+//! once, without waiting for Redis, until the background task reaches Redis again (it
+//! tries every [`REFRESH`]). The gate then
 //! lets public requests through uncounted (logged as a warning at most once a second) and
 //! refuses keyed ones with 503: recovery needs no restart.
 

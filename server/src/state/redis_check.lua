@@ -24,10 +24,11 @@
 -- file), so an admitted request writes the subject's hash once (one HSET of every field
 -- that changed) and the month once; PEXPIREAT only when the newest bucket changes.
 --
--- Order: every read first, then the writes that Redis refuses when it is out of memory
--- (the month, then the subject's hash), then the deletions. A script stopped by an error
--- keeps the writes made before it, so a full Redis stops this one before its first write,
--- and no other failure can leave a sum without its buckets or count a request twice.
+-- Order: the reads that decide first, then the writes that Redis refuses when it is out of
+-- memory (the month, then the subject's hash), then the deletions. A script stopped by an
+-- error keeps the writes made before it: a full Redis stops this one before its first
+-- write, and an error between two writes can at worst count a request in the month and
+-- not in the minute (more careful, never less); a window's sum never loses its buckets.
 
 local now = tonumber(ARGV[1])
 local is_key = ARGV[2] == 'k'
