@@ -50,6 +50,12 @@ pub enum LocationError {
          logs): remove it and set {REDIS_PASSWORD_ENV} instead"
     )]
     PasswordInUrl,
+    /// A `rediss://` URL in a server built without TLS to Redis.
+    #[error(
+        "this server was built without TLS to Redis (rediss://): build it with \
+         `cargo build --release -p kalendorius-server --features redis-tls`"
+    )]
+    TlsNotBuilt,
     /// The URL is not one Redis understands.
     #[error("the state URL is not a valid Redis URL: {0}")]
     BadUrl(String),
@@ -61,6 +67,9 @@ impl StateLocation {
         let Some(text) = given.to_str().filter(|t| is_redis_url(t)) else {
             return Ok(StateLocation::Directory(given.to_owned()));
         };
+        if text.starts_with("rediss://") && !cfg!(feature = "redis-tls") {
+            return Err(LocationError::TlsNotBuilt);
+        }
         let info = redis::IntoConnectionInfo::into_connection_info(text)
             .map_err(|e| LocationError::BadUrl(e.to_string()))?;
         if info.redis_settings().password().is_some() {
@@ -230,5 +239,11 @@ mod tests {
             StateLocation::parse(Path::new("redis://127.0.0.1:6379/notanumber")),
             Err(LocationError::BadUrl(_))
         ));
+        if !cfg!(feature = "redis-tls") {
+            assert_eq!(
+                StateLocation::parse(Path::new("rediss://127.0.0.1:6380/0")),
+                Err(LocationError::TlsNotBuilt)
+            );
+        }
     }
 }
