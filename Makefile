@@ -12,7 +12,7 @@ SERVER     := target/release/kalendorius-server
 # What a dataset is made from: the sources and the code that reads and writes them.
 DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/null) Cargo.lock
 
-.PHONY: run test dataset check-sources release lint bench bench-floods clean
+.PHONY: run test dataset check-sources release lint bench bench-floods clean redis-server
 
 ## make run: build the dataset if the sources changed, create a local development key on
 ## first run (printed every time), and serve on 127.0.0.1:8080 (another address:
@@ -24,9 +24,22 @@ run: release $(OUT)/current/manifest.json $(DEV_KEY)
 	$(SERVER) serve --listen $(LISTEN) --data $(OUT) --state $(STATE)
 
 ## make test: formatting, lints, and every test of the workspace (unit, generator runs on
-## fixtures, data checks on the real sources, HTTP end-to-end against the real server).
-test: lint
+## fixtures, data checks on the real sources, HTTP end-to-end against the real server, the
+## Redis store against a real redis-server that the tests start themselves).
+test: lint redis-server
 	$(CARGO) test --workspace --all-targets
+
+# The Redis store's tests start their own redis-server (a free loopback port, a temporary
+# directory) and fail without one: Debian's package is installed when it is missing and
+# apt can be used (as root), as the bench installs wrk.
+redis-server:
+	@command -v redis-server >/dev/null || { \
+	    if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	        echo "installing redis-server from Debian"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; \
+	    else \
+	        echo "redis-server is missing: install it (Debian: apt-get install redis-server); the Redis store's tests need it" >&2; \
+	    fi; }
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -33,6 +33,11 @@ TARGET_NAME_SEARCH=0.5
 TARGET_RSS_MIB=64
 # Loading the dataset at start-up (and on SIGHUP): well under a second.
 TARGET_STARTUP_MS=1000
+# With keys and counters in Redis on loopback (several processes, README "Running several
+# processes"): every request waits for one Redis script.
+TARGET_REDIS=0.3
+# Distinct client addresses sent to a server on Redis before Redis's memory is read.
+REDIS_ADDRESSES="${BENCH_REDIS_ADDRESSES:-1000000}"
 # The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
 # a bench run is ever refused, so every measured request is a real 200.
 NO_LIMIT=1000000000
@@ -95,6 +100,54 @@ build() {
     log "building release binaries"
     cargo build --release -p kalendorius-generator -p kalendorius-server >&2
     cargo build --release -p kalendorius-server --example baseline >&2
+    cargo build --release -p kalendorius-server --example flood >&2
+}
+
+# Debian's redis-server (with redis-cli), installed like wrk when it is missing.
+ensure_redis() {
+    if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
+        return
+    fi
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        log "installing redis-server from Debian"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } >&2
+    fi
+    command -v redis-server >/dev/null || die "redis-server is needed (apt-get install redis-server)"
+}
+
+# A private redis-server on a free loopback port, persistence as README recommends; sets
+# REDIS_PORT.
+start_redis() {
+    local port
+    for port in $(seq 16379 16479); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            REDIS_PORT="$port"
+            break
+        fi
+    done
+    [ -n "${REDIS_PORT:-}" ] || die "no free port for redis-server"
+    mkdir -p "$WORK/redis"
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
+        --appendonly yes --appendfsync everysec --save '' >"$WORK/redis.out" 2>&1 &
+    PIDS+=("$!")
+    for _ in $(seq 1 100); do
+        if [ "$(redis-cli -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; then
+            log "redis-server on 127.0.0.1:$REDIS_PORT"
+            return
+        fi
+        sleep 0.1
+    done
+    die "redis-server did not answer"
+}
+
+# The bench config with keys and counters in that Redis.
+write_redis_config() {
+    sed "s|^state = .*|state = \"redis://127.0.0.1:$REDIS_PORT/0\"|" "$WORK/bench.toml" >"$WORK/redis.toml"
+}
+
+# Redis's used_memory in MiB.
+redis_memory_mib() {
+    redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {printf "%.1f", $2 / 1048576}'
 }
 
 # A private dataset, so a bench never depends on (or touches) output/ of `make run`.
@@ -314,6 +367,7 @@ summary_row() {
 main() {
     command -v curl >/dev/null || die "curl is needed (apt-get install -y curl)"
     ensure_load_tool
+    ensure_redis
     build
     build_dataset
     write_config
@@ -324,6 +378,12 @@ main() {
     [ -n "$key" ] || die "keys create printed no key"
     log "start-up: three starts of the server alone"
     measure_startup
+    start_redis
+    write_redis_config
+    local redis_key
+    redis_key="$("$SERVER_BIN" keys --config "$WORK/redis.toml" create --owner bench \
+        --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
+    [ -n "$redis_key" ] || die "keys create printed no key (Redis)"
 
     # All servers stay up for the whole run; an idle one costs next to nothing. The ceiling
     # is the minimal handler on poem's own server (what "bare poem" has always meant here);
@@ -352,6 +412,12 @@ main() {
     check_200 "$wadd" -H "X-API-Key: $key"
     check_200 "$page"
     check_200 "$search" -H "X-API-Key: $key"
+    start_and_wait server-redis "$SERVER_BIN" serve --config "$WORK/redis.toml"
+    local redis_srv="http://$STARTED_ADDR"
+    local laisv_redis="$redis_srv/api/v1/laisvadienis?date=2026-12-24"
+    local day_redis="$redis_srv/api/v1/day?date=2026-12-24"
+    check_200 "$laisv_redis"
+    check_200 "$day_redis" -H "X-API-Key: $redis_key"
 
     # Interleaved rounds, and within a round every endpoint is loaded right after its own
     # baseline load: its ratio is taken against the baseline of the moment, so the drift of a
@@ -359,9 +425,9 @@ main() {
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
-    local wt_res=() wd_res=() wa_res=()
+    local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day, the working-time endpoints (keyed), a month page, the name search (keyed), each after the baseline"
+        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day, the working-time endpoints (keyed), a month page, the name search (keyed), /laisvadienis and /day on Redis, each after the baseline"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
         after_baseline "$laisv"; l_res+=("$PAIRED")
         after_baseline "$days"; s_res+=("$PAIRED")
@@ -371,7 +437,26 @@ main() {
         after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
         after_baseline "$page"; p_res+=("$PAIRED")
         after_baseline "$search" "X-API-Key: $key"; n_res+=("$PAIRED")
+        after_baseline "$laisv_redis"; rl_res+=("$PAIRED")
+        after_baseline "$day_redis" "X-API-Key: $redis_key"; rd_res+=("$PAIRED")
     done
+
+    # Redis's memory after one request from each of REDIS_ADDRESSES loopback addresses
+    # (a fresh server on an emptied Redis, default limits, log level warn as in the floods),
+    # and again once their minute windows have expired: what stays is one month count per
+    # address, until the month ends.
+    redis-cli -p "$REDIS_PORT" flushall >/dev/null
+    start_and_wait flood-redis "$SERVER_BIN" serve --listen 127.0.0.1:0 --data "$WORK/data" \
+        --state "redis://127.0.0.1:$REDIS_PORT/0" --log-level warn
+    local flood_addr="$STARTED_ADDR" redis_before redis_flooded redis_later redis_keys
+    redis_before="$(redis_memory_mib)"
+    log "address flood on the Redis store: $REDIS_ADDRESSES loopback addresses"
+    "$ROOT/target/release/examples/flood" addresses "$flood_addr" --count "$REDIS_ADDRESSES" >&2 \
+        || log "warning: some newcomers were refused on the Redis store"
+    redis_flooded="$(redis_memory_mib)"
+    redis_keys="$(redis-cli -p "$REDIS_PORT" dbsize)"
+    sleep 65
+    redis_later="$(redis_memory_mib)"
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
     local hwm_kib rss_mib rss_ok
@@ -397,10 +482,13 @@ main() {
     summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
     summary_row "GET /2026/12?lang=lt (HTML page)" "$TARGET_PAGE" "${p_res[@]}"
     summary_row "GET /api/v1/name-days/search?name=jon (X-API-Key)" "$TARGET_NAME_SEARCH" "${n_res[@]}"
+    summary_row "GET /api/v1/laisvadienis?date=2026-12-24, state in Redis (loopback)" "$TARGET_REDIS" "${rl_res[@]}"
+    summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key), state in Redis (loopback)" "$TARGET_REDIS" "${rd_res[@]}"
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."
     echo "$STARTUP_LINE"
+    echo "Redis used_memory: $redis_before MiB empty, $redis_flooded MiB after one request from each of $REDIS_ADDRESSES addresses ($redis_keys keys), $redis_later MiB 65 s later (minute windows expired; month counts stay until the month ends)."
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $rev, nproc $(nproc), CPU: $(cpu_model)." \
         "$tool, $DURATION per load after $WARMUP warm-up;" \
         "client and server share this machine (127.0.0.1); server log level $LOG_LEVEL."

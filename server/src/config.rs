@@ -39,7 +39,8 @@ pub struct Settings {
     pub listen: SocketAddr,
     /// Dataset: an output root with `current`, or a dataset directory.
     pub data: PathBuf,
-    /// State database directory (keys and counters).
+    /// Where keys and counters live: a state database directory (sled), or a `redis://` /
+    /// `rediss://` URL shared by several processes (`crate::state::store::StateLocation`).
     pub state: PathBuf,
     /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
@@ -96,7 +97,8 @@ pub struct ServeArgs {
     /// Dataset root (with `current`) or dataset directory [default: output].
     #[arg(long, env = "KALENDORIUS_DATA")]
     pub data: Option<PathBuf>,
-    /// State database directory [default: var/state].
+    /// State database directory, or a redis://HOST:PORT/DB URL shared by several processes
+    /// (its password from KALENDORIUS_REDIS_PASSWORD) [default: var/state].
     #[arg(long, env = "KALENDORIUS_STATE")]
     pub state: Option<PathBuf>,
     /// TOML settings file.

@@ -35,8 +35,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct KeysArgs {
-    /// State database directory [default: var/state, or `state` of --config]. May be given
-    /// before or after the command.
+    /// State database directory, or a redis://HOST:PORT/DB URL (the password from
+    /// KALENDORIUS_REDIS_PASSWORD) [default: var/state, or `state` of --config]. May be
+    /// given before or after the command.
     #[arg(long, env = "KALENDORIUS_STATE", global = true)]
     state: Option<PathBuf>,
     /// TOML settings file (for the state directory and the default key limits). May be

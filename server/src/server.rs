@@ -25,6 +25,7 @@ use crate::http::app::App;
 use crate::http::client_ip::TrustedProxies;
 use crate::http::connections::{self, Bounds};
 use crate::http::errors;
+use crate::state::store::Store;
 use crate::state::State;
 
 /// A server that is bound and ready to run.
@@ -33,7 +34,7 @@ pub struct Server {
     listener: TcpListener,
     local_addr: SocketAddr,
     data: Arc<DataHandle>,
-    state: Arc<State>,
+    store: Store,
     /// A shifted clock for `today` (tests only).
     today_clock: Option<TodayClock>,
 }
@@ -51,16 +52,25 @@ impl Server {
                     settings.data.display()
                 )
             })?;
-        // Its errors name the state directory and say what to do.
-        let state = State::open(&settings.state, settings.limits.clone())?;
-        Server::bind_with(settings, Arc::new(data), Arc::new(state)).await
+        // Its errors name the state directory (or URL) and say what to do.
+        let store = Store::open(&settings.state, settings.limits.clone())?;
+        Server::bind_with_store(settings, Arc::new(data), store).await
     }
 
-    /// Binds with a dataset and state already opened (tests share them with the server).
+    /// Binds with a dataset and sled state already opened (tests share them with the server).
     pub async fn bind_with(
         settings: Settings,
         data: Arc<DataHandle>,
         state: Arc<State>,
+    ) -> anyhow::Result<Server> {
+        Server::bind_with_store(settings, data, Store::Sled(state)).await
+    }
+
+    /// Binds with a dataset and a store (sled or Redis) already opened.
+    pub async fn bind_with_store(
+        settings: Settings,
+        data: Arc<DataHandle>,
+        store: Store,
     ) -> anyhow::Result<Server> {
         crate::clock::calibrate();
         settings.connections.validate()?;
@@ -75,7 +85,7 @@ impl Server {
             listener,
             local_addr,
             data,
-            state,
+            store,
             today_clock: None,
         })
     }
@@ -97,9 +107,18 @@ impl Server {
         self.data.clone()
     }
 
-    /// The state (keys and counters).
+    /// The sled state (keys and counters). Panics when the state is in Redis: for tests
+    /// and tools that opened a directory; [`Server::store`] serves both.
     pub fn state(&self) -> Arc<State> {
-        self.state.clone()
+        self.store
+            .sled()
+            .expect("the state is a sled database, not Redis")
+            .clone()
+    }
+
+    /// The store of keys and counters.
+    pub fn store(&self) -> Store {
+        self.store.clone()
     }
 
     /// Serves until `shutdown` resolves, then drains and flushes.
@@ -123,38 +142,63 @@ impl Server {
             listener,
             local_addr,
             data,
-            state,
+            store,
             today_clock,
         } = self;
         let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
-        let app = App::new(data, state.clone(), trusted.clone())
+        let app = App::new(data, store.clone(), trusted.clone())
             .with_today_clock(today_clock)
             .with(
                 // Last resort: a panic outside the operations still answers a JSON 500.
                 poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
             );
 
-        // The background task (counter persistence, admin socket) must outlive the HTTP
-        // server, so the requests still in flight are counted; it stops after the server.
+        // The background task (counter persistence and admin socket, or the Redis key
+        // refresh) must outlive the HTTP server, so the requests still in flight are
+        // counted; it stops after the server.
         let (server_done, background_stop) = tokio::sync::oneshot::channel::<()>();
-        let admin_socket: PathBuf = crate::state::admin::socket_path(&settings.state);
-        let background = state.clone().run_background(&admin_socket, async move {
+        let background_stop = async move {
             let _ = background_stop.await;
-        });
-        let mut background = std::pin::pin!(background);
-        // One poll binds the admin socket (run_background binds it before its first await).
-        let mut finished_early = None;
-        std::future::poll_fn(|cx| {
-            if let Poll::Ready(result) = background.as_mut().poll(cx) {
-                finished_early = Some(result);
+        };
+        let (background, state) = match &store {
+            Store::Sled(state) => {
+                let admin_socket: PathBuf = crate::state::admin::socket_path(&settings.state);
+                let sled = state.clone();
+                let mut background =
+                    Box::pin(
+                        async move { sled.run_background(&admin_socket, background_stop).await },
+                    );
+                // One poll binds the admin socket (run_background binds it before its first
+                // await).
+                let mut finished_early = None;
+                std::future::poll_fn(|cx| {
+                    if let Poll::Ready(result) = background.as_mut().poll(cx) {
+                        finished_early = Some(result);
+                    }
+                    Poll::Ready(())
+                })
+                .await;
+                let background: futures_util::future::BoxFuture<'static, anyhow::Result<()>> =
+                    Box::pin(async move {
+                        match finished_early {
+                            Some(result) => result,
+                            None => background.await,
+                        }
+                    });
+                (background, Some(state.clone()))
             }
-            Poll::Ready(())
-        })
-        .await;
-        let background = async move {
-            match finished_early {
-                Some(result) => result,
-                None => background.await,
+            Store::Redis(redis) => {
+                let redis = redis.clone();
+                // The first round, so keys are known before the first request.
+                if let Err(e) = redis.refresh().await {
+                    tracing::error!(url = redis.url(), error = %e, "Redis cannot be reached; public requests are answered uncounted until it can");
+                }
+                let background: futures_util::future::BoxFuture<'static, anyhow::Result<()>> =
+                    Box::pin(async move {
+                        redis.run_background(background_stop).await;
+                        Ok(())
+                    });
+                (background, None)
             }
         };
         ready(local_addr);
@@ -173,7 +217,11 @@ impl Server {
         if let Err(e) = &background_result {
             tracing::error!(error = format!("{e:#}"), "state background task failed");
         }
-        let flushed = state.flush().context("final flush of the state");
+        let flushed = match state {
+            Some(state) => state.flush().context("final flush of the state"),
+            // Redis holds every count already.
+            None => Ok(()),
+        };
         http_result.context("the HTTP server failed")?;
         flushed?;
         background_result.context("the state background task failed")?;

@@ -26,6 +26,9 @@ mod integrity;
 pub mod keys;
 pub mod keys_cli;
 mod persist;
+pub mod redis;
+pub mod redis_keys;
+pub mod store;
 
 pub use backup::ImportReport;
 

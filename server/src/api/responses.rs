@@ -176,6 +176,11 @@ macro_rules! keyed_error {
                 header(name = "Retry-After", ty = "u64", description = "Seconds to wait.")
             )]
             TooManyRequests(JsonBytes<ErrorDoc<KeyedTooManyRequests>>),
+            /// The key cannot be checked now: the shared state store (Redis, when several
+            /// server processes share keys and limits) cannot be reached. Uses no quota;
+            /// retry shortly.
+            #[oai(status = 503)]
+            ServiceUnavailable(JsonBytes<ErrorDoc<KeyedUnavailable>>),
         }
 
         impl From<ApiError> for $name {
@@ -277,6 +282,13 @@ error_codes!(
     "A window of the API key is exhausted.",
     [RateLimitMinute, RateLimitDay],
     app::rate_limited(Window::Minute, app::PER_KEY)
+);
+
+error_codes!(
+    KeyedUnavailable,
+    "The API key cannot be checked now: the shared state store cannot be reached.",
+    [StateUnavailable],
+    errors::state_unavailable()
 );
 
 impl From<ApiError> for PublicError {

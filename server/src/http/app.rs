@@ -43,8 +43,8 @@ use crate::http::client_ip::TrustedProxies;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
-use crate::state::keys::{KeyError, KeyRecord};
-use crate::state::State;
+use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
+use crate::state::store::{check_sled, AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
 /// Headers a browser script may read from our responses: all of them (`ETag`, `RateLimit-*`,
@@ -150,7 +150,7 @@ pub struct App {
     /// The dataset in service.
     data: Arc<DataHandle>,
     /// Keys and counters.
-    state: Arc<State>,
+    store: Store,
     /// Who may set `X-Forwarded-For`.
     proxies: TrustedProxies,
     /// The browsable docs (`/docs`).
@@ -165,7 +165,7 @@ pub struct App {
 
 impl App {
     /// Builds the application.
-    pub fn new(data: Arc<DataHandle>, state: Arc<State>, proxies: TrustedProxies) -> App {
+    pub fn new(data: Arc<DataHandle>, store: Store, proxies: TrustedProxies) -> App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
 
@@ -180,7 +180,7 @@ impl App {
             .boxed();
         App {
             data,
-            state,
+            store,
             proxies,
             docs,
             spec,
@@ -203,46 +203,77 @@ impl App {
     }
 
     /// Runs the gate of one operation (limits, key) and then the operation, recording what
-    /// the gate learnt in `ex.admission`.
+    /// the gate learnt in `ex.admission`. The sled store counts here, synchronously; the
+    /// operations of a store that must be awaited go to [`App::call_op_later`] instead (see
+    /// [`App::respond`]).
     fn call_op(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
-        match op.public() {
-            Some(endpoint) => {
-                let decision = self.state.check_public(ex.client_ip, endpoint, ex.received);
-                let refused = decision.refused_by;
-                ex.admission.decision = Some(decision);
-                if let Some(window) = refused {
-                    return rate_limited(window, PER_ADDRESS).into_response();
+        let Some(state) = self.store.sled() else {
+            // Not reached: `respond` sends the operations of such a store to `call_op_later`.
+            return errors::state_unavailable().into_response();
+        };
+        let gated = match requester(op, req) {
+            Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
+            Ok(Requester::Key(key)) => {
+                match key_gate(state.authenticate(&key, DateTime::from(ex.received))) {
+                    Ok(gated) => gated,
+                    Err(refusal) => return refusal,
                 }
             }
-            None => {
-                let Some(key) = auth::presented_key(req) else {
-                    return if auth::has_other_scheme(req) {
-                        errors::missing_key_wrong_scheme()
-                    } else {
-                        errors::missing_key()
-                    }
-                    .into_response();
-                };
-                let record = match self.state.authenticate(&key, DateTime::from(ex.received)) {
-                    Ok(record) => record,
-                    Err(KeyError::Invalid) => {
-                        return ApiError::new(
-                            ErrorCode::InvalidKey,
-                            "the API key is not valid or has been revoked",
-                        )
-                        .into_response()
-                    }
-                    Err(KeyError::Expired) => {
-                        return ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
-                            .into_response()
-                    }
-                };
-                let decision = self.state.check_key(&record, ex.received);
-                ex.admission.key = Some(record);
+            Err(refusal) => return refusal,
+        };
+        let checked = Ok(check_sled(state, gated.counted(ex.client_ip), ex.received));
+        self.conclude(op, req, ex, gated, checked)
+    }
+
+    /// [`App::call_op`] for a store whose checks are awaited (Redis).
+    async fn call_op_later(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
+        let gated = match requester(op, req) {
+            Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
+            Ok(Requester::Key(key)) => {
+                let now = DateTime::from(ex.received);
+                match key_gate(self.store.authenticate(&key, now).await) {
+                    Ok(gated) => gated,
+                    Err(refusal) => return refusal,
+                }
+            }
+            Err(refusal) => return refusal,
+        };
+        let checked = self
+            .store
+            .check(gated.counted(ex.client_ip), ex.received)
+            .await;
+        self.conclude(op, req, ex, gated, checked)
+    }
+
+    /// Acts on the rate-limit check of a gated request: 429 when refused, the operation's
+    /// answer when admitted. A check that could not be made lets a public request through
+    /// uncounted and refuses a keyed one (503).
+    fn conclude(
+        &self,
+        op: Op,
+        req: &Request,
+        ex: &mut Exchange,
+        gated: Gated,
+        checked: Result<Decision, StateUnavailable>,
+    ) -> Response {
+        let (whose, key) = match gated {
+            Gated::Public(_) => (PER_ADDRESS, None),
+            Gated::Key(record) => (PER_KEY, Some(record)),
+        };
+        let keyed = key.is_some();
+        ex.admission.key = key;
+        match checked {
+            Ok(decision) => {
                 let refused = decision.refused_by;
                 ex.admission.decision = Some(decision);
                 if let Some(window) = refused {
-                    return rate_limited(window, PER_KEY).into_response();
+                    return rate_limited(window, whose).into_response();
+                }
+            }
+            Err(StateUnavailable) if keyed => return errors::state_unavailable().into_response(),
+            Err(StateUnavailable) => {
+                if let Store::Redis(redis) = &self.store {
+                    redis.warn_uncounted(ex.received);
                 }
             }
         }
@@ -252,19 +283,119 @@ impl App {
 
     /// Answers a page path: counted against the per-IP limit of the pages (the stylesheet,
     /// fetched once a year per browser, is not), then rendered or taken from the page cache.
+    /// The sled store counts here, synchronously; a store that must be awaited goes to
+    /// [`App::call_page_later`].
     fn call_page(&self, req: &Request, ex: &mut Exchange) -> Response {
-        if !self.pages.is_stylesheet(req.uri().path()) {
-            let decision =
-                self.state
-                    .check_public(ex.client_ip, PublicEndpoint::Pages, ex.received);
-            let refused = decision.refused_by;
-            ex.admission.decision = Some(decision);
-            if let Some(window) = refused {
-                return rate_limited(window, PER_ADDRESS).into_response();
+        let checked = match self.store.sled() {
+            _ if self.pages.is_stylesheet(req.uri().path()) => None,
+            Some(state) => Some(Ok(check_sled(
+                state,
+                Counted::Public(ex.client_ip, PublicEndpoint::Pages),
+                ex.received,
+            ))),
+            // Not reached: `respond` sends the pages of such a store to `call_page_later`.
+            None => Some(Err(StateUnavailable)),
+        };
+        self.conclude_page(req, ex, checked)
+    }
+
+    /// [`App::call_page`] for a store whose checks are awaited (Redis).
+    async fn call_page_later(&self, req: &Request, ex: &mut Exchange) -> Response {
+        let checked = if self.pages.is_stylesheet(req.uri().path()) {
+            None
+        } else {
+            let who = Counted::Public(ex.client_ip, PublicEndpoint::Pages);
+            Some(self.store.check(who, ex.received).await)
+        };
+        self.conclude_page(req, ex, checked)
+    }
+
+    /// Acts on a page's rate-limit check (`None`: not counted): 429 when refused, the page
+    /// when admitted; a check that could not be made lets the page through uncounted, as
+    /// for every public endpoint.
+    fn conclude_page(
+        &self,
+        req: &Request,
+        ex: &mut Exchange,
+        checked: Option<Result<Decision, StateUnavailable>>,
+    ) -> Response {
+        match checked {
+            Some(Ok(decision)) => {
+                let refused = decision.refused_by;
+                ex.admission.decision = Some(decision);
+                if let Some(window) = refused {
+                    return rate_limited(window, PER_ADDRESS).into_response();
+                }
             }
+            Some(Err(StateUnavailable)) => {
+                if let Store::Redis(redis) = &self.store {
+                    redis.warn_uncounted(ex.received);
+                }
+            }
+            None => {}
         }
         let today = crate::clock::vilnius_date(ex.received);
         self.pages.answer(req, &ex.catalog, today)
+    }
+}
+
+/// Who makes a request, before any key is checked.
+enum Requester {
+    /// An address, on this public endpoint.
+    Public(PublicEndpoint),
+    /// Whoever holds this key (a keyed endpoint).
+    Key(PresentedKey),
+}
+
+/// Who makes a request to `op`: its address on a public endpoint, or the key it presents
+/// to a keyed one (401 when there is none).
+#[allow(clippy::result_large_err)]
+fn requester(op: Op, req: &Request) -> Result<Requester, Response> {
+    if let Some(endpoint) = op.public() {
+        return Ok(Requester::Public(endpoint));
+    }
+    match auth::presented_key(req) {
+        Some(key) => Ok(Requester::Key(key)),
+        None if auth::has_other_scheme(req) => {
+            Err(errors::missing_key_wrong_scheme().into_response())
+        }
+        None => Err(errors::missing_key().into_response()),
+    }
+}
+
+/// The key's record when it was accepted, or the refusal: 401 for an unknown, revoked or
+/// expired key, 503 when keys cannot be read.
+#[allow(clippy::result_large_err)]
+fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, Response> {
+    match authenticated.map_err(Into::into) {
+        Ok(record) => Ok(Gated::Key(record)),
+        Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
+            ErrorCode::InvalidKey,
+            "the API key is not valid or has been revoked",
+        )
+        .into_response()),
+        Err(AuthError::Key(KeyError::Expired)) => {
+            Err(ApiError::new(ErrorCode::ExpiredKey, "the API key has expired").into_response())
+        }
+        Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable().into_response()),
+    }
+}
+
+/// Whom a request that passed authentication is counted against.
+enum Gated {
+    /// Its address, on this public endpoint.
+    Public(PublicEndpoint),
+    /// This key.
+    Key(KeyRecord),
+}
+
+impl Gated {
+    /// What the store counts, for a request from `ip`.
+    fn counted(&self, ip: IpAddr) -> Counted<'_> {
+        match self {
+            Gated::Public(endpoint) => Counted::Public(ip, *endpoint),
+            Gated::Key(record) => Counted::Key(record),
+        }
     }
 }
 
@@ -300,7 +431,7 @@ impl App {
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
                 .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
                 .body(self.spec.clone()),
-            (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
+            (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
             (Target::Page, &Method::GET) => self.call_page(req, ex),
             _ => errors::method_not_allowed().into_response(),
         }
@@ -371,6 +502,20 @@ impl App {
             admission: Admission::default(),
         };
         let target = Target::from_path(req.uri().path());
+        if let Some(target @ (Target::Op(_) | Target::Page)) = target {
+            // A store that must be awaited (Redis): the gate and the operation or page run in
+            // the future (the sled store keeps the synchronous path below).
+            let read = ex.method == Method::GET || ex.method == Method::HEAD;
+            if self.store.sled().is_none() && read && host_refusal(&req).is_none() {
+                return Answered::Later(Box::pin(async move {
+                    let resp = match target {
+                        Target::Op(op) => self.call_op_later(op, &req, &mut ex).await,
+                        _ => self.call_page_later(&req, &mut ex).await,
+                    };
+                    finish_head_or_docs(resp, req.uri(), ex).await
+                }));
+            }
+        }
         // A known path with a trailing slash is a 404 with a hint.
         let mistyped = || {
             let known = req.uri().path().strip_suffix('/')?;

@@ -61,6 +61,9 @@ pub enum ErrorCode {
     /// 503: `/ready` while the server cannot answer the API (the state database is not
     /// usable).
     NotReady,
+    /// 503: a keyed request while the shared state store (Redis) cannot be reached: the
+    /// key cannot be checked.
+    StateUnavailable,
     /// 500: a bug; no detail is given.
     Internal,
 }
@@ -78,7 +81,7 @@ impl ErrorCode {
             RateLimitMinute | RateLimitDay | RateLimitMonth => StatusCode::TOO_MANY_REQUESTS,
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            NotReady => StatusCode::SERVICE_UNAVAILABLE,
+            NotReady | StateUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -160,6 +163,14 @@ pub fn method_not_allowed() -> ApiError {
     ApiError::new(
         ErrorCode::MethodNotAllowed,
         "method not allowed; use GET, HEAD or OPTIONS",
+    )
+}
+
+/// The 503 of a keyed request while the shared state store cannot be reached.
+pub fn state_unavailable() -> ApiError {
+    ApiError::new(
+        ErrorCode::StateUnavailable,
+        "API keys cannot be checked now: the shared state store is unreachable; retry in a few seconds",
     )
 }
 

@@ -3,7 +3,8 @@
 //!
 //! - `/health` answers 200 `{"status":"ok"}` whenever the process serves HTTP at all.
 //! - `/ready` answers 200 `{"status":"ok"}` when a dataset is loaded and the state database
-//!   is usable, and otherwise 503 with the usual error body (`not_ready`).
+//!   is usable (with a Redis store: Redis answers), and otherwise 503 with the usual error
+//!   body (`not_ready`).
 //!
 //! Neither is counted or rate-limited, neither needs a key, and both are `Cache-Control:
 //! no-store` (a cached "ok" says nothing about now). They answer GET and HEAD (and OPTIONS,
@@ -15,7 +16,7 @@ use poem::http::header;
 use poem::{IntoResponse, Response};
 
 use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
-use crate::state::State;
+use crate::state::store::Store;
 
 /// The liveness probe's path.
 pub const HEALTH_PATH: &str = "/health";
@@ -50,14 +51,13 @@ impl Probe {
 ///
 /// The dataset needs no check of its own: a running server always holds a complete, checked
 /// one (it does not start without, a reload swaps in only a dataset that passed every check,
-/// and a failed reload keeps the old one), so readiness comes down to the state database.
-pub fn answer(probe: Probe, state: &State) -> Response {
-    if probe == Probe::Ready && !state.is_usable() {
-        return ApiError::new(
-            ErrorCode::NotReady,
-            "not ready: the state database (API keys and rate-limit counters) is not usable; see the server's log",
-        )
-        .into_response();
+/// and a failed reload keeps the old one), so readiness comes down to the state: the sled
+/// database usable, or Redis reachable.
+pub fn answer(probe: Probe, store: &Store) -> Response {
+    if probe == Probe::Ready {
+        if let Some(reason) = store.unready_reason() {
+            return ApiError::new(ErrorCode::NotReady, reason).into_response();
+        }
     }
     Response::builder()
         .header(header::CONTENT_TYPE, JSON_CONTENT_TYPE)

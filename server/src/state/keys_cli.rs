@@ -8,10 +8,14 @@
 //! itself. Either way the same code (`admin::execute`) does the work, including resolving
 //! an id prefix to a key.
 //!
-//! The state directory: every command first prints `state: <absolute path>` to stderr, so
-//! a command run on the wrong directory never goes unnoticed. Only `create` and `import`
-//! may bring a state database into existence (and then say so on stderr); every other
-//! command refuses a directory without one, rather than answering "no keys".
+//! With a Redis store (`--state redis://...`) the command goes to Redis directly
+//! (`crate::state::redis_keys`): every server using that Redis honours it within a second.
+//!
+//! The state directory: every command first prints `state: <absolute path>` (or the Redis
+//! URL) to stderr, so a command run on the wrong directory never goes unnoticed. Only
+//! `create` and `import` may bring a state database into existence (and then say so on
+//! stderr); every other command refuses a directory without one, rather than answering
+//! "no keys".
 //!
 //! Output: `create` prints the key's attributes, then the key alone on the last line of
 //! stdout (the only time it is ever shown). `list` and `show` never print key material.
@@ -29,6 +33,8 @@ use chrono_tz::Europe::Vilnius;
 use crate::limits::{LimitsConfig, MAX_LIMIT};
 use crate::state::admin::{self, AdminRequest, AdminResponse, KeyView};
 use crate::state::keys::{ExportedKey, KeyRecord};
+use crate::state::redis_keys;
+use crate::state::store::StateLocation;
 use crate::state::State;
 
 /// Manage API keys.
@@ -189,7 +195,13 @@ pub fn run_with_output(
     out: &mut dyn Write,
     notes: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let shown = std::path::absolute(state_dir).unwrap_or_else(|_| state_dir.to_owned());
+    let location = StateLocation::parse(state_dir)?;
+    let shown = match &location {
+        StateLocation::Redis(url) => PathBuf::from(url),
+        StateLocation::Directory(_) => {
+            std::path::absolute(state_dir).unwrap_or_else(|_| state_dir.to_owned())
+        }
+    };
     writeln!(notes, "state: {}", shown.display())?;
     notes.flush()?;
     let now = Utc::now();
@@ -235,6 +247,10 @@ pub fn run_with_output(
             replace: a.replace,
         },
     };
+    if let StateLocation::Redis(url) = &location {
+        let response = redis_keys::execute(url, limits, request.clone(), now)?;
+        return output(&request, response, export_to, out);
+    }
     // Only `create` and `import` (a restore into a new directory) may bring a state
     // database into existence; anything else on an empty directory is a wrong directory.
     let creates = matches!(
@@ -264,6 +280,16 @@ pub fn run_with_output(
             response?
         }
     };
+    output(&request, response, export_to, out)
+}
+
+/// Prints the answer to `request` (or writes an export to `export_to`).
+fn output(
+    request: &AdminRequest,
+    response: AdminResponse,
+    export_to: Option<PathBuf>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     match (response, export_to) {
         (AdminResponse::Exported { records }, Some(path)) => {
             write_export(&path, &records)?;
@@ -276,7 +302,7 @@ pub fn run_with_output(
             out.flush()?;
             Ok(())
         }
-        (response, _) => print(&request, response, out),
+        (response, _) => print(request, response, out),
     }
 }
 

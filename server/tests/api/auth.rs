@@ -1,7 +1,5 @@
 //! API keys (docs/api.md, Keys): the three ways, which one wins, and the failures.
 
-use chrono::{Duration, Utc};
-
 use crate::helpers::*;
 
 const PATH: &str = "/api/v1/day?date=2024-01-01";
@@ -17,9 +15,10 @@ async fn send(app: &TestApp, path: &str, headers: &[(&str, &str)]) -> reqwest::R
     req.send().await.unwrap()
 }
 
+on_both_stores! {
 #[tokio::test]
-async fn a_key_works_in_each_of_the_three_ways() {
-    let app = spawn_app().await;
+async fn a_key_works_in_each_of_the_three_ways(store) {
+    let app = spawn_app_with(store.options()).await;
     let (key, _) = app.key(None, None);
     let bearer = format!("Bearer {key}");
     let ways = [
@@ -32,10 +31,12 @@ async fn a_key_works_in_each_of_the_three_ways() {
         assert_eq!(resp.json_body().await["date"], "2024-01-01");
     }
 }
+}
 
+on_both_stores! {
 #[tokio::test]
-async fn missing_invalid_revoked_and_expired_keys_are_refused() {
-    let app = spawn_app().await;
+async fn missing_invalid_revoked_and_expired_keys_are_refused(store) {
+    let app = spawn_app_with(store.options()).await;
     for path in [
         "/api/v1/holidays?year=2024",
         "/api/v1/name-days?date=2024-01-01",
@@ -88,7 +89,7 @@ async fn missing_invalid_revoked_and_expired_keys_are_refused() {
         send(&app, PATH, &[("X-API-Key", &revoked)]).await.status(),
         200
     );
-    app.state.revoke_key(&record.id).unwrap();
+    app.revoke(&record.id).await;
     assert_error(
         send(&app, PATH, &[("X-API-Key", &revoked)]).await,
         401,
@@ -96,23 +97,14 @@ async fn missing_invalid_revoked_and_expired_keys_are_refused() {
     )
     .await;
 
-    let now = Utc::now();
-    let (expired, _) = app
-        .state
-        .create_key_at(
-            "expired-owner",
-            None,
-            None,
-            Some(now - Duration::days(1)),
-            now - Duration::days(2),
-        )
-        .unwrap();
+    let expired = app.expired_key().await;
     assert_error(
         send(&app, PATH, &[("X-API-Key", &expired)]).await,
         401,
         "expired_key",
     )
     .await;
+}
 }
 
 #[tokio::test]

@@ -6,14 +6,22 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use chrono::Utc;
 use kalendorius_server::config::Settings;
 use kalendorius_server::data::DataHandle;
 use kalendorius_server::http::connections::ConnectionSettings;
 use kalendorius_server::limits::LimitsConfig;
+use kalendorius_server::limits::PublicEndpoint;
 use kalendorius_server::server::Server;
-use kalendorius_server::state::keys::KeyRecord;
+use kalendorius_server::state::admin::{AdminRequest, AdminResponse};
+use kalendorius_server::state::keys::{hash_key, KeyRecord};
+use kalendorius_server::state::redis::RedisState;
+use kalendorius_server::state::redis_keys;
+use kalendorius_server::state::store::Store;
 use kalendorius_server::state::State;
 use serde_json::Value;
+
+use crate::redis_harness::RedisServer;
 
 /// Years of the shared test dataset: covers the fixture's transfers (2010, 2011), Christmas
 /// Eve turning red (2011), All Souls' Day turning red (2020) and 2022-05-01.
@@ -91,12 +99,49 @@ pub fn shared_data() -> Arc<DataHandle> {
         .clone()
 }
 
+/// Where a test server keeps keys and counters: the tests of limits and keys run on both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreKind {
+    /// A sled database in a temporary directory (the default).
+    Sled,
+    /// A redis-server of the test's own (`redis_harness`).
+    Redis,
+}
+
+impl StoreKind {
+    /// Options for a server on this store (a freshly started redis-server for Redis).
+    pub fn options(self) -> AppOptions {
+        AppOptions {
+            redis: (self == StoreKind::Redis).then(|| Arc::new(RedisServer::start())),
+            ..AppOptions::default()
+        }
+    }
+}
+
+/// The sled state of a test server, for tests that reach into it. A server on Redis has
+/// none: the tests that run on both stores use `TestApp`'s methods instead.
+pub struct SledState(Option<Arc<State>>);
+
+impl std::ops::Deref for SledState {
+    type Target = State;
+
+    fn deref(&self) -> &State {
+        self.0
+            .as_deref()
+            .expect("this test server keeps its state in Redis: use TestApp's methods")
+    }
+}
+
 /// A running server and a client for it.
 pub struct TestApp {
     /// Base URL, `http://127.0.0.1:PORT`.
     pub base: String,
-    /// The server's state (create keys here).
-    pub state: Arc<State>,
+    /// The server's sled state (create keys here); see [`SledState`].
+    pub state: SledState,
+    /// The server's store, sled or Redis.
+    pub store: Store,
+    /// The Redis the store is in, if it is.
+    redis: Option<Arc<RedisServer>>,
     /// HTTP client.
     pub client: reqwest::Client,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -122,6 +167,8 @@ pub struct AppOptions {
     pub today_at: Option<std::time::SystemTime>,
     /// Serve the dataset at this root, loaded afresh (default: the shared dataset).
     pub data: Option<PathBuf>,
+    /// Keep keys and counters in this Redis instead of sled (see [`StoreKind`]).
+    pub redis: Option<Arc<RedisServer>>,
 }
 
 /// Starts a server over [`real_dataset`] with the default limits and a fresh state.
@@ -160,7 +207,10 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         data: data_root,
-        state: state_dir.clone(),
+        state: match &options.redis {
+            Some(redis) => PathBuf::from(redis.url()),
+            None => state_dir.clone(),
+        },
         trusted_proxies: options
             .trusted_proxies
             .iter()
@@ -171,8 +221,19 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         connections: options.connections.unwrap_or_default(),
         ..Settings::default()
     };
-    let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));
-    let mut server = Server::bind_with(settings, data, state.clone())
+    let (state, store) = match &options.redis {
+        Some(redis) => {
+            let redis = Arc::new(RedisState::connect(&redis.url(), limits).expect("Redis URL"));
+            // Reached before the first request, so that every request is counted.
+            redis.refresh().await.expect("the test's Redis answers");
+            (None, Store::Redis(redis))
+        }
+        None => {
+            let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));
+            (Some(state.clone()), Store::Sled(state))
+        }
+    };
+    let mut server = Server::bind_with_store(settings, data, store.clone())
         .await
         .expect("server binds");
     if let Some(at) = options.today_at {
@@ -185,7 +246,9 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     }));
     TestApp {
         base,
-        state,
+        state: SledState(state),
+        store,
+        redis: options.redis,
         client: reqwest::Client::new(),
         shutdown: Some(tx),
         task: Some(task),
@@ -227,11 +290,134 @@ impl TestApp {
         resp.json_body().await
     }
 
-    /// Issues a key with the given limits.
+    /// Issues a key with the given limits (on Redis: with the key tool's code, as an
+    /// operator would).
     pub fn key(&self, per_minute: Option<u64>, per_day: Option<u64>) -> (String, KeyRecord) {
-        self.state
-            .create_key("test-owner", per_minute, per_day, None)
-            .expect("key created")
+        let Some(redis) = &self.redis else {
+            return self
+                .state
+                .create_key("test-owner", per_minute, per_day, None)
+                .expect("key created");
+        };
+        let response = self.key_tool(
+            redis,
+            AdminRequest::Create {
+                owner: "test-owner".into(),
+                per_minute,
+                per_day,
+                expires: None,
+            },
+        );
+        let AdminResponse::Created { key, view } = response else {
+            panic!("not a created key: {response:?}");
+        };
+        let record = KeyRecord {
+            id: view.id,
+            hash: hex::encode(hash_key(&key)),
+            owner: view.owner,
+            per_minute: view.per_minute,
+            per_day: view.per_day,
+            created: view.created,
+            expires: view.expires,
+            active: view.active,
+        };
+        (key, record)
+    }
+
+    /// Runs the key tool's code on `redis` (on a thread of its own: it runs its own
+    /// runtime), failing on an error.
+    fn key_tool(&self, redis: &RedisServer, request: AdminRequest) -> AdminResponse {
+        let (url, limits) = (redis.url(), self.store.limits().clone());
+        let response = std::thread::scope(|s| {
+            s.spawn(|| redis_keys::execute(&url, &limits, request, Utc::now()))
+                .join()
+                .expect("the key tool does not panic")
+        })
+        .expect("the key tool succeeds");
+        if let AdminResponse::Error { message } = &response {
+            panic!("the key tool failed: {message}");
+        }
+        response
+    }
+
+    /// Reads the keys again now, as the server does every 250 ms on its own (Redis only).
+    async fn reload_keys(&self) {
+        if let Store::Redis(redis) = &self.store {
+            redis.refresh().await.expect("the test's Redis answers");
+        }
+    }
+
+    /// Revokes a key (on Redis: with the key tool's code, and the server reloads its keys
+    /// at once instead of within 250 ms).
+    pub async fn revoke(&self, id: &str) {
+        match &self.redis {
+            Some(redis) => {
+                self.key_tool(redis, AdminRequest::Revoke { id: id.to_owned() });
+                self.reload_keys().await;
+            }
+            None => {
+                self.state.revoke_key(id).expect("key revoked");
+            }
+        }
+    }
+
+    /// Issues a key that expired yesterday (on Redis: a key created with the tool, then
+    /// given a past expiry by importing its record).
+    pub async fn expired_key(&self) -> String {
+        let now = Utc::now();
+        let (yesterday, before) = (
+            now - chrono::Duration::days(1),
+            now - chrono::Duration::days(2),
+        );
+        let Some(redis) = &self.redis else {
+            return self
+                .state
+                .create_key_at("expired-owner", None, None, Some(yesterday), before)
+                .expect("key created")
+                .0;
+        };
+        let (key, mut record) = self.key(None, None);
+        (record.created, record.expires) = (before, Some(yesterday));
+        self.key_tool(
+            redis,
+            AdminRequest::Import {
+                records: vec![record],
+                replace: true,
+            },
+        );
+        self.reload_keys().await;
+        key
+    }
+
+    /// Stops the Redis this server keeps its state in, and waits until the server has
+    /// noticed (`/ready` answers 503).
+    pub async fn stop_redis(&self) {
+        let redis = self.redis.as_ref().expect("a server on Redis");
+        redis.stop();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while self.get("/ready").await.status() != 503 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not notice"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Requests of the key `id` counted now in its (minute, day) windows.
+    pub async fn key_usage(&self, id: &str) -> (u64, u64) {
+        self.store
+            .key_usage(id, Utc::now())
+            .await
+            .expect("the store answers")
+    }
+
+    /// Requests of `ip` on `endpoint` counted now in its (minute, month) windows.
+    pub async fn public_usage(&self, ip: std::net::IpAddr, endpoint: PublicEndpoint) -> (u64, u64) {
+        self.store
+            .public_usage(ip, endpoint, Utc::now())
+            .await
+            .expect("the store answers")
     }
 
     /// Stops the server gracefully and waits for the final flush.
@@ -362,3 +548,34 @@ pub fn header_u64(resp: &reqwest::Response, name: &str) -> u64 {
         .parse()
         .unwrap()
 }
+
+/// Declares a test whose body runs on both stores, as `NAME::sled` and `NAME::redis`; the
+/// body gets the [`StoreKind`] under the name given:
+///
+/// ```ignore
+/// on_both_stores! {
+///     #[tokio::test]
+///     async fn counts(store) { let app = spawn_app_with(store.options()).await; ... }
+/// }
+/// ```
+macro_rules! on_both_stores {
+    (#[$test:meta] async fn $name:ident($store:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn body($store: StoreKind) $body
+
+            #[$test]
+            async fn sled() {
+                body(StoreKind::Sled).await
+            }
+
+            #[$test]
+            async fn redis() {
+                body(StoreKind::Redis).await
+            }
+        }
+    };
+}
+pub(crate) use on_both_stores;

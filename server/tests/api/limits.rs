@@ -18,11 +18,12 @@ fn localhost() -> IpAddr {
     "127.0.0.1".parse().unwrap()
 }
 
+on_both_stores! {
 #[tokio::test]
-async fn public_minute_limit_gives_rate_limit_minute_and_uses_no_quota() {
+async fn public_minute_limit_gives_rate_limit_minute_and_uses_no_quota(store) {
     let app = spawn_app_with(AppOptions {
         limits: limits(|l| l.days_per_minute = 3),
-        ..AppOptions::default()
+        ..store.options()
     })
     .await;
     let path = "/api/v1/days?from=2024-01-01&to=2024-01-31";
@@ -42,9 +43,7 @@ async fn public_minute_limit_gives_rate_limit_minute_and_uses_no_quota() {
         assert_error(resp, 429, "rate_limit_minute").await;
     }
     // The refusals were not counted.
-    let (minute, month) = app
-        .state
-        .public_usage(localhost(), PublicEndpoint::Days, Utc::now());
+    let (minute, month) = app.public_usage(localhost(), PublicEndpoint::Days).await;
     assert_eq!((minute, month), (3, 3));
     // Other endpoints and other clients have their own counters.
     assert_eq!(
@@ -54,12 +53,14 @@ async fn public_minute_limit_gives_rate_limit_minute_and_uses_no_quota() {
         200
     );
 }
+}
 
+on_both_stores! {
 #[tokio::test]
-async fn public_month_limit_gives_rate_limit_month() {
+async fn public_month_limit_gives_rate_limit_month(store) {
     let app = spawn_app_with(AppOptions {
         limits: limits(|l| l.laisvadienis_per_month = 2),
-        ..AppOptions::default()
+        ..store.options()
     })
     .await;
     let path = "/api/v1/laisvadienis?date=2024-01-01";
@@ -71,10 +72,12 @@ async fn public_month_limit_gives_rate_limit_month() {
     assert!(header_u64(&resp, "retry-after") >= 1);
     assert_error(resp, 429, "rate_limit_month").await;
 }
+}
 
+on_both_stores! {
 #[tokio::test]
-async fn key_minute_and_day_limits() {
-    let app = spawn_app().await;
+async fn key_minute_and_day_limits(store) {
+    let app = spawn_app_with(store.options()).await;
     let (minute_key, _) = app.key(Some(2), Some(100));
     let (day_key, day_record) = app.key(Some(100), Some(2));
     let path = "/api/v1/day?date=2024-01-01";
@@ -105,17 +108,19 @@ async fn key_minute_and_day_limits() {
         "rate_limit_day",
     )
     .await;
-    assert_eq!(app.state.key_usage(&day_record.id, Utc::now()), (2, 2));
+    assert_eq!(app.key_usage(&day_record.id).await, (2, 2));
+}
 }
 
+on_both_stores! {
 #[tokio::test]
-async fn when_several_windows_are_exhausted_the_longest_is_named() {
+async fn when_several_windows_are_exhausted_the_longest_is_named(store) {
     let app = spawn_app_with(AppOptions {
         limits: limits(|l| {
             l.days_per_minute = 2;
             l.days_per_month = 2;
         }),
-        ..AppOptions::default()
+        ..store.options()
     })
     .await;
     let path = "/api/v1/days?from=2024-01-01&to=2024-01-01";
@@ -124,12 +129,14 @@ async fn when_several_windows_are_exhausted_the_longest_is_named() {
     }
     assert_error(app.get(path).await, 429, "rate_limit_month").await;
 }
+}
 
+on_both_stores! {
 #[tokio::test]
-async fn head_and_400s_count_options_and_401s_do_not() {
+async fn head_and_400s_count_options_and_401s_do_not(store) {
     let app = spawn_app_with(AppOptions {
         limits: limits(|l| l.laisvadienis_per_minute = 10),
-        ..AppOptions::default()
+        ..store.options()
     })
     .await;
     let url = format!("{}/api/v1/laisvadienis?date=2024-01-01", app.base);
@@ -170,14 +177,16 @@ async fn head_and_400s_count_options_and_401s_do_not() {
         9,
         "a keyed 400 counts"
     );
-    assert_eq!(app.state.key_usage(&record.id, Utc::now()).0, 1);
+    assert_eq!(app.key_usage(&record.id).await.0, 1);
+}
 }
 
+on_both_stores! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_burst_of_64_concurrent_clients_never_exceeds_a_limit() {
+async fn a_burst_of_64_concurrent_clients_never_exceeds_a_limit(store) {
     let app = spawn_app_with(AppOptions {
         limits: limits(|l| l.days_per_minute = 10),
-        ..AppOptions::default()
+        ..store.options()
     })
     .await;
     let (key, _) = app.key(Some(7), None);
@@ -214,9 +223,11 @@ async fn a_burst_of_64_concurrent_clients_never_exceeds_a_limit() {
     assert_eq!(ok[1], 10, "public: exactly the limit admitted");
     assert_eq!(ok[0], 7, "keyed: exactly the limit admitted");
 }
+}
 
+on_both_stores! {
 #[tokio::test]
-async fn counters_survive_a_restart() {
+async fn counters_survive_a_restart(store) {
     let tmp = tempfile::tempdir().unwrap();
     let state_dir = tmp.path().join("state");
     let options = AppOptions {
@@ -225,7 +236,7 @@ async fn counters_survive_a_restart() {
             l.laisvadienis_per_month = 10;
         }),
         state_dir: Some(state_dir),
-        ..AppOptions::default()
+        ..store.options()
     };
     let app = spawn_app_with(options.clone()).await;
     let (key, _) = app.key(Some(1000), Some(50));
@@ -257,6 +268,7 @@ async fn counters_survive_a_restart() {
     assert_eq!(r.status(), 200, "the key survives too");
     assert_eq!(header_u64(&r, "ratelimit-remaining"), 46);
     app.stop().await;
+}
 }
 
 #[tokio::test]

@@ -16,4 +16,6 @@ mod pages;
 mod probes;
 mod process;
 mod public;
+mod redis_harness;
+mod redis_store;
 mod working_time;

@@ -249,7 +249,8 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             days_per_minute: 1,
             ..Default::default()
         }),
-        ..AppOptions::default()
+        // On Redis, stopped for the 503 cases (the last ones).
+        ..StoreKind::Redis.options()
     })
     .await;
     let (tight_key, _) = tight.key(Some(1), None);
@@ -636,6 +637,52 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             429,
             vec![c(true, "/api/v1/name-days/search?name=jon", true, false)],
         ),
+        // Last: the tight server's Redis is stopped before them.
+        (
+            "/api/v1/holidays",
+            503,
+            vec![c(true, "/api/v1/holidays?year=2022", true, false)],
+        ),
+        (
+            "/api/v1/name-days",
+            503,
+            vec![c(true, "/api/v1/name-days?date=2024-02-29", true, false)],
+        ),
+        (
+            "/api/v1/day",
+            503,
+            vec![c(true, "/api/v1/day?date=2022-05-01", true, false)],
+        ),
+        (
+            "/api/v1/name-days/search",
+            503,
+            vec![c(true, "/api/v1/name-days/search?name=jon", true, false)],
+        ),
+        (
+            "/api/v1/working-time",
+            503,
+            vec![c(true, "/api/v1/working-time?year=2022", true, false)],
+        ),
+        (
+            "/api/v1/working-days",
+            503,
+            vec![c(
+                true,
+                "/api/v1/working-days?from=2022-01-01&to=2022-01-31",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/working-days/add",
+            503,
+            vec![c(
+                true,
+                "/api/v1/working-days/add?date=2022-01-01&days=1",
+                true,
+                false,
+            )],
+        ),
     ];
 
     let declared: BTreeSet<(String, u16)> = doc["paths"]
@@ -658,6 +705,9 @@ async fn every_documented_status_happens_and_matches_its_schema() {
     );
 
     for (path, status, requests) in &cases {
+        if *status == 503 && tight.get("/ready").await.status() == 200 {
+            tight.stop_redis().await;
+        }
         let declared = &doc["paths"][*path]["get"]["responses"][status.to_string()];
         let mut last_etag: Option<String> = None;
         let mut last = None;
@@ -722,6 +772,7 @@ fn status_of(code: &str) -> u16 {
         "not_found" => 404,
         "method_not_allowed" => 405,
         "internal" => 500,
+        "not_ready" | "state_unavailable" => 503,
         c if c.starts_with("rate_limit_") => 429,
         _ => 400,
     }

@@ -13,16 +13,16 @@ use kalendorius_server::state::State;
 
 use crate::helpers::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_kalendorius-server");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_kalendorius-server");
 
 /// A running `kalendorius-server serve`, with its stdout collected.
-struct Proc {
+pub(crate) struct Proc {
     child: Child,
-    base: String,
+    pub(crate) base: String,
     out: Arc<Mutex<String>>,
 }
 
-fn command() -> Command {
+pub(crate) fn command() -> Command {
     let mut cmd = Command::new(BIN);
     for (name, _) in std::env::vars() {
         if name.starts_with("KALENDORIUS_") {
@@ -32,7 +32,7 @@ fn command() -> Command {
     cmd
 }
 
-fn start(data: &Path, state: &Path, extra_env: &[(&str, &str)]) -> Proc {
+pub(crate) fn start(data: &Path, state: &Path, extra_env: &[(&str, &str)]) -> Proc {
     let mut cmd = command();
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
@@ -81,7 +81,7 @@ fn announced_url(line: &str) -> Option<String> {
 }
 
 impl Proc {
-    fn signal(&self, name: &str) {
+    pub(crate) fn signal(&self, name: &str) {
         let status = Command::new("kill")
             .args([&format!("-{name}"), &self.child.id().to_string()])
             .status()
@@ -89,7 +89,7 @@ impl Proc {
         assert!(status.success());
     }
 
-    fn wait_exit(&mut self) -> std::process::ExitStatus {
+    pub(crate) fn wait_exit(&mut self) -> std::process::ExitStatus {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -100,7 +100,7 @@ impl Proc {
         }
     }
 
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         self.out.lock().unwrap().clone()
     }
 }

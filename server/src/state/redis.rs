@@ -1,0 +1,581 @@
+//! The Redis (or Valkey) store: API keys and every rate-limit counter in one Redis server
+//! shared by several server processes, so that they count together (README, Running
+//! several processes).
+//!
+//! Layout (every name starts with [`PREFIX`]):
+//! - `keys`: a hash, key id → the key's record as JSON (the SHA-256 of the key, never the
+//!   key itself: the same records as sled holds); `keys:version`: a random token rewritten
+//!   with every key change;
+//! - `s:<subject>`: a subject's hash: its sliding minute (fields `m<second>`, `m:lo`, ...),
+//!   its clock and, for a key, its sliding day (`d<minute>`, ...); the subject is
+//!   `p:<endpoint>:<address>` or `k:<key id>`;
+//! - `mo:<month>:<bucket>`: the calendar-month (UTC) counts of public subjects, a hash of
+//!   subject → count, the subjects spread over [`MONTH_BUCKETS`] hashes.
+//!
+//! The script `redis_check.lua` checks and counts one request against all of a subject's
+//! windows in one atomic step, with the buckets and the decisions of `crate::limits` (a
+//! test compares the two stores decision by decision). Every entry expires when nothing in
+//! it counts any more, so an address flood leaves nothing behind: a subject's hash after
+//! 61 s (a key's after a day), a month hash when its month ends. The month count is thus
+//! the one thing a flooding address leaves for long, which is why it lives in small shared
+//! hashes (Redis stores a small hash as one packed list): 77 bytes an address after 300 000
+//! addresses, about 40 for the entry and the rest the hashes' own overhead, which more
+//! addresses share more thinly; a key of its own per address took about twice as much.
+//!
+//! Keys are read from a copy in memory, which the background task
+//! ([`RedisState::run_background`]) reloads whenever `keys:version` changes; it looks every
+//! [`REFRESH`], so a key revoked or re-limited through any process or the key tool is
+//! honoured everywhere within one second. A key the copy does not hold is looked up in Redis
+//! at once, so a new key works on every process as soon as the tool has printed it.
+//!
+//! Failure: one connection (`redis::aio::ConnectionManager`, which multiplexes concurrent
+//! requests and reconnects), made by the background task, with short timeouts. When a
+//! command fails, the store counts as unreachable and checks answer [`StateUnavailable`] at
+//! once, without waiting for Redis, until the background task reaches Redis again (it
+//! tries every [`REFRESH`]). The gate then
+//! lets public requests through uncounted (logged as a warning at most once a second) and
+//! refuses keyed ones with 503: recovery needs no restart.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, SystemTime};
+
+use arc_swap::ArcSwapOption;
+use chrono::{DateTime, Utc};
+use redis::aio::ConnectionManager;
+use redis::AsyncCommands as _;
+
+use crate::limits::window::{month_and_end, Span};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, Window, MAX_LIMIT};
+use crate::state::keys::{
+    hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
+};
+use crate::state::store::{
+    AuthError, Counted, StateUnavailable, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV,
+};
+use crate::state::{StateError, UnixMillis};
+
+/// The prefix of every Redis key this store writes.
+pub const PREFIX: &str = "kalendorius:";
+
+/// Hashes the month counts of public subjects are spread over (see the module docs).
+pub const MONTH_BUCKETS: u64 = 1 << 16;
+
+/// How often the background task looks at the key version (and at Redis when unreachable).
+pub const REFRESH: Duration = Duration::from_millis(250);
+
+/// How long one connection attempt may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_millis(1_000);
+
+/// How long one command may take before Redis counts as unreachable.
+const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1_000);
+
+/// The atomic check of every window of one subject.
+const CHECK_SCRIPT: &str = include_str!("redis_check.lua");
+
+/// The name of the hash of key records.
+pub(crate) fn keys_hash() -> String {
+    format!("{PREFIX}keys")
+}
+
+/// The name of the key version token.
+pub(crate) fn keys_version() -> String {
+    format!("{PREFIX}keys:version")
+}
+
+/// The subject name of an address on a public endpoint. IPv4-mapped IPv6 addresses count
+/// as the IPv4 address (as in memory).
+fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
+    let tag = match endpoint {
+        PublicEndpoint::Laisvadienis => "l",
+        PublicEndpoint::Days => "d",
+        PublicEndpoint::Pages => "h",
+        PublicEndpoint::Feeds => "f",
+        PublicEndpoint::Data => "j",
+    };
+    format!("p:{tag}:{}", ip.to_canonical())
+}
+
+/// The hash holding `subject`'s count in `month`: FNV-1a of the subject, mixed (FNV's low
+/// bits alone spread similar addresses unevenly), picks the bucket.
+fn month_bucket(month: i64, subject: &str) -> String {
+    let mut h = subject.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    format!("{PREFIX}mo:{month}:{}", h % MONTH_BUCKETS)
+}
+
+/// The subject name of an API key.
+fn key_subject(id: &str) -> String {
+    format!("k:{id}")
+}
+
+/// The name of a subject's hash (its windows and clock).
+fn subject_hash(subject: &str) -> String {
+    format!("{PREFIX}s:{subject}")
+}
+
+/// The name of the hash of a key's windows (`keys delete` removes it).
+pub(crate) fn key_hash(id: &str) -> String {
+    subject_hash(&key_subject(id))
+}
+
+/// Opens a client for `url`, with the username and password from the environment.
+pub(crate) fn client(url: &str) -> Result<redis::Client, StateError> {
+    let config = |message: String| StateError::Config(format!("state URL {url}: {message}"));
+    let mut info =
+        redis::IntoConnectionInfo::into_connection_info(url).map_err(|e| config(e.to_string()))?;
+    let mut settings = info.redis_settings().clone();
+    if let Ok(password) = std::env::var(REDIS_PASSWORD_ENV) {
+        settings = settings.set_password(password);
+    }
+    if let Ok(user) = std::env::var(REDIS_USERNAME_ENV) {
+        settings = settings.set_username(user);
+    }
+    info = info.set_redis_settings(settings);
+    redis::Client::open(info).map_err(|e| config(e.to_string()))
+}
+
+/// The connection settings: short timeouts, quick reconnection.
+pub(crate) fn manager_config() -> redis::aio::ConnectionManagerConfig {
+    redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(CONNECT_TIMEOUT))
+        .set_response_timeout(Some(RESPONSE_TIMEOUT))
+        .set_number_of_retries(1)
+        .set_min_delay(Duration::from_millis(50))
+        .set_max_delay(Duration::from_millis(250))
+}
+
+/// Keys and counters in Redis, for one server process. Shared as `Arc<RedisState>`.
+pub struct RedisState {
+    /// The URL as configured (no password in it).
+    url: String,
+    /// For the first connection.
+    client: redis::Client,
+    /// The connection, multiplexed and reconnecting once made; made by the background
+    /// task (so a server starts while Redis is down).
+    conn: ArcSwapOption<ConnectionManager>,
+    /// Limits of the public endpoints and defaults of new keys (validated).
+    limits: LimitsConfig,
+    /// The keys as last read from Redis.
+    keys: RwLock<KeyTable>,
+    /// The `keys:version` token the copy was read at (`None`: not read yet).
+    keys_version: RwLock<Option<String>>,
+    /// False from a failed command until Redis answers the background task again.
+    reachable: AtomicBool,
+    /// When the last fail-open warning was logged (ms since the epoch).
+    last_warning: AtomicI64,
+    /// When the last failed command was logged (ms since the epoch).
+    last_error: AtomicI64,
+    /// The check, sent by its SHA (and loaded again when Redis has lost it).
+    check: redis::Script,
+}
+
+impl RedisState {
+    /// Prepares the store for the Redis at `url` without waiting for it: the background
+    /// task connects, and until it has, the store is unreachable (a server may start while
+    /// Redis is down, and serves public requests uncounted until it is up).
+    pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
+        limits
+            .validate()
+            .map_err(|e| StateError::Config(e.to_string()))?;
+        Ok(RedisState {
+            url: url.to_owned(),
+            client: client(url)?,
+            conn: ArcSwapOption::empty(),
+            limits,
+            keys: RwLock::new(KeyTable::default()),
+            keys_version: RwLock::new(None),
+            reachable: AtomicBool::new(false),
+            last_warning: AtomicI64::new(i64::MIN),
+            last_error: AtomicI64::new(i64::MIN),
+            check: redis::Script::new(CHECK_SCRIPT),
+        })
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &LimitsConfig {
+        &self.limits
+    }
+
+    /// The Redis URL (no password in it).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// True while Redis answers.
+    pub fn is_reachable(&self) -> bool {
+        self.reachable.load(Ordering::Relaxed)
+    }
+
+    /// Looks up a presented key. Never logs it. The copy in memory answers for the keys it
+    /// holds (revocations and new limits reach it within [`REFRESH`]); a key it does not
+    /// hold is looked up in Redis (one read), so a key is usable on every process as soon
+    /// as the tool has created it. While Redis is unreachable the copy may be stale (a
+    /// revocation could be missed): refused as unavailable.
+    pub async fn authenticate(
+        &self,
+        key: &PresentedKey,
+        now: DateTime<Utc>,
+    ) -> Result<KeyRecord, AuthError> {
+        if !self.is_reachable() {
+            return Err(StateUnavailable.into());
+        }
+        let hash = {
+            let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+            let answer = keys.authenticate(key, now);
+            // Not shaped like a key, or known: the copy's answer stands.
+            let shaped = key.0.len() == KEY_LEN && key.0.starts_with(KEY_PREFIX);
+            let hash = hash_key(&key.0);
+            if answer.is_ok() || !shaped || keys.collides(&hash) {
+                return Ok(answer?);
+            }
+            hash
+        };
+        let mut conn = self.connection()?;
+        let stored: Option<String> = conn
+            .hget(keys_hash(), id_of(&hash))
+            .await
+            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+        let Some(record) = stored.and_then(|json| serde_json::from_str::<KeyRecord>(&json).ok())
+        else {
+            return Err(KeyError::Invalid.into());
+        };
+        let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        if record.hash == hex::encode(hash) {
+            keys.upsert(record);
+        }
+        Ok(keys.authenticate(key, now)?)
+    }
+
+    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
+    pub async fn key_usage(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        let mut conn = self.connection()?;
+        key_usage(&mut conn, id, now)
+            .await
+            .map_err(|e| self.unavailable(Some(&e.to_string())))
+    }
+
+    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
+    pub async fn public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        let subject = public_subject(ip, endpoint);
+        let t = now.timestamp_millis();
+        let month = month_and_end(t).map_or(0, |(month, _)| month);
+        let mut conn = self.connection()?;
+        let read = async {
+            let minute: Vec<(String, String)> = conn.hgetall(subject_hash(&subject)).await?;
+            let count: Option<u64> = conn.hget(month_bucket(month, &subject), &subject).await?;
+            Ok::<_, redis::RedisError>((minute, count))
+        };
+        let (minute, count) = read
+            .await
+            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+        Ok((
+            window_used(&minute, 'm', Span::MINUTE, t),
+            count.unwrap_or(0),
+        ))
+    }
+
+    /// Checks and (if admitted) counts one request of `who` at `now`, in Redis.
+    pub async fn check(
+        &self,
+        who: Counted<'_>,
+        now: SystemTime,
+    ) -> Result<Decision, StateUnavailable> {
+        if !self.is_reachable() {
+            return Err(self.unavailable(None));
+        }
+        let now_ms = UnixMillis::from(now).0;
+        let mut invocation = self.check.prepare_invoke();
+        match who {
+            Counted::Public(ip, endpoint) => {
+                let subject = public_subject(ip, endpoint);
+                // A month whose end chrono cannot name ends in 31 days (never reached).
+                let (month, end) =
+                    month_and_end(now_ms).unwrap_or((0, now_ms.saturating_add(31 * 86_400_000)));
+                let limits = self.limits.public(endpoint);
+                invocation
+                    .key(subject_hash(&subject))
+                    .key(month_bucket(month, &subject))
+                    .arg(now_ms)
+                    .arg("p")
+                    .arg(limits.minute)
+                    .arg(limits.long)
+                    .arg(end)
+                    .arg(subject);
+            }
+            Counted::Key(record) => {
+                invocation
+                    .key(key_hash(&record.id))
+                    .arg(now_ms)
+                    .arg("k")
+                    .arg(record.per_minute.clamp(1, MAX_LIMIT))
+                    .arg(record.per_day.clamp(1, MAX_LIMIT))
+                    .arg(0)
+                    .arg("");
+            }
+        }
+        let mut conn = self.connection()?;
+        match invocation.invoke_async::<Vec<i64>>(&mut conn).await {
+            Ok(answer) => decision(&answer).ok_or_else(|| {
+                self.unavailable(Some("the rate-limit script gave an unexpected answer"))
+            }),
+            Err(e) => Err(self.unavailable(Some(&e.to_string()))),
+        }
+    }
+
+    /// The connection, once the background task has made one.
+    fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
+        match self.conn.load().as_deref() {
+            Some(conn) => Ok(conn.clone()),
+            None => Err(StateUnavailable),
+        }
+    }
+
+    /// Marks Redis unreachable after `error` (logged), and returns the refusal.
+    /// A command that fails while the background task still reaches Redis (a script
+    /// error, a full Redis) flips this back and forth: logged at most once a second.
+    fn unavailable(&self, error: Option<&str>) -> StateUnavailable {
+        if let Some(error) = error {
+            if self.reachable.swap(false, Ordering::Relaxed)
+                && once_a_second(&self.last_error, SystemTime::now())
+            {
+                tracing::error!(url = %self.url, error, "Redis cannot be reached");
+            }
+        }
+        StateUnavailable
+    }
+
+    /// Logs that a public request was let through uncounted, at most once a second.
+    pub fn warn_uncounted(&self, now: SystemTime) {
+        if once_a_second(&self.last_warning, now) {
+            tracing::warn!(
+                url = %self.url,
+                "Redis cannot be reached: public requests are answered without counting, keyed ones refused (503)"
+            );
+        }
+    }
+
+    /// Reads the key version and, when it changed, every key record; marks Redis
+    /// reachable when that worked. One round of the background task.
+    pub async fn refresh(&self) -> Result<(), redis::RedisError> {
+        let mut conn = match self.connection() {
+            Ok(conn) => conn,
+            Err(StateUnavailable) => {
+                let conn =
+                    ConnectionManager::new_with_config(self.client.clone(), manager_config())
+                        .await?;
+                self.conn.store(Some(Arc::new(conn.clone())));
+                conn
+            }
+        };
+        let version: Option<String> = conn.get(keys_version()).await?;
+        let version = version.unwrap_or_default();
+        let stale = self
+            .keys_version
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_deref()
+            != Some(version.as_str());
+        if stale {
+            let records: Vec<(String, String)> = conn.hgetall(keys_hash()).await?;
+            let table = key_table(records);
+            tracing::debug!(keys = table.len(), "keys loaded from Redis");
+            *self.keys.write().unwrap_or_else(|e| e.into_inner()) = table;
+            *self.keys_version.write().unwrap_or_else(|e| e.into_inner()) = Some(version);
+        }
+        if !self.reachable.swap(true, Ordering::Relaxed) {
+            tracing::info!(url = %self.url, "Redis reached: counting in Redis");
+        }
+        Ok(())
+    }
+
+    /// Refreshes the keys (and reaches Redis again after a failure) every [`REFRESH`]
+    /// until `stop` resolves.
+    pub async fn run_background(&self, stop: impl std::future::Future<Output = ()>) {
+        let mut stop = std::pin::pin!(stop);
+        let mut logged_down = false;
+        loop {
+            match self.refresh().await {
+                Ok(()) => logged_down = false,
+                Err(e) => {
+                    self.reachable.store(false, Ordering::Relaxed);
+                    if !logged_down {
+                        tracing::error!(url = %self.url, error = %e, "Redis cannot be reached");
+                        logged_down = true;
+                    }
+                }
+            }
+            tokio::select! {
+                () = &mut stop => return,
+                () = tokio::time::sleep(REFRESH) => {}
+            }
+        }
+    }
+}
+
+/// True at most once a second for one `last` (ms since the epoch of the last true).
+fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
+    let now_ms = UnixMillis::from(now).0;
+    let before = last.load(Ordering::Relaxed);
+    now_ms.saturating_sub(before) >= 1_000
+        && last
+            .compare_exchange(before, now_ms, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+}
+
+/// The key table of the records read from Redis; a record that does not read as a key is
+/// skipped with an error logged (its id only).
+pub(crate) fn key_table(records: Vec<(String, String)>) -> KeyTable {
+    let mut table = KeyTable::default();
+    for (id, json) in records {
+        let ok = serde_json::from_str::<KeyRecord>(&json)
+            .ok()
+            .filter(|r| r.id == id)
+            .is_some_and(|r| table.upsert(r));
+        if !ok {
+            let id: String = id.chars().take(40).collect();
+            tracing::error!(id, "a key record in Redis is unreadable; skipped");
+        }
+    }
+    table
+}
+
+/// The decision of the script's answer (see `redis_check.lua`).
+fn decision(answer: &[i64]) -> Option<Decision> {
+    let &[refused, limit, remaining, reset_ms, retry_ms] = answer else {
+        return None;
+    };
+    let secs = |ms: i64| (ms.max(1) as u64).div_ceil(1000).max(1);
+    let refused_by = match refused {
+        0 => None,
+        1 => Some(Window::Minute),
+        2 => Some(Window::Day),
+        3 => Some(Window::Month),
+        _ => return None,
+    };
+    Some(Decision {
+        refused_by,
+        limit: u64::try_from(limit).ok()?,
+        remaining: u64::try_from(remaining).ok()?,
+        reset_secs: secs(reset_ms),
+        retry_after_secs: refused_by.map(|_| secs(retry_ms)),
+    })
+}
+
+/// Requests the sliding window with field prefix `prefix` (`m` minute, `d` day) of a
+/// subject's hash counts at `t_ms` (its buckets of the last `span`, as the script counts).
+pub(crate) fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64) -> u64 {
+    let first = span.first_counted(t_ms);
+    fields
+        .iter()
+        .filter_map(|(k, v)| {
+            let idx = k.strip_prefix(prefix)?.parse::<i64>().ok()?;
+            Some((idx, v.parse::<u64>().ok()?))
+        })
+        .filter(|(idx, _)| *idx >= first)
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// A key's usage at `now` as (minute, day), read from Redis.
+pub(crate) async fn key_usage(
+    conn: &mut ConnectionManager,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(u64, u64), redis::RedisError> {
+    let t = now.timestamp_millis();
+    let fields: Vec<(String, String)> = conn.hgetall(key_hash(id)).await?;
+    Ok((
+        window_used(&fields, 'm', Span::MINUTE, t),
+        window_used(&fields, 'd', Span::DAY, t),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_answers_become_decisions() {
+        assert_eq!(
+            decision(&[0, 60, 59, 60_500, 0]),
+            Some(Decision {
+                refused_by: None,
+                limit: 60,
+                remaining: 59,
+                reset_secs: 61,
+                retry_after_secs: None,
+            })
+        );
+        let refused = decision(&[3, 10, 0, 86_400_000, 86_400_000]).unwrap();
+        assert_eq!(refused.refused_by, Some(Window::Month));
+        assert_eq!(refused.retry_after_secs, Some(86_400));
+        assert_eq!(decision(&[7, 1, 1, 1, 1]), None);
+        assert_eq!(decision(&[0, 1]), None);
+    }
+
+    #[test]
+    fn window_usage_counts_the_buckets_still_counted() {
+        let fields: Vec<(String, String)> = [
+            ("m:lo", "0"),
+            ("m:n", "9"),
+            ("m99", "4"),
+            ("m100", "5"),
+            ("d1", "7"),
+            ("t", "100000"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(window_used(&fields, 'm', Span::MINUTE, 159_000), 9);
+        assert_eq!(window_used(&fields, 'm', Span::MINUTE, 160_000), 5);
+        assert_eq!(window_used(&fields, 'm', Span::MINUTE, 161_000), 0);
+        assert_eq!(window_used(&fields, 'd', Span::DAY, 161_000), 7);
+    }
+
+    #[test]
+    fn once_a_second_is_once_a_second() {
+        let last = AtomicI64::new(i64::MIN);
+        let at = |ms: u64| std::time::UNIX_EPOCH + Duration::from_millis(ms);
+        assert!(once_a_second(&last, at(10_000)));
+        assert!(!once_a_second(&last, at(10_999)));
+        assert!(once_a_second(&last, at(11_000)));
+        assert!(!once_a_second(&last, at(11_500)));
+    }
+
+    #[test]
+    fn month_counts_spread_over_the_buckets() {
+        let a = month_bucket(24_310, "p:l:10.0.0.1");
+        assert_eq!(a, month_bucket(24_310, "p:l:10.0.0.1"), "stable");
+        let buckets: std::collections::HashSet<String> = (0..1_000)
+            .map(|i| month_bucket(24_310, &format!("p:l:10.0.{}.{}", i / 256, i % 256)))
+            .collect();
+        assert!(
+            buckets.len() > 980,
+            "{} buckets for 1000 addresses",
+            buckets.len()
+        );
+        assert!(a.starts_with("kalendorius:mo:24310:"));
+    }
+
+    #[test]
+    fn subjects_are_named_by_canonical_address() {
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(public_subject(mapped, PublicEndpoint::Days), "p:d:10.0.0.1");
+        assert_eq!(key_hash("ab"), "kalendorius:s:k:ab");
+    }
+}

@@ -1,0 +1,205 @@
+-- One rate-limit check in Redis (crate::state::redis): every window of one subject is
+-- checked, and the request is counted in all of them only if all of them admit it, in one
+-- atomic step, so no window admits more than its limit across every process together and
+-- a refused request uses no quota.
+--
+-- KEYS[1]: the subject's hash: its sliding minute, its clock and, for an API key, its
+-- sliding day. KEYS[2] (public subjects only): the hash holding its calendar-month count.
+-- ARGV: now (ms since the epoch), 'k' (key) or 'p' (public), the minute limit, the long
+-- window's limit, the end of the current month (ms) and the subject's field in the month
+-- hash (public subjects).
+-- Returns {refused (0 admitted, 1 minute, 2 day, 3 month), limit, remaining, reset (ms),
+-- retry (ms)}, the numbers of crate::limits::Decision.
+--
+-- A sliding window with prefix P ('m' for the minute, 'd' for the day) is the fields
+-- P<index> (the requests admitted in one bucket: the index of the second or minute since
+-- the epoch), P:lo (no bucket is older), P:hi (the newest bucket) and P:n (their sum); 't'
+-- is the subject's clock. The window counts the buckets from bucket(t) - span to
+-- bucket(t), span + 1 of them, exactly as crate::limits::window does (see its
+-- documentation for why no interval of the window's length then ever holds more than the
+-- limit). The subject's hash expires when its newest bucket stops counting, a month hash
+-- at the end of its month: an idle subject leaves nothing behind.
+--
+-- Cost: a write costs Redis several times a read (it is propagated to the append-only
+-- file), so an admitted request writes the subject's hash once (one HSET of every field
+-- that changed) and the month once; PEXPIREAT only when the newest bucket changes.
+--
+-- Order: the reads that decide first, then the writes that Redis refuses when it is out of
+-- memory (the month, then the subject's hash), then the deletions. A script stopped by an
+-- error keeps the writes made before it: a full Redis stops this one before its first
+-- write, and an error between two writes can at worst count a request in the month and
+-- not in the minute (more careful, never less); a window's sum never loses its buckets.
+
+local now = tonumber(ARGV[1])
+local is_key = ARGV[2] == 'k'
+local minute_limit = tonumber(ARGV[3])
+local long_limit = tonumber(ARGV[4])
+local month_end = tonumber(ARGV[5])
+local month_field = ARGV[6]
+local key = KEYS[1]
+
+local MINUTE = { p = 'm', ms = 1000, span = 60 }
+local DAY = { p = 'd', ms = 60000, span = 1440 }
+
+-- The fields read at once: the clock, then per window its meta fields and the bucket of now.
+local fields = { 't' }
+local windows = { MINUTE }
+if is_key then windows[2] = DAY end
+for _, g in ipairs(windows) do
+  local p = g.p
+  fields[#fields + 1] = p .. ':lo'
+  fields[#fields + 1] = p .. ':hi'
+  fields[#fields + 1] = p .. ':n'
+  fields[#fields + 1] = p .. math.floor(now / g.ms)
+end
+local got = redis.call('HMGET', key, unpack(fields))
+-- Fields to delete, after every other write.
+local dels = {}
+
+-- The subject's clock never goes back (processes' clocks differ a little): a request
+-- cannot be counted in a bucket already dropped.
+local t = now
+local last = tonumber(got[1])
+if last and last > t then t = last end
+
+-- Window i read at t, dropping the buckets no longer counted (deleted at the end, about
+-- once per bucket length while the subject is active).
+local function open(i, g)
+  local at = 2 + (i - 1) * 4
+  local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
+  -- The bucket of t is nearly always the bucket of now, read above with its name.
+  w.field, w.count = fields[at + 3], tonumber(got[at + 3]) or 0
+  if w.idx ~= math.floor(now / g.ms) then
+    w.field = w.p .. w.idx
+    w.count = tonumber(redis.call('HGET', key, w.field)) or 0
+  end
+  if not got[at] then return w end
+  local lo, hi, n = tonumber(got[at]), tonumber(got[at + 1]), tonumber(got[at + 2])
+  local first = w.idx - g.span
+  if lo < first then
+    -- At most span + 1 indices: 'lo' never falls further than that behind 'hi'.
+    for b = lo, math.min(hi, first - 1) do
+      local c = redis.call('HGET', key, w.p .. b)
+      if c then
+        n = n - tonumber(c)
+        dels[#dels + 1] = w.p .. b
+      end
+    end
+    lo = first
+    w.pruned = true
+  end
+  if hi < first then return w end
+  w.lo, w.hi, w.n = lo, hi, n
+  return w
+end
+
+-- Ms from t until at least `need` counted requests have stopped counting.
+local function release_in(w, need)
+  if not w.lo then
+    return (w.idx + w.span + 1) * w.ms - t
+  end
+  local freed = 0
+  for b = w.lo, w.hi do
+    local c = redis.call('HGET', key, w.p .. b)
+    if c then
+      freed = freed + tonumber(c)
+      if freed >= need then return (b + w.span + 1) * w.ms - t end
+    end
+  end
+  return (w.hi + w.span + 1) * w.ms - t
+end
+
+local minute = open(1, MINUTE)
+-- Shortest window first: ties on "remaining" go to it, and a refusal names the longest
+-- exhausted window (the last in this order).
+local evals = { { code = 1, limit = minute_limit, used = minute.n, w = minute } }
+local day = nil
+if is_key then
+  day = open(2, DAY)
+  evals[2] = { code = 2, limit = long_limit, used = day.n, w = day }
+else
+  evals[2] = { code = 3, limit = long_limit,
+    used = tonumber(redis.call('HGET', KEYS[2], month_field) or '0') }
+end
+
+local function wait_in(e)
+  if e.w then return release_in(e.w, e.used + 1 - e.limit) end
+  return month_end - t
+end
+
+-- The fields of window w that change (after pruning, and with one more request if `add`):
+-- only those, as every number written is formatted and logged to the append-only file.
+local function changes(w, add, out)
+  local moved = w.pruned
+  if add then
+    out[#out + 1] = w.field
+    out[#out + 1] = w.count + 1
+    w.n = w.n + 1
+    if not w.lo or w.idx < w.lo then
+      w.lo, moved = w.idx, true
+    end
+    if not w.hi or w.idx > w.hi then
+      w.hi = w.idx
+      out[#out + 1] = w.p .. ':hi'
+      out[#out + 1] = w.hi
+    end
+    out[#out + 1] = w.p .. ':n'
+    out[#out + 1] = w.n
+  elseif not moved then
+    return
+  elseif not w.lo then
+    -- Nothing counted any more: the meta fields go (their buckets are gone already).
+    dels[#dels + 1] = w.p .. ':lo'
+    dels[#dels + 1] = w.p .. ':hi'
+    dels[#dels + 1] = w.p .. ':n'
+    return
+  else
+    out[#out + 1] = w.p .. ':n'
+    out[#out + 1] = w.n
+  end
+  if moved then
+    out[#out + 1] = w.p .. ':lo'
+    out[#out + 1] = w.lo
+  end
+end
+
+local longest, retry = nil, 0
+for i = 1, 2 do
+  local e = evals[i]
+  if e.used >= e.limit then
+    longest = e
+    retry = math.max(retry, wait_in(e))
+  end
+end
+if longest then
+  -- Nothing is counted; only what pruning changed is written.
+  local out = {}
+  changes(minute, false, out)
+  if day then changes(day, false, out) end
+  if #out > 0 then redis.call('HSET', key, unpack(out)) end
+  if #dels > 0 then redis.call('HDEL', key, unpack(dels)) end
+  return { longest.code, longest.limit, 0, wait_in(longest), retry }
+end
+
+if not day then
+  redis.call('HINCRBY', KEYS[2], month_field, 1)
+  -- Every count in this hash ends with the month: set by each subject's first count.
+  if evals[2].used == 0 then redis.call('PEXPIREAT', KEYS[2], month_end) end
+end
+local newest = day or minute
+local old_hi = newest.hi
+-- The clock as given when it did not move back (no number to format).
+local out = { 't', t == now and ARGV[1] or t }
+changes(minute, true, out)
+if day then changes(day, true, out) end
+redis.call('HSET', key, unpack(out))
+if #dels > 0 then redis.call('HDEL', key, unpack(dels)) end
+-- The hash lives until its longest window's newest bucket stops counting.
+if newest.hi ~= old_hi then
+  redis.call('PEXPIREAT', key, (newest.hi + newest.span + 1) * newest.ms)
+end
+local tight = evals[1]
+if evals[2].limit - evals[2].used < tight.limit - tight.used then tight = evals[2] end
+local reset
+if tight.w then reset = release_in(tight.w, 1) else reset = month_end - t end
+return { 0, tight.limit, tight.limit - tight.used - 1, reset, 0 }

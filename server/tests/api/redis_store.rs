@@ -1,0 +1,651 @@
+//! The Redis store with two real server processes on one real redis-server
+//! (`redis_harness`): shared exact limits, keys changed with the tool and honoured by both
+//! within a second, counters that survive restarts, and the behaviour while Redis is down.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
+use kalendorius_server::state::redis::RedisState;
+use serde_json::Value;
+
+use crate::helpers::*;
+use crate::process::{command, start, Proc};
+use crate::redis_harness::RedisServer;
+
+/// The per-minute limit of `/laisvadienis` the processes run with (not the default, so a
+/// count that matched by accident would show).
+const PUBLIC_PER_MINUTE: &str = "37";
+
+/// A public request.
+const PUBLIC: &str = "/api/v1/laisvadienis?date=2024-01-01";
+
+/// A keyed request.
+const KEYED: &str = "/api/v1/day?date=2024-01-01";
+
+/// Starts a server process on the Redis at `url`.
+fn serve(url: &str) -> Proc {
+    start(
+        dataset(),
+        Path::new(url),
+        &[(
+            "KALENDORIUS_LIMITS_LAISVADIENIS_PER_MINUTE",
+            PUBLIC_PER_MINUTE,
+        )],
+    )
+}
+
+/// Runs `kalendorius-server keys --state URL ARGS...`; returns stdout, failing on an error.
+fn keys_tool(url: &str, args: &[&str]) -> String {
+    let out = command()
+        .args(["keys", "--state", url])
+        .args(args)
+        .output()
+        .expect("the key tool runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "keys {args:?}: {stderr}{stdout}");
+    assert!(
+        stderr.contains(&format!("state: {url}")),
+        "the tool names the Redis it uses: {stderr}"
+    );
+    stdout
+}
+
+/// Creates a key with the tool; returns (key, id).
+fn create_key(url: &str, per_minute: u64, per_day: u64) -> (String, String) {
+    let out = keys_tool(
+        url,
+        &[
+            "create",
+            "--owner",
+            "redis-test",
+            "--per-minute",
+            &per_minute.to_string(),
+            "--per-day",
+            &per_day.to_string(),
+        ],
+    );
+    let key = out.lines().last().expect("the key is printed").to_owned();
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("id:"))
+        .expect("the id is printed")
+        .trim()
+        .to_owned();
+    (key, id)
+}
+
+async fn get(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+) -> reqwest::Response {
+    let mut req = client.get(format!("{base}{path}"));
+    if let Some(key) = key {
+        req = req.header("X-API-Key", key);
+    }
+    req.send().await.expect("request sent")
+}
+
+/// Polls `path` on `base` every 50 ms until it answers `status`; returns how long that
+/// took, failing after `limit`.
+async fn until_status(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+    status: u16,
+    limit: Duration,
+) -> Duration {
+    let started = Instant::now();
+    loop {
+        let got = get(client, base, path, key).await.status().as_u16();
+        if got == status {
+            return started.elapsed();
+        }
+        assert!(
+            started.elapsed() < limit,
+            "{base}{path} still answers {got}, not {status}, after {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits (at most 10 s) until `/ready` of `base` answers `status`.
+async fn ready_becomes(client: &reqwest::Client, base: &str, status: u16) {
+    until_status(
+        client,
+        base,
+        "/ready",
+        None,
+        status,
+        Duration::from_secs(10),
+    )
+    .await;
+}
+
+/// Starts two server processes on the Redis at `url` and waits until both are ready.
+async fn two_processes(client: &reqwest::Client, url: &str) -> (Proc, Proc) {
+    let (a, b) = (serve(url), serve(url));
+    for p in [&a, &b] {
+        ready_becomes(client, &p.base, 200).await;
+    }
+    (a, b)
+}
+
+/// Waits until each of `bases` accepts `key` (each such answer counts one request), for at
+/// most a second: a key created with the tool is honoured by every process that soon.
+async fn accepted_everywhere(client: &reqwest::Client, bases: &[&str], key: &str) {
+    for base in bases {
+        until_status(client, base, KEYED, Some(key), 200, Duration::from_secs(1)).await;
+    }
+}
+
+/// A redis-server, two server processes on it, and a key of the tool accepted by both
+/// (one request each).
+struct Setup {
+    redis: RedisServer,
+    url: String,
+    client: reqwest::Client,
+    a: Proc,
+    b: Proc,
+    key: String,
+}
+
+async fn setup(per_minute: u64) -> Setup {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let client = reqwest::Client::new();
+    let (a, b) = two_processes(&client, &url).await;
+    let (key, _) = create_key(&url, per_minute, 1_000);
+    accepted_everywhere(&client, &[&a.base, &b.base], &key).await;
+    Setup {
+        redis,
+        url,
+        client,
+        a,
+        b,
+        key,
+    }
+}
+
+/// Sends `n` requests at once, alternately to each of `bases`; returns the statuses and
+/// error codes of the answers.
+async fn burst(bases: &[&str], n: usize, path: &str, key: Option<&str>) -> Vec<(u16, Value)> {
+    let client = reqwest::Client::new();
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let client = client.clone();
+            let url = format!("{}{path}", bases[i % bases.len()]);
+            let key = key.map(str::to_owned);
+            tokio::spawn(async move {
+                let mut req = client.get(url);
+                if let Some(key) = key {
+                    req = req.header("X-API-Key", key);
+                }
+                let resp = req.send().await.expect("request sent");
+                let status = resp.status().as_u16();
+                let body = resp.json_body().await;
+                (status, body["error"].clone())
+            })
+        })
+        .collect();
+    let mut answers = vec![];
+    for t in tasks {
+        answers.push(t.await.expect("request task"));
+    }
+    answers
+}
+
+/// How many answers had `status`.
+fn count(answers: &[(u16, Value)], status: u16) -> usize {
+    answers.iter().filter(|(s, _)| *s == status).count()
+}
+
+/// The month count of 127.0.0.1 on `/laisvadienis` in the Redis at `url`, read as a
+/// server reads it.
+async fn month_count(url: &str) -> u64 {
+    let store = RedisState::connect(url, LimitsConfig::default()).expect("Redis URL");
+    store.refresh().await.expect("Redis answers");
+    let ip = "127.0.0.1".parse().unwrap();
+    let (_, month) = store
+        .public_usage(ip, PublicEndpoint::Laisvadienis, Utc::now())
+        .await
+        .expect("Redis answers");
+    month
+}
+
+/// The "used" line of `keys show`.
+fn used(url: &str, id: &str) -> String {
+    keys_tool(url, &["show", id])
+        .lines()
+        .find(|l| l.starts_with("used:"))
+        .expect("show prints the usage")
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_processes_on_one_redis_admit_exactly_the_limit_and_a_refusal_uses_no_quota() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let client = reqwest::Client::new();
+    let (a, b) = two_processes(&client, &url).await;
+    let bases = [a.base.as_str(), b.base.as_str()];
+
+    // One address, 200 requests at once over both processes: exactly the limit passes.
+    let answers = burst(&bases, 200, PUBLIC, None).await;
+    let limit: usize = PUBLIC_PER_MINUTE.parse().unwrap();
+    assert_eq!(count(&answers, 200), limit, "{answers:?}");
+    assert_eq!(count(&answers, 429), 200 - limit);
+    assert!(answers
+        .iter()
+        .all(|(s, e)| *s == 200 || e == "rate_limit_minute"));
+    // The refused requests used no quota: the month counts only the admitted ones.
+    assert_eq!(
+        month_count(&url).await.to_string(),
+        PUBLIC_PER_MINUTE,
+        "the month counts only the admitted requests"
+    );
+
+    // One key, the same.
+    let (key, id) = create_key(&url, 25, 1_000);
+    accepted_everywhere(&client, &bases, &key).await;
+    let answers = burst(&bases, 200, KEYED, Some(&key)).await;
+    assert_eq!(count(&answers, 200), 23, "25 less the two first requests");
+    assert_eq!(count(&answers, 429), 177);
+    assert_eq!(
+        used(&url, &id),
+        "used:       25 in the last minute, 25 in the last 24 h"
+    );
+
+    // A refusal on either process used no quota of the other: one more request per minute
+    // lets exactly one more through, on whichever process. Each process is asked until it
+    // refuses under the new limit (refusals count nothing, so asking again is free).
+    keys_tool(&url, &["set-limits", &id, "--per-minute", "26"]);
+    let changed = Instant::now();
+    let mut admitted = 0;
+    for base in bases {
+        loop {
+            let resp = get(&client, base, KEYED, Some(&key)).await;
+            if resp.status() == 200 {
+                admitted += 1;
+                continue;
+            }
+            assert_eq!(resp.status(), 429);
+            if resp.headers()["ratelimit-limit"] == "26" {
+                break;
+            }
+            assert!(
+                changed.elapsed() < Duration::from_secs(1),
+                "new limit not seen"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    assert_eq!(admitted, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_created_and_revoked_with_the_tool_are_honoured_by_both_within_a_second() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let client = reqwest::Client::new();
+    let (a, b) = two_processes(&client, &url).await;
+    let (key, id) = create_key(&url, 60, 1_000);
+    let created = Instant::now();
+    accepted_everywhere(&client, &[&a.base, &b.base], &key).await;
+    assert!(created.elapsed() < Duration::from_secs(1));
+    let out = keys_tool(&url, &["list"]);
+    assert!(out.contains(&id) && out.contains("redis-test"), "{out}");
+    assert!(!out.contains(&key), "list never shows a key");
+
+    keys_tool(&url, &["revoke", &id]);
+    let revoked = Instant::now();
+    for p in [&a, &b] {
+        until_status(
+            &client,
+            &p.base,
+            KEYED,
+            Some(&key),
+            401,
+            Duration::from_secs(1),
+        )
+        .await;
+    }
+    assert!(revoked.elapsed() < Duration::from_secs(1));
+    let body: Value = get(&client, &a.base, KEYED, Some(&key))
+        .await
+        .json_body()
+        .await;
+    assert_eq!(body["error"], "invalid_key");
+
+    // Only hashes are stored.
+    let stored = redis
+        .command(&["HGET", "kalendorius:keys", &id])
+        .expect("the record is in Redis");
+    assert!(
+        !stored.contains(&key) && stored.contains("\"hash\""),
+        "{stored}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counters_survive_a_restart_of_both_processes() {
+    let Setup {
+        redis: _redis,
+        url,
+        client,
+        mut a,
+        mut b,
+        key,
+    } = setup(5).await;
+    assert_eq!(get(&client, &a.base, KEYED, Some(&key)).await.status(), 200);
+    for _ in 0..3 {
+        assert_eq!(get(&client, &b.base, PUBLIC, None).await.status(), 200);
+    }
+    for p in [&mut a, &mut b] {
+        p.signal("TERM");
+        assert_eq!(p.wait_exit().code(), Some(0), "log:\n{}", p.log());
+    }
+
+    let (a, b) = two_processes(&client, &url).await;
+    let answers = burst(&[&a.base, &b.base], 10, KEYED, Some(&key)).await;
+    assert_eq!(
+        count(&answers, 200),
+        2,
+        "3 of the key's 5 were used before the restart"
+    );
+    let resp = get(&client, &a.base, PUBLIC, None).await;
+    assert_eq!(resp.status(), 200);
+    let limit: u64 = PUBLIC_PER_MINUTE.parse().unwrap();
+    assert_eq!(
+        resp.headers()["ratelimit-remaining"],
+        (limit - 4).to_string().as_str(),
+        "3 public requests were counted before the restart"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_redis_is_down_public_requests_pass_uncounted_and_keyed_ones_get_503() {
+    let Setup {
+        redis,
+        client,
+        a,
+        b,
+        key,
+        ..
+    } = setup(60).await;
+
+    redis.stop();
+    for p in [&a, &b] {
+        ready_becomes(&client, &p.base, 503).await;
+        let ready: Value = get(&client, &p.base, "/ready", None)
+            .await
+            .json_body()
+            .await;
+        assert_eq!(ready["error"], "not_ready");
+        assert!(
+            ready["message"].as_str().unwrap().contains("Redis"),
+            "{ready}"
+        );
+
+        let public = get(&client, &p.base, PUBLIC, None).await;
+        assert_eq!(public.status(), 200, "public requests fail open");
+        assert!(
+            public.headers().get("ratelimit-limit").is_none(),
+            "and are not counted"
+        );
+
+        let keyed = get(&client, &p.base, KEYED, Some(&key)).await;
+        assert_eq!(keyed.status(), 503);
+        assert_eq!(keyed.headers()["cache-control"], "no-store");
+        let body: Value = keyed.json_body().await;
+        assert_eq!(body["error"], "state_unavailable");
+        assert!(body["message"].is_string());
+        assert_eq!(body.as_object().unwrap().len(), 2, "{body}");
+    }
+
+    redis.start_again();
+    for p in [&a, &b] {
+        ready_becomes(&client, &p.base, 200).await;
+        let keyed = get(&client, &p.base, KEYED, Some(&key)).await;
+        assert_eq!(keyed.status(), 200, "the key survived Redis's restart");
+        assert_eq!(keyed.headers()["ratelimit-limit"], "60");
+        let public = get(&client, &p.base, PUBLIC, None).await;
+        assert_eq!(public.status(), 200);
+        assert_eq!(public.headers()["ratelimit-limit"], PUBLIC_PER_MINUTE);
+    }
+    assert!(
+        a.log().contains("without counting") || b.log().contains("without counting"),
+        "the uncounted requests were logged"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_started_while_redis_is_down_serves_and_catches_up() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    redis.stop();
+    let server = serve(&url);
+    let client = reqwest::Client::new();
+    let ready = get(&client, &server.base, "/ready", None).await;
+    assert_eq!(ready.status(), 503);
+    let public = get(&client, &server.base, PUBLIC, None).await;
+    assert_eq!(public.status(), 200);
+    assert!(public.headers().get("ratelimit-limit").is_none());
+
+    redis.start_again();
+    ready_becomes(&client, &server.base, 200).await;
+    let public = get(&client, &server.base, PUBLIC, None).await;
+    assert_eq!(public.headers()["ratelimit-limit"], PUBLIC_PER_MINUTE);
+    assert_eq!(
+        month_count(&url).await,
+        1,
+        "counted from the first request after Redis came up"
+    );
+}
+
+/// The Redis store decides exactly as the sled store (whose windows have their own unit
+/// tests) for the same requests at the same instants: a long run of checks of two
+/// addresses and a key with small limits, at steps from 1 ms to hours on a synthetic
+/// clock, across a month's end, compared decision by decision (admitted or which window
+/// refused, and every number of the `RateLimit-*` headers).
+#[tokio::test]
+async fn the_redis_store_decides_as_the_sled_store_over_time() {
+    use kalendorius_server::state::keys::KeyRecord;
+    use kalendorius_server::state::store::{check_sled, Counted};
+    use kalendorius_server::state::State;
+    use std::time::UNIX_EPOCH;
+
+    let redis = RedisServer::start();
+    let limits = LimitsConfig {
+        laisvadienis_per_minute: 5,
+        laisvadienis_per_month: 300,
+        ..LimitsConfig::default()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
+    let store = RedisState::connect(&redis.url(), limits).unwrap();
+    store.refresh().await.unwrap();
+    let key = KeyRecord {
+        id: "0123456789abcdef".into(),
+        hash: "0123456789abcdef".repeat(4),
+        owner: "differential".into(),
+        per_minute: 4,
+        per_day: 200,
+        created: Utc::now(),
+        expires: None,
+        active: true,
+    };
+    let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+    let whos = [
+        Counted::Public(a, PublicEndpoint::Laisvadienis),
+        Counted::Public(b, PublicEndpoint::Laisvadienis),
+        Counted::Key(&key),
+    ];
+    // 2027-03-31T23:40:00Z: the month ends 20 minutes in.
+    let mut t_ms: u64 = 1_806_364_800_000;
+    let short = [0, 1, 300, 999, 1_000, 2_500, 7_000, 30_000];
+    let long = [59_000, 61_000, 600_000, 3_600_000];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let (mut admitted, mut refused) = (0, 0);
+    for i in 0..3_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        // Mostly short steps, so that windows fill up; now and then a long one.
+        let step = if seed & 15 == 0 {
+            long[(seed >> 4) as usize % long.len()]
+        } else {
+            short[(seed >> 4) as usize % short.len()]
+        };
+        t_ms += step;
+        let who = whos[(seed >> 8) as usize % 3];
+        let now = UNIX_EPOCH + Duration::from_millis(t_ms);
+        let expected = check_sled(&sled, who, now);
+        let got = store.check(who, now).await.expect("Redis answers");
+        assert_eq!(got, expected, "check {i} of {who:?} at {t_ms} ms");
+        if expected.refused_by.is_some() {
+            refused += 1;
+        } else {
+            admitted += 1;
+        }
+    }
+    assert!(
+        admitted > 500 && refused > 500,
+        "{admitted} admitted, {refused} refused"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_move_from_sled_to_redis_with_export_and_import() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sled_dir = tmp.path().join("state");
+    let sled = sled_dir.to_str().unwrap();
+    let (key, id) = create_key(sled, 7, 1_000);
+    let (revoked, revoked_id) = create_key(sled, 60, 1_000);
+    keys_tool(sled, &["revoke", &revoked_id]);
+    let backup = tmp.path().join("keys.jsonl");
+    keys_tool(sled, &["export", "--out", backup.to_str().unwrap()]);
+
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let out = keys_tool(&url, &["import", backup.to_str().unwrap()]);
+    assert!(out.contains("2 added"), "{out}");
+    let list = keys_tool(&url, &["list"]);
+    assert!(list.contains(&id) && list.contains(&revoked_id), "{list}");
+    // Importing the same file again changes nothing.
+    let again = keys_tool(&url, &["import", backup.to_str().unwrap()]);
+    assert!(again.contains("2 unchanged"), "{again}");
+
+    let client = reqwest::Client::new();
+    let (a, b) = two_processes(&client, &url).await;
+    let resp = get(&client, &a.base, KEYED, Some(&key)).await;
+    assert_eq!(resp.status(), 200, "the moved key works");
+    assert_eq!(resp.headers()["ratelimit-limit"], "7", "with its limits");
+    let resp = get(&client, &b.base, KEYED, Some(&revoked)).await;
+    assert_eq!(resp.status(), 401, "and a revoked one stays revoked");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_redis_password_comes_from_the_environment_only() {
+    let redis = RedisServer::start_with_password("s3cret-for-tests");
+    let url = redis.url();
+    let client = reqwest::Client::new();
+
+    // Without it, Redis refuses: the server runs, unready, and counts nothing.
+    let without = serve(&url);
+    assert_eq!(
+        get(&client, &without.base, "/ready", None).await.status(),
+        503
+    );
+
+    let with = start(
+        dataset(),
+        Path::new(&url),
+        &[("KALENDORIUS_REDIS_PASSWORD", "s3cret-for-tests")],
+    );
+    ready_becomes(&client, &with.base, 200).await;
+    let resp = get(&client, &with.base, PUBLIC, None).await;
+    assert!(resp.headers().get("ratelimit-limit").is_some(), "counted");
+
+    // In the URL it is refused, with the way to give it.
+    let out = command()
+        .args(["keys", "--state"])
+        .arg(format!(
+            "redis://:s3cret-for-tests@127.0.0.1:{}/0",
+            url_port(&url)
+        ))
+        .arg("list")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("KALENDORIUS_REDIS_PASSWORD"), "{stderr}");
+    assert!(
+        !stderr.contains("s3cret"),
+        "the password is not echoed: {stderr}"
+    );
+}
+
+/// The port of a `redis://127.0.0.1:PORT/0` URL.
+fn url_port(url: &str) -> &str {
+    url.trim_start_matches("redis://127.0.0.1:")
+        .trim_end_matches("/0")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_redis_counts_nothing_and_leaves_the_counts_whole() {
+    let Setup {
+        redis,
+        client,
+        a,
+        key,
+        ..
+    } = setup(60).await;
+    for _ in 0..3 {
+        assert_eq!(get(&client, &a.base, PUBLIC, None).await.status(), 200);
+    }
+    // Out of memory: Redis refuses every write (maxmemory-policy noeviction).
+    let set = |limit: &str| {
+        assert_eq!(
+            redis
+                .command(&["CONFIG", "SET", "maxmemory", limit])
+                .as_deref(),
+            Some("+OK")
+        );
+    };
+    redis.command(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+    set("1");
+    let public = get(&client, &a.base, PUBLIC, None).await;
+    assert_eq!(public.status(), 200);
+    assert!(
+        public.headers().get("ratelimit-limit").is_none(),
+        "uncounted"
+    );
+    let keyed = get(&client, &a.base, KEYED, Some(&key)).await;
+    assert_eq!(keyed.status(), 503);
+
+    set("0");
+    let limit: u64 = PUBLIC_PER_MINUTE.parse().unwrap();
+    let started = Instant::now();
+    loop {
+        let public = get(&client, &a.base, PUBLIC, None).await;
+        if let Some(remaining) = public.headers().get("ratelimit-remaining") {
+            assert_eq!(
+                remaining.to_str().unwrap(),
+                (limit - 4).to_string(),
+                "the 3 counted before, and this one"
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "not counting again"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
