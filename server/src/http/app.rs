@@ -15,7 +15,10 @@
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
 //!    trailing slash);
 //! 7. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
-//!    check, `Cache-Control: no-store` when it is an error, and one access log line.
+//!    check, `Cache-Control: no-store` when it is an error, and one access log line;
+//! 8. a successful answer of 1 KiB or more is compressed as `Accept-Encoding` allows
+//!    (`crate::http::compression`); the `/docs` pages are served from memory
+//!    (`crate::http::docs_pages`).
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
 //! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
@@ -37,6 +40,8 @@ use crate::clock::Instant;
 use crate::data::DataHandle;
 use crate::http::auth;
 use crate::http::client_ip::TrustedProxies;
+use crate::http::compression::Compressor;
+use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
@@ -139,6 +144,12 @@ pub struct App {
     docs: poem::endpoint::BoxEndpoint<'static, Response>,
     /// The OpenAPI document, serialized once.
     spec: bytes::Bytes,
+    /// The document's strong ETag (a digest of `spec`).
+    spec_etag: HeaderValue,
+    /// The `/docs` pages, rendered once.
+    docs_pages: DocsPages,
+    /// Compresses large answers, keeping those with a strong ETag.
+    compressor: Compressor,
 }
 
 impl App {
@@ -150,6 +161,8 @@ impl App {
         let service = crate::api::service();
         let spec = bytes::Bytes::from(service.spec());
         let ui = service.swagger_ui();
+        let docs_pages = DocsPages::render(&ui);
+        let spec_etag = spec_etag(&spec);
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
@@ -162,6 +175,9 @@ impl App {
             proxies,
             docs,
             spec,
+            spec_etag,
+            docs_pages,
+            compressor: Compressor::default(),
         }
     }
 
@@ -246,9 +262,19 @@ impl App {
         match (target, method) {
             (_, &Method::OPTIONS) => preflight(req),
             (Target::Op(op), &Method::GET) => self.call_op(op, req, ex),
+            (Target::OpenApi, &Method::GET)
+                if crate::http::caching::not_modified(req.headers(), &self.spec_etag) =>
+            {
+                Response::builder()
+                    .status(StatusCode::NOT_MODIFIED)
+                    .header(header::ETAG, self.spec_etag.clone())
+                    .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
+                    .finish()
+            }
             (Target::OpenApi, &Method::GET) => Response::builder()
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
                 .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
+                .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
             _ => errors::method_not_allowed().into_response(),
@@ -329,9 +355,14 @@ impl App {
             Some(refusal) => Some(refusal.into_response()),
             None => target
                 .map(|target| self.answer_api(target, &req, &mut ex))
-                .or_else(|| mistyped().map(IntoResponse::into_response)),
+                .or_else(|| mistyped().map(IntoResponse::into_response))
+                .or_else(|| self.docs_pages.answer(&req)),
         };
         if let Some(resp) = answered {
+            // Nothing beyond a length check for an answer under 1 KiB.
+            let resp = self
+                .compressor
+                .encode(req.uri().path(), req.headers(), resp);
             if ex.method != Method::HEAD {
                 return Answered::Now(finish(resp, req.uri(), ex));
             }
@@ -341,6 +372,7 @@ impl App {
         }
         // The document routes (`/docs`) and every unknown path (a JSON 404).
         let uri = req.uri().clone();
+        let request_headers = req.headers().clone();
         if ex.method == Method::HEAD {
             req.set_method(Method::GET);
         }
@@ -349,6 +381,7 @@ impl App {
                 Ok(resp) => errors::ensure_d1(resp),
                 Err(err) => errors::from_poem_error(err),
             };
+            let resp = self.compressor.encode(uri.path(), &request_headers, resp);
             finish_head_or_docs(resp, &uri, ex).await
         }))
     }
@@ -432,6 +465,14 @@ fn preflight(req: &Request) -> Response {
         .header(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers)
         .header(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE)
         .finish()
+}
+
+/// The strong ETag of the OpenAPI document: 16 hex digits of its SHA-256.
+fn spec_etag(spec: &[u8]) -> HeaderValue {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(spec);
+    HeaderValue::from_str(&format!("\"openapi-{}\"", hex::encode(&digest[..8])))
+        .expect("hex digits are a valid header value")
 }
 
 /// Headers every response carries.

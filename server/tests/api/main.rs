@@ -4,6 +4,7 @@
 mod helpers;
 
 mod auth;
+mod compression;
 mod connections;
 mod errors;
 mod http;
