@@ -10,6 +10,7 @@
 //! - the on-disk layout ([`layout`]): file names, the sled trees and keys, and the content
 //!   digest that verifies a sled database by content (its files are not byte-stable);
 //! - loading a dataset back with every manifest check ([`load`]);
+//! - the JSON Schemas of the published files, generated from those types ([`schema`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]).
 
@@ -21,6 +22,7 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod model;
+pub mod schema;
 pub mod working_time;
 
 pub use date::{Date, DateError, Year, YearError};

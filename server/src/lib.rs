@@ -6,6 +6,7 @@
 //! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
 //!   client IP, authentication, health probes;
 //! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
+//! - `published`: the dataset's files and their JSON Schemas over HTTP (`/data`);
 //! - `limits`: the rate-limit windows and the table of subjects;
 //! - `state`: keys, counters and their persistence, the admin socket and the key tool;
 //! - `telemetry`: logs and metrics;
@@ -18,6 +19,7 @@ pub mod config;
 pub mod data;
 pub mod http;
 pub mod limits;
+pub mod published;
 pub mod server;
 pub mod shutdown;
 pub mod state;

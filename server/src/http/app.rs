@@ -45,6 +45,7 @@ use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
+use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord};
 use crate::state::State;
 use crate::telemetry;
@@ -109,6 +110,8 @@ enum Target {
     Op(Op),
     OpenApi,
     Probe(Probe),
+    /// A path under `/data` (`crate::published`): public, limited per IP.
+    Data,
 }
 
 impl Target {
@@ -118,6 +121,9 @@ impl Target {
         }
         if path == OPENAPI_PATH {
             return Some(Target::OpenApi);
+        }
+        if path.starts_with("/data/") {
+            return Some(Target::Data);
         }
         Probe::from_path(path).map(Target::Probe)
     }
@@ -150,6 +156,8 @@ pub struct App {
     docs_pages: DocsPages,
     /// Compresses large answers, keeping those with a strong ETag.
     compressor: Compressor,
+    /// The dataset's files over HTTP (`/data`).
+    published: Arc<Published>,
 }
 
 impl App {
@@ -170,7 +178,6 @@ impl App {
             .map_to_response()
             .boxed();
         App {
-            data,
             state,
             proxies,
             docs,
@@ -178,6 +185,8 @@ impl App {
             spec_etag,
             docs_pages,
             compressor: Compressor::default(),
+            published: Arc::new(Published::new(data.root())),
+            data,
         }
     }
 
@@ -234,6 +243,21 @@ impl App {
     }
 }
 
+impl App {
+    /// Rate-limits a request for a published file (per IP), then answers it.
+    fn call_data(&self, req: &Request, ex: &mut Exchange) -> Response {
+        let decision = self
+            .state
+            .check_public(ex.client_ip, PublicEndpoint::Data, ex.received);
+        let refused = decision.refused_by;
+        ex.admission.decision = Some(decision);
+        if let Some(window) = refused {
+            return rate_limited(window, PER_ADDRESS).into_response();
+        }
+        self.published.answer(req, &ex.catalog)
+    }
+}
+
 /// What every response's common headers and access line need to know about its request.
 struct Exchange {
     /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
@@ -277,6 +301,7 @@ impl App {
                 .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.state),
+            (Target::Data, &Method::GET) => self.call_data(req, ex),
             _ => errors::method_not_allowed().into_response(),
         }
     }

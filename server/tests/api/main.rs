@@ -6,6 +6,7 @@ mod helpers;
 mod auth;
 mod compression;
 mod connections;
+mod data;
 mod errors;
 mod http;
 mod keyed;
