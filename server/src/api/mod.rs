@@ -50,6 +50,7 @@ pub type Api = (
     holidays::HolidaysApi,
     name_days::NameDaysApi,
     day::DayApi,
+    crate::feeds::api::FeedsApi,
 );
 
 /// The service: the operations mounted under [`PREFIX`], with its document.
@@ -61,6 +62,7 @@ pub fn service() -> OpenApiService<Api, ()> {
             holidays::HolidaysApi,
             name_days::NameDaysApi,
             day::DayApi,
+            crate::feeds::api::FeedsApi,
         ),
         "kalendorius",
         env!("CARGO_PKG_VERSION"),

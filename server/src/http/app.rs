@@ -38,6 +38,7 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use crate::catalog::Catalog;
 use crate::clock::Instant;
 use crate::data::DataHandle;
+use crate::feeds::Feeds;
 use crate::http::auth;
 use crate::http::client_ip::TrustedProxies;
 use crate::http::compression::Compressor;
@@ -79,6 +80,10 @@ enum Op {
     Holidays,
     NameDays,
     Day,
+    /// `/feeds/holidays.ics` (`crate::feeds`).
+    HolidaysFeed,
+    /// `/feeds/name-days.ics` (`crate::feeds`).
+    NameDaysFeed,
 }
 
 impl Op {
@@ -89,6 +94,8 @@ impl Op {
             "/holidays" => Op::Holidays,
             "/name-days" => Op::NameDays,
             "/day" => Op::Day,
+            "/feeds/holidays.ics" => Op::HolidaysFeed,
+            "/feeds/name-days.ics" => Op::NameDaysFeed,
             _ => return None,
         })
     }
@@ -98,6 +105,7 @@ impl Op {
         match self {
             Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
             Op::Days => Some(PublicEndpoint::Days),
+            Op::HolidaysFeed | Op::NameDaysFeed => Some(PublicEndpoint::Feeds),
             Op::Holidays | Op::NameDays | Op::Day => None,
         }
     }
@@ -158,6 +166,8 @@ pub struct App {
     compressor: Compressor,
     /// The dataset's files over HTTP (`/data`).
     published: Arc<Published>,
+    /// The calendar feeds, built from the same files.
+    feeds: Feeds,
 }
 
 impl App {
@@ -171,6 +181,7 @@ impl App {
         let ui = service.swagger_ui();
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = spec_etag(&spec);
+        let published = Arc::new(Published::new(data.root()));
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
@@ -185,7 +196,8 @@ impl App {
             spec_etag,
             docs_pages,
             compressor: Compressor::default(),
-            published: Arc::new(Published::new(data.root())),
+            feeds: Feeds::new(published.clone()),
+            published,
             data,
         }
     }
@@ -239,7 +251,7 @@ impl App {
                 }
             }
         }
-        answer(op, req, &ex.catalog)
+        answer(op, req, &ex.catalog, &self.feeds)
     }
 }
 
@@ -430,7 +442,7 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
 
 /// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
 /// common headers and its log line.
-fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
+fn answer(op: Op, req: &Request, catalog: &Catalog, feeds: &Feeds) -> Response {
     use crate::api::{day, days, holidays, laisvadienis, name_days};
 
     fn either<T: IntoResponse, E: IntoResponse>(result: Result<T, E>) -> Response {
@@ -445,6 +457,8 @@ fn answer(op: Op, req: &Request, catalog: &Catalog) -> Response {
         Op::Holidays => either(holidays::handle(req, catalog)),
         Op::NameDays => either(name_days::handle(req, catalog)),
         Op::Day => either(day::handle(req, catalog)),
+        Op::HolidaysFeed => either(crate::feeds::api::holidays(req, catalog, feeds)),
+        Op::NameDaysFeed => either(crate::feeds::api::name_days(req, catalog, feeds)),
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(errors::panic_response)

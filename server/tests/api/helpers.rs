@@ -83,6 +83,8 @@ pub struct AppOptions {
     pub state_dir: Option<PathBuf>,
     /// Connection bounds (default: the server's).
     pub connections: Option<ConnectionSettings>,
+    /// Serve the dataset under this output root, loaded afresh (default: the shared one).
+    pub data_root: Option<PathBuf>,
 }
 
 /// Starts a server with the default limits and a fresh state.
@@ -101,9 +103,16 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         }
     };
     let limits = options.limits.unwrap_or_default();
+    let (data, data_root) = match options.data_root {
+        Some(root) => (
+            Arc::new(DataHandle::open(&root).expect("the dataset loads")),
+            root,
+        ),
+        None => (shared_data(), dataset().to_path_buf()),
+    };
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        data: dataset().to_path_buf(),
+        data: data_root,
         state: state_dir.clone(),
         trusted_proxies: options
             .trusted_proxies
@@ -116,7 +125,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         ..Settings::default()
     };
     let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));
-    let server = Server::bind_with(settings, shared_data(), state.clone())
+    let server = Server::bind_with(settings, data, state.clone())
         .await
         .expect("server binds");
     let base = format!("http://{}", server.local_addr());

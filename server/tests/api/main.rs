@@ -8,6 +8,7 @@ mod compression;
 mod connections;
 mod data;
 mod errors;
+mod feeds;
 mod http;
 mod keyed;
 mod limits;
