@@ -25,6 +25,9 @@ TOOL="${BENCH_TOOL:-wrk}"
 TARGET_LAISVADIENIS=0.8
 TARGET_DAYS=0.6
 TARGET_DAY=0.6
+TARGET_FEED=0.5
+TARGET_DATA_GZIP=0.5
+TARGET_DAYS_GZIP=0.6
 TARGET_RSS_MIB=64
 # The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
 # a bench run is ever refused, so every measured request is a real 200.
@@ -114,6 +117,10 @@ laisvadienis_per_minute = $NO_LIMIT
 laisvadienis_per_month = $NO_LIMIT
 days_per_minute = $NO_LIMIT
 days_per_month = $NO_LIMIT
+feeds_per_minute = $NO_LIMIT
+feeds_per_month = $NO_LIMIT
+data_per_minute = $NO_LIMIT
+data_per_month = $NO_LIMIT
 key_default_per_minute = $NO_LIMIT
 key_default_per_day = $NO_LIMIT
 EOF
@@ -288,24 +295,33 @@ main() {
     local laisv="$srv/api/v1/laisvadienis?date=2026-12-24"
     local days="$srv/api/v1/days?from=2026-01-01&to=2026-12-31"
     local day="$srv/api/v1/day?date=2026-12-24"
+    local feed="$srv/api/v1/feeds/holidays.ics"
+    local year_file="$srv/data/years/2026.json"
+    local gzip="Accept-Encoding: gzip"
     check_200 "$base"
     check_200 "$loop_base"
     check_200 "$laisv"
     check_200 "$days"
     check_200 "$day" -H "X-API-Key: $key"
+    check_200 "$feed"
+    check_200 "$year_file" -H "$gzip"
+    check_200 "$days" -H "$gzip"
 
     # Interleaved rounds, and within a round every endpoint is loaded right after its own
     # baseline load: its ratio is taken against the baseline of the moment, so the drift of a
     # shared machine (neighbours, frequency; it moves throughput by a third here within
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
-    local round l_res=() s_res=() d_res=() o_res=() base_res=()
+    local round l_res=() s_res=() d_res=() o_res=() base_res=() f_res=() y_res=() g_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day (keyed), each after the baseline"
+        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year, identity and gzip), /day (keyed), the holiday feed, a year file (gzip), each after the baseline"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
         after_baseline "$laisv"; l_res+=("$PAIRED")
         after_baseline "$days"; s_res+=("$PAIRED")
         after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
+        after_baseline "$feed"; f_res+=("$PAIRED")
+        after_baseline "$year_file" "$gzip"; y_res+=("$PAIRED")
+        after_baseline "$days" "$gzip"; g_res+=("$PAIRED")
     done
 
     # High-water mark of resident memory over the whole run (dataset load and all loads).
@@ -327,6 +343,9 @@ main() {
     summary_row "GET /api/v1/laisvadienis?date=2026-12-24" "$TARGET_LAISVADIENIS" "${l_res[@]}"
     summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$TARGET_DAYS" "${s_res[@]}"
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
+    summary_row "GET /api/v1/feeds/holidays.ics" "$TARGET_FEED" "${f_res[@]}"
+    summary_row "GET /data/years/2026.json (Accept-Encoding: gzip)" "$TARGET_DATA_GZIP" "${y_res[@]}"
+    summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31 (Accept-Encoding: gzip)" "$TARGET_DAYS_GZIP" "${g_res[@]}"
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."

@@ -35,11 +35,7 @@ pub const CACHE_ENTRIES: usize = 64;
 pub const CONTENT_TYPE: &str = "text/calendar; charset=utf-8";
 
 /// `PRODID` of every feed.
-pub const PRODID: &str = concat!(
-    "-//kalendorius//kalendorius ",
-    env!("CARGO_PKG_VERSION"),
-    "//EN"
-);
+pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
 
 /// A built feed.
 pub struct Feed {
