@@ -19,7 +19,7 @@ use super::{params, Feeds, CONTENT_TYPE};
 use crate::api::answer::Answer;
 use crate::api::doc_types::{DocString, ErrorCodes, ErrorDoc, LangParam, StringDoc};
 use crate::api::payload::JsonBytes;
-use crate::api::responses::PublicTooManyRequests;
+use crate::api::responses::{FeedDoc, PublicTooManyRequests};
 use crate::api::{catalog_of, ApiTag};
 use crate::catalog::Catalog;
 use crate::http::caching;
@@ -158,12 +158,10 @@ impl StringDoc for ScopeParam {
     const NAME: &'static str = "scope_param";
     const REQUIRED: bool = false;
     fn schema() -> MetaSchema {
-        MetaSchema {
-            description: Some("Case-insensitive; empty counts as absent (so `red`)."),
-            default: Some(Value::String("red".into())),
-            enum_items: vec![Value::String("red".into()), Value::String("all".into())],
-            ..MetaSchema::new("string")
-        }
+        choice(
+            ["red", "all"],
+            "Case-insensitive; empty counts as absent (so `red`).",
+        )
     }
 }
 
@@ -173,12 +171,20 @@ impl StringDoc for ShortenedParam {
     const NAME: &'static str = "shortened_param";
     const REQUIRED: bool = false;
     fn schema() -> MetaSchema {
-        MetaSchema {
-            description: Some("Case-insensitive; empty counts as absent (so `false`)."),
-            default: Some(Value::String("false".into())),
-            enum_items: vec![Value::String("true".into()), Value::String("false".into())],
-            ..MetaSchema::new("string")
-        }
+        choice(
+            ["false", "true"],
+            "Case-insensitive; empty counts as absent (so `false`).",
+        )
+    }
+}
+
+/// A string parameter of two `values`, the first being the default.
+fn choice(values: [&str; 2], description: &'static str) -> MetaSchema {
+    MetaSchema {
+        description: Some(description),
+        default: Some(Value::String(values[0].into())),
+        enum_items: values.iter().map(|v| Value::String((*v).into())).collect(),
+        ..MetaSchema::new("string")
     }
 }
 
@@ -219,51 +225,6 @@ impl IntoResponse for CalendarText {
             .header(header::CONTENT_TYPE, CONTENT_TYPE)
             .finish()
     }
-}
-
-/// Responses of the feeds (the description of their `Answer`).
-#[derive(ApiResponse)]
-#[allow(dead_code, reason = "describes `Answer`, which builds the response")]
-#[allow(
-    clippy::duplicated_attributes,
-    reason = "each documented header names its own type"
-)]
-#[oai(
-    header(
-        name = "X-Dataset-Version",
-        ty = "String",
-        description = "Version of the dataset that answered."
-    ),
-    header(
-        name = "RateLimit-Limit",
-        ty = "u64",
-        description = "Limit of the tightest window (per IP)."
-    ),
-    header(
-        name = "RateLimit-Remaining",
-        ty = "u64",
-        description = "Requests left in that window."
-    ),
-    header(
-        name = "RateLimit-Reset",
-        ty = "u64",
-        description = "Seconds until that window frees capacity."
-    )
-)]
-pub enum FeedDoc {
-    /// The calendar. Cacheable: `Cache-Control: public, max-age=3600` and a strong ETag.
-    #[oai(status = 200)]
-    Ok(
-        CalendarText,
-        #[oai(header = "ETag")] String,
-        #[oai(header = "Cache-Control")] String,
-    ),
-    /// `If-None-Match` matched the current ETag.
-    #[oai(status = 304)]
-    NotModified(
-        #[oai(header = "ETag")] String,
-        #[oai(header = "Cache-Control")] String,
-    ),
 }
 
 /// Failures of a feed (the description of [`FeedError`]).

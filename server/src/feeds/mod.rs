@@ -101,7 +101,7 @@ impl Feeds {
         let dataset = self.published.dataset(catalog)?;
         let text = build(&key.request, &dataset, vilnius_year)?;
         let feed = Arc::new(Feed {
-            etag: etag_of(text.as_bytes()),
+            etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
             body: Bytes::from(text),
         });
         let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -139,14 +139,6 @@ fn build(
 /// the year, so a feed's bytes (and its ETag) depend only on its key, on every server.
 fn dtstamp(vilnius_year: i32) -> String {
     format!("{vilnius_year:04}0101T000000Z")
-}
-
-/// A strong tag from the SHA-256 of `body`.
-fn etag_of(body: &[u8]) -> HeaderValue {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(body);
-    HeaderValue::from_str(&format!("\"feed-{}\"", hex::encode(&digest[..8])))
-        .expect("hex digits are a valid header value")
 }
 
 /// Writes the calendar properties every feed starts with.

@@ -180,7 +180,7 @@ impl App {
         let spec = bytes::Bytes::from(service.spec());
         let ui = service.swagger_ui();
         let docs_pages = DocsPages::render(&ui);
-        let spec_etag = spec_etag(&spec);
+        let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let published = Arc::new(Published::new(data.root()));
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
@@ -504,14 +504,6 @@ fn preflight(req: &Request) -> Response {
         .header(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers)
         .header(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE)
         .finish()
-}
-
-/// The strong ETag of the OpenAPI document: 16 hex digits of its SHA-256.
-fn spec_etag(spec: &[u8]) -> HeaderValue {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(spec);
-    HeaderValue::from_str(&format!("\"openapi-{}\"", hex::encode(&digest[..8])))
-        .expect("hex digits are a valid header value")
 }
 
 /// Headers every response carries.

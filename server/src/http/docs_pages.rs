@@ -50,7 +50,7 @@ impl DocsPages {
                 }
                 let content_type = resp.headers().get(header::CONTENT_TYPE)?.clone();
                 let body = resp.into_body().into_bytes().now_or_never()?.ok()?;
-                let etag = etag_of(&body);
+                let etag = caching::digest_etag("docs", &body);
                 Some(Page {
                     sub_path,
                     content_type,
@@ -86,12 +86,4 @@ impl DocsPages {
                 .body(page.body.clone()),
         )
     }
-}
-
-/// A strong tag from the SHA-256 of `body`.
-fn etag_of(body: &[u8]) -> HeaderValue {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(body);
-    HeaderValue::from_str(&format!("\"docs-{}\"", hex::encode(&digest[..8])))
-        .expect("hex digits are a valid header value")
 }
