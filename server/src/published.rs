@@ -34,8 +34,8 @@ pub const PREFIX: &str = "/data";
 /// `Cache-Control` of the published files: a dataset changes at most daily.
 pub const CACHE_CONTROL: &str = "public, max-age=86400";
 
-/// Bytes of year files kept in memory (about 60 years).
-pub const YEAR_CACHE_BUDGET: usize = 8 << 20;
+/// Bytes of year files kept in memory (about 20 years of 185 KB).
+pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 
 /// The media type of a JSON Schema.
 const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";

@@ -80,5 +80,23 @@ async fn every_published_file_is_served_as_built_and_validates_against_its_schem
         2100 - 1583 + 1,
         "every year file is listed and served"
     );
+
+    // The feeds over the real data: at most 30 years in one feed.
+    let feed = |query: &str| {
+        client
+            .get(format!("{base}/api/v1/feeds/holidays.ics?{query}"))
+            .send()
+    };
+    let longest = feed("scope=all&from_year=1990&to_year=2019").await.unwrap();
+    assert_eq!(longest.status(), 200);
+    assert!(longest
+        .text()
+        .await
+        .unwrap()
+        .starts_with("BEGIN:VCALENDAR\r\n"));
+    let too_long = feed("from_year=1990&to_year=2020").await.unwrap();
+    assert_eq!(too_long.status(), 400);
+    let body: serde_json::Value = serde_json::from_slice(&too_long.bytes().await.unwrap()).unwrap();
+    assert_eq!(body["error"], "invalid_year");
     pipeline.stop().await;
 }
