@@ -72,8 +72,10 @@ pub fn service() -> OpenApiService<Api, ()> {
 }
 
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
-holidays, and name days for every date from 1583 to 2100. All responses are JSON; every \
-non-2xx response is `{\"error\": code, \"message\": sentence}`, except the empty-bodied 400, \
+holidays, and name days for every date from 1583 to 2100. All responses are JSON (the \
+calendar feeds under `/feeds` answer `text/calendar`); answers of 1 KiB or more are gzip- or \
+brotli-compressed as `Accept-Encoding` allows, with an ETag per encoding; every non-2xx \
+response is `{\"error\": code, \"message\": sentence}`, except the empty-bodied 400, \
 414 and 431 the HTTP layer sends itself for a request it cannot parse (a malformed request \
 line or header, a target longer than 65 534 bytes, more than 100 headers). An HTTP/1.1 \
 request needs exactly one `Host` header (else 400 `invalid_host`). GET and HEAD on every \

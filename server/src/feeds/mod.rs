@@ -10,8 +10,8 @@
 //!
 //! A feed is a pure function of its parameters, the dataset version and the year in
 //! Vilnius (which places the default window and the `DTSTAMP`), so it is built once per
-//! such key, tagged with a digest of its bytes, and kept in a cache of [`CACHE_ENTRIES`]
-//! feeds; the least recently used leaves first. Equal keys give equal bytes on every server.
+//! such key, tagged with a digest of its bytes, and kept in a cache of [`CACHE_BUDGET`]
+//! bytes; the least recently used leaves first. Equal keys give equal bytes on every server.
 
 pub mod api;
 pub mod holidays;
@@ -28,8 +28,10 @@ use poem::http::HeaderValue;
 use crate::published::{Published, PublishedDataset, PublishedError};
 use params::FeedRequest;
 
-/// How many built feeds are kept.
-pub const CACHE_ENTRIES: usize = 64;
+/// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
+/// and scope many times over, or a few of the longest (30 years of every holiday, up to
+/// 1 MB). A feed larger than a quarter of it is served without being kept.
+pub const CACHE_BUDGET: usize = 4 << 20;
 
 /// The `Content-Type` of a feed.
 pub const CONTENT_TYPE: &str = "text/calendar; charset=utf-8";
@@ -63,6 +65,8 @@ pub struct Feeds {
 #[derive(Default)]
 struct FeedCache {
     feeds: HashMap<FeedKey, (Arc<Feed>, u64)>,
+    /// Sum of the kept feeds' lengths; at most [`CACHE_BUDGET`].
+    bytes: usize,
     clock: u64,
 }
 
@@ -104,20 +108,27 @@ impl Feeds {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
             body: Bytes::from(text),
         });
+        if feed.body.len() > CACHE_BUDGET / 4 {
+            return Ok(feed);
+        }
         let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let cache = &mut *guard;
-        if cache.feeds.len() >= CACHE_ENTRIES && !cache.feeds.contains_key(&key) {
+        let now = cache.clock;
+        if let Some((replaced, _)) = cache.feeds.insert(key, (feed.clone(), now)) {
+            cache.bytes -= replaced.body.len();
+        }
+        cache.bytes += feed.body.len();
+        while cache.bytes > CACHE_BUDGET {
             let oldest = cache
                 .feeds
                 .iter()
                 .min_by_key(|(_, (_, used))| *used)
                 .map(|(k, _)| k.clone());
-            if let Some(oldest) = oldest {
-                cache.feeds.remove(&oldest);
-            }
+            let Some((gone, _)) = oldest.and_then(|k| cache.feeds.remove(&k)) else {
+                break;
+            };
+            cache.bytes -= gone.body.len();
         }
-        let now = cache.clock;
-        cache.feeds.insert(key, (feed.clone(), now));
         Ok(feed)
     }
 }
