@@ -159,3 +159,27 @@ async fn the_schemas_are_served_and_validate_the_files() {
     day.insert("laisvadienas".into(), value);
     assert!(!validators[1].is_valid(&broken));
 }
+
+#[tokio::test]
+async fn a_file_changed_on_disk_is_never_served() {
+    // A copy of the dataset, served, then one of its year files altered under the server.
+    let tmp = tempfile::tempdir().unwrap();
+    let version = manifest().dataset_version;
+    let copy = tmp.path().join(&version);
+    copy_dir(&dataset_dir(), &copy);
+    let app = spawn_app_with(AppOptions {
+        data_root: Some(copy.clone()),
+        ..AppOptions::default()
+    })
+    .await;
+    assert_eq!(app.get("/data/years/2020.json").await.status(), 200);
+    let path = copy.join("years/2021.json");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.iter().position(|&b| b == b'1').unwrap();
+    bytes[at] = b'2';
+    std::fs::write(&path, bytes).unwrap();
+    assert_error(app.get("/data/years/2021.json").await, 500, "internal").await;
+    // What was read before the change, and the other files, are still served.
+    assert_eq!(app.get("/data/years/2020.json").await.status(), 200);
+    assert_eq!(app.get("/data/manifest.json").await.status(), 200);
+}

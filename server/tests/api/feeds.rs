@@ -582,19 +582,6 @@ async fn uids_stay_the_same_across_dataset_versions() {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 #[tokio::test]
 async fn feeds_are_public_cacheable_and_counted_per_address() {
     let app = spawn_app().await;

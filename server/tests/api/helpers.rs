@@ -312,3 +312,17 @@ pub fn header_u64(resp: &reqwest::Response, name: &str) -> u64 {
         .parse()
         .unwrap()
 }
+
+/// Copies the directory `from` to `to`, recursively (a dataset to alter, sources to edit).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
