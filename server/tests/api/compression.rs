@@ -15,14 +15,22 @@ async fn get_with(
     accept: &str,
     extra: &[(&str, &str)],
 ) -> reqwest::Response {
-    let mut req = app.client.get(format!("{}{path}", app.base));
+    send_with(app, reqwest::Method::GET, path, accept, extra).await
+}
+
+/// A request of `method` with `Accept-Encoding: accept` (none when empty) and extra headers.
+async fn send_with(
+    app: &TestApp,
+    method: reqwest::Method,
+    path: &str,
+    accept: &str,
+    extra: &[(&str, &str)],
+) -> reqwest::Response {
+    let mut headers = extra.to_vec();
     if !accept.is_empty() {
-        req = req.header("Accept-Encoding", accept);
+        headers.push(("Accept-Encoding", accept));
     }
-    for (name, value) in extra {
-        req = req.header(*name, *value);
-    }
-    req.send().await.expect("request sent")
+    app.send(method, path, &headers).await
 }
 
 fn gunzip(body: &[u8]) -> Vec<u8> {
@@ -134,11 +142,7 @@ async fn head_has_the_headers_of_get() {
     let app = spawn_app().await;
     for accept in ["", "gzip", "br"] {
         let get = seen(get_with(&app, YEAR, accept, &[]).await).await;
-        let mut req = app.client.head(format!("{}{YEAR}", app.base));
-        if !accept.is_empty() {
-            req = req.header("Accept-Encoding", accept);
-        }
-        let head = seen(req.send().await.unwrap()).await;
+        let head = seen(send_with(&app, reqwest::Method::HEAD, YEAR, accept, &[]).await).await;
         assert_eq!(head.status, 200);
         assert_eq!(head.encoding, get.encoding, "{accept}");
         assert_eq!(head.etag, get.etag, "{accept}");

@@ -153,6 +153,20 @@ impl TestApp {
             .expect("request sent")
     }
 
+    /// A request of `method` to `path` (with query) with extra `headers`.
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.expect("request sent")
+    }
+
     /// GET with an `X-API-Key` header.
     pub async fn get_keyed(&self, path: &str, key: &str) -> reqwest::Response {
         self.client
