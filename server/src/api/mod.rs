@@ -1,5 +1,5 @@
 //! The five operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
-//! from them.
+//! from them (with the two calendar feeds of `crate::feeds`, which follow the same pattern).
 //!
 //! Each endpoint file has a `handle(req, catalog)` function that answers a request which
 //! has already passed `crate::http::app`'s gate (rate limiter, and authentication for the keyed

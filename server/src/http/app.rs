@@ -5,8 +5,8 @@
 //! 1. take the catalog in service (the whole request is answered from it);
 //! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
 //! 3. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 4. for the five API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
-//!    than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
+//! 4. for the API paths and `/data`: OPTIONS is a CORS preflight (no key, no quota); a
+//!    method other than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
@@ -72,7 +72,7 @@ const PREFLIGHT_MAX_AGE: &str = "86400";
 /// The path of the OpenAPI document.
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
-/// The five operations, by exact path.
+/// The operations, by exact path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
     Laisvadienis,
@@ -189,6 +189,7 @@ impl App {
             .map_to_response()
             .boxed();
         App {
+            data,
             state,
             proxies,
             docs,
@@ -198,7 +199,6 @@ impl App {
             compressor: Compressor::default(),
             feeds: Feeds::new(published.clone()),
             published,
-            data,
         }
     }
 
