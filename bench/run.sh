@@ -30,6 +30,9 @@ TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
 TARGET_PAGE=0.5
 TARGET_NAME_SEARCH=0.5
+TARGET_FEED=0.5
+TARGET_DATA_GZIP=0.5
+TARGET_DAYS_GZIP=0.6
 TARGET_RSS_MIB=64
 # Loading the dataset at start-up (and on SIGHUP): well under a second.
 TARGET_STARTUP_MS=1000
@@ -176,6 +179,10 @@ days_per_minute = $NO_LIMIT
 days_per_month = $NO_LIMIT
 pages_per_minute = $NO_LIMIT
 pages_per_month = $NO_LIMIT
+feeds_per_minute = $NO_LIMIT
+feeds_per_month = $NO_LIMIT
+data_per_minute = $NO_LIMIT
+data_per_month = $NO_LIMIT
 key_default_per_minute = $NO_LIMIT
 key_default_per_day = $NO_LIMIT
 EOF
@@ -402,6 +409,9 @@ main() {
     local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
     local page="$srv/2026/12?lang=lt"
     local search="$srv/api/v1/name-days/search?name=jon"
+    local feed="$srv/api/v1/feeds/holidays.ics"
+    local year_file="$srv/data/years/2026.json"
+    local gzip="Accept-Encoding: gzip"
     check_200 "$base"
     check_200 "$loop_base"
     check_200 "$laisv"
@@ -425,9 +435,9 @@ main() {
     # seconds) cancels out as far as it can. The table shows the median ratio over the rounds
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
-    local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=()
+    local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=() f_res=() y_res=() g_res=()
     for round in $(seq 1 "$ROUNDS"); do
-        log "round $round/$ROUNDS: /laisvadienis, /days (a whole year), /day, the working-time endpoints (keyed), a month page, the name search (keyed), /laisvadienis and /day on Redis, each after the baseline"
+        log "round $round/$ROUNDS: every endpoint of the table, each right after a baseline load"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
         after_baseline "$laisv"; l_res+=("$PAIRED")
         after_baseline "$days"; s_res+=("$PAIRED")
@@ -439,6 +449,9 @@ main() {
         after_baseline "$search" "X-API-Key: $key"; n_res+=("$PAIRED")
         after_baseline "$laisv_redis"; rl_res+=("$PAIRED")
         after_baseline "$day_redis" "X-API-Key: $redis_key"; rd_res+=("$PAIRED")
+        after_baseline "$feed"; f_res+=("$PAIRED")
+        after_baseline "$year_file" "$gzip"; y_res+=("$PAIRED")
+        after_baseline "$days" "$gzip"; g_res+=("$PAIRED")
     done
 
     # Redis's memory after one request from each of REDIS_ADDRESSES loopback addresses
@@ -484,6 +497,9 @@ main() {
     summary_row "GET /api/v1/name-days/search?name=jon (X-API-Key)" "$TARGET_NAME_SEARCH" "${n_res[@]}"
     summary_row "GET /api/v1/laisvadienis?date=2026-12-24, state in Redis (loopback)" "$TARGET_REDIS" "${rl_res[@]}"
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key), state in Redis (loopback)" "$TARGET_REDIS" "${rd_res[@]}"
+    summary_row "GET /api/v1/feeds/holidays.ics" "$TARGET_FEED" "${f_res[@]}"
+    summary_row "GET /data/years/2026.json (Accept-Encoding: gzip)" "$TARGET_DATA_GZIP" "${y_res[@]}"
+    summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31 (Accept-Encoding: gzip)" "$TARGET_DAYS_GZIP" "${g_res[@]}"
     echo
     echo "Medians over $ROUNDS interleaved rounds; each ratio is to the baseline load just before it."
     echo "Server peak RSS (VmHWM): $rss_mib MiB (target <= $TARGET_RSS_MIB MiB: $rss_ok)."

@@ -135,6 +135,22 @@ impl<'de> Deserialize<'de> for Date {
     }
 }
 
+/// In the published JSON Schemas ([`crate::schema`]): a `YYYY-MM-DD` string.
+impl schemars::JsonSchema for Date {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Date".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A Gregorian date between 1583-01-01 and 2100-12-31, `YYYY-MM-DD`.",
+            "type": "string",
+            "format": "date",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+        })
+    }
+}
+
 /// Why a string is not a [`Year`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

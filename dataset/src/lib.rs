@@ -11,6 +11,7 @@
 //!   digest that verifies a sled database by content (its files are not byte-stable);
 //! - the compact binary form of a year that the sled database holds ([`encoding`]);
 //! - loading a dataset back with every manifest check ([`load`]);
+//! - the JSON Schemas of the published files, generated from those types ([`schema`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]).
@@ -25,6 +26,7 @@ pub mod load;
 pub mod manifest;
 pub mod model;
 pub mod names;
+pub mod schema;
 pub mod working_time;
 
 pub use date::{Date, DateError, Year, YearError};

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// `manifest.json` at the root of a dataset directory. Deterministic: the same sources give
 /// the same bytes (no timestamps; files in path order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
     /// [`crate::SCHEMA_VERSION`] of the writer.
@@ -25,7 +25,7 @@ pub struct Manifest {
 }
 
 /// A file and its checksum.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FileEntry {
     /// Path relative to the dataset directory, with `/` separators.
@@ -37,7 +37,7 @@ pub struct FileEntry {
 }
 
 /// The sled database, verified by content because its files are not byte-stable.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseEntry {
     /// Directory relative to the dataset directory.
@@ -55,7 +55,7 @@ pub struct DatabaseEntry {
 }
 
 /// A value of the sled database and its checksum.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StoredValue {
     /// Size of the value in bytes.
@@ -66,7 +66,7 @@ pub struct StoredValue {
 
 /// One year's value in the sled database and its checksum, so a damaged year is refused by
 /// name before it is decoded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseValue {
     /// The year (its key is [`crate::layout::year_key`]).
@@ -78,7 +78,7 @@ pub struct DatabaseValue {
 }
 
 /// Totals over the dataset.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Counts {
     /// Days covered.

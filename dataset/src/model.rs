@@ -11,7 +11,19 @@ use crate::{Date, Lang};
 /// Category of a holiday. Independent of whether it is a non-working day: that is
 /// [`Holiday::is_red`]. The declaration order is the order of types in a date's list of
 /// holidays (docs/api.md, `/holidays`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum HolidayType {
     /// A state holiday or state commemoration.
@@ -40,7 +52,7 @@ impl HolidayType {
 }
 
 /// Why a day is non-working (precedence: holiday, then Sunday, then Saturday).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// A Saturday that is not a declared working day.
@@ -63,7 +75,7 @@ impl Reason {
 }
 
 /// Grammatical gender of a calendar name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Gender {
     /// Masculine.
     #[serde(rename = "m")]
@@ -84,7 +96,7 @@ impl Gender {
 }
 
 /// A holiday as it stands on one date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Holiday {
     /// Stable id of the source record.
     pub id: String,
@@ -118,7 +130,7 @@ impl Holiday {
 }
 
 /// What a one-off transfer declares (docs/data.md §2.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TransferKind {
     /// An extra non-working day (a bridge day, a day in lieu).
@@ -128,7 +140,7 @@ pub enum TransferKind {
 }
 
 /// A government transfer or statutory day in lieu on one date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Transfer {
     /// Day off or working day.
     pub kind: TransferKind,
@@ -145,7 +157,7 @@ pub struct Transfer {
 }
 
 /// A name celebrated on a date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NameDay {
     /// The Lithuanian calendar name, with diacritics.
     pub name: String,
@@ -163,7 +175,7 @@ pub struct NameDay {
 ///   what [`crate::working_time::working_time`] gives from the day's flags and the next
 ///   day's red holidays (the loader checks them, [`crate::working_time::Checker`]);
 /// - `holidays` is in holiday order (red first, then type, then `name_lt`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Day {
     /// The date.
     pub date: Date,
@@ -202,7 +214,7 @@ pub struct Day {
 }
 
 /// One file `years/YYYY.json`: every day of a year, in date order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct YearFile {
     /// [`crate::SCHEMA_VERSION`] of the writer.
     pub schema_version: u32,

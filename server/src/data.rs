@@ -49,6 +49,11 @@ impl DataHandle {
         })
     }
 
+    /// Where the dataset is read from: an output root, or a dataset directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The catalog in service now, held for as long as the guard lives.
     ///
     /// A guard, not an `Arc`: taking an `Arc` writes its shared reference count, a cache

@@ -8,6 +8,8 @@
 //! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
 //!   client IP, authentication, health probes;
 //! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
+//! - `feeds`: the iCalendar feeds of holidays and name days;
+//! - `published`: the dataset's files and their JSON Schemas over HTTP (`/data`);
 //! - `limits`: the rate-limit windows and the table of subjects;
 //! - `state`: keys, counters and their persistence, the admin socket and the key tool;
 //! - `telemetry`: logs and metrics;
@@ -19,10 +21,12 @@ pub mod catalog;
 pub mod clock;
 pub mod config;
 pub mod data;
+pub mod feeds;
 pub mod http;
 pub mod limits;
 pub mod name_index;
 pub mod pages;
+pub mod published;
 pub mod server;
 pub mod shutdown;
 pub mod state;

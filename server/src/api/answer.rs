@@ -37,6 +37,20 @@ impl<D> Answer<D> {
         Answer::cacheable(json(body), etag)
     }
 
+    /// A public 200 of another type than JSON (a calendar feed): the `body` of
+    /// `content_type`, its strong `etag`, cacheable by anyone for an hour.
+    pub fn public_typed(
+        body: impl Into<Body>,
+        content_type: &'static str,
+        etag: HeaderValue,
+    ) -> Self {
+        let mut response = with_room(Response::builder().body(body));
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        Answer::cacheable(response, etag)
+    }
+
     /// A public 304: `If-None-Match` matched `etag`.
     pub fn not_modified(etag: HeaderValue) -> Self {
         let response = with_room(

@@ -1,5 +1,5 @@
 //! The operations of `/api/v1`, one file per endpoint, and the OpenAPI document built
-//! from them.
+//! from them (with the two calendar feeds of `crate::feeds`, which follow the same pattern).
 //!
 //! Each endpoint file has a `handle(req, catalog)` function that answers a request which
 //! has already passed `crate::http::app`'s gate (rate limiter, and authentication for the keyed
@@ -62,6 +62,7 @@ pub type Api = (
     working_days::WorkingDaysApi,
     working_days_add::WorkingDaysAddApi,
     name_search::NameSearchApi,
+    crate::feeds::api::FeedsApi,
 );
 
 /// The service: the operations mounted under [`PREFIX`], with its document.
@@ -77,6 +78,7 @@ pub fn service() -> OpenApiService<Api, ()> {
             working_days::WorkingDaysApi,
             working_days_add::WorkingDaysAddApi,
             name_search::NameSearchApi,
+            crate::feeds::api::FeedsApi,
         ),
         "kalendorius",
         env!("CARGO_PKG_VERSION"),
@@ -86,8 +88,10 @@ pub fn service() -> OpenApiService<Api, ()> {
 }
 
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
-holidays, and name days for every date from 1583 to 2100. All responses are JSON; every \
-non-2xx response is `{\"error\": code, \"message\": sentence}`, except the empty-bodied 400, \
+holidays, and name days for every date from 1583 to 2100. All responses are JSON (the \
+calendar feeds under `/feeds` answer `text/calendar`); answers of 1 KiB or more are gzip- or \
+brotli-compressed as `Accept-Encoding` allows, with an ETag per encoding; every non-2xx \
+response is `{\"error\": code, \"message\": sentence}`, except the empty-bodied 400, \
 414 and 431 the HTTP layer sends itself for a request it cannot parse (a malformed request \
 line or header, a target longer than 65 534 bytes, more than 100 headers). An HTTP/1.1 \
 request needs exactly one `Host` header (else 400 `invalid_host`). GET and HEAD on every \

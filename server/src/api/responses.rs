@@ -17,13 +17,18 @@ use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
 use super::working_schema::{WorkingDays, WorkingDaysAdded, WorkingTime};
 use crate::api::params;
+use crate::feeds::api::CalendarText;
 use crate::http::app;
 use crate::http::errors::{self, ApiError, ErrorCode};
 use crate::limits::Window;
 
-/// Declares the 200/304 response of a public endpoint.
+/// Declares the 200/304 response of a public endpoint: a JSON body of `$schema`, or any
+/// other `payload`.
 macro_rules! public_response {
     ($name:ident, $schema:ty, $what:literal) => {
+        public_response!($name, payload JsonBytes<$schema>, $what);
+    };
+    ($name:ident, payload $payload:ty, $what:literal) => {
         #[doc = concat!("Responses of ", $what, " (the description of its `Answer`).")]
         #[derive(ApiResponse)]
         #[allow(dead_code, reason = "describes `Answer`, which builds the response")]
@@ -53,7 +58,7 @@ macro_rules! public_response {
             /// Success. Cacheable: `Cache-Control: public, max-age=3600` and a strong ETag.
             #[oai(status = 200)]
             Ok(
-                JsonBytes<$schema>,
+                $payload,
                 #[oai(header = "ETag")] String,
                 #[oai(header = "Cache-Control")] String,
             ),
@@ -69,6 +74,7 @@ macro_rules! public_response {
 
 public_response!(LaisvadienisDoc, DayStatus, "/laisvadienis");
 public_response!(DaysDoc, DaysRange, "/days");
+public_response!(FeedDoc, payload CalendarText, "the calendar feeds");
 
 /// Declares the responses of a keyed endpoint: with a date parameter (so `today`, and the
 /// 304 of a revalidated `today` answer), or `without_date`.

@@ -5,8 +5,8 @@
 //! 1. take the catalog in service (the whole request is answered from it);
 //! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
 //! 3. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 4. for the API paths: OPTIONS is a CORS preflight (no key, no quota); a method other
-//!    than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
+//! 4. for the API paths and `/data`: OPTIONS is a CORS preflight (no key, no quota); a
+//!    method other than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
@@ -17,7 +17,10 @@
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
 //!    trailing slash);
 //! 8. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
-//!    check, `Cache-Control: no-store` when it is an error, and one access log line.
+//!    check, `Cache-Control: no-store` when it is an error, and one access log line;
+//! 9. a successful answer of 1 KiB or more is compressed as `Accept-Encoding` allows
+//!    (`crate::http::compression`); the `/docs` pages are served from memory
+//!    (`crate::http::docs_pages`).
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
 //! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
@@ -38,11 +41,15 @@ use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
 use crate::clock::Instant;
 use crate::data::DataHandle;
+use crate::feeds::Feeds;
 use crate::http::auth;
 use crate::http::client_ip::TrustedProxies;
+use crate::http::compression::Compressor;
+use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::http::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
+use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
 use crate::state::store::{check_sled, AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
@@ -80,6 +87,10 @@ enum Op {
     WorkingDays,
     WorkingDaysAdd,
     NameSearch,
+    /// `/feeds/holidays.ics` (`crate::feeds`).
+    HolidaysFeed,
+    /// `/feeds/name-days.ics` (`crate::feeds`).
+    NameDaysFeed,
 }
 
 impl Op {
@@ -94,6 +105,8 @@ impl Op {
             "/working-days" => Op::WorkingDays,
             "/working-days/add" => Op::WorkingDaysAdd,
             "/name-days/search" => Op::NameSearch,
+            "/feeds/holidays.ics" => Op::HolidaysFeed,
+            "/feeds/name-days.ics" => Op::NameDaysFeed,
             _ => return None,
         })
     }
@@ -103,6 +116,7 @@ impl Op {
         match self {
             Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
             Op::Days => Some(PublicEndpoint::Days),
+            Op::HolidaysFeed | Op::NameDaysFeed => Some(PublicEndpoint::Feeds),
             Op::Holidays | Op::NameDays | Op::Day | Op::NameSearch => None,
             Op::WorkingTime | Op::WorkingDays | Op::WorkingDaysAdd => None,
         }
@@ -119,6 +133,8 @@ enum Target {
     OpenApi,
     Probe(Probe),
     Page,
+    /// A path under `/data` (`crate::published`): public, limited per IP.
+    Data,
 }
 
 impl Target {
@@ -128,6 +144,9 @@ impl Target {
         }
         if path == OPENAPI_PATH {
             return Some(Target::OpenApi);
+        }
+        if path.starts_with("/data/") {
+            return Some(Target::Data);
         }
         if let Some(probe) = Probe::from_path(path) {
             return Some(Target::Probe(probe));
@@ -161,6 +180,16 @@ pub struct App {
     today_clock: Option<TodayClock>,
     /// The HTML pages: templates, labels, stylesheet and rendered pages.
     pages: crate::pages::Pages,
+    /// The document's strong ETag (a digest of `spec`).
+    spec_etag: HeaderValue,
+    /// The `/docs` pages, rendered once.
+    docs_pages: DocsPages,
+    /// Compresses large answers, keeping those with a strong ETag.
+    compressor: Compressor,
+    /// The dataset's files over HTTP (`/data`).
+    published: Arc<Published>,
+    /// The calendar feeds, built from the same files.
+    feeds: Feeds,
 }
 
 impl App {
@@ -172,6 +201,9 @@ impl App {
         let service = crate::api::service();
         let spec = bytes::Bytes::from(service.spec());
         let ui = service.swagger_ui();
+        let docs_pages = DocsPages::render(&ui);
+        let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
+        let published = Arc::new(Published::new(data.root()));
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
@@ -187,6 +219,11 @@ impl App {
             today_clock: None,
             pages: crate::pages::Pages::new()
                 .expect("the embedded templates compile (a unit test renders every one)"),
+            spec_etag,
+            docs_pages,
+            compressor: Compressor::default(),
+            feeds: Feeds::new(published.clone()),
+            published,
         }
     }
 
@@ -278,43 +315,61 @@ impl App {
             }
         }
         let today = Today::at(ex.received, self.today_clock);
-        answer(op, req, &ex.catalog, &today)
+        answer(op, req, &ex.catalog, &today, &self.feeds)
     }
 
-    /// Answers a page path: counted against the per-IP limit of the pages (the stylesheet,
-    /// fetched once a year per browser, is not), then rendered or taken from the page cache.
-    /// The sled store counts here, synchronously; a store that must be awaited goes to
-    /// [`App::call_page_later`].
-    fn call_page(&self, req: &Request, ex: &mut Exchange) -> Response {
-        let checked = match self.store.sled() {
-            _ if self.pages.is_stylesheet(req.uri().path()) => None,
-            Some(state) => Some(Ok(check_sled(
-                state,
-                Counted::Public(ex.client_ip, PublicEndpoint::Pages),
-                ex.received,
-            ))),
-            // Not reached: `respond` sends the pages of such a store to `call_page_later`.
-            None => Some(Err(StateUnavailable)),
-        };
-        self.conclude_page(req, ex, checked)
+    /// The per-IP counter of a public target that is not an operation: the pages (not the
+    /// stylesheet, fetched once a year per browser) and the published files.
+    fn public_counter(&self, target: Target, req: &Request) -> Option<PublicEndpoint> {
+        match target {
+            Target::Page if self.pages.is_stylesheet(req.uri().path()) => None,
+            Target::Page => Some(PublicEndpoint::Pages),
+            Target::Data => Some(PublicEndpoint::Data),
+            _ => None,
+        }
     }
 
-    /// [`App::call_page`] for a store whose checks are awaited (Redis).
-    async fn call_page_later(&self, req: &Request, ex: &mut Exchange) -> Response {
-        let checked = if self.pages.is_stylesheet(req.uri().path()) {
-            None
-        } else {
-            let who = Counted::Public(ex.client_ip, PublicEndpoint::Pages);
-            Some(self.store.check(who, ex.received).await)
-        };
-        self.conclude_page(req, ex, checked)
+    /// Answers a page or a published file, counted against its per-IP limit. The sled store
+    /// counts here, synchronously; a store that must be awaited goes to
+    /// [`App::call_public_later`].
+    fn call_public(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
+        let checked = self.public_counter(target, req).map(|endpoint| {
+            match self.store.sled() {
+                Some(state) => Ok(check_sled(
+                    state,
+                    Counted::Public(ex.client_ip, endpoint),
+                    ex.received,
+                )),
+                // Not reached: `respond` sends such a store's requests to `call_public_later`.
+                None => Err(StateUnavailable),
+            }
+        });
+        self.conclude_public(target, req, ex, checked)
     }
 
-    /// Acts on a page's rate-limit check (`None`: not counted): 429 when refused, the page
-    /// when admitted; a check that could not be made lets the page through uncounted, as
-    /// for every public endpoint.
-    fn conclude_page(
+    /// [`App::call_public`] for a store whose checks are awaited (Redis).
+    async fn call_public_later(
         &self,
+        target: Target,
+        req: &Request,
+        ex: &mut Exchange,
+    ) -> Response {
+        let checked = match self.public_counter(target, req) {
+            Some(endpoint) => {
+                let who = Counted::Public(ex.client_ip, endpoint);
+                Some(self.store.check(who, ex.received).await)
+            }
+            None => None,
+        };
+        self.conclude_public(target, req, ex, checked)
+    }
+
+    /// Acts on the check of a page or published file (`None`: not counted): 429 when
+    /// refused, the answer when admitted; a check that could not be made lets the request
+    /// through uncounted, as for every public endpoint.
+    fn conclude_public(
+        &self,
+        target: Target,
         req: &Request,
         ex: &mut Exchange,
         checked: Option<Result<Decision, StateUnavailable>>,
@@ -334,8 +389,13 @@ impl App {
             }
             None => {}
         }
-        let today = crate::clock::vilnius_date(ex.received);
-        self.pages.answer(req, &ex.catalog, today)
+        match target {
+            Target::Data => self.published.answer(req, &ex.catalog),
+            _ => {
+                let today = crate::clock::vilnius_date(ex.received);
+                self.pages.answer(req, &ex.catalog, today)
+            }
+        }
     }
 }
 
@@ -427,12 +487,22 @@ impl App {
         match (target, method) {
             (_, &Method::OPTIONS) => preflight(req),
             (Target::Op(op), &Method::GET) => self.call_op(op, req, ex),
+            (Target::OpenApi, &Method::GET)
+                if crate::http::caching::not_modified(req.headers(), &self.spec_etag) =>
+            {
+                Response::builder()
+                    .status(StatusCode::NOT_MODIFIED)
+                    .header(header::ETAG, self.spec_etag.clone())
+                    .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
+                    .finish()
+            }
             (Target::OpenApi, &Method::GET) => Response::builder()
                 .header(header::CONTENT_TYPE, errors::JSON_CONTENT_TYPE)
                 .header(header::CACHE_CONTROL, crate::http::caching::PUBLIC)
+                .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
-            (Target::Page, &Method::GET) => self.call_page(req, ex),
+            (Target::Page | Target::Data, &Method::GET) => self.call_public(target, req, ex),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -502,7 +572,7 @@ impl App {
             admission: Admission::default(),
         };
         let target = Target::from_path(req.uri().path());
-        if let Some(target @ (Target::Op(_) | Target::Page)) = target {
+        if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = target {
             // A store that must be awaited (Redis): the gate and the operation or page run in
             // the future (the sled store keeps the synchronous path below).
             let read = ex.method == Method::GET || ex.method == Method::HEAD;
@@ -510,7 +580,7 @@ impl App {
                 return Answered::Later(Box::pin(async move {
                     let resp = match target {
                         Target::Op(op) => self.call_op_later(op, &req, &mut ex).await,
-                        _ => self.call_page_later(&req, &mut ex).await,
+                        other => self.call_public_later(other, &req, &mut ex).await,
                     };
                     finish_head_or_docs(resp, req.uri(), ex).await
                 }));
@@ -525,9 +595,14 @@ impl App {
             Some(refusal) => Some(refusal.into_response()),
             None => target
                 .map(|target| self.answer_api(target, &req, &mut ex))
-                .or_else(|| mistyped().map(IntoResponse::into_response)),
+                .or_else(|| mistyped().map(IntoResponse::into_response))
+                .or_else(|| self.docs_pages.answer(&req)),
         };
         if let Some(resp) = answered {
+            // Nothing beyond a length check for an answer under 1 KiB.
+            let resp = self
+                .compressor
+                .encode(req.uri().path(), req.headers(), resp);
             if ex.method != Method::HEAD {
                 return Answered::Now(finish(resp, req.uri(), ex));
             }
@@ -537,6 +612,7 @@ impl App {
         }
         // The document routes (`/docs`) and every unknown path (a JSON 404).
         let uri = req.uri().clone();
+        let request_headers = req.headers().clone();
         if ex.method == Method::HEAD {
             req.set_method(Method::GET);
         }
@@ -545,6 +621,7 @@ impl App {
                 Ok(resp) => errors::ensure_d1(resp),
                 Err(err) => errors::from_poem_error(err),
             };
+            let resp = self.compressor.encode(uri.path(), &request_headers, resp);
             finish_head_or_docs(resp, &uri, ex).await
         }))
     }
@@ -568,7 +645,7 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
 
 /// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
 /// common headers and its log line.
-fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today) -> Response {
+fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today, feeds: &Feeds) -> Response {
     use crate::api::{day, days, holidays, laisvadienis, name_days, name_search};
     use crate::api::{working_days, working_days_add, working_time};
 
@@ -588,6 +665,8 @@ fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today) -> Response {
         Op::WorkingDays => either(working_days::handle(req, catalog, today)),
         Op::WorkingDaysAdd => either(working_days_add::handle(req, catalog, today)),
         Op::NameSearch => either(name_search::handle(req, catalog)),
+        Op::HolidaysFeed => either(crate::feeds::api::holidays(req, catalog, feeds)),
+        Op::NameDaysFeed => either(crate::feeds::api::name_days(req, catalog, feeds)),
     };
     let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(errors::panic_response);

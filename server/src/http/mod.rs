@@ -10,6 +10,8 @@ pub mod app;
 pub mod auth;
 pub mod caching;
 pub mod client_ip;
+pub mod compression;
 pub mod connections;
+pub mod docs_pages;
 pub mod errors;
 pub mod health;

@@ -266,6 +266,20 @@ impl TestApp {
             .expect("request sent")
     }
 
+    /// A request of `method` to `path` (with query) with extra `headers`.
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await.expect("request sent")
+    }
+
     /// GET with an `X-API-Key` header.
     pub async fn get_keyed(&self, path: &str, key: &str) -> reqwest::Response {
         self.client
@@ -579,3 +593,17 @@ macro_rules! on_both_stores {
     };
 }
 pub(crate) use on_both_stores;
+
+/// Copies the directory `from` to `to`, recursively (a dataset to alter, sources to edit).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

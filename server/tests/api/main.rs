@@ -4,9 +4,12 @@
 mod helpers;
 
 mod auth;
+mod compression;
 mod connections;
+mod data;
 mod database;
 mod errors;
+mod feeds;
 mod http;
 mod keyed;
 mod limits;

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::helpers::*;
 
 const JSON: &str = "application/json; charset=utf-8";
+const CALENDAR: &str = "text/calendar; charset=utf-8";
 
 /// Parameters of an operation: (name, required), in order.
 type Params = Vec<(&'static str, bool)>;
@@ -171,6 +172,23 @@ async fn the_document_lists_the_api_exactly() {
             (vec![("date", true), ("days", true), ("week", false)], true),
         ),
         ("/api/v1/name-days/search", (vec![("name", true)], true)),
+        (
+            "/api/v1/feeds/holidays.ics",
+            (
+                vec![
+                    ("lang", false),
+                    ("scope", false),
+                    ("shortened", false),
+                    ("from_year", false),
+                    ("to_year", false),
+                ],
+                false,
+            ),
+        ),
+        (
+            "/api/v1/feeds/name-days.ics",
+            (vec![("lang", false)], false),
+        ),
     ]);
     assert_eq!(
         paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -247,6 +265,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         limits: Some(kalendorius_server::limits::LimitsConfig {
             laisvadienis_per_minute: 1,
             days_per_minute: 1,
+            feeds_per_minute: 1,
             ..Default::default()
         }),
         // On Redis, stopped for the 503 cases (the last ones).
@@ -269,7 +288,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         key,
         etag_of_previous,
     };
-    let cases: Vec<(&str, u16, Vec<Case>)> = vec![
+    let mut cases: Vec<(&str, u16, Vec<Case>)> = vec![
         (
             "/api/v1/laisvadienis",
             200,
@@ -685,6 +704,32 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         ),
     ];
 
+    for (path, url, bad) in [
+        (
+            "/api/v1/feeds/holidays.ics",
+            "/api/v1/feeds/holidays.ics?from_year=2022&to_year=2022",
+            "/api/v1/feeds/holidays.ics?scope=x",
+        ),
+        (
+            "/api/v1/feeds/name-days.ics",
+            "/api/v1/feeds/name-days.ics?lang=en",
+            "/api/v1/feeds/name-days.ics?lang=x",
+        ),
+    ] {
+        cases.push((path, 200, vec![c(false, url, false, false)]));
+        cases.push((
+            path,
+            304,
+            vec![c(false, url, false, false), c(false, url, false, true)],
+        ));
+        cases.push((path, 400, vec![c(false, bad, false, false)]));
+        cases.push((
+            path,
+            429,
+            vec![c(true, url, false, false), c(true, url, false, false)],
+        ));
+    }
+
     let declared: BTreeSet<(String, u16)> = doc["paths"]
         .as_object()
         .unwrap()
@@ -739,6 +784,16 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         let content = &declared["content"];
         if *status == 304 {
             assert!(content.is_null());
+            continue;
+        }
+        if *status == 200 && path.ends_with(".ics") {
+            assert!(
+                !content[CALENDAR]["schema"].is_null(),
+                "{path}: calendar documented"
+            );
+            assert_eq!(header(&resp, "content-type"), Some(CALENDAR));
+            let body = resp.text().await.unwrap();
+            assert!(body.starts_with("BEGIN:VCALENDAR\r\n"), "{path}");
             continue;
         }
         let schema = &content[JSON]["schema"];

@@ -18,6 +18,9 @@
 //! server); a sample of status 429 repeats it until the limit is reached. The 429 samples
 //! run last, so the others see fresh limits.
 //!
+//! An answer that is not JSON (an iCalendar feed) is shown in a ```text block instead: the
+//! answer, its CRLF line ends read as LF, must start with that text.
+//!
 //! `<!-- sample: dataset -->` followed by a ```json block is one day of the published year
 //! files instead: it must equal the entry of its `date` in `years/YYYY.json`.
 
@@ -154,12 +157,23 @@ fn samples_of(file: &Path, text: &str) -> Samples {
         };
         let mut next = fences.iter().filter(|f| f.line > n);
         let (command, body): (&Fence, &Fence) = match (next.next(), next.next()) {
-            (Some(c), Some(b)) if c.line == n + 1 && c.lang == "sh" && b.lang == "json" => (c, b),
-            _ => panic!("{at}: a sample marker is followed by a ```sh block and a ```json block"),
+            (Some(c), Some(b))
+                if c.line == n + 1 && c.lang == "sh" && (b.lang == "json" || b.lang == "text") =>
+            {
+                (c, b)
+            }
+            _ => panic!(
+                "{at}: a sample marker is followed by a ```sh block and a ```json (or ```text) block"
+            ),
         };
         let (path, headers) = parse_curl(&command.text, &at);
-        let expected = serde_json::from_str(&body.text)
-            .unwrap_or_else(|e| panic!("{at}: the sample is not JSON ({e})"));
+        // A text sample is the start of the answer, kept as a JSON string.
+        let expected = if body.lang == "text" {
+            Value::String(body.text.clone())
+        } else {
+            serde_json::from_str(&body.text)
+                .unwrap_or_else(|e| panic!("{at}: the sample is not JSON ({e})"))
+        };
         samples.answers.push(Sample {
             at,
             status,
@@ -258,7 +272,13 @@ async fn every_sample_is_what_the_server_answers() {
         }
         let (status, body) = answer.unwrap();
         let actual: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        if status != sample.status || actual != sample.expected {
+        let same = match &sample.expected {
+            Value::String(head) => String::from_utf8_lossy(&body)
+                .replace("\r\n", "\n")
+                .starts_with(head.as_str()),
+            expected => &actual == expected,
+        };
+        if status != sample.status || !same {
             wrong.push(format!(
                 "{} (GET {}): the server answers {status}\n{}",
                 sample.at,

@@ -2,6 +2,8 @@
 //! HTTP. What a payroll client sees for a year whose law differs from today's (2008: days in
 //! lieu, bridge days, working Saturdays), and for today.
 
+mod published;
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;

@@ -1,0 +1,189 @@
+//! The holiday feed: all-day events over a window of years (docs/api.md, `/feeds`).
+//!
+//! - scope `red`: one event per non-working holiday date: the red holidays of the date (two
+//!   on one date make one event with their names joined in the dataset's order) or, on a
+//!   date without one, the declared extra day off;
+//! - scope `all`: one event per holiday record of every type, `CATEGORIES` its type, and one
+//!   per declared extra day off (`CATEGORIES:day_off`);
+//! - `shortened=true` adds one event per shortened working day of the 5-day week.
+//!
+//! A `UID` is made of the date and what the event is (the holidays' stable source ids, or
+//! `day-off`, or `shortened`), never of the dataset version: a calendar subscribed to the
+//! feed updates an event when a new dataset changes its name, instead of adding a copy.
+
+use kalendorius_dataset::{Day, Holiday, Lang, TransferKind};
+
+use super::ics::{basic_date, IcsWriter};
+use super::params::{HolidayFeedRequest, Scope};
+use super::{calendar_head, UID_DOMAIN};
+use crate::published::{PublishedDataset, PublishedError};
+
+/// The calendar's name in `lang`.
+fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
+    match (scope, lang) {
+        (Scope::Red, Lang::Lt) => "Lietuvos šventės ir poilsio dienos",
+        (Scope::Red, Lang::En) => "Lithuanian public holidays and days off",
+        (Scope::Red, Lang::Pl) => "Święta państwowe i dni wolne na Litwie",
+        (Scope::Red, Lang::Ru) => "Государственные праздники и выходные дни Литвы",
+        (Scope::All, Lang::Lt) => "Lietuvos šventės ir atmintinos dienos",
+        (Scope::All, Lang::En) => "Lithuanian holidays and commemorative days",
+        (Scope::All, Lang::Pl) => "Święta i dni pamięci na Litwie",
+        (Scope::All, Lang::Ru) => "Праздники и памятные дни Литвы",
+    }
+}
+
+/// The calendar's description in `lang`.
+fn calendar_description(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Iš kalendorius duomenų rinkinio; atnaujinama kasdien.",
+        Lang::En => "From the kalendorius dataset; refreshed daily.",
+        Lang::Pl => "Z zestawu danych kalendorius; odświeżane codziennie.",
+        Lang::Ru => "Из набора данных kalendorius; обновляется ежедневно.",
+    }
+}
+
+/// The summary of a shortened working day in `lang`.
+pub fn shortened_summary(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Sutrumpinta darbo diena",
+        Lang::En => "Shortened working day",
+        Lang::Pl => "Skrócony dzień pracy",
+        Lang::Ru => "Сокращённый рабочий день",
+    }
+}
+
+/// The `CATEGORIES` of a declared extra day off and of a shortened working day.
+const DAY_OFF_CATEGORY: &str = "day_off";
+const SHORTENED_CATEGORY: &str = "shortened_workday";
+
+/// One all-day event.
+struct Event<'a> {
+    day: &'a Day,
+    /// What the event is, unique within its date: the UID is `<YYYYMMDD>-<what>@...`.
+    what: String,
+    summary: String,
+    category: Option<&'a str>,
+}
+
+/// The calendar text of `request` from `dataset`.
+pub fn build(
+    request: &HolidayFeedRequest,
+    dataset: &PublishedDataset,
+    stamp: &str,
+) -> Result<String, PublishedError> {
+    let lang = request.lang;
+    let mut ics = IcsWriter::with_capacity(64 * 1024);
+    calendar_head(
+        &mut ics,
+        calendar_name(lang, request.scope),
+        calendar_description(lang),
+    );
+    for year in request.years.clone() {
+        let Some(file) = dataset.year(year)? else {
+            continue;
+        };
+        for day in &file.days {
+            for event in events_of(day, request) {
+                write_event(&mut ics, &event, stamp);
+            }
+        }
+    }
+    ics.end("VCALENDAR");
+    Ok(ics.finish())
+}
+
+/// The events of one day.
+fn events_of<'a>(day: &'a Day, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
+    let lang = request.lang;
+    let mut events = Vec::new();
+    let day_off = day
+        .transfer
+        .as_ref()
+        .filter(|t| t.kind == TransferKind::DayOff);
+    match request.scope {
+        Scope::Red => {
+            let red: Vec<&Holiday> = day.holidays.iter().filter(|h| h.is_red).collect();
+            if !red.is_empty() {
+                events.push(Event {
+                    day,
+                    what: red
+                        .iter()
+                        .map(|h| h.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                    summary: red
+                        .iter()
+                        .map(|h| h.name(lang))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    category: None,
+                });
+            } else if let Some(transfer) = day_off {
+                events.push(Event {
+                    day,
+                    what: "day-off".into(),
+                    summary: transfer_name(transfer, lang).into(),
+                    category: None,
+                });
+            }
+        }
+        Scope::All => {
+            for holiday in &day.holidays {
+                events.push(Event {
+                    day,
+                    what: holiday.id.clone(),
+                    summary: holiday.name(lang).into(),
+                    category: Some(holiday.kind.as_str()),
+                });
+            }
+            if let Some(transfer) = day_off {
+                events.push(Event {
+                    day,
+                    what: "day-off".into(),
+                    summary: transfer_name(transfer, lang).into(),
+                    category: Some(DAY_OFF_CATEGORY),
+                });
+            }
+        }
+    }
+    if request.shortened && day.shorter_workday {
+        events.push(Event {
+            day,
+            what: "shortened".into(),
+            summary: shortened_summary(lang).into(),
+            category: Some(SHORTENED_CATEGORY),
+        });
+    }
+    events
+}
+
+/// The name of a transfer in `lang`.
+fn transfer_name(transfer: &kalendorius_dataset::Transfer, lang: Lang) -> &str {
+    match lang {
+        Lang::Lt => &transfer.name_lt,
+        Lang::En => &transfer.name_en,
+        Lang::Pl => &transfer.name_pl,
+        Lang::Ru => &transfer.name_ru,
+    }
+}
+
+fn write_event(ics: &mut IcsWriter, event: &Event<'_>, stamp: &str) {
+    let date = event.day.date.naive();
+    ics.begin("VEVENT");
+    ics.raw(
+        "UID",
+        &format!("{}-{}@{UID_DOMAIN}", basic_date(date), event.what),
+    );
+    ics.raw("DTSTAMP", stamp);
+    ics.date("DTSTART", date);
+    // The end of an all-day event is exclusive: the next day.
+    if let Some(next) = date.succ_opt() {
+        ics.date("DTEND", next);
+    }
+    ics.text("SUMMARY", &event.summary);
+    if let Some(category) = event.category {
+        ics.text("CATEGORIES", category);
+    }
+    ics.raw("TRANSP", "TRANSPARENT");
+    ics.end("VEVENT");
+}

@@ -1,0 +1,170 @@
+//! Calendar feeds (README, Calendar feeds; docs/api.md, `/feeds`): the holidays and the name
+//! days as iCalendar files a calendar application subscribes to.
+//!
+//! - `ics` writes iCalendar text (folding, escaping, CRLF);
+//! - `params` reads a feed request (language, scope, years);
+//! - `holidays` and `name_days` build the two calendars from the dataset's year files,
+//!   which carry what the in-memory catalog does not keep (each holiday's stable id, the
+//!   names of declared days off in every language);
+//! - `api` answers the two endpoints and documents them.
+//!
+//! A feed is a pure function of its parameters, the dataset version and the year in
+//! Vilnius (which places the default window and the `DTSTAMP`), so it is built once per
+//! such key, tagged with a digest of its bytes, and kept in a cache of [`CACHE_BUDGET`]
+//! bytes; the least recently used leaves first. Equal keys give equal bytes on every server.
+
+pub mod api;
+pub mod holidays;
+pub mod ics;
+pub mod name_days;
+pub mod params;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use poem::http::HeaderValue;
+
+use crate::published::{Published, PublishedDataset, PublishedError};
+use params::FeedRequest;
+
+/// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
+/// and scope many times over, or a few of the longest (30 years of every holiday, up to
+/// 1 MB). A feed larger than a quarter of it is served without being kept.
+pub const CACHE_BUDGET: usize = 4 << 20;
+
+/// The `Content-Type` of a feed.
+pub const CONTENT_TYPE: &str = "text/calendar; charset=utf-8";
+
+/// `PRODID` of every feed.
+pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
+
+/// A built feed.
+pub struct Feed {
+    /// The calendar text.
+    pub body: Bytes,
+    /// Strong tag: 16 hex digits of the body's SHA-256.
+    pub etag: HeaderValue,
+}
+
+/// What a feed is a function of.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct FeedKey {
+    request: FeedRequest,
+    dataset_version: String,
+    vilnius_year: i32,
+}
+
+/// The feeds: the published files they are built from, and the feeds built so far.
+pub struct Feeds {
+    published: Arc<Published>,
+    /// Feed by key, with the tick of its last use.
+    cache: Mutex<FeedCache>,
+}
+
+#[derive(Default)]
+struct FeedCache {
+    feeds: HashMap<FeedKey, (Arc<Feed>, u64)>,
+    /// Sum of the kept feeds' lengths; at most [`CACHE_BUDGET`].
+    bytes: usize,
+    clock: u64,
+}
+
+impl Feeds {
+    /// Feeds built from the files of `published`.
+    pub fn new(published: Arc<Published>) -> Feeds {
+        Feeds {
+            published,
+            cache: Mutex::new(FeedCache::default()),
+        }
+    }
+
+    /// The feed `request` asks for, from the dataset `catalog` was loaded from, in the
+    /// Vilnius year `vilnius_year`: from the cache, or built now.
+    fn feed(
+        &self,
+        request: FeedRequest,
+        catalog: &crate::catalog::Catalog,
+        vilnius_year: i32,
+    ) -> Result<Arc<Feed>, PublishedError> {
+        let key = FeedKey {
+            request,
+            dataset_version: catalog.version().to_string(),
+            vilnius_year,
+        };
+        {
+            let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            let cache = &mut *guard;
+            cache.clock += 1;
+            if let Some((feed, used)) = cache.feeds.get_mut(&key) {
+                *used = cache.clock;
+                return Ok(feed.clone());
+            }
+        }
+        // Built outside the lock (tens of milliseconds for a long window).
+        let dataset = self.published.dataset(catalog)?;
+        let text = build(&key.request, &dataset, vilnius_year)?;
+        let feed = Arc::new(Feed {
+            etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
+            body: Bytes::from(text),
+        });
+        if feed.body.len() > CACHE_BUDGET / 4 {
+            return Ok(feed);
+        }
+        let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let cache = &mut *guard;
+        let now = cache.clock;
+        if let Some((replaced, _)) = cache.feeds.insert(key, (feed.clone(), now)) {
+            cache.bytes -= replaced.body.len();
+        }
+        cache.bytes += feed.body.len();
+        while cache.bytes > CACHE_BUDGET {
+            let oldest = cache
+                .feeds
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone());
+            let Some((gone, _)) = oldest.and_then(|k| cache.feeds.remove(&k)) else {
+                break;
+            };
+            cache.bytes -= gone.body.len();
+        }
+        Ok(feed)
+    }
+}
+
+/// The calendar text of `request`.
+fn build(
+    request: &FeedRequest,
+    dataset: &PublishedDataset,
+    vilnius_year: i32,
+) -> Result<String, PublishedError> {
+    let stamp = dtstamp(vilnius_year);
+    match request {
+        FeedRequest::Holidays(holidays) => holidays::build(holidays, dataset, &stamp),
+        FeedRequest::NameDays { lang } => name_days::build(*lang, dataset, vilnius_year, &stamp),
+    }
+}
+
+/// `DTSTAMP` of a feed built in `vilnius_year`: midnight UTC opening that year. Fixed for
+/// the year, so a feed's bytes (and its ETag) depend only on its key, on every server.
+fn dtstamp(vilnius_year: i32) -> String {
+    format!("{vilnius_year:04}0101T000000Z")
+}
+
+/// Writes the calendar properties every feed starts with.
+fn calendar_head(ics: &mut ics::IcsWriter, name: &str, description: &str) {
+    ics.begin("VCALENDAR");
+    ics.raw("VERSION", "2.0");
+    ics.text("PRODID", PRODID);
+    ics.raw("CALSCALE", "GREGORIAN");
+    ics.raw("METHOD", "PUBLISH");
+    ics.text("X-WR-CALNAME", name);
+    ics.text("X-WR-CALDESC", description);
+    ics.raw("X-WR-TIMEZONE", "Europe/Vilnius");
+    ics.raw("REFRESH-INTERVAL;VALUE=DURATION", "P1D");
+    ics.raw("X-PUBLISHED-TTL", "P1D");
+}
+
+/// The `UID` domain part: UIDs are `<what>@kalendorius`.
+pub const UID_DOMAIN: &str = "kalendorius";

@@ -1,0 +1,99 @@
+//! The name-day feed: one all-day event per calendar day with that day's names, repeating
+//! every year (`RRULE`), so the feed is small and never ends (docs/api.md, `/feeds`).
+//!
+//! The names come from a leap year of the dataset (the one nearest the current year), so
+//! February 29 has its own list. The project shows the February 29 names on February 28 in
+//! a common year; the feed says the same with one rule: the February 29 event repeats on
+//! "the last day of February" (`RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`), February 29 in
+//! a leap year and February 28 otherwise, next to February 28's own event.
+
+use chrono::{Datelike, NaiveDate};
+use kalendorius_dataset::Lang;
+
+use super::ics::IcsWriter;
+use super::{calendar_head, UID_DOMAIN};
+use crate::published::{PublishedDataset, PublishedError};
+
+/// The year every event starts from (a leap year, so February 29 exists).
+pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
+
+/// The calendar's name in `lang`.
+fn calendar_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Vardadieniai",
+        Lang::En => "Lithuanian name days",
+        Lang::Pl => "Litewskie imieniny",
+        Lang::Ru => "Литовские именины",
+    }
+}
+
+/// What a summary starts with in `lang` (the names themselves are Lithuanian).
+fn summary_prefix(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Vardadienis",
+        Lang::En => "Name day",
+        Lang::Pl => "Imieniny",
+        Lang::Ru => "Именины",
+    }
+}
+
+fn calendar_description(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Lietuviški vardadieniai; vasario 29 d. vardai paprastaisiais metais švenčiami vasario 28 d.",
+        Lang::En => "Lithuanian name days; in a common year the names of February 29 are celebrated on February 28.",
+        Lang::Pl => "Litewskie imieniny; w roku zwykłym imiona z 29 lutego obchodzi się 28 lutego.",
+        Lang::Ru => "Литовские именины; в невисокосный год имена 29 февраля отмечаются 28 февраля.",
+    }
+}
+
+/// The calendar text in `lang`, from the leap year of `dataset` nearest `this_year`.
+pub fn build(
+    lang: Lang,
+    dataset: &PublishedDataset,
+    this_year: i32,
+    stamp: &str,
+) -> Result<String, PublishedError> {
+    let mut ics = IcsWriter::with_capacity(96 * 1024);
+    calendar_head(&mut ics, calendar_name(lang), calendar_description(lang));
+    let manifest = dataset.manifest();
+    let leap_year = (manifest.first_year..=manifest.last_year)
+        .filter(|&y| NaiveDate::from_ymd_opt(y, 2, 29).is_some())
+        .min_by_key(|&y| (y - this_year).abs());
+    if let Some(file) = leap_year.map(|y| dataset.year(y)).transpose()?.flatten() {
+        for day in &file.days {
+            if day.name_days.is_empty() {
+                continue;
+            }
+            let date = day.date.naive();
+            let names: Vec<&str> = day.name_days.iter().map(|n| n.name.as_str()).collect();
+            let first = NaiveDate::from_ymd_opt(FIRST_OCCURRENCE_YEAR, date.month(), date.day())
+                .expect("every day of a leap year exists in the year 2000");
+            ics.begin("VEVENT");
+            ics.raw(
+                "UID",
+                &format!(
+                    "name-days-{:02}{:02}@{UID_DOMAIN}",
+                    date.month(),
+                    date.day()
+                ),
+            );
+            ics.raw("DTSTAMP", stamp);
+            ics.date("DTSTART", first);
+            ics.date("DTEND", first.succ_opt().expect("2000 has a next day"));
+            let rule = if (date.month(), date.day()) == (2, 29) {
+                "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1"
+            } else {
+                "FREQ=YEARLY"
+            };
+            ics.raw("RRULE", rule);
+            ics.text(
+                "SUMMARY",
+                &format!("{}: {}", summary_prefix(lang), names.join(", ")),
+            );
+            ics.raw("TRANSP", "TRANSPARENT");
+            ics.end("VEVENT");
+        }
+    }
+    ics.end("VCALENDAR");
+    Ok(ics.finish())
+}

@@ -1,0 +1,156 @@
+//! Reading a feed request: `lang`, `scope`, `shortened`, `from_year`, `to_year`
+//! (docs/api.md, `/feeds`). Refusals are the API's JSON errors.
+
+use std::ops::RangeInclusive;
+
+use kalendorius_dataset::{Lang, Year};
+use poem::Request;
+
+use crate::api::params::{self, echo, Params};
+use crate::catalog::Catalog;
+use crate::http::errors::{ApiError, ErrorCode};
+
+/// The most years one holiday feed covers.
+pub const MAX_YEARS: i32 = 30;
+
+/// Years before the current one that the default window covers.
+pub const YEARS_BEFORE: i32 = 1;
+
+/// Years after the current one that the default window covers.
+pub const YEARS_AFTER: i32 = 5;
+
+/// Which holidays a holiday feed lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// One event per non-working holiday date: red holidays and declared extra days off.
+    Red,
+    /// One event per holiday record of every type (and per declared extra day off).
+    All,
+}
+
+/// A valid request for a holiday feed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HolidayFeedRequest {
+    /// Language of names and of the calendar's name.
+    pub lang: Lang,
+    /// Which holidays.
+    pub scope: Scope,
+    /// Whether shortened working days (5-day week) are listed too.
+    pub shortened: bool,
+    /// The years covered (may be empty when the dataset ends before the default window).
+    pub years: RangeInclusive<i32>,
+}
+
+/// A valid feed request.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FeedRequest {
+    /// `/feeds/holidays.ics`.
+    Holidays(HolidayFeedRequest),
+    /// `/feeds/name-days.ics`.
+    NameDays {
+        /// Language of the summaries and of the calendar's name.
+        lang: Lang,
+    },
+}
+
+/// Reads a `/feeds/holidays.ics` request, `this_year` being the current year in Vilnius.
+pub fn holidays(req: &Request, catalog: &Catalog, this_year: i32) -> Result<FeedRequest, ApiError> {
+    let p = Params::parse(
+        req.uri().query(),
+        ["lang", "scope", "shortened", "from_year", "to_year"],
+    )?;
+    let lang = params::lang(p.get(0))?;
+    let scope = match p.get(1).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("red") => Scope::Red,
+        Some("all") => Scope::All,
+        Some(_) => return Err(invalid_param("scope", "red or all", p.get(1))),
+    };
+    let shortened = match p.get(2).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(_) => return Err(invalid_param("shortened", "true or false", p.get(2))),
+    };
+    let from = p
+        .get(3)
+        .map(|v| year(catalog, "from_year", v))
+        .transpose()?;
+    let to = p.get(4).map(|v| year(catalog, "to_year", v)).transpose()?;
+    Ok(FeedRequest::Holidays(HolidayFeedRequest {
+        lang,
+        scope,
+        shortened,
+        years: window(catalog, this_year, from, to)?,
+    }))
+}
+
+/// Reads a `/feeds/name-days.ics` request.
+pub fn name_days(req: &Request) -> Result<FeedRequest, ApiError> {
+    let p = Params::parse(req.uri().query(), ["lang"])?;
+    Ok(FeedRequest::NameDays {
+        lang: params::lang(p.get(0))?,
+    })
+}
+
+/// The years of a holiday feed. Without `from`/`to`: last year to five years ahead, clipped
+/// to the dataset. A missing bound is the default one, moved to the given bound when it
+/// would otherwise cross it. At most [`MAX_YEARS`] years, `from` not after `to`.
+fn window(
+    catalog: &Catalog,
+    this_year: i32,
+    from: Option<i32>,
+    to: Option<i32>,
+) -> Result<RangeInclusive<i32>, ApiError> {
+    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let default_from = (this_year - YEARS_BEFORE).max(first);
+    let default_to = (this_year + YEARS_AFTER).min(last);
+    let (from, to) = match (from, to) {
+        (None, None) => return Ok(default_from..=default_to),
+        (Some(from), None) => (from, default_to.max(from)),
+        (None, Some(to)) => (default_from.min(to), to),
+        (Some(from), Some(to)) => (from, to),
+    };
+    if from > to {
+        return Err(ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "parameter 'from_year' ({from}) must not be later than parameter 'to_year' ({to})"
+            ),
+        ));
+    }
+    let span = to - from + 1;
+    if span > MAX_YEARS {
+        return Err(ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "the feed from {from} to {to} spans {span} years; at most {MAX_YEARS} years are allowed (set 'from_year' and 'to_year')"
+            ),
+        ));
+    }
+    Ok(from..=to)
+}
+
+/// A `from_year`/`to_year` value: plain digits, a year the dataset serves.
+fn year(catalog: &Catalog, name: &str, value: &str) -> Result<i32, ApiError> {
+    let (first, last) = (catalog.first().year(), catalog.last().year());
+    match Year::parse(value) {
+        Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),
+        _ => Err(ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "parameter '{name}' must be a year between {first} and {last} in plain digits (no sign, no leading zero), got '{}'",
+                echo(value)
+            ),
+        )),
+    }
+}
+
+/// The `invalid_param` of a value outside its choices.
+fn invalid_param(name: &str, choices: &str, value: Option<&str>) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidParam,
+        format!(
+            "parameter '{name}' must be {choices}, got '{}'",
+            echo(value.unwrap_or_default())
+        ),
+    )
+}

@@ -1,0 +1,384 @@
+//! The published dataset over HTTP (README, The dataset; docs/api.md, `/data`): the files of
+//! the dataset in service, byte for byte, and the JSON Schemas they follow.
+//!
+//! - `/data/manifest.json` and `/data/years/{YYYY}.json` are exactly the files of the dataset
+//!   directory whose version is in service, tagged with their SHA-256 (the manifest lists
+//!   each year file's; the manifest's own is computed), so a consumer can check a download
+//!   against the manifest it came with;
+//! - `/data/schema/{manifest,year}.schema.json` are generated from the dataset crate's types
+//!   (`kalendorius_dataset::schema`).
+//!
+//! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
+//! 518 years: more than the server's whole memory budget) are read on first request, checked
+//! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes, the
+//! least recently used leaving first. The feeds (`crate::feeds`) read the years they cover
+//! through the same cache.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+use bytes::Bytes;
+use kalendorius_dataset::layout::{year_file, MANIFEST_FILE};
+use kalendorius_dataset::{Manifest, YearFile};
+use poem::http::{header, HeaderValue, StatusCode};
+use poem::{IntoResponse, Request, Response};
+
+use crate::catalog::Catalog;
+use crate::http::caching;
+use crate::http::errors::{self, ApiError, ErrorCode, JSON_CONTENT_TYPE};
+
+/// Where the published files are served.
+pub const PREFIX: &str = "/data";
+
+/// `Cache-Control` of the published files: a dataset changes at most daily.
+pub const CACHE_CONTROL: &str = "public, max-age=86400";
+
+/// Bytes of year files kept in memory (about 20 years of 185 KB).
+pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
+
+/// The media type of a JSON Schema.
+const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
+
+/// Why a published file cannot be served. Each is a fault of the installation (a dataset
+/// directory removed or altered while in service), logged and answered as a 500.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishedError {
+    /// No directory under the data root holds the dataset version in service.
+    #[error("no dataset directory of version {version} under {root}")]
+    Missing {
+        /// The configured data root.
+        root: PathBuf,
+        /// The version in service.
+        version: String,
+    },
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The manifest does not parse.
+    #[error("manifest {path} does not parse: {source}")]
+    BadManifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// The cause.
+        source: serde_json::Error,
+    },
+    /// A year file differs from its manifest entry (size or SHA-256), or does not parse.
+    #[error("{path} does not match its manifest entry: {reason}")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        reason: String,
+    },
+}
+
+/// A served JSON document: its bytes and strong tag.
+struct Document {
+    body: Bytes,
+    etag: HeaderValue,
+}
+
+/// The published files of every dataset version put in service, one at a time.
+pub struct Published {
+    /// The data root the server was started with (an output root or a dataset directory).
+    root: PathBuf,
+    /// The files of the version in service, once a request has needed them.
+    current: RwLock<Option<Arc<PublishedDataset>>>,
+    /// The manifest schema, then the year schema.
+    schemas: [Document; 2],
+}
+
+impl Published {
+    /// The published files of the datasets under `root` (read on first use).
+    pub fn new(root: &Path) -> Published {
+        let schema = |value: serde_json::Value| {
+            let body = Bytes::from(
+                serde_json::to_vec_pretty(&value).expect("a JSON value always serializes"),
+            );
+            let etag = quoted(&sha256_hex(&body));
+            Document { body, etag }
+        };
+        Published {
+            root: root.to_path_buf(),
+            current: RwLock::new(None),
+            schemas: [
+                schema(kalendorius_dataset::schema::manifest_schema()),
+                schema(kalendorius_dataset::schema::year_schema()),
+            ],
+        }
+    }
+
+    /// The files of the dataset `catalog` was loaded from.
+    pub fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
+        if let Some(dataset) = self
+            .current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .filter(|d| d.version == catalog.version())
+        {
+            return Ok(dataset.clone());
+        }
+        let dataset = Arc::new(PublishedDataset::open(&self.root, catalog.version())?);
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = Some(dataset.clone());
+        Ok(dataset)
+    }
+
+    /// The answer to a GET of a path under [`PREFIX`].
+    pub fn answer(&self, req: &Request, catalog: &Catalog) -> Response {
+        let path = req.uri().path();
+        let rest = path.strip_prefix(PREFIX).unwrap_or(path);
+        let document = match rest {
+            "/schema/manifest.schema.json" => {
+                return serve(req, &self.schemas[0], SCHEMA_CONTENT_TYPE)
+            }
+            "/schema/year.schema.json" => return serve(req, &self.schemas[1], SCHEMA_CONTENT_TYPE),
+            _ => self
+                .dataset(catalog)
+                .and_then(|dataset| dataset.document(rest)),
+        };
+        match document {
+            Ok(Some(document)) => serve(req, &document, JSON_CONTENT_TYPE),
+            Ok(None) => not_published(rest, catalog).into_response(),
+            Err(err) => {
+                tracing::error!(error = %err, "a published file cannot be served");
+                errors::internal().into_response()
+            }
+        }
+    }
+}
+
+/// The 404 of a path under `/data` that is not a published file.
+fn not_published(rest: &str, catalog: &Catalog) -> ApiError {
+    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let message = match year_of(rest) {
+        Some(year) => format!(
+            "year {year} is not in the dataset in service, which covers {first}..{last}"
+        ),
+        None => format!(
+            "no such published file; the files are /data/manifest.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year}}.schema.json"
+        ),
+    };
+    ApiError::new(ErrorCode::NotFound, message)
+}
+
+/// The year of `/years/YYYY.json` (four digits).
+fn year_of(rest: &str) -> Option<i32> {
+    let digits = rest.strip_prefix("/years/")?.strip_suffix(".json")?;
+    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// A 200 (or 304) of `document`.
+fn serve(req: &Request, document: &Document, content_type: &'static str) -> Response {
+    let builder = Response::builder()
+        .header(header::ETAG, document.etag.clone())
+        .header(header::CACHE_CONTROL, CACHE_CONTROL);
+    if caching::not_modified(req.headers(), &document.etag) {
+        return builder.status(StatusCode::NOT_MODIFIED).finish();
+    }
+    builder
+        .header(header::CONTENT_TYPE, content_type)
+        .body(document.body.clone())
+}
+
+/// The published files of one dataset version.
+pub struct PublishedDataset {
+    /// Its `dataset_version`.
+    version: String,
+    /// Its directory (canonical).
+    dir: PathBuf,
+    /// Its parsed manifest.
+    manifest: Manifest,
+    /// Year → index of its entry in `manifest.files`.
+    year_entries: HashMap<i32, usize>,
+    /// `manifest.json` as it is on disk.
+    manifest_file: Document,
+    /// Year files read so far.
+    years: Mutex<YearCache>,
+}
+
+/// Year files in memory, at most [`YEAR_CACHE_BUDGET`] bytes.
+#[derive(Default)]
+struct YearCache {
+    /// Year → bytes and the tick of its last use.
+    files: HashMap<i32, (Bytes, u64)>,
+    bytes: usize,
+    clock: u64,
+}
+
+impl PublishedDataset {
+    /// Finds the directory of `version` under `root` (the directory named by the version,
+    /// `current`, or `root` itself) and reads its manifest.
+    fn open(root: &Path, version: &str) -> Result<PublishedDataset, PublishedError> {
+        for candidate in [root.join(version), root.join("current"), root.to_path_buf()] {
+            let manifest_path = candidate.join(MANIFEST_FILE);
+            let Ok(bytes) = std::fs::read(&manifest_path) else {
+                continue;
+            };
+            let manifest: Manifest =
+                serde_json::from_slice(&bytes).map_err(|source| PublishedError::BadManifest {
+                    path: manifest_path.clone(),
+                    source,
+                })?;
+            if manifest.dataset_version != version {
+                continue;
+            }
+            let dir = std::fs::canonicalize(&candidate).map_err(|source| PublishedError::Io {
+                path: candidate.clone(),
+                source,
+            })?;
+            let etag = quoted(&sha256_hex(&bytes));
+            let year_entries = (manifest.first_year..=manifest.last_year)
+                .filter_map(|year| {
+                    let name = year_file(year);
+                    Some((year, manifest.files.iter().position(|f| f.path == name)?))
+                })
+                .collect();
+            return Ok(PublishedDataset {
+                version: version.to_string(),
+                dir,
+                manifest,
+                year_entries,
+                manifest_file: Document {
+                    body: Bytes::from(bytes),
+                    etag,
+                },
+                years: Mutex::new(YearCache::default()),
+            });
+        }
+        Err(PublishedError::Missing {
+            root: root.to_path_buf(),
+            version: version.to_string(),
+        })
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The document at `rest` (the path after `/data`), `None` when there is none.
+    fn document(&self, rest: &str) -> Result<Option<Document>, PublishedError> {
+        if rest == "/manifest.json" {
+            return Ok(Some(Document {
+                body: self.manifest_file.body.clone(),
+                etag: self.manifest_file.etag.clone(),
+            }));
+        }
+        let Some(year) = year_of(rest) else {
+            return Ok(None);
+        };
+        let Some((body, sha)) = self.year_bytes(year)? else {
+            return Ok(None);
+        };
+        Ok(Some(Document {
+            body,
+            etag: quoted(sha),
+        }))
+    }
+
+    /// The bytes of `years/{year}.json` and their SHA-256 from the manifest, or `None` when
+    /// the dataset has no such year.
+    pub fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
+        let Some(&index) = self.year_entries.get(&year) else {
+            return Ok(None);
+        };
+        let entry = &self.manifest.files[index];
+        {
+            let mut cache = self.years.lock().unwrap_or_else(|e| e.into_inner());
+            cache.clock += 1;
+            let now = cache.clock;
+            if let Some((bytes, used)) = cache.files.get_mut(&year) {
+                *used = now;
+                return Ok(Some((bytes.clone(), &entry.sha256)));
+            }
+        }
+        let path = self.dir.join(&entry.path);
+        let bytes = std::fs::read(&path).map_err(|source| PublishedError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let sha = sha256_hex(&bytes);
+        if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
+            return Err(PublishedError::Mismatch {
+                path,
+                reason: format!(
+                    "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
+                    bytes.len(),
+                    entry.bytes,
+                    entry.sha256
+                ),
+            });
+        }
+        let bytes = Bytes::from(bytes);
+        let mut guard = self.years.lock().unwrap_or_else(|e| e.into_inner());
+        let cache = &mut *guard;
+        if cache
+            .files
+            .insert(year, (bytes.clone(), cache.clock))
+            .is_none()
+        {
+            cache.bytes += bytes.len();
+        }
+        while cache.bytes > YEAR_CACHE_BUDGET && cache.files.len() > 1 {
+            let oldest = cache
+                .files
+                .iter()
+                .filter(|(&y, _)| y != year)
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(&y, _)| y);
+            let Some(oldest) = oldest else { break };
+            if let Some((gone, _)) = cache.files.remove(&oldest) {
+                cache.bytes -= gone.len();
+            }
+        }
+        Ok(Some((bytes, &entry.sha256)))
+    }
+
+    /// The parsed year file of `year`, `None` when the dataset has no such year.
+    pub fn year(&self, year: i32) -> Result<Option<YearFile>, PublishedError> {
+        let Some((bytes, _)) = self.year_bytes(year)? else {
+            return Ok(None);
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|err| PublishedError::Mismatch {
+                path: self.dir.join(year_file(year)),
+                reason: format!("it does not parse as a year file: {err}"),
+            })
+    }
+}
+
+/// `"<text>"`, a strong tag.
+fn quoted(text: &str) -> HeaderValue {
+    HeaderValue::from_str(&format!("\"{text}\"")).expect("hex digits are a valid header value")
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_four_digit_years_are_year_files() {
+        assert_eq!(year_of("/years/2026.json"), Some(2026));
+        assert_eq!(year_of("/years/0999.json"), Some(999));
+        assert_eq!(year_of("/years/20261.json"), None);
+        assert_eq!(year_of("/years/+202.json"), None);
+        assert_eq!(year_of("/years/2026"), None);
+        assert_eq!(year_of("/manifest.json"), None);
+    }
+}
