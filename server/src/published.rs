@@ -11,8 +11,8 @@
 //! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
 //! 518 years: more than the server's whole memory budget) are read on first request, checked
 //! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes, the
-//! least recently used leaving first. The feeds (`crate::feeds`) read the years they cover
-//! through the same cache.
+//! least recently used leaving first. Nothing else reads them: the API and the feeds answer
+//! from the catalog, loaded from the dataset's database.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use bytes::Bytes;
 use kalendorius_dataset::layout::{year_file, MANIFEST_FILE};
-use kalendorius_dataset::{Manifest, YearFile};
+use kalendorius_dataset::Manifest;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
@@ -68,7 +68,7 @@ pub enum PublishedError {
         /// The cause.
         source: serde_json::Error,
     },
-    /// A year file differs from its manifest entry (size or SHA-256), or does not parse.
+    /// A year file differs from its manifest entry (size or SHA-256).
     #[error("{path} does not match its manifest entry: {reason}")]
     Mismatch {
         /// The file.
@@ -115,7 +115,7 @@ impl Published {
     }
 
     /// The files of the dataset `catalog` was loaded from.
-    pub fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
+    fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
         if let Some(dataset) = self
             .current
             .read()
@@ -261,11 +261,6 @@ impl PublishedDataset {
         })
     }
 
-    /// The manifest.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
-    }
-
     /// The document at `rest` (the path after `/data`), `None` when there is none.
     fn document(&self, rest: &str) -> Result<Option<Document>, PublishedError> {
         if rest == "/manifest.json" {
@@ -288,7 +283,7 @@ impl PublishedDataset {
 
     /// The bytes of `years/{year}.json` and their SHA-256 from the manifest, or `None` when
     /// the dataset has no such year.
-    pub fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
+    fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
         let Some(&index) = self.year_entries.get(&year) else {
             return Ok(None);
         };
@@ -342,19 +337,6 @@ impl PublishedDataset {
             }
         }
         Ok(Some((bytes, &entry.sha256)))
-    }
-
-    /// The parsed year file of `year`, `None` when the dataset has no such year.
-    pub fn year(&self, year: i32) -> Result<Option<YearFile>, PublishedError> {
-        let Some((bytes, _)) = self.year_bytes(year)? else {
-            return Ok(None);
-        };
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|err| PublishedError::Mismatch {
-                path: self.dir.join(year_file(year)),
-                reason: format!("it does not parse as a year file: {err}"),
-            })
     }
 }
 
