@@ -13,6 +13,10 @@
 //! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes, the
 //! least recently used leaving first. Nothing else reads them: the API and the feeds answer
 //! from the catalog, loaded from the dataset's database.
+//!
+//! A year file listed in the manifest but absent from the dataset directory (the server
+//! needs only the database) is a JSON `404 not_found` saying so, not a 500: the rest of the
+//! service is whole, and only that download is unavailable.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -41,9 +45,18 @@ pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 
 /// Why a published file cannot be served. Each is a fault of the installation (a dataset
-/// directory removed or altered while in service), logged and answered as a 500.
+/// directory removed or altered while in service), logged and answered as a 500, except
+/// [`PublishedError::FileMissing`], a 404.
 #[derive(Debug, thiserror::Error)]
 pub enum PublishedError {
+    /// A year file the manifest lists is not in the dataset directory.
+    #[error("{path} is listed in the manifest but missing")]
+    FileMissing {
+        /// The year.
+        year: i32,
+        /// The file.
+        path: PathBuf,
+    },
     /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
     Missing {
@@ -146,6 +159,18 @@ impl Published {
         match document {
             Ok(Some(document)) => serve(req, &document, JSON_CONTENT_TYPE),
             Ok(None) => not_published(rest, catalog).into_response(),
+            Err(PublishedError::FileMissing { year, path }) => {
+                tracing::warn!(path = %path.display(), "a published year file is missing");
+                ApiError::new(
+                    ErrorCode::NotFound,
+                    format!(
+                        "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
+                        catalog.version(),
+                        year_file(year)
+                    ),
+                )
+                .into_response()
+            }
             Err(err) => {
                 tracing::error!(error = %err, "a published file cannot be served");
                 errors::internal().into_response()
@@ -298,9 +323,18 @@ impl PublishedDataset {
             }
         }
         let path = self.dir.join(&entry.path);
-        let bytes = std::fs::read(&path).map_err(|source| PublishedError::Io {
-            path: path.clone(),
-            source,
+        let bytes = std::fs::read(&path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                PublishedError::FileMissing {
+                    year,
+                    path: path.clone(),
+                }
+            } else {
+                PublishedError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            }
         })?;
         let sha = sha256_hex(&bytes);
         if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
