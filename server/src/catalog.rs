@@ -7,9 +7,14 @@
 //! - one compact [`DayInfo`] per date (16 bytes), indexed by days since the first date;
 //! - the `/days` entry JSON of every date, precomputed in one contiguous buffer per year with
 //!   per-day offsets, so any range is one slice (two when it crosses a new year);
-//! - holiday records, holiday lists, names and name-day lists interned in shared tables
-//!   (a dataset of 1583..2100 repeats the same few hundred of each), so 189 000 days fit in a
-//!   few tens of MiB and the whole server stays under its 64 MiB budget.
+//! - holiday records (with their stable ids), holiday lists, names and name-day lists
+//!   interned in shared tables (a dataset of 1583..2100 repeats the same few hundred of
+//!   each), so 189 000 days fit in a few tens of MiB and the whole server stays under its
+//!   64 MiB budget;
+//! - the declared transfers with their names in every language (a few dozen).
+//!
+//! Everything the server answers comes from here, the calendar feeds included
+//! (`crate::feeds`); only `/data` reads the published year files (`crate::published`).
 //!
 //! `/laisvadienis` and `/days` are written by the same functions from the same [`DayInfo`],
 //! so the two endpoints cannot disagree.
@@ -90,6 +95,9 @@ impl DayInfo {
 /// One holiday as it stands on a date (shared by every date with the same facts).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayRecord {
+    /// Stable id of the source record (`kalendorius_dataset::Holiday::id`): the same across
+    /// dataset versions, so the feeds build their event UIDs from it.
+    id: Box<str>,
     /// Category.
     pub kind: HolidayType,
     /// Non-working under the law in force on that date.
@@ -99,6 +107,11 @@ pub struct HolidayRecord {
 }
 
 impl HolidayRecord {
+    /// The stable id of the source record.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
     /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
         let i = match lang {
@@ -386,6 +399,7 @@ impl Catalog {
             .iter()
             .map(|h| {
                 holidays.intern(HolidayRecord {
+                    id: h.id.as_str().into(),
                     kind: h.kind,
                     is_red: h.is_red,
                     names: Lang::ALL.map(|lang| Box::<str>::from(h.name(lang))),

@@ -11,8 +11,12 @@
 //! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
 //! 518 years: more than the server's whole memory budget) are read on first request, checked
 //! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes, the
-//! least recently used leaving first. The feeds (`crate::feeds`) read the years they cover
-//! through the same cache.
+//! least recently used leaving first. Nothing else reads them: the API and the feeds answer
+//! from the catalog, loaded from the dataset's database.
+//!
+//! A year file listed in the manifest but absent from the dataset directory (the server
+//! needs only the database) is a JSON `404 not_found` saying so, not a 500: the rest of the
+//! service is whole, and only that download is unavailable.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,7 +24,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use bytes::Bytes;
 use kalendorius_dataset::layout::{year_file, MANIFEST_FILE};
-use kalendorius_dataset::{Manifest, YearFile};
+use kalendorius_dataset::Manifest;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
@@ -41,9 +45,18 @@ pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 
 /// Why a published file cannot be served. Each is a fault of the installation (a dataset
-/// directory removed or altered while in service), logged and answered as a 500.
+/// directory removed or altered while in service), logged and answered as a 500, except
+/// [`PublishedError::FileMissing`], a 404.
 #[derive(Debug, thiserror::Error)]
 pub enum PublishedError {
+    /// A year file the manifest lists is not in the dataset directory.
+    #[error("{path} is listed in the manifest but missing")]
+    FileMissing {
+        /// The year.
+        year: i32,
+        /// The file.
+        path: PathBuf,
+    },
     /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
     Missing {
@@ -68,7 +81,7 @@ pub enum PublishedError {
         /// The cause.
         source: serde_json::Error,
     },
-    /// A year file differs from its manifest entry (size or SHA-256), or does not parse.
+    /// A year file differs from its manifest entry (size or SHA-256).
     #[error("{path} does not match its manifest entry: {reason}")]
     Mismatch {
         /// The file.
@@ -115,7 +128,7 @@ impl Published {
     }
 
     /// The files of the dataset `catalog` was loaded from.
-    pub fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
+    fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
         if let Some(dataset) = self
             .current
             .read()
@@ -146,6 +159,18 @@ impl Published {
         match document {
             Ok(Some(document)) => serve(req, &document, JSON_CONTENT_TYPE),
             Ok(None) => not_published(rest, catalog).into_response(),
+            Err(PublishedError::FileMissing { year, path }) => {
+                tracing::warn!(path = %path.display(), "a published year file is missing");
+                ApiError::new(
+                    ErrorCode::NotFound,
+                    format!(
+                        "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
+                        catalog.version(),
+                        year_file(year)
+                    ),
+                )
+                .into_response()
+            }
             Err(err) => {
                 tracing::error!(error = %err, "a published file cannot be served");
                 errors::internal().into_response()
@@ -261,11 +286,6 @@ impl PublishedDataset {
         })
     }
 
-    /// The manifest.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
-    }
-
     /// The document at `rest` (the path after `/data`), `None` when there is none.
     fn document(&self, rest: &str) -> Result<Option<Document>, PublishedError> {
         if rest == "/manifest.json" {
@@ -288,7 +308,7 @@ impl PublishedDataset {
 
     /// The bytes of `years/{year}.json` and their SHA-256 from the manifest, or `None` when
     /// the dataset has no such year.
-    pub fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
+    fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
         let Some(&index) = self.year_entries.get(&year) else {
             return Ok(None);
         };
@@ -303,9 +323,18 @@ impl PublishedDataset {
             }
         }
         let path = self.dir.join(&entry.path);
-        let bytes = std::fs::read(&path).map_err(|source| PublishedError::Io {
-            path: path.clone(),
-            source,
+        let bytes = std::fs::read(&path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                PublishedError::FileMissing {
+                    year,
+                    path: path.clone(),
+                }
+            } else {
+                PublishedError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            }
         })?;
         let sha = sha256_hex(&bytes);
         if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
@@ -342,19 +371,6 @@ impl PublishedDataset {
             }
         }
         Ok(Some((bytes, &entry.sha256)))
-    }
-
-    /// The parsed year file of `year`, `None` when the dataset has no such year.
-    pub fn year(&self, year: i32) -> Result<Option<YearFile>, PublishedError> {
-        let Some((bytes, _)) = self.year_bytes(year)? else {
-            return Ok(None);
-        };
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|err| PublishedError::Mismatch {
-                path: self.dir.join(year_file(year)),
-                reason: format!("it does not parse as a year file: {err}"),
-            })
     }
 }
 

@@ -23,7 +23,7 @@ use crate::api::responses::{FeedDoc, PublicTooManyRequests};
 use crate::api::{catalog_of, ApiTag};
 use crate::catalog::Catalog;
 use crate::http::caching;
-use crate::http::errors::{self, ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// Answers a `/feeds/holidays.ics` request that has passed the rate limiter.
 pub fn holidays(
@@ -59,10 +59,7 @@ fn answer(
     request: params::FeedRequest,
     this_year: i32,
 ) -> Result<Answer<FeedDoc>, FeedError> {
-    let feed = feeds.feed(request, catalog, this_year).map_err(|err| {
-        tracing::error!(error = %err, "a feed cannot be built");
-        FeedError(errors::internal())
-    })?;
+    let feed = feeds.feed(request, catalog, this_year);
     if caching::not_modified(req.headers(), &feed.etag) {
         return Ok(Answer::not_modified(feed.etag.clone()));
     }

@@ -11,12 +11,12 @@
 //! `day-off`, or `shortened`), never of the dataset version: a calendar subscribed to the
 //! feed updates an event when a new dataset changes its name, instead of adding a copy.
 
-use kalendorius_dataset::{Day, Holiday, Lang, TransferKind};
+use kalendorius_dataset::{Date, Lang, TransferKind};
 
 use super::ics::{basic_date, IcsWriter};
 use super::params::{HolidayFeedRequest, Scope};
 use super::{calendar_head, UID_DOMAIN};
-use crate::published::{PublishedDataset, PublishedError};
+use crate::catalog::{Catalog, HolidayRecord};
 
 /// The calendar's name in `lang`.
 fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
@@ -58,19 +58,15 @@ const SHORTENED_CATEGORY: &str = "shortened_workday";
 
 /// One all-day event.
 struct Event<'a> {
-    day: &'a Day,
+    date: Date,
     /// What the event is, unique within its date: the UID is `<YYYYMMDD>-<what>@...`.
     what: String,
     summary: String,
     category: Option<&'a str>,
 }
 
-/// The calendar text of `request` from `dataset`.
-pub fn build(
-    request: &HolidayFeedRequest,
-    dataset: &PublishedDataset,
-    stamp: &str,
-) -> Result<String, PublishedError> {
+/// The calendar text of `request` from the dataset of `catalog`.
+pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
     let lang = request.lang;
     let mut ics = IcsWriter::with_capacity(64 * 1024);
     calendar_head(
@@ -79,38 +75,31 @@ pub fn build(
         calendar_description(lang),
     );
     for year in request.years.clone() {
-        let Some(file) = dataset.year(year)? else {
-            continue;
-        };
-        for day in &file.days {
-            for event in events_of(day, request) {
+        // A year the dataset does not serve has no dates.
+        for date in catalog.dates_of_year(year) {
+            for event in events_of(catalog, date, request) {
                 write_event(&mut ics, &event, stamp);
             }
         }
     }
     ics.end("VCALENDAR");
-    Ok(ics.finish())
+    ics.finish()
 }
 
-/// The events of one day.
-fn events_of<'a>(day: &'a Day, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
+/// The events of one served date.
+fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
     let lang = request.lang;
     let mut events = Vec::new();
-    let day_off = day
-        .transfer
-        .as_ref()
+    let day_off = catalog
+        .transfer_on(date)
         .filter(|t| t.kind == TransferKind::DayOff);
     match request.scope {
         Scope::Red => {
-            let red: Vec<&Holiday> = day.holidays.iter().filter(|h| h.is_red).collect();
+            let red: Vec<&HolidayRecord> = catalog.holidays_on(date).filter(|h| h.is_red).collect();
             if !red.is_empty() {
                 events.push(Event {
-                    day,
-                    what: red
-                        .iter()
-                        .map(|h| h.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join("+"),
+                    date,
+                    what: red.iter().map(|h| h.id()).collect::<Vec<_>>().join("+"),
                     summary: red
                         .iter()
                         .map(|h| h.name(lang))
@@ -120,35 +109,35 @@ fn events_of<'a>(day: &'a Day, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
                 });
             } else if let Some(transfer) = day_off {
                 events.push(Event {
-                    day,
+                    date,
                     what: "day-off".into(),
-                    summary: transfer_name(transfer, lang).into(),
+                    summary: transfer.name(lang).into(),
                     category: None,
                 });
             }
         }
         Scope::All => {
-            for holiday in &day.holidays {
+            for holiday in catalog.holidays_on(date) {
                 events.push(Event {
-                    day,
-                    what: holiday.id.clone(),
+                    date,
+                    what: holiday.id().into(),
                     summary: holiday.name(lang).into(),
                     category: Some(holiday.kind.as_str()),
                 });
             }
             if let Some(transfer) = day_off {
                 events.push(Event {
-                    day,
+                    date,
                     what: "day-off".into(),
-                    summary: transfer_name(transfer, lang).into(),
+                    summary: transfer.name(lang).into(),
                     category: Some(DAY_OFF_CATEGORY),
                 });
             }
         }
     }
-    if request.shortened && day.shorter_workday {
+    if request.shortened && catalog.status_of(date).shorter_workday {
         events.push(Event {
-            day,
+            date,
             what: "shortened".into(),
             summary: shortened_summary(lang).into(),
             category: Some(SHORTENED_CATEGORY),
@@ -157,18 +146,8 @@ fn events_of<'a>(day: &'a Day, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
     events
 }
 
-/// The name of a transfer in `lang`.
-fn transfer_name(transfer: &kalendorius_dataset::Transfer, lang: Lang) -> &str {
-    match lang {
-        Lang::Lt => &transfer.name_lt,
-        Lang::En => &transfer.name_en,
-        Lang::Pl => &transfer.name_pl,
-        Lang::Ru => &transfer.name_ru,
-    }
-}
-
 fn write_event(ics: &mut IcsWriter, event: &Event<'_>, stamp: &str) {
-    let date = event.day.date.naive();
+    let date = event.date.naive();
     ics.begin("VEVENT");
     ics.raw(
         "UID",

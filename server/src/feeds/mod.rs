@@ -3,9 +3,10 @@
 //!
 //! - `ics` writes iCalendar text (folding, escaping, CRLF);
 //! - `params` reads a feed request (language, scope, years);
-//! - `holidays` and `name_days` build the two calendars from the dataset's year files,
-//!   which carry what the in-memory catalog does not keep (each holiday's stable id, the
-//!   names of declared days off in every language);
+//! - `holidays` and `name_days` build the two calendars from the in-memory catalog
+//!   (`crate::catalog`), like every other answer: each holiday's stable id, the names of
+//!   declared days off in every language, the shortened days and the name days are all
+//!   kept there, so the feeds never read the published year files;
 //! - `api` answers the two endpoints and documents them.
 //!
 //! A feed is a pure function of its parameters, the dataset version and the year in
@@ -25,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use poem::http::HeaderValue;
 
-use crate::published::{Published, PublishedDataset, PublishedError};
+use crate::catalog::Catalog;
 use params::FeedRequest;
 
 /// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
@@ -55,9 +56,9 @@ struct FeedKey {
     vilnius_year: i32,
 }
 
-/// The feeds: the published files they are built from, and the feeds built so far.
+/// The feeds built so far.
+#[derive(Default)]
 pub struct Feeds {
-    published: Arc<Published>,
     /// Feed by key, with the tick of its last use.
     cache: Mutex<FeedCache>,
 }
@@ -71,22 +72,14 @@ struct FeedCache {
 }
 
 impl Feeds {
-    /// Feeds built from the files of `published`.
-    pub fn new(published: Arc<Published>) -> Feeds {
-        Feeds {
-            published,
-            cache: Mutex::new(FeedCache::default()),
-        }
+    /// No feed built yet.
+    pub fn new() -> Feeds {
+        Feeds::default()
     }
 
     /// The feed `request` asks for, from the dataset `catalog` was loaded from, in the
     /// Vilnius year `vilnius_year`: from the cache, or built now.
-    fn feed(
-        &self,
-        request: FeedRequest,
-        catalog: &crate::catalog::Catalog,
-        vilnius_year: i32,
-    ) -> Result<Arc<Feed>, PublishedError> {
+    fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
         let key = FeedKey {
             request,
             dataset_version: catalog.version().to_string(),
@@ -98,18 +91,17 @@ impl Feeds {
             cache.clock += 1;
             if let Some((feed, used)) = cache.feeds.get_mut(&key) {
                 *used = cache.clock;
-                return Ok(feed.clone());
+                return feed.clone();
             }
         }
         // Built outside the lock (tens of milliseconds for a long window).
-        let dataset = self.published.dataset(catalog)?;
-        let text = build(&key.request, &dataset, vilnius_year)?;
+        let text = build(&key.request, catalog, vilnius_year);
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
             body: Bytes::from(text),
         });
         if feed.body.len() > CACHE_BUDGET / 4 {
-            return Ok(feed);
+            return feed;
         }
         let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let cache = &mut *guard;
@@ -129,20 +121,16 @@ impl Feeds {
             };
             cache.bytes -= gone.body.len();
         }
-        Ok(feed)
+        feed
     }
 }
 
 /// The calendar text of `request`.
-fn build(
-    request: &FeedRequest,
-    dataset: &PublishedDataset,
-    vilnius_year: i32,
-) -> Result<String, PublishedError> {
+fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String {
     let stamp = dtstamp(vilnius_year);
     match request {
-        FeedRequest::Holidays(holidays) => holidays::build(holidays, dataset, &stamp),
-        FeedRequest::NameDays { lang } => name_days::build(*lang, dataset, vilnius_year, &stamp),
+        FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
+        FeedRequest::NameDays { lang } => name_days::build(*lang, catalog, vilnius_year, &stamp),
     }
 }
 

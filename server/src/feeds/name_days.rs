@@ -12,7 +12,7 @@ use kalendorius_dataset::Lang;
 
 use super::ics::IcsWriter;
 use super::{calendar_head, UID_DOMAIN};
-use crate::published::{PublishedDataset, PublishedError};
+use crate::catalog::Catalog;
 
 /// The year every event starts from (a leap year, so February 29 exists).
 pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
@@ -46,54 +46,48 @@ fn calendar_description(lang: Lang) -> &'static str {
     }
 }
 
-/// The calendar text in `lang`, from the leap year of `dataset` nearest `this_year`.
-pub fn build(
-    lang: Lang,
-    dataset: &PublishedDataset,
-    this_year: i32,
-    stamp: &str,
-) -> Result<String, PublishedError> {
+/// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
+/// `this_year`.
+pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> String {
     let mut ics = IcsWriter::with_capacity(96 * 1024);
     calendar_head(&mut ics, calendar_name(lang), calendar_description(lang));
-    let manifest = dataset.manifest();
-    let leap_year = (manifest.first_year..=manifest.last_year)
+    let leap_year = (catalog.first().year()..=catalog.last().year())
         .filter(|&y| NaiveDate::from_ymd_opt(y, 2, 29).is_some())
         .min_by_key(|&y| (y - this_year).abs());
-    if let Some(file) = leap_year.map(|y| dataset.year(y)).transpose()?.flatten() {
-        for day in &file.days {
-            if day.name_days.is_empty() {
-                continue;
-            }
-            let date = day.date.naive();
-            let names: Vec<&str> = day.name_days.iter().map(|n| n.name.as_str()).collect();
-            let first = NaiveDate::from_ymd_opt(FIRST_OCCURRENCE_YEAR, date.month(), date.day())
-                .expect("every day of a leap year exists in the year 2000");
-            ics.begin("VEVENT");
-            ics.raw(
-                "UID",
-                &format!(
-                    "name-days-{:02}{:02}@{UID_DOMAIN}",
-                    date.month(),
-                    date.day()
-                ),
-            );
-            ics.raw("DTSTAMP", stamp);
-            ics.date("DTSTART", first);
-            ics.date("DTEND", first.succ_opt().expect("2000 has a next day"));
-            let rule = if (date.month(), date.day()) == (2, 29) {
-                "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1"
-            } else {
-                "FREQ=YEARLY"
-            };
-            ics.raw("RRULE", rule);
-            ics.text(
-                "SUMMARY",
-                &format!("{}: {}", summary_prefix(lang), names.join(", ")),
-            );
-            ics.raw("TRANSP", "TRANSPARENT");
-            ics.end("VEVENT");
+    for day in leap_year.into_iter().flat_map(|y| catalog.dates_of_year(y)) {
+        let mut names = catalog.name_days_on(day).map(|n| &*n.name).peekable();
+        if names.peek().is_none() {
+            continue;
         }
+        let names: Vec<&str> = names.collect();
+        let date = day.naive();
+        let first = NaiveDate::from_ymd_opt(FIRST_OCCURRENCE_YEAR, date.month(), date.day())
+            .expect("every day of a leap year exists in the year 2000");
+        ics.begin("VEVENT");
+        ics.raw(
+            "UID",
+            &format!(
+                "name-days-{:02}{:02}@{UID_DOMAIN}",
+                date.month(),
+                date.day()
+            ),
+        );
+        ics.raw("DTSTAMP", stamp);
+        ics.date("DTSTART", first);
+        ics.date("DTEND", first.succ_opt().expect("2000 has a next day"));
+        let rule = if (date.month(), date.day()) == (2, 29) {
+            "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1"
+        } else {
+            "FREQ=YEARLY"
+        };
+        ics.raw("RRULE", rule);
+        ics.text(
+            "SUMMARY",
+            &format!("{}: {}", summary_prefix(lang), names.join(", ")),
+        );
+        ics.raw("TRANSP", "TRANSPARENT");
+        ics.end("VEVENT");
     }
     ics.end("VCALENDAR");
-    Ok(ics.finish())
+    ics.finish()
 }

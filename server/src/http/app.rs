@@ -187,8 +187,8 @@ pub struct App {
     /// Compresses large answers, keeping those with a strong ETag.
     compressor: Compressor,
     /// The dataset's files over HTTP (`/data`).
-    published: Arc<Published>,
-    /// The calendar feeds, built from the same files.
+    published: Published,
+    /// The calendar feeds, built from the catalog and kept per parameters.
     feeds: Feeds,
 }
 
@@ -203,7 +203,7 @@ impl App {
         let ui = service.swagger_ui();
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
-        let published = Arc::new(Published::new(data.root()));
+        let published = Published::new(data.root());
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
@@ -222,7 +222,7 @@ impl App {
             spec_etag,
             docs_pages,
             compressor: Compressor::default(),
-            feeds: Feeds::new(published.clone()),
+            feeds: Feeds::new(),
             published,
         }
     }

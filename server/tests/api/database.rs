@@ -1,6 +1,6 @@
 //! The server loads the generator's sled database, not the year files: it answers every
-//! endpoint from a dataset whose year files are gone, and refuses a database whose values
-//! no longer match the manifest.
+//! endpoint (the calendar feeds included) from a dataset whose year files are gone, and
+//! refuses a database whose values no longer match the manifest.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -97,6 +97,44 @@ async fn without_year_files_every_endpoint_answers_from_the_database() {
     assert_eq!(day["week_number"], may_day["iso_week"]);
     assert_eq!(names_lt(&day["holidays"]), names_lt(&may_day["holidays"]));
     assert_eq!(day["name_days"], may_day["name_days"]);
+
+    // The feeds are built from the catalog too: the same bytes as from the whole dataset.
+    let whole = spawn_app().await;
+    for feed in [
+        "holidays.ics?from_year=2009&to_year=2024",
+        "holidays.ics?scope=all&shortened=true&lang=en&from_year=2009&to_year=2024",
+        "holidays.ics?lang=ru&from_year=2010&to_year=2012",
+        "name-days.ics",
+        "name-days.ics?lang=pl",
+    ] {
+        let path = format!("/api/v1/feeds/{feed}");
+        let resp = app.get(&path).await;
+        assert_eq!(resp.status(), 200, "{path}");
+        assert_eq!(
+            header(&resp, "content-type"),
+            Some("text/calendar; charset=utf-8")
+        );
+        let tag = header(&resp, "etag").map(str::to_string);
+        let body = resp.bytes().await.unwrap();
+        let expected = whole.get(&path).await;
+        assert_eq!(expected.status(), 200, "{path}");
+        assert_eq!(header(&expected, "etag").map(str::to_string), tag, "{path}");
+        let expected = expected.bytes().await.unwrap();
+        assert!(
+            expected.windows(12).any(|w| w == b"BEGIN:VEVENT"),
+            "{path} has events"
+        );
+        assert_eq!(body, expected, "{path}");
+    }
+    whole.stop().await;
+
+    // Only /data needs the files: a year file that is gone is a clear 404, the rest is served.
+    let message = assert_error(app.get("/data/years/2022.json").await, 404, "not_found").await;
+    assert!(
+        message.contains("2022") && message.contains("missing"),
+        "{message}"
+    );
+    assert_eq!(app.get("/data/manifest.json").await.status(), 200);
     app.stop().await;
 }
 
