@@ -730,6 +730,10 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         ));
     }
 
+    // The 503 cases stop the tight server's Redis: they go last (a stable sort keeps the
+    // order of the others).
+    cases.sort_by_key(|(_, status, _)| *status == 503);
+
     let declared: BTreeSet<(String, u16)> = doc["paths"]
         .as_object()
         .unwrap()
