@@ -1,9 +1,10 @@
 //! The name-day search index: every calendar name of the dataset with the days it is
 //! celebrated, found by its folded form (`kalendorius_dataset::names::fold`).
 //!
-//! Built once when a catalog is loaded (so a search costs a binary search and one pass over
-//! about 1 500 short strings, never a fold of the whole dataset) and swapped with it on
-//! reload. The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`],
+//! Built once when a catalog is loaded and swapped with it on reload. A search costs a
+//! binary search (exact and prefix matches: the entries are sorted by folded name) and one
+//! SIMD substring pass over all folded names joined in one string (contains matches); each
+//! entry's object of the API answer is written once here too, so an answer is a few copies. The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`],
 //! so they list the same names in the same order.
 
 use kalendorius_dataset::names::fold;
@@ -58,6 +59,13 @@ pub enum MatchKind {
 #[derive(Debug, Default)]
 pub struct NameIndex {
     entries: Vec<NameEntry>,
+    /// Every folded name, each after a `\n`, in entry order: one haystack for the contains
+    /// matches.
+    haystack: String,
+    /// Where each entry's folded name starts in `haystack`.
+    starts: Vec<u32>,
+    /// Each entry as an object of the `/name-days/search` answer (`name`, `gender`, `dates`).
+    json: Vec<Box<str>>,
 }
 
 impl NameIndex {
@@ -100,7 +108,41 @@ impl NameIndex {
             entry.dates = days.into_boxed_slice();
         }
         entries.sort_by(|a, b| (&a.folded, &a.name, a.gender).cmp(&(&b.folded, &b.name, b.gender)));
-        NameIndex { entries }
+        NameIndex::from_sorted(entries)
+    }
+
+    /// The index of `entries`, already sorted by (folded name, name, gender).
+    fn from_sorted(entries: Vec<NameEntry>) -> NameIndex {
+        #[derive(serde::Serialize)]
+        struct Match<'a> {
+            name: &'a str,
+            gender: &'static str,
+            dates: Vec<String>,
+        }
+        let mut haystack = String::new();
+        let mut starts = Vec::with_capacity(entries.len());
+        let mut json = Vec::with_capacity(entries.len());
+        for entry in &entries {
+            haystack.push('\n');
+            starts.push(u32::try_from(haystack.len()).expect("names fit in 4 GiB"));
+            haystack.push_str(&entry.folded);
+            let object = Match {
+                name: &entry.name,
+                gender: entry.gender,
+                dates: entry.dates.iter().map(MonthDay::to_string).collect(),
+            };
+            json.push(
+                serde_json::to_string(&object)
+                    .expect("strings always serialize")
+                    .into(),
+            );
+        }
+        NameIndex {
+            entries,
+            haystack,
+            starts,
+            json,
+        }
     }
 
     /// Number of distinct names.
@@ -117,31 +159,65 @@ impl NameIndex {
     /// with it, then names that contain it, each group in folded-name order; at most
     /// `limit`. An empty query matches nothing.
     pub fn search(&self, query: &str, limit: usize) -> Vec<(MatchKind, &NameEntry)> {
+        self.matches(query, limit)
+            .into_iter()
+            .map(|(kind, i)| (kind, &self.entries[i]))
+            .collect()
+    }
+
+    /// The matches of [`NameIndex::search`] as the objects of the `/name-days/search`
+    /// answer, written once at load.
+    pub fn search_json(&self, query: &str, limit: usize) -> Vec<&str> {
+        self.matches(query, limit)
+            .into_iter()
+            .map(|(_, i)| &*self.json[i])
+            .collect()
+    }
+
+    /// The entries matching `query` (by position), exact, then prefix, then contains, each
+    /// group in entry order, at most `limit`.
+    fn matches(&self, query: &str, limit: usize) -> Vec<(MatchKind, usize)> {
         let query = fold(query);
-        if query.is_empty() {
+        let q = query.as_str();
+        if q.is_empty() {
             return Vec::new();
         }
-        // Entries starting with the query are one contiguous run of the sorted index, and
-        // the exact ones are its head.
-        let start = self
-            .entries
-            .partition_point(|e| e.folded.as_ref() < query.as_str());
-        let run = self.entries[start..]
-            .iter()
-            .take_while(|e| e.folded.starts_with(query.as_str()));
-        let (exact, prefix): (Vec<&NameEntry>, Vec<&NameEntry>) =
-            run.partition(|e| *e.folded == *query);
-        let contains = self
-            .entries
-            .iter()
-            .filter(|e| !e.folded.starts_with(query.as_str()) && e.folded.contains(query.as_str()));
-        exact
-            .into_iter()
-            .map(|e| (MatchKind::Exact, e))
-            .chain(prefix.into_iter().map(|e| (MatchKind::Prefix, e)))
-            .chain(contains.map(|e| (MatchKind::Contains, e)))
+        let start = self.entries.partition_point(|e| e.folded.as_ref() < q);
+        let end = start
+            + self.entries[start..]
+                .iter()
+                .take_while(|e| e.folded.starts_with(q))
+                .count();
+        let is_exact = |i: &usize| *self.entries[*i].folded == *q;
+        let mut found: Vec<(MatchKind, usize)> = (start..end)
+            .filter(is_exact)
+            .map(|i| (MatchKind::Exact, i))
+            .chain(
+                (start..end)
+                    .filter(|i| !is_exact(i))
+                    .map(|i| (MatchKind::Prefix, i)),
+            )
             .take(limit)
-            .collect()
+            .collect();
+        let mut last = None;
+        for at in memchr::memmem::find_iter(self.haystack.as_bytes(), q.as_bytes()) {
+            if found.len() >= limit {
+                break;
+            }
+            let i = self
+                .starts
+                .partition_point(|&s| s as usize <= at)
+                .saturating_sub(1);
+            let folded = &self.entries[i].folded;
+            // A name that starts with the query is a prefix match (above); `contains` also
+            // refuses a hit that crossed a separator (a query holding a newline).
+            if last == Some(i) || folded.starts_with(q) || !folded.contains(q) {
+                continue;
+            }
+            last = Some(i);
+            found.push((MatchKind::Contains, i));
+        }
+        found
     }
 }
 
@@ -164,7 +240,7 @@ mod tests {
     fn index(names: &[&str]) -> NameIndex {
         let mut entries: Vec<NameEntry> = names.iter().map(|n| entry(n, &[(1, 1)])).collect();
         entries.sort_by(|a, b| (&a.folded, &a.name).cmp(&(&b.folded, &b.name)));
-        NameIndex { entries }
+        NameIndex::from_sorted(entries)
     }
 
     #[test]

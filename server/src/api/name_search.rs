@@ -9,7 +9,6 @@ use poem_openapi::param::Query;
 use poem_openapi::registry::MetaSchema;
 use poem_openapi::types::Example;
 use poem_openapi::{Object, OpenApi};
-use serde::Serialize;
 
 use super::answer::Answer;
 use super::doc_types::{DocString, GenderCode, StringDoc};
@@ -19,7 +18,7 @@ use super::{catalog_of, ApiTag};
 use crate::api::params::{self, Params};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
-use crate::name_index::{MonthDay, MAX_MATCHES};
+use crate::name_index::MAX_MATCHES;
 
 /// Longest `name` accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 64;
@@ -78,36 +77,24 @@ pub fn name(value: Option<&str>) -> Result<&str, ApiError> {
     Ok(value)
 }
 
-/// The JSON answer for `query`.
+/// The JSON answer for `query`: the matches' objects are written once, at load.
 fn body(catalog: &Catalog, query: &str) -> Vec<u8> {
-    #[derive(Serialize)]
-    struct Match<'a> {
-        name: &'a str,
-        gender: &'static str,
-        dates: Vec<String>,
+    let matches = catalog.name_index().search_json(query.trim(), MAX_MATCHES);
+    let size: usize = matches.iter().map(|m| m.len() + 1).sum();
+    let mut out = Vec::with_capacity(48 + query.len() + size);
+    out.extend_from_slice(b"{\"query\":");
+    serde_json::to_writer(&mut out, query).expect("a string always serializes");
+    out.extend_from_slice(b",\"count\":");
+    out.extend_from_slice(itoa::Buffer::new().format(matches.len()).as_bytes());
+    out.extend_from_slice(b",\"matches\":[");
+    for (i, object) in matches.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(object.as_bytes());
     }
-    #[derive(Serialize)]
-    struct Out<'a> {
-        query: &'a str,
-        count: usize,
-        matches: Vec<Match<'a>>,
-    }
-    let matches: Vec<Match> = catalog
-        .name_index()
-        .search(query.trim(), MAX_MATCHES)
-        .into_iter()
-        .map(|(_, entry)| Match {
-            name: &entry.name,
-            gender: entry.gender,
-            dates: entry.dates.iter().map(MonthDay::to_string).collect(),
-        })
-        .collect();
-    serde_json::to_vec(&Out {
-        query,
-        count: matches.len(),
-        matches,
-    })
-    .expect("strings and numbers always serialize")
+    out.extend_from_slice(b"]}");
+    out
 }
 
 /// The `name` query parameter.
