@@ -19,7 +19,8 @@ DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/
 ## `make run LISTEN=127.0.0.1:9000`, or `LISTEN=0.0.0.0:8080` to serve other machines).
 run: release $(OUT)/current/manifest.json $(DEV_KEY)
 	@echo "Development API key (also in $(DEV_KEY)): $$(cat $(DEV_KEY))"
-	@echo "Try: curl -s 'http://$(LISTEN)/api/v1/laisvadienis?date=2026-12-24'"
+	@echo "Open http://$(LISTEN)/ in a browser for the calendar pages, or"
+	@echo "try: curl -s 'http://$(LISTEN)/api/v1/laisvadienis?date=2026-12-24'"
 	@echo "     curl -s -H \"X-API-Key: $$(cat $(DEV_KEY))\" 'http://$(LISTEN)/api/v1/day?date=2026-12-24'"
 	$(SERVER) serve --listen $(LISTEN) --data $(OUT) --state $(STATE)
 
