@@ -49,3 +49,9 @@ impl ContentDigest {
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
+
+/// The first 16 hex digits (64 bits) of the SHA-256 of bytes: short tags (ETags, a
+/// stylesheet's URL) where a collision is only a stale cache, never wrong data.
+pub fn short_sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(&Sha256::digest(bytes)[..8])
+}

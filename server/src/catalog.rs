@@ -706,8 +706,7 @@ fn json_string(s: &str) -> String {
 
 /// First 16 hex digits of the SHA-256 of `s`.
 fn short_digest(s: &str) -> String {
-    use sha2::Digest;
-    hex::encode(&sha2::Sha256::digest(s.as_bytes())[..8])
+    kalendorius_dataset::digest::short_sha256_hex(s.as_bytes())
 }
 
 /// Lets `write!` append to a byte vector.

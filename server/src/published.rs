@@ -114,7 +114,7 @@ impl Published {
             let body = Bytes::from(
                 serde_json::to_vec_pretty(&value).expect("a JSON value always serializes"),
             );
-            let etag = quoted(&sha256_hex(&body));
+            let etag = quoted(&kalendorius_dataset::digest::sha256_hex(&body));
             Document { body, etag }
         };
         Published {
@@ -261,7 +261,7 @@ impl PublishedDataset {
                 path: candidate.clone(),
                 source,
             })?;
-            let etag = quoted(&sha256_hex(&bytes));
+            let etag = quoted(&kalendorius_dataset::digest::sha256_hex(&bytes));
             let year_entries = (manifest.first_year..=manifest.last_year)
                 .filter_map(|year| {
                     let name = year_file(year);
@@ -336,7 +336,7 @@ impl PublishedDataset {
                 }
             }
         })?;
-        let sha = sha256_hex(&bytes);
+        let sha = kalendorius_dataset::digest::sha256_hex(&bytes);
         if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
             return Err(PublishedError::Mismatch {
                 path,
@@ -377,11 +377,6 @@ impl PublishedDataset {
 /// `"<text>"`, a strong tag.
 fn quoted(text: &str) -> HeaderValue {
     HeaderValue::from_str(&format!("\"{text}\"")).expect("hex digits are a valid header value")
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    hex::encode(sha2::Sha256::digest(bytes))
 }
 
 #[cfg(test)]

@@ -80,13 +80,19 @@ impl Today {
         if let Some(date) = self.resolved.get() {
             return date;
         }
+        let date = self.current();
+        self.resolved.set(Some(date));
+        date
+    }
+
+    /// The date in Vilnius without marking it used: for answers whose own ETag already
+    /// names the day (the pages, the feeds' Vilnius year), which keep their own caching.
+    pub fn current(&self) -> chrono::NaiveDate {
         let at = match self.clock {
             Some(clock) => clock.read(self.received),
             None => self.received,
         };
-        let date = crate::clock::vilnius_date(at);
-        self.resolved.set(Some(date));
-        date
+        crate::clock::vilnius_date(at)
     }
 
     /// The resolved date, if a parameter used `today`.

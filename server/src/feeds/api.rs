@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use chrono::Datelike;
+
 use poem::http::header;
 use poem::{IntoResponse, Request, Response};
 use poem_openapi::param::Query;
@@ -20,18 +22,21 @@ use crate::api::answer::Answer;
 use crate::api::doc_types::{DocString, ErrorCodes, ErrorDoc, LangParam, StringDoc};
 use crate::api::payload::JsonBytes;
 use crate::api::responses::{FeedDoc, PublicTooManyRequests};
+use crate::api::today::Today;
 use crate::api::{catalog_of, ApiTag};
 use crate::catalog::Catalog;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// Answers a `/feeds/holidays.ics` request that has passed the rate limiter.
+/// The feed's window is counted in years of Europe/Vilnius from the request's `today`.
 pub fn holidays(
     req: &Request,
     catalog: &Catalog,
     feeds: &Feeds,
+    today: &Today,
 ) -> Result<Answer<FeedDoc>, FeedError> {
-    let this_year = this_year();
+    let this_year = today.current().year();
     let request = params::holidays(req, catalog, this_year)?;
     answer(req, catalog, feeds, request, this_year)
 }
@@ -41,15 +46,10 @@ pub fn name_days(
     req: &Request,
     catalog: &Catalog,
     feeds: &Feeds,
+    today: &Today,
 ) -> Result<Answer<FeedDoc>, FeedError> {
     let request = params::name_days(req)?;
-    answer(req, catalog, feeds, request, this_year())
-}
-
-/// The current year in Europe/Vilnius.
-fn this_year() -> i32 {
-    use chrono::Datelike;
-    crate::clock::vilnius_date(crate::clock::now().wall).year()
+    answer(req, catalog, feeds, request, today.current().year())
 }
 
 fn answer(
@@ -112,7 +112,7 @@ impl FeedsApi {
         #[oai(name = "to_year")]
         _to_year: Query<Option<DocString<FeedYearParam>>>,
     ) -> Result<Answer<FeedDoc>, FeedError> {
-        holidays(req, &catalog_of(req), &feeds_of(req))
+        holidays(req, &catalog_of(req), &feeds_of(req), &Today::now())
     }
 
     /// Name days as an iCalendar feed
@@ -136,7 +136,7 @@ impl FeedsApi {
         #[oai(name = "lang")]
         _lang: Query<Option<DocString<LangParam>>>,
     ) -> Result<Answer<FeedDoc>, FeedError> {
-        name_days(req, &catalog_of(req), &feeds_of(req))
+        name_days(req, &catalog_of(req), &feeds_of(req), &Today::now())
     }
 }
 

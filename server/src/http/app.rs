@@ -392,7 +392,7 @@ impl App {
         match target {
             Target::Data => self.published.answer(req, &ex.catalog),
             _ => {
-                let today = crate::clock::vilnius_date(ex.received);
+                let today = Today::at(ex.received, self.today_clock).current();
                 self.pages.answer(req, &ex.catalog, today)
             }
         }
@@ -665,8 +665,8 @@ fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today, feeds: &Feeds
         Op::WorkingDays => either(working_days::handle(req, catalog, today)),
         Op::WorkingDaysAdd => either(working_days_add::handle(req, catalog, today)),
         Op::NameSearch => either(name_search::handle(req, catalog)),
-        Op::HolidaysFeed => either(crate::feeds::api::holidays(req, catalog, feeds)),
-        Op::NameDaysFeed => either(crate::feeds::api::name_days(req, catalog, feeds)),
+        Op::HolidaysFeed => either(crate::feeds::api::holidays(req, catalog, feeds, today)),
+        Op::NameDaysFeed => either(crate::feeds::api::name_days(req, catalog, feeds, today)),
     };
     let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(errors::panic_response);

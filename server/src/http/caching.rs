@@ -49,9 +49,8 @@ pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 /// A strong ETag for a body that is not a function of the dataset and parameters alone (a
 /// rendered page, a document, a feed): `"<prefix>-<16 hex digits of its SHA-256>"`.
 pub fn digest_etag(prefix: &str, body: &[u8]) -> HeaderValue {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(body);
-    HeaderValue::from_str(&format!("\"{prefix}-{}\"", hex::encode(&digest[..8])))
+    let digest = kalendorius_dataset::digest::short_sha256_hex(body);
+    HeaderValue::from_str(&format!("\"{prefix}-{digest}\""))
         .expect("hex digits are a valid header value")
 }
 

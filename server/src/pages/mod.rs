@@ -111,7 +111,7 @@ impl Pages {
             env.add_template(name, source)
                 .map_err(|source| PagesError::Template { name, source })?;
         }
-        let hash = short_hash(STYLE.as_bytes());
+        let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Ok(Pages {
             env,
             texts: Texts::load()?,
@@ -489,14 +489,7 @@ fn page_etag(
 ) -> HeaderValue {
     let today = today.map(|d| d.to_string()).unwrap_or_default();
     let parts = [catalog.etag_tag(), path, lang.code(), q, &today];
-    let hash = short_hash(parts.join("\u{0}").as_bytes());
-    HeaderValue::from_str(&format!("\"pg-{hash}\"")).expect("hex digits are a valid header value")
-}
-
-/// The first 16 hex digits of the SHA-256 of `bytes`.
-fn short_hash(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    hex::encode(&sha2::Sha256::digest(bytes)[..8])
+    crate::http::caching::digest_etag("pg", parts.join("\u{0}").as_bytes())
 }
 
 #[cfg(test)]
