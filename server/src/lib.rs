@@ -16,12 +16,14 @@
 //! - `config`, `server`, `shutdown`, `clock`: settings, start-up and the run loop.
 
 pub mod api;
+pub mod app;
 pub mod catalog;
 /// Temporary: replaced at merge by the working-time branch's `Catalog::working_summary`.
 pub mod clock;
 pub mod config;
 pub mod data;
 pub mod feeds;
+pub mod health;
 pub mod http;
 pub mod limits;
 pub mod name_index;

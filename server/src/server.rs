@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 use crate::api::today::TodayClock;
 use crate::config::Settings;
 use crate::data::DataHandle;
-use crate::http::app::App;
+use crate::app::App;
 use crate::http::client_ip::TrustedProxies;
 use crate::http::connections::{self, Bounds};
 use crate::http::errors;

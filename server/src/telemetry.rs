@@ -390,7 +390,7 @@ impl fmt::Display for RedactedUri<'_> {
             }
             let name = pair.split_once('=').map_or(pair, |(n, _)| n);
             let decoded = form_urlencoded::parse(name.as_bytes()).next();
-            if decoded.is_some_and(|(n, _)| n == crate::http::auth::KEY_QUERY) {
+            if decoded.is_some_and(|(n, _)| n == crate::app::auth::KEY_QUERY) {
                 write!(f, "{name}=REDACTED")?;
             } else {
                 write_without_keys(f, pair)?;

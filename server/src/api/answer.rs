@@ -6,7 +6,7 @@
 //! is a few hundred bytes, that was a measurable share of the server's time per request
 //! (README, Performance). [`Answer`] writes the same status, headers and body with static
 //! header values, one allocation for the ETag and a header map sized once for everything
-//! `crate::http::app` adds, and takes its OpenAPI description from `D`, so the document is exactly
+//! `crate::app` adds, and takes its OpenAPI description from `D`, so the document is exactly
 //! what it was. The `openapi` integration test holds real responses to that document.
 
 use std::marker::PhantomData;
@@ -19,7 +19,7 @@ use poem_openapi::ApiResponse;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
-/// Headers of a full answer: the three set here and the six `crate::http::app` adds
+/// Headers of a full answer: the three set here and the six `crate::app` adds
 /// (`X-Dataset-Version`, two CORS headers, three `RateLimit-*`). Reserving them at once
 /// spares the header map a regrowth (and a rehash) on every request.
 const HEADERS_PER_ANSWER: usize = 9;

@@ -2,9 +2,9 @@
 //! from them (with the two calendar feeds of `crate::feeds`, which follow the same pattern).
 //!
 //! Each endpoint file has a `handle(req, catalog)` function that answers a request which
-//! has already passed `crate::http::app`'s gate (rate limiter, and authentication for the keyed
+//! has already passed `crate::app`'s gate (rate limiter, and authentication for the keyed
 //! ones), and a poem-openapi operation that declares the endpoint (parameters, responses,
-//! security schemes) and calls the same `handle`. `crate::http::app` calls `handle` directly: it
+//! security schemes) and calls the same `handle`. `crate::app` calls `handle` directly: it
 //! has already matched the path, so routing the request again through the poem-openapi
 //! service would only cost time (about a fifth of a small request's). The document
 //! therefore describes exactly the functions that answer, and the `openapi` integration
@@ -103,7 +103,7 @@ value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \
 (429) before the parameters (400), so a 400 counts against the key's quota.";
 
 /// The catalog a request is answered from when an operation is mounted as a poem-openapi
-/// service (with the catalog in the request's extensions); `crate::http::app` passes it directly.
+/// service (with the catalog in the request's extensions); `crate::app` passes it directly.
 pub fn catalog_of(req: &Request) -> Arc<Catalog> {
     req.extensions()
         .get::<Arc<Catalog>>()

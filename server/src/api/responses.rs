@@ -6,7 +6,7 @@
 //! each error response's schema lists only the codes of its status, with an example of one.
 //!
 //! Headers every response carries (`X-Dataset-Version`, `Access-Control-Allow-Origin`) and the
-//! rate-limit headers are added by `crate::http::app` for all responses alike; they are listed here
+//! rate-limit headers are added by `crate::app` for all responses alike; they are listed here
 //! so the document shows them.
 
 use poem_openapi::ApiResponse;
@@ -18,7 +18,7 @@ use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
 use super::working_schema::{WorkingDays, WorkingDaysAdded, WorkingTime};
 use crate::api::params;
 use crate::feeds::api::CalendarText;
-use crate::http::app;
+use crate::app;
 use crate::http::errors::{self, ApiError, ErrorCode};
 use crate::limits::Window;
 

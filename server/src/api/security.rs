@@ -1,12 +1,12 @@
 //! The three ways to send an API key, as OpenAPI security schemes (docs/api.md, Keys).
 //!
-//! Authentication and rate limiting happen before an operation's handler runs (`crate::http::app`),
+//! Authentication and rate limiting happen before an operation's handler runs (`crate::app`),
 //! which answers 401 and 429 itself with the `{"error","message"}` body. These schemes put
 //! the three ways into the document (as alternatives); the decision stays in one place.
 //! Should the operations ever be mounted as a poem-openapi service, the checkers accept only
 //! a request carrying the [`Authenticated`] context such a gate must leave, so they can never
 //! let a request through on their own. A scheme's checker runs only when poem-openapi sees
-//! its key present; `crate::http::auth` uses the same presence tests.
+//! its key present; `crate::app::auth` uses the same presence tests.
 
 use std::sync::Arc;
 
@@ -14,7 +14,7 @@ use poem::Request;
 use poem_openapi::auth::{ApiKey, Bearer};
 use poem_openapi::SecurityScheme;
 
-use crate::http::auth::Authenticated;
+use crate::app::auth::Authenticated;
 use crate::state::keys::KeyRecord;
 
 /// Recommended: the key in the `X-API-Key` header.

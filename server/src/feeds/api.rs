@@ -1,7 +1,7 @@
 //! `GET /api/v1/feeds/holidays.ics` and `GET /api/v1/feeds/name-days.ics` (docs/api.md,
 //! `/feeds`): the answers and their OpenAPI description. Public, limited per client IP.
 //!
-//! As for the other operations, `crate::http::app` calls [`holidays`] and [`name_days`]
+//! As for the other operations, `crate::app` calls [`holidays`] and [`name_days`]
 //! directly after its rate limiter; the poem-openapi operations only put the endpoints,
 //! their parameters and their `text/calendar` answer into the document.
 
@@ -141,7 +141,7 @@ impl FeedsApi {
 }
 
 /// The feeds when the operations are mounted as a poem-openapi service (in the request's
-/// extensions); `crate::http::app` passes its own.
+/// extensions); `crate::app` passes its own.
 fn feeds_of(req: &Request) -> Arc<Feeds> {
     req.extensions()
         .get::<Arc<Feeds>>()

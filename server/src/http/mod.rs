@@ -1,17 +1,14 @@
-//! The HTTP side below the operations: how connections are accepted and bounded, and the
-//! gate every request passes.
+//! The HTTP toolkit: pieces the gate (`crate::app`) and the endpoints use, none of which
+//! knows about them. It imports nothing above it.
 //!
 //! `connections` owns the accept loop that replaces poem's `Server` (header deadline,
-//! connection caps, draining on shutdown); `app` is the gate (client IP, Host check, CORS,
-//! authentication, rate limits, routing, common headers); `caching`, `errors`, `client_ip`,
-//! `auth` and `health` are the pieces it uses.
+//! connection caps, draining on shutdown); `caching` (ETags, 304), `compression`, `errors`
+//! (the JSON error body), `client_ip` (TCP peer or trusted proxy) and `docs_pages` (the
+//! `/docs` pages, served from memory).
 
-pub mod app;
-pub mod auth;
 pub mod caching;
 pub mod client_ip;
 pub mod compression;
 pub mod connections;
 pub mod docs_pages;
 pub mod errors;
-pub mod health;

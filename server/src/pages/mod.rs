@@ -11,7 +11,7 @@
 //! compiled into one minijinja environment when the server starts; a unit test renders every
 //! template. A rendered page is kept in a bounded cache under its strong ETag (dataset
 //! version, path, language, and today's date on pages that show it), so a page is rendered
-//! once and then costs about what a JSON answer costs. `crate::http::app` routes the paths
+//! once and then costs about what a JSON answer costs. `crate::app` routes the paths
 //! here after counting them against the per-IP limit of the pages.
 
 pub mod cache;

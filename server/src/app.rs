@@ -10,7 +10,7 @@
 //!    authenticated (401) and then rate-limited per key (429); only then do the operations
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
-//! 5. `/health` and `/ready` (`crate::http::health`) answer without key, limits or count;
+//! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
 //! 6. any path outside `/api`, `/data`, `/docs`, `/health` and `/ready` is an HTML page
 //!    (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
 //! 7. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
@@ -25,6 +25,8 @@
 //! The API operations are reachable only through step 4 (their `handle` functions are called
 //! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
 //! path can skip authentication or the limits.
+
+pub mod auth;
 
 use std::future::Future;
 use std::net::IpAddr;
@@ -42,12 +44,12 @@ use crate::catalog::Catalog;
 use crate::clock::Instant;
 use crate::data::DataHandle;
 use crate::feeds::Feeds;
-use crate::http::auth;
+
 use crate::http::client_ip::TrustedProxies;
 use crate::http::compression::Compressor;
 use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
-use crate::http::health::{self, Probe};
+use crate::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
@@ -124,7 +126,7 @@ impl Op {
 }
 
 /// What an exact path answers, when it is not a document route: an operation, the OpenAPI
-/// document, a probe (`crate::http::health`: never counted, no key), or an HTML page
+/// document, a probe (`crate::health`: never counted, no key), or an HTML page
 /// (`crate::pages`: any path outside the API, the data, the docs and the probes, a 404 page
 /// included; public, counted per IP like the pages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
