@@ -10,7 +10,7 @@ use serde::Serialize;
 pub struct LangError;
 
 /// A language of holiday names. Lithuanian is the default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// Lithuanian.

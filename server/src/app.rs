@@ -39,6 +39,8 @@ use futures_util::future::{BoxFuture, Either, FutureExt};
 use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Version};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
+use crate::api;
+use crate::api::endpoint::{Context, Endpoint as Operation};
 use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
 use crate::clock::Instant;
@@ -77,61 +79,35 @@ const PREFLIGHT_MAX_AGE: &str = "86400";
 /// The path of the OpenAPI document.
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
-/// The operations, by exact path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Laisvadienis,
-    Days,
-    Holidays,
-    NameDays,
-    Day,
-    WorkingTime,
-    WorkingDays,
-    WorkingDaysAdd,
-    NameSearch,
-    /// `/feeds/holidays.ics` (`crate::feeds`).
-    HolidaysFeed,
-    /// `/feeds/name-days.ics` (`crate::feeds`).
-    NameDaysFeed,
-}
+/// The route table of the API: every operation, in the order of the OpenAPI document.
+/// Adding an endpoint is one file under `crate::api` and one line here.
+pub const ROUTES: &[&Operation] = &[
+    &api::laisvadienis::ENDPOINT,
+    &api::days::ENDPOINT,
+    &api::holidays::ENDPOINT,
+    &api::name_days::ENDPOINT,
+    &api::day::ENDPOINT,
+    &api::working_time::ENDPOINT,
+    &api::working_days::ENDPOINT,
+    &api::working_days_add::ENDPOINT,
+    &api::name_search::ENDPOINT,
+    &api::holidays_feed::ENDPOINT,
+    &api::name_days_feed::ENDPOINT,
+];
 
-impl Op {
-    fn from_path(path: &str) -> Option<Op> {
-        Some(match path.strip_prefix(crate::api::PREFIX)? {
-            "/laisvadienis" => Op::Laisvadienis,
-            "/days" => Op::Days,
-            "/holidays" => Op::Holidays,
-            "/name-days" => Op::NameDays,
-            "/day" => Op::Day,
-            "/working-time" => Op::WorkingTime,
-            "/working-days" => Op::WorkingDays,
-            "/working-days/add" => Op::WorkingDaysAdd,
-            "/name-days/search" => Op::NameSearch,
-            "/feeds/holidays.ics" => Op::HolidaysFeed,
-            "/feeds/name-days.ics" => Op::NameDaysFeed,
-            _ => return None,
-        })
-    }
-
-    /// The per-IP limiter of a public operation; `None` for keyed ones.
-    fn public(self) -> Option<PublicEndpoint> {
-        match self {
-            Op::Laisvadienis => Some(PublicEndpoint::Laisvadienis),
-            Op::Days => Some(PublicEndpoint::Days),
-            Op::HolidaysFeed | Op::NameDaysFeed => Some(PublicEndpoint::Feeds),
-            Op::Holidays | Op::NameDays | Op::Day | Op::NameSearch => None,
-            Op::WorkingTime | Op::WorkingDays | Op::WorkingDaysAdd => None,
-        }
-    }
+/// The operation at exactly `path` (no trailing slash, no other version).
+fn operation(path: &str) -> Option<&'static Operation> {
+    let path = path.strip_prefix(api::PREFIX)?;
+    ROUTES.iter().copied().find(|e| e.path == path)
 }
 
 /// What an exact path answers, when it is not a document route: an operation, the OpenAPI
 /// document, a probe (`crate::health`: never counted, no key), or an HTML page
 /// (`crate::pages`: any path outside the API, the data, the docs and the probes, a 404 page
 /// included; public, counted per IP like the pages).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Target {
-    Op(Op),
+    Op(&'static Operation),
     OpenApi,
     Probe(Probe),
     Page,
@@ -141,7 +117,7 @@ enum Target {
 
 impl Target {
     fn from_path(path: &str) -> Option<Target> {
-        if let Some(op) = Op::from_path(path) {
+        if let Some(op) = operation(path) {
             return Some(Target::Op(op));
         }
         if path == OPENAPI_PATH {
@@ -166,7 +142,7 @@ struct Admission {
     key: Option<KeyRecord>,
 }
 
-/// The application. Built once by `crate::server`; cheap to share.
+/// The application. Built once at start-up; cheap to share.
 pub struct App {
     /// The dataset in service.
     data: Arc<DataHandle>,
@@ -200,9 +176,8 @@ impl App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
 
-        let service = crate::api::service();
-        let spec = bytes::Bytes::from(service.spec());
-        let ui = service.swagger_ui();
+        let spec = bytes::Bytes::from(App::openapi_json());
+        let ui = crate::http::docs_pages::swagger_ui(&App::openapi_json());
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let published = Published::new(data.root());
@@ -238,14 +213,14 @@ impl App {
 
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
     pub fn openapi_json() -> String {
-        crate::api::service().spec()
+        api::openapi::document(ROUTES)
     }
 
     /// Runs the gate of one operation (limits, key) and then the operation, recording what
     /// the gate learnt in `ex.admission`. The sled store counts here, synchronously; the
     /// operations of a store that must be awaited go to [`App::call_op_later`] instead (see
     /// [`App::respond`]).
-    fn call_op(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
+    fn call_op(&self, op: &Operation, req: &Request, ex: &mut Exchange) -> Response {
         let Some(state) = self.store.sled() else {
             // Not reached: `respond` sends the operations of such a store to `call_op_later`.
             return errors::state_unavailable().into_response();
@@ -265,7 +240,7 @@ impl App {
     }
 
     /// [`App::call_op`] for a store whose checks are awaited (Redis).
-    async fn call_op_later(&self, op: Op, req: &Request, ex: &mut Exchange) -> Response {
+    async fn call_op_later(&self, op: &Operation, req: &Request, ex: &mut Exchange) -> Response {
         let gated = match requester(op, req) {
             Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
             Ok(Requester::Key(key)) => {
@@ -289,7 +264,7 @@ impl App {
     /// uncounted and refuses a keyed one (503).
     fn conclude(
         &self,
-        op: Op,
+        op: &Operation,
         req: &Request,
         ex: &mut Exchange,
         gated: Gated,
@@ -412,7 +387,7 @@ enum Requester {
 /// Who makes a request to `op`: its address on a public endpoint, or the key it presents
 /// to a keyed one (401 when there is none).
 #[allow(clippy::result_large_err)]
-fn requester(op: Op, req: &Request) -> Result<Requester, Response> {
+fn requester(op: &Operation, req: &Request) -> Result<Requester, Response> {
     if let Some(endpoint) = op.public() {
         return Ok(Requester::Public(endpoint));
     }
@@ -645,31 +620,15 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
     Some(ApiError::new(ErrorCode::InvalidHost, problem))
 }
 
-/// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still gets the
-/// common headers and its log line.
-fn answer(op: Op, req: &Request, catalog: &Catalog, today: &Today, feeds: &Feeds) -> Response {
-    use crate::api::{day, days, holidays, laisvadienis, name_days, name_search};
-    use crate::api::{working_days, working_days_add, working_time};
-
-    fn either<T: IntoResponse, E: IntoResponse>(result: Result<T, E>) -> Response {
-        match result {
-            Ok(ok) => ok.into_response(),
-            Err(err) => err.into_response(),
-        }
-    }
-    let run = || match op {
-        Op::Laisvadienis => either(laisvadienis::handle(req, catalog, today)),
-        Op::Days => either(days::handle(req, catalog, today)),
-        Op::Holidays => either(holidays::handle(req, catalog, today)),
-        Op::NameDays => either(name_days::handle(req, catalog, today)),
-        Op::Day => either(day::handle(req, catalog, today)),
-        Op::WorkingTime => either(working_time::handle(req, catalog)),
-        Op::WorkingDays => either(working_days::handle(req, catalog, today)),
-        Op::WorkingDaysAdd => either(working_days_add::handle(req, catalog, today)),
-        Op::NameSearch => either(name_search::handle(req, catalog)),
-        Op::HolidaysFeed => either(crate::feeds::api::holidays(req, catalog, feeds, today)),
-        Op::NameDaysFeed => either(crate::feeds::api::name_days(req, catalog, feeds, today)),
+/// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still
+/// gets the common headers and its log line.
+fn answer(op: &Operation, req: &Request, catalog: &Catalog, today: &Today, feeds: &Feeds) -> Response {
+    let context = Context {
+        catalog,
+        today,
+        feeds,
     };
+    let run = || (op.handle)(req, &context).unwrap_or_else(IntoResponse::into_response);
     let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(errors::panic_response);
     // An answer that used `today` is cacheable for a minute only (`crate::api::today`).
@@ -801,32 +760,25 @@ mod tests {
 
     #[test]
     fn probes_and_the_document_are_targets_too() {
-        assert_eq!(
-            Target::from_path("/health"),
-            Some(Target::Probe(Probe::Health))
-        );
-        assert_eq!(
-            Target::from_path("/ready"),
-            Some(Target::Probe(Probe::Ready))
-        );
-        assert_eq!(Target::from_path(OPENAPI_PATH), Some(Target::OpenApi));
-        assert_eq!(Target::from_path("/docs"), None);
-        assert_eq!(Target::from_path("/health/"), None);
-        assert_eq!(Target::from_path("/api/v1/health"), None);
-        assert_eq!(Target::from_path("/2026/12"), Some(Target::Page));
-        assert_eq!(Target::from_path("/abc"), Some(Target::Page));
+        let target = Target::from_path;
+        assert!(matches!(target("/health"), Some(Target::Probe(Probe::Health))));
+        assert!(matches!(target("/ready"), Some(Target::Probe(Probe::Ready))));
+        assert!(matches!(target(OPENAPI_PATH), Some(Target::OpenApi)));
+        assert!(target("/docs").is_none());
+        assert!(target("/health/").is_none());
+        assert!(target("/api/v1/health").is_none());
+        assert!(matches!(target("/2026/12"), Some(Target::Page)));
+        assert!(matches!(target("/abc"), Some(Target::Page)));
     }
 
     #[test]
     fn only_exact_api_paths_are_operations() {
-        assert_eq!(Op::from_path("/api/v1/days"), Some(Op::Days));
-        assert_eq!(Op::from_path("/api/v1/name-days"), Some(Op::NameDays));
-        assert_eq!(
-            Op::from_path("/api/v1/name-days/search"),
-            Some(Op::NameSearch)
-        );
-        assert_eq!(Op::from_path("/api/v1/days/"), None);
-        assert_eq!(Op::from_path("/api/v2/days"), None);
-        assert_eq!(Op::from_path("/api/v1/openapi.json"), None);
+        let id = |path| operation(path).map(|e| e.operation_id);
+        assert_eq!(id("/api/v1/days"), Some("days"));
+        assert_eq!(id("/api/v1/name-days"), Some("name_days"));
+        assert_eq!(id("/api/v1/name-days/search"), Some("name_days_search"));
+        assert_eq!(id("/api/v1/days/"), None);
+        assert_eq!(id("/api/v2/days"), None);
+        assert_eq!(id("/api/v1/openapi.json"), None);
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! Neither is counted or rate-limited, neither needs a key, and both are `Cache-Control:
 //! no-store` (a cached "ok" says nothing about now). They answer GET and HEAD (and OPTIONS,
-//! as every path of the service does); `crate::app` routes them before any limiter. They are
+//! as every path of the service does); the gate routes them before any limiter. They are
 //! not in the OpenAPI document: that document describes the versioned API under `/api/v1`,
 //! and the probes are the operators' contract, documented in docs/api.md.
 

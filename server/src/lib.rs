@@ -1,24 +1,24 @@
-//! The kalendorius HTTP server: the JSON API of docs/api.md over a generated
-//! dataset, with API keys and rate-limit counters in a separate sled database.
+//! The kalendorius HTTP server: the JSON API of docs/api.md, the HTML pages, the calendar
+//! feeds and the published files over a generated dataset, with API keys and rate-limit
+//! counters in sled (or Redis, shared by several processes).
 //!
-//! Where things live, by concern:
-//! - `catalog`, `data`: the dataset in service (loaded once, swapped whole on reload);
-//! - `name_index`: the names of the dataset by folded form, for the name search;
-//! - `pages`: the calendar for people, HTML pages rendered from templates;
-//! - `http`: the gate every request passes (`http::app`), connections, caching, errors,
-//!   client IP, authentication, health probes;
-//! - `api`: the `/api/v1` operations, their parameters and the OpenAPI document;
-//! - `feeds`: the iCalendar feeds of holidays and name days;
-//! - `published`: the dataset's files and their JSON Schemas over HTTP (`/data`);
-//! - `limits`: the rate-limit windows and the table of subjects;
-//! - `state`: keys, counters and their persistence, the admin socket and the key tool;
-//! - `telemetry`: logs and metrics;
-//! - `config`, `server`, `shutdown`, `clock`: settings, start-up and the run loop.
+//! The layers, top to bottom; a module imports only from the layers below it:
+//! 1. `server`, `shutdown`, `config`: start-up, settings and the run loop;
+//! 2. `app`: the route table and the one request gate (client address, Host check, CORS,
+//!    authentication, rate limits, routing, common headers, the access line);
+//! 3. the endpoints: `api` (the `/api/v1` operations, one file each, and the OpenAPI
+//!    document written from them), `pages` (HTML), `published` (`/data`), `health` (probes);
+//!    `feeds` builds the iCalendar feeds the API serves;
+//! 4. the dataset in service: `data` (loaded once, swapped whole on reload), `catalog` (its
+//!    precomputed answers), `name_index` (the names by folded form);
+//! 5. keys and limits: `state` (keys, counters and their stores: sled, Redis; the admin
+//!    socket and the key tool), `limits` (the rate-limit rules);
+//! 6. toolkits that know nothing above them: `http` (connections, caching, compression,
+//!    errors, client address, the docs pages), `telemetry` (logs), `clock`.
 
 pub mod api;
 pub mod app;
 pub mod catalog;
-/// Temporary: replaced at merge by the working-time branch's `Catalog::working_summary`.
 pub mod clock;
 pub mod config;
 pub mod data;

@@ -9,8 +9,31 @@
 
 use kalendorius_dataset::names::fold;
 use kalendorius_dataset::Date;
+use serde_json::value::RawValue;
 
 use crate::catalog::Catalog;
+
+/// Longest name query accepted (the API's `name`, the search page's `q`), in characters.
+pub const MAX_QUERY_CHARS: usize = 64;
+
+/// A name that matched, as the `/name-days/search` answer lists it (written once, at load).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct NameMatch<'a> {
+    /// The calendar name, in its Lithuanian spelling.
+    pub name: &'a str,
+    /// `m` or `f`.
+    #[schemars(with = "kalendorius_dataset::Gender")]
+    pub gender: &'a str,
+    /// The days it is celebrated, `MM-DD`, in calendar order.
+    #[schemars(with = "Vec<MonthDayText>")]
+    pub dates: Vec<String>,
+}
+
+/// `MM-DD`, in the schema of [`NameMatch`].
+#[derive(schemars::JsonSchema)]
+#[schemars(description = "A day of the year, MM-DD.")]
+#[allow(dead_code, reason = "a schema only: the dates are written as strings")]
+struct MonthDayText(#[schemars(regex(pattern = r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"))] String);
 
 /// Most matches one search returns.
 pub const MAX_MATCHES: usize = 50;
@@ -65,7 +88,7 @@ pub struct NameIndex {
     /// Where each entry's folded name starts in `haystack`.
     starts: Vec<u32>,
     /// Each entry as an object of the `/name-days/search` answer (`name`, `gender`, `dates`).
-    json: Vec<Box<str>>,
+    json: Vec<Box<RawValue>>,
 }
 
 impl NameIndex {
@@ -113,12 +136,6 @@ impl NameIndex {
 
     /// The index of `entries`, already sorted by (folded name, name, gender).
     fn from_sorted(entries: Vec<NameEntry>) -> NameIndex {
-        #[derive(serde::Serialize)]
-        struct Match<'a> {
-            name: &'a str,
-            gender: &'static str,
-            dates: Vec<String>,
-        }
         let mut haystack = String::new();
         let mut starts = Vec::with_capacity(entries.len());
         let mut json = Vec::with_capacity(entries.len());
@@ -126,15 +143,13 @@ impl NameIndex {
             haystack.push('\n');
             starts.push(u32::try_from(haystack.len()).expect("names fit in 4 GiB"));
             haystack.push_str(&entry.folded);
-            let object = Match {
+            let object = NameMatch {
                 name: &entry.name,
                 gender: entry.gender,
                 dates: entry.dates.iter().map(MonthDay::to_string).collect(),
             };
             json.push(
-                serde_json::to_string(&object)
-                    .expect("strings always serialize")
-                    .into(),
+                serde_json::value::to_raw_value(&object).expect("strings always serialize"),
             );
         }
         NameIndex {
@@ -167,7 +182,7 @@ impl NameIndex {
 
     /// The matches of [`NameIndex::search`] as the objects of the `/name-days/search`
     /// answer, written once at load.
-    pub fn search_json(&self, query: &str, limit: usize) -> Vec<&str> {
+    pub fn search_json(&self, query: &str, limit: usize) -> Vec<&RawValue> {
         self.matches(query, limit)
             .into_iter()
             .map(|(_, i)| &*self.json[i])

@@ -1,52 +1,68 @@
-//! `GET /api/v1/day` (docs/api.md, `/day`): everything about one date. Key required.
+//! `GET /api/v1/day`: everything about one date. Key required.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::{Date, Lang};
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::answer::Answer;
-use super::doc_types::{DateParam, DocString, LangParam};
-use super::responses::{DayDoc, KeyedError};
-use super::security::ApiKeyAuth;
-use super::today::Today;
-use super::{catalog_of, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::records::{Holiday, NameDay};
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
+use crate::http::errors::ApiError;
 
 /// The operation.
-pub struct DayApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/day",
+    operation_id: "day",
+    summary: "Everything about a date",
+    description: "Day of week (0 = Sunday), weekend flag, ISO week, the holidays (with \
+                  Lithuanian and English names and the name in `lang`) and the name days.",
+    access: Access::Keyed,
+    params: &[DATE, LANG],
+    answer: AnswerKind::Json(schema_of::<DayDetails>),
+    bad_request: DATE_AND_LANG_ERRORS,
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Keyed")]
-impl DayApi {
-    /// Everything about a date
-    ///
-    /// Day of week (0 = Sunday), weekend flag, ISO week, the holidays (with Lithuanian and
-    /// English names and the name in `lang`) and the name days.
-    #[oai(path = "/day", method = "get", operation_id = "day")]
-    async fn day(
-        &self,
-        req: &Request,
-        _auth: ApiKeyAuth,
-        /// The date, `YYYY-MM-DD`.
-        #[oai(name = "date")]
-        _date: Query<DocString<DateParam>>,
-        /// Language of holiday `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive;
-        /// empty counts as absent.
-        #[oai(name = "lang")]
-        _lang: Query<Option<DocString<LangParam>>>,
-    ) -> Result<Answer<DayDoc>, KeyedError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct DayDetails<'a> {
+    /// The date.
+    pub date: Date,
+    /// Language used for holiday names (lower-case).
+    pub lang: Lang,
+    /// 0 = Sunday, 1 = Monday, ... 6 = Saturday.
+    #[schemars(range(min = 0, max = 6))]
+    pub day_of_week: u8,
+    /// True for Saturday or Sunday.
+    pub is_weekend: bool,
+    /// ISO 8601 week number.
+    #[schemars(range(min = 1, max = 53))]
+    pub week_number: u8,
+    /// Holidays on the date, in the order of `/holidays?date=` (without `name_pl` and
+    /// `name_ru`).
+    pub holidays: Vec<Holiday<'a>>,
+    /// Name days of the date.
+    pub name_days: Vec<NameDay<'a>>,
 }
 
-/// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<DayDoc>, KeyedError> {
-    let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
-    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
-    let lang = params::lang(params.get(1))?;
-    Ok(Answer::private(super::wire::day(catalog, date, lang)))
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
+    let lang = query::lang(query.get(1))?;
+    let catalog = cx.catalog;
+    let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
+    Ok(answer::private(answer::to_json(&DayDetails {
+        date,
+        lang,
+        day_of_week,
+        is_weekend,
+        week_number,
+        holidays: catalog
+            .holidays_on(date)
+            .map(|h| Holiday::new(date, h, lang, false))
+            .collect(),
+        name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+    })))
 }

@@ -1,71 +1,89 @@
-//! `GET /api/v1/days` (docs/api.md, `/days`): the status of every date of an inclusive
-//! range. Public.
+//! `GET /api/v1/days`: the status of every date of an inclusive range. Public.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use super::answer::Answer;
-use super::doc_types::{DateParam, DocString};
-use super::responses::{DaysDoc, PublicError};
-use super::today::Today;
-use super::{catalog_of, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO};
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
+use crate::limits::PublicEndpoint;
 
 /// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;
 
 /// The operation.
-pub struct DaysApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/days",
+    operation_id: "days",
+    summary: "Working-day status of every date in a range",
+    description: "The batch form of `/laisvadienis`: the two agree field by field on every \
+                  date. `from == to` gives one day; at most 366 days per request. No key \
+                  needed; limited per client IP to 20 requests per minute and 2 000 per \
+                  calendar month (UTC).",
+    access: Access::Public(PublicEndpoint::Days),
+    params: &[FROM, TO],
+    answer: AnswerKind::Json(schema_of::<DaysRange>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidRange,
+        ErrorCode::RangeTooLarge,
+        ErrorCode::InvalidParam,
+    ],
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Public")]
-impl DaysApi {
-    /// Working-day status of every date in a range
-    ///
-    /// The batch form of `/laisvadienis`: the two agree field by field on every date.
-    /// `from == to` gives one day; at most 366 days per request. No key needed; limited per
-    /// client IP to 20 requests per minute and 2 000 per calendar month (UTC).
-    #[oai(path = "/days", method = "get", operation_id = "days")]
-    async fn days(
-        &self,
-        req: &Request,
-        /// First date, `YYYY-MM-DD`, inclusive.
-        #[oai(name = "from")]
-        _from: Query<DocString<DateParam>>,
-        /// Last date, `YYYY-MM-DD`, inclusive; not earlier than `from`.
-        #[oai(name = "to")]
-        _to: Query<DocString<DateParam>>,
-    ) -> Result<Answer<DaysDoc>, PublicError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+
+
+/// The answer. (The catalog writes it from precomputed years; a test holds those bytes to
+/// this type's JSON.)
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DaysRange {
+    /// Echo of `from`.
+    pub from: Date,
+    /// Echo of `to`.
+    pub to: Date,
+    /// Number of days returned (1 to 366).
+    pub count: u32,
+    /// One entry per day of the range, in date order.
+    pub days: Vec<DayEntry>,
 }
 
-/// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<DaysDoc>, PublicError> {
-    let params = Params::parse(req.uri().query(), ["from", "to"])?;
-    // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
-    // range_too_large.
-    let (from, to) = params::date_range(catalog, params.get(0), params.get(1), today)?;
+/// One day of `/days`; agrees field by field with `/laisvadienis`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DayEntry {
+    /// The date.
+    pub date: Date,
+    /// As in `/laisvadienis` (Saturdays are non-working).
+    pub laisvadienis: bool,
+    /// As in `/laisvadienis`.
+    pub holiday_name: Option<String>,
+    /// As in `/laisvadienis`.
+    pub shorter_workday: bool,
+}
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    // Check order: missing_param (both), invalid_date, invalid_range, range_too_large.
+    let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let days = from.days_until(to) + 1;
     if days > MAX_DAYS {
         return Err(ApiError::new(
-                ErrorCode::RangeTooLarge,
-                format!(
-                    "the range from 'from' ({from}) to 'to' ({to}) spans {days} days; at most {MAX_DAYS} days are allowed per request"
-                ),
-            )
-            .into());
+            ErrorCode::RangeTooLarge,
+            format!(
+                "the range from 'from' ({from}) to 'to' ({to}) spans {days} days; at most {MAX_DAYS} days are allowed per request"
+            ),
+        ));
     }
-    let etag = caching::etag(catalog.etag_tag(), &[from, to]);
+    let etag = caching::etag(cx.catalog.etag_tag(), &[from, to]);
     if caching::not_modified(req.headers(), &etag) {
-        return Ok(Answer::not_modified(etag));
+        return Ok(answer::not_modified(etag));
     }
-    Ok(Answer::public(catalog.days_json(from, to), etag))
+    Ok(answer::public(cx.catalog.days_json(from, to), etag))
 }

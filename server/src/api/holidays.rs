@@ -1,86 +1,123 @@
-//! `GET /api/v1/holidays` (docs/api.md, `/holidays`): the holidays of a date or of a year.
-//! Key required.
+//! `GET /api/v1/holidays`: the holidays of a date or of a year. Key required.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::answer::Answer;
-use super::doc_types::{DocString, LangParam, OptionalDateParam, YearParam};
-use super::responses::{HolidaysDoc, KeyedError};
-use super::security::ApiKeyAuth;
-use super::today::Today;
-use super::{catalog_of, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::records::Holiday;
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
-pub struct HolidaysApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/holidays",
+    operation_id: "holidays",
+    summary: "Holidays on a date, or in a year",
+    description: "Send exactly one of `date` or `year` (both: `conflicting_params`; neither: \
+                  `missing_param`). The response echoes the one sent: `date` as a string or \
+                  `year` as an integer. Holidays are ordered by date, then red before non-red, \
+                  then type (public, traditional, religious, school, other), then Lithuanian \
+                  name. `is_red` follows the law in force on each date.",
+    access: Access::Keyed,
+    params: &[
+        Param {
+            name: "date",
+            required: false,
+            kind: Kind::Date,
+            description: "A date (`YYYY-MM-DD` or `today`): the holidays on that date. \
+                          `date` and `year` exclude each other: send exactly one.",
+        },
+        Param {
+            name: "year",
+            required: false,
+            kind: Kind::Year,
+            description: "A year: all its holidays. `year` and `date` exclude each other: \
+                          send exactly one.",
+        },
+        LANG,
+    ],
+    answer: AnswerKind::Json(schema_of::<Holidays>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidYear,
+        ErrorCode::ConflictingParams,
+        ErrorCode::InvalidLang,
+        ErrorCode::InvalidParam,
+    ],
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Keyed")]
-impl HolidaysApi {
-    /// Holidays on a date, or in a year
-    ///
-    /// Send exactly one of `date` or `year` (both: `conflicting_params`; neither:
-    /// `missing_param`). The response echoes the one sent: `date` as a string or `year` as an
-    /// integer. Holidays are ordered by date, then red before non-red, then type (public,
-    /// traditional, religious, school, other), then Lithuanian name. `is_red` follows the
-    /// law in force on each date.
-    #[oai(path = "/holidays", method = "get", operation_id = "holidays")]
-    async fn holidays(
-        &self,
-        req: &Request,
-        _auth: ApiKeyAuth,
-        /// A date: the holidays on that date. `date` and `year` exclude each other: send
-        /// exactly one (both: `conflicting_params`; neither: `missing_param`).
-        #[oai(name = "date")]
-        _date: Query<DocString<OptionalDateParam>>,
-        /// A year: all its holidays. `year` and `date` exclude each other: send exactly one
-        /// (both: `conflicting_params`; neither: `missing_param`).
-        #[oai(name = "year")]
-        _year: Query<Option<DocString<YearParam>>>,
-        /// Language of `name`: `lt` (default), `en`, `pl`, `ru`; case-insensitive; empty
-        /// counts as absent.
-        #[oai(name = "lang")]
-        _lang: Query<Option<DocString<LangParam>>>,
-    ) -> Result<Answer<HolidaysDoc>, KeyedError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+/// The answer: echoes whichever of `date` or `year` was sent.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Holidays<'a> {
+    /// Sent `date`: the holidays on it, red first, then by type (public, traditional,
+    /// religious, school, other), then by Lithuanian name.
+    OnDate {
+        /// Echo of `date`.
+        date: Date,
+        /// Number of holidays.
+        count: usize,
+        /// The holidays.
+        holidays: Vec<Holiday<'a>>,
+    },
+    /// Sent `year`: its holidays by date; within a date, in the order of `?date=`.
+    OfYear {
+        /// Echo of `year`, as an integer.
+        year: i32,
+        /// Number of holidays.
+        count: usize,
+        /// The holidays.
+        holidays: Vec<Holiday<'a>>,
+    },
 }
 
-/// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<HolidaysDoc>, KeyedError> {
-    let params = Params::parse(req.uri().query(), ["date", "year", "lang", "api_key"])?;
-    let body = match (params.get(0), params.get(1)) {
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let catalog = cx.catalog;
+    let answer = match (query.get(0), query.get(1)) {
         (Some(_), Some(_)) => {
             return Err(ApiError::new(
                 ErrorCode::ConflictingParams,
                 "parameters 'date' and 'year' exclude each other; send exactly one of them",
-            )
-            .into())
+            ))
         }
         (None, None) => {
             return Err(ApiError::new(
                 ErrorCode::MissingParam,
                 "one of the parameters 'date' (YYYY-MM-DD) or 'year' (an integer) is required",
-            )
-            .into())
+            ))
         }
         (Some(date), None) => {
-            let date = params::date_or_today(catalog, "date", Some(date), today)?;
-            let lang = params::lang(params.get(2))?;
-            super::wire::holidays_on_date(catalog, date, lang)
+            let date = query::date_or_today(catalog, "date", Some(date), cx.today)?;
+            let lang = query::lang(query.get(2))?;
+            let holidays: Vec<_> = catalog
+                .holidays_on(date)
+                .map(|h| Holiday::new(date, h, lang, true))
+                .collect();
+            Holidays::OnDate {
+                date,
+                count: holidays.len(),
+                holidays,
+            }
         }
         (None, Some(year)) => {
-            let year = params::year(catalog, year)?;
-            let lang = params::lang(params.get(2))?;
-            super::wire::holidays_of_year(catalog, year.get(), lang)
+            let year = query::year(catalog, "year", year)?.get();
+            let lang = query::lang(query.get(2))?;
+            let holidays: Vec<_> = catalog
+                .dates_of_year(year)
+                .flat_map(|date| catalog.holidays_on(date).map(move |h| Holiday::new(date, h, lang, true)))
+                .collect();
+            Holidays::OfYear {
+                year,
+                count: holidays.len(),
+                holidays,
+            }
         }
     };
-    Ok(Answer::private(body))
+    Ok(answer::private(answer::to_json(&answer)))
 }

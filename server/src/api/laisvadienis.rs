@@ -1,53 +1,62 @@
-//! `GET /api/v1/laisvadienis` (docs/api.md, `/laisvadienis`): the working-day status of one
-//! date. Public.
+//! `GET /api/v1/laisvadienis`: the working-day status of one date. Public.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::{Date, Reason};
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use super::answer::Answer;
-use super::doc_types::{DateParam, DocString};
-use super::responses::{LaisvadienisDoc, PublicError};
-use super::today::Today;
-use super::{catalog_of, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, DATE};
 use crate::http::caching;
+use crate::http::errors::{ApiError, ErrorCode};
+use crate::limits::PublicEndpoint;
 
 /// The operation.
-pub struct LaisvadienisApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/laisvadienis",
+    operation_id: "laisvadienis",
+    summary: "Is this date a working day?",
+    description: "Non-working (`laisvadienis: true`) on every Saturday (unless declared a \
+                  working day), Sunday, red public holiday and declared extra day off. \
+                  `shorter_workday` is true on a workday whose next calendar day carries a red \
+                  holiday. No key needed; limited per client IP to 60 requests per minute and \
+                  10 000 per calendar month (UTC).",
+    access: Access::Public(PublicEndpoint::Laisvadienis),
+    params: &[DATE],
+    answer: AnswerKind::Json(schema_of::<DayStatus>),
+    bad_request: &[ErrorCode::MissingParam, ErrorCode::InvalidDate, ErrorCode::InvalidParam],
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Public")]
-impl LaisvadienisApi {
-    /// Is this date a working day?
-    ///
-    /// Non-working (`laisvadienis: true`) on every Saturday (unless declared a working day),
-    /// Sunday, red public holiday and declared extra day off. `shorter_workday` is true on a
-    /// workday whose next calendar day carries a red holiday. No key needed; limited per
-    /// client IP to 60 requests per minute and 10 000 per calendar month (UTC).
-    #[oai(path = "/laisvadienis", method = "get", operation_id = "laisvadienis")]
-    async fn laisvadienis(
-        &self,
-        req: &Request,
-        /// The date.
-        #[oai(name = "date")]
-        _date: Query<DocString<DateParam>>,
-    ) -> Result<Answer<LaisvadienisDoc>, PublicError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+
+/// The answer: the status of one date. (The catalog writes it from precomputed parts; a
+/// test holds those bytes to this type's JSON.)
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DayStatus {
+    /// The date.
+    pub date: Date,
+    /// True on every Saturday (unless declared a working day), Sunday, red holiday and
+    /// declared extra day off.
+    pub laisvadienis: bool,
+    /// `public_holiday` when a red holiday or declared day off falls on the date (even on a
+    /// weekend), else `sunday`, else `saturday`, else null.
+    pub reason: Option<Reason>,
+    /// Lithuanian name(s) of the red holiday(s) on the date, joined with ", " in Labour Code
+    /// order; null exactly when `reason` is not `public_holiday`.
+    pub holiday_name: Option<String>,
+    /// True exactly when the day is a workday and the next calendar day carries a red
+    /// holiday (the workday is one hour shorter).
+    pub shorter_workday: bool,
 }
 
-/// Answers a request that has passed the rate limiter, from `catalog`.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<LaisvadienisDoc>, PublicError> {
-    let params = Params::parse(req.uri().query(), ["date"])?;
-    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
-    let etag = caching::etag(catalog.etag_tag(), &[date]);
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
+    let etag = caching::etag(cx.catalog.etag_tag(), &[date]);
     if caching::not_modified(req.headers(), &etag) {
-        return Ok(Answer::not_modified(etag));
+        return Ok(answer::not_modified(etag));
     }
-    Ok(Answer::public(catalog.status_json(date), etag))
+    Ok(answer::public(cx.catalog.status_json(date), etag))
 }

@@ -1,54 +1,60 @@
-//! `GET /api/v1/name-days` (docs/api.md, `/name-days`): the names celebrated on a date. Key
-//! required.
+//! `GET /api/v1/name-days`: the names celebrated on a date. Key required.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::{Date, Lang};
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::answer::Answer;
-use super::doc_types::{DateParam, DocString, LangParam};
-use super::responses::{KeyedError, NameDaysDoc};
-use super::security::ApiKeyAuth;
-use super::today::Today;
-use super::{catalog_of, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::records::NameDay;
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG};
+use crate::http::errors::ApiError;
 
 /// The operation.
-pub struct NameDaysApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/name-days",
+    operation_id: "name_days",
+    summary: "Name days of a date",
+    description: "Names are Lithuanian calendar names in their Lithuanian spelling whatever \
+                  `lang` (which is only echoed). Names of February 29 are also celebrated on \
+                  February 28 of common years.",
+    access: Access::Keyed,
+    params: &[
+        DATE,
+        Param {
+            description: "`lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed \
+                          lower-case; empty counts as absent.",
+            ..LANG
+        },
+    ],
+    answer: AnswerKind::Json(schema_of::<NameDays>),
+    bad_request: DATE_AND_LANG_ERRORS,
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Keyed")]
-impl NameDaysApi {
-    /// Name days of a date
-    ///
-    /// Names are Lithuanian calendar names in their Lithuanian spelling whatever `lang`
-    /// (which is only echoed). Names of February 29 are also celebrated on February 28 of
-    /// common years.
-    #[oai(path = "/name-days", method = "get", operation_id = "name_days")]
-    async fn name_days(
-        &self,
-        req: &Request,
-        _auth: ApiKeyAuth,
-        /// The date, `YYYY-MM-DD`.
-        #[oai(name = "date")]
-        _date: Query<DocString<DateParam>>,
-        /// `lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed lower-case; empty
-        /// counts as absent.
-        #[oai(name = "lang")]
-        _lang: Query<Option<DocString<LangParam>>>,
-    ) -> Result<Answer<NameDaysDoc>, KeyedError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct NameDays<'a> {
+    /// Echo of `date`.
+    pub date: Date,
+    /// Language used (lower-case). Names are not translated.
+    pub lang: Lang,
+    /// Number of names.
+    pub count: usize,
+    /// The names.
+    pub name_days: Vec<NameDay<'a>>,
 }
 
-/// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<NameDaysDoc>, KeyedError> {
-    let params = Params::parse(req.uri().query(), ["date", "lang", "api_key"])?;
-    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
-    let lang = params::lang(params.get(1))?;
-    Ok(Answer::private(super::wire::name_days(catalog, date, lang)))
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
+    let lang = query::lang(query.get(1))?;
+    let name_days: Vec<_> = cx.catalog.name_days_on(date).map(NameDay::from).collect();
+    Ok(answer::private(answer::to_json(&NameDays {
+        date,
+        lang,
+        count: name_days.len(),
+        name_days,
+    })))
 }

@@ -1,61 +1,72 @@
-//! `GET /api/v1/working-days` (docs/api.md, `/working-days`): the working days and hours of
-//! an inclusive range of dates, of any length, in constant time. Key required.
+//! `GET /api/v1/working-days`: the working days and hours of an inclusive range of dates, of
+//! any length, in constant time. Key required.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::answer::Answer;
-use super::doc_types::{DateParam, DocString, WeekParam};
-use super::responses::{WorkingDaysDoc, WorkingError};
-use super::security::ApiKeyAuth;
-use super::today::Today;
-use super::{catalog_of, working_params, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO, WEEK};
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
-pub struct WorkingDaysApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/working-days",
+    operation_id: "working_days",
+    summary: "Working days and hours between two dates",
+    description: "Calendar, working and non-working days, shortened days and working hours \
+                  of the inclusive range `from`..`to`, by the rules of `/working-time`. Any \
+                  range of served dates (no length limit).",
+    access: Access::Keyed,
+    params: &[FROM, TO, WEEK],
+    answer: AnswerKind::Json(schema_of::<WorkingDays>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidRange,
+        ErrorCode::InvalidParam,
+    ],
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Keyed")]
-impl WorkingDaysApi {
-    /// Working days and hours between two dates
-    ///
-    /// Calendar, working and non-working days, shortened days and working hours of the
-    /// inclusive range `from`..`to`, by the rules of `/working-time`. Any range of served
-    /// dates (no length limit).
-    #[oai(path = "/working-days", method = "get", operation_id = "working_days")]
-    async fn working_days(
-        &self,
-        req: &Request,
-        _auth: ApiKeyAuth,
-        /// First date, inclusive.
-        #[oai(name = "from")]
-        _from: Query<DocString<DateParam>>,
-        /// Last date, inclusive; not earlier than `from`.
-        #[oai(name = "to")]
-        _to: Query<DocString<DateParam>>,
-        /// The week form: `5` (default) or `6`.
-        #[oai(name = "week")]
-        _week: Query<Option<DocString<WeekParam>>>,
-    ) -> Result<Answer<WorkingDaysDoc>, WorkingError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct WorkingDays {
+    /// Echo of `from` (resolved when it was `today`).
+    pub from: Date,
+    /// Echo of `to` (resolved when it was `today`).
+    pub to: Date,
+    /// Echo of `week` (5 or 6).
+    #[schemars(range(min = 5, max = 6))]
+    pub week: u8,
+    /// Days in the range.
+    pub calendar_days: u32,
+    /// Working days in the range.
+    pub working_days: u32,
+    /// `calendar_days - working_days`.
+    pub non_working_days: u32,
+    /// How many working days of the range are one hour shorter.
+    pub shortened_days: u32,
+    /// Working hours in the range.
+    pub working_hours: u32,
 }
 
-/// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<WorkingDaysDoc>, WorkingError> {
-    let params = Params::parse(req.uri().query(), ["from", "to", "week", "api_key"])?;
-    // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_range,
-    // invalid_param (`week`).
-    let (from, to) = params::date_range(catalog, params.get(0), params.get(1), today)?;
-    let week = working_params::week(params.get(2))?;
-    let summary = catalog.working_summary(from, to, week);
-    Ok(Answer::private(super::working_wire::working_days(
-        from, to, week, summary,
-    )))
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    // Check order: missing_param (both), invalid_date, invalid_range, invalid_param (week).
+    let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
+    let week = query::week(query.get(2))?;
+    let summary = cx.catalog.working_summary(from, to, week);
+    Ok(answer::private(answer::to_json(&WorkingDays {
+        from,
+        to,
+        week: query::week_number(week),
+        calendar_days: summary.calendar_days,
+        working_days: summary.working_days,
+        non_working_days: summary.non_working_days,
+        shortened_days: summary.shortened_days,
+        working_hours: summary.working_hours,
+    })))
 }

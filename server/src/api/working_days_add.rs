@@ -1,73 +1,87 @@
-//! `GET /api/v1/working-days/add` (docs/api.md, `/working-days/add`): the date a number
-//! of working days after (or before) a date, for deadlines. Key required.
+//! `GET /api/v1/working-days/add`: the date a number of working days after (or before) a
+//! date, for deadlines. Key required.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::answer::Answer;
-use super::doc_types::{AddDaysParam, DateParam, DocString, WeekParam};
-use super::responses::{WorkingDaysAddedDoc, WorkingError};
-use super::security::ApiKeyAuth;
-use super::today::Today;
-use super::{catalog_of, working_params, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
 use crate::http::errors::{ApiError, ErrorCode};
 
-/// The operation.
-pub struct WorkingDaysAddApi;
+/// The largest `|days|` (about 385 years of working days).
+pub const MAX_ADD_DAYS: i64 = 100_000;
 
-#[OpenApi(tag = "ApiTag::Keyed")]
-impl WorkingDaysAddApi {
-    /// The date N working days after or before a date
-    ///
-    /// `days > 0`: the N-th working day after `date` (not counting `date`); `days < 0`: the
-    /// |N|-th working day before it; `days = 0`: `date` itself when it is a working day,
-    /// else the next working day (a term whose last day is a rest day ends on the next
-    /// working day, Civil Code art. 1.121). Working days by the rules of `/working-time`.
-    /// A result outside the served dates is `out_of_range`.
-    #[oai(
-        path = "/working-days/add",
-        method = "get",
-        operation_id = "working_days_add"
-    )]
-    async fn working_days_add(
-        &self,
-        req: &Request,
-        _auth: ApiKeyAuth,
-        /// The date counted from.
-        #[oai(name = "date")]
-        _date: Query<DocString<DateParam>>,
-        /// How many working days to add: an integer from -100000 to 100000.
-        #[oai(name = "days")]
-        _days: Query<DocString<AddDaysParam>>,
-        /// The week form: `5` (default) or `6`.
-        #[oai(name = "week")]
-        _week: Query<Option<DocString<WeekParam>>>,
-    ) -> Result<Answer<WorkingDaysAddedDoc>, WorkingError> {
-        handle(req, &catalog_of(req), &Today::now())
-    }
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/working-days/add",
+    operation_id: "working_days_add",
+    summary: "The date N working days after or before a date",
+    description: "`days > 0`: the N-th working day after `date` (not counting `date`); \
+                  `days < 0`: the |N|-th working day before it; `days = 0`: `date` itself when \
+                  it is a working day, else the next working day (a term whose last day is a \
+                  rest day ends on the next working day, Civil Code art. 1.121). Working days \
+                  by the rules of `/working-time`. A result outside the served dates is \
+                  `out_of_range`.",
+    access: Access::Keyed,
+    params: &[
+        Param {
+            name: "date",
+            required: true,
+            kind: Kind::Date,
+            description: "The date counted from, `YYYY-MM-DD` or `today`.",
+        },
+        Param {
+            name: "days",
+            required: true,
+            kind: Kind::Integer {
+                min: -MAX_ADD_DAYS,
+                max: MAX_ADD_DAYS,
+            },
+            description: "How many working days to add: an integer from -100000 to 100000.",
+        },
+        WEEK,
+    ],
+    answer: AnswerKind::Json(schema_of::<WorkingDaysAdded>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidParam,
+        ErrorCode::OutOfRange,
+    ],
+    handle,
+};
+
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct WorkingDaysAdded {
+    /// Echo of `date` (resolved when it was `today`).
+    pub date: Date,
+    /// Echo of `days`.
+    pub days: i64,
+    /// Echo of `week` (5 or 6).
+    #[schemars(range(min = 5, max = 6))]
+    pub week: u8,
+    /// The working day reached.
+    pub result: Date,
 }
 
-/// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-) -> Result<Answer<WorkingDaysAddedDoc>, WorkingError> {
-    let params = Params::parse(req.uri().query(), ["date", "days", "week", "api_key"])?;
-    // Check order (docs/api.md, Errors): missing_param (both), invalid_date, invalid_param
-    // (days, then week), out_of_range.
-    if params.get(0).is_none() {
-        return Err(params::missing("date", "YYYY-MM-DD").into());
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let catalog = cx.catalog;
+    // Check order: missing_param (date, then days), invalid_date, invalid_param (days, then
+    // week), out_of_range.
+    if query.get(0).is_none() {
+        return Err(query::missing("date", "YYYY-MM-DD"));
     }
-    let Some(days) = params.get(1) else {
-        return Err(params::missing("days", "an integer").into());
+    let Some(days) = query.get(1) else {
+        return Err(query::missing("days", "an integer"));
     };
-    let date = params::date_or_today(catalog, "date", params.get(0), today)?;
-    let days = working_params::days(days)?;
-    let week = working_params::week(params.get(2))?;
+    let date = query::date_or_today(catalog, "date", query.get(0), cx.today)?;
+    let days = query::integer("days", days, -MAX_ADD_DAYS, MAX_ADD_DAYS)?;
+    let week = query::week(query.get(2))?;
     let result = catalog.add_working_days(date, days, week).ok_or_else(|| {
         ApiError::new(
             ErrorCode::OutOfRange,
@@ -78,7 +92,10 @@ pub fn handle(
             ),
         )
     })?;
-    Ok(Answer::private(super::working_wire::working_days_added(
-        date, days, week, result,
-    )))
+    Ok(answer::private(answer::to_json(&WorkingDaysAdded {
+        date,
+        days,
+        week: query::week_number(week),
+        result,
+    })))
 }

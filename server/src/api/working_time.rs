@@ -1,56 +1,204 @@
-//! `GET /api/v1/working-time` (docs/api.md, `/working-time`): the working-time norm of a
-//! year, month by month, in the 5- or 6-day week of 40 hours. Key required.
+//! `GET /api/v1/working-time`: the working-time norm of a year, month by month, in the 5- or
+//! 6-day week of 40 hours. Key required.
 
-use poem::Request;
-use poem_openapi::param::Query;
-use poem_openapi::OpenApi;
+use kalendorius_dataset::working_time::{Week, HOURS_PER_WEEK};
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::answer::Answer;
-use super::doc_types::{DocString, RequiredYearParam, WeekParam};
-use super::responses::{WorkingError, WorkingTimeDoc};
-use super::security::ApiKeyAuth;
-use super::{catalog_of, working_params, ApiTag};
-use crate::api::params::{self, Params};
-use crate::catalog::Catalog;
+use super::query::{self, Query};
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
+use crate::catalog::{Catalog, WorkingSummary};
+use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
-pub struct WorkingTimeApi;
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/working-time",
+    operation_id: "working_time",
+    summary: "The working-time norm of a year",
+    description: "Working days, non-working days, red holidays, shortened days and working \
+                  hours of each month and of the year, and the average month (total / 12, \
+                  rounded half up to one decimal, as the minister's annual order publishes \
+                  it), for the 40-hour week worked Monday-Friday (`week=5`, 8 hours a day) or \
+                  Monday-Saturday (`week=6`, 7 hours Monday-Friday, 5 on Saturday). A working \
+                  day before a red holiday is one hour shorter.",
+    access: Access::Keyed,
+    params: &[
+        Param {
+            name: "year",
+            required: true,
+            kind: Kind::Year,
+            description: "The year.",
+        },
+        WEEK,
+    ],
+    answer: AnswerKind::Json(schema_of::<WorkingTime>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidYear,
+        ErrorCode::InvalidParam,
+    ],
+    handle,
+};
 
-#[OpenApi(tag = "ApiTag::Keyed")]
-impl WorkingTimeApi {
-    /// The working-time norm of a year
-    ///
-    /// Working days, non-working days, red holidays, shortened days and working hours of
-    /// each month and of the year, and the average month (total / 12, rounded half up to one
-    /// decimal, as the minister's annual order publishes it), for the 40-hour week worked
-    /// Monday-Friday (`week=5`, 8 hours a day) or Monday-Saturday (`week=6`, 7 hours
-    /// Monday-Friday, 5 on Saturday). A working day before a red holiday is one hour shorter.
-    #[oai(path = "/working-time", method = "get", operation_id = "working_time")]
-    async fn working_time(
-        &self,
-        req: &Request,
-        _auth: ApiKeyAuth,
-        /// The year.
-        #[oai(name = "year")]
-        _year: Query<DocString<RequiredYearParam>>,
-        /// The week form: `5` (default) or `6`.
-        #[oai(name = "week")]
-        _week: Query<Option<DocString<WeekParam>>>,
-    ) -> Result<Answer<WorkingTimeDoc>, WorkingError> {
-        handle(req, &catalog_of(req))
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct WorkingTime {
+    /// Echo of `year`.
+    pub year: i32,
+    /// Echo of `week` (5 or 6).
+    #[schemars(range(min = 5, max = 6))]
+    pub week: u8,
+    /// Hours per week: 40.
+    pub hours_per_week: u8,
+    /// January to December.
+    pub months: Vec<WorkingMonth>,
+    /// The year.
+    pub total: WorkingYearTotal,
+    /// `total / 12`, as the minister's annual order publishes it.
+    pub average_month: AverageMonth,
+}
+
+/// One month of `/working-time`.
+#[derive(Serialize, JsonSchema)]
+pub struct WorkingMonth {
+    /// 1 = January ... 12 = December.
+    #[schemars(range(min = 1, max = 12))]
+    pub month: u32,
+    /// Days in the month.
+    pub calendar_days: u32,
+    /// Days with working hours in the week form.
+    pub working_days: u32,
+    /// `calendar_days - working_days`.
+    pub non_working_days: u32,
+    /// Dates of the month carrying a red (non-working) holiday, whatever the weekday.
+    pub red_holidays: Vec<Date>,
+    /// Working days one hour shorter: the next calendar day carries a red holiday.
+    pub shortened_days: Vec<Date>,
+    /// The sum of the working hours.
+    pub working_hours: u32,
+}
+
+/// The year of `/working-time`: the fields of a month summed, the date lists counted.
+#[derive(Serialize, JsonSchema, Default)]
+pub struct WorkingYearTotal {
+    /// Days in the year.
+    pub calendar_days: u32,
+    /// Working days.
+    pub working_days: u32,
+    /// `calendar_days - working_days`.
+    pub non_working_days: u32,
+    /// How many dates carry a red holiday.
+    pub red_holidays: u32,
+    /// How many working days are one hour shorter.
+    pub shortened_days: u32,
+    /// Working hours: the annual norm.
+    pub working_hours: u32,
+}
+
+/// The average month: the year's totals divided by 12, rounded half up to one decimal.
+#[derive(Serialize, JsonSchema)]
+pub struct AverageMonth {
+    /// Working days per month.
+    pub working_days: f64,
+    /// Working hours per month.
+    pub working_hours: f64,
+}
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let year = query.get(0).ok_or_else(|| query::missing("year", "YYYY"))?;
+    let year = query::year(cx.catalog, "year", year)?.get();
+    let week = query::week(query.get(1))?;
+    // A year's answer does not change within a dataset: built once, then shared.
+    let body = cx.catalog.working_year_body(year, week, || {
+        answer::to_json(&working_time(cx.catalog, year, week))
+    });
+    Ok(answer::private(body))
+}
+
+/// The answer for `year` in `week`.
+fn working_time(catalog: &Catalog, year: i32, week: Week) -> WorkingTime {
+    let mut total = WorkingYearTotal::default();
+    let months = (1..=12)
+        .map(|month| {
+            let first = Date::from_ymd(year, month, 1).expect("a served year has every month");
+            let mut last = first;
+            while let Some(next) = last.succ().filter(|d| d.month() == month) {
+                last = next;
+            }
+            let WorkingSummary {
+                calendar_days,
+                working_days,
+                non_working_days,
+                shortened_days,
+                working_hours,
+            } = catalog.working_summary(first, last, week);
+            let dates_where = |keep: &dyn Fn(Date) -> bool| -> Vec<Date> {
+                std::iter::successors(Some(first), |d| d.succ().filter(|d| *d <= last))
+                    .filter(|d| keep(*d))
+                    .collect()
+            };
+            let red_holidays = dates_where(&|d| catalog.working_day(d).is_red());
+            total.calendar_days += calendar_days;
+            total.working_days += working_days;
+            total.non_working_days += non_working_days;
+            total.red_holidays += red_holidays.len() as u32;
+            total.shortened_days += shortened_days;
+            total.working_hours += working_hours;
+            WorkingMonth {
+                month,
+                calendar_days,
+                working_days,
+                non_working_days,
+                red_holidays,
+                shortened_days: dates_where(&|d| catalog.working_day(d).is_shortened(week)),
+                working_hours,
+            }
+        })
+        .collect();
+    let average_month = AverageMonth {
+        working_days: f64::from(average_month_tenths(total.working_days)) / 10.0,
+        working_hours: f64::from(average_month_tenths(total.working_hours)) / 10.0,
+    };
+    WorkingTime {
+        year,
+        week: query::week_number(week),
+        hours_per_week: HOURS_PER_WEEK,
+        months,
+        total,
+        average_month,
     }
 }
 
-/// Answers a request that has been authenticated and passed the key's rate limiter.
-pub fn handle(req: &Request, catalog: &Catalog) -> Result<Answer<WorkingTimeDoc>, WorkingError> {
-    let params = Params::parse(req.uri().query(), ["year", "week", "api_key"])?;
-    let year = params
-        .get(0)
-        .ok_or_else(|| params::missing("year", "YYYY"))?;
-    let year = params::year(catalog, year)?;
-    let week = working_params::week(params.get(1))?;
-    let body = catalog.working_year_body(year.get(), week, || {
-        super::working_wire::working_time(catalog, year.get(), week)
-    });
-    Ok(Answer::private(body))
+/// `total / 12` rounded half up to one decimal (as the minister's annual order publishes
+/// the average month), in tenths: `floor(10 * total / 12 + 1/2)`.
+pub fn average_month_tenths(total: u32) -> u32 {
+    (20 * total + 12) / 24
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn averages_round_half_up_to_tenths() {
+        // The minister's order A1-1274 for 2021: 252 days, 2009 hours (5-day week), 302
+        // days, 2004 hours (6-day week).
+        assert_eq!(average_month_tenths(252), 210);
+        assert_eq!(average_month_tenths(2009), 1674);
+        assert_eq!(average_month_tenths(302), 252);
+        assert_eq!(average_month_tenths(2004), 1670);
+        // 0.05 exactly rounds up: 3 / 12 = 0.25 -> 0.3.
+        assert_eq!(average_month_tenths(3), 3);
+        // One decimal on the wire, `21.0` included.
+        let json = serde_json::to_string(&AverageMonth {
+            working_days: f64::from(210) / 10.0,
+            working_hours: f64::from(1674) / 10.0,
+        })
+        .unwrap();
+        assert_eq!(json, r#"{"working_days":21.0,"working_hours":167.4}"#);
+    }
 }

@@ -1,30 +1,21 @@
-//! Finding the API key in a request (docs/api.md, Keys) and the context a successful
-//! authentication leaves for the handlers.
+//! Finding the API key in a request (docs/api.md, Keys).
 //!
 //! Order: `X-API-Key` header, then `Authorization: Bearer <key>` (any other scheme counts as
 //! absent), then the `api_key` query parameter; the first present and non-empty one is used
 //! and the rest are ignored. When none is, an `Authorization` header with another scheme (or
 //! none: a bare key) changes only the message of the `missing_key` answer
-//! ([`has_other_scheme`]). The presence tests are the same ones poem-openapi's security
-//! schemes use (`api::security`), so a request this module authenticates is always seen as
-//! authenticated by the operation too.
-
-use std::sync::Arc;
+//! ([`has_other_scheme`]).
 
 use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
 use poem::Request;
 
-use crate::state::keys::{KeyRecord, PresentedKey};
+use crate::state::keys::PresentedKey;
 
 /// The header of the recommended way.
 pub const KEY_HEADER: &str = "x-api-key";
 
 /// The query parameter of the testing-only way.
 pub const KEY_QUERY: &str = "api_key";
-
-/// Left in the request's extensions by the authentication middleware.
-#[derive(Debug, Clone)]
-pub struct Authenticated(pub Arc<KeyRecord>);
 
 /// The key a request presents, if any.
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {

@@ -2,19 +2,17 @@
 //! days as iCalendar files a calendar application subscribes to.
 //!
 //! - `ics` writes iCalendar text (folding, escaping, CRLF);
-//! - `params` reads a feed request (language, scope, years);
+//! - `params`: what a feed request asks for (language, scope, years);
 //! - `holidays` and `name_days` build the two calendars from the in-memory catalog
 //!   (`crate::catalog`), like every other answer: each holiday's stable id, the names of
 //!   declared days off in every language, the shortened days and the name days are all
-//!   kept there, so the feeds never read the published year files;
-//! - `api` answers the two endpoints and documents them.
+//!   kept there, so the feeds never read the published year files.
 //!
 //! A feed is a pure function of its parameters, the dataset version and the year in
 //! Vilnius (which places the default window and the `DTSTAMP`), so it is built once per
 //! such key, tagged with a digest of its bytes, and kept in a cache of [`CACHE_BUDGET`]
 //! bytes; the least recently used leaves first. Equal keys give equal bytes on every server.
 
-pub mod api;
 pub mod holidays;
 pub mod ics;
 pub mod name_days;
@@ -79,7 +77,7 @@ impl Feeds {
 
     /// The feed `request` asks for, from the dataset `catalog` was loaded from, in the
     /// Vilnius year `vilnius_year`: from the cache, or built now.
-    fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
+    pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
         let key = FeedKey {
             request,
             dataset_version: catalog.version().to_string(),

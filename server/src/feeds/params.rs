@@ -1,12 +1,11 @@
-//! Reading a feed request: `lang`, `scope`, `shortened`, `from_year`, `to_year`
-//! (docs/api.md, `/feeds`). Refusals are the API's JSON errors.
+//! What a feed request asks for (the cache key of a built feed), and the window of years a
+//! holiday feed covers. The feed endpoints of the API read
+//! the query into these.
 
 use std::ops::RangeInclusive;
 
-use kalendorius_dataset::{Lang, Year};
-use poem::Request;
+use kalendorius_dataset::Lang;
 
-use crate::api::params::{self, echo, Params};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -53,48 +52,10 @@ pub enum FeedRequest {
     },
 }
 
-/// Reads a `/feeds/holidays.ics` request, `this_year` being the current year in Vilnius.
-pub fn holidays(req: &Request, catalog: &Catalog, this_year: i32) -> Result<FeedRequest, ApiError> {
-    let p = Params::parse(
-        req.uri().query(),
-        ["lang", "scope", "shortened", "from_year", "to_year"],
-    )?;
-    let lang = params::lang(p.get(0))?;
-    let scope = match p.get(1).map(str::to_ascii_lowercase).as_deref() {
-        None | Some("red") => Scope::Red,
-        Some("all") => Scope::All,
-        Some(_) => return Err(invalid_param("scope", "red or all", p.get(1))),
-    };
-    let shortened = match p.get(2).map(str::to_ascii_lowercase).as_deref() {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(_) => return Err(invalid_param("shortened", "true or false", p.get(2))),
-    };
-    let from = p
-        .get(3)
-        .map(|v| year(catalog, "from_year", v))
-        .transpose()?;
-    let to = p.get(4).map(|v| year(catalog, "to_year", v)).transpose()?;
-    Ok(FeedRequest::Holidays(HolidayFeedRequest {
-        lang,
-        scope,
-        shortened,
-        years: window(catalog, this_year, from, to)?,
-    }))
-}
-
-/// Reads a `/feeds/name-days.ics` request.
-pub fn name_days(req: &Request) -> Result<FeedRequest, ApiError> {
-    let p = Params::parse(req.uri().query(), ["lang"])?;
-    Ok(FeedRequest::NameDays {
-        lang: params::lang(p.get(0))?,
-    })
-}
-
 /// The years of a holiday feed. Without `from`/`to`: last year to five years ahead, clipped
 /// to the dataset. A missing bound is the default one, moved to the given bound when it
 /// would otherwise cross it. At most [`MAX_YEARS`] years, `from` not after `to`.
-fn window(
+pub fn window(
     catalog: &Catalog,
     this_year: i32,
     from: Option<i32>,
@@ -127,30 +88,4 @@ fn window(
         ));
     }
     Ok(from..=to)
-}
-
-/// A `from_year`/`to_year` value: plain digits, a year the dataset serves.
-fn year(catalog: &Catalog, name: &str, value: &str) -> Result<i32, ApiError> {
-    let (first, last) = (catalog.first().year(), catalog.last().year());
-    match Year::parse(value) {
-        Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),
-        _ => Err(ApiError::new(
-            ErrorCode::InvalidYear,
-            format!(
-                "parameter '{name}' must be a year between {first} and {last} in plain digits (no sign, no leading zero), got '{}'",
-                echo(value)
-            ),
-        )),
-    }
-}
-
-/// The `invalid_param` of a value outside its choices.
-fn invalid_param(name: &str, choices: &str, value: Option<&str>) -> ApiError {
-    ApiError::new(
-        ErrorCode::InvalidParam,
-        format!(
-            "parameter '{name}' must be {choices}, got '{}'",
-            echo(value.unwrap_or_default())
-        ),
-    )
 }

@@ -1,7 +1,7 @@
 //! Compression of answers (docs/api.md, Compression): gzip and brotli, chosen from the
 //! request's `Accept-Encoding`, for successful answers of 1 KiB or more.
 //!
-//! The gate (`crate::app`) hands every finished answer to [`Compressor::encode`]. An
+//! The gate hands every finished answer to [`Compressor::encode`]. An
 //! answer below [`MIN_SIZE`] leaves after one length check: most answers of the API are a
 //! few hundred bytes, and compressing them costs more time than it saves bytes. A larger
 //! answer:

@@ -87,3 +87,34 @@ impl DocsPages {
         )
     }
 }
+
+/// Swagger UI over the document `spec`, as an endpoint to mount at `/docs`.
+///
+/// The UI's page and scripts come from poem-openapi, which embeds them only through one of
+/// its own services: the page of an empty service is taken and its document replaced by
+/// ours (the page holds the document once, verbatim).
+pub fn swagger_ui(spec: &str) -> poem::Route {
+    use poem::endpoint::make_sync;
+    use poem::web::Html;
+
+    let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
+    let page = empty.swagger_ui_html().replacen(&empty.spec(), spec, 1);
+    let receiver = Request::builder()
+        .uri(Uri::from_static("/oauth-receiver.html"))
+        .finish();
+    let receiver = empty
+        .swagger_ui()
+        .call(receiver)
+        .now_or_never()
+        .and_then(Result::ok)
+        .map(IntoResponse::into_response)
+        .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
+        .unwrap_or_default();
+    poem::Route::new()
+        .at("/", make_sync(move |_| Html(page.clone())))
+        .at(
+            "/oauth-receiver.html",
+            make_sync(move |_| Html(receiver.clone())),
+        )
+}
+

@@ -11,7 +11,7 @@
 //! compiled into one minijinja environment when the server starts; a unit test renders every
 //! template. A rendered page is kept in a bounded cache under its strong ETag (dataset
 //! version, path, language, and today's date on pages that show it), so a page is rendered
-//! once and then costs about what a JSON answer costs. `crate::app` routes the paths
+//! once and then costs about what a JSON answer costs. The gate routes the paths
 //! here after counting them against the per-IP limit of the pages.
 
 pub mod cache;
@@ -34,7 +34,7 @@ use self::cache::PageCache;
 use self::i18n::Texts;
 use self::route::Page;
 use self::view::{day_path, month_path, Frame, Viewer};
-use crate::api::name_search::MAX_QUERY_CHARS;
+use crate::name_index::MAX_QUERY_CHARS;
 use crate::catalog::Catalog;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};

@@ -1,7 +1,7 @@
 //! The OpenAPI document and the behaviour held together: every path, parameter, status and
 //! security scheme of `/api/v1/openapi.json` is exercised, and every real response body is
 //! validated against the schema the document declares for it (types, required and nullable
-//! fields, enums, formats, and no undeclared fields).
+//! fields, enums, formats, and no undeclared fields) by a JSON Schema validator.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,119 +16,27 @@ const CALENDAR: &str = "text/calendar; charset=utf-8";
 /// Parameters of an operation: (name, required), in order.
 type Params = Vec<(&'static str, bool)>;
 
-/// A small validator for the subset of OpenAPI 3.0 schemas poem-openapi emits.
+/// Validates `value` against `schema`, a schema of the document, with the `jsonschema`
+/// crate (JSON Schema 2020-12, the dialect of OpenAPI 3.1), its `$ref`s resolved in the
+/// document's components, formats checked.
 fn validate(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let name = reference
-            .strip_prefix("#/components/schemas/")
-            .ok_or_else(|| format!("{at}: unexpected $ref {reference}"))?;
-        let target = &doc["components"]["schemas"][name];
-        if target.is_null() {
-            return Err(format!("{at}: dangling $ref {reference}"));
-        }
-        return validate(doc, target, value, at);
-    }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(options) = schema.get(key).and_then(Value::as_array) {
-            let matches = options
-                .iter()
-                .filter(|s| validate(doc, s, value, at).is_ok())
-                .count();
-            let ok = if key == "oneOf" {
-                matches == 1
-            } else {
-                matches >= 1
-            };
-            return if ok {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{at}: {matches} of the {key} alternatives match {value}"
-                ))
-            };
-        }
-    }
-    if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
-        for s in all {
-            validate(doc, s, value, at)?;
-        }
-        return Ok(());
-    }
-    if value.is_null() {
-        return if schema["nullable"] == true {
-            Ok(())
-        } else {
-            Err(format!("{at}: null but not nullable"))
-        };
-    }
-    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
-        if !allowed.contains(value) {
-            return Err(format!("{at}: {value} not in {allowed:?}"));
-        }
-    }
-    match schema["type"].as_str() {
-        Some("object") => {
-            let obj = value.as_object().ok_or(format!("{at}: not an object"))?;
-            for req in schema["required"].as_array().into_iter().flatten() {
-                let req = req.as_str().unwrap();
-                if !obj.contains_key(req) {
-                    return Err(format!("{at}: required field '{req}' missing"));
-                }
-            }
-            let props = schema["properties"]
-                .as_object()
-                .cloned()
-                .unwrap_or_default();
-            for (k, v) in obj {
-                let s = props
-                    .get(k)
-                    .ok_or(format!("{at}: field '{k}' is not in the schema"))?;
-                validate(doc, s, v, &format!("{at}.{k}"))?;
-            }
-            Ok(())
-        }
-        Some("array") => {
-            let items = value.as_array().ok_or(format!("{at}: not an array"))?;
-            for (i, item) in items.iter().enumerate() {
-                validate(doc, &schema["items"], item, &format!("{at}[{i}]"))?;
-            }
-            Ok(())
-        }
-        Some("string") => {
-            let s = value.as_str().ok_or(format!("{at}: not a string"))?;
-            if schema["format"] == "date"
-                && chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_err()
-            {
-                return Err(format!("{at}: '{s}' is not a date"));
-            }
-            Ok(())
-        }
-        Some("integer") => {
-            let n = value.as_i64().ok_or(format!("{at}: not an integer"))?;
-            if let Some(min) = schema["minimum"].as_f64() {
-                if (n as f64) < min {
-                    return Err(format!("{at}: {n} < {min}"));
-                }
-            }
-            if let Some(max) = schema["maximum"].as_f64() {
-                if (n as f64) > max {
-                    return Err(format!("{at}: {n} > {max}"));
-                }
-            }
-            Ok(())
-        }
-        Some("number") => value
-            .as_f64()
-            .map(|_| ())
-            .ok_or(format!("{at}: not a number")),
-        Some("boolean") => value
-            .as_bool()
-            .map(|_| ())
-            .ok_or(format!("{at}: not a boolean")),
-        // A schema without a type (such as a description-only `allOf` member) allows any
-        // value; anything else is a type this validator does not know.
-        None if schema.get("properties").is_none() && schema.get("items").is_none() => Ok(()),
-        other => Err(format!("{at}: schema type {other:?} not handled: {schema}")),
+    let root = serde_json::json!({
+        "allOf": [schema],
+        "components": doc["components"],
+    });
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&root)
+        .map_err(|e| format!("{at}: the schema does not compile: {e}"))?;
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("at '{}': {e}", e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{at}: {}", errors.join("; ")))
     }
 }
 
@@ -951,5 +859,28 @@ async fn the_document_states_the_rules_a_client_must_follow() {
                 .match_indices("spec ")
                 .any(|(i, _)| text[i + 5..].starts_with(|c: char| c.is_ascii_digit()));
         assert!(!cites_decision && !cites_spec, "{at}: {text}");
+    }
+}
+
+/// The public answers are written from precomputed parts, not by serde: their bytes are
+/// exactly the JSON of their answer types (each field, in order, nothing more).
+#[tokio::test]
+async fn precomputed_answers_are_their_types_json() {
+    use kalendorius_server::api::days::DaysRange;
+    use kalendorius_server::api::laisvadienis::DayStatus;
+
+    let app = spawn_app().await;
+    let resp = app.get("/api/v1/days?from=2022-01-01&to=2022-12-31").await;
+    assert_eq!(resp.status(), 200);
+    let body = resp.text().await.unwrap();
+    let typed: DaysRange = serde_json::from_str(&body).expect("a DaysRange, no other field");
+    assert_eq!(typed.count, 365);
+    assert_eq!(serde_json::to_string(&typed).unwrap(), body);
+    // A red holiday, a Sunday, a Saturday, a shortened day and a plain working day.
+    for date in ["2022-05-01", "2022-05-08", "2022-05-07", "2022-06-23", "2022-05-04"] {
+        let resp = app.get(&format!("/api/v1/laisvadienis?date={date}")).await;
+        let body = resp.text().await.unwrap();
+        let typed: DayStatus = serde_json::from_str(&body).expect("a DayStatus");
+        assert_eq!(serde_json::to_string(&typed).unwrap(), body, "{date}");
     }
 }

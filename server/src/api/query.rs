@@ -1,38 +1,64 @@
-//! Query parameters: parsed from the raw query string, once, by our own rules (docs/api.md,
-//! Conventions and Errors).
+//! The one query extractor: a request's query string read once, by the rules of
+//! docs/api.md (Conventions and Errors), against the parameters its [`Endpoint`] declares.
 //!
-//! poem-openapi's extractors document the parameters (see `api::doc_params`) but do not
-//! decide anything, because the rules here are not theirs: a parameter sent twice is an error
-//! (`invalid_param`) rather than "take the first"; an empty value (`date=`) counts as absent;
-//! unknown parameters are ignored; and each failure has its own code and message. The typed
-//! results are the dataset crate's boundary newtypes ([`Date`], [`Year`], [`Lang`]).
+//! The rules are the API's own, not a framework's: a parameter sent twice is
+//! `invalid_param` (never "take the first"); an empty value (`date=`) counts as absent;
+//! unknown parameters are ignored; each failure has its own code and message. [`Query`]
+//! holds the raw values by the endpoint's [`Param`] order; the typed readers below
+//! (`date_or_today`, `year`, `lang`, `week`, `integer`, `choice`) turn them into the dataset
+//! crate's boundary newtypes, each endpoint in its documented check order.
 
 use std::borrow::Cow;
 
+use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
+use poem::Request;
 
 use crate::api::today::{Today, TODAY};
+use crate::api::endpoint::{Access, Endpoint};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// Longest part of a client's value quoted back in a message.
 const ECHO_MAX_CHARS: usize = 40;
 
-/// The values of the parameters an endpoint knows, in the order it names them.
+/// Most parameters an endpoint declares, plus `api_key`.
+const MAX_PARAMS: usize = 8;
+
+/// The values of an endpoint's parameters, in the order it declares them.
 ///
-/// Invariant: `values[i]` is the single non-empty value of `names[i]`, or `None` when it was
-/// absent or empty.
+/// Invariant: `values[i]` is the single non-empty value of the `i`-th parameter, or `None`
+/// when it was absent or empty.
 #[derive(Debug)]
-pub struct Params<'q, const N: usize> {
-    values: [Option<Cow<'q, str>>; N],
+pub struct Query<'q> {
+    values: [Option<Cow<'q, str>>; MAX_PARAMS],
 }
 
-impl<'q, const N: usize> Params<'q, N> {
-    /// Picks `names` out of a raw query string. A known name that occurs more than once
-    /// (even with equal or empty values) is `invalid_param`; everything else is ignored.
-    pub fn parse(query: Option<&'q str>, names: [&str; N]) -> Result<Self, ApiError> {
-        let mut values: [Option<Cow<'q, str>>; N] = std::array::from_fn(|_| None);
-        let mut seen = [false; N];
+impl<'q> Query<'q> {
+    /// Reads the parameters of `endpoint` (and, on a keyed one, `api_key`, which may be
+    /// sent once) out of the request's query string. A known name that occurs more than
+    /// once (even with equal or empty values) is `invalid_param`; everything else is
+    /// ignored.
+    pub fn read(req: &'q Request, endpoint: &Endpoint) -> Result<Self, ApiError> {
+        let names = endpoint.params.iter().map(|p| p.name);
+        let api_key = (endpoint.access == Access::Keyed).then_some("api_key");
+        Query::parse(req.uri().query(), names.chain(api_key))
+    }
+
+    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
+    pub fn parse<'n>(
+        query: Option<&'q str>,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Result<Self, ApiError> {
+        let mut known = [""; MAX_PARAMS];
+        let mut count = 0;
+        for name in names {
+            known[count] = name;
+            count += 1;
+        }
+        let names = &known[..count];
+        let mut values: [Option<Cow<'q, str>>; MAX_PARAMS] = std::array::from_fn(|_| None);
+        let mut seen = [false; MAX_PARAMS];
         for (name, value) in pairs(query.unwrap_or("")) {
             let Some(i) = names.iter().position(|n| *n == name) else {
                 continue;
@@ -51,10 +77,10 @@ impl<'q, const N: usize> Params<'q, N> {
                 values[i] = Some(value);
             }
         }
-        Ok(Params { values })
+        Ok(Query { values })
     }
 
-    /// The value of the `i`-th name.
+    /// The value of the `i`-th parameter.
     pub fn get(&self, i: usize) -> Option<&str> {
         self.values[i].as_deref()
     }
@@ -168,22 +194,20 @@ pub fn date_range(
     Ok((from, to))
 }
 
-/// Parses the `year` parameter of `/holidays`. The caller has checked presence.
-pub fn year(catalog: &Catalog, value: &str) -> Result<Year, ApiError> {
+/// Parses a year parameter `name`: plain digits, a year the catalog serves. The caller has
+/// checked presence.
+pub fn year(catalog: &Catalog, name: &str, value: &str) -> Result<Year, ApiError> {
     let (first, last) = (catalog.first().year(), catalog.last().year());
-    let invalid = || {
-        ApiError::new(
-            ErrorCode::InvalidYear,
-            format!(
-                "parameter 'year' must be a year between {first} and {last} in plain digits (no sign, no leading zero), got '{}'",
-                echo(value)
-            ),
-        )
-    };
     match Year::parse(value) {
         // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
         Ok(year) if (first..=last).contains(&year.get()) => Ok(year),
-        _ => Err(invalid()),
+        _ => Err(ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "parameter '{name}' must be a year between {first} and {last} in plain digits (no sign, no leading zero), got '{}'",
+                echo(value)
+            ),
+        )),
     }
 }
 
@@ -201,6 +225,72 @@ pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
             )
         }),
     }
+}
+
+/// Parses `week`: absent means the 5-day week.
+pub fn week(value: Option<&str>) -> Result<Week, ApiError> {
+    match value {
+        None | Some("5") => Ok(Week::Five),
+        Some("6") => Ok(Week::Six),
+        Some(other) => Err(ApiError::new(
+            ErrorCode::InvalidParam,
+            format!(
+                "parameter 'week' must be 5 (Monday-Friday) or 6 (Monday-Saturday), got '{}'",
+                echo(other)
+            ),
+        )),
+    }
+}
+
+/// The number a week form is written as in answers.
+pub fn week_number(week: Week) -> u8 {
+    match week {
+        Week::Five => 5,
+        Week::Six => 6,
+    }
+}
+
+/// Parses an integer parameter `name` from `min` to `max`, in plain digits with an optional
+/// leading `-`. The caller has checked presence.
+pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiError> {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match value.parse::<i64>() {
+        Ok(n) if plain && (min..=max).contains(&n) => Ok(n),
+        _ => Err(ApiError::new(
+            ErrorCode::InvalidParam,
+            format!(
+                "parameter '{name}' must be an integer from {min} to {max}, got '{}'",
+                echo(value)
+            ),
+        )),
+    }
+}
+
+/// Parses a parameter `name` that is one of `choices` (case-insensitive), as its index in
+/// `choices`; absent is `default`.
+pub fn choice(
+    name: &str,
+    value: Option<&str>,
+    choices: &[&str],
+    default: usize,
+) -> Result<usize, ApiError> {
+    let Some(value) = value else {
+        return Ok(default);
+    };
+    choices
+        .iter()
+        .position(|c| c.eq_ignore_ascii_case(value))
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidParam,
+                format!(
+                    "parameter '{name}' must be {}, got '{}'",
+                    choices.join(" or "),
+                    echo(value)
+                ),
+            )
+        })
 }
 
 #[cfg(test)]
@@ -233,17 +323,17 @@ mod tests {
 
     #[test]
     fn duplicates_are_refused_and_empty_is_absent() {
-        let p = Params::parse(Some("date=&x=1&x=2"), ["date"]).unwrap();
+        let p = Query::parse(Some("date=&x=1&x=2"), ["date"]).unwrap();
         assert_eq!(p.get(0), None);
-        let err = Params::parse(Some("date=2024-01-01&date=2024-01-01"), ["date"]).unwrap_err();
+        let err = Query::parse(Some("date=2024-01-01&date=2024-01-01"), ["date"]).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidParam);
-        let err = Params::parse(Some("date=&date="), ["date"]).unwrap_err();
+        let err = Query::parse(Some("date=&date="), ["date"]).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidParam);
     }
 
     #[test]
     fn values_are_percent_decoded() {
-        let p = Params::parse(Some("lang=%45N&date=2024%2D01%2D01"), ["date", "lang"]).unwrap();
+        let p = Query::parse(Some("lang=%45N&date=2024%2D01%2D01"), ["date", "lang"]).unwrap();
         assert_eq!(p.get(0), Some("2024-01-01"));
         assert_eq!(p.get(1), Some("EN"));
     }
@@ -261,5 +351,25 @@ mod tests {
         assert_eq!(lang(None).unwrap(), Lang::Lt);
         assert_eq!(lang(Some("EN")).unwrap(), Lang::En);
         assert_eq!(lang(Some("de")).unwrap_err().code, ErrorCode::InvalidLang);
+    }
+
+    #[test]
+    fn week_is_5_or_6_and_defaults_to_5() {
+        assert_eq!(week(None).unwrap(), Week::Five);
+        assert_eq!(week(Some("6")).unwrap(), Week::Six);
+        for bad in ["7", "05", "five", " 5"] {
+            assert_eq!(week(Some(bad)).unwrap_err().code, ErrorCode::InvalidParam);
+        }
+    }
+
+    #[test]
+    fn integers_are_bounded_and_plain() {
+        assert_eq!(integer("days", "0", -100_000, 100_000).unwrap(), 0);
+        assert_eq!(integer("days", "-100000", -100_000, 100_000).unwrap(), -100_000);
+        assert_eq!(integer("days", "100000", -100_000, 100_000).unwrap(), 100_000);
+        for bad in ["100001", "-100001", "+5", "1.5", "", "-", "1e3", "99999999999999999999"] {
+            let err = integer("days", bad, -100_000, 100_000).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParam, "{bad}");
+        }
     }
 }

@@ -1,0 +1,124 @@
+//! `GET /api/v1/feeds/holidays.ics`: the holidays as an iCalendar feed. Public, limited per
+//! client IP.
+
+use chrono::Datelike;
+use poem::{Request, Response};
+
+use super::answer;
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::query::{self, Query};
+use crate::feeds::params::{window, FeedRequest, HolidayFeedRequest, Scope};
+use crate::feeds::CONTENT_TYPE;
+use crate::http::caching;
+use crate::http::errors::{ApiError, ErrorCode};
+use crate::limits::PublicEndpoint;
+
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/feeds/holidays.ics",
+    operation_id: "holidays_feed",
+    summary: "Holidays as an iCalendar feed",
+    description: "A calendar to subscribe to (`webcal://`): all-day events, refreshed daily. \
+                  `scope=red` (default): one event per non-working holiday date (red \
+                  holidays, with the names joined when two fall on one date, and declared \
+                  extra days off); `scope=all`: one event per holiday of every type \
+                  (`CATEGORIES` is its type) and per declared extra day off. `shortened=true` \
+                  adds the shortened working days of the 5-day week. Years: from last year to \
+                  five years ahead (in Europe/Vilnius), within the dataset, unless \
+                  `from_year`/`to_year` say otherwise (at most 30 years, else \
+                  `invalid_year`). A UID stays the same across dataset versions for the same \
+                  holiday on the same date. No key needed; limited per client IP to 60 \
+                  requests per minute and 10 000 per calendar month (UTC).",
+    access: Access::Public(PublicEndpoint::Feeds),
+    params: &[
+        Param {
+            description: "Language of the names and of the calendar's name: `lt` (default), \
+                          `en`, `pl`, `ru`; case-insensitive; empty counts as absent.",
+            ..LANG
+        },
+        Param {
+            name: "scope",
+            required: false,
+            kind: Kind::Choice {
+                values: &["red", "all"],
+                default: 0,
+            },
+            description: "`red` (default): non-working holiday dates; `all`: every holiday. \
+                          Case-insensitive; empty counts as absent.",
+        },
+        Param {
+            name: "shortened",
+            required: false,
+            kind: Kind::Choice {
+                values: &["true", "false"],
+                default: 1,
+            },
+            description: "`true`: also list the shortened working days; default `false`. \
+                          Case-insensitive; empty counts as absent.",
+        },
+        Param {
+            name: "from_year",
+            required: false,
+            kind: Kind::Year,
+            description: "First year of the feed (default: last year); at most 30 years \
+                          from `from_year` to `to_year`.",
+        },
+        Param {
+            name: "to_year",
+            required: false,
+            kind: Kind::Year,
+            description: "Last year of the feed (default: five years ahead).",
+        },
+    ],
+    answer: AnswerKind::Calendar,
+    bad_request: &[
+        ErrorCode::InvalidYear,
+        ErrorCode::InvalidLang,
+        ErrorCode::InvalidParam,
+    ],
+    handle,
+};
+
+/// The feed's window is counted in years of Europe/Vilnius from the request's `today`.
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let this_year = cx.today.current().year();
+    let lang = query::lang(query.get(0))?;
+    let scope = match query::choice("scope", query.get(1), &["red", "all"], 0)? {
+        0 => Scope::Red,
+        _ => Scope::All,
+    };
+    let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
+    let year = |i: usize, name: &str| {
+        query
+            .get(i)
+            .map(|v| query::year(cx.catalog, name, v).map(|y| y.get()))
+            .transpose()
+    };
+    let (from, to) = (year(3, "from_year")?, year(4, "to_year")?);
+    let request = FeedRequest::Holidays(HolidayFeedRequest {
+        lang,
+        scope,
+        shortened,
+        years: window(cx.catalog, this_year, from, to)?,
+    });
+    feed_answer(req, cx, request, this_year)
+}
+
+/// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
+pub fn feed_answer(
+    req: &Request,
+    cx: &Context,
+    request: FeedRequest,
+    this_year: i32,
+) -> Result<Response, ApiError> {
+    let feed = cx.feeds.feed(request, cx.catalog, this_year);
+    if caching::not_modified(req.headers(), &feed.etag) {
+        return Ok(answer::not_modified(feed.etag.clone()));
+    }
+    Ok(answer::public_typed(
+        feed.body.clone(),
+        CONTENT_TYPE,
+        feed.etag.clone(),
+    ))
+}

@@ -1,0 +1,42 @@
+//! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public, limited
+//! per client IP.
+
+use chrono::Datelike;
+use poem::{Request, Response};
+
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
+use super::holidays_feed::feed_answer;
+use super::query::{self, Query};
+use crate::feeds::params::FeedRequest;
+use crate::http::errors::{ApiError, ErrorCode};
+use crate::limits::PublicEndpoint;
+
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/feeds/name-days.ics",
+    operation_id: "name_days_feed",
+    summary: "Name days as an iCalendar feed",
+    description: "One yearly recurring all-day event per calendar day with that day's names, \
+                  so the feed is small and never ends. The names of February 29 repeat on the \
+                  last day of February (`RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`): February \
+                  28 in a common year, as elsewhere in the API. No key needed; limited per \
+                  client IP to 60 requests per minute and 10 000 per calendar month (UTC).",
+    access: Access::Public(PublicEndpoint::Feeds),
+    params: &[Param {
+        description: "Language of the summaries and of the calendar's name: `lt` (default), \
+                      `en`, `pl`, `ru` (case-insensitive; empty counts as absent); the names \
+                      are Lithuanian in every language.",
+        ..LANG
+    }],
+    answer: AnswerKind::Calendar,
+    bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
+    handle,
+};
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let request = FeedRequest::NameDays {
+        lang: query::lang(query.get(0))?,
+    };
+    feed_answer(req, cx, request, cx.today.current().year())
+}

@@ -1,0 +1,283 @@
+//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s: their paths,
+//! words, parameters, access and answer types. Nothing here describes an endpoint by hand,
+//! so the document cannot drift from what answers.
+//!
+//! Answer schemas come from the answer types' `JsonSchema` (schemars, which reads the same
+//! serde attributes the JSON is written with); OpenAPI 3.1 schemas are JSON Schema 2020-12,
+//! so they go into `components/schemas` as they are. Every object of an answer is closed
+//! (`additionalProperties: false`): the service never sends an undeclared field.
+
+use schemars::generate::{Contract, SchemaSettings};
+use schemars::transform::{transform_subschemas, Transform};
+use serde_json::{json, Map, Value};
+
+use super::endpoint::{Access, AnswerKind, Endpoint, Kind};
+use super::PREFIX;
+use crate::feeds::CONTENT_TYPE;
+use crate::http::errors::{ErrorCode, JSON_CONTENT_TYPE};
+
+/// The document's opening words.
+const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
+holidays, and name days for every date from 1583 to 2100. All responses are JSON (the \
+calendar feeds under `/feeds` answer `text/calendar`); answers of 1 KiB or more are gzip- or \
+brotli-compressed as `Accept-Encoding` allows, with an ETag per encoding; every non-2xx \
+response is `{\"error\": code, \"message\": sentence}`, except the empty-bodied 400, \
+414 and 431 the HTTP layer sends itself for a request it cannot parse (a malformed request \
+line or header, a target longer than 65 534 bytes, more than 100 headers). An HTTP/1.1 \
+request needs exactly one `Host` header (else 400 `invalid_host`). GET and HEAD on every \
+endpoint (HEAD counts like GET), OPTIONS answers CORS preflight without key or quota. \
+Unknown query parameters are ignored; a parameter sent twice is `invalid_param`; an empty \
+value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \
+`RateLimit-Remaining` and `RateLimit-Reset` (seconds) for the tightest window; a 429 adds \
+`Retry-After` and uses no quota. Keyed endpoints check the key (401) before the limits \
+(429) before the parameters (400), so a 400 counts against the key's quota.";
+
+/// The message of the error examples.
+const EXAMPLE_MESSAGE: &str = "one English sentence naming the parameter, if any, and the accepted form";
+
+/// The three ways to send a key, as alternatives.
+const SECURITY_SCHEMES: [&str; 3] = ["HeaderKey", "BearerKey", "QueryKey"];
+
+/// The document of `endpoints`, as JSON text.
+pub fn document(endpoints: &[&Endpoint]) -> String {
+    let mut generator = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.definitions_path = "/components/schemas".into();
+            s.contract = Contract::Serialize;
+            s.meta_schema = None;
+            s.transforms.push(Box::new(CloseObjects));
+        })
+        .into_generator();
+    let mut paths = Map::new();
+    for endpoint in endpoints {
+        let operation = operation(endpoint, &mut generator);
+        paths.insert(
+            format!("{PREFIX}{}", endpoint.path),
+            json!({ "get": operation }),
+        );
+    }
+    let document = json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "kalendorius",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": DESCRIPTION,
+        },
+        "servers": [{ "url": "/", "description": "This server." }],
+        "tags": [
+            { "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." },
+            { "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." },
+        ],
+        "paths": paths,
+        "components": {
+            "schemas": generator.take_definitions(true),
+            "securitySchemes": {
+                "HeaderKey": { "type": "apiKey", "in": "header", "name": "X-API-Key", "description": "Recommended: the key in the `X-API-Key` header." },
+                "BearerKey": { "type": "http", "scheme": "bearer", "description": "Allowed: `Authorization: Bearer <key>`." },
+                "QueryKey": { "type": "apiKey", "in": "query", "name": "api_key", "description": "Testing only: the `api_key` query parameter (it ends up in proxy logs)." },
+            },
+        },
+    });
+    serde_json::to_string(&document).expect("a JSON value always serializes")
+}
+
+/// One operation.
+fn operation(endpoint: &Endpoint, generator: &mut schemars::SchemaGenerator) -> Value {
+    let keyed = endpoint.access == Access::Keyed;
+    let parameters: Vec<Value> = endpoint
+        .params
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "in": "query",
+                "required": p.required,
+                "description": p.description,
+                "schema": param_schema(p.kind),
+            })
+        })
+        .collect();
+    let ok_content = match &endpoint.answer {
+        AnswerKind::Json(schema) => json!({
+            JSON_CONTENT_TYPE: { "schema": schema(generator) }
+        }),
+        AnswerKind::Calendar => json!({
+            CONTENT_TYPE: { "schema": { "type": "string", "description": "An iCalendar (RFC 5545) calendar." } }
+        }),
+    };
+    let mut headers = common_headers(keyed);
+    let mut cache_headers = headers.clone();
+    cache_headers.insert("ETag".into(), header("string", "Strong validator of the answer."));
+    cache_headers.insert("Cache-Control".into(), header("string", "How long the answer may be kept."));
+    let ok_headers = if keyed && !endpoint.revalidates() {
+        headers.insert("Cache-Control".into(), header("string", "`private`."));
+        headers.clone()
+    } else {
+        cache_headers.clone()
+    };
+    let mut responses = Map::new();
+    let ok_description = match endpoint.access {
+        Access::Public(_) => "Success. Cacheable: `Cache-Control: public, max-age=3600` and a strong ETag (`max-age=60` when a date parameter was `today`).",
+        Access::Keyed if endpoint.revalidates() => "Success (`Cache-Control: private`). When a date parameter was `today`: `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.",
+        Access::Keyed => "Success (`Cache-Control: private`).",
+    };
+    responses.insert(
+        "200".into(),
+        json!({ "description": ok_description, "headers": ok_headers, "content": ok_content }),
+    );
+    if endpoint.revalidates() {
+        let description = if keyed {
+            "Only when a date parameter was `today`: `If-None-Match` matched the ETag of the resolved date."
+        } else {
+            "`If-None-Match` matched the current ETag."
+        };
+        responses.insert(
+            "304".into(),
+            json!({ "description": description, "headers": cache_headers }),
+        );
+    }
+    let bad_request: Vec<ErrorCode> = endpoint
+        .bad_request
+        .iter()
+        .copied()
+        .chain([ErrorCode::InvalidHost])
+        .collect();
+    responses.insert(
+        "400".into(),
+        error_response(
+            "A parameter is missing, repeated or malformed (see the codes), or the `Host` header is missing or repeated.",
+            &bad_request,
+            None,
+        ),
+    );
+    if keyed {
+        responses.insert(
+            "401".into(),
+            error_response(
+                "No key, an unknown or revoked key, or an expired one.",
+                &[ErrorCode::MissingKey, ErrorCode::InvalidKey, ErrorCode::ExpiredKey],
+                None,
+            ),
+        );
+    }
+    let (whose, windows) = if keyed {
+        ("A window of the key is exhausted. Uses no quota.", [ErrorCode::RateLimitMinute, ErrorCode::RateLimitDay])
+    } else {
+        ("A per-IP window is exhausted. Uses no quota.", [ErrorCode::RateLimitMinute, ErrorCode::RateLimitMonth])
+    };
+    responses.insert(
+        "429".into(),
+        error_response(whose, &windows, Some(("Retry-After", "Seconds to wait."))),
+    );
+    if keyed {
+        responses.insert(
+            "503".into(),
+            error_response(
+                "The key cannot be checked now: the shared state store (Redis, when several server processes share keys and limits) cannot be reached. Uses no quota; retry shortly.",
+                &[ErrorCode::StateUnavailable],
+                None,
+            ),
+        );
+    }
+    let mut operation = json!({
+        "tags": [if keyed { "Keyed" } else { "Public" }],
+        "summary": endpoint.summary,
+        "description": endpoint.description,
+        "operationId": endpoint.operation_id,
+        "parameters": parameters,
+        "responses": responses,
+    });
+    if keyed {
+        operation["security"] = SECURITY_SCHEMES
+            .iter()
+            .map(|scheme| json!({ *scheme: [] }))
+            .collect();
+    }
+    operation
+}
+
+/// The schema of a query parameter of `kind`.
+fn param_schema(kind: Kind) -> Value {
+    use kalendorius_dataset::{FIRST_YEAR, LAST_YEAR};
+    match kind {
+        Kind::Date => json!({
+            "type": "string",
+            "description": format!(
+                "A real date `YYYY-MM-DD` from {} to {}, or `today` (the date in Europe/Vilnius).",
+                kalendorius_dataset::Date::first(),
+                kalendorius_dataset::Date::last()
+            ),
+            "pattern": r"^(\d{4}-\d{2}-\d{2}|today)$",
+        }),
+        Kind::Year => json!({ "type": "integer", "minimum": FIRST_YEAR, "maximum": LAST_YEAR }),
+        // A pattern, not an enum: the value is case-insensitive and may be empty.
+        Kind::Lang => json!({
+            "type": "string",
+            "pattern": "^([lL][tT]|[eE][nN]|[pP][lL]|[rR][uU])?$",
+            "default": "lt",
+        }),
+        // A range, not an enum, so that generated clients take a plain number.
+        Kind::Week => json!({ "type": "integer", "minimum": 5, "maximum": 6, "default": 5 }),
+        Kind::Integer { min, max } => json!({ "type": "integer", "minimum": min, "maximum": max }),
+        Kind::Text { max_chars } => json!({ "type": "string", "minLength": 1, "maxLength": max_chars }),
+        Kind::Choice { values, default } => {
+            json!({ "type": "string", "enum": values, "default": values[default] })
+        }
+    }
+}
+
+/// The headers every answer of the API carries.
+fn common_headers(keyed: bool) -> Map<String, Value> {
+    let whose = if keyed { "of the key" } else { "(per IP)" };
+    let mut headers = Map::new();
+    headers.insert("X-Dataset-Version".into(), header("string", "Version of the dataset that answered."));
+    headers.insert("RateLimit-Limit".into(), header("integer", &format!("Limit of the tightest window {whose}.")));
+    headers.insert("RateLimit-Remaining".into(), header("integer", "Requests left in that window."));
+    headers.insert("RateLimit-Reset".into(), header("integer", "Seconds until that window frees capacity."));
+    headers
+}
+
+fn header(ty: &str, description: &str) -> Value {
+    json!({ "description": description, "schema": { "type": ty } })
+}
+
+/// An error response carrying one of `codes`, with an extra header if any. Its example
+/// (what Swagger UI shows) carries the first code.
+fn error_response(description: &str, codes: &[ErrorCode], extra: Option<(&str, &str)>) -> Value {
+    let example = json!({ "error": codes[0], "message": EXAMPLE_MESSAGE });
+    let codes: Vec<Value> = codes
+        .iter()
+        .map(|c| serde_json::to_value(c).expect("codes serialize"))
+        .collect();
+    let mut response = json!({
+        "description": description,
+        "headers": { "X-Dataset-Version": header("string", "Version of the dataset that answered.") },
+        "content": { JSON_CONTENT_TYPE: { "schema": {
+            "type": "object",
+            "required": ["error", "message"],
+            "additionalProperties": false,
+            "example": example,
+            "properties": {
+                "error": { "type": "string", "enum": codes, "description": "Machine-readable code." },
+                "message": { "type": "string", "description": "One English sentence naming the parameter (if any) and the accepted form." },
+            },
+        }}},
+    });
+    if let Some((name, text)) = extra {
+        response["headers"][name] = header("integer", text);
+    }
+    response
+}
+
+/// Closes every object schema of an answer: no field the type does not declare.
+#[derive(Clone)]
+struct CloseObjects;
+
+impl Transform for CloseObjects {
+    fn transform(&mut self, schema: &mut schemars::Schema) {
+        if schema.get("properties").is_some() && schema.get("additionalProperties").is_none() {
+            schema.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        transform_subschemas(self, schema);
+    }
+}

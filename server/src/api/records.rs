@@ -1,0 +1,69 @@
+//! The parts several answers share: a holiday record and a name day, borrowed from the
+//! catalog. (`/holidays` and `/day` write holidays; `/name-days` and `/day` name days.)
+
+use kalendorius_dataset::{Date, Gender, HolidayType, Lang};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::catalog::{HolidayRecord, NameDayRecord};
+
+/// A holiday on a date. `/holidays` carries all four names; `/day` only `name_lt` and
+/// `name_en` beside the name in `lang`.
+#[derive(Serialize, JsonSchema)]
+pub struct Holiday<'a> {
+    /// The date.
+    pub date: Date,
+    /// Name in the requested language.
+    pub name: &'a str,
+    /// Lithuanian name.
+    pub name_lt: &'a str,
+    /// English name.
+    pub name_en: &'a str,
+    /// Polish name (`/holidays` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_pl: Option<&'a str>,
+    /// Russian name (`/holidays` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_ru: Option<&'a str>,
+    /// Category; independent of `is_red`.
+    #[serde(rename = "type")]
+    pub kind: HolidayType,
+    /// True if the holiday made the day non-working under the law in force on that date.
+    /// Use this, never `type`, to decide whether a day is non-working.
+    pub is_red: bool,
+}
+
+impl<'a> Holiday<'a> {
+    /// The record `h` on `date`, with every name (`all_names`) or only lt and en.
+    pub fn new(date: Date, h: &'a HolidayRecord, lang: Lang, all_names: bool) -> Self {
+        Holiday {
+            date,
+            name: h.name(lang),
+            name_lt: h.name(Lang::Lt),
+            name_en: h.name(Lang::En),
+            name_pl: all_names.then(|| h.name(Lang::Pl)),
+            name_ru: all_names.then(|| h.name(Lang::Ru)),
+            kind: h.kind,
+            is_red: h.is_red,
+        }
+    }
+}
+
+/// A name day. Names are Lithuanian calendar names whatever `lang`.
+#[derive(Serialize, JsonSchema)]
+pub struct NameDay<'a> {
+    /// The name celebrated.
+    pub name: &'a str,
+    /// `m` or `f`.
+    #[schemars(with = "Gender")]
+    pub gender: &'a str,
+}
+
+impl<'a> From<&'a NameDayRecord> for NameDay<'a> {
+    fn from(n: &'a NameDayRecord) -> Self {
+        NameDay {
+            name: &n.name,
+            gender: n.gender,
+        }
+    }
+}
