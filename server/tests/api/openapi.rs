@@ -151,8 +151,7 @@ async fn the_document_lists_the_api_exactly() {
         ]
     );
     // The document served is the one the code builds.
-    let built: Value =
-        serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
+    let built: Value = serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
     assert_eq!(doc, built);
 }
 
@@ -877,7 +876,13 @@ async fn precomputed_answers_are_their_types_json() {
     assert_eq!(typed.count, 365);
     assert_eq!(serde_json::to_string(&typed).unwrap(), body);
     // A red holiday, a Sunday, a Saturday, a shortened day and a plain working day.
-    for date in ["2022-05-01", "2022-05-08", "2022-05-07", "2022-06-23", "2022-05-04"] {
+    for date in [
+        "2022-05-01",
+        "2022-05-08",
+        "2022-05-07",
+        "2022-06-23",
+        "2022-05-04",
+    ] {
         let resp = app.get(&format!("/api/v1/laisvadienis?date={date}")).await;
         let body = resp.text().await.unwrap();
         let typed: DayStatus = serde_json::from_str(&body).expect("a DayStatus");
