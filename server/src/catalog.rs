@@ -678,8 +678,8 @@ fn bool_json(value: bool) -> &'static [u8] {
 /// Used for dataset versions only: a reload of a new dataset leaks its version (about 16
 /// bytes), reloading a version seen before leaks nothing.
 fn interned(text: &str) -> &'static str {
-    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
-    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    static SEEN: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock();
     if let Some(&known) = seen.iter().find(|&&known| known == text) {
         return known;
     }

@@ -18,7 +18,6 @@
 pub mod api;
 pub mod app;
 pub mod catalog;
-/// Temporary: replaced at merge by the working-time branch's `Catalog::working_summary`.
 pub mod clock;
 pub mod config;
 pub mod data;
