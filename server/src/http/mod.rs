@@ -1,4 +1,4 @@
-//! The HTTP toolkit: pieces the gate (`crate::app`) and the endpoints use, none of which
+//! The HTTP toolkit: pieces the gate (the crate's `app`) and the endpoints use, none of which
 //! knows about them. It imports nothing above it.
 //!
 //! `connections` owns the accept loop that replaces poem's `Server` (header deadline,
