@@ -20,9 +20,9 @@
 use std::io::Write as _;
 
 use bytes::Bytes;
+use moka::Equivalent;
 use poem::http::{header, HeaderMap, HeaderValue, StatusCode};
 use poem::{Body, IntoResponse, Response};
-use moka::Equivalent;
 
 use crate::http::cache::ByteCache;
 use crate::http::{caching, errors};
