@@ -108,6 +108,24 @@ impl Date {
     pub fn days_until(self, other: Date) -> i64 {
         (other.0 - self.0).num_days()
     }
+
+    /// `YYYY-MM-DD` in ASCII, without going through `core::fmt`: the server writes thousands
+    /// of dates into its answers and tags.
+    pub fn iso_bytes(self) -> [u8; 10] {
+        let (y, m, d) = (self.year() as u32, self.month(), self.day());
+        [
+            b'0' + (y / 1000 % 10) as u8,
+            b'0' + (y / 100 % 10) as u8,
+            b'0' + (y / 10 % 10) as u8,
+            b'0' + (y % 10) as u8,
+            b'-',
+            b'0' + (m / 10) as u8,
+            b'0' + (m % 10) as u8,
+            b'-',
+            b'0' + (d / 10) as u8,
+            b'0' + (d % 10) as u8,
+        ]
+    }
 }
 
 impl fmt::Display for Date {
@@ -215,6 +233,13 @@ mod tests {
         assert_eq!(Date::parse("1582-12-31"), Err(DateError::OutOfRange));
         assert_eq!(Date::parse("2101-01-01"), Err(DateError::OutOfRange));
         assert!(Date::parse("1583-01-01").is_ok() && Date::parse("2100-12-31").is_ok());
+    }
+
+    #[test]
+    fn iso_bytes_are_the_displayed_date() {
+        for text in ["1583-01-01", "2024-02-29", "2100-12-31"] {
+            assert_eq!(&Date::parse(text).unwrap().iso_bytes(), text.as_bytes());
+        }
     }
 
     #[test]

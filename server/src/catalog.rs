@@ -13,8 +13,8 @@
 //!   64 MiB budget;
 //! - the declared transfers with their names in every language (a few dozen).
 //!
-//! Everything the server answers comes from here, the calendar feeds included
-//! (`crate::feeds`); only `/data` reads the published year files (`crate::published`).
+//! Everything the server answers comes from here, the calendar feeds included; only `/data`
+//! reads the published year files.
 //!
 //! `/laisvadienis` and `/days` are written by the same functions from the same [`DayInfo`],
 //! so the two endpoints cannot disagree.
@@ -349,7 +349,17 @@ impl Catalog {
             transfers,
             name_index: NameIndex::default(),
         };
-        catalog.name_index = NameIndex::build(&catalog);
+        // The names of one year: a leap year when the dataset serves one (its February 29
+        // names are listed on 02-29), else its first year (where they are celebrated on
+        // February 28, as the dataset says for common years).
+        let year = (first.year()..=last.year())
+            .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
+            .unwrap_or(first.year());
+        catalog.name_index = NameIndex::build(catalog.dates_of_year(year).flat_map(|date| {
+            catalog
+                .name_days_on(date)
+                .map(move |record| (date, &*record.name, record.gender))
+        }));
         Ok(catalog)
     }
 
@@ -474,7 +484,7 @@ impl Catalog {
         };
         let parts: [&[u8]; 13] = [
             b"{\"date\":\"",
-            &date_bytes(date),
+            &date.iso_bytes(),
             b"\",\"laisvadienis\":",
             bool_json(info.flags & flag::LAISVADIENIS != 0),
             b",\"reason\":",
@@ -668,8 +678,8 @@ fn bool_json(value: bool) -> &'static [u8] {
 /// Used for dataset versions only: a reload of a new dataset leaks its version (about 16
 /// bytes), reloading a version seen before leaks nothing.
 fn interned(text: &str) -> &'static str {
-    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
-    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    static SEEN: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock();
     if let Some(&known) = seen.iter().find(|&&known| known == text) {
         return known;
     }
@@ -680,24 +690,7 @@ fn interned(text: &str) -> &'static str {
 
 /// `YYYY-MM-DD` without going through `fmt`.
 pub fn push_date(out: &mut Vec<u8>, date: Date) {
-    out.extend_from_slice(&date_bytes(date));
-}
-
-/// `YYYY-MM-DD` of `date`.
-fn date_bytes(date: Date) -> [u8; 10] {
-    let (y, m, d) = (date.year() as u32, date.month(), date.day());
-    [
-        b'0' + (y / 1000 % 10) as u8,
-        b'0' + (y / 100 % 10) as u8,
-        b'0' + (y / 10 % 10) as u8,
-        b'0' + (y % 10) as u8,
-        b'-',
-        b'0' + (m / 10) as u8,
-        b'0' + (m % 10) as u8,
-        b'-',
-        b'0' + (d / 10) as u8,
-        b'0' + (d % 10) as u8,
-    ]
+    out.extend_from_slice(&date.iso_bytes());
 }
 
 fn json_string(s: &str) -> String {

@@ -11,8 +11,6 @@ use kalendorius_dataset::names::fold;
 use kalendorius_dataset::Date;
 use serde_json::value::RawValue;
 
-use crate::catalog::Catalog;
-
 /// Longest name query accepted (the API's `name`, the search page's `q`), in characters.
 pub const MAX_QUERY_CHARS: usize = 64;
 
@@ -94,39 +92,32 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
-    /// Collects the names of one year of `catalog`: a leap year when the dataset serves one
-    /// (its February 29 names are listed on 02-29), else its first year (where they are
-    /// celebrated on February 28, as the dataset says for common years).
-    pub fn build(catalog: &Catalog) -> NameIndex {
-        let (first, last) = (catalog.first().year(), catalog.last().year());
-        let year = (first..=last)
-            .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
-            .unwrap_or(first);
+    /// The index of the name days of one year, each as (date, name, gender), in calendar
+    /// order.
+    pub fn build<'a>(
+        name_days: impl IntoIterator<Item = (Date, &'a str, &'static str)>,
+    ) -> NameIndex {
         let mut entries: Vec<NameEntry> = Vec::new();
         let mut by_name: std::collections::HashMap<(&str, &str), usize> = Default::default();
         let mut dates: Vec<Vec<MonthDay>> = Vec::new();
-        for date in catalog.dates_of_year(year) {
+        for (date, name, gender) in name_days {
             let day = MonthDay {
                 month: date.month() as u8,
                 day: date.day() as u8,
             };
-            for record in catalog.name_days_on(date) {
-                let slot = *by_name
-                    .entry((&record.name, record.gender))
-                    .or_insert_with(|| {
-                        entries.push(NameEntry {
-                            folded: fold(&record.name).into(),
-                            name: record.name.clone(),
-                            gender: record.gender,
-                            dates: Box::new([]),
-                        });
-                        dates.push(Vec::new());
-                        entries.len() - 1
-                    });
-                // Days come in calendar order; a name listed twice on a day counts once.
-                if dates[slot].last() != Some(&day) {
-                    dates[slot].push(day);
-                }
+            let slot = *by_name.entry((name, gender)).or_insert_with(|| {
+                entries.push(NameEntry {
+                    folded: fold(name).into(),
+                    name: name.into(),
+                    gender,
+                    dates: Box::new([]),
+                });
+                dates.push(Vec::new());
+                entries.len() - 1
+            });
+            // Days come in calendar order; a name listed twice on a day counts once.
+            if dates[slot].last() != Some(&day) {
+                dates[slot].push(day);
             }
         }
         for (entry, days) in entries.iter_mut().zip(dates) {

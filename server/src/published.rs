@@ -10,8 +10,8 @@
 //!
 //! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
 //! 518 years: more than the server's whole memory budget) are read on first request, checked
-//! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes, the
-//! least recently used leaving first. Nothing else reads them: the API and the feeds answer
+//! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes
+//! (`crate::http::cache`). Nothing else reads them: the API and the feeds answer
 //! from the catalog, loaded from the dataset's database.
 //!
 //! A year file listed in the manifest but absent from the dataset directory (the server
@@ -20,15 +20,17 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use kalendorius_dataset::layout::{year_file, MANIFEST_FILE};
 use kalendorius_dataset::Manifest;
+use parking_lot::RwLock;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
 use crate::catalog::Catalog;
+use crate::http::cache::ByteCache;
 use crate::http::caching;
 use crate::http::errors::{self, ApiError, ErrorCode, JSON_CONTENT_TYPE};
 
@@ -132,14 +134,13 @@ impl Published {
         if let Some(dataset) = self
             .current
             .read()
-            .unwrap_or_else(|e| e.into_inner())
             .as_ref()
             .filter(|d| d.version == catalog.version())
         {
             return Ok(dataset.clone());
         }
         let dataset = Arc::new(PublishedDataset::open(&self.root, catalog.version())?);
-        *self.current.write().unwrap_or_else(|e| e.into_inner()) = Some(dataset.clone());
+        *self.current.write() = Some(dataset.clone());
         Ok(dataset)
     }
 
@@ -227,17 +228,8 @@ pub struct PublishedDataset {
     year_entries: HashMap<i32, usize>,
     /// `manifest.json` as it is on disk.
     manifest_file: Document,
-    /// Year files read so far.
-    years: Mutex<YearCache>,
-}
-
-/// Year files in memory, at most [`YEAR_CACHE_BUDGET`] bytes.
-#[derive(Default)]
-struct YearCache {
-    /// Year → bytes and the tick of its last use.
-    files: HashMap<i32, (Bytes, u64)>,
-    bytes: usize,
-    clock: u64,
+    /// Year files read so far, by year.
+    years: ByteCache<i32, Bytes>,
 }
 
 impl PublishedDataset {
@@ -277,7 +269,7 @@ impl PublishedDataset {
                     body: Bytes::from(bytes),
                     etag,
                 },
-                years: Mutex::new(YearCache::default()),
+                years: ByteCache::new(YEAR_CACHE_BUDGET),
             });
         }
         Err(PublishedError::Missing {
@@ -313,14 +305,8 @@ impl PublishedDataset {
             return Ok(None);
         };
         let entry = &self.manifest.files[index];
-        {
-            let mut cache = self.years.lock().unwrap_or_else(|e| e.into_inner());
-            cache.clock += 1;
-            let now = cache.clock;
-            if let Some((bytes, used)) = cache.files.get_mut(&year) {
-                *used = now;
-                return Ok(Some((bytes.clone(), &entry.sha256)));
-            }
+        if let Some(bytes) = self.years.get(&year) {
+            return Ok(Some((bytes, &entry.sha256)));
         }
         let path = self.dir.join(&entry.path);
         let bytes = std::fs::read(&path).map_err(|source| {
@@ -349,27 +335,7 @@ impl PublishedDataset {
             });
         }
         let bytes = Bytes::from(bytes);
-        let mut guard = self.years.lock().unwrap_or_else(|e| e.into_inner());
-        let cache = &mut *guard;
-        if cache
-            .files
-            .insert(year, (bytes.clone(), cache.clock))
-            .is_none()
-        {
-            cache.bytes += bytes.len();
-        }
-        while cache.bytes > YEAR_CACHE_BUDGET && cache.files.len() > 1 {
-            let oldest = cache
-                .files
-                .iter()
-                .filter(|(&y, _)| y != year)
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(&y, _)| y);
-            let Some(oldest) = oldest else { break };
-            if let Some((gone, _)) = cache.files.remove(&oldest) {
-                cache.bytes -= gone.len();
-            }
-        }
+        self.years.insert(year, bytes.clone());
         Ok(Some((bytes, &entry.sha256)))
     }
 }

@@ -14,9 +14,10 @@ use std::fmt;
 use std::io::Write;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, SystemTime};
 
+use parking_lot::Mutex;
 use poem::http::{Method, StatusCode, Uri};
 use serde::{Deserialize, Serialize};
 
@@ -144,10 +145,6 @@ thread_local! {
     static THREAD_BUFFER: RefCell<Option<ThreadSlot>> = const { RefCell::new(None) };
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 impl BatchWriter {
     /// Writes every pending line to stdout.
     fn write_out(&self) {
@@ -156,10 +153,10 @@ impl BatchWriter {
 
     /// Writes every pending line to `out`.
     fn write_out_to(&self, out: &mut impl Write) {
-        let buffers = lock(&self.shared.buffers).clone();
+        let buffers = self.shared.buffers.lock().clone();
         for buffer in &buffers {
             let lines = {
-                let mut pending = lock(buffer);
+                let mut pending = buffer.lock();
                 if pending.is_empty() {
                     continue;
                 }
@@ -175,8 +172,10 @@ impl BatchWriter {
         drop(buffers);
         // A buffer only the list still holds belongs to a thread that has ended; it goes
         // once it is empty (a line written since the loop above waits for the next round).
-        lock(&self.shared.buffers)
-            .retain(|buffer| Arc::strong_count(buffer) > 1 || !lock(buffer).is_empty());
+        self.shared
+            .buffers
+            .lock()
+            .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
     }
 
     /// Appends complete lines to this thread's buffer, and writes the buffer out to `out`
@@ -198,7 +197,7 @@ impl BatchWriter {
                 Some(slot) if slot.owner.as_ptr() == Arc::as_ptr(&self.shared) => slot,
                 _ => {
                     let buffer = Arc::new(Mutex::new(Vec::new()));
-                    lock(&self.shared.buffers).push(buffer.clone());
+                    self.shared.buffers.lock().push(buffer.clone());
                     slot.insert(ThreadSlot {
                         owner: Arc::downgrade(&self.shared),
                         buffer,
@@ -207,7 +206,7 @@ impl BatchWriter {
                 }
             };
             {
-                let mut pending = lock(&slot.buffer);
+                let mut pending = slot.buffer.lock();
                 write_lines(&mut pending);
                 if pending.len() < WRITE_AT {
                     return;
@@ -319,25 +318,23 @@ impl AccessLine<'_> {
     }
 
     /// As the plain-text formatter writes [`AccessLine::emit`]'s event at `now`, with the
-    /// fixed parts of the line as literals (a test holds the two together).
+    /// formatter's own writers (a test holds the two together).
     fn write_plain(&self, out: &mut Vec<u8>, now: SystemTime) {
-        let mut digits = itoa::Buffer::new();
-        out.extend_from_slice(text::timestamp_bytes(now, &mut [0; 27]));
-        out.extend_from_slice(b"  INFO access: method=");
-        text::push_quoted(out, self.method);
-        out.extend_from_slice(b" path=");
-        text::push_quoted(out, self.path);
-        out.extend_from_slice(b" status=");
-        out.extend_from_slice(digits.format(self.status).as_bytes());
-        out.extend_from_slice(b" latency_us=");
-        out.extend_from_slice(digits.format(self.latency_us).as_bytes());
-        out.extend_from_slice(b" client_ip=");
-        text::push_quoted(out, self.client_ip);
+        // Writing to memory cannot fail.
+        let _ = self.write_text(&mut text::LineBuffer(out), now);
+    }
+
+    fn write_text(&self, out: &mut impl fmt::Write, now: SystemTime) -> fmt::Result {
+        text::write_head(out, now, tracing::Level::INFO, "access")?;
+        text::write_str_field(out, "method", self.method)?;
+        text::write_str_field(out, "path", self.path)?;
+        text::write_u64_field(out, "status", self.status.into())?;
+        text::write_u64_field(out, "latency_us", self.latency_us)?;
+        text::write_str_field(out, "client_ip", self.client_ip)?;
         if let Some(owner) = self.key_owner {
-            out.extend_from_slice(b" key_owner=");
-            text::push_quoted(out, owner);
+            text::write_str_field(out, "key_owner", owner)?;
         }
-        out.push(b'\n');
+        out.write_char('\n')
     }
 }
 
@@ -457,13 +454,13 @@ mod tests {
         fn take_this_threads_lines(&self) -> String {
             THREAD_BUFFER.with_borrow_mut(|slot| {
                 let slot = slot.as_ref().expect("this thread has logged");
-                String::from_utf8(std::mem::take(&mut *lock(&slot.buffer))).unwrap()
+                String::from_utf8(std::mem::take(&mut *slot.buffer.lock())).unwrap()
             })
         }
     }
 
     /// A shared output, locked for the whole of each write (as stdout is).
-    struct Locked<'a>(MutexGuard<'a, Vec<u8>>);
+    struct Locked<'a>(parking_lot::MutexGuard<'a, Vec<u8>>);
 
     impl Write for Locked<'_> {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -503,7 +500,7 @@ mod tests {
             let (writer, sink, done) = (writer.clone(), sink.clone(), writers_done.clone());
             std::thread::spawn(move || {
                 while !done.load(Ordering::Acquire) {
-                    writer.write_out_to(&mut Locked(lock(&sink)));
+                    writer.write_out_to(&mut Locked(sink.lock()));
                     std::thread::yield_now();
                 }
             })
@@ -514,12 +511,12 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..LINES {
                         let line = format!("thread {t} line {i} {}\n", "x".repeat(40));
-                        writer.append_or_write(line.as_bytes(), || Locked(lock(&sink)));
+                        writer.append_or_write(line.as_bytes(), || Locked(sink.lock()));
                     }
                     // What is left is below the threshold.
                     THREAD_BUFFER.with_borrow(|slot| {
                         let slot = slot.as_ref().unwrap();
-                        assert!(lock(&slot.buffer).len() < WRITE_AT);
+                        assert!(slot.buffer.lock().len() < WRITE_AT);
                     });
                 })
             })
@@ -529,8 +526,8 @@ mod tests {
         }
         writers_done.store(true, Ordering::Release);
         flusher.join().unwrap();
-        writer.write_out_to(&mut Locked(lock(&sink)));
-        assert_whole_and_in_order(&lock(&sink), THREADS, LINES);
+        writer.write_out_to(&mut Locked(sink.lock()));
+        assert_whole_and_in_order(&sink.lock(), THREADS, LINES);
     }
 
     #[test]
@@ -540,12 +537,12 @@ mod tests {
         let line = format!("thread 0 line 0 {}\n", "x".repeat(100));
         let mut appended = 0;
         while appended < WRITE_AT {
-            writer.append_or_write(line.as_bytes(), || Locked(lock(&sink)));
+            writer.append_or_write(line.as_bytes(), || Locked(sink.lock()));
             appended += line.len();
-            assert!(lock(&sink).is_empty() || appended >= WRITE_AT);
+            assert!(sink.lock().is_empty() || appended >= WRITE_AT);
         }
         assert_eq!(
-            lock(&sink).len(),
+            sink.lock().len(),
             appended,
             "every pending line written at once"
         );
@@ -580,7 +577,7 @@ mod tests {
         }
         assert_eq!(out.lines().count(), 400);
         assert!(
-            lock(&writer.shared.buffers).is_empty(),
+            writer.shared.buffers.lock().is_empty(),
             "ended threads' buffers dropped"
         );
     }

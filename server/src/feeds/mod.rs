@@ -11,20 +11,20 @@
 //! A feed is a pure function of its parameters, the dataset version and the year in
 //! Vilnius (which places the default window and the `DTSTAMP`), so it is built once per
 //! such key, tagged with a digest of its bytes, and kept in a cache of [`CACHE_BUDGET`]
-//! bytes; the least recently used leaves first. Equal keys give equal bytes on every server.
+//! bytes (`crate::http::cache`). Equal keys give equal bytes on every server.
 
 pub mod holidays;
 pub mod ics;
 pub mod name_days;
 pub mod params;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use poem::http::HeaderValue;
 
 use crate::catalog::Catalog;
+use crate::http::cache::{ByteCache, Weighed};
 use params::FeedRequest;
 
 /// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
@@ -54,19 +54,23 @@ struct FeedKey {
     vilnius_year: i32,
 }
 
-/// The feeds built so far.
-#[derive(Default)]
-pub struct Feeds {
-    /// Feed by key, with the tick of its last use.
-    cache: Mutex<FeedCache>,
+impl Weighed for Feed {
+    fn bytes(&self) -> usize {
+        self.body.len()
+    }
 }
 
-#[derive(Default)]
-struct FeedCache {
-    feeds: HashMap<FeedKey, (Arc<Feed>, u64)>,
-    /// Sum of the kept feeds' lengths; at most [`CACHE_BUDGET`].
-    bytes: usize,
-    clock: u64,
+/// The feeds built so far.
+pub struct Feeds {
+    cache: ByteCache<FeedKey, Arc<Feed>>,
+}
+
+impl Default for Feeds {
+    fn default() -> Self {
+        Feeds {
+            cache: ByteCache::new(CACHE_BUDGET),
+        }
+    }
 }
 
 impl Feeds {
@@ -83,42 +87,16 @@ impl Feeds {
             dataset_version: catalog.version().to_string(),
             vilnius_year,
         };
-        {
-            let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            let cache = &mut *guard;
-            cache.clock += 1;
-            if let Some((feed, used)) = cache.feeds.get_mut(&key) {
-                *used = cache.clock;
-                return feed.clone();
-            }
+        if let Some(feed) = self.cache.get(&key) {
+            return feed;
         }
-        // Built outside the lock (tens of milliseconds for a long window).
+        // Built outside the cache's lock (tens of milliseconds for a long window).
         let text = build(&key.request, catalog, vilnius_year);
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
             body: Bytes::from(text),
         });
-        if feed.body.len() > CACHE_BUDGET / 4 {
-            return feed;
-        }
-        let mut guard = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let cache = &mut *guard;
-        let now = cache.clock;
-        if let Some((replaced, _)) = cache.feeds.insert(key, (feed.clone(), now)) {
-            cache.bytes -= replaced.body.len();
-        }
-        cache.bytes += feed.body.len();
-        while cache.bytes > CACHE_BUDGET {
-            let oldest = cache
-                .feeds
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k.clone());
-            let Some((gone, _)) = oldest.and_then(|k| cache.feeds.remove(&k)) else {
-                break;
-            };
-            cache.bytes -= gone.body.len();
-        }
+        self.cache.insert(key, feed.clone());
         feed
     }
 }

@@ -9,8 +9,6 @@ use bytes::Bytes;
 use kalendorius_dataset::Date;
 use poem::http::{header, HeaderMap, HeaderValue};
 
-use crate::catalog::push_date;
-
 /// `Cache-Control` of a successful public response.
 pub const PUBLIC: &str = "public, max-age=3600";
 
@@ -24,7 +22,7 @@ pub fn etag(dataset_tag: &str, dates: &[Date]) -> HeaderValue {
     tag.extend_from_slice(dataset_tag.as_bytes());
     for &date in dates {
         tag.push(b'-');
-        push_date(&mut tag, date);
+        tag.extend_from_slice(&date.iso_bytes());
     }
     tag.push(b'"');
     HeaderValue::from_maybe_shared(Bytes::from(tag))

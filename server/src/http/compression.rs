@@ -1,32 +1,30 @@
 //! Compression of answers (docs/api.md, Compression): gzip and brotli, chosen from the
 //! request's `Accept-Encoding`, for successful answers of 1 KiB or more.
 //!
-//! The gate hands every finished answer to [`Compressor::encode`]. An
-//! answer below [`MIN_SIZE`] leaves after one length check: most answers of the API are a
-//! few hundred bytes, and compressing them costs more time than it saves bytes. A larger
-//! answer:
+//! The gate hands every finished answer to [`Compressor::encode`]. An answer below
+//! [`MIN_SIZE`] leaves after one length check: most answers of the API are a few hundred
+//! bytes, and compressing them costs more time than it saves bytes. A larger answer:
 //!
 //! - gets `Vary: Accept-Encoding` whatever is chosen, so a shared cache keeps one copy per
 //!   encoding;
 //! - with a strong ETag (whole-year `/days`, the published files, feeds, pages, the OpenAPI
 //!   document, `/docs`) is the same bytes for as long as its tag lives, so it is compressed
-//!   once, at a high ratio (gzip level 9, brotli quality 5), and kept in a bounded cache
-//!   keyed by path, tag and encoding; its tag gets the encoding as a suffix inside the
-//!   quotes (`"abc"` becomes
-//!   `"abc-gz"` or `"abc-br"`), because the compressed bytes are another representation,
-//!   and an `If-None-Match` naming that tag is answered 304;
+//!   once, at a high ratio (gzip level 9, brotli quality 5), and kept in a cache of
+//!   [`CACHE_BUDGET`] bytes keyed by path, tag and encoding; its tag gets the encoding as a
+//!   suffix inside the quotes (`"abc"` becomes `"abc-gz"` or `"abc-br"`), because the
+//!   compressed bytes are another representation, and an `If-None-Match` naming that tag is
+//!   answered 304;
 //! - without a strong ETag (keyed answers) is compressed per request at the codecs' fastest
 //!   levels.
 
-use std::collections::HashMap;
 use std::io::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::RwLock;
 
 use bytes::Bytes;
+use moka::Equivalent;
 use poem::http::{header, HeaderMap, HeaderValue, StatusCode};
 use poem::{Body, IntoResponse, Response};
 
+use crate::http::cache::ByteCache;
 use crate::http::{caching, errors};
 
 /// Smallest body that is compressed, in bytes.
@@ -34,8 +32,8 @@ pub const MIN_SIZE: u64 = 1024;
 
 /// How many bytes of compressed bodies the cache keeps, all encodings together: the `/docs`
 /// page in both encodings (0.8 MB), and about a hundred compressed year files (20 KB each)
-/// or a thousand whole years of `/days` (1.5 KB); the least recently used leave first.
-/// Small against the server's 64 MiB memory budget.
+/// or a thousand whole years of `/days` (1.5 KB). Small against the server's 64 MiB memory
+/// budget.
 pub const CACHE_BUDGET: usize = 4 << 20;
 
 /// A content coding the server can produce.
@@ -176,31 +174,33 @@ pub fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValu
     HeaderValue::from_maybe_shared(Bytes::from(out)).ok()
 }
 
-/// One compressed body in the cache.
-struct Entry {
-    /// Where it was served (two resources could carry equal tags).
+/// Where a compressed body was served (two resources could carry equal tags), the
+/// identity ETag of its answer and its encoding.
+#[derive(PartialEq, Eq, Hash)]
+struct BodyKey {
     path: Box<str>,
+    etag: HeaderValue,
     encoding: Encoding,
-    body: Bytes,
-    /// The cache's clock at the last use, for eviction.
-    last_used: AtomicU64,
 }
 
-/// Compressed bodies by the identity ETag of their answer. A tag maps to a short list (one
-/// entry per path and encoding), so a lookup allocates nothing.
-#[derive(Default)]
-struct Cache {
-    by_etag: HashMap<HeaderValue, Vec<Entry>>,
-    /// Sum of the kept bodies' lengths; at most [`CACHE_BUDGET`].
-    bytes: usize,
+/// A [`BodyKey`] borrowed from the request, so that a lookup allocates nothing. Its fields
+/// hash as the key's do.
+#[derive(Hash)]
+struct BodyKeyRef<'a> {
+    path: &'a str,
+    etag: &'a HeaderValue,
+    encoding: Encoding,
+}
+
+impl Equivalent<BodyKey> for BodyKeyRef<'_> {
+    fn equivalent(&self, key: &BodyKey) -> bool {
+        self.encoding == key.encoding && *self.etag == key.etag && *self.path == *key.path
+    }
 }
 
 /// Compresses answers, keeping those with a strong ETag. One per application.
 pub struct Compressor {
-    cache: RwLock<Cache>,
-    /// Ticks once per cache use; orders entries by recency.
-    clock: AtomicU64,
-    budget: usize,
+    cache: ByteCache<BodyKey, Bytes>,
 }
 
 impl Default for Compressor {
@@ -213,9 +213,7 @@ impl Compressor {
     /// A compressor whose cache keeps at most `budget` bytes.
     pub fn with_budget(budget: usize) -> Compressor {
         Compressor {
-            cache: RwLock::new(Cache::default()),
-            clock: AtomicU64::new(0),
-            budget,
+            cache: ByteCache::new(budget),
         }
     }
 
@@ -279,71 +277,27 @@ impl Compressor {
     /// The body tagged `etag` at `path` in `encoding`: from the cache, or compressed now and
     /// kept.
     fn cached(&self, path: &str, etag: &HeaderValue, encoding: Encoding, body: &[u8]) -> Bytes {
-        let now = self.clock.fetch_add(1, Ordering::Relaxed);
-        {
-            let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
-            if let Some(entry) = cache.by_etag.get(etag).and_then(|list| {
-                list.iter()
-                    .find(|e| e.encoding == encoding && &*e.path == path)
-            }) {
-                entry.last_used.store(now, Ordering::Relaxed);
-                return entry.body.clone();
-            }
-        }
-        // Compressed outside the lock: two first requests may both compress, and the
-        // second finds the first's entry when it inserts.
-        let compressed = Bytes::from(encoding.compress(body, Effort::Best));
-        if compressed.len() > self.budget / 4 {
-            return compressed;
-        }
-        let mut cache = self.cache.write().unwrap_or_else(|e| e.into_inner());
-        let list = cache.by_etag.entry(etag.clone()).or_default();
-        if let Some(entry) = list
-            .iter()
-            .find(|e| e.encoding == encoding && &*e.path == path)
-        {
-            return entry.body.clone();
-        }
-        list.push(Entry {
-            path: path.into(),
+        let key = BodyKeyRef {
+            path,
+            etag,
             encoding,
-            body: compressed.clone(),
-            last_used: AtomicU64::new(now),
-        });
-        cache.bytes += compressed.len();
-        while cache.bytes > self.budget {
-            cache.evict_least_recent();
+        };
+        if let Some(body) = self.cache.get(&key) {
+            return body;
         }
+        let compressed = Bytes::from(encoding.compress(body, Effort::Best));
+        let key = BodyKey {
+            path: path.into(),
+            etag: etag.clone(),
+            encoding,
+        };
+        self.cache.insert(key, compressed.clone());
         compressed
     }
 
     /// Bytes of compressed bodies kept now.
     pub fn cached_bytes(&self) -> usize {
-        self.cache.read().unwrap_or_else(|e| e.into_inner()).bytes
-    }
-}
-
-impl Cache {
-    /// Drops the entry used least recently.
-    fn evict_least_recent(&mut self) {
-        let oldest = self
-            .by_etag
-            .iter()
-            .flat_map(|(tag, list)| {
-                list.iter()
-                    .enumerate()
-                    .map(move |(i, e)| (e.last_used.load(Ordering::Relaxed), tag, i))
-            })
-            .min_by_key(|(used, _, _)| *used)
-            .map(|(_, tag, i)| (tag.clone(), i));
-        let Some((tag, i)) = oldest else { return };
-        if let Some(list) = self.by_etag.get_mut(&tag) {
-            let entry = list.swap_remove(i);
-            self.bytes -= entry.body.len();
-            if list.is_empty() {
-                self.by_etag.remove(&tag);
-            }
-        }
+        self.cache.bytes()
     }
 }
 

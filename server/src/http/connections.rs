@@ -32,12 +32,13 @@ use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
+use parking_lot::Mutex;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Request, Response};
 use serde::{Deserialize, Serialize};
@@ -206,7 +207,7 @@ impl OpenConnections {
         };
         if !trusted.contains(ip) {
             let key = cap_key(ip);
-            let mut per_ip = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+            let mut per_ip = self.per_ip.lock();
             let n = per_ip.entry(key).or_insert(0);
             if *n >= bounds.max_connections_per_ip {
                 if *n == 0 {
@@ -224,7 +225,7 @@ impl OpenConnections {
 impl Drop for Slot {
     fn drop(&mut self) {
         if let Some(ip) = self.ip {
-            let mut per_ip = self.open.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+            let mut per_ip = self.open.per_ip.lock();
             if let Some(n) = per_ip.get_mut(&ip) {
                 *n -= 1;
                 if *n == 0 {
@@ -537,7 +538,7 @@ mod tests {
         drop(s1);
         let _s4 = open.admit(a, &b, &none).expect("the place was given back");
         assert_eq!(open.total.load(Ordering::Relaxed), 3);
-        assert_eq!(open.per_ip.lock().unwrap().get(&a), Some(&2));
+        assert_eq!(open.per_ip.lock().get(&a), Some(&2));
     }
 
     #[test]
@@ -561,6 +562,6 @@ mod tests {
             .map(|_| open.admit(proxy, &b, &trusted).unwrap())
             .collect();
         assert_eq!(held.len(), 5);
-        assert!(open.per_ip.lock().unwrap().is_empty());
+        assert!(open.per_ip.lock().is_empty());
     }
 }

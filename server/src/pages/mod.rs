@@ -9,12 +9,12 @@
 //!
 //! The templates (`templates/`) and the labels (`i18n.toml`) are embedded in the binary and
 //! compiled into one minijinja environment when the server starts; a unit test renders every
-//! template. A rendered page is kept in a bounded cache under its strong ETag (dataset
-//! version, path, language, and today's date on pages that show it), so a page is rendered
-//! once and then costs about what a JSON answer costs. The gate routes the paths
-//! here after counting them against the per-IP limit of the pages.
+//! template. A rendered page is kept in a cache of [`CACHE_BUDGET`] bytes under its strong
+//! ETag (built from exactly the page's inputs: dataset version, path, language, and today's
+//! date on pages that show it), so a page is rendered once and then costs about what a JSON
+//! answer costs. The gate routes the paths here after counting them against the per-IP
+//! limit of the pages.
 
-pub mod cache;
 pub mod i18n;
 pub mod route;
 pub mod view;
@@ -30,11 +30,11 @@ use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Request, Response};
 use serde::Serialize;
 
-use self::cache::PageCache;
 use self::i18n::Texts;
 use self::route::Page;
 use self::view::{day_path, month_path, Frame, Viewer};
 use crate::catalog::Catalog;
+use crate::http::cache::ByteCache;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::name_index::MAX_QUERY_CHARS;
@@ -53,6 +53,10 @@ pub const TODAY_CACHE: &str = "public, max-age=60";
 
 /// `Cache-Control` of the stylesheet: its URL changes with its content.
 pub const STYLE_CACHE: &str = "public, max-age=31536000, immutable";
+
+/// The byte budget of the rendered pages (a month page is about 20 KiB, a year page about
+/// 60 KiB): a few hundred pages.
+pub const CACHE_BUDGET: usize = 8 << 20;
 
 /// The templates, by name, embedded at build time.
 const TEMPLATES: [(&str, &str); 7] = [
@@ -92,7 +96,8 @@ pub struct Pages {
     style_path: String,
     /// The stylesheet's strong ETag (its hash).
     style_etag: HeaderValue,
-    cache: PageCache,
+    /// Rendered pages by their ETag.
+    cache: ByteCache<Box<str>, Bytes>,
 }
 
 /// A rendered page (or the reason it cannot be).
@@ -118,7 +123,7 @@ impl Pages {
             style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
             style_etag: HeaderValue::from_str(&format!("\"css-{hash}\""))
                 .expect("hex digits are a valid header value"),
-            cache: PageCache::new(cache::BUDGET_BYTES),
+            cache: ByteCache::new(CACHE_BUDGET),
         })
     }
 
@@ -183,7 +188,7 @@ impl Pages {
                         // 404 pages are not kept: any path is one, and they would push
                         // the real pages out.
                         if found {
-                            self.cache.put(key, rendered.body.clone());
+                            self.cache.insert(key.into(), rendered.body.clone());
                         }
                         rendered
                     }

@@ -4,7 +4,8 @@
 //! This is the default format of `tracing_subscriber::fmt` without colours, written without
 //! going through `core::fmt` for the common field types. The access line is written once per
 //! request, and the general-purpose formatter cost about as much as the rest of a small
-//! `/laisvadienis` request (README, Performance). At a terminal the server keeps the default
+//! `/laisvadienis` request (README, Performance). `super::access` writes the access line with
+//! the same writers, straight into the log buffer. At a terminal the server keeps the default
 //! formatter, with colours.
 //!
 //! Strings are quoted and escaped as `Debug` does, so no field value (a key owner, say) can
@@ -68,13 +69,13 @@ pub fn write_head(
 }
 
 /// Writes ` name="value"`, escaped as `Debug` escapes a string.
-fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
+pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
     write_quoted(out, value)
 }
 
 /// Writes ` name=value`.
-fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
+pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
     write_name(out, name)?;
     out.write_str(itoa::Buffer::new().format(value))
 }
@@ -96,17 +97,6 @@ fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
     }
 }
 
-/// Appends `"value"`, quoted and escaped as [`write_str_field`] writes it.
-pub fn push_quoted(out: &mut Vec<u8>, value: &str) {
-    if is_plain(value) {
-        out.push(b'"');
-        out.extend_from_slice(value.as_bytes());
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(format!("{value:?}").as_bytes());
-    }
-}
-
 /// True when `value` is written quoted as it is (printable ASCII, no quote or backslash).
 fn is_plain(value: &str) -> bool {
     // Every byte is looked at (no early exit), which lets the compiler check 32 at a time:
@@ -121,11 +111,6 @@ fn is_plain(value: &str) -> bool {
 /// The part down to the second is kept per thread and reused while the second lasts: a busy
 /// server writes thousands of lines a second, and only their microseconds differ.
 fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
-    std::str::from_utf8(timestamp_bytes(now, buf)).expect("digits and separators")
-}
-
-/// [`timestamp`], as bytes.
-pub fn timestamp_bytes(now: SystemTime, buf: &mut [u8; 27]) -> &[u8] {
     thread_local! {
         /// The Unix second last written, and its `YYYY-MM-DDTHH:MM:SS.`.
         static SECOND: Cell<(i64, [u8; 20])> = const { Cell::new((i64::MIN, [0; 20])) };
@@ -148,7 +133,7 @@ pub fn timestamp_bytes(now: SystemTime, buf: &mut [u8; 27]) -> &[u8] {
     buf[..20].copy_from_slice(&prefix);
     put_digits(&mut buf[20..26], micros);
     buf[26] = b'Z';
-    &buf[..]
+    std::str::from_utf8(buf).expect("digits and separators")
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.` of `now`.
@@ -170,6 +155,17 @@ fn put_digits(out: &mut [u8], mut value: u32) {
     for digit in out.iter_mut().rev() {
         *digit = b'0' + (value % 10) as u8;
         value /= 10;
+    }
+}
+
+/// A log buffer as the target of the writers above: lines are built in bytes, and every
+/// writer here writes whole `str`s, so the buffer stays UTF-8.
+pub struct LineBuffer<'a>(pub &'a mut Vec<u8>);
+
+impl fmt::Write for LineBuffer<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
     }
 }
 

@@ -1,0 +1,118 @@
+//! The one cache of built answers: rendered pages, feeds, compressed bodies and published
+//! year files each live in a [`ByteCache`] of their own, bounded by the bytes it keeps.
+//!
+//! A thin layer over `moka`'s concurrent cache, weighed in bytes, evicting the least
+//! recently used entry first, as the four hand-written caches it replaces did. `moka` rather
+//! than `quick_cache`: `quick_cache`'s S3-FIFO keeps the entries of a cold start in its main
+//! queue until some other entry is asked for twice, so pages asked for once stayed while
+//! new ones came and went (tried with the test below, which holds that a page nobody asks
+//! for leaves). `moka` records uses in buffers and orders entries in batches, so a hit takes
+//! no lock.
+//!
+//! Every insert applies the pending work at once, so the bytes kept never exceed the budget
+//! for longer than that insert: `moka` alone would let up to 64 writes wait for a batch. An
+//! insert follows a miss, which cost a render or a compression, far more than the batch.
+//!
+//! An entry is built outside the cache: two first requests for one key may both build it,
+//! and the second's insert replaces the first's equal value.
+
+use std::hash::Hash;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use moka::policy::EvictionPolicy;
+use moka::sync::Cache;
+use moka::Equivalent;
+
+/// What a cache entry weighs: the bytes it holds in memory.
+pub trait Weighed {
+    /// The bytes held.
+    fn bytes(&self) -> usize;
+}
+
+impl Weighed for Bytes {
+    fn bytes(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Weighed> Weighed for Arc<T> {
+    fn bytes(&self) -> usize {
+        T::bytes(self)
+    }
+}
+
+/// Values by key, at most a budget of bytes of them.
+pub struct ByteCache<K, V> {
+    entries: Cache<K, V>,
+    budget: usize,
+}
+
+impl<K, V> ByteCache<K, V>
+where
+    K: Eq + Hash + Send + Sync + 'static,
+    V: Weighed + Clone + Send + Sync + 'static,
+{
+    /// A cache that keeps at most `budget` bytes of values.
+    pub fn new(budget: usize) -> ByteCache<K, V> {
+        let entries = Cache::builder()
+            .max_capacity(budget as u64)
+            .weigher(|_key: &K, value: &V| u32::try_from(value.bytes()).unwrap_or(u32::MAX))
+            .eviction_policy(EvictionPolicy::lru())
+            .build();
+        ByteCache { entries, budget }
+    }
+
+    /// The value of `key`, if kept.
+    pub fn get<Q: Equivalent<K> + Hash + ?Sized>(&self, key: &Q) -> Option<V> {
+        self.entries.get(key)
+    }
+
+    /// Keeps `value` under `key`, unless it weighs more than a quarter of the budget: it would
+    /// push out many others, and is served without being kept.
+    pub fn insert(&self, key: K, value: V) {
+        if value.bytes() <= self.budget / 4 {
+            self.entries.insert(key, value);
+            self.entries.run_pending_tasks();
+        }
+    }
+
+    /// Bytes of values kept now.
+    pub fn bytes(&self) -> usize {
+        self.entries.run_pending_tasks();
+        self.entries.weighted_size() as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_come_back_and_memory_stays_within_the_budget() {
+        let cache = ByteCache::<Box<str>, Bytes>::new(10_000);
+        cache.insert("a".into(), Bytes::from(vec![b'a'; 1000]));
+        assert_eq!(cache.get("a").unwrap().len(), 1000);
+        assert!(cache.get("b").is_none());
+        for i in 0..100 {
+            cache.insert(format!("p{i}").into(), Bytes::from(vec![b'x'; 1000]));
+            // Kept alive by being asked for.
+            assert!(cache.get("a").is_some(), "after {i}");
+            assert!(cache.bytes() <= 10_000 + 1000, "{}", cache.bytes());
+        }
+        assert!(
+            cache.get("p0").is_none(),
+            "old pages nobody asks for are dropped"
+        );
+    }
+
+    #[test]
+    fn an_entry_over_a_quarter_of_the_budget_is_not_kept() {
+        let cache = ByteCache::<u8, Bytes>::new(4000);
+        cache.insert(1, Bytes::from(vec![0; 1000]));
+        cache.insert(2, Bytes::from(vec![0; 1001]));
+        assert_eq!(cache.get(&1).map(|b| b.len()), Some(1000));
+        assert!(cache.get(&2).is_none());
+        assert_eq!(cache.bytes(), 1000);
+    }
+}
