@@ -13,6 +13,9 @@
 //! Redis cannot be reached, a check answers [`StateUnavailable`]: the gate lets public
 //! requests through uncounted and refuses keyed ones with 503 `state_unavailable`.
 
+pub mod redis;
+pub mod sled;
+
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

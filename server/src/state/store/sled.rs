@@ -1,0 +1,895 @@
+//! The server's mutable state: keys and rate-limit counters in their own sled database
+//! (default `var/state`), separate from the dataset so regenerating never touches them.
+//!
+//! One `sled::Db` per process lifetime, opened with a small cache (sled defaults to 1 GiB).
+//! Keys and counters are loaded into memory at open and every decision is made in memory:
+//! the hot path never waits on disk. Key changes are rare and written through (and
+//! flushed) before they are acknowledged; counters are persisted by `run_background` at
+//! least once a second in one batch (`persist` submodule), and by `flush` on shutdown.
+//! Counters are stored as 256 shard blobs plus two sketches, not one entry per counter:
+//! sled's memory grows with the number of keys written (see `limits::table`).
+//! `run_background` also serves the admin socket (`crate::state::admin`), because sled allows one
+//! process per database: while the server runs, `kalendorius-server keys ...` talks to it.
+//!
+//! Integrity (`integrity` submodule): `open` refuses a damaged database (missing files,
+//! fewer or other keys than recorded, counter blobs that do not match their manifest) with
+//! one line saying how to restore it, rather than starting with fewer keys. Backups are
+//! `keys export` / `keys import` (`backup` submodule), which work while the server runs.
+//!
+//! Clock: every decision takes `now` from the caller (tests pass a fixed clock). All checks
+//! on one `State` should use the same clock; the background pruning follows the latest
+//! `now` any check has used.
+
+mod backup;
+mod integrity;
+mod persist;
+
+pub use backup::ImportReport;
+
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, RwLock};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+
+use crate::limits::subject::{Limits, SubjectKey};
+use crate::limits::table::{BlobId, CounterTable, SHARDS};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
+use integrity::{sled_message, Layout, SetDigest};
+use crate::state::keys::{self, KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
+
+/// Name of the sled tree holding key records (id → JSON `KeyRecord`).
+const KEYS_TREE: &str = "keys";
+/// Name of the sled tree holding counters: `shard/NNN` → blob of one table shard (see
+/// `limits::table`), `sketch/month` and `ledger/minute` → what eviction keeps (see
+/// `limits::sketch`).
+const COUNTERS_TREE: &str = "counters";
+
+/// The key of a blob in the counters tree.
+fn blob_key(id: BlobId) -> Vec<u8> {
+    match id {
+        BlobId::Shard(i) => format!("shard/{i:03}").into_bytes(),
+        BlobId::MonthSketch => b"sketch/month".to_vec(),
+        BlobId::MinuteLedger => b"ledger/minute".to_vec(),
+    }
+}
+
+/// The blob a key of the counters tree holds; `None` for anything else.
+fn blob_of(key: &[u8]) -> Option<BlobId> {
+    [BlobId::MonthSketch, BlobId::MinuteLedger]
+        .into_iter()
+        .chain((0..SHARDS).map(BlobId::Shard))
+        .find(|id| blob_key(*id) == key)
+}
+
+/// Tuning of the state database; the defaults fit the server's 64 MiB budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateOptions {
+    /// sled page-cache size in bytes (sled's own default is 1 GiB).
+    pub cache_capacity: u64,
+    /// Subjects (IP-endpoint pairs and keys) kept in memory; past it, public ones are
+    /// evicted: their minute windows exactly into `limits::ledger`, their month counts
+    /// into a sketch that never undercounts (`limits::sketch`). Eviction loses nothing a
+    /// client would notice, so the table is kept small: under a flood it refills with
+    /// every new address between two maintenance passes.
+    pub max_subjects: usize,
+    /// How long `open` retries while another handle still holds sled's file lock (a
+    /// `State` dropped a moment ago, or a `keys` command finishing).
+    pub open_timeout: Duration,
+}
+
+impl Default for StateOptions {
+    fn default() -> Self {
+        StateOptions {
+            cache_capacity: 8 << 20,
+            max_subjects: 4_000,
+            open_timeout: Duration::from_secs(3),
+        }
+    }
+}
+
+/// Keys, counters and their persistence. Shared as `Arc<State>`.
+pub struct State {
+    /// The state database; the only handle of this process.
+    db: sled::Db,
+    /// Key records, written through on every change.
+    keys_tree: sled::Tree,
+    /// Counter blobs, written in batches by `persist`.
+    counters_tree: sled::Tree,
+    /// The state directory (for messages).
+    dir: PathBuf,
+    /// Limits of the public endpoints and defaults of new keys (validated).
+    limits: LimitsConfig,
+    /// Tuning.
+    options: StateOptions,
+    /// All keys; the hot path takes the read lock only.
+    keys: RwLock<KeyTable>,
+    /// All counters.
+    table: CounterTable,
+    /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
+    /// order; holds the digest of the key records sled holds (see `integrity`).
+    admin_lock: Mutex<SetDigest>,
+    /// Counter blobs on their way to sled and the digest of those in it (see `persist`).
+    /// Held across collect + apply so two rounds never interleave.
+    persisted: Mutex<persist::Persisted>,
+}
+
+/// Why the state database cannot be opened or written. Each message is one line, naming the
+/// state directory when it is about the database (sled's own messages are reduced to one
+/// phrase, see `integrity::sled_message`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    /// The limits or options are invalid.
+    #[error("invalid rate-limit configuration: {0}")]
+    Config(String),
+    /// Another process holds the database.
+    #[error(
+        "the state database {} is in use by another process (is the server running? its \
+         admin socket did not answer)",
+        .dir.display()
+    )]
+    InUse {
+        /// The state directory.
+        dir: PathBuf,
+    },
+    /// The database is incomplete or does not match its integrity records: refused, so a
+    /// server never starts with fewer keys than it had.
+    #[error(
+        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
+         import`, see README 'Backups'), or move it away to start empty",
+        .dir.display()
+    )]
+    Damaged {
+        /// The state directory.
+        dir: PathBuf,
+        /// What is wrong, e.g. "expected 12 keys, found 7".
+        detail: String,
+    },
+    /// A file-system or sled operation failed.
+    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
+    Storage {
+        /// The state directory.
+        dir: PathBuf,
+        /// What was being done ("open", "read", "write counters to", ...).
+        action: &'static str,
+        /// The cause, one phrase.
+        message: String,
+    },
+}
+
+/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
+///
+/// From a `SystemTime` (what the server reads once per request) it is one division, with no
+/// calendar arithmetic; from a `DateTime` (what tests and tools hold) it is the same number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UnixMillis(pub i64);
+
+impl From<DateTime<Utc>> for UnixMillis {
+    fn from(t: DateTime<Utc>) -> Self {
+        UnixMillis(t.timestamp_millis())
+    }
+}
+
+impl From<std::time::SystemTime> for UnixMillis {
+    fn from(t: std::time::SystemTime) -> Self {
+        UnixMillis(match t.duration_since(std::time::UNIX_EPOCH) {
+            Ok(after) => i64::try_from(after.as_millis()).unwrap_or(i64::MAX),
+            // Floor, as `DateTime::timestamp_millis` does.
+            Err(before) => i64::try_from(before.duration().as_nanos().div_ceil(1_000_000))
+                .map_or(i64::MIN, |ms| -ms),
+        })
+    }
+}
+
+/// Locks a mutex, ignoring poisoning (the guarded data stays consistent: see callers).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// True when sled failed because another handle holds the database's file lock.
+fn is_lock_error(e: &sled::Error) -> bool {
+    matches!(e, sled::Error::Io(io) if io.to_string().contains("could not acquire lock"))
+}
+
+/// Opens sled, retrying for `timeout` while another handle holds its file lock (a `State`
+/// dropped a moment ago, or a `keys` command finishing).
+fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sled::Db, StateError> {
+    let started = Instant::now();
+    loop {
+        match config.open() {
+            Ok(db) => return Ok(db),
+            Err(e) if is_lock_error(&e) && started.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) if is_lock_error(&e) => {
+                return Err(StateError::InUse {
+                    dir: dir.to_owned(),
+                })
+            }
+            Err(e) => return Err(sled_error(dir, "open")(e)),
+        }
+    }
+}
+
+/// Maps a sled error of `action` on the database at `dir` to one clean line; corruption
+/// sled detects is damage like any other.
+fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
+    move |e| match e {
+        sled::Error::Corruption { .. } => StateError::Damaged {
+            dir: dir.to_owned(),
+            detail: sled_message(&e),
+        },
+        _ => StateError::Storage {
+            dir: dir.to_owned(),
+            action,
+            message: sled_message(&e),
+        },
+    }
+}
+
+impl State {
+    /// Opens (creating if needed) the state database at `dir` and loads keys and counters,
+    /// after checking it (see `integrity`): a damaged database is refused.
+    pub fn open(dir: &Path, limits: LimitsConfig) -> Result<State, StateError> {
+        State::open_with(dir, limits, StateOptions::default())
+    }
+
+    /// `open` with explicit tuning.
+    pub fn open_with(
+        dir: &Path,
+        limits: LimitsConfig,
+        options: StateOptions,
+    ) -> Result<State, StateError> {
+        limits
+            .validate()
+            .map_err(|e| StateError::Config(e.to_string()))?;
+        if options.max_subjects == 0 {
+            return Err(StateError::Config(
+                "max_subjects must be at least 1".to_owned(),
+            ));
+        }
+        let io = |action: &'static str| {
+            move |e: std::io::Error| StateError::Storage {
+                dir: dir.to_owned(),
+                action,
+                message: e.to_string(),
+            }
+        };
+        let damaged = |detail: String| StateError::Damaged {
+            dir: dir.to_owned(),
+            detail,
+        };
+        let recorded = integrity::read_record(dir).map_err(damaged)?;
+        let fresh = match integrity::inspect(dir).map_err(io("read"))? {
+            Layout::Complete => false,
+            // A database being created (integrity.json written, no key yet) or written by
+            // an earlier version that was opened only once: sled writes its first
+            // snapshot when it next opens it, and no key can have been lost.
+            Layout::Incomplete(missing)
+                if missing == ["snap.*"] && integrity::expected_keys(&recorded) == 0 =>
+            {
+                false
+            }
+            Layout::Incomplete(missing) => {
+                return Err(damaged(match missing[..] {
+                    [one] => format!("sled's file {one} is missing"),
+                    _ => format!("sled's files {} are missing", missing.join(", ")),
+                }))
+            }
+            Layout::Fresh => match integrity::expected_keys(&recorded) {
+                0 => true,
+                n => {
+                    return Err(damaged(format!(
+                        "its database files are missing; expected {n} keys"
+                    )))
+                }
+            },
+        };
+        create_private_dir(dir).map_err(io("create"))?;
+        let config = sled::Config::new()
+            .path(dir)
+            .cache_capacity(options.cache_capacity);
+        let open_db = || open_sled(&config, dir, options.open_timeout);
+        let db = if fresh {
+            // The digest of no keys first: a crash before sled's files exist leaves a
+            // fresh directory. Then sled is opened twice, so that the second open writes
+            // the snapshot every complete database has (see `integrity`).
+            integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
+            let db = open_db()?;
+            db.open_tree(KEYS_TREE).map_err(sled_error(dir, "create"))?;
+            db.open_tree(COUNTERS_TREE)
+                .map_err(sled_error(dir, "create"))?;
+            db.flush().map_err(sled_error(dir, "create"))?;
+            drop(db);
+            open_db()?
+        } else {
+            open_db()?
+        };
+        let keys_tree = db.open_tree(KEYS_TREE).map_err(sled_error(dir, "open"))?;
+        let counters_tree = db
+            .open_tree(COUNTERS_TREE)
+            .map_err(sled_error(dir, "open"))?;
+        let state = State {
+            db,
+            keys_tree,
+            counters_tree,
+            dir: dir.to_owned(),
+            limits,
+            options,
+            keys: RwLock::new(KeyTable::default()),
+            table: CounterTable::new(),
+            admin_lock: Mutex::new(SetDigest::default()),
+            persisted: Mutex::new(persist::Persisted::default()),
+        };
+        state.load_keys(recorded)?;
+        state.load_counters()?;
+        Ok(state)
+    }
+
+    /// True when `dir` holds no state database, so that `open` would create an empty one.
+    /// A directory that held one and lost its files is not fresh: `open` refuses it.
+    pub fn is_fresh(dir: &Path) -> bool {
+        matches!(integrity::inspect(dir), Ok(Layout::Fresh))
+            && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &LimitsConfig {
+        &self.limits
+    }
+
+    /// The state directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether the database is still usable, for the readiness probe: its directory is in
+    /// place (what is written to a removed one would not survive a restart) and a read of
+    /// the keys tree succeeds. Cheap: one `stat` and one read from sled's cache.
+    pub fn is_usable(&self) -> bool {
+        self.dir.is_dir() && self.keys_tree.first().is_ok()
+    }
+
+    /// Looks up a presented key. Never logs it.
+    pub fn authenticate(
+        &self,
+        key: &PresentedKey,
+        now: DateTime<Utc>,
+    ) -> Result<KeyRecord, KeyError> {
+        self.keys
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .authenticate(key, now)
+    }
+
+    /// Checks and (if admitted) counts one request of `ip` to a public endpoint.
+    pub fn check_public(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: impl Into<UnixMillis>,
+    ) -> Decision {
+        self.table.check(
+            SubjectKey::public(ip, endpoint),
+            self.limits.public(endpoint),
+            now.into().0,
+        )
+    }
+
+    /// Checks and (if admitted) counts one request made with `key`, against the key's own
+    /// per-minute and per-day limits (shared by all keyed endpoints).
+    pub fn check_key(&self, key: &KeyRecord, now: impl Into<UnixMillis>) -> Decision {
+        let limits = Limits {
+            minute: key.per_minute.clamp(1, MAX_LIMIT),
+            long: key.per_day.clamp(1, MAX_LIMIT),
+        };
+        self.table
+            .check(SubjectKey::key(&key.id), limits, now.into().0)
+    }
+
+    /// Requests of a key counted at `now` in its (minute, day) windows.
+    pub fn key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
+        self.table
+            .usage(&SubjectKey::key(id), now.timestamp_millis())
+    }
+
+    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
+    pub fn public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> (u64, u64) {
+        self.table
+            .usage(&SubjectKey::public(ip, endpoint), now.timestamp_millis())
+    }
+
+    /// What sled holds right now for `ip` on `endpoint` at `now`, as (minute, month)
+    /// counts, ignoring memory: what a crash at this instant would keep. For diagnostics
+    /// and tests; reads sled.
+    pub fn stored_public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> (u64, u64) {
+        self.stored_usage(&SubjectKey::public(ip, endpoint), now)
+    }
+
+    /// What sled holds right now for the key `id` at `now`, as (minute, day) counts
+    /// (see [`State::stored_public_usage`]).
+    pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
+        self.stored_usage(&SubjectKey::key(id), now)
+    }
+
+    /// Runs one background round synchronously: persists changed counters (without
+    /// waiting for the disk) and prunes memory, evicting idle subjects beyond
+    /// `max_subjects`. `run_background` does this on its own; tests and tools call it to
+    /// avoid waiting.
+    pub fn maintain_now(&self) -> Result<(), StateError> {
+        self.persist_counters(true, false)
+            .map_err(sled_error(&self.dir, "write counters to"))?;
+        Ok(())
+    }
+
+    /// Subjects (IP-endpoint pairs and keys) whose counters are in memory.
+    pub fn subjects_in_memory(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Issues a key now (see [`State::create_key_at`]).
+    pub fn create_key(
+        &self,
+        owner: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+        expires: Option<DateTime<Utc>>,
+    ) -> Result<(String, KeyRecord), KeyAdminError> {
+        self.create_key_at(owner, per_minute, per_day, expires, Utc::now())
+    }
+
+    /// Issues a key created at `now`: returns its plaintext (the only time it exists) and
+    /// its record. Limits default to the configured key defaults. The record is durably in
+    /// sled before this returns.
+    pub fn create_key_at(
+        &self,
+        owner: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+        expires: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<(String, KeyRecord), KeyAdminError> {
+        let owner = keys::check_owner(owner)?;
+        let per_minute = keys::check_limit(
+            "per-minute",
+            per_minute.unwrap_or(self.limits.key_default_per_minute),
+        )?;
+        let per_day = keys::check_limit(
+            "per-day",
+            per_day.unwrap_or(self.limits.key_default_per_day),
+        )?;
+        if let Some(e) = expires.filter(|e| *e <= now) {
+            return Err(KeyAdminError::ExpiryNotInFuture(e));
+        }
+        let mut digest = lock(&self.admin_lock);
+        let (plaintext, hash) = loop {
+            let (p, h) = keys::generate();
+            // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
+            if !self.read_keys().collides(&h) {
+                break (p, h);
+            }
+        };
+        let record = KeyRecord {
+            id: keys::id_of(&hash),
+            hash: hex::encode(hash),
+            owner,
+            per_minute,
+            per_day,
+            created: now,
+            expires,
+            active: true,
+        };
+        self.store_keys(&mut digest, std::slice::from_ref(&record))?;
+        Ok((plaintext, record))
+    }
+
+    /// Revokes a key: it is refused from now on. Revoking a revoked key changes nothing.
+    /// Returns the record and whether it changed.
+    pub fn revoke_key(&self, id: &str) -> Result<(KeyRecord, bool), KeyAdminError> {
+        self.change_key(id, |r| {
+            let changed = r.active;
+            r.active = false;
+            Ok(changed)
+        })
+    }
+
+    /// Undoes `revoke_key`: the key is accepted again from now on. Restoring a key that is
+    /// not revoked changes nothing; a key whose expiry has passed at `now` is not restored
+    /// (it would still be refused). Returns the record and whether it changed.
+    pub fn restore_key_at(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(KeyRecord, bool), KeyAdminError> {
+        self.change_key(id, |r| {
+            if r.active {
+                return Ok(false);
+            }
+            if let Some(expired) = r.expires.filter(|e| now >= *e) {
+                return Err(KeyAdminError::RestoreExpired {
+                    id: r.id.clone(),
+                    expired,
+                });
+            }
+            r.active = true;
+            Ok(true)
+        })
+    }
+
+    /// Deletes a key: its record (the integrity record follows, as for every key change)
+    /// and its rate-limit counters, which are written out before this returns. Returns the
+    /// deleted record. Unlike a revoked key, a deleted one is gone from `keys list` and
+    /// from exports; only importing a backup that holds it brings it back.
+    pub fn delete_key(&self, id: &str) -> Result<KeyRecord, KeyAdminError> {
+        let mut digest = lock(&self.admin_lock);
+        let id = self.read_keys().resolve(id)?;
+        let record = self
+            .read_keys()
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| KeyAdminError::unknown(&id))?;
+        self.write_keys(&mut digest, &[], std::slice::from_ref(&record.id))?;
+        drop(digest);
+        if self.table.remove(&SubjectKey::key(&record.id)) {
+            self.persist_counters(false, false)
+                .and_then(|_| self.db.flush())
+                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
+        }
+        Ok(record)
+    }
+
+    /// Changes a key's limits (at least one must be given).
+    pub fn set_key_limits(
+        &self,
+        id: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+    ) -> Result<KeyRecord, KeyAdminError> {
+        if per_minute.is_none() && per_day.is_none() {
+            return Err(KeyAdminError::NothingToChange);
+        }
+        let per_minute = per_minute
+            .map(|n| keys::check_limit("per-minute", n))
+            .transpose()?;
+        let per_day = per_day
+            .map(|n| keys::check_limit("per-day", n))
+            .transpose()?;
+        self.change_key(id, |r| {
+            r.per_minute = per_minute.unwrap_or(r.per_minute);
+            r.per_day = per_day.unwrap_or(r.per_day);
+            Ok(true)
+        })
+        .map(|(r, _)| r)
+    }
+
+    /// The key with this id or unique id prefix (any case, surrounding space ignored).
+    pub fn key(&self, id: &str) -> Option<KeyRecord> {
+        self.find_key(id).ok()
+    }
+
+    /// The key with this id or unique id prefix, or why there is none (unknown, too short,
+    /// ambiguous).
+    pub fn find_key(&self, id: &str) -> Result<KeyRecord, KeyAdminError> {
+        let keys = self.read_keys();
+        let id = keys.resolve(id)?;
+        keys.get(&id)
+            .cloned()
+            .ok_or_else(|| KeyAdminError::unknown(&id))
+    }
+
+    /// All keys, oldest first.
+    pub fn keys(&self) -> Vec<KeyRecord> {
+        self.read_keys().all()
+    }
+
+    /// Persists every counter and key change now and waits for sled to flush.
+    pub fn flush(&self) -> Result<(), StateError> {
+        self.persist_counters(false, true)
+            .map_err(sled_error(&self.dir, "write counters to"))?;
+        self.db.flush().map_err(sled_error(&self.dir, "flush"))?;
+        Ok(())
+    }
+
+    fn read_keys(&self) -> std::sync::RwLockReadGuard<'_, KeyTable> {
+        self.keys.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Applies `change` to the key `id` (an id or unique prefix, resolved under the admin
+    /// lock), stores the result if `change` says it changed, and returns it.
+    fn change_key(
+        &self,
+        id: &str,
+        change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
+    ) -> Result<(KeyRecord, bool), KeyAdminError> {
+        let mut digest = lock(&self.admin_lock);
+        let mut record = {
+            let keys = self.read_keys();
+            let id = keys.resolve(id)?;
+            keys.get(&id)
+                .cloned()
+                .ok_or_else(|| KeyAdminError::unknown(&id))?
+        };
+        let changed = change(&mut record)?;
+        if changed {
+            self.store_keys(&mut digest, std::slice::from_ref(&record))?;
+        }
+        Ok((record, changed))
+    }
+
+    /// Writes key records to sled in one atomic batch (see [`State::write_keys`]).
+    fn store_keys(
+        &self,
+        digest: &mut SetDigest,
+        records: &[KeyRecord],
+    ) -> Result<(), KeyAdminError> {
+        self.write_keys(digest, records, &[])
+    }
+
+    /// Writes key records to sled and deletes the records of `removed` ids, in one atomic
+    /// batch, flushes, then publishes the change in memory. Called with the admin lock
+    /// held; `digest` is what it guards, the digest of the records in sled. While the batch
+    /// is written, `integrity.json` accepts the digests before and after it, so a crash at
+    /// any point leaves a database that opens (see `integrity`). Ids must be distinct.
+    ///
+    /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
+    /// `digest` follow it even if the flush then fails (sled serves what it holds; an
+    /// error is still returned, since durability is unknown).
+    fn write_keys(
+        &self,
+        digest: &mut SetDigest,
+        records: &[KeyRecord],
+        removed: &[keys::KeyId],
+    ) -> Result<(), KeyAdminError> {
+        let storage = KeyAdminError::Storage;
+        let sled = |e: sled::Error| KeyAdminError::Storage(sled_message(&e));
+        let mut batch = sled::Batch::default();
+        let mut next = *digest;
+        for r in records {
+            let json = serde_json::to_vec(r).map_err(|e| storage(e.to_string()))?;
+            let id = r.id.as_bytes();
+            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
+                next.remove(integrity::entry_hash(id, &old));
+            }
+            next.add(integrity::entry_hash(id, &json));
+            batch.insert(id, json);
+        }
+        for id in removed {
+            let id = id.as_bytes();
+            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
+                next.remove(integrity::entry_hash(id, &old));
+                batch.remove(id);
+            }
+        }
+        let record_file =
+            |e: std::io::Error| storage(format!("cannot write {}: {e}", integrity::RECORD_FILE));
+        integrity::write_record(&self.dir, &[*digest, next]).map_err(record_file)?;
+        self.keys_tree.apply_batch(batch).map_err(sled)?;
+        *digest = next;
+        {
+            let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+            for r in records {
+                let stored = keys.upsert(r.clone());
+                debug_assert!(stored, "records are checked before they are stored");
+            }
+            for id in removed {
+                keys.remove(id);
+            }
+        }
+        self.db.flush().map_err(sled)?;
+        if let Err(e) = integrity::write_record(&self.dir, &[next]) {
+            // The record still accepts the keys as stored; the next change or open
+            // rewrites it.
+            tracing::warn!(error = %e, "cannot update {}", integrity::RECORD_FILE);
+        }
+        Ok(())
+    }
+
+    /// Loads every key record and checks them against `integrity.json` (`recorded`, as
+    /// read before sled was opened): other keys than recorded, or an unreadable record,
+    /// refuse the database. A database without the file (written before it existed) gets
+    /// one.
+    fn load_keys(&self, recorded: Option<Vec<SetDigest>>) -> Result<(), StateError> {
+        let damaged = |detail: String| StateError::Damaged {
+            dir: self.dir.clone(),
+            detail,
+        };
+        let mut table = KeyTable::default();
+        let mut found = SetDigest::default();
+        for item in self.keys_tree.iter() {
+            let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
+            found.add(integrity::entry_hash(&k, &v));
+            let ok = serde_json::from_slice::<KeyRecord>(&v)
+                .ok()
+                .filter(|r| r.id.as_bytes() == &k[..])
+                .is_some_and(|r| table.upsert(r));
+            if !ok {
+                let id: String = String::from_utf8_lossy(&k).chars().take(40).collect();
+                return Err(damaged(format!("the key record {id:?} is unreadable")));
+            }
+        }
+        let record_file = |e: std::io::Error| StateError::Storage {
+            dir: self.dir.clone(),
+            action: "write",
+            message: format!("{}: {e}", integrity::RECORD_FILE),
+        };
+        match recorded {
+            Some(accepted) if accepted.contains(&found) => {
+                if accepted.len() > 1 {
+                    // A change was interrupted; settle on what sled holds.
+                    integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                }
+            }
+            Some(accepted) => {
+                let expected = integrity::expected_keys(&Some(accepted));
+                return Err(damaged(if expected == found.count {
+                    format!("{expected} keys as expected, but not the recorded ones")
+                } else {
+                    format!("expected {expected} keys, found {}", found.count)
+                }));
+            }
+            None => {
+                integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                tracing::info!(
+                    keys = found.count,
+                    "no {} yet (a database of an earlier version): recorded the keys found",
+                    integrity::RECORD_FILE
+                );
+            }
+        }
+        tracing::debug!(keys = table.len(), "keys loaded");
+        *lock(&self.admin_lock) = found;
+        *self.keys.write().unwrap_or_else(|e| e.into_inner()) = table;
+        Ok(())
+    }
+
+    /// Loads the counter blobs into the table and checks them against the manifest
+    /// written with them (a mismatch refuses the database); then marks every shard for
+    /// rewriting (subjects now sit in other shards). A blob that cannot be decoded loses
+    /// only what follows the damage, with an error logged; unknown entries are deleted.
+    fn load_counters(&self) -> Result<(), StateError> {
+        let damaged = |detail: String| StateError::Damaged {
+            dir: self.dir.clone(),
+            detail,
+        };
+        let mut junk = sled::Batch::default();
+        let mut manifest = None;
+        let mut persisted = lock(&self.persisted);
+        for item in self.counters_tree.iter() {
+            let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
+            if &k[..] == integrity::MANIFEST_KEY {
+                manifest = Some(v);
+                continue;
+            }
+            match blob_of(&k) {
+                Some(id) => {
+                    persisted.stored(&k, &v);
+                    self.load_blob(id, &k, &v);
+                }
+                None => junk.remove(k),
+            }
+        }
+        let found = persisted.digest();
+        match manifest.map(|m| SetDigest::from_manifest(&m)) {
+            Some(Some(expected)) if expected == found => {}
+            Some(Some(expected)) => {
+                return Err(damaged(if expected.count == found.count {
+                    format!("{} counter blobs differ from their manifest", found.count)
+                } else {
+                    format!(
+                        "expected {} counter blobs, found {}",
+                        expected.count, found.count
+                    )
+                }))
+            }
+            Some(None) => return Err(damaged("the counters manifest is unreadable".into())),
+            None if found.count > 0 => tracing::info!(
+                "no counters manifest yet (a database of an earlier version); it is written \
+                 with the next counters"
+            ),
+            None => {}
+        }
+        drop(persisted);
+        self.counters_tree
+            .apply_batch(junk)
+            .map_err(sled_error(&self.dir, "clean"))?;
+        self.table.mark_all_dirty();
+        tracing::debug!(subjects = self.table.len(), "counters loaded");
+        Ok(())
+    }
+
+    /// Loads one counter blob (`key` names it in logs).
+    fn load_blob(&self, id: BlobId, key: &[u8], blob: &[u8]) {
+        match id {
+            BlobId::Shard(_) => {
+                if let Err(e) = self.table.load_blob(blob) {
+                    tracing::error!(
+                        blob = %String::from_utf8_lossy(key),
+                        error = %e,
+                        "rate-limit counters partly lost"
+                    );
+                }
+            }
+            sketch => {
+                if !self.table.load_sketch(sketch, blob) {
+                    tracing::error!(
+                        blob = %String::from_utf8_lossy(key),
+                        "an eviction sketch is damaged; starting an empty one"
+                    );
+                }
+            }
+        }
+    }
+
+    /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.
+    fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
+        let scratch = CounterTable::new();
+        for (k, v) in self.counters_tree.iter().flatten() {
+            match blob_of(&k) {
+                Some(BlobId::Shard(_)) => {
+                    let _ = scratch.load_blob(&v);
+                }
+                Some(sketch) => {
+                    scratch.load_sketch(sketch, &v);
+                }
+                None => {}
+            }
+        }
+        scratch.usage(subject, now.timestamp_millis())
+    }
+}
+
+/// Replaces the file at `path` with `bytes`, mode 0600, durably and atomically: a temporary
+/// file beside it, synced, renamed over it, then the directory synced. A crash or a full
+/// disk leaves the old file or the new one, never a part of either.
+pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Creates the state directory with mode 0700 (it holds key hashes and the admin socket);
+/// an existing directory is left as it is.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
