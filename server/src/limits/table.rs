@@ -22,7 +22,8 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, RwLock};
+
+use parking_lot::{Mutex, RwLock};
 
 use super::ledger::MinuteLedger;
 use super::sketch::MonthSketch;
@@ -102,12 +103,6 @@ pub(crate) struct CounterTable {
     minute_dirty: AtomicBool,
 }
 
-/// Locks a shard, ignoring poisoning: counters are plain numbers that a panic elsewhere
-/// cannot leave worse than one increment off.
-fn lock(m: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 impl CounterTable {
     /// An empty table.
     pub fn new() -> CounterTable {
@@ -155,18 +150,10 @@ impl CounterTable {
         Some(self.latest_ms.load(Ordering::Relaxed)).filter(|&t| t != i64::MIN)
     }
 
-    fn read_sketches(&self) -> std::sync::RwLockReadGuard<'_, Sketches> {
-        self.sketches.read().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn write_sketches(&self) -> std::sync::RwLockWriteGuard<'_, Sketches> {
-        self.sketches.write().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Counters for a subject not in memory: what eviction left of it, if anything.
     fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
         if key.kind() == Kind::Public {
-            let sketches = self.read_sketches();
+            let sketches = self.sketches.read();
             let month = month_of(now_ms).unwrap_or(i64::MAX);
             let count = if sketches.month.is_empty() {
                 0
@@ -188,7 +175,7 @@ impl CounterTable {
         if now_ms > self.latest_ms.load(Ordering::Relaxed) {
             self.latest_ms.fetch_max(now_ms, Ordering::Relaxed);
         }
-        let mut guard = lock(self.shard(&key));
+        let mut guard = self.shard(&key).lock();
         let Shard { subjects, dirty } = &mut *guard;
         let counters = match subjects.entry(key) {
             Entry::Occupied(o) => o.into_mut(),
@@ -206,7 +193,7 @@ impl CounterTable {
 
     /// Requests counted for `key` at `now_ms` in (minute, long window).
     pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
-        let guard = lock(self.shard(key));
+        let guard = self.shard(key).lock();
         match guard.subjects.get(key) {
             Some(c) => c.usage(key.kind(), now_ms),
             None => self.revive(key, now_ms).usage(key.kind(), now_ms),
@@ -218,7 +205,7 @@ impl CounterTable {
     /// may also live in the sketches, which cannot forget one subject.
     pub fn remove(&self, key: &SubjectKey) -> bool {
         debug_assert_eq!(key.kind(), Kind::Key, "only key subjects are removed");
-        let mut guard = lock(self.shard(key));
+        let mut guard = self.shard(key).lock();
         let Shard { subjects, dirty } = &mut *guard;
         let removed = subjects.remove(key).is_some();
         if removed {
@@ -233,7 +220,7 @@ impl CounterTable {
     /// matters while a flood lasts, so it is written at shutdown, not every round).
     pub fn collect(&self, include_minute: bool, mut out: impl FnMut(BlobId, Option<Vec<u8>>)) {
         for (i, shard) in self.shards.iter().enumerate() {
-            let mut guard = lock(shard);
+            let mut guard = shard.lock();
             if !guard.dirty {
                 continue;
             }
@@ -252,13 +239,13 @@ impl CounterTable {
             out(BlobId::Shard(i), Some(blob));
         }
         if self.month_dirty.swap(false, Ordering::AcqRel) {
-            let sketches = self.read_sketches();
+            let sketches = self.sketches.read();
             let blob = (!sketches.month.is_empty()).then(|| sketches.month.encode());
             drop(sketches);
             out(BlobId::MonthSketch, blob);
         }
         if include_minute && self.minute_dirty.swap(false, Ordering::AcqRel) {
-            let sketches = self.read_sketches();
+            let sketches = self.sketches.read();
             let blob = (!sketches.minute.is_empty()).then(|| sketches.minute.encode());
             drop(sketches);
             out(BlobId::MinuteLedger, blob);
@@ -269,7 +256,7 @@ impl CounterTable {
     /// subjects sit in other shards than the ones they were read from).
     pub fn mark_all_dirty(&self) {
         for shard in self.shards.iter() {
-            lock(shard).dirty = true;
+            shard.lock().dirty = true;
         }
     }
 
@@ -283,7 +270,7 @@ impl CounterTable {
             let Some((key, counters)) = Counters::decode(&mut buf) else {
                 return Err(DamagedBlob { read });
             };
-            let mut shard = lock(self.shard(&key));
+            let mut shard = self.shard(&key).lock();
             match shard.subjects.entry(key) {
                 Entry::Occupied(mut o) => o.get_mut().merge(counters),
                 Entry::Vacant(v) => {
@@ -298,7 +285,7 @@ impl CounterTable {
 
     /// Loads a sketch or ledger blob; `false` if it is unreadable (it stays empty).
     pub fn load_sketch(&self, which: BlobId, blob: &[u8]) -> bool {
-        let mut sketches = self.write_sketches();
+        let mut sketches = self.sketches.write();
         match which {
             BlobId::MonthSketch => MonthSketch::decode(blob).map(|m| sketches.month = m),
             BlobId::MinuteLedger => MinuteLedger::decode(blob).map(|m| sketches.minute = m),
@@ -318,7 +305,7 @@ impl CounterTable {
             return stats;
         };
         {
-            let mut sketches = self.write_sketches();
+            let mut sketches = self.sketches.write();
             if sketches.month.roll(month_of(now).unwrap_or(i64::MIN)) {
                 self.month_dirty.store(true, Ordering::Release);
             }
@@ -327,7 +314,7 @@ impl CounterTable {
             }
         }
         for shard in self.shards.iter() {
-            let mut guard = lock(shard);
+            let mut guard = shard.lock();
             let Shard { subjects, dirty } = &mut *guard;
             let before = subjects.len();
             subjects.retain(|_, c| {
@@ -355,8 +342,8 @@ impl CounterTable {
     /// sketch and the ledger. Returns how many. A subject whose minute window the ledger
     /// cannot take (see `ledger::MAX_COUNT`, `ledger::MAX_GEN_SLOTS`) stays.
     fn evict(&self, shard: &Mutex<Shard>, active: bool) -> usize {
-        let mut guard = lock(shard);
-        let mut sketches = self.write_sketches();
+        let mut guard = shard.lock();
+        let mut sketches = self.sketches.write();
         let Shard { subjects, dirty } = &mut *guard;
         let (mut month_added, mut minute_added) = (false, false);
         let before = subjects.len();

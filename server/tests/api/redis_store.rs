@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
-use kalendorius_server::state::redis::RedisState;
+use kalendorius_server::state::store::redis::RedisState;
 use serde_json::Value;
 
 use crate::helpers::*;

@@ -1,43 +1,45 @@
-//! The server's mutable state: keys and rate-limit counters in their own sled database
-//! (default `var/state`), separate from the dataset so regenerating never touches them.
+//! The sled store: keys and rate-limit counters in their own sled database (default
+//! `var/state`), separate from the dataset so regenerating never touches them.
 //!
 //! One `sled::Db` per process lifetime, opened with a small cache (sled defaults to 1 GiB).
 //! Keys and counters are loaded into memory at open and every decision is made in memory:
 //! the hot path never waits on disk. Key changes are rare and written through (and
 //! flushed) before they are acknowledged; counters are persisted by `run_background` at
-//! least once a second in one batch (`persist` submodule), and by `flush` on shutdown.
-//! Counters are stored as 256 shard blobs plus two sketches, not one entry per counter:
-//! sled's memory grows with the number of keys written (see `limits::table`).
-//! `run_background` also serves the admin socket (`crate::state::admin`), because sled allows one
-//! process per database: while the server runs, `kalendorius-server keys ...` talks to it.
+//! least once a second in one batch (`persist`), and by `flush` on shutdown. Counters are
+//! stored as one blob per part of the limiter's snapshot (256 subject groups and two
+//! eviction sketches), not one entry per counter: sled's memory grows with the number of
+//! keys written. `run_background` also serves the admin socket (`crate::state::admin`),
+//! because sled allows one process per database: while the server runs,
+//! `kalendorius-server keys ...` talks to it.
 //!
-//! Integrity (`integrity` submodule): `open` refuses a damaged database (missing files,
-//! fewer or other keys than recorded, counter blobs that do not match their manifest) with
-//! one line saying how to restore it, rather than starting with fewer keys. Backups are
-//! `keys export` / `keys import` (`backup` submodule), which work while the server runs.
+//! Integrity (`integrity`): `open` refuses a damaged database (missing files, fewer or
+//! other keys than recorded, counter blobs that do not match their manifest) with one line
+//! saying how to restore it, rather than starting with fewer keys. Backups are `keys
+//! export` / `keys import`, which work while the server runs.
 //!
 //! Clock: every decision takes `now` from the caller (tests pass a fixed clock). All checks
 //! on one `State` should use the same clock; the background pruning follows the latest
 //! `now` any check has used.
 
-mod backup;
 mod integrity;
 mod persist;
 
-pub use backup::ImportReport;
-
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, RwLock};
+
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
+use parking_lot::{Mutex, RwLock};
 
 use crate::limits::subject::{Limits, SubjectKey};
 use crate::limits::table::{BlobId, CounterTable, SHARDS};
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
+use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
+use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
+use crate::state::store::check::Counted;
+use crate::state::store::location::StateError;
 use integrity::{sled_message, Layout, SetDigest};
-use crate::state::keys::{self, KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 
 /// Name of the sled tree holding key records (id → JSON `KeyRecord`).
 const KEYS_TREE: &str = "keys";
@@ -113,79 +115,6 @@ pub struct State {
     /// Counter blobs on their way to sled and the digest of those in it (see `persist`).
     /// Held across collect + apply so two rounds never interleave.
     persisted: Mutex<persist::Persisted>,
-}
-
-/// Why the state database cannot be opened or written. Each message is one line, naming the
-/// state directory when it is about the database (sled's own messages are reduced to one
-/// phrase, see `integrity::sled_message`).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StateError {
-    /// The limits or options are invalid.
-    #[error("invalid rate-limit configuration: {0}")]
-    Config(String),
-    /// Another process holds the database.
-    #[error(
-        "the state database {} is in use by another process (is the server running? its \
-         admin socket did not answer)",
-        .dir.display()
-    )]
-    InUse {
-        /// The state directory.
-        dir: PathBuf,
-    },
-    /// The database is incomplete or does not match its integrity records: refused, so a
-    /// server never starts with fewer keys than it had.
-    #[error(
-        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
-         import`, see README 'Backups'), or move it away to start empty",
-        .dir.display()
-    )]
-    Damaged {
-        /// The state directory.
-        dir: PathBuf,
-        /// What is wrong, e.g. "expected 12 keys, found 7".
-        detail: String,
-    },
-    /// A file-system or sled operation failed.
-    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
-    Storage {
-        /// The state directory.
-        dir: PathBuf,
-        /// What was being done ("open", "read", "write counters to", ...).
-        action: &'static str,
-        /// The cause, one phrase.
-        message: String,
-    },
-}
-
-/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
-///
-/// From a `SystemTime` (what the server reads once per request) it is one division, with no
-/// calendar arithmetic; from a `DateTime` (what tests and tools hold) it is the same number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct UnixMillis(pub i64);
-
-impl From<DateTime<Utc>> for UnixMillis {
-    fn from(t: DateTime<Utc>) -> Self {
-        UnixMillis(t.timestamp_millis())
-    }
-}
-
-impl From<std::time::SystemTime> for UnixMillis {
-    fn from(t: std::time::SystemTime) -> Self {
-        UnixMillis(match t.duration_since(std::time::UNIX_EPOCH) {
-            Ok(after) => i64::try_from(after.as_millis()).unwrap_or(i64::MAX),
-            // Floor, as `DateTime::timestamp_millis` does.
-            Err(before) => i64::try_from(before.duration().as_nanos().div_ceil(1_000_000))
-                .map_or(i64::MIN, |ms| -ms),
-        })
-    }
-}
-
-/// Locks a mutex, ignoring poisoning (the guarded data stays consistent: see callers).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// True when sled failed because another handle holds the database's file lock.
@@ -358,10 +287,15 @@ impl State {
         key: &PresentedKey,
         now: DateTime<Utc>,
     ) -> Result<KeyRecord, KeyError> {
-        self.keys
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .authenticate(key, now)
+        self.keys.read().authenticate(key, now)
+    }
+
+    /// Checks and (if admitted) counts one request of `who`.
+    pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
+        match who {
+            Counted::Public(ip, endpoint) => self.check_public(ip, endpoint, now),
+            Counted::Key(record) => self.check_key(record, now),
+        }
     }
 
     /// Checks and (if admitted) counts one request of `ip` to a public endpoint.
@@ -439,6 +373,21 @@ impl State {
         self.table.len()
     }
 
+    /// Carries out a key administration command at `now` (blocking: key changes flush
+    /// sled): the rules of `key_admin` on the keys in memory, their changes written to
+    /// sled, and each key shown with its usage.
+    pub fn execute(&self, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
+        let decided = |keys: &KeyTable| key_admin::decide(request, keys, &self.limits, now);
+        let mut response = match self.change(decided) {
+            Ok(response) => response,
+            Err(e) => return e.into(),
+        };
+        for (id, minute, day) in key_admin::usage_slots(&mut response) {
+            (*minute, *day) = self.key_usage(id, now);
+        }
+        response
+    }
+
     /// Issues a key now (see [`State::create_key_at`]).
     pub fn create_key(
         &self,
@@ -450,9 +399,8 @@ impl State {
         self.create_key_at(owner, per_minute, per_day, expires, Utc::now())
     }
 
-    /// Issues a key created at `now`: returns its plaintext (the only time it exists) and
-    /// its record. Limits default to the configured key defaults. The record is durably in
-    /// sled before this returns.
+    /// Issues a key created at `now` (see `key_admin::create`): returns its plaintext and
+    /// its record, durably in sled.
     pub fn create_key_at(
         &self,
         owner: &str,
@@ -461,137 +409,35 @@ impl State {
         expires: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> Result<(String, KeyRecord), KeyAdminError> {
-        let owner = keys::check_owner(owner)?;
-        let per_minute = keys::check_limit(
-            "per-minute",
-            per_minute.unwrap_or(self.limits.key_default_per_minute),
-        )?;
-        let per_day = keys::check_limit(
-            "per-day",
-            per_day.unwrap_or(self.limits.key_default_per_day),
-        )?;
-        if let Some(e) = expires.filter(|e| *e <= now) {
-            return Err(KeyAdminError::ExpiryNotInFuture(e));
-        }
-        let mut digest = lock(&self.admin_lock);
-        let (plaintext, hash) = loop {
-            let (p, h) = keys::generate();
-            // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
-            if !self.read_keys().collides(&h) {
-                break (p, h);
-            }
-        };
-        let record = KeyRecord {
-            id: keys::id_of(&hash),
-            hash: hex::encode(hash),
-            owner,
-            per_minute,
-            per_day,
-            created: now,
-            expires,
-            active: true,
-        };
-        self.store_keys(&mut digest, std::slice::from_ref(&record))?;
-        Ok((plaintext, record))
+        let limits = &self.limits;
+        self.change(|keys| {
+            key_admin::create(keys, limits, owner, per_minute, per_day, expires, now)
+        })
     }
 
-    /// Revokes a key: it is refused from now on. Revoking a revoked key changes nothing.
-    /// Returns the record and whether it changed.
+    /// Revokes a key (see `key_admin::revoke`); returns the record and whether it changed.
     pub fn revoke_key(&self, id: &str) -> Result<(KeyRecord, bool), KeyAdminError> {
-        self.change_key(id, |r| {
-            let changed = r.active;
-            r.active = false;
-            Ok(changed)
-        })
+        self.change(|keys| key_admin::revoke(keys, id))
     }
 
-    /// Undoes `revoke_key`: the key is accepted again from now on. Restoring a key that is
-    /// not revoked changes nothing; a key whose expiry has passed at `now` is not restored
-    /// (it would still be refused). Returns the record and whether it changed.
-    pub fn restore_key_at(
-        &self,
-        id: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(KeyRecord, bool), KeyAdminError> {
-        self.change_key(id, |r| {
-            if r.active {
-                return Ok(false);
-            }
-            if let Some(expired) = r.expires.filter(|e| now >= *e) {
-                return Err(KeyAdminError::RestoreExpired {
-                    id: r.id.clone(),
-                    expired,
-                });
-            }
-            r.active = true;
-            Ok(true)
-        })
-    }
-
-    /// Deletes a key: its record (the integrity record follows, as for every key change)
-    /// and its rate-limit counters, which are written out before this returns. Returns the
-    /// deleted record. Unlike a revoked key, a deleted one is gone from `keys list` and
-    /// from exports; only importing a backup that holds it brings it back.
-    pub fn delete_key(&self, id: &str) -> Result<KeyRecord, KeyAdminError> {
-        let mut digest = lock(&self.admin_lock);
-        let id = self.read_keys().resolve(id)?;
-        let record = self
-            .read_keys()
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| KeyAdminError::unknown(&id))?;
-        self.write_keys(&mut digest, &[], std::slice::from_ref(&record.id))?;
-        drop(digest);
-        if self.table.remove(&SubjectKey::key(&record.id)) {
-            self.persist_counters(false, false)
-                .and_then(|_| self.db.flush())
-                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
-        }
-        Ok(record)
-    }
-
-    /// Changes a key's limits (at least one must be given).
+    /// Changes a key's limits (see `key_admin::set_limits`).
     pub fn set_key_limits(
         &self,
         id: &str,
         per_minute: Option<u64>,
         per_day: Option<u64>,
     ) -> Result<KeyRecord, KeyAdminError> {
-        if per_minute.is_none() && per_day.is_none() {
-            return Err(KeyAdminError::NothingToChange);
-        }
-        let per_minute = per_minute
-            .map(|n| keys::check_limit("per-minute", n))
-            .transpose()?;
-        let per_day = per_day
-            .map(|n| keys::check_limit("per-day", n))
-            .transpose()?;
-        self.change_key(id, |r| {
-            r.per_minute = per_minute.unwrap_or(r.per_minute);
-            r.per_day = per_day.unwrap_or(r.per_day);
-            Ok(true)
-        })
-        .map(|(r, _)| r)
+        self.change(|keys| key_admin::set_limits(keys, id, per_minute, per_day))
     }
 
     /// The key with this id or unique id prefix (any case, surrounding space ignored).
     pub fn key(&self, id: &str) -> Option<KeyRecord> {
-        self.find_key(id).ok()
-    }
-
-    /// The key with this id or unique id prefix, or why there is none (unknown, too short,
-    /// ambiguous).
-    pub fn find_key(&self, id: &str) -> Result<KeyRecord, KeyAdminError> {
-        let keys = self.read_keys();
-        let id = keys.resolve(id)?;
-        keys.get(&id)
-            .cloned()
-            .ok_or_else(|| KeyAdminError::unknown(&id))
+        key_admin::find(&self.keys.read(), id).ok()
     }
 
     /// All keys, oldest first.
     pub fn keys(&self) -> Vec<KeyRecord> {
-        self.read_keys().all()
+        self.keys.read().all()
     }
 
     /// Persists every counter and key change now and waits for sled to flush.
@@ -602,39 +448,26 @@ impl State {
         Ok(())
     }
 
-    fn read_keys(&self) -> std::sync::RwLockReadGuard<'_, KeyTable> {
-        self.keys.read().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Applies `change` to the key `id` (an id or unique prefix, resolved under the admin
-    /// lock), stores the result if `change` says it changed, and returns it.
-    fn change_key(
+    /// Runs a key rule on the keys under the admin lock and writes the changes it decides
+    /// (see [`State::write_keys`]); a deleted key's counters are written out too.
+    fn change<T>(
         &self,
-        id: &str,
-        change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
-    ) -> Result<(KeyRecord, bool), KeyAdminError> {
-        let mut digest = lock(&self.admin_lock);
-        let mut record = {
-            let keys = self.read_keys();
-            let id = keys.resolve(id)?;
-            keys.get(&id)
-                .cloned()
-                .ok_or_else(|| KeyAdminError::unknown(&id))?
-        };
-        let changed = change(&mut record)?;
-        if changed {
-            self.store_keys(&mut digest, std::slice::from_ref(&record))?;
+        rule: impl FnOnce(&KeyTable) -> Result<(Changes, T), KeyAdminError>,
+    ) -> Result<T, KeyAdminError> {
+        let mut digest = self.admin_lock.lock();
+        let (changes, answer) = rule(&self.keys.read())?;
+        if changes.is_empty() {
+            return Ok(answer);
         }
-        Ok((record, changed))
-    }
-
-    /// Writes key records to sled in one atomic batch (see [`State::write_keys`]).
-    fn store_keys(
-        &self,
-        digest: &mut SetDigest,
-        records: &[KeyRecord],
-    ) -> Result<(), KeyAdminError> {
-        self.write_keys(digest, records, &[])
+        self.write_keys(&mut digest, &changes)?;
+        drop(digest);
+        let forget = |id: &&String| self.table.remove(&SubjectKey::key(id));
+        if changes.removed.iter().filter(forget).count() > 0 {
+            self.persist_counters(false, false)
+                .and_then(|_| self.db.flush())
+                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
+        }
+        Ok(answer)
     }
 
     /// Writes key records to sled and deletes the records of `removed` ids, in one atomic
@@ -646,12 +479,11 @@ impl State {
     /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
     /// `digest` follow it even if the flush then fails (sled serves what it holds; an
     /// error is still returned, since durability is unknown).
-    fn write_keys(
-        &self,
-        digest: &mut SetDigest,
-        records: &[KeyRecord],
-        removed: &[keys::KeyId],
-    ) -> Result<(), KeyAdminError> {
+    fn write_keys(&self, digest: &mut SetDigest, changes: &Changes) -> Result<(), KeyAdminError> {
+        let Changes {
+            upserts: records,
+            removed,
+        } = changes;
         let storage = KeyAdminError::Storage;
         let sled = |e: sled::Error| KeyAdminError::Storage(sled_message(&e));
         let mut batch = sled::Batch::default();
@@ -678,7 +510,7 @@ impl State {
         self.keys_tree.apply_batch(batch).map_err(sled)?;
         *digest = next;
         {
-            let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+            let mut keys = self.keys.write();
             for r in records {
                 let stored = keys.upsert(r.clone());
                 debug_assert!(stored, "records are checked before they are stored");
@@ -749,8 +581,8 @@ impl State {
             }
         }
         tracing::debug!(keys = table.len(), "keys loaded");
-        *lock(&self.admin_lock) = found;
-        *self.keys.write().unwrap_or_else(|e| e.into_inner()) = table;
+        *self.admin_lock.lock() = found;
+        *self.keys.write() = table;
         Ok(())
     }
 
@@ -765,7 +597,7 @@ impl State {
         };
         let mut junk = sled::Batch::default();
         let mut manifest = None;
-        let mut persisted = lock(&self.persisted);
+        let mut persisted = self.persisted.lock();
         for item in self.counters_tree.iter() {
             let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
             if &k[..] == integrity::MANIFEST_KEY {
