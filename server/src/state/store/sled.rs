@@ -33,7 +33,7 @@ use chrono::{DateTime, Utc};
 use parking_lot::{Mutex, RwLock};
 
 use crate::limits::subject::{Limits, SubjectKey};
-use crate::limits::table::{BlobId, CounterTable, SHARDS};
+use crate::limits::table::{CounterTable, Part};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
 use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
@@ -49,20 +49,17 @@ const KEYS_TREE: &str = "keys";
 const COUNTERS_TREE: &str = "counters";
 
 /// The key of a blob in the counters tree.
-fn blob_key(id: BlobId) -> Vec<u8> {
-    match id {
-        BlobId::Shard(i) => format!("shard/{i:03}").into_bytes(),
-        BlobId::MonthSketch => b"sketch/month".to_vec(),
-        BlobId::MinuteLedger => b"ledger/minute".to_vec(),
+fn blob_key(part: Part) -> Vec<u8> {
+    match part {
+        Part::Subjects(i) => format!("shard/{i:03}").into_bytes(),
+        Part::MonthSketch => b"sketch/month".to_vec(),
+        Part::MinuteLedger => b"ledger/minute".to_vec(),
     }
 }
 
 /// The blob a key of the counters tree holds; `None` for anything else.
-fn blob_of(key: &[u8]) -> Option<BlobId> {
-    [BlobId::MonthSketch, BlobId::MinuteLedger]
-        .into_iter()
-        .chain((0..SHARDS).map(BlobId::Shard))
-        .find(|id| blob_key(*id) == key)
+fn blob_of(key: &[u8]) -> Option<Part> {
+    Part::all().find(|part| blob_key(*part) == key)
 }
 
 /// Tuning of the state database; the defaults fit the server's 64 MiB budget.
@@ -636,31 +633,22 @@ impl State {
         self.counters_tree
             .apply_batch(junk)
             .map_err(sled_error(&self.dir, "clean"))?;
-        self.table.mark_all_dirty();
+        self.table.mark_all_changed();
         tracing::debug!(subjects = self.table.len(), "counters loaded");
         Ok(())
     }
 
     /// Loads one counter blob (`key` names it in logs).
-    fn load_blob(&self, id: BlobId, key: &[u8], blob: &[u8]) {
-        match id {
-            BlobId::Shard(_) => {
-                if let Err(e) = self.table.load_blob(blob) {
-                    tracing::error!(
-                        blob = %String::from_utf8_lossy(key),
-                        error = %e,
-                        "rate-limit counters partly lost"
-                    );
-                }
+    fn load_blob(&self, part: Part, key: &[u8], blob: &[u8]) {
+        let Err(e) = self.table.restore(part, blob) else {
+            return;
+        };
+        let blob = String::from_utf8_lossy(key);
+        match part {
+            Part::Subjects(_) => {
+                tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
             }
-            sketch => {
-                if !self.table.load_sketch(sketch, blob) {
-                    tracing::error!(
-                        blob = %String::from_utf8_lossy(key),
-                        "an eviction sketch is damaged; starting an empty one"
-                    );
-                }
-            }
+            _ => tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one"),
         }
     }
 
@@ -668,14 +656,9 @@ impl State {
     fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
         let scratch = CounterTable::new();
         for (k, v) in self.counters_tree.iter().flatten() {
-            match blob_of(&k) {
-                Some(BlobId::Shard(_)) => {
-                    let _ = scratch.load_blob(&v);
-                }
-                Some(sketch) => {
-                    scratch.load_sketch(sketch, &v);
-                }
-                None => {}
+            if let Some(part) = blob_of(&k) {
+                // Damage was reported at open; what can be read counts.
+                let _ = scratch.restore(part, &v);
             }
         }
         scratch.usage(subject, now.timestamp_millis())

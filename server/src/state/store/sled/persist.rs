@@ -81,8 +81,8 @@ impl State {
             self.maintain_table();
         }
         let Persisted { pending, stored } = &mut *persisted;
-        self.table.collect(include_minute, |id, blob| {
-            pending.insert(blob_key(id), blob);
+        self.table.snapshot(include_minute, |part, blob| {
+            pending.insert(blob_key(part), blob);
         });
         if pending.is_empty() {
             return Ok(0);
