@@ -45,11 +45,11 @@ use crate::clock::Instant;
 use crate::data::DataHandle;
 use crate::feeds::Feeds;
 
+use crate::health::{self, Probe};
 use crate::http::client_ip::TrustedProxies;
 use crate::http::compression::Compressor;
 use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
-use crate::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord, PresentedKey};

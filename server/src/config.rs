@@ -101,7 +101,7 @@ pub struct ServeArgs {
     /// State database directory, or a redis://HOST:PORT/DB URL shared by several processes
     /// (its password from KALENDORIUS_REDIS_PASSWORD) [default: var/state].
     #[arg(long, env = "KALENDORIUS_STATE")]
-    pub state: Option<StateLocation>,
+    pub state: Option<PathBuf>,
     /// TOML settings file.
     #[arg(long, env = "KALENDORIUS_CONFIG")]
     pub config: Option<PathBuf>,
@@ -135,7 +135,7 @@ impl Settings {
             settings.data = data.clone();
         }
         if let Some(state) = &args.state {
-            settings.state = state.clone();
+            settings.state = StateLocation::from(state.clone());
         }
         if !args.trusted_proxies.is_empty() {
             settings.trusted_proxies = args.trusted_proxies.clone();

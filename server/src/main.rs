@@ -40,7 +40,7 @@ struct KeysArgs {
     /// KALENDORIUS_REDIS_PASSWORD) [default: var/state, or `state` of --config]. May be
     /// given before or after the command.
     #[arg(long, env = "KALENDORIUS_STATE", global = true)]
-    state: Option<StateLocation>,
+    state: Option<PathBuf>,
     /// TOML settings file (for the state directory and the default key limits). May be
     /// given before or after the command.
     #[arg(long, env = "KALENDORIUS_CONFIG", global = true)]
@@ -122,7 +122,7 @@ fn keys(args: KeysArgs) -> anyhow::Result<()> {
         None => Settings::default(),
     };
     let limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
-    let state = args.state.unwrap_or(settings.state);
+    let state = args.state.map_or(settings.state, StateLocation::from);
     keys_cli::run(args.command, &state, &limits)
 }
 

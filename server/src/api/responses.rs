@@ -17,8 +17,8 @@ use super::payload::JsonBytes;
 use super::schema::{DayDetails, DayStatus, DaysRange, Holidays, NameDays};
 use super::working_schema::{WorkingDays, WorkingDaysAdded, WorkingTime};
 use crate::api::params;
-use crate::feeds::api::CalendarText;
 use crate::app;
+use crate::feeds::api::CalendarText;
 use crate::http::errors::{self, ApiError, ErrorCode};
 use crate::limits::Window;
 

@@ -197,6 +197,7 @@ pub fn run_with_output(
     out: &mut dyn Write,
     notes: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    state.check()?;
     let shown = match state {
         StateLocation::Redis(url) => PathBuf::from(url),
         StateLocation::Directory(dir) => std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),

@@ -16,7 +16,7 @@ pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
 /// Where keys and counters live, as the `state` setting says.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(try_from = "PathBuf", into = "PathBuf")]
+#[serde(from = "PathBuf", into = "PathBuf")]
 pub enum StateLocation {
     /// A sled database in this directory (one process).
     Directory(PathBuf),
@@ -46,21 +46,30 @@ pub enum LocationError {
 }
 
 impl StateLocation {
-    /// Reads a `state` setting: a `redis://` or `rediss://` URL, or else a directory.
+    /// Reads a `state` setting: a `redis://` or `rediss://` URL, or else a directory
+    /// (checked: see [`StateLocation::check`]).
     pub fn parse(given: &Path) -> Result<StateLocation, LocationError> {
-        let redis_url = |t: &&str| t.starts_with("redis://") || t.starts_with("rediss://");
-        let Some(text) = given.to_str().filter(redis_url) else {
-            return Ok(StateLocation::Directory(given.to_owned()));
+        let location = StateLocation::from(given.to_owned());
+        location.check()?;
+        Ok(location)
+    }
+
+    /// Checks that a Redis URL can be used: no password in it, TLS built if asked for.
+    /// Done when the store is opened rather than when the setting is read, so that no
+    /// message quotes a URL with a password in it (clap's and TOML's would).
+    pub fn check(&self) -> Result<(), LocationError> {
+        let StateLocation::Redis(text) = self else {
+            return Ok(());
         };
         if text.starts_with("rediss://") && !cfg!(feature = "redis-tls") {
             return Err(LocationError::TlsNotBuilt);
         }
-        let info = redis::IntoConnectionInfo::into_connection_info(text)
+        let info = redis::IntoConnectionInfo::into_connection_info(text.as_str())
             .map_err(|e| LocationError::BadUrl(e.to_string()))?;
-        if info.redis_settings().password().is_some() {
-            return Err(LocationError::PasswordInUrl);
+        match info.redis_settings().password() {
+            Some(_) => Err(LocationError::PasswordInUrl),
+            None => Ok(()),
         }
-        Ok(StateLocation::Redis(text.to_owned()))
     }
 
     /// The setting as given: the directory, or the URL.
@@ -72,25 +81,36 @@ impl StateLocation {
     }
 }
 
-impl std::str::FromStr for StateLocation {
-    type Err = LocationError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        StateLocation::parse(Path::new(s))
-    }
-}
-
-impl TryFrom<PathBuf> for StateLocation {
-    type Error = LocationError;
-
-    fn try_from(path: PathBuf) -> Result<Self, Self::Error> {
-        StateLocation::parse(&path)
+/// A setting as written: a `redis://` or `rediss://` URL names Redis, anything else a
+/// directory (unchecked until the store is opened).
+impl From<PathBuf> for StateLocation {
+    fn from(path: PathBuf) -> StateLocation {
+        let redis_url = |t: &&str| t.starts_with("redis://") || t.starts_with("rediss://");
+        match path.to_str().filter(redis_url) {
+            Some(url) => StateLocation::Redis(url.to_owned()),
+            None => StateLocation::Directory(path),
+        }
     }
 }
 
 impl From<StateLocation> for PathBuf {
     fn from(location: StateLocation) -> PathBuf {
         location.as_path().to_owned()
+    }
+}
+
+/// A location reads as the path it was written as (a URL as a one-component path).
+impl std::ops::Deref for StateLocation {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.as_path()
+    }
+}
+
+impl AsRef<Path> for StateLocation {
+    fn as_ref(&self) -> &Path {
+        self.as_path()
     }
 }
 

@@ -41,6 +41,7 @@ impl Store {
     /// Opens the state at `location` (sled: loads and checks the database; Redis: starts
     /// connecting, without waiting for Redis, so a server starts during a Redis outage).
     pub fn open(location: &StateLocation, limits: LimitsConfig) -> anyhow::Result<Store> {
+        location.check()?;
         Ok(match location {
             StateLocation::Directory(dir) => Store::Sled(Arc::new(State::open(dir, limits)?)),
             StateLocation::Redis(url) => Store::Redis(Arc::new(RedisState::connect(url, limits)?)),
