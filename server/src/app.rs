@@ -55,7 +55,7 @@ use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
-use crate::state::store::{check_sled, AuthError, Counted, StateUnavailable, Store};
+use crate::state::store::{AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
 /// Headers a browser script may read from our responses: all of them (`ETag`, `RateLimit-*`,
@@ -216,83 +216,62 @@ impl App {
         api::openapi::document(ROUTES)
     }
 
-    /// Runs the gate of one operation (limits, key) and then the operation, recording what
-    /// the gate learnt in `ex.admission`. The sled store counts here, synchronously; the
-    /// operations of a store that must be awaited go to [`App::call_op_later`] instead (see
-    /// [`App::respond`]).
-    fn call_op(&self, op: &Operation, req: &Request, ex: &mut Exchange) -> Response {
-        let Some(state) = self.store.sled() else {
-            // Not reached: `respond` sends the operations of such a store to `call_op_later`.
-            return errors::state_unavailable().into_response();
-        };
-        let gated = match requester(op, req) {
-            Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
-            Ok(Requester::Key(key)) => {
-                match key_gate(state.authenticate(&key, DateTime::from(ex.received))) {
-                    Ok(gated) => gated,
-                    Err(refusal) => return refusal,
+    /// The one gate of a counted request (an operation, a page or a published file), then
+    /// its answer: a keyed request is authenticated (401), every counted one is checked and
+    /// counted (429 when refused), and what the gate learnt goes to `ex.admission`. A check
+    /// that could not be made lets a public request through uncounted and refuses a keyed
+    /// one (503). A store that answers at once completes this on the first poll.
+    async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
+        let gated = match target {
+            Target::Op(op) => match requester(op, req) {
+                Ok(Requester::Public(endpoint)) => Some(Gated::Public(endpoint)),
+                Ok(Requester::Key(key)) => {
+                    let now = DateTime::from(ex.received);
+                    match key_gate(self.store.authenticate(&key, now).await) {
+                        Ok(gated) => Some(gated),
+                        Err(refusal) => return refusal,
+                    }
                 }
-            }
-            Err(refusal) => return refusal,
+                Err(refusal) => return refusal,
+            },
+            _ => self.public_counter(target, req).map(Gated::Public),
         };
-        let checked = Ok(check_sled(state, gated.counted(ex.client_ip), ex.received));
-        self.conclude(op, req, ex, gated, checked)
-    }
-
-    /// [`App::call_op`] for a store whose checks are awaited (Redis).
-    async fn call_op_later(&self, op: &Operation, req: &Request, ex: &mut Exchange) -> Response {
-        let gated = match requester(op, req) {
-            Ok(Requester::Public(endpoint)) => Gated::Public(endpoint),
-            Ok(Requester::Key(key)) => {
-                let now = DateTime::from(ex.received);
-                match key_gate(self.store.authenticate(&key, now).await) {
-                    Ok(gated) => gated,
-                    Err(refusal) => return refusal,
+        if let Some(gated) = gated {
+            let checked = self
+                .store
+                .check(gated.counted(ex.client_ip), ex.received)
+                .await;
+            let (whose, key) = match gated {
+                Gated::Public(_) => (PER_ADDRESS, None),
+                Gated::Key(record) => (PER_KEY, Some(record)),
+            };
+            let keyed = key.is_some();
+            ex.admission.key = key;
+            match checked {
+                Ok(decision) => {
+                    let refused = decision.refused_by;
+                    ex.admission.decision = Some(decision);
+                    if let Some(window) = refused {
+                        return rate_limited(window, whose).into_response();
+                    }
                 }
-            }
-            Err(refusal) => return refusal,
-        };
-        let checked = self
-            .store
-            .check(gated.counted(ex.client_ip), ex.received)
-            .await;
-        self.conclude(op, req, ex, gated, checked)
-    }
-
-    /// Acts on the rate-limit check of a gated request: 429 when refused, the operation's
-    /// answer when admitted. A check that could not be made lets a public request through
-    /// uncounted and refuses a keyed one (503).
-    fn conclude(
-        &self,
-        op: &Operation,
-        req: &Request,
-        ex: &mut Exchange,
-        gated: Gated,
-        checked: Result<Decision, StateUnavailable>,
-    ) -> Response {
-        let (whose, key) = match gated {
-            Gated::Public(_) => (PER_ADDRESS, None),
-            Gated::Key(record) => (PER_KEY, Some(record)),
-        };
-        let keyed = key.is_some();
-        ex.admission.key = key;
-        match checked {
-            Ok(decision) => {
-                let refused = decision.refused_by;
-                ex.admission.decision = Some(decision);
-                if let Some(window) = refused {
-                    return rate_limited(window, whose).into_response();
+                Err(StateUnavailable) if keyed => {
+                    return errors::state_unavailable().into_response()
                 }
-            }
-            Err(StateUnavailable) if keyed => return errors::state_unavailable().into_response(),
-            Err(StateUnavailable) => {
-                if let Store::Redis(redis) = &self.store {
-                    redis.warn_uncounted(ex.received);
-                }
+                Err(StateUnavailable) => self.store.warn_uncounted(ex.received),
             }
         }
-        let today = Today::at(ex.received, self.today_clock);
-        answer(op, req, &ex.catalog, &today, &self.feeds)
+        match target {
+            Target::Op(op) => {
+                let today = Today::at(ex.received, self.today_clock);
+                answer(op, req, &ex.catalog, &today, &self.feeds)
+            }
+            Target::Data => self.published.answer(req, &ex.catalog),
+            _ => {
+                let today = Today::at(ex.received, self.today_clock).current();
+                self.pages.answer(req, &ex.catalog, today)
+            }
+        }
     }
 
     /// The per-IP counter of a public target that is not an operation: the pages (not the
@@ -303,75 +282,6 @@ impl App {
             Target::Page => Some(PublicEndpoint::Pages),
             Target::Data => Some(PublicEndpoint::Data),
             _ => None,
-        }
-    }
-
-    /// Answers a page or a published file, counted against its per-IP limit. The sled store
-    /// counts here, synchronously; a store that must be awaited goes to
-    /// [`App::call_public_later`].
-    fn call_public(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
-        let checked = self.public_counter(target, req).map(|endpoint| {
-            match self.store.sled() {
-                Some(state) => Ok(check_sled(
-                    state,
-                    Counted::Public(ex.client_ip, endpoint),
-                    ex.received,
-                )),
-                // Not reached: `respond` sends such a store's requests to `call_public_later`.
-                None => Err(StateUnavailable),
-            }
-        });
-        self.conclude_public(target, req, ex, checked)
-    }
-
-    /// [`App::call_public`] for a store whose checks are awaited (Redis).
-    async fn call_public_later(
-        &self,
-        target: Target,
-        req: &Request,
-        ex: &mut Exchange,
-    ) -> Response {
-        let checked = match self.public_counter(target, req) {
-            Some(endpoint) => {
-                let who = Counted::Public(ex.client_ip, endpoint);
-                Some(self.store.check(who, ex.received).await)
-            }
-            None => None,
-        };
-        self.conclude_public(target, req, ex, checked)
-    }
-
-    /// Acts on the check of a page or published file (`None`: not counted): 429 when
-    /// refused, the answer when admitted; a check that could not be made lets the request
-    /// through uncounted, as for every public endpoint.
-    fn conclude_public(
-        &self,
-        target: Target,
-        req: &Request,
-        ex: &mut Exchange,
-        checked: Option<Result<Decision, StateUnavailable>>,
-    ) -> Response {
-        match checked {
-            Some(Ok(decision)) => {
-                let refused = decision.refused_by;
-                ex.admission.decision = Some(decision);
-                if let Some(window) = refused {
-                    return rate_limited(window, PER_ADDRESS).into_response();
-                }
-            }
-            Some(Err(StateUnavailable)) => {
-                if let Store::Redis(redis) = &self.store {
-                    redis.warn_uncounted(ex.received);
-                }
-            }
-            None => {}
-        }
-        match target {
-            Target::Data => self.published.answer(req, &ex.catalog),
-            _ => {
-                let today = Today::at(ex.received, self.today_clock).current();
-                self.pages.answer(req, &ex.catalog, today)
-            }
         }
     }
 }
@@ -463,7 +373,11 @@ impl App {
         };
         match (target, method) {
             (_, &Method::OPTIONS) => preflight(req),
-            (Target::Op(op), &Method::GET) => self.call_op(op, req, ex),
+            // Only a store that answers at once gets here (see `respond`): polled once.
+            (Target::Op(_) | Target::Page | Target::Data, &Method::GET) => self
+                .gate(target, req, ex)
+                .now_or_never()
+                .unwrap_or_else(|| errors::state_unavailable().into_response()),
             (Target::OpenApi, &Method::GET)
                 if crate::http::caching::not_modified(req.headers(), &self.spec_etag) =>
             {
@@ -479,7 +393,6 @@ impl App {
                 .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
-            (Target::Page | Target::Data, &Method::GET) => self.call_public(target, req, ex),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -550,15 +463,12 @@ impl App {
         };
         let target = Target::from_path(req.uri().path());
         if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = target {
-            // A store that must be awaited (Redis): the gate and the operation or page run in
-            // the future (the sled store keeps the synchronous path below).
+            // A store that must be awaited (Redis): the gate runs in the future (a store that
+            // answers at once takes the path below, without boxing).
             let read = ex.method == Method::GET || ex.method == Method::HEAD;
-            if self.store.sled().is_none() && read && host_refusal(&req).is_none() {
+            if !self.store.answers_at_once() && read && host_refusal(&req).is_none() {
                 return Answered::Later(Box::pin(async move {
-                    let resp = match target {
-                        Target::Op(op) => self.call_op_later(op, &req, &mut ex).await,
-                        other => self.call_public_later(other, &req, &mut ex).await,
-                    };
+                    let resp = self.gate(target, &req, &mut ex).await;
                     finish_head_or_docs(resp, req.uri(), ex).await
                 }));
             }

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::http::client_ip::IpNet;
 use crate::http::connections::ConnectionSettings;
 use crate::limits::LimitsConfig;
+use crate::state::store::location::StateLocation;
 use crate::telemetry::LogFormat;
 
 /// Prefix of every environment variable read.
@@ -40,8 +41,8 @@ pub struct Settings {
     /// Dataset: an output root with `current`, or a dataset directory.
     pub data: PathBuf,
     /// Where keys and counters live: a state database directory (sled), or a `redis://` /
-    /// `rediss://` URL shared by several processes (`crate::state::store::StateLocation`).
-    pub state: PathBuf,
+    /// `rediss://` URL shared by several processes.
+    pub state: StateLocation,
     /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
@@ -78,7 +79,7 @@ impl Default for Settings {
         Settings {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data: PathBuf::from("output"),
-            state: PathBuf::from("var/state"),
+            state: StateLocation::Directory(PathBuf::from("var/state")),
             trusted_proxies: Vec::new(),
             shutdown_timeout_secs: 10,
             connections: ConnectionSettings::default(),
@@ -134,7 +135,7 @@ impl Settings {
             settings.data = data.clone();
         }
         if let Some(state) = &args.state {
-            settings.state = state.clone();
+            settings.state = StateLocation::from(state.clone());
         }
         if !args.trusted_proxies.is_empty() {
             settings.trusted_proxies = args.trusted_proxies.clone();

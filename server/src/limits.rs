@@ -1,11 +1,13 @@
-//! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the keyed ones.
+//! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the
+//! keyed ones.
 //!
-//!
-//! This file holds the public vocabulary (configuration, windows, decisions); the counting
-//! itself is in the submodules: `window` (a sliding window, month arithmetic), `subject`
-//! (all windows of one IP-endpoint pair or key, checked and counted as one step), `table`
-//! (all subjects, sharded, with pruning and eviction), `sketch` (where evicted subjects'
-//! month counts go) and `ledger` (where their minute windows go, exactly). `crate::state::State` wires them to sled.
+//! This file holds the public vocabulary (configuration, clock, windows, decisions); the
+//! counting itself is in the submodules: `window` (a sliding window, month arithmetic),
+//! `subject` (all windows of one IP-endpoint pair or key, checked and counted as one
+//! step), `table` (all subjects, sharded, with pruning, eviction, and the snapshot and
+//! restore of its state), `sketch` (where evicted subjects' month counts go) and `ledger`
+//! (where their minute windows go, exactly). The limiter knows nothing of where its state
+//! is kept: the sled store saves its snapshots.
 //!
 //! Every window is exact in the strong sense: for ANY interval of the window's length
 //! the admitted requests never exceed the limit, also under concurrent bursts (see
@@ -16,6 +18,30 @@ pub(crate) mod sketch;
 pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;
+
+/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
+///
+/// From a `SystemTime` (what the server reads once per request) it is one division, with no
+/// calendar arithmetic; from a `DateTime` (what tests and tools hold) it is the same number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UnixMillis(pub i64);
+
+impl From<chrono::DateTime<chrono::Utc>> for UnixMillis {
+    fn from(t: chrono::DateTime<chrono::Utc>) -> Self {
+        UnixMillis(t.timestamp_millis())
+    }
+}
+
+impl From<std::time::SystemTime> for UnixMillis {
+    fn from(t: std::time::SystemTime) -> Self {
+        UnixMillis(match t.duration_since(std::time::UNIX_EPOCH) {
+            Ok(after) => i64::try_from(after.as_millis()).unwrap_or(i64::MAX),
+            // Floor, as `DateTime::timestamp_millis` does.
+            Err(before) => i64::try_from(before.duration().as_nanos().div_ceil(1_000_000))
+                .map_or(i64::MIN, |ms| -ms),
+        })
+    }
+}
 
 /// The largest limit accepted anywhere (configuration or key); far above any sane plan,
 /// and small enough that per-bucket counts fit in 32 bits.

@@ -14,6 +14,7 @@ use kalendorius_server::config::{limits_from_env, ServeArgs, Settings};
 use kalendorius_server::server::Server;
 use kalendorius_server::shutdown;
 use kalendorius_server::state::keys_cli::{self, KeysCommand};
+use kalendorius_server::state::store::location::StateLocation;
 use kalendorius_server::telemetry::{self, LogFormat};
 
 /// Lithuanian calendar data service.
@@ -121,8 +122,8 @@ fn keys(args: KeysArgs) -> anyhow::Result<()> {
         None => Settings::default(),
     };
     let limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
-    let state_dir = args.state.unwrap_or(settings.state);
-    keys_cli::run(args.command, &state_dir, &limits)
+    let state = args.state.map_or(settings.state, StateLocation::from);
+    keys_cli::run(args.command, &state, &limits)
 }
 
 /// glibc's allocator gives every thread that allocates its own arena (up to 8 per core) and

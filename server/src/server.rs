@@ -110,10 +110,10 @@ impl Server {
     /// The sled state (keys and counters). Panics when the state is in Redis: for tests
     /// and tools that opened a directory; [`Server::store`] serves both.
     pub fn state(&self) -> Arc<State> {
-        self.store
-            .sled()
-            .expect("the state is a sled database, not Redis")
-            .clone()
+        match &self.store {
+            Store::Sled(state) => state.clone(),
+            Store::Redis(_) => panic!("the state is a sled database, not Redis"),
+        }
     }
 
     /// The store of keys and counters.
@@ -162,7 +162,7 @@ impl Server {
         };
         let (background, state) = match &store {
             Store::Sled(state) => {
-                let admin_socket: PathBuf = crate::state::admin::socket_path(&settings.state);
+                let admin_socket: PathBuf = crate::state::admin::socket_path(state.dir());
                 let sled = state.clone();
                 let mut background =
                     Box::pin(

@@ -14,6 +14,7 @@ use kalendorius_server::state::keys::{KeyAdminError, KeyError, PresentedKey};
 use kalendorius_server::state::keys_cli::{
     self, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand, SetLimitsArgs,
 };
+use kalendorius_server::state::store::location::StateLocation;
 use kalendorius_server::state::{State, StateOptions};
 
 const L: PublicEndpoint = PublicEndpoint::Laisvadienis;
@@ -737,7 +738,8 @@ fn idle_subjects_are_dropped_after_their_month() {
 
 fn cli(dir: &Path, cmd: KeysCommand) -> anyhow::Result<String> {
     let mut out = vec![];
-    keys_cli::run_with_output(cmd, dir, &LimitsConfig::default(), &mut out, &mut vec![])?;
+    let state = StateLocation::Directory(dir.to_owned());
+    keys_cli::run_with_output(cmd, &state, &LimitsConfig::default(), &mut out, &mut vec![])?;
     Ok(String::from_utf8(out).unwrap())
 }
 

@@ -6,20 +6,17 @@
 //! be forged, so they are never believed. poem's `RealIp` is not used because it trusts the
 //! left-most, client-supplied entry.
 
-use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
 
 use poem::http::HeaderMap;
 
-/// An address or a CIDR network (`10.0.0.0/8`, `::1`, `fd00::/8`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IpNet {
-    /// Network address (host bits may be set; they are ignored when matching).
-    addr: IpAddr,
-    /// Prefix length: at most 32 for IPv4, 128 for IPv6.
-    prefix: u8,
-}
+/// An address or a CIDR network (`10.0.0.0/8`, `::1`, `fd00::/8`): an [`ipnet::IpNet`]
+/// that also reads a bare address (as the network of that one address) and an
+/// IPv4-mapped IPv6 one (as IPv4, as requests are counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct IpNet(ipnet::IpNet);
 
 /// A trusted-proxy entry that is neither an address nor a CIDR network.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,60 +28,39 @@ impl FromStr for IpNet {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let err = || IpNetError(s.to_string());
-        let (addr, prefix) = match s.trim().split_once('/') {
-            Some((a, p)) => (a, Some(p)),
-            None => (s.trim(), None),
+        let net = match s.trim() {
+            t if t.contains('/') => t.parse::<ipnet::IpNet>().map_err(|_| err())?,
+            t => ipnet::IpNet::from(t.parse::<IpAddr>().map_err(|_| err())?),
         };
-        let addr: IpAddr = addr.parse().map_err(|_| err())?;
-        let max = if addr.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            None => max,
-            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(err)?,
+        let net = match (net, canonical(net.addr())) {
+            (ipnet::IpNet::V6(v6), IpAddr::V4(v4)) => {
+                let prefix = v6.prefix_len().saturating_sub(96);
+                ipnet::IpNet::V4(ipnet::Ipv4Net::new(v4, prefix).map_err(|_| err())?)
+            }
+            (net, _) => net,
         };
-        Ok(IpNet {
-            addr: canonical(addr),
-            prefix,
-        })
+        Ok(IpNet(net))
     }
 }
 
-impl fmt::Display for IpNet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.addr, self.prefix)
+impl TryFrom<String> for IpNet {
+    type Error = IpNetError;
+
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
     }
 }
 
-impl<'de> serde::Deserialize<'de> for IpNet {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-impl serde::Serialize for IpNet {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+impl From<IpNet> for String {
+    fn from(net: IpNet) -> String {
+        net.0.to_string()
     }
 }
 
 impl IpNet {
     /// Whether `ip` lies in the network.
     pub fn contains(&self, ip: IpAddr) -> bool {
-        match (self.addr, canonical(ip)) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        }
+        self.0.contains(&canonical(ip))
     }
 }
 

@@ -1,15 +1,14 @@
 //! The in-memory counter table: every subject's counters, sharded behind mutexes, with
-//! what persistence needs (which shards changed, their encoded blobs) and the pruning and
-//! eviction that keep memory bounded.
+//! the snapshot and restore of its state (in parts, each handed over only when it
+//! changed) and the pruning and eviction that keep memory bounded.
 //!
 //! Why a sharded mutex map and not atomics: a check reads and increments up to two windows
 //! of one subject as one step; a short per-shard lock makes that step atomic (no window can
 //! be overshot by a concurrent burst) while unrelated subjects rarely contend.
 //!
-//! Why whole-shard blobs: sled's memory grows with the number of keys written (about 4 KiB
-//! each, whatever the cache size) and with the data held, so the counters are stored as
-//! one blob per shard (256 keys in all) plus the sketch, and a persistence round rewrites
-//! only the shards that changed.
+//! Why a snapshot in parts: the parts are the shards plus the two eviction sketches, each
+//! encoded as one blob, so a store that saves them keeps a few hundred entries whatever the
+//! number of subjects, and rewrites only the parts that changed.
 //!
 //! Memory: subjects with nothing counted are dropped; past `max_subjects`, public subjects
 //! are evicted: their month count into a count-min sketch (`sketch`, never an
@@ -22,7 +21,8 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, RwLock};
+
+use parking_lot::{Mutex, RwLock};
 
 use super::ledger::MinuteLedger;
 use super::sketch::MonthSketch;
@@ -30,9 +30,9 @@ use super::subject::{Counters, Kind, Limits, SubjectKey, SUBJECT_LEN};
 use super::window::month_of;
 use super::Decision;
 
-/// Number of shards (and so of persisted blobs).
-pub(crate) const SHARDS: usize = 256;
-/// Encoding version of a shard blob (its first byte).
+/// Number of shards (and so of subject parts of a snapshot).
+const SHARDS: usize = 256;
+/// Encoding version of a subject part (its first byte).
 const BLOB_VERSION: u8 = 1;
 
 /// One shard of the table.
@@ -40,7 +40,7 @@ const BLOB_VERSION: u8 = 1;
 struct Shard {
     /// The subjects of this shard.
     subjects: HashMap<SubjectKey, Counters>,
-    /// True when `subjects` differs from the shard's last collected blob.
+    /// True when `subjects` differs from the shard's last snapshot.
     dirty: bool,
 }
 
@@ -55,15 +55,24 @@ pub(crate) struct MaintainStats {
     pub remaining: usize,
 }
 
-/// What a persisted blob holds.
+/// One part of the table's state, snapshot and restored as a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BlobId {
-    /// One shard of subjects.
-    Shard(usize),
+pub(crate) enum Part {
+    /// The subjects of one shard (`0..256`).
+    Subjects(usize),
     /// The month sketch.
     MonthSketch,
     /// The minute ledger.
     MinuteLedger,
+}
+
+impl Part {
+    /// Every part a snapshot may hold.
+    pub fn all() -> impl Iterator<Item = Part> {
+        [Part::MonthSketch, Part::MinuteLedger]
+            .into_iter()
+            .chain((0..SHARDS).map(Part::Subjects))
+    }
 }
 
 /// What evicted subjects leave behind, under one lock.
@@ -74,10 +83,10 @@ struct Sketches {
     minute: MinuteLedger,
 }
 
-/// A shard blob that could not be read completely.
+/// A part that could not be read completely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("counter blob damaged after {read} subjects")]
-pub(crate) struct DamagedBlob {
+pub(crate) struct DamagedPart {
     /// Subjects read before the damage (they were loaded).
     pub read: usize,
 }
@@ -87,7 +96,7 @@ pub(crate) struct CounterTable {
     /// The shards; a subject lives in `shards[hash(subject) % SHARDS]`.
     shards: Box<[Mutex<Shard>]>,
     /// Per-process random keys of the shard choice, so clients cannot aim at one shard.
-    /// (Blobs are re-sharded on load, so they need not be stable.)
+    /// (Restored subjects are re-sharded, so the choice need not be stable.)
     shard_keys: [u64; 3],
     /// The latest `now` any check has used (ms); `i64::MIN` before the first check. The
     /// background pruning runs on this clock so that it follows the clock checks use.
@@ -100,12 +109,6 @@ pub(crate) struct CounterTable {
     month_dirty: AtomicBool,
     /// True when the minute ledger changed since it was last collected.
     minute_dirty: AtomicBool,
-}
-
-/// Locks a shard, ignoring poisoning: counters are plain numbers that a panic elsewhere
-/// cannot leave worse than one increment off.
-fn lock(m: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl CounterTable {
@@ -155,18 +158,10 @@ impl CounterTable {
         Some(self.latest_ms.load(Ordering::Relaxed)).filter(|&t| t != i64::MIN)
     }
 
-    fn read_sketches(&self) -> std::sync::RwLockReadGuard<'_, Sketches> {
-        self.sketches.read().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn write_sketches(&self) -> std::sync::RwLockWriteGuard<'_, Sketches> {
-        self.sketches.write().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Counters for a subject not in memory: what eviction left of it, if anything.
     fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
         if key.kind() == Kind::Public {
-            let sketches = self.read_sketches();
+            let sketches = self.sketches.read();
             let month = month_of(now_ms).unwrap_or(i64::MAX);
             let count = if sketches.month.is_empty() {
                 0
@@ -188,7 +183,7 @@ impl CounterTable {
         if now_ms > self.latest_ms.load(Ordering::Relaxed) {
             self.latest_ms.fetch_max(now_ms, Ordering::Relaxed);
         }
-        let mut guard = lock(self.shard(&key));
+        let mut guard = self.shard(&key).lock();
         let Shard { subjects, dirty } = &mut *guard;
         let counters = match subjects.entry(key) {
             Entry::Occupied(o) => o.into_mut(),
@@ -206,19 +201,19 @@ impl CounterTable {
 
     /// Requests counted for `key` at `now_ms` in (minute, long window).
     pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
-        let guard = lock(self.shard(key));
+        let guard = self.shard(key).lock();
         match guard.subjects.get(key) {
             Some(c) => c.usage(key.kind(), now_ms),
             None => self.revive(key, now_ms).usage(key.kind(), now_ms),
         }
     }
 
-    /// Forgets `key`'s counters (a deleted API key); the next collection writes its shard
+    /// Forgets `key`'s counters (a deleted API key); the next snapshot hands over its shard
     /// without it. Returns whether it had any in memory. Only for keys: public subjects
     /// may also live in the sketches, which cannot forget one subject.
     pub fn remove(&self, key: &SubjectKey) -> bool {
         debug_assert_eq!(key.kind(), Kind::Key, "only key subjects are removed");
-        let mut guard = lock(self.shard(key));
+        let mut guard = self.shard(key).lock();
         let Shard { subjects, dirty } = &mut *guard;
         let removed = subjects.remove(key).is_some();
         if removed {
@@ -228,19 +223,20 @@ impl CounterTable {
         removed
     }
 
-    /// Hands each changed blob to `out` (`None` when it is empty: delete it) and marks it
-    /// clean. The minute ledger only with `include_minute` (it can be large and only
-    /// matters while a flood lasts, so it is written at shutdown, not every round).
-    pub fn collect(&self, include_minute: bool, mut out: impl FnMut(BlobId, Option<Vec<u8>>)) {
+    /// Hands each part changed since the last snapshot to `out`, encoded (`None` when it is
+    /// empty), and marks it unchanged. The minute ledger only with `include_minute` (it can
+    /// be large and only matters while a flood lasts, so a store may save it at shutdown
+    /// only).
+    pub fn snapshot(&self, include_minute: bool, mut out: impl FnMut(Part, Option<Vec<u8>>)) {
         for (i, shard) in self.shards.iter().enumerate() {
-            let mut guard = lock(shard);
+            let mut guard = shard.lock();
             if !guard.dirty {
                 continue;
             }
             guard.dirty = false;
             if guard.subjects.is_empty() {
                 drop(guard);
-                out(BlobId::Shard(i), None);
+                out(Part::Subjects(i), None);
                 continue;
             }
             let mut blob = Vec::with_capacity(1 + guard.subjects.len() * 40);
@@ -249,41 +245,56 @@ impl CounterTable {
                 c.encode(k, &mut blob);
             }
             drop(guard);
-            out(BlobId::Shard(i), Some(blob));
+            out(Part::Subjects(i), Some(blob));
         }
         if self.month_dirty.swap(false, Ordering::AcqRel) {
-            let sketches = self.read_sketches();
+            let sketches = self.sketches.read();
             let blob = (!sketches.month.is_empty()).then(|| sketches.month.encode());
             drop(sketches);
-            out(BlobId::MonthSketch, blob);
+            out(Part::MonthSketch, blob);
         }
         if include_minute && self.minute_dirty.swap(false, Ordering::AcqRel) {
-            let sketches = self.read_sketches();
+            let sketches = self.sketches.read();
             let blob = (!sketches.minute.is_empty()).then(|| sketches.minute.encode());
             drop(sketches);
-            out(BlobId::MinuteLedger, blob);
+            out(Part::MinuteLedger, blob);
         }
     }
 
-    /// Marks every shard changed, so the next collection rewrites all blobs (after a load,
-    /// subjects sit in other shards than the ones they were read from).
-    pub fn mark_all_dirty(&self) {
+    /// Marks every shard changed, so the next snapshot hands over all of them (after a
+    /// restore, subjects sit in other shards than the parts they were read from).
+    pub fn mark_all_changed(&self) {
         for shard in self.shards.iter() {
-            lock(shard).dirty = true;
+            shard.lock().dirty = true;
         }
     }
 
-    /// Loads the subjects of one shard blob (from any earlier process).
-    pub fn load_blob(&self, blob: &[u8]) -> Result<usize, DamagedBlob> {
-        let Some((&BLOB_VERSION, mut buf)) = blob.split_first() else {
-            return Err(DamagedBlob { read: 0 });
+    /// Restores one part of a snapshot (from any earlier process): its subjects, merged
+    /// with those in memory, or a sketch. Returns how many subjects were read; on damage,
+    /// those before it are kept (a damaged sketch stays empty).
+    pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
+        let damaged = |read| Err(DamagedPart { read });
+        let unreadable = DamagedPart { read: 0 };
+        match part {
+            Part::Subjects(_) => {}
+            Part::MonthSketch => {
+                self.sketches.write().month = MonthSketch::decode(bytes).ok_or(unreadable)?;
+                return Ok(0);
+            }
+            Part::MinuteLedger => {
+                self.sketches.write().minute = MinuteLedger::decode(bytes).ok_or(unreadable)?;
+                return Ok(0);
+            }
+        }
+        let Some((&BLOB_VERSION, mut buf)) = bytes.split_first() else {
+            return damaged(0);
         };
         let mut read = 0;
         while !buf.is_empty() {
             let Some((key, counters)) = Counters::decode(&mut buf) else {
-                return Err(DamagedBlob { read });
+                return damaged(read);
             };
-            let mut shard = lock(self.shard(&key));
+            let mut shard = self.shard(&key).lock();
             match shard.subjects.entry(key) {
                 Entry::Occupied(mut o) => o.get_mut().merge(counters),
                 Entry::Vacant(v) => {
@@ -294,17 +305,6 @@ impl CounterTable {
             read += 1;
         }
         Ok(read)
-    }
-
-    /// Loads a sketch or ledger blob; `false` if it is unreadable (it stays empty).
-    pub fn load_sketch(&self, which: BlobId, blob: &[u8]) -> bool {
-        let mut sketches = self.write_sketches();
-        match which {
-            BlobId::MonthSketch => MonthSketch::decode(blob).map(|m| sketches.month = m),
-            BlobId::MinuteLedger => MinuteLedger::decode(blob).map(|m| sketches.minute = m),
-            BlobId::Shard(_) => None,
-        }
-        .is_some()
     }
 
     /// Prunes every subject to the latest clock and drops subjects with nothing counted;
@@ -318,7 +318,7 @@ impl CounterTable {
             return stats;
         };
         {
-            let mut sketches = self.write_sketches();
+            let mut sketches = self.sketches.write();
             if sketches.month.roll(month_of(now).unwrap_or(i64::MIN)) {
                 self.month_dirty.store(true, Ordering::Release);
             }
@@ -327,7 +327,7 @@ impl CounterTable {
             }
         }
         for shard in self.shards.iter() {
-            let mut guard = lock(shard);
+            let mut guard = shard.lock();
             let Shard { subjects, dirty } = &mut *guard;
             let before = subjects.len();
             subjects.retain(|_, c| {
@@ -355,8 +355,8 @@ impl CounterTable {
     /// sketch and the ledger. Returns how many. A subject whose minute window the ledger
     /// cannot take (see `ledger::MAX_COUNT`, `ledger::MAX_GEN_SLOTS`) stays.
     fn evict(&self, shard: &Mutex<Shard>, active: bool) -> usize {
-        let mut guard = lock(shard);
-        let mut sketches = self.write_sketches();
+        let mut guard = shard.lock();
+        let mut sketches = self.sketches.write();
         let Shard { subjects, dirty } = &mut *guard;
         let (mut month_added, mut minute_added) = (false, false);
         let before = subjects.len();
@@ -403,9 +403,9 @@ mod tests {
 
     const LIM: Limits = Limits { minute: 2, long: 5 };
 
-    fn blobs(t: &CounterTable) -> Vec<(BlobId, Option<Vec<u8>>)> {
+    fn blobs(t: &CounterTable) -> Vec<(Part, Option<Vec<u8>>)> {
         let mut v = vec![];
-        t.collect(true, |i, b| v.push((i, b)));
+        t.snapshot(true, |i, b| v.push((i, b)));
         v
     }
 
@@ -446,7 +446,7 @@ mod tests {
         let b = blobs(&t);
         assert_eq!(b.len(), 1);
         let back = CounterTable::new();
-        assert_eq!(back.load_blob(b[0].1.as_ref().unwrap()), Ok(1));
+        assert_eq!(back.restore(b[0].0, b[0].1.as_ref().unwrap()), Ok(1));
         assert_eq!(
             back.usage(&ip(1), 1_000),
             (2, 2),
@@ -474,11 +474,11 @@ mod tests {
         assert_eq!(t.usage(&ip(100), 121_000), (1, 1), "the active one stays");
         let b = blobs(&t);
         assert!(
-            b.iter().any(|(i, _)| *i == BlobId::MonthSketch),
+            b.iter().any(|(i, _)| *i == Part::MonthSketch),
             "persisted with the shards"
         );
         assert!(
-            !b.iter().any(|(i, _)| *i == BlobId::MinuteLedger),
+            !b.iter().any(|(i, _)| *i == Part::MinuteLedger),
             "nothing in it"
         );
         // Every subject still has its month count: three more fit, then refused.
@@ -507,7 +507,7 @@ mod tests {
         assert!(s.remaining <= 90 && s.evicted >= 910, "{s:?}");
         assert!(blobs(&t)
             .iter()
-            .any(|(i, b)| *i == BlobId::MinuteLedger && b.is_some()));
+            .any(|(i, b)| *i == Part::MinuteLedger && b.is_some()));
         // Every one of them is still at its minute limit, and frees at 71 s as before.
         for n in 0..1_000 {
             assert_eq!(
@@ -582,22 +582,26 @@ mod tests {
         assert_eq!(t.usage(&ip(1), 40 * 86_400_000), (0, 0));
         let b = blobs(&t);
         assert!(
-            b.contains(&(BlobId::MonthSketch, None)),
+            b.contains(&(Part::MonthSketch, None)),
             "the cleared sketch is deleted"
         );
-        assert!(b.contains(&(BlobId::MinuteLedger, None)));
+        assert!(b.contains(&(Part::MinuteLedger, None)));
     }
 
     #[test]
     fn damaged_blobs_are_reported() {
         let t = CounterTable::new();
-        assert_eq!(t.load_blob(b""), Err(DamagedBlob { read: 0 }));
-        assert_eq!(t.load_blob(&[9, 1, 2]), Err(DamagedBlob { read: 0 }));
+        let subjects = Part::Subjects(0);
+        assert_eq!(t.restore(subjects, b""), Err(DamagedPart { read: 0 }));
         assert_eq!(
-            t.load_blob(&[BLOB_VERSION, 1, 2]),
-            Err(DamagedBlob { read: 0 })
+            t.restore(subjects, &[9, 1, 2]),
+            Err(DamagedPart { read: 0 })
         );
-        assert!(!t.load_sketch(BlobId::MonthSketch, b"nope"));
-        assert!(!t.load_sketch(BlobId::MinuteLedger, b"nope"));
+        assert_eq!(
+            t.restore(subjects, &[BLOB_VERSION, 1, 2]),
+            Err(DamagedPart { read: 0 })
+        );
+        assert!(t.restore(Part::MonthSketch, b"nope").is_err());
+        assert!(t.restore(Part::MinuteLedger, b"nope").is_err());
     }
 }

@@ -11,7 +11,8 @@
 //! at most 8 are served at once, and peers whose uid is neither the server's nor root's are
 //! refused: the socket's mode is the first guard, the peer check the second.
 //!
-//! [`execute`] is shared with the direct path (no server running), so both behave alike.
+//! The commands and their answers are those of `crate::state::key_admin`; the server runs
+//! them through the same code as the direct path (no server running), so both behave alike.
 
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
@@ -19,13 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
 use rand::RngCore;
-use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
-use crate::state::keys::{ExportedKey, KeyAdminError, KeyRecord};
-use crate::state::{ImportReport, State};
+pub use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
 
 /// Longest request line accepted: an import carries every record in one request, so
 /// that it is applied all at once or not at all.
@@ -43,230 +41,8 @@ pub fn socket_path(state_dir: &Path) -> PathBuf {
     state_dir.join("admin.sock")
 }
 
-/// A request on the admin channel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum AdminRequest {
-    /// Issue a key.
-    Create {
-        /// Who the key is for.
-        owner: String,
-        /// Per-minute limit; `None` = the configured default.
-        per_minute: Option<u64>,
-        /// Per-day limit; `None` = the configured default.
-        per_day: Option<u64>,
-        /// Expiry; `None` = never.
-        expires: Option<DateTime<Utc>>,
-    },
-    /// All keys.
-    List,
-    /// One key.
-    Show {
-        /// Its id.
-        id: String,
-    },
-    /// Revoke a key.
-    Revoke {
-        /// Its id.
-        id: String,
-    },
-    /// Undo a revocation.
-    Restore {
-        /// Its id.
-        id: String,
-    },
-    /// Delete a key and its counters.
-    Delete {
-        /// Its id.
-        id: String,
-    },
-    /// Change a key's limits.
-    SetLimits {
-        /// Its id.
-        id: String,
-        /// New per-minute limit, if changing.
-        per_minute: Option<u64>,
-        /// New per-day limit, if changing.
-        per_day: Option<u64>,
-    },
-    /// Every stored record (a backup).
-    Export {
-        /// Add each key's usage (informational).
-        counters: bool,
-    },
-    /// Merge records into the stored keys, all or none (see `State::import_keys`).
-    Import {
-        /// The records.
-        records: Vec<KeyRecord>,
-        /// Let records replace differing stored versions of the same key.
-        replace: bool,
-    },
-}
-
-/// What an operator may see of a key: never its plaintext or full hash.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KeyView {
-    /// Short id.
-    pub id: String,
-    /// Who it was issued to.
-    pub owner: String,
-    /// Requests per sliding minute.
-    pub per_minute: u64,
-    /// Requests per sliding day.
-    pub per_day: u64,
-    /// Creation time.
-    pub created: DateTime<Utc>,
-    /// Expiry, if any.
-    pub expires: Option<DateTime<Utc>>,
-    /// False once revoked.
-    pub active: bool,
-    /// True when `expires` has passed.
-    pub expired: bool,
-    /// Requests counted in the last minute.
-    pub used_minute: u64,
-    /// Requests counted in the last 24 h.
-    pub used_day: u64,
-}
-
-impl KeyView {
-    /// The view of `record` at `now`, with its usage from `state`.
-    pub fn of(state: &State, record: &KeyRecord, now: DateTime<Utc>) -> KeyView {
-        let (used_minute, used_day) = state.key_usage(&record.id, now);
-        KeyView {
-            id: record.id.clone(),
-            owner: record.owner.clone(),
-            per_minute: record.per_minute,
-            per_day: record.per_day,
-            created: record.created,
-            expires: record.expires,
-            active: record.active,
-            expired: record.expires.is_some_and(|e| now >= e),
-            used_minute,
-            used_day,
-        }
-    }
-}
-
-/// An answer on the admin channel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "snake_case")]
-pub enum AdminResponse {
-    /// A key was issued; `key` is its plaintext, sent this once.
-    Created {
-        /// The plaintext key.
-        key: String,
-        /// The new key.
-        view: KeyView,
-    },
-    /// One key (show, revoke, restore, set-limits).
-    Key {
-        /// The key after the operation.
-        view: KeyView,
-        /// False when the operation changed nothing (revoking a revoked key, restoring an
-        /// active one, or `show`).
-        changed: bool,
-    },
-    /// A key was deleted.
-    Deleted {
-        /// Its id.
-        id: String,
-        /// Who it was issued to.
-        owner: String,
-    },
-    /// All keys, oldest first.
-    Keys {
-        /// The keys.
-        views: Vec<KeyView>,
-    },
-    /// Every stored record, oldest first.
-    Exported {
-        /// The records.
-        records: Vec<ExportedKey>,
-    },
-    /// An import was applied.
-    Imported {
-        /// What it did.
-        report: ImportReport,
-    },
-    /// The request failed and changed nothing.
-    Error {
-        /// For the operator; never contains key material.
-        message: String,
-    },
-}
-
-impl From<KeyAdminError> for AdminResponse {
-    fn from(e: KeyAdminError) -> Self {
-        AdminResponse::Error {
-            message: e.to_string(),
-        }
-    }
-}
-
-/// Carries out one request on `state` at `now` (blocking: key changes flush sled).
-pub fn execute(state: &State, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
-    let result = match request {
-        AdminRequest::Create {
-            owner,
-            per_minute,
-            per_day,
-            expires,
-        } => state
-            .create_key_at(&owner, per_minute, per_day, expires, now)
-            .map(|(key, r)| AdminResponse::Created {
-                key,
-                view: KeyView::of(state, &r, now),
-            }),
-        AdminRequest::List => Ok(AdminResponse::Keys {
-            views: state
-                .keys()
-                .iter()
-                .map(|r| KeyView::of(state, r, now))
-                .collect(),
-        }),
-        AdminRequest::Show { id } => state.find_key(&id).map(|r| AdminResponse::Key {
-            view: KeyView::of(state, &r, now),
-            changed: false,
-        }),
-        AdminRequest::Revoke { id } => {
-            state
-                .revoke_key(&id)
-                .map(|(r, changed)| AdminResponse::Key {
-                    view: KeyView::of(state, &r, now),
-                    changed,
-                })
-        }
-        AdminRequest::Restore { id } => {
-            state
-                .restore_key_at(&id, now)
-                .map(|(r, changed)| AdminResponse::Key {
-                    view: KeyView::of(state, &r, now),
-                    changed,
-                })
-        }
-        AdminRequest::Delete { id } => state.delete_key(&id).map(|r| AdminResponse::Deleted {
-            id: r.id,
-            owner: r.owner,
-        }),
-        AdminRequest::SetLimits {
-            id,
-            per_minute,
-            per_day,
-        } => state
-            .set_key_limits(&id, per_minute, per_day)
-            .map(|r| AdminResponse::Key {
-                view: KeyView::of(state, &r, now),
-                changed: true,
-            }),
-        AdminRequest::Export { counters } => Ok(AdminResponse::Exported {
-            records: state.export_keys(counters, now),
-        }),
-        AdminRequest::Import { records, replace } => state
-            .import_keys(records, replace)
-            .map(|report| AdminResponse::Imported { report }),
-    };
-    result.unwrap_or_else(AdminResponse::from)
-}
+/// What serves the requests of the socket: a store's key administration (blocking).
+pub type Executor = Arc<dyn Fn(AdminRequest) -> AdminResponse + Send + Sync>;
 
 /// Why the client could not complete an exchange with a running server.
 #[derive(Debug, thiserror::Error)]
@@ -419,8 +195,8 @@ impl AdminListener {
         })
     }
 
-    /// Starts serving on the current tokio runtime.
-    pub fn spawn(self, state: Arc<State>) -> AdminHandle {
+    /// Starts serving on the current tokio runtime, each request carried out by `execute`.
+    pub fn spawn(self, execute: Executor) -> AdminHandle {
         let AdminListener {
             listener,
             path,
@@ -429,7 +205,7 @@ impl AdminListener {
         } = self;
         let task = tokio::spawn(async move {
             match tokio::net::UnixListener::from_std(listener) {
-                Ok(l) => accept_loop(l, state, owner_uid).await,
+                Ok(l) => accept_loop(l, execute, owner_uid).await,
                 Err(e) => tracing::error!(error = %e, "cannot serve the admin socket"),
             }
         });
@@ -456,7 +232,7 @@ impl AdminHandle {
     }
 }
 
-async fn accept_loop(listener: tokio::net::UnixListener, state: Arc<State>, owner_uid: u32) {
+async fn accept_loop(listener: tokio::net::UnixListener, execute: Executor, owner_uid: u32) {
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         let stream = match listener.accept().await {
@@ -479,9 +255,9 @@ async fn accept_loop(listener: tokio::net::UnixListener, state: Arc<State>, owne
             tracing::warn!("too many admin connections; refused one");
             continue;
         };
-        let state = Arc::clone(&state);
+        let execute = Arc::clone(&execute);
         tokio::spawn(async move {
-            if let Err(e) = serve_connection(stream, state).await {
+            if let Err(e) = serve_connection(stream, execute).await {
                 tracing::debug!(error = %e, "admin connection ended");
             }
             drop(slot);
@@ -491,7 +267,7 @@ async fn accept_loop(listener: tokio::net::UnixListener, state: Arc<State>, owne
 
 async fn serve_connection(
     stream: tokio::net::UnixStream,
-    state: Arc<State>,
+    execute: Executor,
 ) -> std::io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut read = tokio::io::BufReader::new(read);
@@ -514,8 +290,8 @@ async fn serve_connection(
         } else {
             match serde_json::from_str::<AdminRequest>(&line) {
                 Ok(req) => {
-                    let state = Arc::clone(&state);
-                    tokio::task::spawn_blocking(move || execute(&state, req, Utc::now()))
+                    let execute = Arc::clone(&execute);
+                    tokio::task::spawn_blocking(move || execute(req))
                         .await
                         .unwrap_or_else(|e| AdminResponse::Error {
                             message: format!("internal error: {e}"),

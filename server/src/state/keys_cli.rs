@@ -5,11 +5,12 @@
 //! When a server is running on the state directory, the command goes through its admin
 //! socket (`crate::state::admin`): sled allows one process per database, and the change takes
 //! effect in the server at once. When none is running, the command opens the database
-//! itself. Either way the same code (`admin::execute`) does the work, including resolving
+//! itself. Either way the same code (`State::execute`) does the work, including resolving
 //! an id prefix to a key.
 //!
 //! With a Redis store (`--state redis://...`) the command goes to Redis directly
-//! (`crate::state::redis_keys`): every server using that Redis honours it within a second.
+//! (`crate::state::store::redis::execute`, with the same rules): every server using that
+//! Redis honours it within a second.
 //!
 //! The state directory: every command first prints `state: <absolute path>` (or the Redis
 //! URL) to stderr, so a command run on the wrong directory never goes unnoticed. Only
@@ -31,11 +32,12 @@ use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
 use chrono_tz::Europe::Vilnius;
 
 use crate::limits::{LimitsConfig, MAX_LIMIT};
-use crate::state::admin::{self, AdminRequest, AdminResponse, KeyView};
+use crate::state::admin;
+use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
 use crate::state::keys::{ExportedKey, KeyRecord};
-use crate::state::redis_keys;
-use crate::state::store::StateLocation;
-use crate::state::State;
+use crate::state::store::location::StateLocation;
+use crate::state::store::redis;
+use crate::state::store::sled::{write_private_file, State};
 
 /// Manage API keys.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
@@ -176,12 +178,12 @@ pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
 }
 
 /// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
-pub fn run(cmd: KeysCommand, state_dir: &Path, limits: &LimitsConfig) -> anyhow::Result<()> {
+pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = stdout.lock();
     let mut notes = stderr.lock();
-    run_with_output(cmd, state_dir, limits, &mut out, &mut notes)
+    run_with_output(cmd, state, limits, &mut out, &mut notes)
 }
 
 /// Runs a keys command, printing its output to `out` and notes to `notes`: first the
@@ -190,17 +192,15 @@ pub fn run(cmd: KeysCommand, state_dir: &Path, limits: &LimitsConfig) -> anyhow:
 /// and `import` refuses a directory that holds no state database.
 pub fn run_with_output(
     cmd: KeysCommand,
-    state_dir: &Path,
+    state: &StateLocation,
     limits: &LimitsConfig,
     out: &mut dyn Write,
     notes: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let location = StateLocation::parse(state_dir)?;
-    let shown = match &location {
+    state.check()?;
+    let shown = match state {
         StateLocation::Redis(url) => PathBuf::from(url),
-        StateLocation::Directory(_) => {
-            std::path::absolute(state_dir).unwrap_or_else(|_| state_dir.to_owned())
-        }
+        StateLocation::Directory(dir) => std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
     };
     writeln!(notes, "state: {}", shown.display())?;
     notes.flush()?;
@@ -247,10 +247,13 @@ pub fn run_with_output(
             replace: a.replace,
         },
     };
-    if let StateLocation::Redis(url) = &location {
-        let response = redis_keys::execute(url, limits, request.clone(), now)?;
-        return output(&request, response, export_to, out);
-    }
+    let state_dir = match state {
+        StateLocation::Redis(url) => {
+            let response = redis::execute(url, limits, request.clone(), now)?;
+            return output(&request, response, export_to, out);
+        }
+        StateLocation::Directory(dir) => dir.as_path(),
+    };
     // Only `create` and `import` (a restore into a new directory) may bring a state
     // database into existence; anything else on an empty directory is a wrong directory.
     let creates = matches!(
@@ -361,7 +364,7 @@ fn export_lines(records: &[ExportedKey]) -> Vec<u8> {
 
 /// Writes an export to `path`, replacing it atomically (mode 0600).
 fn write_export(path: &Path, records: &[ExportedKey]) -> anyhow::Result<()> {
-    crate::state::write_private_file(path, &export_lines(records))
+    write_private_file(path, &export_lines(records))
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -375,7 +378,7 @@ fn execute_directly(
     // Key changes are flushed as they are made, and so are the counters `delete` removes;
     // no other command touches counters, so nothing else needs writing.
     let state = State::open(state_dir, limits.clone())?;
-    Ok(admin::execute(&state, request, now))
+    Ok(state.execute(request, now))
 }
 
 fn time(t: DateTime<Utc>) -> String {

@@ -15,8 +15,8 @@ use kalendorius_server::limits::PublicEndpoint;
 use kalendorius_server::server::Server;
 use kalendorius_server::state::admin::{AdminRequest, AdminResponse};
 use kalendorius_server::state::keys::{hash_key, KeyRecord};
-use kalendorius_server::state::redis::RedisState;
-use kalendorius_server::state::redis_keys;
+use kalendorius_server::state::store::location::StateLocation;
+use kalendorius_server::state::store::redis::{self as redis_keys, RedisState};
 use kalendorius_server::state::store::Store;
 use kalendorius_server::state::State;
 use serde_json::Value;
@@ -208,8 +208,8 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         data: data_root,
         state: match &options.redis {
-            Some(redis) => PathBuf::from(redis.url()),
-            None => state_dir.clone(),
+            Some(redis) => StateLocation::Redis(redis.url()),
+            None => StateLocation::Directory(state_dir.clone()),
         },
         trusted_proxies: options
             .trusted_proxies

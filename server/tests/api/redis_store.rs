@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
-use kalendorius_server::state::redis::RedisState;
+use kalendorius_server::state::store::redis::RedisState;
 use serde_json::Value;
 
 use crate::helpers::*;
@@ -456,7 +456,7 @@ async fn a_server_started_while_redis_is_down_serves_and_catches_up() {
 #[tokio::test]
 async fn the_redis_store_decides_as_the_sled_store_over_time() {
     use kalendorius_server::state::keys::KeyRecord;
-    use kalendorius_server::state::store::{check_sled, Counted};
+    use kalendorius_server::state::store::Counted;
     use kalendorius_server::state::State;
     use std::time::UNIX_EPOCH;
 
@@ -505,7 +505,7 @@ async fn the_redis_store_decides_as_the_sled_store_over_time() {
         t_ms += step;
         let who = whos[(seed >> 8) as usize % 3];
         let now = UNIX_EPOCH + Duration::from_millis(t_ms);
-        let expected = check_sled(&sled, who, now);
+        let expected = sled.check(who, now);
         let got = store.check(who, now).await.expect("Redis answers");
         assert_eq!(got, expected, "check {i} of {who:?} at {t_ms} ms");
         if expected.refused_by.is_some() {

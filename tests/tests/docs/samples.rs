@@ -211,7 +211,7 @@ async fn start(dir: &Path, out: &Path) -> (String, String) {
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         data: out,
-        state: dir.join("state"),
+        state: dir.join("state").into(),
         ..Settings::default()
     };
     let server = Server::bind(settings).await.expect("the server starts");

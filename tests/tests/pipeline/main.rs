@@ -39,7 +39,7 @@ async fn start() -> Pipeline {
     let settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         data: out,
-        state: dirs.path().join("state"),
+        state: dirs.path().join("state").into(),
         limits,
         ..Settings::default()
     };

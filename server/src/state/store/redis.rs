@@ -22,6 +22,13 @@
 //! addresses, about 40 for the entry and the rest the hashes' own overhead, which more
 //! addresses share more thinly; a key of its own per address took about twice as much.
 //!
+//! Key administration (the key tool, `kalendorius-server keys --state redis://...`, see
+//! [`execute`]) talks to Redis directly: no server needs to run. One command is one
+//! transaction with the rules of `crate::state::key_admin`: the records are read with the
+//! version token (atomically), the rules decide the changes, and a script writes them
+//! only if the token is still the one read; otherwise the command runs again on the new
+//! records.
+//!
 //! Keys are read from a copy in memory, which the background task
 //! ([`RedisState::run_background`]) reloads whenever `keys:version` changes; it looks every
 //! [`REFRESH`], so a key revoked or re-limited through any process or the key tool is
@@ -38,23 +45,24 @@
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use anyhow::Context as _;
 use arc_swap::ArcSwapOption;
 use chrono::{DateTime, Utc};
+use parking_lot::RwLock;
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands as _;
 
 use crate::limits::window::{month_and_end, Span};
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint, Window, MAX_LIMIT};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window, MAX_LIMIT};
+use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
 };
-use crate::state::store::{
-    AuthError, Counted, StateUnavailable, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV,
-};
-use crate::state::{StateError, UnixMillis};
+use crate::state::store::check::{AuthError, Counted, StateUnavailable};
+use crate::state::store::location::{StateError, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV};
 
 /// The prefix of every Redis key this store writes.
 pub const PREFIX: &str = "kalendorius:";
@@ -74,13 +82,37 @@ const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1_000);
 /// The atomic check of every window of one subject.
 const CHECK_SCRIPT: &str = include_str!("redis_check.lua");
 
+/// Attempts of a key command before giving up when other tools keep changing the keys.
+const ATTEMPTS: usize = 5;
+
+/// Writes key changes if the version token is still the one read. KEYS: the records hash,
+/// the version token, then counter entries to delete. ARGV: the version read ('' when
+/// none), the new version, the number of records to write, then id and JSON of each, then
+/// the ids to remove. Returns 1 when written, 0 when the version had changed.
+const WRITE_SCRIPT: &str = r"
+local current = redis.call('GET', KEYS[2]) or ''
+if current ~= ARGV[1] then return 0 end
+local writes = tonumber(ARGV[3])
+for i = 0, writes - 1 do
+  redis.call('HSET', KEYS[1], ARGV[4 + 2 * i], ARGV[5 + 2 * i])
+end
+for i = 4 + 2 * writes, #ARGV do
+  redis.call('HDEL', KEYS[1], ARGV[i])
+end
+for i = 3, #KEYS do
+  redis.call('DEL', KEYS[i])
+end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+";
+
 /// The name of the hash of key records.
-pub(crate) fn keys_hash() -> String {
+fn keys_hash() -> String {
     format!("{PREFIX}keys")
 }
 
 /// The name of the key version token.
-pub(crate) fn keys_version() -> String {
+fn keys_version() -> String {
     format!("{PREFIX}keys:version")
 }
 
@@ -120,12 +152,12 @@ fn subject_hash(subject: &str) -> String {
 }
 
 /// The name of the hash of a key's windows (`keys delete` removes it).
-pub(crate) fn key_hash(id: &str) -> String {
+fn key_hash(id: &str) -> String {
     subject_hash(&key_subject(id))
 }
 
 /// Opens a client for `url`, with the username and password from the environment.
-pub(crate) fn client(url: &str) -> Result<redis::Client, StateError> {
+fn client(url: &str) -> Result<redis::Client, StateError> {
     let config = |message: String| StateError::Config(format!("state URL {url}: {message}"));
     let mut info =
         redis::IntoConnectionInfo::into_connection_info(url).map_err(|e| config(e.to_string()))?;
@@ -141,7 +173,7 @@ pub(crate) fn client(url: &str) -> Result<redis::Client, StateError> {
 }
 
 /// The connection settings: short timeouts, quick reconnection.
-pub(crate) fn manager_config() -> redis::aio::ConnectionManagerConfig {
+fn manager_config() -> redis::aio::ConnectionManagerConfig {
     redis::aio::ConnectionManagerConfig::new()
         .set_connection_timeout(Some(CONNECT_TIMEOUT))
         .set_response_timeout(Some(RESPONSE_TIMEOUT))
@@ -226,7 +258,7 @@ impl RedisState {
             return Err(StateUnavailable.into());
         }
         let hash = {
-            let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+            let keys = self.keys.read();
             let answer = keys.authenticate(key, now);
             // Not shaped like a key, or known: the copy's answer stands.
             let shaped = key.0.len() == KEY_LEN && key.0.starts_with(KEY_PREFIX);
@@ -245,7 +277,7 @@ impl RedisState {
         else {
             return Err(KeyError::Invalid.into());
         };
-        let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        let mut keys = self.keys.write();
         if record.hash == hex::encode(hash) {
             keys.upsert(record);
         }
@@ -384,18 +416,13 @@ impl RedisState {
         };
         let version: Option<String> = conn.get(keys_version()).await?;
         let version = version.unwrap_or_default();
-        let stale = self
-            .keys_version
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_deref()
-            != Some(version.as_str());
+        let stale = self.keys_version.read().as_deref() != Some(version.as_str());
         if stale {
             let records: Vec<(String, String)> = conn.hgetall(keys_hash()).await?;
             let table = key_table(records);
             tracing::debug!(keys = table.len(), "keys loaded from Redis");
-            *self.keys.write().unwrap_or_else(|e| e.into_inner()) = table;
-            *self.keys_version.write().unwrap_or_else(|e| e.into_inner()) = Some(version);
+            *self.keys.write() = table;
+            *self.keys_version.write() = Some(version);
         }
         if !self.reachable.swap(true, Ordering::Relaxed) {
             tracing::info!(url = %self.url, "Redis reached: counting in Redis");
@@ -439,7 +466,7 @@ fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
 
 /// The key table of the records read from Redis; a record that does not read as a key is
 /// skipped with an error logged (its id only).
-pub(crate) fn key_table(records: Vec<(String, String)>) -> KeyTable {
+fn key_table(records: Vec<(String, String)>) -> KeyTable {
     let mut table = KeyTable::default();
     for (id, json) in records {
         let ok = serde_json::from_str::<KeyRecord>(&json)
@@ -492,7 +519,7 @@ pub(crate) fn window_used(fields: &[(String, String)], prefix: char, span: Span,
 }
 
 /// A key's usage at `now` as (minute, day), read from Redis.
-pub(crate) async fn key_usage(
+async fn key_usage(
     conn: &mut ConnectionManager,
     id: &str,
     now: DateTime<Utc>,
@@ -503,6 +530,80 @@ pub(crate) async fn key_usage(
         window_used(&fields, 'm', Span::MINUTE, t),
         window_used(&fields, 'd', Span::DAY, t),
     ))
+}
+
+/// Carries out a key administration command on the keys in the Redis at `url` at `now`
+/// (blocking; see the module documentation), each key shown with its usage in Redis.
+pub fn execute(
+    url: &str,
+    limits: &LimitsConfig,
+    request: AdminRequest,
+    now: DateTime<Utc>,
+) -> anyhow::Result<AdminResponse> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let mut conn = ConnectionManager::new_with_config(client(url)?, manager_config())
+            .await
+            .with_context(|| format!("cannot reach Redis at {url}"))?;
+        for _ in 0..ATTEMPTS {
+            let (version, records): (Option<String>, Vec<(String, String)>) = redis::pipe()
+                .atomic()
+                .get(keys_version())
+                .hgetall(keys_hash())
+                .query_async(&mut conn)
+                .await
+                .context("cannot read the keys from Redis")?;
+            let keys = key_table(records);
+            let (changes, mut response) =
+                match key_admin::decide(request.clone(), &keys, limits, now) {
+                    Ok(decided) => decided,
+                    Err(e) => return Ok(e.into()),
+                };
+            if !changes.is_empty() && !write(&mut conn, version, &changes).await? {
+                continue;
+            }
+            for (id, minute, day) in key_admin::usage_slots(&mut response) {
+                (*minute, *day) = key_usage(&mut conn, id, now)
+                    .await
+                    .context("cannot read usage from Redis")?;
+            }
+            return Ok(response);
+        }
+        anyhow::bail!("the keys in Redis kept changing meanwhile; nothing was changed, try again")
+    })
+}
+
+/// Writes `changes` (and deletes the counters of removed keys) if the key version is still
+/// `version`; false when another tool changed the keys in between.
+async fn write(
+    conn: &mut ConnectionManager,
+    version: Option<String>,
+    changes: &Changes,
+) -> anyhow::Result<bool> {
+    let write = redis::Script::new(WRITE_SCRIPT);
+    let mut script = write.prepare_invoke();
+    script.key(keys_hash()).key(keys_version());
+    for id in &changes.removed {
+        script.key(key_hash(id));
+    }
+    script
+        .arg(version.unwrap_or_default())
+        .arg(hex::encode(rand::random::<[u8; 16]>()))
+        .arg(changes.upserts.len());
+    for r in &changes.upserts {
+        script.arg(&r.id).arg(serde_json::to_string(r)?);
+    }
+    for id in &changes.removed {
+        script.arg(id.as_str());
+    }
+    let written: i64 = script
+        .invoke_async(conn)
+        .await
+        .context("cannot write the keys to Redis")?;
+    Ok(written == 1)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
--- One rate-limit check in Redis (crate::state::redis): every window of one subject is
+-- One rate-limit check in Redis (crate::state::store::redis): every window of one subject is
 -- checked, and the request is counted in all of them only if all of them admit it, in one
 -- atomic step, so no window admits more than its limit across every process together and
 -- a refused request uses no quota.

@@ -28,8 +28,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chrono::Utc;
+
 use super::integrity::{self, EntryHash, SetDigest};
-use super::{blob_key, lock, State};
+use super::{blob_key, State};
+use crate::state::admin::AdminListener;
 
 /// Counter blobs on their way to sled, and what sled holds.
 #[derive(Default)]
@@ -72,14 +75,14 @@ impl State {
         maintain: bool,
         include_minute: bool,
     ) -> Result<usize, sled::Error> {
-        let mut persisted = lock(&self.persisted);
+        let mut persisted = self.persisted.lock();
         if maintain {
             // Before collecting, so an eviction's shard blob and sketch land in one batch.
             self.maintain_table();
         }
         let Persisted { pending, stored } = &mut *persisted;
-        self.table.collect(include_minute, |id, blob| {
-            pending.insert(blob_key(id), blob);
+        self.table.snapshot(include_minute, |part, blob| {
+            pending.insert(blob_key(part), blob);
         });
         if pending.is_empty() {
             return Ok(0);
@@ -112,7 +115,7 @@ impl State {
     /// changed); under the same lock as a round, so an eviction's shard blob and sketch
     /// still land in one batch.
     fn maintain_between_rounds(&self) {
-        let _persisted = lock(&self.persisted);
+        let _persisted = self.persisted.lock();
         self.maintain_table();
     }
 
@@ -144,8 +147,11 @@ impl State {
         admin_socket: &Path,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
-        let admin = match crate::state::admin::AdminListener::bind(admin_socket) {
-            Ok(listener) => Some(listener.spawn(Arc::clone(&self))),
+        let admin = match AdminListener::bind(admin_socket) {
+            Ok(listener) => {
+                let state = Arc::clone(&self);
+                Some(listener.spawn(Arc::new(move |request| state.execute(request, Utc::now()))))
+            }
             Err(e) => {
                 tracing::error!(
                     socket = %admin_socket.display(),

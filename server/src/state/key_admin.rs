@@ -1,0 +1,493 @@
+//! Key administration as rules: a command and the key table in, the changes to store and
+//! the answer out, with no store in sight. Each store persists the changes its own way
+//! (sled in one atomic batch under its admin lock, Redis in a script that first compares
+//! the keys' version token), so the admin socket, the key tool on sled and the key tool
+//! on Redis follow the same rules and give the same messages.
+//!
+//! Commands travel as JSON (the protocol of the admin socket, module `admin`): an
+//! [`AdminRequest`] in, an [`AdminResponse`] out. An `id` may be a unique prefix.
+//!
+//! Import is all-or-nothing. Every record is checked (hash and id consistent, owner and
+//! limits valid) and compared with the stored keys: a record equal to a stored one changes
+//! nothing; one that is absent is added; one whose key is stored with other attributes
+//! (limits, expiry, revoked) is a conflict that refuses the whole import unless `replace`
+//! is given; one whose id belongs to a different stored key is always refused.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::limits::LimitsConfig;
+use crate::state::keys::{self, ExportedKey, KeyAdminError, KeyId, KeyRecord, KeyTable};
+
+/// Conflicting ids listed in an import error, at most.
+const LISTED_CONFLICTS: usize = 5;
+
+/// A key administration command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum AdminRequest {
+    /// Issue a key.
+    Create {
+        /// Who the key is for.
+        owner: String,
+        /// Per-minute limit; `None` = the configured default.
+        per_minute: Option<u64>,
+        /// Per-day limit; `None` = the configured default.
+        per_day: Option<u64>,
+        /// Expiry; `None` = never.
+        expires: Option<DateTime<Utc>>,
+    },
+    /// All keys.
+    List,
+    /// One key.
+    Show {
+        /// Its id.
+        id: String,
+    },
+    /// Revoke a key.
+    Revoke {
+        /// Its id.
+        id: String,
+    },
+    /// Undo a revocation.
+    Restore {
+        /// Its id.
+        id: String,
+    },
+    /// Delete a key and its counters.
+    Delete {
+        /// Its id.
+        id: String,
+    },
+    /// Change a key's limits.
+    SetLimits {
+        /// Its id.
+        id: String,
+        /// New per-minute limit, if changing.
+        per_minute: Option<u64>,
+        /// New per-day limit, if changing.
+        per_day: Option<u64>,
+    },
+    /// Every stored record (a backup).
+    Export {
+        /// Add each key's usage (informational).
+        counters: bool,
+    },
+    /// Merge records into the stored keys, all or none (see the module documentation).
+    Import {
+        /// The records.
+        records: Vec<KeyRecord>,
+        /// Let records replace differing stored versions of the same key.
+        replace: bool,
+    },
+}
+
+/// What an operator may see of a key: never its plaintext or full hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyView {
+    /// Short id.
+    pub id: String,
+    /// Who it was issued to.
+    pub owner: String,
+    /// Requests per sliding minute.
+    pub per_minute: u64,
+    /// Requests per sliding day.
+    pub per_day: u64,
+    /// Creation time.
+    pub created: DateTime<Utc>,
+    /// Expiry, if any.
+    pub expires: Option<DateTime<Utc>>,
+    /// False once revoked.
+    pub active: bool,
+    /// True when `expires` has passed.
+    pub expired: bool,
+    /// Requests counted in the last minute.
+    pub used_minute: u64,
+    /// Requests counted in the last 24 h.
+    pub used_day: u64,
+}
+
+impl KeyView {
+    /// The view of `record` at `now`; its usage is filled in by the store
+    /// ([`usage_slots`]).
+    fn of(record: &KeyRecord, now: DateTime<Utc>) -> KeyView {
+        KeyView {
+            id: record.id.clone(),
+            owner: record.owner.clone(),
+            per_minute: record.per_minute,
+            per_day: record.per_day,
+            created: record.created,
+            expires: record.expires,
+            active: record.active,
+            expired: record.expires.is_some_and(|e| now >= e),
+            used_minute: 0,
+            used_day: 0,
+        }
+    }
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ImportReport {
+    /// Records that were not stored and now are.
+    pub added: usize,
+    /// Records equal to a stored one.
+    pub unchanged: usize,
+    /// Stored records replaced by the file's version (only with `replace`).
+    pub replaced: usize,
+}
+
+/// The answer to a command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum AdminResponse {
+    /// A key was issued; `key` is its plaintext, sent this once.
+    Created {
+        /// The plaintext key.
+        key: String,
+        /// The new key.
+        view: KeyView,
+    },
+    /// One key (show, revoke, restore, set-limits).
+    Key {
+        /// The key after the operation.
+        view: KeyView,
+        /// False when the operation changed nothing (revoking a revoked key, restoring an
+        /// active one, or `show`).
+        changed: bool,
+    },
+    /// A key was deleted.
+    Deleted {
+        /// Its id.
+        id: String,
+        /// Who it was issued to.
+        owner: String,
+    },
+    /// All keys, oldest first.
+    Keys {
+        /// The keys.
+        views: Vec<KeyView>,
+    },
+    /// Every stored record, oldest first.
+    Exported {
+        /// The records.
+        records: Vec<ExportedKey>,
+    },
+    /// An import was applied.
+    Imported {
+        /// What it did.
+        report: ImportReport,
+    },
+    /// The request failed and changed nothing.
+    Error {
+        /// For the operator; never contains key material.
+        message: String,
+    },
+}
+
+impl From<KeyAdminError> for AdminResponse {
+    fn from(e: KeyAdminError) -> Self {
+        AdminResponse::Error {
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What a command changes in the key table; a store writes it in one atomic step.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Changes {
+    /// Records to insert or replace (distinct ids).
+    pub upserts: Vec<KeyRecord>,
+    /// Ids of records to delete, with their counters.
+    pub removed: Vec<KeyId>,
+}
+
+impl Changes {
+    /// True when nothing is to be written.
+    pub fn is_empty(&self) -> bool {
+        self.upserts.is_empty() && self.removed.is_empty()
+    }
+
+    /// Writing `record`.
+    fn upsert(record: &KeyRecord) -> Changes {
+        Changes {
+            upserts: vec![record.clone()],
+            removed: vec![],
+        }
+    }
+}
+
+/// The changes `request` makes to `keys` at `now`, and its answer (with every usage 0: the
+/// store fills it in through [`usage_slots`]).
+pub(crate) fn decide(
+    request: AdminRequest,
+    keys: &KeyTable,
+    limits: &LimitsConfig,
+    now: DateTime<Utc>,
+) -> Result<(Changes, AdminResponse), KeyAdminError> {
+    let view = |r: &KeyRecord| KeyView::of(r, now);
+    let one = |(changes, (r, changed)): (Changes, (KeyRecord, bool))| {
+        let view = view(&r);
+        (changes, AdminResponse::Key { view, changed })
+    };
+    Ok(match request {
+        AdminRequest::Create {
+            owner,
+            per_minute,
+            per_day,
+            expires,
+        } => {
+            let (changes, (key, r)) =
+                create(keys, limits, &owner, per_minute, per_day, expires, now)?;
+            let view = view(&r);
+            (changes, AdminResponse::Created { key, view })
+        }
+        AdminRequest::List => (
+            Changes::default(),
+            AdminResponse::Keys {
+                views: keys.all().iter().map(view).collect(),
+            },
+        ),
+        AdminRequest::Show { id } => one((Changes::default(), (find(keys, &id)?, false))),
+        AdminRequest::Revoke { id } => one(revoke(keys, &id)?),
+        AdminRequest::Restore { id } => one(restore(keys, &id, now)?),
+        AdminRequest::Delete { id } => {
+            let (changes, r) = delete(keys, &id)?;
+            let (id, owner) = (r.id, r.owner);
+            (changes, AdminResponse::Deleted { id, owner })
+        }
+        AdminRequest::SetLimits {
+            id,
+            per_minute,
+            per_day,
+        } => {
+            let (changes, r) = set_limits(keys, &id, per_minute, per_day)?;
+            one((changes, (r, true)))
+        }
+        AdminRequest::Export { counters } => {
+            let used = counters.then_some(0);
+            let records = keys.all().into_iter();
+            let records = records.map(|record| ExportedKey {
+                record,
+                used_minute: used,
+                used_day: used,
+            });
+            let records = records.collect();
+            (Changes::default(), AdminResponse::Exported { records })
+        }
+        AdminRequest::Import { records, replace } => {
+            let (changes, report) = import(keys, records, replace)?;
+            (changes, AdminResponse::Imported { report })
+        }
+    })
+}
+
+/// The usage fields of an answer, each with the id of its key: what a store fills in with
+/// the key's (minute, day) counts once the changes are written.
+pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, &mut u64)> {
+    fn slots(v: &mut KeyView) -> (&str, &mut u64, &mut u64) {
+        (&v.id, &mut v.used_minute, &mut v.used_day)
+    }
+    match response {
+        AdminResponse::Created { view, .. } | AdminResponse::Key { view, .. } => {
+            vec![slots(view)]
+        }
+        AdminResponse::Keys { views } => views.iter_mut().map(slots).collect(),
+        AdminResponse::Exported { records } => records
+            .iter_mut()
+            .filter_map(|r| {
+                let (minute, day) = (r.used_minute.as_mut()?, r.used_day.as_mut()?);
+                Some((r.record.id.as_str(), minute, day))
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// The key with this id or unique id prefix (any case, surrounding space ignored), or why
+/// there is none (unknown, too short, ambiguous).
+pub(crate) fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
+    let id = keys.resolve(id)?;
+    keys.get(&id)
+        .cloned()
+        .ok_or_else(|| KeyAdminError::unknown(&id))
+}
+
+/// Issues a key created at `now`: its plaintext (the only time it exists) and its record.
+/// Limits default to the configured key defaults.
+pub(crate) fn create(
+    keys: &KeyTable,
+    limits: &LimitsConfig,
+    owner: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+    expires: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<(Changes, (String, KeyRecord)), KeyAdminError> {
+    let owner = keys::check_owner(owner)?;
+    let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
+    let per_minute = keys::check_limit("per-minute", per_minute)?;
+    let per_day = per_day.unwrap_or(limits.key_default_per_day);
+    let per_day = keys::check_limit("per-day", per_day)?;
+    if let Some(e) = expires.filter(|e| *e <= now) {
+        return Err(KeyAdminError::ExpiryNotInFuture(e));
+    }
+    let (plaintext, hash) = loop {
+        let (p, h) = keys::generate();
+        // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
+        if !keys.collides(&h) {
+            break (p, h);
+        }
+    };
+    let record = KeyRecord {
+        id: keys::id_of(&hash),
+        hash: hex::encode(hash),
+        owner,
+        per_minute,
+        per_day,
+        created: now,
+        expires,
+        active: true,
+    };
+    Ok((Changes::upsert(&record), (plaintext, record)))
+}
+
+/// Applies `change` to the key `id`; stores the result if `change` says it changed.
+fn modify(
+    keys: &KeyTable,
+    id: &str,
+    change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
+) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
+    let mut record = find(keys, id)?;
+    let changed = change(&mut record)?;
+    let changes = match changed {
+        true => Changes::upsert(&record),
+        false => Changes::default(),
+    };
+    Ok((changes, (record, changed)))
+}
+
+/// Revokes a key: it is refused from now on. Revoking a revoked key changes nothing.
+/// Returns the record and whether it changed.
+pub(crate) fn revoke(
+    keys: &KeyTable,
+    id: &str,
+) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
+    modify(keys, id, |r| Ok(std::mem::replace(&mut r.active, false)))
+}
+
+/// Undoes `revoke`: the key is accepted again from now on. Restoring a key that is not
+/// revoked changes nothing; a key whose expiry has passed at `now` is not restored (it
+/// would still be refused).
+pub(crate) fn restore(
+    keys: &KeyTable,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
+    modify(keys, id, |r| {
+        if r.active {
+            return Ok(false);
+        }
+        if let Some(expired) = r.expires.filter(|e| now >= *e) {
+            let id = r.id.clone();
+            return Err(KeyAdminError::RestoreExpired { id, expired });
+        }
+        r.active = true;
+        Ok(true)
+    })
+}
+
+/// Deletes a key: its record and its rate-limit counters. Unlike a revoked key, a deleted
+/// one is gone from `keys list` and from exports; only importing a backup that holds it
+/// brings it back.
+pub(crate) fn delete(keys: &KeyTable, id: &str) -> Result<(Changes, KeyRecord), KeyAdminError> {
+    let record = find(keys, id)?;
+    let removed = vec![record.id.clone()];
+    let upserts = vec![];
+    Ok((Changes { upserts, removed }, record))
+}
+
+/// Changes a key's limits (at least one must be given).
+pub(crate) fn set_limits(
+    keys: &KeyTable,
+    id: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+) -> Result<(Changes, KeyRecord), KeyAdminError> {
+    if per_minute.is_none() && per_day.is_none() {
+        return Err(KeyAdminError::NothingToChange);
+    }
+    let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
+    let per_minute = check("per-minute", per_minute)?;
+    let per_day = check("per-day", per_day)?;
+    let (changes, (record, _)) = modify(keys, id, |r| {
+        r.per_minute = per_minute.unwrap_or(r.per_minute);
+        r.per_day = per_day.unwrap_or(r.per_day);
+        Ok(true)
+    })?;
+    Ok((changes, record))
+}
+
+/// Merges `records` into the stored keys (see the module documentation): all of them or,
+/// on any error, none. With `replace`, records that differ from a stored key with the same
+/// hash replace it.
+pub(crate) fn import(
+    keys: &KeyTable,
+    records: Vec<KeyRecord>,
+    replace: bool,
+) -> Result<(Changes, ImportReport), KeyAdminError> {
+    let mut by_id: HashMap<String, KeyRecord> = HashMap::new();
+    for (n, r) in records.into_iter().enumerate() {
+        let invalid = |reason: String| KeyAdminError::InvalidRecord {
+            id: match keys::normalize_id(&r.id) {
+                Some(_) => r.id.clone(),
+                None => format!("#{}", n + 1),
+            },
+            reason,
+        };
+        keys::check_record(&r).map_err(&invalid)?;
+        match by_id.get(&r.id) {
+            Some(seen) if *seen != r => return Err(invalid("given twice, differently".into())),
+            Some(_) => {}
+            None => {
+                by_id.insert(r.id.clone(), r);
+            }
+        }
+    }
+    let mut report = ImportReport::default();
+    let (mut conflicts, mut foreign) = (vec![], false);
+    let mut upserts = vec![];
+    let mut records: Vec<KeyRecord> = by_id.into_values().collect();
+    records.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+    for r in records {
+        match keys.get(&r.id) {
+            None => {
+                report.added += 1;
+                upserts.push(r);
+            }
+            Some(s) if *s == r => report.unchanged += 1,
+            Some(s) if s.hash == r.hash && replace => {
+                report.replaced += 1;
+                upserts.push(r);
+            }
+            Some(s) => {
+                foreign |= s.hash != r.hash;
+                conflicts.push(r.id);
+            }
+        }
+    }
+    if !conflicts.is_empty() {
+        conflicts.sort();
+        let count = conflicts.len();
+        conflicts.truncate(LISTED_CONFLICTS);
+        return Err(KeyAdminError::ImportConflict {
+            count,
+            ids: conflicts,
+            replaceable: !foreign,
+        });
+    }
+    let removed = vec![];
+    Ok((Changes { upserts, removed }, report))
+}

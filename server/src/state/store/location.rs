@@ -1,0 +1,196 @@
+//! Where keys and counters live ([`StateLocation`], the `state` setting) and why a store
+//! cannot be opened there ([`StateError`]).
+//!
+//! The setting is a directory for sled, or a `redis://` / `rediss://` URL. The password of
+//! Redis is never part of it (it would show on command lines and in process lists): it
+//! comes from the environment variable [`REDIS_PASSWORD_ENV`].
+
+use std::path::{Path, PathBuf};
+
+/// The environment variable holding the Redis password (with [`REDIS_USERNAME_ENV`] for an
+/// ACL user other than `default`).
+pub const REDIS_PASSWORD_ENV: &str = "KALENDORIUS_REDIS_PASSWORD";
+
+/// The environment variable holding the Redis ACL user name, if not `default`.
+pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
+
+/// Where keys and counters live, as the `state` setting says.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "PathBuf", into = "PathBuf")]
+pub enum StateLocation {
+    /// A sled database in this directory (one process).
+    Directory(PathBuf),
+    /// A Redis server (several processes): the URL as given, without a password.
+    Redis(String),
+}
+
+/// Why a `state` setting cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LocationError {
+    /// The URL carries a password, which would be visible to every user of the machine.
+    #[error(
+        "the state URL must not contain a password (it would show in process lists and \
+         logs): remove it and set {REDIS_PASSWORD_ENV} instead"
+    )]
+    PasswordInUrl,
+    /// A `rediss://` URL in a server built without TLS to Redis.
+    #[error(
+        "this server was built without TLS to Redis (rediss://): build it with \
+         `cargo build --release -p kalendorius-server --features redis-tls`"
+    )]
+    TlsNotBuilt,
+    /// The URL is not one Redis understands.
+    #[error("the state URL is not a valid Redis URL: {0}")]
+    BadUrl(String),
+}
+
+impl StateLocation {
+    /// Reads a `state` setting: a `redis://` or `rediss://` URL, or else a directory
+    /// (checked: see [`StateLocation::check`]).
+    pub fn parse(given: &Path) -> Result<StateLocation, LocationError> {
+        let location = StateLocation::from(given.to_owned());
+        location.check()?;
+        Ok(location)
+    }
+
+    /// Checks that a Redis URL can be used: no password in it, TLS built if asked for.
+    /// Done when the store is opened rather than when the setting is read, so that no
+    /// message quotes a URL with a password in it (clap's and TOML's would).
+    pub fn check(&self) -> Result<(), LocationError> {
+        let StateLocation::Redis(text) = self else {
+            return Ok(());
+        };
+        if text.starts_with("rediss://") && !cfg!(feature = "redis-tls") {
+            return Err(LocationError::TlsNotBuilt);
+        }
+        let info = redis::IntoConnectionInfo::into_connection_info(text.as_str())
+            .map_err(|e| LocationError::BadUrl(e.to_string()))?;
+        match info.redis_settings().password() {
+            Some(_) => Err(LocationError::PasswordInUrl),
+            None => Ok(()),
+        }
+    }
+
+    /// The setting as given: the directory, or the URL.
+    pub fn as_path(&self) -> &Path {
+        match self {
+            StateLocation::Directory(dir) => dir,
+            StateLocation::Redis(url) => Path::new(url),
+        }
+    }
+}
+
+/// A setting as written: a `redis://` or `rediss://` URL names Redis, anything else a
+/// directory (unchecked until the store is opened).
+impl From<PathBuf> for StateLocation {
+    fn from(path: PathBuf) -> StateLocation {
+        let redis_url = |t: &&str| t.starts_with("redis://") || t.starts_with("rediss://");
+        match path.to_str().filter(redis_url) {
+            Some(url) => StateLocation::Redis(url.to_owned()),
+            None => StateLocation::Directory(path),
+        }
+    }
+}
+
+impl From<StateLocation> for PathBuf {
+    fn from(location: StateLocation) -> PathBuf {
+        location.as_path().to_owned()
+    }
+}
+
+/// A location reads as the path it was written as (a URL as a one-component path).
+impl std::ops::Deref for StateLocation {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.as_path()
+    }
+}
+
+impl AsRef<Path> for StateLocation {
+    fn as_ref(&self) -> &Path {
+        self.as_path()
+    }
+}
+
+/// A location equals the path it was read from.
+impl PartialEq<PathBuf> for StateLocation {
+    fn eq(&self, path: &PathBuf) -> bool {
+        self.as_path() == path
+    }
+}
+
+/// Why the state cannot be opened or written. Each message is one line, naming the state
+/// directory when it is about the database (sled's own messages are reduced to one phrase).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    /// The limits, options or URL are invalid.
+    #[error("invalid rate-limit configuration: {0}")]
+    Config(String),
+    /// Another process holds the database.
+    #[error(
+        "the state database {} is in use by another process (is the server running? its \
+         admin socket did not answer)",
+        .dir.display()
+    )]
+    InUse {
+        /// The state directory.
+        dir: PathBuf,
+    },
+    /// The database is incomplete or does not match its integrity records: refused, so a
+    /// server never starts with fewer keys than it had.
+    #[error(
+        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
+         import`, see README 'Backups'), or move it away to start empty",
+        .dir.display()
+    )]
+    Damaged {
+        /// The state directory.
+        dir: PathBuf,
+        /// What is wrong, e.g. "expected 12 keys, found 7".
+        detail: String,
+    },
+    /// A file-system or sled operation failed.
+    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
+    Storage {
+        /// The state directory.
+        dir: PathBuf,
+        /// What was being done ("open", "read", "write counters to", ...).
+        action: &'static str,
+        /// The cause, one phrase.
+        message: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_name_redis_and_anything_else_a_directory() {
+        assert_eq!(
+            StateLocation::parse(Path::new("var/state")).unwrap(),
+            StateLocation::Directory("var/state".into())
+        );
+        assert_eq!(
+            StateLocation::parse(Path::new("redis://127.0.0.1:6379/2")).unwrap(),
+            StateLocation::Redis("redis://127.0.0.1:6379/2".into())
+        );
+        assert_eq!(
+            StateLocation::parse(Path::new("redis://:secret@127.0.0.1:6379/0")),
+            Err(LocationError::PasswordInUrl)
+        );
+        assert!(matches!(
+            StateLocation::parse(Path::new("redis://127.0.0.1:6379/notanumber")),
+            Err(LocationError::BadUrl(_))
+        ));
+        if !cfg!(feature = "redis-tls") {
+            assert_eq!(
+                StateLocation::parse(Path::new("rediss://127.0.0.1:6380/0")),
+                Err(LocationError::TlsNotBuilt)
+            );
+        }
+    }
+}

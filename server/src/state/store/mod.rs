@@ -1,0 +1,134 @@
+//! [`Store`]: keys and counters, held either by this process's sled database (`sled`, the
+//! default) or by a Redis (or Valkey) server shared by several processes (`redis`).
+//!
+//! The request gate asks the store two things, both async: [`Store::authenticate`] and
+//! [`Store::check`]. The sled store answers from memory within the first poll (its futures
+//! are ready at once: the gate polls them once, without boxing); the Redis store waits for
+//! Redis. When Redis cannot be reached, a check answers [`StateUnavailable`]: the gate lets
+//! public requests through uncounted and refuses keyed ones with 503 `state_unavailable`.
+//!
+//! Key administration ([`crate::state::key_admin`]) is the same rules on both; each store
+//! persists the changes they decide.
+
+pub mod check;
+pub mod location;
+pub mod redis;
+pub mod sled;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use chrono::{DateTime, Utc};
+
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
+use crate::state::keys::{KeyRecord, PresentedKey};
+pub use check::{AuthError, Counted, StateUnavailable};
+pub use location::{LocationError, StateError, StateLocation};
+use redis::RedisState;
+use sled::State;
+
+/// Keys and counters, wherever they live. Cheap to clone.
+#[derive(Clone)]
+pub enum Store {
+    /// This process's sled database.
+    Sled(Arc<State>),
+    /// A Redis server shared with other processes.
+    Redis(Arc<RedisState>),
+}
+
+impl Store {
+    /// Opens the state at `location` (sled: loads and checks the database; Redis: starts
+    /// connecting, without waiting for Redis, so a server starts during a Redis outage).
+    pub fn open(location: &StateLocation, limits: LimitsConfig) -> anyhow::Result<Store> {
+        location.check()?;
+        Ok(match location {
+            StateLocation::Directory(dir) => Store::Sled(Arc::new(State::open(dir, limits)?)),
+            StateLocation::Redis(url) => Store::Redis(Arc::new(RedisState::connect(url, limits)?)),
+        })
+    }
+
+    /// True when every future of this store is ready on its first poll (sled answers from
+    /// memory), so the gate may poll it once instead of boxing it.
+    pub fn answers_at_once(&self) -> bool {
+        matches!(self, Store::Sled(_))
+    }
+
+    /// Looks up a presented key. Never logs it.
+    pub async fn authenticate(
+        &self,
+        key: &PresentedKey,
+        now: DateTime<Utc>,
+    ) -> Result<KeyRecord, AuthError> {
+        match self {
+            Store::Sled(state) => Ok(state.authenticate(key, now)?),
+            Store::Redis(redis) => redis.authenticate(key, now).await,
+        }
+    }
+
+    /// Checks and (if admitted) counts one request of `who` at `now`.
+    pub async fn check(
+        &self,
+        who: Counted<'_>,
+        now: SystemTime,
+    ) -> Result<Decision, StateUnavailable> {
+        match self {
+            Store::Sled(state) => Ok(state.check(who, now)),
+            Store::Redis(redis) => redis.check(who, now).await,
+        }
+    }
+
+    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
+    pub async fn key_usage(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        match self {
+            Store::Sled(state) => Ok(state.key_usage(id, now)),
+            Store::Redis(redis) => redis.key_usage(id, now).await,
+        }
+    }
+
+    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
+    pub async fn public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> Result<(u64, u64), StateUnavailable> {
+        match self {
+            Store::Sled(state) => Ok(state.public_usage(ip, endpoint, now)),
+            Store::Redis(redis) => redis.public_usage(ip, endpoint, now).await,
+        }
+    }
+
+    /// Notes that a public request was let through uncounted because a check answered
+    /// [`StateUnavailable`] (only Redis does; it logs at most once a second).
+    pub fn warn_uncounted(&self, now: SystemTime) {
+        if let Store::Redis(redis) = self {
+            redis.warn_uncounted(now);
+        }
+    }
+
+    /// Why the state cannot serve the API now, for `/ready`; `None` when it can.
+    pub fn unready_reason(&self) -> Option<&'static str> {
+        match self {
+            Store::Sled(state) if !state.is_usable() => Some(
+                "not ready: the state database (API keys and rate-limit counters) is not usable; see the server's log",
+            ),
+            Store::Redis(redis) if !redis.is_reachable() => Some(
+                "not ready: the shared state store (Redis: API keys and rate-limit counters) cannot be reached; see the server's log",
+            ),
+            Store::Sled(_) | Store::Redis(_) => None,
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &LimitsConfig {
+        match self {
+            Store::Sled(state) => state.limits(),
+            Store::Redis(redis) => redis.limits(),
+        }
+    }
+}

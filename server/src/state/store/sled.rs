@@ -1,0 +1,710 @@
+//! The sled store: keys and rate-limit counters in their own sled database (default
+//! `var/state`), separate from the dataset so regenerating never touches them.
+//!
+//! One `sled::Db` per process lifetime, opened with a small cache (sled defaults to 1 GiB).
+//! Keys and counters are loaded into memory at open and every decision is made in memory:
+//! the hot path never waits on disk. Key changes are rare and written through (and
+//! flushed) before they are acknowledged; counters are persisted by `run_background` at
+//! least once a second in one batch (`persist`), and by `flush` on shutdown. Counters are
+//! stored as one blob per part of the limiter's snapshot (256 subject groups and two
+//! eviction sketches), not one entry per counter: sled's memory grows with the number of
+//! keys written. `run_background` also serves the admin socket (`crate::state::admin`),
+//! because sled allows one process per database: while the server runs,
+//! `kalendorius-server keys ...` talks to it.
+//!
+//! Integrity (`integrity`): `open` refuses a damaged database (missing files, fewer or
+//! other keys than recorded, counter blobs that do not match their manifest) with one line
+//! saying how to restore it, rather than starting with fewer keys. Backups are `keys
+//! export` / `keys import`, which work while the server runs.
+//!
+//! Clock: every decision takes `now` from the caller (tests pass a fixed clock). All checks
+//! on one `State` should use the same clock; the background pruning follows the latest
+//! `now` any check has used.
+
+mod integrity;
+mod persist;
+
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use parking_lot::{Mutex, RwLock};
+
+use crate::limits::subject::{Limits, SubjectKey};
+use crate::limits::table::{CounterTable, Part};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
+use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
+use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
+use crate::state::store::check::Counted;
+use crate::state::store::location::StateError;
+use integrity::{sled_message, Layout, SetDigest};
+
+/// Name of the sled tree holding key records (id → JSON `KeyRecord`).
+const KEYS_TREE: &str = "keys";
+/// Name of the sled tree holding counters: `shard/NNN` → blob of one table shard (see
+/// `limits::table`), `sketch/month` and `ledger/minute` → what eviction keeps (see
+/// `limits::sketch`).
+const COUNTERS_TREE: &str = "counters";
+
+/// The key of a blob in the counters tree.
+fn blob_key(part: Part) -> Vec<u8> {
+    match part {
+        Part::Subjects(i) => format!("shard/{i:03}").into_bytes(),
+        Part::MonthSketch => b"sketch/month".to_vec(),
+        Part::MinuteLedger => b"ledger/minute".to_vec(),
+    }
+}
+
+/// The blob a key of the counters tree holds; `None` for anything else.
+fn blob_of(key: &[u8]) -> Option<Part> {
+    Part::all().find(|part| blob_key(*part) == key)
+}
+
+/// Tuning of the state database; the defaults fit the server's 64 MiB budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateOptions {
+    /// sled page-cache size in bytes (sled's own default is 1 GiB).
+    pub cache_capacity: u64,
+    /// Subjects (IP-endpoint pairs and keys) kept in memory; past it, public ones are
+    /// evicted: their minute windows exactly into `limits::ledger`, their month counts
+    /// into a sketch that never undercounts (`limits::sketch`). Eviction loses nothing a
+    /// client would notice, so the table is kept small: under a flood it refills with
+    /// every new address between two maintenance passes.
+    pub max_subjects: usize,
+    /// How long `open` retries while another handle still holds sled's file lock (a
+    /// `State` dropped a moment ago, or a `keys` command finishing).
+    pub open_timeout: Duration,
+}
+
+impl Default for StateOptions {
+    fn default() -> Self {
+        StateOptions {
+            cache_capacity: 8 << 20,
+            max_subjects: 4_000,
+            open_timeout: Duration::from_secs(3),
+        }
+    }
+}
+
+/// Keys, counters and their persistence. Shared as `Arc<State>`.
+pub struct State {
+    /// The state database; the only handle of this process.
+    db: sled::Db,
+    /// Key records, written through on every change.
+    keys_tree: sled::Tree,
+    /// Counter blobs, written in batches by `persist`.
+    counters_tree: sled::Tree,
+    /// The state directory (for messages).
+    dir: PathBuf,
+    /// Limits of the public endpoints and defaults of new keys (validated).
+    limits: LimitsConfig,
+    /// Tuning.
+    options: StateOptions,
+    /// All keys; the hot path takes the read lock only.
+    keys: RwLock<KeyTable>,
+    /// All counters.
+    table: CounterTable,
+    /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
+    /// order; holds the digest of the key records sled holds (see `integrity`).
+    admin_lock: Mutex<SetDigest>,
+    /// Counter blobs on their way to sled and the digest of those in it (see `persist`).
+    /// Held across collect + apply so two rounds never interleave.
+    persisted: Mutex<persist::Persisted>,
+}
+
+/// True when sled failed because another handle holds the database's file lock.
+fn is_lock_error(e: &sled::Error) -> bool {
+    matches!(e, sled::Error::Io(io) if io.to_string().contains("could not acquire lock"))
+}
+
+/// Opens sled, retrying for `timeout` while another handle holds its file lock (a `State`
+/// dropped a moment ago, or a `keys` command finishing).
+fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sled::Db, StateError> {
+    let started = Instant::now();
+    loop {
+        match config.open() {
+            Ok(db) => return Ok(db),
+            Err(e) if is_lock_error(&e) && started.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) if is_lock_error(&e) => {
+                return Err(StateError::InUse {
+                    dir: dir.to_owned(),
+                })
+            }
+            Err(e) => return Err(sled_error(dir, "open")(e)),
+        }
+    }
+}
+
+/// Maps a sled error of `action` on the database at `dir` to one clean line; corruption
+/// sled detects is damage like any other.
+fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
+    move |e| match e {
+        sled::Error::Corruption { .. } => StateError::Damaged {
+            dir: dir.to_owned(),
+            detail: sled_message(&e),
+        },
+        _ => StateError::Storage {
+            dir: dir.to_owned(),
+            action,
+            message: sled_message(&e),
+        },
+    }
+}
+
+impl State {
+    /// Opens (creating if needed) the state database at `dir` and loads keys and counters,
+    /// after checking it (see `integrity`): a damaged database is refused.
+    pub fn open(dir: &Path, limits: LimitsConfig) -> Result<State, StateError> {
+        State::open_with(dir, limits, StateOptions::default())
+    }
+
+    /// `open` with explicit tuning.
+    pub fn open_with(
+        dir: &Path,
+        limits: LimitsConfig,
+        options: StateOptions,
+    ) -> Result<State, StateError> {
+        limits
+            .validate()
+            .map_err(|e| StateError::Config(e.to_string()))?;
+        if options.max_subjects == 0 {
+            return Err(StateError::Config(
+                "max_subjects must be at least 1".to_owned(),
+            ));
+        }
+        let io = |action: &'static str| {
+            move |e: std::io::Error| StateError::Storage {
+                dir: dir.to_owned(),
+                action,
+                message: e.to_string(),
+            }
+        };
+        let damaged = |detail: String| StateError::Damaged {
+            dir: dir.to_owned(),
+            detail,
+        };
+        let recorded = integrity::read_record(dir).map_err(damaged)?;
+        let fresh = match integrity::inspect(dir).map_err(io("read"))? {
+            Layout::Complete => false,
+            // A database being created (integrity.json written, no key yet) or written by
+            // an earlier version that was opened only once: sled writes its first
+            // snapshot when it next opens it, and no key can have been lost.
+            Layout::Incomplete(missing)
+                if missing == ["snap.*"] && integrity::expected_keys(&recorded) == 0 =>
+            {
+                false
+            }
+            Layout::Incomplete(missing) => {
+                return Err(damaged(match missing[..] {
+                    [one] => format!("sled's file {one} is missing"),
+                    _ => format!("sled's files {} are missing", missing.join(", ")),
+                }))
+            }
+            Layout::Fresh => match integrity::expected_keys(&recorded) {
+                0 => true,
+                n => {
+                    return Err(damaged(format!(
+                        "its database files are missing; expected {n} keys"
+                    )))
+                }
+            },
+        };
+        create_private_dir(dir).map_err(io("create"))?;
+        let config = sled::Config::new()
+            .path(dir)
+            .cache_capacity(options.cache_capacity);
+        let open_db = || open_sled(&config, dir, options.open_timeout);
+        let db = if fresh {
+            // The digest of no keys first: a crash before sled's files exist leaves a
+            // fresh directory. Then sled is opened twice, so that the second open writes
+            // the snapshot every complete database has (see `integrity`).
+            integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
+            let db = open_db()?;
+            db.open_tree(KEYS_TREE).map_err(sled_error(dir, "create"))?;
+            db.open_tree(COUNTERS_TREE)
+                .map_err(sled_error(dir, "create"))?;
+            db.flush().map_err(sled_error(dir, "create"))?;
+            drop(db);
+            open_db()?
+        } else {
+            open_db()?
+        };
+        let keys_tree = db.open_tree(KEYS_TREE).map_err(sled_error(dir, "open"))?;
+        let counters_tree = db
+            .open_tree(COUNTERS_TREE)
+            .map_err(sled_error(dir, "open"))?;
+        let state = State {
+            db,
+            keys_tree,
+            counters_tree,
+            dir: dir.to_owned(),
+            limits,
+            options,
+            keys: RwLock::new(KeyTable::default()),
+            table: CounterTable::new(),
+            admin_lock: Mutex::new(SetDigest::default()),
+            persisted: Mutex::new(persist::Persisted::default()),
+        };
+        state.load_keys(recorded)?;
+        state.load_counters()?;
+        Ok(state)
+    }
+
+    /// True when `dir` holds no state database, so that `open` would create an empty one.
+    /// A directory that held one and lost its files is not fresh: `open` refuses it.
+    pub fn is_fresh(dir: &Path) -> bool {
+        matches!(integrity::inspect(dir), Ok(Layout::Fresh))
+            && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &LimitsConfig {
+        &self.limits
+    }
+
+    /// The state directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether the database is still usable, for the readiness probe: its directory is in
+    /// place (what is written to a removed one would not survive a restart) and a read of
+    /// the keys tree succeeds. Cheap: one `stat` and one read from sled's cache.
+    pub fn is_usable(&self) -> bool {
+        self.dir.is_dir() && self.keys_tree.first().is_ok()
+    }
+
+    /// Looks up a presented key. Never logs it.
+    pub fn authenticate(
+        &self,
+        key: &PresentedKey,
+        now: DateTime<Utc>,
+    ) -> Result<KeyRecord, KeyError> {
+        self.keys.read().authenticate(key, now)
+    }
+
+    /// Checks and (if admitted) counts one request of `who`.
+    pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
+        match who {
+            Counted::Public(ip, endpoint) => self.check_public(ip, endpoint, now),
+            Counted::Key(record) => self.check_key(record, now),
+        }
+    }
+
+    /// Checks and (if admitted) counts one request of `ip` to a public endpoint.
+    pub fn check_public(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: impl Into<UnixMillis>,
+    ) -> Decision {
+        self.table.check(
+            SubjectKey::public(ip, endpoint),
+            self.limits.public(endpoint),
+            now.into().0,
+        )
+    }
+
+    /// Checks and (if admitted) counts one request made with `key`, against the key's own
+    /// per-minute and per-day limits (shared by all keyed endpoints).
+    pub fn check_key(&self, key: &KeyRecord, now: impl Into<UnixMillis>) -> Decision {
+        let limits = Limits {
+            minute: key.per_minute.clamp(1, MAX_LIMIT),
+            long: key.per_day.clamp(1, MAX_LIMIT),
+        };
+        self.table
+            .check(SubjectKey::key(&key.id), limits, now.into().0)
+    }
+
+    /// Requests of a key counted at `now` in its (minute, day) windows.
+    pub fn key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
+        self.table
+            .usage(&SubjectKey::key(id), now.timestamp_millis())
+    }
+
+    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
+    pub fn public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> (u64, u64) {
+        self.table
+            .usage(&SubjectKey::public(ip, endpoint), now.timestamp_millis())
+    }
+
+    /// What sled holds right now for `ip` on `endpoint` at `now`, as (minute, month)
+    /// counts, ignoring memory: what a crash at this instant would keep. For diagnostics
+    /// and tests; reads sled.
+    pub fn stored_public_usage(
+        &self,
+        ip: IpAddr,
+        endpoint: PublicEndpoint,
+        now: DateTime<Utc>,
+    ) -> (u64, u64) {
+        self.stored_usage(&SubjectKey::public(ip, endpoint), now)
+    }
+
+    /// What sled holds right now for the key `id` at `now`, as (minute, day) counts
+    /// (see [`State::stored_public_usage`]).
+    pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
+        self.stored_usage(&SubjectKey::key(id), now)
+    }
+
+    /// Runs one background round synchronously: persists changed counters (without
+    /// waiting for the disk) and prunes memory, evicting idle subjects beyond
+    /// `max_subjects`. `run_background` does this on its own; tests and tools call it to
+    /// avoid waiting.
+    pub fn maintain_now(&self) -> Result<(), StateError> {
+        self.persist_counters(true, false)
+            .map_err(sled_error(&self.dir, "write counters to"))?;
+        Ok(())
+    }
+
+    /// Subjects (IP-endpoint pairs and keys) whose counters are in memory.
+    pub fn subjects_in_memory(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Carries out a key administration command at `now` (blocking: key changes flush
+    /// sled): the rules of `key_admin` on the keys in memory, their changes written to
+    /// sled, and each key shown with its usage.
+    pub fn execute(&self, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
+        let decided = |keys: &KeyTable| key_admin::decide(request, keys, &self.limits, now);
+        let mut response = match self.change(decided) {
+            Ok(response) => response,
+            Err(e) => return e.into(),
+        };
+        for (id, minute, day) in key_admin::usage_slots(&mut response) {
+            (*minute, *day) = self.key_usage(id, now);
+        }
+        response
+    }
+
+    /// Issues a key now (see [`State::create_key_at`]).
+    pub fn create_key(
+        &self,
+        owner: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+        expires: Option<DateTime<Utc>>,
+    ) -> Result<(String, KeyRecord), KeyAdminError> {
+        self.create_key_at(owner, per_minute, per_day, expires, Utc::now())
+    }
+
+    /// Issues a key created at `now` (see `key_admin::create`): returns its plaintext and
+    /// its record, durably in sled.
+    pub fn create_key_at(
+        &self,
+        owner: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+        expires: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<(String, KeyRecord), KeyAdminError> {
+        let limits = &self.limits;
+        self.change(|keys| {
+            key_admin::create(keys, limits, owner, per_minute, per_day, expires, now)
+        })
+    }
+
+    /// Revokes a key (see `key_admin::revoke`); returns the record and whether it changed.
+    pub fn revoke_key(&self, id: &str) -> Result<(KeyRecord, bool), KeyAdminError> {
+        self.change(|keys| key_admin::revoke(keys, id))
+    }
+
+    /// Changes a key's limits (see `key_admin::set_limits`).
+    pub fn set_key_limits(
+        &self,
+        id: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+    ) -> Result<KeyRecord, KeyAdminError> {
+        self.change(|keys| key_admin::set_limits(keys, id, per_minute, per_day))
+    }
+
+    /// The key with this id or unique id prefix (any case, surrounding space ignored).
+    pub fn key(&self, id: &str) -> Option<KeyRecord> {
+        key_admin::find(&self.keys.read(), id).ok()
+    }
+
+    /// All keys, oldest first.
+    pub fn keys(&self) -> Vec<KeyRecord> {
+        self.keys.read().all()
+    }
+
+    /// Persists every counter and key change now and waits for sled to flush.
+    pub fn flush(&self) -> Result<(), StateError> {
+        self.persist_counters(false, true)
+            .map_err(sled_error(&self.dir, "write counters to"))?;
+        self.db.flush().map_err(sled_error(&self.dir, "flush"))?;
+        Ok(())
+    }
+
+    /// Runs a key rule on the keys under the admin lock and writes the changes it decides
+    /// (see [`State::write_keys`]); a deleted key's counters are written out too.
+    fn change<T>(
+        &self,
+        rule: impl FnOnce(&KeyTable) -> Result<(Changes, T), KeyAdminError>,
+    ) -> Result<T, KeyAdminError> {
+        let mut digest = self.admin_lock.lock();
+        let (changes, answer) = rule(&self.keys.read())?;
+        if changes.is_empty() {
+            return Ok(answer);
+        }
+        self.write_keys(&mut digest, &changes)?;
+        drop(digest);
+        let forget = |id: &&String| self.table.remove(&SubjectKey::key(id));
+        if changes.removed.iter().filter(forget).count() > 0 {
+            self.persist_counters(false, false)
+                .and_then(|_| self.db.flush())
+                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
+        }
+        Ok(answer)
+    }
+
+    /// Writes key records to sled and deletes the records of `removed` ids, in one atomic
+    /// batch, flushes, then publishes the change in memory. Called with the admin lock
+    /// held; `digest` is what it guards, the digest of the records in sled. While the batch
+    /// is written, `integrity.json` accepts the digests before and after it, so a crash at
+    /// any point leaves a database that opens (see `integrity`). Ids must be distinct.
+    ///
+    /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
+    /// `digest` follow it even if the flush then fails (sled serves what it holds; an
+    /// error is still returned, since durability is unknown).
+    fn write_keys(&self, digest: &mut SetDigest, changes: &Changes) -> Result<(), KeyAdminError> {
+        let Changes {
+            upserts: records,
+            removed,
+        } = changes;
+        let storage = KeyAdminError::Storage;
+        let sled = |e: sled::Error| KeyAdminError::Storage(sled_message(&e));
+        let mut batch = sled::Batch::default();
+        let mut next = *digest;
+        for r in records {
+            let json = serde_json::to_vec(r).map_err(|e| storage(e.to_string()))?;
+            let id = r.id.as_bytes();
+            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
+                next.remove(integrity::entry_hash(id, &old));
+            }
+            next.add(integrity::entry_hash(id, &json));
+            batch.insert(id, json);
+        }
+        for id in removed {
+            let id = id.as_bytes();
+            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
+                next.remove(integrity::entry_hash(id, &old));
+                batch.remove(id);
+            }
+        }
+        let record_file =
+            |e: std::io::Error| storage(format!("cannot write {}: {e}", integrity::RECORD_FILE));
+        integrity::write_record(&self.dir, &[*digest, next]).map_err(record_file)?;
+        self.keys_tree.apply_batch(batch).map_err(sled)?;
+        *digest = next;
+        {
+            let mut keys = self.keys.write();
+            for r in records {
+                let stored = keys.upsert(r.clone());
+                debug_assert!(stored, "records are checked before they are stored");
+            }
+            for id in removed {
+                keys.remove(id);
+            }
+        }
+        self.db.flush().map_err(sled)?;
+        if let Err(e) = integrity::write_record(&self.dir, &[next]) {
+            // The record still accepts the keys as stored; the next change or open
+            // rewrites it.
+            tracing::warn!(error = %e, "cannot update {}", integrity::RECORD_FILE);
+        }
+        Ok(())
+    }
+
+    /// Loads every key record and checks them against `integrity.json` (`recorded`, as
+    /// read before sled was opened): other keys than recorded, or an unreadable record,
+    /// refuse the database. A database without the file (written before it existed) gets
+    /// one.
+    fn load_keys(&self, recorded: Option<Vec<SetDigest>>) -> Result<(), StateError> {
+        let damaged = |detail: String| StateError::Damaged {
+            dir: self.dir.clone(),
+            detail,
+        };
+        let mut table = KeyTable::default();
+        let mut found = SetDigest::default();
+        for item in self.keys_tree.iter() {
+            let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
+            found.add(integrity::entry_hash(&k, &v));
+            let ok = serde_json::from_slice::<KeyRecord>(&v)
+                .ok()
+                .filter(|r| r.id.as_bytes() == &k[..])
+                .is_some_and(|r| table.upsert(r));
+            if !ok {
+                let id: String = String::from_utf8_lossy(&k).chars().take(40).collect();
+                return Err(damaged(format!("the key record {id:?} is unreadable")));
+            }
+        }
+        let record_file = |e: std::io::Error| StateError::Storage {
+            dir: self.dir.clone(),
+            action: "write",
+            message: format!("{}: {e}", integrity::RECORD_FILE),
+        };
+        match recorded {
+            Some(accepted) if accepted.contains(&found) => {
+                if accepted.len() > 1 {
+                    // A change was interrupted; settle on what sled holds.
+                    integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                }
+            }
+            Some(accepted) => {
+                let expected = integrity::expected_keys(&Some(accepted));
+                return Err(damaged(if expected == found.count {
+                    format!("{expected} keys as expected, but not the recorded ones")
+                } else {
+                    format!("expected {expected} keys, found {}", found.count)
+                }));
+            }
+            None => {
+                integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                tracing::info!(
+                    keys = found.count,
+                    "no {} yet (a database of an earlier version): recorded the keys found",
+                    integrity::RECORD_FILE
+                );
+            }
+        }
+        tracing::debug!(keys = table.len(), "keys loaded");
+        *self.admin_lock.lock() = found;
+        *self.keys.write() = table;
+        Ok(())
+    }
+
+    /// Loads the counter blobs into the table and checks them against the manifest
+    /// written with them (a mismatch refuses the database); then marks every shard for
+    /// rewriting (subjects now sit in other shards). A blob that cannot be decoded loses
+    /// only what follows the damage, with an error logged; unknown entries are deleted.
+    fn load_counters(&self) -> Result<(), StateError> {
+        let damaged = |detail: String| StateError::Damaged {
+            dir: self.dir.clone(),
+            detail,
+        };
+        let mut junk = sled::Batch::default();
+        let mut manifest = None;
+        let mut persisted = self.persisted.lock();
+        for item in self.counters_tree.iter() {
+            let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
+            if &k[..] == integrity::MANIFEST_KEY {
+                manifest = Some(v);
+                continue;
+            }
+            match blob_of(&k) {
+                Some(id) => {
+                    persisted.stored(&k, &v);
+                    self.load_blob(id, &k, &v);
+                }
+                None => junk.remove(k),
+            }
+        }
+        let found = persisted.digest();
+        match manifest.map(|m| SetDigest::from_manifest(&m)) {
+            Some(Some(expected)) if expected == found => {}
+            Some(Some(expected)) => {
+                return Err(damaged(if expected.count == found.count {
+                    format!("{} counter blobs differ from their manifest", found.count)
+                } else {
+                    format!(
+                        "expected {} counter blobs, found {}",
+                        expected.count, found.count
+                    )
+                }))
+            }
+            Some(None) => return Err(damaged("the counters manifest is unreadable".into())),
+            None if found.count > 0 => tracing::info!(
+                "no counters manifest yet (a database of an earlier version); it is written \
+                 with the next counters"
+            ),
+            None => {}
+        }
+        drop(persisted);
+        self.counters_tree
+            .apply_batch(junk)
+            .map_err(sled_error(&self.dir, "clean"))?;
+        self.table.mark_all_changed();
+        tracing::debug!(subjects = self.table.len(), "counters loaded");
+        Ok(())
+    }
+
+    /// Loads one counter blob (`key` names it in logs).
+    fn load_blob(&self, part: Part, key: &[u8], blob: &[u8]) {
+        let Err(e) = self.table.restore(part, blob) else {
+            return;
+        };
+        let blob = String::from_utf8_lossy(key);
+        match part {
+            Part::Subjects(_) => {
+                tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
+            }
+            _ => tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one"),
+        }
+    }
+
+    /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.
+    fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
+        let scratch = CounterTable::new();
+        for (k, v) in self.counters_tree.iter().flatten() {
+            if let Some(part) = blob_of(&k) {
+                // Damage was reported at open; what can be read counts.
+                let _ = scratch.restore(part, &v);
+            }
+        }
+        scratch.usage(subject, now.timestamp_millis())
+    }
+}
+
+/// Replaces the file at `path` with `bytes`, mode 0600, durably and atomically: a temporary
+/// file beside it, synced, renamed over it, then the directory synced. A crash or a full
+/// disk leaves the old file or the new one, never a part of either.
+pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Creates the state directory with mode 0700 (it holds key hashes and the admin socket);
+/// an existing directory is left as it is.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
