@@ -47,11 +47,11 @@ use crate::clock::Instant;
 use crate::data::DataHandle;
 use crate::feeds::Feeds;
 
+use crate::health::{self, Probe};
 use crate::http::client_ip::TrustedProxies;
 use crate::http::compression::Compressor;
 use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
-use crate::health::{self, Probe};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
@@ -624,7 +624,13 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
 
 /// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still
 /// gets the common headers and its log line.
-fn answer(op: &Operation, req: &Request, catalog: &Catalog, today: &Today, feeds: &Feeds) -> Response {
+fn answer(
+    op: &Operation,
+    req: &Request,
+    catalog: &Catalog,
+    today: &Today,
+    feeds: &Feeds,
+) -> Response {
     let context = Context {
         catalog,
         today,
@@ -763,8 +769,14 @@ mod tests {
     #[test]
     fn probes_and_the_document_are_targets_too() {
         let target = Target::from_path;
-        assert!(matches!(target("/health"), Some(Target::Probe(Probe::Health))));
-        assert!(matches!(target("/ready"), Some(Target::Probe(Probe::Ready))));
+        assert!(matches!(
+            target("/health"),
+            Some(Target::Probe(Probe::Health))
+        ));
+        assert!(matches!(
+            target("/ready"),
+            Some(Target::Probe(Probe::Ready))
+        ));
         assert!(matches!(target(OPENAPI_PATH), Some(Target::OpenApi)));
         assert!(target("/docs").is_none());
         assert!(target("/health/").is_none());

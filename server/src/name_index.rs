@@ -33,7 +33,9 @@ pub struct NameMatch<'a> {
 #[derive(schemars::JsonSchema)]
 #[schemars(description = "A day of the year, MM-DD.")]
 #[allow(dead_code, reason = "a schema only: the dates are written as strings")]
-struct MonthDayText(#[schemars(regex(pattern = r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"))] String);
+struct MonthDayText(
+    #[schemars(regex(pattern = r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"))] String,
+);
 
 /// Most matches one search returns.
 pub const MAX_MATCHES: usize = 50;
@@ -148,9 +150,7 @@ impl NameIndex {
                 gender: entry.gender,
                 dates: entry.dates.iter().map(MonthDay::to_string).collect(),
             };
-            json.push(
-                serde_json::value::to_raw_value(&object).expect("strings always serialize"),
-            );
+            json.push(serde_json::value::to_raw_value(&object).expect("strings always serialize"));
         }
         NameIndex {
             entries,

@@ -19,9 +19,9 @@ use poem::EndpointExt;
 use tokio::net::TcpListener;
 
 use crate::api::today::TodayClock;
+use crate::app::App;
 use crate::config::Settings;
 use crate::data::DataHandle;
-use crate::app::App;
 use crate::http::client_ip::TrustedProxies;
 use crate::http::connections::{self, Bounds};
 use crate::http::errors;

@@ -29,7 +29,11 @@ pub fn public(body: impl Into<Body>, etag: HeaderValue) -> Response {
 
 /// A public 200 of another type than JSON (a calendar feed): the `body` of `content_type`,
 /// its strong `etag`, cacheable by anyone for an hour.
-pub fn public_typed(body: impl Into<Body>, content_type: &'static str, etag: HeaderValue) -> Response {
+pub fn public_typed(
+    body: impl Into<Body>,
+    content_type: &'static str,
+    etag: HeaderValue,
+) -> Response {
     let mut response = with_room(Response::builder().body(body));
     response
         .headers_mut()
@@ -39,7 +43,11 @@ pub fn public_typed(body: impl Into<Body>, content_type: &'static str, etag: Hea
 
 /// A public 304: `If-None-Match` matched `etag`.
 pub fn not_modified(etag: HeaderValue) -> Response {
-    let response = with_room(Response::builder().status(StatusCode::NOT_MODIFIED).finish());
+    let response = with_room(
+        Response::builder()
+            .status(StatusCode::NOT_MODIFIED)
+            .finish(),
+    );
     cacheable(response, etag)
 }
 

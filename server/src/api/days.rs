@@ -5,9 +5,9 @@ use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::query::{self, Query};
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO};
+use super::query::{self, Query};
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
@@ -36,8 +36,6 @@ pub const ENDPOINT: Endpoint = Endpoint {
     ],
     handle,
 };
-
-
 
 /// The answer. (The catalog writes it from precomputed years; a test holds those bytes to
 /// this type's JSON.)

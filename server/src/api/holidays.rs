@@ -5,10 +5,10 @@ use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::query::{self, Query};
-use super::records::Holiday;
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::query::{self, Query};
+use super::records::Holiday;
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
@@ -110,7 +110,11 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
             let lang = query::lang(query.get(2))?;
             let holidays: Vec<_> = catalog
                 .dates_of_year(year)
-                .flat_map(|date| catalog.holidays_on(date).map(move |h| Holiday::new(date, h, lang, true)))
+                .flat_map(|date| {
+                    catalog
+                        .holidays_on(date)
+                        .map(move |h| Holiday::new(date, h, lang, true))
+                })
                 .collect();
             Holidays::OfYear {
                 year,

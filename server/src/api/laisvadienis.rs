@@ -5,9 +5,9 @@ use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::query::{self, Query};
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, DATE};
+use super::query::{self, Query};
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
@@ -25,10 +25,13 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Laisvadienis),
     params: &[DATE],
     answer: AnswerKind::Json(schema_of::<DayStatus>),
-    bad_request: &[ErrorCode::MissingParam, ErrorCode::InvalidDate, ErrorCode::InvalidParam],
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidParam,
+    ],
     handle,
 };
-
 
 /// The answer: the status of one date. (The catalog writes it from precomputed parts; a
 /// test holds those bytes to this type's JSON.)

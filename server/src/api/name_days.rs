@@ -5,10 +5,12 @@ use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::answer;
+use super::endpoint::{
+    schema_of, Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
+};
 use super::query::{self, Query};
 use super::records::NameDay;
-use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG};
 use crate::http::errors::ApiError;
 
 /// The operation.

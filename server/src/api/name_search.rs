@@ -10,9 +10,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::query::{self, Query};
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param};
+use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::name_index::{NameMatch, MAX_MATCHES, MAX_QUERY_CHARS};
 
@@ -57,7 +57,10 @@ pub struct NameSearch<'a> {
 fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let query = Query::read(req, &ENDPOINT)?;
     let name = name(query.get(0))?;
-    let matches = cx.catalog.name_index().search_json(name.trim(), MAX_MATCHES);
+    let matches = cx
+        .catalog
+        .name_index()
+        .search_json(name.trim(), MAX_MATCHES);
     Ok(answer::private(answer::to_json(&NameSearch {
         query: name,
         count: matches.len(),

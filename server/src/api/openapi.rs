@@ -33,7 +33,8 @@ value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \
 (429) before the parameters (400), so a 400 counts against the key's quota.";
 
 /// The message of the error examples.
-const EXAMPLE_MESSAGE: &str = "one English sentence naming the parameter, if any, and the accepted form";
+const EXAMPLE_MESSAGE: &str =
+    "one English sentence naming the parameter, if any, and the accepted form";
 
 /// The three ways to send a key, as alternatives.
 const SECURITY_SCHEMES: [&str; 3] = ["HeaderKey", "BearerKey", "QueryKey"];
@@ -107,8 +108,14 @@ fn operation(endpoint: &Endpoint, generator: &mut schemars::SchemaGenerator) -> 
     };
     let mut headers = common_headers(keyed);
     let mut cache_headers = headers.clone();
-    cache_headers.insert("ETag".into(), header("string", "Strong validator of the answer."));
-    cache_headers.insert("Cache-Control".into(), header("string", "How long the answer may be kept."));
+    cache_headers.insert(
+        "ETag".into(),
+        header("string", "Strong validator of the answer."),
+    );
+    cache_headers.insert(
+        "Cache-Control".into(),
+        header("string", "How long the answer may be kept."),
+    );
     let ok_headers = if keyed && !endpoint.revalidates() {
         headers.insert("Cache-Control".into(), header("string", "`private`."));
         headers.clone()
@@ -155,15 +162,25 @@ fn operation(endpoint: &Endpoint, generator: &mut schemars::SchemaGenerator) -> 
             "401".into(),
             error_response(
                 "No key, an unknown or revoked key, or an expired one.",
-                &[ErrorCode::MissingKey, ErrorCode::InvalidKey, ErrorCode::ExpiredKey],
+                &[
+                    ErrorCode::MissingKey,
+                    ErrorCode::InvalidKey,
+                    ErrorCode::ExpiredKey,
+                ],
                 None,
             ),
         );
     }
     let (whose, windows) = if keyed {
-        ("A window of the key is exhausted. Uses no quota.", [ErrorCode::RateLimitMinute, ErrorCode::RateLimitDay])
+        (
+            "A window of the key is exhausted. Uses no quota.",
+            [ErrorCode::RateLimitMinute, ErrorCode::RateLimitDay],
+        )
     } else {
-        ("A per-IP window is exhausted. Uses no quota.", [ErrorCode::RateLimitMinute, ErrorCode::RateLimitMonth])
+        (
+            "A per-IP window is exhausted. Uses no quota.",
+            [ErrorCode::RateLimitMinute, ErrorCode::RateLimitMonth],
+        )
     };
     responses.insert(
         "429".into(),
@@ -219,7 +236,9 @@ fn param_schema(kind: Kind) -> Value {
         // A range, not an enum, so that generated clients take a plain number.
         Kind::Week => json!({ "type": "integer", "minimum": 5, "maximum": 6, "default": 5 }),
         Kind::Integer { min, max } => json!({ "type": "integer", "minimum": min, "maximum": max }),
-        Kind::Text { max_chars } => json!({ "type": "string", "minLength": 1, "maxLength": max_chars }),
+        Kind::Text { max_chars } => {
+            json!({ "type": "string", "minLength": 1, "maxLength": max_chars })
+        }
         Kind::Choice { values, default } => {
             json!({ "type": "string", "enum": values, "default": values[default] })
         }
@@ -230,10 +249,22 @@ fn param_schema(kind: Kind) -> Value {
 fn common_headers(keyed: bool) -> Map<String, Value> {
     let whose = if keyed { "of the key" } else { "(per IP)" };
     let mut headers = Map::new();
-    headers.insert("X-Dataset-Version".into(), header("string", "Version of the dataset that answered."));
-    headers.insert("RateLimit-Limit".into(), header("integer", &format!("Limit of the tightest window {whose}.")));
-    headers.insert("RateLimit-Remaining".into(), header("integer", "Requests left in that window."));
-    headers.insert("RateLimit-Reset".into(), header("integer", "Seconds until that window frees capacity."));
+    headers.insert(
+        "X-Dataset-Version".into(),
+        header("string", "Version of the dataset that answered."),
+    );
+    headers.insert(
+        "RateLimit-Limit".into(),
+        header("integer", &format!("Limit of the tightest window {whose}.")),
+    );
+    headers.insert(
+        "RateLimit-Remaining".into(),
+        header("integer", "Requests left in that window."),
+    );
+    headers.insert(
+        "RateLimit-Reset".into(),
+        header("integer", "Seconds until that window frees capacity."),
+    );
     headers
 }
 

@@ -14,8 +14,8 @@ use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
 use poem::Request;
 
-use crate::api::today::{Today, TODAY};
 use crate::api::endpoint::{Access, Endpoint};
+use crate::api::today::{Today, TODAY};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -365,9 +365,24 @@ mod tests {
     #[test]
     fn integers_are_bounded_and_plain() {
         assert_eq!(integer("days", "0", -100_000, 100_000).unwrap(), 0);
-        assert_eq!(integer("days", "-100000", -100_000, 100_000).unwrap(), -100_000);
-        assert_eq!(integer("days", "100000", -100_000, 100_000).unwrap(), 100_000);
-        for bad in ["100001", "-100001", "+5", "1.5", "", "-", "1e3", "99999999999999999999"] {
+        assert_eq!(
+            integer("days", "-100000", -100_000, 100_000).unwrap(),
+            -100_000
+        );
+        assert_eq!(
+            integer("days", "100000", -100_000, 100_000).unwrap(),
+            100_000
+        );
+        for bad in [
+            "100001",
+            "-100001",
+            "+5",
+            "1.5",
+            "",
+            "-",
+            "1e3",
+            "99999999999999999999",
+        ] {
             let err = integer("days", bad, -100_000, 100_000).unwrap_err();
             assert_eq!(err.code, ErrorCode::InvalidParam, "{bad}");
         }

@@ -6,9 +6,9 @@ use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::query::{self, Query};
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO, WEEK};
+use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.

@@ -6,9 +6,9 @@ use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::query::{self, Query};
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
+use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// The largest `|days|` (about 385 years of working days).

@@ -117,4 +117,3 @@ pub fn swagger_ui(spec: &str) -> poem::Route {
             make_sync(move |_| Html(receiver.clone())),
         )
 }
-

@@ -35,10 +35,10 @@ use self::cache::PageCache;
 use self::i18n::Texts;
 use self::route::Page;
 use self::view::{day_path, month_path, Frame, Viewer};
-use crate::name_index::MAX_QUERY_CHARS;
 use crate::catalog::Catalog;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
+use crate::name_index::MAX_QUERY_CHARS;
 use poem::IntoResponse;
 
 pub use self::route::is_page_path;

@@ -170,8 +170,7 @@ async fn the_document_lists_the_api_exactly() {
         ]
     );
     // The document served is the one the code builds.
-    let built: Value =
-        serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
+    let built: Value = serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
     assert_eq!(doc, built);
 }
 
