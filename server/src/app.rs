@@ -85,6 +85,8 @@ pub const ROUTES: &[&Operation] = &[
     &api::laisvadienis::ENDPOINT,
     &api::days::ENDPOINT,
     &api::holidays::ENDPOINT,
+    &api::holidays_upcoming::ENDPOINT,
+    &api::long_weekends::ENDPOINT,
     &api::name_days::ENDPOINT,
     &api::day::ENDPOINT,
     &api::working_time::ENDPOINT,

@@ -29,7 +29,9 @@ use kalendorius_dataset::{
 
 use crate::name_index::NameIndex;
 
+mod planning;
 mod working_index;
+pub use planning::{DayOffCause, HolidayScope, Period, MAX_LEAVE_DAYS};
 pub use working_index::{WorkingDay, WorkingSummary};
 
 /// Why a dataset that passed its manifest checks still cannot be served.
@@ -209,6 +211,8 @@ pub struct Catalog {
     transfers: Vec<(Date, TransferRecord)>,
     /// Every name with its days, by folded name (built once here, for the name search).
     name_index: NameIndex,
+    /// Upcoming holidays and long weekends (`planning`), built on first use.
+    planning: planning::Planning,
 }
 
 /// Interns values, handing out dense indices.
@@ -348,6 +352,7 @@ impl Catalog {
             working: working.finish(),
             transfers,
             name_index: NameIndex::default(),
+            planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
         };
         // The names of one year: a leap year when the dataset serves one (its February 29
         // names are listed on 02-29), else its first year (where they are celebrated on

@@ -16,6 +16,7 @@
 //! limit of the pages.
 
 pub mod i18n;
+pub mod planning;
 pub mod route;
 pub mod view;
 
@@ -59,7 +60,7 @@ pub const STYLE_CACHE: &str = "public, max-age=31536000, immutable";
 pub const CACHE_BUDGET: usize = 8 << 20;
 
 /// The templates, by name, embedded at build time.
-const TEMPLATES: [(&str, &str); 7] = [
+const TEMPLATES: [(&str, &str); 8] = [
     ("base.html", include_str!("templates/base.html")),
     ("macros.html", include_str!("templates/macros.html")),
     ("month.html", include_str!("templates/month.html")),
@@ -67,6 +68,10 @@ const TEMPLATES: [(&str, &str); 7] = [
     ("day.html", include_str!("templates/day.html")),
     ("search.html", include_str!("templates/search.html")),
     ("not_found.html", include_str!("templates/not_found.html")),
+    (
+        "long_weekends.html",
+        include_str!("templates/long_weekends.html"),
+    ),
 ];
 
 /// The stylesheet, embedded at build time.
@@ -151,6 +156,7 @@ impl Pages {
         let shows_today = match page {
             Some(Page::Home) | Some(Page::Search) | None => true,
             Some(Page::Year(y)) => y == today.year(),
+            Some(Page::LongWeekends(_)) => false,
             Some(Page::Month(y, m)) => (y, m) == (today.year(), today.month()),
             Some(Page::Day(d)) => d.naive() == today,
             Some(Page::Style) => false,
@@ -253,10 +259,15 @@ impl Pages {
         let (name, ctx) = match page {
             Some(Page::Home) => {
                 let (y, m) = (v.today.year(), v.today.month());
-                ("month.html", self.month_context(v, y, m))
+                let next_red = Serde(v.next_red_day());
+                (
+                    "month.html",
+                    context! { next_red, ..self.month_context(v, y, m) },
+                )
             }
             Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
             Some(Page::Year(y)) => ("year.html", self.year_context(v, y)),
+            Some(Page::LongWeekends(y)) => ("long_weekends.html", v.long_weekends_context(y)),
             Some(Page::Day(date)) => ("day.html", self.day_context(v, date)),
             Some(Page::Search) => ("search.html", self.search_context(v, &query.q)),
             Some(Page::Style) | None => (
@@ -334,6 +345,7 @@ impl Pages {
                 non_working_days: s.non_working_days,
                 shortened_days: s.shortened_days,
             }),
+            long_weekends => planning::long_weekends_path(year),
             prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
             next => served(year + 1).then(|| format!("/{:04}", year + 1)),
             marks => marks(),
@@ -447,7 +459,7 @@ fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
     let served_year = |y: i32| (catalog.first().year()..=catalog.last().year()).contains(&y);
     match page {
         Page::Home => served_year(today.year()).then_some(Page::Home),
-        Page::Year(y) | Page::Month(y, _) => served_year(y).then_some(page),
+        Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y).then_some(page),
         Page::Day(d) => catalog.contains(d).then_some(page),
         Page::Search | Page::Style => Some(page),
     }

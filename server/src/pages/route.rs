@@ -10,6 +10,9 @@ const NOT_PAGES: [&str; 5] = ["/api", "/data", "/docs", "/health", "/ready"];
 /// The path of the search page.
 pub const SEARCH_PATH: &str = "/vardai";
 
+/// The last part of the path of a year's long weekends.
+pub const LONG_WEEKENDS: &str = "ilgieji-savaitgaliai";
+
 /// The prefix of the stylesheet's path; its content hash follows.
 pub const STYLE_PREFIX: &str = "/static/style.";
 
@@ -22,6 +25,8 @@ pub enum Page {
     Year(i32),
     /// `/{YYYY}/{MM}`.
     Month(i32, u32),
+    /// `/{YYYY}/ilgieji-savaitgaliai`: the year's long weekends and bridges.
+    LongWeekends(i32),
     /// `/{YYYY}/{MM}/{DD}`.
     Day(Date),
     /// `/vardai?q=`.
@@ -50,6 +55,12 @@ pub fn parse(path: &str, style_path: &str) -> Option<Page> {
     let Some(month) = parts.next() else {
         return Some(Page::Year(year as i32));
     };
+    if month == LONG_WEEKENDS {
+        return parts
+            .next()
+            .is_none()
+            .then_some(Page::LongWeekends(year as i32));
+    }
     let month = number(month, 2)?;
     let Some(day) = parts.next() else {
         return (1..=12)
@@ -87,6 +98,10 @@ mod tests {
             Some(Page::Day(Date::parse("2026-12-24").unwrap()))
         );
         assert_eq!(parse("/vardai", STYLE), Some(Page::Search));
+        assert_eq!(
+            parse("/2026/ilgieji-savaitgaliai", STYLE),
+            Some(Page::LongWeekends(2026))
+        );
         assert_eq!(parse(STYLE, STYLE), Some(Page::Style));
         for wrong in [
             "/2026/13",
@@ -100,6 +115,9 @@ mod tests {
             "/vardai/",
             "/static/style.old.css",
             "/1500/01/01",
+            "/2026/ilgieji-savaitgaliai/",
+            "/2026/ilgieji-savaitgaliai/x",
+            "/26/ilgieji-savaitgaliai",
         ] {
             assert_eq!(parse(wrong, STYLE), None, "{wrong}");
         }

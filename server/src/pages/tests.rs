@@ -46,6 +46,9 @@ async fn every_template_renders_in_every_language() {
         for (path, status) in [
             ("/", StatusCode::OK),
             ("/2011", StatusCode::OK),
+            ("/2011/ilgieji-savaitgaliai", StatusCode::OK),
+            ("/2012/ilgieji-savaitgaliai", StatusCode::OK),
+            ("/2030/ilgieji-savaitgaliai", StatusCode::NOT_FOUND),
             ("/2011/02", StatusCode::OK),
             ("/2011/12", StatusCode::OK),
             ("/2011/02/19", StatusCode::OK),

@@ -16,6 +16,7 @@ mod limits;
 mod name_search;
 mod openapi;
 mod pages;
+mod planning;
 mod probes;
 mod process;
 mod public;

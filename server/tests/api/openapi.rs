@@ -68,6 +68,25 @@ async fn the_document_lists_the_api_exactly() {
         ),
         ("/api/v1/day", (vec![("date", true), ("lang", false)], true)),
         (
+            "/api/v1/holidays/upcoming",
+            (
+                vec![
+                    ("from", false),
+                    ("count", false),
+                    ("scope", false),
+                    ("lang", false),
+                ],
+                true,
+            ),
+        ),
+        (
+            "/api/v1/long-weekends",
+            (
+                vec![("year", true), ("max_leave_days", false), ("lang", false)],
+                true,
+            ),
+        ),
+        (
             "/api/v1/working-time",
             (vec![("year", true), ("week", false)], true),
         ),
@@ -637,6 +656,98 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         ));
     }
 
+    // The planning endpoints (the fixture dataset: 2009-2024).
+    let upcoming = "/api/v1/holidays/upcoming";
+    cases.extend([
+        (
+            upcoming,
+            200,
+            vec![
+                c(
+                    false,
+                    "/api/v1/holidays/upcoming?from=2010-12-01&count=50&scope=all&lang=en",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/holidays/upcoming?from=2024-12-20&count=50",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        (
+            upcoming,
+            304,
+            vec![
+                c(false, "/api/v1/holidays/upcoming", true, false),
+                c(false, "/api/v1/holidays/upcoming", true, true),
+            ],
+        ),
+        (
+            upcoming,
+            400,
+            vec![c(false, "/api/v1/holidays/upcoming?count=51", true, false)],
+        ),
+        (
+            upcoming,
+            401,
+            vec![c(false, "/api/v1/holidays/upcoming", false, false)],
+        ),
+        (
+            upcoming,
+            429,
+            vec![c(true, "/api/v1/holidays/upcoming", true, false)],
+        ),
+        (
+            upcoming,
+            503,
+            vec![c(true, "/api/v1/holidays/upcoming", true, false)],
+        ),
+    ]);
+    let long_weekends = "/api/v1/long-weekends";
+    cases.extend([
+        (
+            long_weekends,
+            200,
+            vec![
+                c(
+                    false,
+                    "/api/v1/long-weekends?year=2011&max_leave_days=10&lang=ru",
+                    true,
+                    false,
+                ),
+                c(false, "/api/v1/long-weekends?year=2024", true, false),
+            ],
+        ),
+        (
+            long_weekends,
+            400,
+            vec![c(
+                false,
+                "/api/v1/long-weekends?year=2011&max_leave_days=11",
+                true,
+                false,
+            )],
+        ),
+        (
+            long_weekends,
+            401,
+            vec![c(false, "/api/v1/long-weekends?year=2011", false, false)],
+        ),
+        (
+            long_weekends,
+            429,
+            vec![c(true, "/api/v1/long-weekends?year=2011", true, false)],
+        ),
+        (
+            long_weekends,
+            503,
+            vec![c(true, "/api/v1/long-weekends?year=2011", true, false)],
+        ),
+    ]);
+
     // The 503 cases stop the tight server's Redis: they go last (a stable sort keeps the
     // order of the others).
     cases.sort_by_key(|(_, status, _)| *status == 503);
@@ -793,8 +904,9 @@ async fn the_document_states_the_rules_a_client_must_follow() {
         }
     }
     assert_eq!(
-        date_params, 9,
-        "date, from, to, the date of each keyed endpoint, and those of the working days"
+        date_params, 10,
+        "date, from, to, the date of each keyed endpoint, those of the working days and the \
+         upcoming holidays' from"
     );
     let year = param(&doc, "/api/v1/holidays", "year");
     assert_eq!(year["schema"]["type"], "integer");

@@ -12,11 +12,11 @@ use serde_json::Value;
 
 use crate::helpers::*;
 
-fn sel(css: &str) -> Selector {
+pub(crate) fn sel(css: &str) -> Selector {
     Selector::parse(css).unwrap()
 }
 
-fn text(el: ElementRef) -> String {
+pub(crate) fn text(el: ElementRef) -> String {
     el.text()
         .collect::<Vec<_>>()
         .join("")
@@ -26,7 +26,7 @@ fn text(el: ElementRef) -> String {
 }
 
 /// GET `path`, expecting `status` and an HTML page; the parsed document.
-async fn page(app: &TestApp, path: &str, status: u16) -> Html {
+pub(crate) async fn page(app: &TestApp, path: &str, status: u16) -> Html {
     let resp = app.get(path).await;
     assert_eq!(resp.status(), status, "{path}");
     assert_eq!(

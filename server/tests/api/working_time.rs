@@ -21,7 +21,7 @@ async fn real_app() -> (TestApp, String) {
 }
 
 /// As [`real_app`], `today` read from a clock set to `at` (RFC 3339) at start.
-async fn real_app_at(at: Option<&str>) -> (TestApp, String) {
+pub(crate) async fn real_app_at(at: Option<&str>) -> (TestApp, String) {
     let app = spawn_app_with(AppOptions {
         real_sources: true,
         limits: Some(LimitsConfig::all(MAX_LIMIT)),

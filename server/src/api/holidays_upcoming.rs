@@ -1,0 +1,149 @@
+//! `GET /api/v1/holidays/upcoming`: the next holiday dates from a date. Key required.
+
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::query::{self, Query};
+use super::records::Holiday;
+use super::today::TODAY;
+use crate::catalog::HolidayScope;
+use crate::http::errors::{ApiError, ErrorCode};
+
+/// Most dates one answer lists.
+pub const MAX_COUNT: i64 = 50;
+
+/// Dates listed when `count` is absent.
+pub const DEFAULT_COUNT: i64 = 5;
+
+/// The words of `scope`, in [`HolidayScope`] order.
+const SCOPES: &[&str] = &["red", "all"];
+
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/holidays/upcoming",
+    operation_id: "holidays_upcoming",
+    summary: "The next holiday dates from a date",
+    description: "The next `count` holiday dates on or after `from` (default: today in \
+                  Europe/Vilnius), in date order. `scope=red` (default): dates carrying a red \
+                  holiday or a declared extra day off; `scope=all`: dates carrying any holiday \
+                  record (or a declared extra day off). Each date has `days_until` (0 on \
+                  `from` itself), its `laisvadienis` (as `/laisvadienis` says), every holiday \
+                  record of the date as `/holidays?date=` gives them (`is_red` tells which \
+                  make it a day off), and `declared_day_off`, the name of a declared extra day \
+                  off (else null). The search ends at the last served date (2100-12-31): fewer \
+                  dates then, never an error; `count` is the number of dates listed.",
+    access: Access::Keyed,
+    params: &[
+        Param {
+            name: "from",
+            required: false,
+            kind: Kind::Date,
+            description: "First date searched, `YYYY-MM-DD` or `today` (the default), \
+                          inclusive.",
+        },
+        Param {
+            name: "count",
+            required: false,
+            kind: Kind::Integer {
+                min: 1,
+                max: MAX_COUNT,
+            },
+            description: "How many dates at most: an integer from 1 to 50, default 5.",
+        },
+        Param {
+            name: "scope",
+            required: false,
+            kind: Kind::Choice {
+                values: SCOPES,
+                default: 0,
+            },
+            description: "`red` (default): non-working holiday dates; `all`: dates of every \
+                          holiday. Case-insensitive; empty counts as absent.",
+        },
+        LANG,
+    ],
+    answer: AnswerKind::Json(schema_of::<UpcomingHolidays>),
+    bad_request: &[
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidParam,
+        ErrorCode::InvalidLang,
+    ],
+    handle,
+};
+
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct UpcomingHolidays<'a> {
+    /// Echo of `from` (resolved when it was `today` or absent).
+    pub from: Date,
+    /// Echo of `scope`, lower-case.
+    pub scope: Scope,
+    /// Number of dates listed (fewer than `count` asked when the served range ends).
+    pub count: usize,
+    /// The dates, in order.
+    pub dates: Vec<UpcomingDate<'a>>,
+}
+
+/// The values of `scope`.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Non-working holiday dates.
+    Red,
+    /// Every holiday date.
+    All,
+}
+
+/// One holiday date.
+#[derive(Serialize, JsonSchema)]
+pub struct UpcomingDate<'a> {
+    /// The date.
+    pub date: Date,
+    /// Calendar days from `from` (0 on `from` itself).
+    pub days_until: u32,
+    /// Non-working day (as `/laisvadienis` says).
+    pub laisvadienis: bool,
+    /// Every holiday of the date, in the order and form of `/holidays?date=`.
+    pub holidays: Vec<Holiday<'a>>,
+    /// Name (in `lang`) of the declared extra day off on the date, else null.
+    pub declared_day_off: Option<&'a str>,
+}
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let catalog = cx.catalog;
+    // Check order: invalid_date (from), invalid_param (count, then scope), invalid_lang.
+    let from = query::date_or_today(catalog, "from", query.get(0).or(Some(TODAY)), cx.today)?;
+    let count = match query.get(1) {
+        Some(v) => query::integer("count", v, 1, MAX_COUNT)?,
+        None => DEFAULT_COUNT,
+    };
+    let (scope, scope_word) = match query::choice("scope", query.get(2), SCOPES, 0)? {
+        0 => (HolidayScope::Red, Scope::Red),
+        _ => (HolidayScope::All, Scope::All),
+    };
+    let lang = query::lang(query.get(3))?;
+    let dates: Vec<UpcomingDate> = catalog
+        .holiday_dates_from(from, scope, count as usize)
+        .map(|date| UpcomingDate {
+            date,
+            days_until: from.days_until(date) as u32,
+            laisvadienis: catalog.status_of(date).laisvadienis,
+            holidays: catalog
+                .holidays_on(date)
+                .map(|h| Holiday::new(date, h, lang, true))
+                .collect(),
+            declared_day_off: catalog.declared_day_off_name(date, lang),
+        })
+        .collect();
+    Ok(answer::private(answer::to_json(&UpcomingHolidays {
+        from,
+        scope: scope_word,
+        count: dates.len(),
+        dates,
+    })))
+}

@@ -1,0 +1,153 @@
+//! `GET /api/v1/long-weekends`: the long weekends of a year and the bridges that join them
+//! for a number of leave days. Key required. The periods are the catalog's (computed once
+//! per year of the dataset); this file only writes them.
+
+use kalendorius_dataset::{Date, Lang};
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::query::{self, Query};
+use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
+use crate::http::errors::{ApiError, ErrorCode};
+
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/long-weekends",
+    operation_id: "long_weekends",
+    summary: "Long weekends and bridge days of a year",
+    description: "With the status of every day (`/laisvadienis`, 5-day week): a *rest run* \
+                  is a maximal run of consecutive non-working days; a *period* is one rest \
+                  run, or several consecutive rest runs joined by taking every working day \
+                  between them as leave (a shortened day counts as one leave day). Listed: \
+                  the periods that start in `year`, are at least 3 calendar days long, take \
+                  at most `max_leave_days` leave days and hold at least one date carrying a \
+                  red holiday or a declared extra day off; sorted by `start`, then by \
+                  `leave_day_count`. A period may end in the next year (Christmas to New \
+                  Year). The served range cuts a period: a rest run is taken to end on the \
+                  last served date (2100-12-31).",
+    access: Access::Keyed,
+    params: &[
+        Param {
+            name: "year",
+            required: true,
+            kind: Kind::Year,
+            description: "The year the periods start in.",
+        },
+        Param {
+            name: "max_leave_days",
+            required: false,
+            kind: Kind::Integer {
+                min: 0,
+                max: MAX_LEAVE_DAYS as i64,
+            },
+            description: "Most leave days a period may take: an integer from 0 (default: \
+                          the long weekends alone) to 10.",
+        },
+        LANG,
+    ],
+    answer: AnswerKind::Json(schema_of::<LongWeekends>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidYear,
+        ErrorCode::InvalidParam,
+        ErrorCode::InvalidLang,
+    ],
+    handle,
+};
+
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct LongWeekends<'a> {
+    /// Echo of `year`.
+    pub year: i32,
+    /// Echo of `max_leave_days`.
+    #[schemars(range(min = 0, max = 10))]
+    pub max_leave_days: usize,
+    /// Number of periods.
+    pub count: usize,
+    /// The periods, by `start`, then by `leave_day_count`.
+    pub periods: Vec<LongWeekend<'a>>,
+}
+
+/// One period: a long weekend, or rest runs joined by leave days.
+#[derive(Serialize, JsonSchema)]
+pub struct LongWeekend<'a> {
+    /// First day off.
+    pub start: Date,
+    /// Last day off (may be in the next year).
+    pub end: Date,
+    /// Calendar days from `start` to `end`, both counted.
+    #[schemars(range(min = 3))]
+    pub days_off: u32,
+    /// The working days to take as leave, in date order.
+    pub leave_days: &'a [Date],
+    /// Number of `leave_days`.
+    pub leave_day_count: usize,
+    /// Each red holiday and declared extra day off inside, by date.
+    pub holidays: Vec<PeriodHoliday<'a>>,
+}
+
+/// A red holiday or declared extra day off inside a period.
+#[derive(Serialize, JsonSchema)]
+pub struct PeriodHoliday<'a> {
+    /// Its date.
+    pub date: Date,
+    /// Its name in `lang`.
+    pub name: &'a str,
+}
+
+impl<'a> LongWeekend<'a> {
+    /// The period `p` of `catalog`, names in `lang`.
+    pub fn new(catalog: &'a Catalog, p: &'a Period, lang: Lang) -> Self {
+        LongWeekend {
+            start: p.start,
+            end: p.end,
+            days_off: p.days_off(),
+            leave_days: &p.leave_days,
+            leave_day_count: p.leave_day_count(),
+            holidays: p
+                .marked
+                .iter()
+                .flat_map(|&date| {
+                    catalog
+                        .day_off_causes(date)
+                        .map(move |cause| PeriodHoliday {
+                            date,
+                            name: cause.name(lang),
+                        })
+                })
+                .collect(),
+        }
+    }
+}
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let catalog = cx.catalog;
+    // Check order: missing_param, invalid_year, invalid_param (max_leave_days), invalid_lang.
+    let Some(year) = query.get(0) else {
+        return Err(query::missing("year", "YYYY"));
+    };
+    let year = query::year(catalog, "year", year)?.get();
+    let max_leave_days = match query.get(1) {
+        Some(v) => query::integer("max_leave_days", v, 0, MAX_LEAVE_DAYS as i64)? as usize,
+        None => 0,
+    };
+    let lang = query::lang(query.get(2))?;
+    let body = catalog.long_weekends_body(year, max_leave_days, lang, || {
+        let periods: Vec<LongWeekend> = catalog
+            .long_weekends(year, max_leave_days)
+            .map(|p| LongWeekend::new(catalog, p, lang))
+            .collect();
+        answer::to_json(&LongWeekends {
+            year,
+            max_leave_days,
+            count: periods.len(),
+            periods,
+        })
+    });
+    Ok(answer::private(body))
+}

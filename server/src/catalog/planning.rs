@@ -1,0 +1,385 @@
+//! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`): which dates
+//! are holidays from a date on, and where the long weekends and the bridges are.
+//!
+//! Nothing is decided here that the dataset has not decided: a date is *non-working* by its
+//! D5 status (`laisvadienis`, the 5-day week) and *marked* when it carries a red holiday or
+//! a declared extra day off. From those two facts:
+//!
+//! - the holiday dates in date order, as two sorted lists of day positions (marked dates;
+//!   dates with any holiday record or a declared day off), so "the next N from a date" is
+//!   a binary search and a slice;
+//! - the periods of each year (E11): a *rest run* is a maximal run of non-working days; a
+//!   *period* is one rest run, or several consecutive ones joined by taking every working
+//!   day between them as leave. A period is listed under the year its first day is in when
+//!   it is at least three days long and holds a marked date; periods are kept for up to
+//!   [`MAX_LEAVE_DAYS`] leave days, sorted by first day and then by leave days, so the answer
+//!   for any smaller limit is the same list filtered.
+//!
+//! Both are built on first use (the first request of a year, or of the upcoming dates) and
+//! kept for the life of the catalog, as the working-time bodies are (`working_index`).
+//! The answer bodies of `/long-weekends` are kept too, one per year, limit and language.
+//!
+//! The served range cuts a period: a rest run that began before the first served date is
+//! taken to begin on it, and one that runs on past the last served date to end on it.
+
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use kalendorius_dataset::{Date, Lang, TransferKind};
+
+use super::{flag, Catalog, HolidayRecord, TransferRecord};
+
+/// The most leave days a period may take (`max_leave_days` 0..=10).
+pub const MAX_LEAVE_DAYS: usize = 10;
+
+/// Shortest period listed, in calendar days.
+pub const MIN_DAYS_OFF: u32 = 3;
+
+/// Which holiday dates count (`scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HolidayScope {
+    /// Dates carrying a red holiday or a declared extra day off.
+    Red,
+    /// Dates carrying any holiday record, or a declared extra day off.
+    All,
+}
+
+/// What makes a date a holiday day off: a red holiday, or a declared extra day off.
+#[derive(Debug, Clone, Copy)]
+pub enum DayOffCause<'a> {
+    /// A red holiday.
+    Holiday(&'a HolidayRecord),
+    /// A declared extra day off.
+    Declared(&'a TransferRecord),
+}
+
+impl<'a> DayOffCause<'a> {
+    /// Its name in `lang`.
+    pub fn name(self, lang: Lang) -> &'a str {
+        match self {
+            DayOffCause::Holiday(h) => h.name(lang),
+            DayOffCause::Declared(t) => t.name(lang),
+        }
+    }
+}
+
+/// A long weekend or a bridge: consecutive rest runs and the working days between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Period {
+    /// Its first day (non-working).
+    pub start: Date,
+    /// Its last day (non-working).
+    pub end: Date,
+    /// The working days inside it, to be taken as leave, in date order.
+    pub leave_days: Box<[Date]>,
+    /// Its dates carrying a red holiday or a declared extra day off, in date order.
+    pub marked: Box<[Date]>,
+}
+
+impl Period {
+    /// Calendar days from `start` to `end`, both counted.
+    pub fn days_off(&self) -> u32 {
+        (self.start.days_until(self.end) + 1) as u32
+    }
+
+    /// Number of leave days.
+    pub fn leave_day_count(&self) -> usize {
+        self.leave_days.len()
+    }
+}
+
+/// The planning tables of one catalog, each built on first use.
+pub struct Planning {
+    /// Day positions (from the catalog's first date) of the holiday dates.
+    dates: OnceLock<HolidayDates>,
+    /// One entry per served year, from the first.
+    years: Box<[OnceLock<YearPlan>]>,
+}
+
+/// Sorted day positions of the holiday dates of each scope.
+struct HolidayDates {
+    red: Box<[u32]>,
+    all: Box<[u32]>,
+}
+
+/// The periods of one year and the answer bodies asked for so far.
+struct YearPlan {
+    /// Every period of the year with at most [`MAX_LEAVE_DAYS`] leave days, by start, then
+    /// by leave days.
+    periods: Box<[Period]>,
+    /// Bodies by `max_leave_days * 4 + language index`.
+    bodies: [OnceLock<Bytes>; (MAX_LEAVE_DAYS + 1) * 4],
+}
+
+impl Planning {
+    /// Empty tables for a catalog of `years` years.
+    pub fn new(years: usize) -> Planning {
+        Planning {
+            dates: OnceLock::new(),
+            years: (0..years).map(|_| OnceLock::new()).collect(),
+        }
+    }
+}
+
+/// The periods whose first day lies in `first..=last` (positions), over days `0..len` with
+/// `rest(i)` telling a non-working day and `marked(i)` a marked one: every run of rest
+/// runs joined by at most `max_leave` working days, at least [`MIN_DAYS_OFF`] days long and
+/// holding a marked day. As `(start, end, leave day positions)`, by start, then by leave
+/// days. A rest run that starts before `first` is not listed (nor its joins).
+fn periods_in(
+    len: usize,
+    first: usize,
+    last: usize,
+    max_leave: usize,
+    rest: impl Fn(usize) -> bool,
+    marked: impl Fn(usize) -> bool,
+) -> Vec<(usize, usize, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut i = first;
+    // The run under way on `first` began in the year before: skip it.
+    if i > 0 && i < len && rest(i - 1) {
+        while i < len && rest(i) {
+            i += 1;
+        }
+    }
+    while i <= last && i < len {
+        if !rest(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = start;
+        let mut leave: Vec<usize> = Vec::new();
+        let mut holds_marked = false;
+        let mut first_run_end = None;
+        loop {
+            while j < len && rest(j) {
+                holds_marked |= marked(j);
+                j += 1;
+            }
+            let end = j - 1;
+            first_run_end.get_or_insert(end);
+            if (end - start + 1) as u32 >= MIN_DAYS_OFF && holds_marked {
+                out.push((start, end, leave.clone()));
+            }
+            // Take the working days up to the next rest run as leave, if there is one and
+            // the limit allows.
+            let gap_start = j;
+            while j < len && !rest(j) {
+                j += 1;
+            }
+            if j >= len || leave.len() + (j - gap_start) > max_leave {
+                break;
+            }
+            leave.extend(gap_start..j);
+        }
+        i = first_run_end.unwrap_or(start) + 1;
+    }
+    out
+}
+
+impl Catalog {
+    fn planning_dates(&self) -> &HolidayDates {
+        self.planning.dates.get_or_init(|| {
+            let mut red = Vec::new();
+            let mut all = Vec::new();
+            for (i, info) in self.days.iter().enumerate() {
+                let list = &self.holiday_lists[info.holidays as usize];
+                let date = self.date_at(i);
+                let declared = self.declared_day_off(date).is_some();
+                if declared || list.iter().any(|&h| self.holidays[h as usize].is_red) {
+                    red.push(i as u32);
+                }
+                if declared || !list.is_empty() {
+                    all.push(i as u32);
+                }
+            }
+            HolidayDates {
+                red: red.into_boxed_slice(),
+                all: all.into_boxed_slice(),
+            }
+        })
+    }
+
+    /// The date at day position `i`.
+    fn date_at(&self, i: usize) -> Date {
+        Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
+            .expect("a position inside the served range")
+    }
+
+    /// The declared extra day off on `date`, if any.
+    fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
+        self.transfer_on(date)
+            .filter(|t| t.kind == TransferKind::DayOff)
+    }
+
+    /// The name in `lang` of the declared extra day off on a served `date`, if any.
+    pub fn declared_day_off_name(&self, date: Date, lang: Lang) -> Option<&str> {
+        self.declared_day_off(date).map(|t| t.name(lang))
+    }
+
+    /// What makes a served `date` a holiday day off: its red holidays (in holiday order),
+    /// then its declared extra day off. Empty on any other date.
+    pub fn day_off_causes(&self, date: Date) -> impl Iterator<Item = DayOffCause<'_>> + '_ {
+        self.holidays_on(date)
+            .filter(|h| h.is_red)
+            .map(DayOffCause::Holiday)
+            .chain(self.declared_day_off(date).map(DayOffCause::Declared))
+    }
+
+    /// The holiday dates of `scope` on or after a served `from`, in date order, at most
+    /// `count` (fewer when the served range ends first).
+    pub fn holiday_dates_from(
+        &self,
+        from: Date,
+        scope: HolidayScope,
+        count: usize,
+    ) -> impl Iterator<Item = Date> + '_ {
+        let tables = self.planning_dates();
+        let list = match scope {
+            HolidayScope::Red => &tables.red,
+            HolidayScope::All => &tables.all,
+        };
+        let at = self.first.days_until(from) as u32;
+        let begin = list.partition_point(|&p| p < at);
+        list[begin..]
+            .iter()
+            .take(count)
+            .map(|&p| self.date_at(p as usize))
+    }
+
+    fn year_plan(&self, year: i32) -> &YearPlan {
+        let slot = (year - self.first.year()) as usize;
+        self.planning.years[slot].get_or_init(|| {
+            let len = self.days.len();
+            let first = self
+                .first
+                .days_until(Date::from_ymd(year, 1, 1).expect("a served year"))
+                as usize;
+            let last = self
+                .first
+                .days_until(Date::from_ymd(year, 12, 31).expect("a served year"))
+                as usize;
+            let rest = |i: usize| self.days[i].flags & flag::LAISVADIENIS != 0;
+            let red = &self.planning_dates().red;
+            let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
+            let periods = periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
+                .into_iter()
+                .map(|(start, end, leave)| Period {
+                    start: self.date_at(start),
+                    end: self.date_at(end),
+                    leave_days: leave.into_iter().map(|i| self.date_at(i)).collect(),
+                    marked: (start..=end)
+                        .filter(|&i| marked(i))
+                        .map(|i| self.date_at(i))
+                        .collect(),
+                })
+                .collect();
+            YearPlan {
+                periods,
+                bodies: std::array::from_fn(|_| OnceLock::new()),
+            }
+        })
+    }
+
+    /// The periods (long weekends and bridges) that start in a served `year`, with at most
+    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave
+    /// days.
+    pub fn long_weekends(
+        &self,
+        year: i32,
+        max_leave_days: usize,
+    ) -> impl Iterator<Item = &Period> + '_ {
+        self.year_plan(year)
+            .periods
+            .iter()
+            .filter(move |p| p.leave_day_count() <= max_leave_days)
+    }
+
+    /// The body of the `/long-weekends` answer of a served `year`, `max_leave_days` (at most
+    /// [`MAX_LEAVE_DAYS`]) and `lang`: `build`'s, built the first time it is asked for and
+    /// shared after that.
+    pub fn long_weekends_body(
+        &self,
+        year: i32,
+        max_leave_days: usize,
+        lang: Lang,
+        build: impl FnOnce() -> Vec<u8>,
+    ) -> Bytes {
+        let lang_index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+        self.year_plan(year).bodies[max_leave_days.min(MAX_LEAVE_DAYS) * 4 + lang_index]
+            .get_or_init(|| Bytes::from(build().into_boxed_slice()))
+            .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The periods of a pattern: `.` working, `_` rest, `*` marked rest; positions
+    /// `first..=last` are "the year".
+    fn periods(
+        days: &str,
+        first: usize,
+        last: usize,
+        max: usize,
+    ) -> Vec<(usize, usize, Vec<usize>)> {
+        let b = days.as_bytes();
+        periods_in(
+            b.len(),
+            first,
+            last,
+            max,
+            |i| b[i] != b'.',
+            |i| b[i] == b'*',
+        )
+    }
+
+    #[test]
+    fn a_long_weekend_needs_three_days_and_a_marked_one() {
+        //              0123456789
+        assert_eq!(periods(".__*.__..", 0, 8, 0), vec![(1, 3, vec![])]);
+        assert_eq!(periods(".*_.", 0, 3, 0), vec![], "two days are not enough");
+        assert_eq!(periods(".___.", 0, 4, 0), vec![], "no marked day");
+    }
+
+    #[test]
+    fn bridges_join_runs_within_the_limit() {
+        //          0123456789012
+        let days = "..__.*__..__.";
+        assert_eq!(periods(days, 0, 12, 0), vec![(5, 7, vec![])]);
+        assert_eq!(
+            periods(days, 0, 12, 1),
+            vec![(2, 7, vec![4]), (5, 7, vec![])]
+        );
+        assert_eq!(
+            periods(days, 0, 12, 3),
+            vec![
+                (2, 7, vec![4]),
+                (2, 11, vec![4, 8, 9]),
+                (5, 7, vec![]),
+                (5, 11, vec![8, 9]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_run_from_the_year_before_is_not_listed_and_periods_run_past_the_year() {
+        //          0123456789
+        let days = "_*_..__*_.";
+        // The year is 2..=5: the run 0..=2 began before it.
+        assert_eq!(periods(days, 2, 5, 2), vec![(5, 8, vec![])]);
+        // The year is 0..=1: a period starting in it may end after it.
+        assert_eq!(
+            periods(days, 0, 1, 2),
+            vec![(0, 2, vec![]), (0, 8, vec![3, 4])]
+        );
+    }
+
+    #[test]
+    fn the_served_range_cuts_a_run() {
+        assert_eq!(periods("._*_", 0, 3, 4), vec![(1, 3, vec![])]);
+        assert_eq!(periods("*__", 0, 2, 0), vec![(0, 2, vec![])]);
+    }
+}

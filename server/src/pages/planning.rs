@@ -1,0 +1,257 @@
+//! Planning the year for people: the page of a year's long weekends and bridges
+//! (`/{YYYY}/ilgieji-savaitgaliai`) and the home page's line about the next red day. The
+//! periods and the holiday dates are the catalog's (`crate::catalog`, `planning`); this
+//! only puts them into words.
+
+use std::cmp::Ordering;
+
+use kalendorius_dataset::{Date, Lang};
+use minijinja::context;
+use minijinja::value::Serde;
+use serde::Serialize;
+
+use super::route::LONG_WEEKENDS;
+use super::view::{day_path, Viewer};
+use crate::catalog::{HolidayScope, Period};
+
+/// The most leave days of a bridge the page lists.
+pub const PAGE_MAX_LEAVE_DAYS: usize = 4;
+
+/// `/{YYYY}/ilgieji-savaitgaliai`.
+pub fn long_weekends_path(year: i32) -> String {
+    format!("/{year:04}/{LONG_WEEKENDS}")
+}
+
+/// A period as the page shows it.
+#[derive(Debug, Serialize)]
+struct Row {
+    /// `YYYY-MM-DD` of its first and last day.
+    start: String,
+    end: String,
+    /// Its first day's page.
+    href: String,
+    /// "balandžio 4 d. – balandžio 6 d.".
+    range: String,
+    /// Calendar days.
+    days_off: u32,
+    /// The leave days in words, grouped by month ("gruodžio 28, 29, 30, 31 d.").
+    leave: String,
+    /// Number of leave days.
+    leave_count: usize,
+    /// Days off per leave day, in the page's number format ("2,75").
+    efficiency: String,
+    /// The red holidays and declared days off inside.
+    holidays: Vec<String>,
+}
+
+impl Viewer<'_> {
+    /// A date in words: without the year when it is in `year`.
+    fn date_in(&self, date: Date, year: i32) -> String {
+        if date.year() == year {
+            self.day_month(date.month(), date.day())
+        } else {
+            self.date_long(date)
+        }
+    }
+
+    /// The dates `start..=end` in words: "vasario 14–16 d." within a month, else both
+    /// dates ("balandžio 25 d. – gegužės 3 d."); a year only when it is not `year`.
+    fn range_in(&self, start: Date, end: Date, year: i32) -> String {
+        if (start.year(), start.month()) == (year, end.month()) && end.year() == year {
+            let days = format!("{}–{}", start.day(), end.day());
+            let month_gen = self
+                .texts
+                .item(self.lang, "months_gen", start.month() as usize - 1);
+            return self.texts.fill(
+                self.lang,
+                "day_month",
+                &[("month_gen", month_gen), ("d", &days)],
+            );
+        }
+        format!(
+            "{} – {}",
+            self.date_in(start, year),
+            self.date_in(end, year)
+        )
+    }
+
+    /// The days of `dates` in words, grouped by month.
+    fn days_in_words(&self, dates: &[Date]) -> String {
+        let mut groups: Vec<(i32, u32, Vec<String>)> = Vec::new();
+        for d in dates {
+            match groups.last_mut() {
+                Some((y, m, days)) if (*y, *m) == (d.year(), d.month()) => {
+                    days.push(d.day().to_string())
+                }
+                _ => groups.push((d.year(), d.month(), vec![d.day().to_string()])),
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(_, month, days)| {
+                self.texts.fill(
+                    self.lang,
+                    "day_month",
+                    &[
+                        (
+                            "month_gen",
+                            self.texts.item(self.lang, "months_gen", month as usize - 1),
+                        ),
+                        ("d", &days.join(", ")),
+                    ],
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn row(&self, p: &Period, year: i32) -> Row {
+        let leave = p.leave_day_count();
+        Row {
+            start: p.start.to_string(),
+            end: p.end.to_string(),
+            href: day_path(p.start),
+            range: self.range_in(p.start, p.end, year),
+            days_off: p.days_off(),
+            leave: self.days_in_words(&p.leave_days),
+            leave_count: leave,
+            efficiency: if leave == 0 {
+                String::new()
+            } else {
+                number(f64::from(p.days_off()) / leave as f64, self.lang)
+            },
+            holidays: p
+                .marked
+                .iter()
+                .flat_map(|&d| {
+                    self.catalog
+                        .day_off_causes(d)
+                        .map(|c| c.name(self.lang).to_string())
+                })
+                .collect(),
+        }
+    }
+
+    /// The values of the long-weekends page of a served `year`: the long weekends (no leave
+    /// needed) by date, and the bridges of 1 to [`PAGE_MAX_LEAVE_DAYS`] leave days, the
+    /// most days off per leave day first (then the longer, then the earlier).
+    pub fn long_weekends_context(&self, year: i32) -> minijinja::Value {
+        let weekends: Vec<Row> = self
+            .catalog
+            .long_weekends(year, 0)
+            .map(|p| self.row(p, year))
+            .collect();
+        let mut bridges: Vec<&Period> = self
+            .catalog
+            .long_weekends(year, PAGE_MAX_LEAVE_DAYS)
+            .filter(|p| p.leave_day_count() > 0)
+            .collect();
+        bridges.sort_by(|a, b| by_efficiency(a, b));
+        let bridges: Vec<Row> = bridges.into_iter().map(|p| self.row(p, year)).collect();
+        let served = |y: i32| y >= self.catalog.first().year() && y <= self.catalog.last().year();
+        let lang = self.lang.code();
+        context! {
+            title => self.texts.fill(self.lang, "lw_title", &[("y", &year.to_string())]),
+            year,
+            year_href => format!("/{year:04}"),
+            prev => served(year - 1).then(|| long_weekends_path(year - 1)),
+            next => served(year + 1).then(|| long_weekends_path(year + 1)),
+            weekends => Serde(weekends),
+            bridges => Serde(bridges),
+            bridges_intro => self.texts.fill(
+                self.lang,
+                "lw_bridges_intro",
+                &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())],
+            ),
+            api => format!("/api/v1/long-weekends?year={year}&max_leave_days={PAGE_MAX_LEAVE_DAYS}&lang={lang}"),
+        }
+    }
+
+    /// The home page's line about the next red day from today (a red holiday or a declared
+    /// extra day off): its name, its date and how many days remain; `None` past the served
+    /// range.
+    pub fn next_red_day(&self) -> Option<NextRedDay> {
+        let today = Date::from_naive(self.today)
+            .ok()
+            .filter(|d| self.catalog.contains(*d))?;
+        let date = self
+            .catalog
+            .holiday_dates_from(today, HolidayScope::Red, 1)
+            .next()?;
+        let names: Vec<&str> = self
+            .catalog
+            .day_off_causes(date)
+            .map(|c| c.name(self.lang))
+            .collect();
+        let days = today.days_until(date);
+        let key = match days {
+            0 => "next_red_today",
+            1 => "next_red_tomorrow",
+            _ => "next_red_days",
+        };
+        Some(NextRedDay {
+            text: self.texts.fill(
+                self.lang,
+                key,
+                &[
+                    ("name", &names.join(", ")),
+                    ("date", &self.date_long(date)),
+                    ("days", &days.to_string()),
+                ],
+            ),
+            date: date.to_string(),
+            href: day_path(date),
+            days,
+            long_weekends: long_weekends_path(date.year()),
+        })
+    }
+}
+
+/// The next red day, for the home page.
+#[derive(Debug, Serialize)]
+pub struct NextRedDay {
+    /// The sentence.
+    pub text: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Its day page.
+    pub href: String,
+    /// Days from today.
+    pub days: i64,
+    /// The long weekends of its year.
+    pub long_weekends: String,
+}
+
+/// More days off per leave day first; then more days off; then the earlier.
+fn by_efficiency(a: &Period, b: &Period) -> Ordering {
+    let (ad, al) = (u64::from(a.days_off()), a.leave_day_count() as u64);
+    let (bd, bl) = (u64::from(b.days_off()), b.leave_day_count() as u64);
+    (bd * al)
+        .cmp(&(ad * bl))
+        .then(bd.cmp(&ad))
+        .then(a.start.cmp(&b.start))
+}
+
+/// `x` with at most two decimals, trailing zeros dropped, in the language's form.
+fn number(x: f64, lang: Lang) -> String {
+    let text = format!("{x:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match lang {
+        Lang::En => text.to_string(),
+        _ => text.replace('.', ","),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_the_language() {
+        assert_eq!(number(11.0 / 4.0, Lang::En), "2.75");
+        assert_eq!(number(11.0 / 4.0, Lang::Lt), "2,75");
+        assert_eq!(number(9.0 / 3.0, Lang::Pl), "3");
+        assert_eq!(number(10.0 / 3.0, Lang::Ru), "3,33");
+        assert_eq!(number(4.5, Lang::En), "4.5");
+    }
+}
