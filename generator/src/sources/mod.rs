@@ -8,6 +8,7 @@
 mod diagnostics;
 mod holidays;
 mod namedays;
+mod school_holidays;
 mod toml_src;
 mod transfers;
 
@@ -19,6 +20,9 @@ use kalendorius_dataset::{Gender, HolidayType, TransferKind};
 use sha2::{Digest, Sha256};
 
 pub use diagnostics::Diagnostics;
+pub use school_holidays::{
+    GradeRange, SchoolHolidayDef, SchoolHolidayKind, SchoolHolidays, SchoolYearDef,
+};
 
 use crate::error::BuildError;
 use crate::rule::DateRule;
@@ -161,6 +165,8 @@ pub struct Sources {
     pub transfers: Vec<TransferDef>,
     /// Name-day rows in file order.
     pub name_days: Vec<NameDayRow>,
+    /// The pupils' holidays (`school_holidays.toml`, optional); not yet in the dataset.
+    pub school_holidays: SchoolHolidays,
     /// SHA-256 over every source file's path and bytes: the basis of the dataset version.
     pub content_sha256: String,
 }
@@ -208,12 +214,20 @@ pub fn load(dir: &Path) -> Result<Sources, BuildError> {
     };
     let text = read(&namedays_file)?;
     let name_days = namedays::parse(&namedays_file, &text, &mut diag);
+    let school_file = dir.join("school_holidays.toml");
+    let school_holidays = if school_file.exists() {
+        let text = read(&school_file)?;
+        school_holidays::parse(&school_file, &text, &mut diag)
+    } else {
+        SchoolHolidays::default()
+    };
 
     diag.into_result()?;
     Ok(Sources {
         holidays,
         transfers,
         name_days,
+        school_holidays,
         content_sha256: hex::encode(hasher.finalize()),
     })
 }

@@ -8,5 +8,6 @@ mod database;
 mod determinism;
 mod history;
 mod rollback;
+mod school_holidays;
 mod status;
 mod validation;
