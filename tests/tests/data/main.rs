@@ -226,10 +226,10 @@ fn transfers_change_only_what_they_declare() {
     for (date, off) in [
         ("1999-07-05", true),
         ("1999-07-03", false),
-        // Resolution No. 1413 of 2005-12-22 [S75].
+        // Resolution No. 1413 of 2005-12-22 [S93].
         ("2006-07-07", true),
         ("2006-07-01", false),
-        // Resolution No. 1405 of 2007-12-27: its three transfers [S74].
+        // Resolution No. 1405 of 2007-12-27: its three transfers [S92].
         ("2008-03-10", true),
         ("2008-03-15", false),
         ("2008-05-02", true),

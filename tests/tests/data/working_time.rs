@@ -210,7 +210,7 @@ fn hours_on(date: &str) -> (u64, u64) {
 #[test]
 fn year_2008_differs_from_order_a1_377_by_the_documented_dates_only() {
     // Order A1-377 of 2007-12-27 (Žin. 2008 Nr. 1-32) for 2008, as "Vežėjų žinios" quotes it
-    // (sources/SOURCES.md [S74]): 249 days and 1984 hours in the 5-day week (13 holidays),
+    // (sources/SOURCES.md [S92]): 249 days and 1984 hours in the 5-day week (13 holidays),
     // averages 25.1 days and 166.3 hours in the 6-day week. The data differs on named dates
     // only, each a fact the order leaves out, not a rule (docs/data.md §2.4):
     // - the three transfers of Government resolution No. 1405, adopted the same day (binding
