@@ -16,7 +16,8 @@
 //! year:         magic "KDY" | format u8 | schema_version | year | day count
 //!   holidays:  count, then per record: type u8, is_red u8, id, name_lt, name_en, name_pl,
 //!              name_ru, source (string references)
-//!   transfers: count, then per record: kind u8, name_lt, name_en, name_pl, name_ru, source
+//!   transfers: count, then per record: kind u8 (bit 0: 0 day_off, 1 working_day; bit 1:
+//!              six_day_week), name_lt, name_en, name_pl, name_ru, source
 //!   days, January 1 first (the date is implied by the position):
 //!     flags u8 (bit 0 is_weekend, 1 laisvadienis, 2 shorter_workday, 3 shorter_workday_6,
 //!     4 has holiday_name, 5 has transfer, bits 6-7 reason: 0 none, 1 saturday, 2 sunday,
@@ -35,7 +36,7 @@ use crate::{
 };
 
 /// Version of the binary layout described in the module documentation.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The first bytes of every encoded year.
 const YEAR_MAGIC: &[u8; 3] = b"KDY";
@@ -188,7 +189,14 @@ impl Encoder {
                 put(
                     &mut days,
                     transfers
-                        .intern([t.kind as u32, lt, en, pl, ru, source])
+                        .intern([
+                            t.kind as u32 | u32::from(t.six_day_week) << 1,
+                            lt,
+                            en,
+                            pl,
+                            ru,
+                            source,
+                        ])
                         .into(),
                 );
             }
@@ -314,8 +322,9 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
     let transfer_count = r.count()?;
     let mut transfers = Vec::with_capacity(transfer_count);
     for _ in 0..transfer_count {
-        let kind = match r.byte()? {
-            0 => TransferKind::DayOff,
+        let code = r.byte()?;
+        let kind = match code {
+            0 | 2 => TransferKind::DayOff,
             1 => TransferKind::WorkingDay,
             code => {
                 return Err(DecodeError::BadCode {
@@ -327,6 +336,7 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
         let [name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
         transfers.push(Transfer {
             kind,
+            six_day_week: code & 2 != 0,
             name_lt,
             name_en,
             name_pl,
@@ -608,6 +618,7 @@ mod tests {
                     } else {
                         TransferKind::WorkingDay
                     },
+                    six_day_week: i % 360 == 1,
                     name_lt: "Perkelta".into(),
                     name_en: "Moved".into(),
                     name_pl: "Przeniesiony".into(),

@@ -47,7 +47,9 @@ pub use working_time::Week;
 /// `shorter_workday_6`).
 /// 3: the sled database holds each year in the binary form of [`encoding`] (not its JSON),
 /// and the manifest's `database` entry gains `format` and each value's size and SHA-256.
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: [`Transfer::six_day_week`] (whether the 6-day week follows a transfer), and with it
+/// binary format 2 of [`encoding`].
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

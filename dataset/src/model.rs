@@ -144,6 +144,14 @@ pub enum TransferKind {
 pub struct Transfer {
     /// Day off or working day.
     pub kind: TransferKind,
+    /// Whether the 6-day week (Monday-Saturday) follows the transfer too. True only for a
+    /// day in lieu of a holiday on a Sunday (Labour Code art. 162¹, 2006-2008): that article
+    /// moved the rest days of art. 161, and Sunday is the 6-day week's only one. False for a
+    /// day in lieu of a Saturday holiday and for the government's transfers, which move a
+    /// Saturday rest day the 6-day week does not have (docs/data.md §2.2, §2.3): a 6-day
+    /// worker works that weekday as usual, and a declared working Saturday is an ordinary
+    /// Saturday for them either way. Always false on a working day.
+    pub six_day_week: bool,
     /// Lithuanian name.
     pub name_lt: String,
     /// English name.
@@ -200,7 +208,8 @@ pub struct Day {
     pub working_hours_5: u8,
     /// Working hours of the date in the 6-day week of 40 hours: 7 Monday-Friday and 5 on
     /// Saturday, one less on a shortened day ([`Day::shorter_workday_6`]), 0 on a Sunday, a
-    /// red holiday or a declared extra day off.
+    /// red holiday or a declared extra day off the 6-day week follows
+    /// ([`Transfer::six_day_week`]).
     pub working_hours_6: u8,
     /// Shortened by the eve rule in the 6-day week: a working day of that week (Saturdays
     /// included) whose next calendar day carries a red holiday.

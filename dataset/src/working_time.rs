@@ -14,7 +14,13 @@
 //!   is not non-working: not a Saturday or Sunday, unless declared a working day; not a day
 //!   carrying a red holiday; not a declared extra day off.
 //! - **6-day week**: Monday-Saturday, 7 hours Monday-Friday and 5 on Saturday. A working day
-//!   is any Monday-Saturday that carries no red holiday and is not a declared extra day off.
+//!   is any Monday-Saturday that carries no red holiday and is not a declared extra day off
+//!   that the 6-day week follows ([`crate::Transfer::six_day_week`]: only the days in lieu of
+//!   Sunday holidays of 2006-2008). Labour Code art. 162¹ moved the rest days of art. 161
+//!   that coincided with a holiday, and the 6-day week's only rest day is Sunday; the
+//!   government's transfers moved a Saturday rest day, which that week does not have. So a
+//!   6-day worker works a day in lieu of a Saturday holiday and a transferred day off as
+//!   usual, and a declared working Saturday is an ordinary Saturday (docs/data.md §2.2).
 //! - **The eve rule** (art. 112(5), 112(6) since 2023): a working day whose next calendar
 //!   day carries a red holiday is one hour shorter; in the 6-day week this includes
 //!   Saturdays. A declared extra day off is not a holiday and shortens nothing.
@@ -54,6 +60,9 @@ pub struct DayFacts {
     pub red: bool,
     /// A declared extra day off (a bridge day, a day in lieu) falls on the date.
     pub declared_day_off: bool,
+    /// The declared day off is one the 6-day week follows too (a day in lieu of a Sunday
+    /// holiday); implies `declared_day_off`.
+    pub declared_day_off_6: bool,
     /// The date is a weekend day declared a working day.
     pub declared_working_day: bool,
     /// The next calendar day carries a red holiday.
@@ -63,12 +72,15 @@ pub struct DayFacts {
 impl DayFacts {
     /// The facts of a published day; `next_red` comes from the day after it.
     pub fn of(day: &Day, next_red: bool) -> DayFacts {
-        let transfer = day.transfer.as_ref().map(|t| t.kind);
+        let transfer = day.transfer.as_ref();
+        let kind = transfer.map(|t| t.kind);
         DayFacts {
             weekday: day.date.weekday(),
             red: day.carries_red_holiday(),
-            declared_day_off: transfer == Some(TransferKind::DayOff),
-            declared_working_day: transfer == Some(TransferKind::WorkingDay),
+            declared_day_off: kind == Some(TransferKind::DayOff),
+            declared_day_off_6: kind == Some(TransferKind::DayOff)
+                && transfer.is_some_and(|t| t.six_day_week),
+            declared_working_day: kind == Some(TransferKind::WorkingDay),
             next_red,
         }
     }
@@ -76,12 +88,14 @@ impl DayFacts {
     /// Whether the date is a working day in `week` (before the eve rule, which shortens a
     /// working day but never makes it non-working).
     pub fn is_working_day(&self, week: Week) -> bool {
-        if self.red || self.declared_day_off {
+        if self.red {
             return false;
         }
         match (week, self.weekday) {
+            (Week::Five, _) if self.declared_day_off => false,
             (Week::Five, Weekday::Sat | Weekday::Sun) => self.declared_working_day,
             (Week::Five, _) => true,
+            (Week::Six, _) if self.declared_day_off_6 => false,
             (Week::Six, Weekday::Sun) => false,
             (Week::Six, _) => true,
         }
@@ -260,6 +274,7 @@ mod tests {
             weekday,
             red: false,
             declared_day_off: false,
+            declared_day_off_6: false,
             declared_working_day: false,
             next_red: false,
         }
@@ -323,9 +338,26 @@ mod tests {
 
     #[test]
     fn declared_transfers() {
-        // A bridge day on a weekday: off in both weeks, and not shortened before a holiday.
+        // A day in lieu of a Sunday holiday (Mon 2007-03-12): off in both weeks.
+        let in_lieu_of_sunday = DayFacts {
+            declared_day_off: true,
+            declared_day_off_6: true,
+            ..facts(Mon)
+        };
+        assert_eq!(wt(in_lieu_of_sunday), (0, false, 0, false));
+        // A bridge day before a holiday (Mon 2008-03-10, Tue Mar 11 red), or a day in lieu
+        // of a Saturday holiday: off in the 5-day week only; the 6-day week works it, and the
+        // eve rule shortens it there.
+        let bridge = DayFacts {
+            declared_day_off: true,
+            next_red: true,
+            ..facts(Mon)
+        };
+        assert_eq!(wt(bridge), (0, false, 6, true));
+        // A declared day off the 6-day week follows is not shortened before a holiday either.
         let off = DayFacts {
             declared_day_off: true,
+            declared_day_off_6: true,
             next_red: true,
             ..facts(Fri)
         };

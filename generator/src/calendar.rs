@@ -128,6 +128,8 @@ fn day<'a>(
         weekday,
         red: red_name.is_some(),
         declared_day_off: transfer.is_some_and(|t| t.kind == TransferKind::DayOff),
+        declared_day_off_6: transfer
+            .is_some_and(|t| t.kind == TransferKind::DayOff && t.six_day_week),
         declared_working_day: transfer.is_some_and(|t| t.kind == TransferKind::WorkingDay),
         next_red: next_is_red,
     };
@@ -165,6 +167,7 @@ fn day<'a>(
         holidays: records,
         transfer: transfer.map(|t| Transfer {
             kind: t.kind,
+            six_day_week: t.six_day_week,
             name_lt: t.names.lt.clone(),
             name_en: t.names.en.clone(),
             name_pl: t.names.pl.clone(),

@@ -135,6 +135,9 @@ pub struct TransferDef {
     pub date: NaiveDate,
     /// Day off or working day.
     pub kind: TransferKind,
+    /// Whether the 6-day week follows it too (`six_day_week`, default false; only on a day
+    /// off: the days in lieu of Sunday holidays).
+    pub six_day_week: bool,
     /// Names.
     pub names: Names,
     /// Where it comes from.

@@ -27,6 +27,7 @@ struct TransferSrc {
     date: Spanned<String>,
     kind: Spanned<String>,
     confidence: Option<Spanned<String>>,
+    six_day_week: Option<Spanned<bool>>,
     source: Spanned<String>,
     name: Spanned<NamesSrc>,
     /// The structured legal basis (sources/README.md). Accepted here and not yet used: it
@@ -65,6 +66,23 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef
                 None
             }
         };
+        // Whether the 6-day week follows the transfer: only a day off can say so (a
+        // working Saturday is a working day of that week anyway).
+        let six_day_week = match (&src.six_day_week, kind) {
+            (Some(flag), Some(TransferKind::WorkingDay)) if *flag.get_ref() => {
+                place.error(
+                    diag,
+                    flag.span().start,
+                    "six_day_week",
+                    SourceErrorKind::BadValue,
+                    "six_day_week = true on a working_day: a Saturday is a working day of the \
+                     6-day week anyway (only a day_off can apply to it)",
+                );
+                false
+            }
+            (Some(flag), _) => *flag.get_ref(),
+            (None, _) => false,
+        };
         toml_src::confidence(&place, &src.confidence, diag);
         let source = toml_src::source(&place, &src.source, diag);
         let names = toml_src::names(&place, &src.name, diag);
@@ -87,6 +105,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef
             out.push(TransferDef {
                 date,
                 kind,
+                six_day_week,
                 names,
                 source,
                 origin: Origin {

@@ -3,7 +3,7 @@
 
 use kalendorius_dataset::{HolidayType, Reason};
 
-use crate::helpers::{day, fixture_days};
+use crate::helpers::{build_into, copy_tree, day, fixture_days, fixture_sources};
 
 #[test]
 fn the_spec_shortened_day_table() {
@@ -146,9 +146,48 @@ fn working_hours_of_both_weeks() {
     assert_eq!(hours("2025-07-05"), (0, false, 4, true));
     // A red holiday on a Saturday: worked in neither week.
     assert_eq!(hours("2024-07-06"), (0, false, 0, false));
-    // The day before a declared day off (2010-12-24) is not shortened; the day off is off.
+    // The day before a declared day off (2010-12-24) is not shortened; the day off is off in
+    // the 5-day week. It is a government transfer (`six_day_week` unset): the 6-day week
+    // works it as usual, shortened before Christmas.
     assert_eq!(hours("2010-12-23"), (8, false, 7, false));
-    assert_eq!(hours("2010-12-24"), (0, false, 0, false));
+    assert_eq!(hours("2010-12-24"), (0, false, 6, true));
+    assert!(!day("2010-12-24").transfer.as_ref().unwrap().six_day_week);
+    // Its working Saturday is a full day in the 5-day week, an ordinary Saturday in the 6-day.
+    assert_eq!(hours("2011-02-19"), (8, false, 5, false));
+}
+
+#[test]
+fn a_day_off_the_six_day_week_follows_is_off_in_both_weeks() {
+    // The fixture's 2010-12-24 marked `six_day_week = true` (as a day in lieu of a Sunday
+    // holiday is): off in both weeks, and the published transfer says so.
+    let sources = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_sources(), sources.path());
+    let path = sources.path().join("transfers.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let find = "date = \"2010-12-24\"\nkind = \"day_off\"\n";
+    assert!(text.contains(find));
+    std::fs::write(
+        &path,
+        text.replace(find, &format!("{find}six_day_week = true\n")),
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    build_into(sources.path(), out.path(), Some((2010, 2010))).unwrap();
+    let mut found = None;
+    kalendorius_dataset::open_dataset(out.path())
+        .unwrap()
+        .read_days(|d| {
+            if d.date.to_string() == "2010-12-24" {
+                found = Some(d);
+            }
+        })
+        .unwrap();
+    let d = found.unwrap();
+    assert!(d.transfer.as_ref().unwrap().six_day_week);
+    assert_eq!(
+        (d.working_hours_5, d.working_hours_6, d.shorter_workday_6),
+        (0, 0, false)
+    );
 }
 
 #[test]

@@ -260,6 +260,19 @@ fn a_working_day_on_a_weekday() {
 }
 
 #[test]
+fn the_six_day_week_flag_on_a_working_day() {
+    // A working Saturday is a working day of the 6-day week anyway: the flag means nothing.
+    let msg = rejects_at(
+        "transfers.toml",
+        "date = \"2011-02-19\"\nkind = \"working_day\"\n",
+        "date = \"2011-02-19\"\nkind = \"working_day\"\nsix_day_week = true\n",
+        "six_day_week = true",
+        SourceErrorKind::BadValue,
+    );
+    assert!(msg.contains("six_day_week"), "{msg}");
+}
+
+#[test]
 fn two_transfers_on_one_date() {
     rejects(
         "transfers.toml",

@@ -168,6 +168,8 @@ async fn annual_figures_of_more_ministers_orders() {
         (2013, (251, 2001), (301, 1997), "A1-581"),
         // A1-693 of 2013-12-16, for 2014.
         (2014, (252, 2009), (303, 2007), "A1-693"),
+        // A1-789 of 2015-12-23, for 2016.
+        (2016, (252, 2010), (304, 2014), "A1-789"),
         // A1-629 of 2017-12-18, for 2018.
         (2018, (251, 2002), (303, 2006), "A1-629"),
         // A1-767 of 2019-12-13, for 2020.
@@ -219,12 +221,68 @@ async fn annual_figures_of_more_ministers_orders() {
 }
 
 #[tokio::test]
+async fn year_2008_with_its_transfers_in_both_week_forms() {
+    // Government resolution No. 1405 of 2007-12-27 moved three Saturday rest days to Mon
+    // Mar 10, Fri May 2 and Mon Jun 23 (docs/data.md §2.3). In the 5-day week Mon Jun 23 is
+    // a declared day off, so no day of June is shortened before Midsummer (Tue Jun 24), and
+    // Sat Jun 28 is a working day. The 6-day week follows no transfer and gets the days in
+    // lieu of Sunday holidays only (§2.2): Mon Feb 18 and Mon Nov 3 (for the Saturday
+    // holidays Feb 16 and Nov 1) are its working days, Mon Jun 23 is worked shortened.
+    let (app, key) = real_app().await;
+    let five = app.json_keyed("/api/v1/working-time?year=2008", &key).await;
+    let june = &five["months"][5];
+    assert_eq!(june["shortened_days"], json!([]));
+    // 21 weekdays less Mon Jun 2 (in lieu of Father's Day), Jun 23 and Jun 24, plus Sat Jun 28.
+    assert_eq!(june["working_days"], 19, "Jun 23 off, Sat Jun 28 worked");
+    assert_eq!(june["working_hours"], 19 * 8);
+    assert_eq!(
+        (
+            &five["total"]["working_days"],
+            &five["total"]["working_hours"]
+        ),
+        (&json!(248), &json!(1978))
+    );
+    let six = app
+        .json_keyed("/api/v1/working-time?year=2008&week=6", &key)
+        .await;
+    assert_eq!(six["months"][5]["shortened_days"], json!(["2008-06-23"]));
+    assert_eq!(
+        (
+            &six["total"]["working_days"],
+            &six["total"]["working_hours"]
+        ),
+        (&json!(300), &json!(1988))
+    );
+    for (date, five_days, six_days) in [
+        ("2008-06-23", 0, 1),
+        ("2008-06-28", 1, 1),
+        ("2008-02-18", 0, 1),
+        ("2008-11-03", 0, 1),
+        ("2008-07-07", 0, 0),
+    ] {
+        for (week, expected) in [(5, five_days), (6, six_days)] {
+            let body = app
+                .json_keyed(
+                    &format!("/api/v1/working-days?from={date}&to={date}&week={week}"),
+                    &key,
+                )
+                .await;
+            assert_eq!(body["working_days"], expected, "{date}, {week}-day week");
+        }
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_range_across_a_new_year_and_a_transfer() {
     // 2010-12-20 (Mon) to 2011-01-10 (Mon). Fri 2010-12-24 is a declared day off (Christmas
     // Eve is not yet a red holiday), so Thu Dec 23 is a full day; Sat Dec 25 and Sun Dec 26
     // are red; Fri Dec 31 is shortened (Sat Jan 1 is red).
     // 5-day week: Dec 20-23, 27-31 and Jan 3-7, 10: 15 days, 15 * 8 - 1 hours.
-    // 6-day week: Dec 20-23, 27-31 (Dec 31 6 h), Jan 3-7 (7 h), Sat Jan 8 (5 h), Jan 10.
+    // 6-day week: the declared day off is a government transfer of a Saturday rest day,
+    // which the 6-day week does not have (docs/data.md §2.3): Fri Dec 24 is worked there,
+    // shortened before Christmas (6 h). Dec 20-23, Dec 24 (6 h), 27-31 (Dec 31 6 h), Jan 3-7
+    // (7 h), Sat Jan 8 (5 h), Jan 10.
     let (app, key) = real_app().await;
     let five = app
         .json_keyed("/api/v1/working-days?from=2010-12-20&to=2011-01-10", &key)
@@ -244,8 +302,8 @@ async fn a_range_across_a_new_year_and_a_transfer() {
     assert_eq!(
         six,
         json!({"from": "2010-12-20", "to": "2011-01-10", "week": 6, "calendar_days": 22,
-               "working_days": 16, "non_working_days": 6, "shortened_days": 1,
-               "working_hours": 4 * 7 + 4 * 7 + 6 + 5 * 7 + 5 + 7})
+               "working_days": 17, "non_working_days": 5, "shortened_days": 2,
+               "working_hours": 4 * 7 + 6 + 4 * 7 + 6 + 5 * 7 + 5 + 7})
     );
     // One day; and the whole served range in one request (no length limit).
     let one = app
@@ -518,8 +576,8 @@ async fn a_whole_year_agrees_with_days_in_both_week_forms() {
             .flat_map(|m| m["shortened_days"].as_array().unwrap())
             .collect();
         assert_eq!(listed, shortened, "{year}");
-        // The 6-day week works every Saturday that carries no red holiday and is not a
-        // declared day off: at least as many days as the 5-day week.
+        // The 6-day week works every Saturday that carries no red holiday, and every
+        // transferred day off: more days than the 5-day week.
         let six = app
             .json_keyed(&format!("/api/v1/working-time?year={year}&week=6"), &key)
             .await;

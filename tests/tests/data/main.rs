@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::OnceLock;
 
-use chrono::{NaiveDate, Weekday};
+use chrono::{Datelike, NaiveDate, Weekday};
 use kalendorius_dataset::{open_dataset, Day, HolidayType};
 use kalendorius_generator::{build, BuildOptions};
 
@@ -226,10 +226,16 @@ fn transfers_change_only_what_they_declare() {
     for (date, off) in [
         ("1999-07-05", true),
         ("1999-07-03", false),
+        // Resolution No. 1413 of 2005-12-22 [S93].
+        ("2006-07-07", true),
+        ("2006-07-01", false),
+        // Resolution No. 1405 of 2007-12-27: its three transfers [S92].
         ("2008-03-10", true),
         ("2008-03-15", false),
         ("2008-05-02", true),
         ("2008-05-10", false),
+        ("2008-06-23", true),
+        ("2008-06-28", false),
         ("2008-05-05", true),
         ("2010-12-24", true),
         ("2011-02-19", false),
@@ -242,4 +248,51 @@ fn transfers_change_only_what_they_declare() {
         assert!(d.transfer.is_some(), "{date} has no transfer");
         assert_eq!(d.laisvadienis, off, "{date}");
     }
+    // 2008-06-23 is a declared day off before Midsummer (Tue Jun 24): nothing is shortened
+    // by the eve rule in the 5-day week, and Sat Jun 28 is a full working day.
+    let on = |date: &str| &days()[&NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap()];
+    assert!(!on("2008-06-20").shorter_workday && !on("2008-06-23").shorter_workday);
+    assert_eq!(on("2008-06-28").working_hours_5, 8);
+}
+
+#[test]
+fn the_six_day_week_follows_exactly_the_days_in_lieu_of_sunday_holidays() {
+    // Labour Code art. 162¹ moved the rest days of art. 161 (the 6-day week's is Sunday);
+    // government transfers move a Saturday rest day (docs/data.md §2.2, §2.3). Worked out
+    // from the calendar, not from the sources: a day off is in lieu of a Sunday holiday when
+    // the run of red days just before it contains a Sunday.
+    let mut in_lieu_of_sunday = Vec::new();
+    for d in days().values() {
+        let Some(t) = &d.transfer else { continue };
+        if t.kind != kalendorius_dataset::TransferKind::DayOff {
+            assert!(!t.six_day_week, "{}", d.date);
+            continue;
+        }
+        let mut date = d.date.naive().pred_opt().unwrap();
+        let mut after_sunday = false;
+        while days()[&date].carries_red_holiday() {
+            after_sunday |= date.weekday() == Weekday::Sun;
+            date = date.pred_opt().unwrap();
+        }
+        assert_eq!(t.six_day_week, after_sunday, "{}", d.date);
+        if after_sunday {
+            in_lieu_of_sunday.push(d.date.to_string());
+        }
+    }
+    assert_eq!(
+        in_lieu_of_sunday,
+        [
+            "2006-01-02",
+            "2006-04-18",
+            "2006-05-08",
+            "2007-03-12",
+            "2007-04-10",
+            "2007-05-07",
+            "2007-06-25",
+            "2008-03-25",
+            "2008-05-05",
+            "2008-06-02",
+            "2008-07-07",
+        ]
+    );
 }

@@ -105,6 +105,8 @@ fn annual_figures_of_the_ministers_orders() {
         (2013, (251, 2001), Some((301, 1997)), "A1-581"),
         // A1-693 of 2013-12-16, for 2014.
         (2014, (252, 2009), Some((303, 2007)), "A1-693"),
+        // A1-789 of 2015-12-23, for 2016 (averages 21 and 167.5; 25.3 and 167.8).
+        (2016, (252, 2010), Some((304, 2014)), "A1-789"),
         // A1-629 of 2017-12-18, for 2018.
         (2018, (251, 2002), Some((303, 2006)), "A1-629"),
         // 2019 as the ministry's summary of A1-767 quotes the year before (the 2019 order's
@@ -129,19 +131,25 @@ fn annual_figures_of_the_ministers_orders() {
 }
 
 #[test]
-fn average_month_of_2021() {
-    // Order A1-1274: 21.0 days and 167.4 hours (5-day week), 25.2 days and 167.0 hours
-    // (6-day week).
-    let (days, hours) = total(2021, 5);
-    assert_eq!(
-        (average_month_tenths(days), average_month_tenths(hours)),
-        (210, 1674)
-    );
-    let (days, hours) = total(2021, 6);
-    assert_eq!(
-        (average_month_tenths(days), average_month_tenths(hours)),
-        (252, 1670)
-    );
+fn average_months_as_the_orders_publish_them() {
+    // (year, 5-day (days, hours), 6-day (days, hours) in tenths, the order)
+    #[allow(clippy::type_complexity)]
+    let orders: &[(i32, (u32, u32), (u32, u32), &str)] = &[
+        // A1-789 of 2015-12-23: 21 days and 167.5 hours, 25.3 days and 167.8 hours.
+        (2016, (210, 1675), (253, 1678), "A1-789"),
+        // A1-1274: 21.0 days and 167.4 hours, 25.2 days and 167.0 hours.
+        (2021, (210, 1674), (252, 1670), "A1-1274"),
+    ];
+    for &(year, five, six, order) in orders {
+        for (week, expected) in [(5, five), (6, six)] {
+            let (days, hours) = total(year, week);
+            assert_eq!(
+                (average_month_tenths(days), average_month_tenths(hours)),
+                expected,
+                "{year}, {week}-day week ({order})"
+            );
+        }
+    }
 }
 
 #[test]
@@ -201,35 +209,40 @@ fn hours_on(date: &str) -> (u64, u64) {
 
 #[test]
 fn year_2008_differs_from_order_a1_377_by_the_documented_dates_only() {
-    // Order A1-377 of 2007-12-27 (Žin. 2008 Nr. 1-32) for 2008: 249 days and 1984 hours in
-    // the 5-day week, averages 25.1 days and 166.3 hours in the 6-day week (301 days and
-    // 1995 or 1996 hours). The data differs on known dates, each a choice of the sources
-    // (sources/transfers.toml), not of the rule:
-    // - the government's transfers of the same day (resolution 1405, binding on budget-funded
-    //   bodies only): Mar 10 and May 2 off, Sat Mar 15 and May 10 worked; the order counts
-    //   Mar 10 and May 2 as working days (Mar 10 shortened: Mar 11 is red) and the
-    //   Saturdays as rest days;
-    // - the day in lieu Mon Jun 2 for Father's Day (Sun Jun 1, red from 2008 on a date not
-    //   known, docs/data.md): the order does not have it (its 13 holidays of 2008 leave
-    //   Father's Day out);
-    // - 6-day week only: the days in lieu Mon Feb 18 and Mon Nov 3 for the Saturday holidays
-    //   Feb 16 and Nov 1. The data gives them to both weeks (a declared day off is off in both
-    //   weeks); the order's 6-day figures count them as working days, for whom Saturday is a
-    //   working day, the holiday did not fall on a rest day.
+    // Order A1-377 of 2007-12-27 (Žin. 2008 Nr. 1-32) for 2008, as "Vežėjų žinios" quotes it
+    // (sources/SOURCES.md [S92]): 249 days and 1984 hours in the 5-day week (13 holidays),
+    // averages 25.1 days and 166.3 hours in the 6-day week. The data differs on named dates
+    // only, each a fact the order leaves out, not a rule (docs/data.md §2.4):
+    // - the three transfers of Government resolution No. 1405, adopted the same day (binding
+    //   on budget-funded bodies): Mon Mar 10, Fri May 2 and Mon Jun 23 off, Sat Mar 15,
+    //   May 10 and Jun 28 worked, in the 5-day week. The order counts the weekdays as working
+    //   days (Mar 10 and Jun 23 shortened: Mar 11 and Jun 24 are red) and the Saturdays as
+    //   rest days. The 6-day week follows none of them (docs/data.md §2.3): there the data
+    //   and the order agree;
+    // - Father's Day (Sun Jun 1, a holiday from 2008, not among the order's 13): the day in
+    //   lieu Mon Jun 2, and in the 6-day week the Saturday before it, May 31, shortened.
+    // The 6-day week gets the days in lieu of Sunday holidays only (Labour Code art. 162¹
+    // moves the rest days of art. 161): the order counts the days in lieu of the Saturday
+    // holidays Feb 16 and Nov 1 (Mon Feb 18, Mon Nov 3) as 6-day working days, and so does
+    // the data.
     type Hours = (u64, u64);
     let expected: &[(&str, Hours, Hours)] = &[
         // (date, published (5-day, 6-day) hours, the order's)
-        ("2008-03-10", (0, 0), (7, 6)),
+        ("2008-03-10", (0, 6), (7, 6)),
         ("2008-03-15", (8, 5), (0, 5)),
-        ("2008-05-02", (0, 0), (8, 7)),
+        ("2008-05-02", (0, 7), (8, 7)),
         ("2008-05-10", (8, 5), (0, 5)),
+        ("2008-06-23", (0, 6), (7, 6)),
+        ("2008-06-28", (8, 5), (0, 5)),
         ("2008-06-02", (0, 0), (8, 7)),
-        ("2008-02-18", (0, 0), (0, 7)),
-        ("2008-11-03", (0, 0), (0, 7)),
+        ("2008-05-31", (0, 4), (0, 5)),
     ];
+    // Where the data and the order agree, the 6-day week's days in lieu of Saturday holidays.
+    assert_eq!(hours_on("2008-02-18"), (0, 7));
+    assert_eq!(hours_on("2008-11-03"), (0, 7));
     let (mut days5, mut hours5) = total(2008, 5);
     let (mut days6, mut hours6) = total(2008, 6);
-    assert_eq!((days5, hours5, days6, hours6), (248, 1977, 296, 1961));
+    assert_eq!((days5, hours5, days6, hours6), (248, 1978, 300, 1988));
     for &(date, published, order) in expected {
         assert_eq!(hours_on(date), published, "{date}");
         let step = |days: &mut u32, hours: &mut u32, from: u64, to: u64| {
@@ -245,4 +258,34 @@ fn year_2008_differs_from_order_a1_377_by_the_documented_dates_only() {
         (251, 1663),
         "A1-377, 6-day week"
     );
+}
+
+#[test]
+fn the_six_day_week_gets_only_the_days_in_lieu_of_sunday_holidays() {
+    // Labour Code art. 162¹ (2006-2008) moved the rest days of art. 161 that coincided with a
+    // holiday; a 6-day week's only rest day is Sunday. A government transfer moves a Saturday
+    // rest day, which the 6-day week does not have (docs/data.md §2.2, §2.3).
+    // (date, published (5-day, 6-day) hours)
+    let cases: &[(&str, (u64, u64))] = &[
+        // Days in lieu of Sunday holidays: off in both weeks.
+        ("2006-01-02", (0, 0)), // Sun Jan 1
+        ("2006-04-18", (0, 0)), // Easter Sunday (Mon is Easter Monday)
+        ("2007-03-12", (0, 0)), // Sun Mar 11
+        ("2008-07-07", (0, 0)), // Sun Jul 6
+        // Days in lieu of Saturday holidays: working days of the 6-day week.
+        ("2006-03-13", (0, 7)), // Sat Mar 11
+        ("2006-06-26", (0, 7)), // Sat Jun 24
+        // Transferred days off: worked as usual in the 6-day week (shortened before a
+        // holiday), and the working Saturdays are ordinary Saturdays.
+        ("1999-07-05", (0, 6)), // Tue Jul 6 red
+        ("1999-07-03", (8, 5)),
+        ("2006-07-07", (0, 7)),
+        ("2006-07-01", (8, 5)),
+        ("2010-12-24", (0, 6)), // Sat Dec 25 red
+        ("2011-02-19", (8, 5)),
+        ("2011-10-31", (0, 6)), // Tue Nov 1 red
+    ];
+    for &(date, hours) in cases {
+        assert_eq!(hours_on(date), hours, "{date}");
+    }
 }

@@ -87,7 +87,7 @@ async fn the_real_data_over_http() {
     let app = start().await;
 
     // 2008, day by day: the non-working weekdays are the red holidays on weekdays plus the
-    // days in lieu (Labour Code art. 162-1) and the government's bridge days; the two
+    // days in lieu (Labour Code art. 162-1) and the government's bridge days; the three
     // compensating Saturdays are working days.
     let year = app.get("/api/v1/days?from=2008-01-01&to=2008-12-31").await;
     assert_eq!(year["count"], 366);
@@ -117,6 +117,7 @@ async fn the_real_data_over_http() {
             "2008-05-02", // bridge after Thu May 1
             "2008-05-05", // in lieu of Mother's Day
             "2008-06-02", // in lieu of Father's Day (documented choice)
+            "2008-06-23", // bridge to Tue Jun 24 (resolution No. 1405)
             "2008-06-24", // Midsummer
             "2008-07-07", // in lieu of Sun Jul 6
             "2008-08-15", // Assumption
@@ -134,7 +135,10 @@ async fn the_real_data_over_http() {
             chrono::Datelike::weekday(&d) == chrono::Weekday::Sat
         })
         .collect();
-    assert_eq!(working_saturdays, ["2008-03-15", "2008-05-10"]);
+    assert_eq!(
+        working_saturdays,
+        ["2008-03-15", "2008-05-10", "2008-06-28"]
+    );
     let working = days.iter().filter(|d| d["laisvadienis"] == false).count();
     assert_eq!(working, 248, "working days in 2008");
 
