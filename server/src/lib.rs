@@ -14,7 +14,8 @@
 //! 5. keys and limits: `state` (keys, counters and their stores: sled, Redis; the admin
 //!    socket and the key tool), `limits` (the rate-limit rules);
 //! 6. toolkits that know nothing above them: `http` (connections, caching, compression,
-//!    errors, client address, the docs pages), `telemetry` (logs), `clock`.
+//!    errors, client address, the docs pages), `telemetry` (logs), `clock`, `key_format`
+//!    (how a key looks on the wire).
 
 pub mod api;
 pub mod app;
@@ -25,6 +26,7 @@ pub mod data;
 pub mod feeds;
 pub mod health;
 pub mod http;
+pub mod key_format;
 pub mod limits;
 pub mod name_index;
 pub mod pages;

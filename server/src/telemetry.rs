@@ -387,7 +387,7 @@ impl fmt::Display for RedactedUri<'_> {
             }
             let name = pair.split_once('=').map_or(pair, |(n, _)| n);
             let decoded = form_urlencoded::parse(name.as_bytes()).next();
-            if decoded.is_some_and(|(n, _)| n == crate::app::auth::KEY_QUERY) {
+            if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
                 write!(f, "{name}=REDACTED")?;
             } else {
                 write_without_keys(f, pair)?;
@@ -420,7 +420,7 @@ fn write_without_keys(f: &mut fmt::Formatter<'_>, raw: &str) -> fmt::Result {
 /// The token runs over every letter and digit after the prefix (not only the hex digits of
 /// a well-formed key), so a mistyped key is hidden whole.
 fn key_token_end(raw: &[u8], mut at: usize) -> Option<usize> {
-    for expected in crate::state::keys::KEY_PREFIX.bytes() {
+    for expected in crate::key_format::KEY_PREFIX.bytes() {
         let (b, len) = decoded_at(raw, at)?;
         if b.to_ascii_lowercase() != expected {
             return None;

@@ -14,8 +14,7 @@ use crate::state::keys::PresentedKey;
 /// The header of the recommended way.
 pub const KEY_HEADER: &str = "x-api-key";
 
-/// The query parameter of the testing-only way.
-pub const KEY_QUERY: &str = "api_key";
+pub use crate::key_format::KEY_QUERY;
 
 /// The key a request presents, if any.
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {

@@ -15,8 +15,7 @@ use sha2::{Digest, Sha256};
 
 use crate::limits::MAX_LIMIT;
 
-/// Printable prefix of every key, so leaked keys are easy to recognise (and scan for).
-pub const KEY_PREFIX: &str = "ltk_";
+pub use crate::key_format::KEY_PREFIX;
 /// Random bytes in a key.
 const KEY_RANDOM_BYTES: usize = 32;
 /// Length of a key's plaintext: prefix + hex of the random bytes.

@@ -12,6 +12,7 @@ mod errors;
 mod feeds;
 mod http;
 mod keyed;
+mod layers;
 mod limits;
 mod name_search;
 mod openapi;

@@ -304,8 +304,7 @@ fn the_readme_shows_an_answer_of_every_endpoint() {
         .filter(|s| s.status == 200)
         .map(|s| s.path.split('?').next().unwrap().to_string())
         .collect();
-    let spec: Value =
-        serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
+    let spec: Value = serde_json::from_str(&kalendorius_server::app::App::openapi_json()).unwrap();
     let mut endpoints: Vec<String> = spec["paths"].as_object().unwrap().keys().cloned().collect();
     endpoints.extend(["/health".to_string(), "/ready".to_string()]);
     for endpoint in endpoints {
