@@ -5,6 +5,7 @@
 //!   current -> v1-3f2a...      symlink to the dataset in service, swapped atomically
 //!   v1-3f2a.../                one dataset directory, named by its dataset version
 //!     manifest.json            versions, year range, checksums, counts
+//!     school_holidays.json     the pupils' holidays: school years and periods
 //!     years/1583.json ...      one file per year, one day per line
 //!     kalendorius.sled/        the sled database the server loads
 //! ```
@@ -17,6 +18,8 @@
 
 /// The manifest file, relative to a dataset directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// The pupils' holidays ([`crate::SchoolHolidaysFile`]), relative to a dataset directory.
+pub const SCHOOL_HOLIDAYS_FILE: &str = "school_holidays.json";
 /// The directory of per-year files.
 pub const YEARS_DIR: &str = "years";
 /// The sled database directory.
@@ -45,19 +48,26 @@ pub fn year_key(year: i32) -> [u8; 4] {
     (year as u32).to_be_bytes()
 }
 
-/// The bytes of a year file from the JSON of its days (each from `serde_json::to_vec`).
+/// The bytes of a year file from the JSON of its pupils' holidays (`school_holidays`, a
+/// JSON array from `serde_json::to_vec`) and of its days (each from `serde_json::to_vec`).
 ///
-/// The layout is `{"schema_version":..,"year":..,"days":[` then one day per line: valid
-/// JSON that still diffs line by line between dataset versions.
-pub fn year_file_bytes<'a>(year: i32, day_json: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(366 * 400);
+/// The layout is `{"schema_version":..,"year":..,"school_holidays":[..],"days":[` then one
+/// day per line: valid JSON that still diffs line by line between dataset versions.
+pub fn year_file_bytes<'a>(
+    year: i32,
+    school_holidays: &[u8],
+    day_json: impl IntoIterator<Item = &'a [u8]>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(366 * 400 + school_holidays.len());
     out.extend_from_slice(
         format!(
-            "{{\"schema_version\":{},\"year\":{year},\"days\":[",
+            "{{\"schema_version\":{},\"year\":{year},\"school_holidays\":",
             crate::SCHEMA_VERSION
         )
         .as_bytes(),
     );
+    out.extend_from_slice(school_holidays);
+    out.extend_from_slice(b",\"days\":[");
     for (i, day) in day_json.into_iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
         out.extend_from_slice(day);

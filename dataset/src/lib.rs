@@ -5,7 +5,8 @@
 //!
 //! - the boundary newtypes every layer uses ([`Date`], [`Year`], [`Lang`]);
 //! - the records of a dataset ([`Day`], [`Holiday`], [`Transfer`], [`NameDay`]) and the
-//!   per-year file that holds them ([`YearFile`]);
+//!   per-year file that holds them ([`YearFile`], published as [`PublishedYearFile`]);
+//! - the pupils' holidays ([`school`]): the periods of each school year in the data;
 //! - the [`Manifest`] (versions, year range, checksums, counts);
 //! - the on-disk layout ([`layout`]): file names, the sled trees and keys, and the content
 //!   digest that verifies a sled database by content (its files are not byte-stable);
@@ -27,6 +28,7 @@ pub mod manifest;
 pub mod model;
 pub mod names;
 pub mod schema;
+pub mod school;
 pub mod working_time;
 
 pub use date::{Date, DateError, Year, YearError};
@@ -34,8 +36,10 @@ pub use lang::{Lang, LangError};
 pub use load::{open_dataset, open_manifest, DatasetDir, LoadError};
 pub use manifest::{Counts, DatabaseEntry, DatabaseValue, FileEntry, Manifest, StoredValue};
 pub use model::{
-    Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile,
+    Day, Gender, Holiday, HolidayType, NameDay, PublishedYearFile, Reason, Transfer, TransferKind,
+    YearFile,
 };
+pub use school::{SchoolHoliday, SchoolHolidayKind, SchoolHolidaysFile, SchoolYear};
 pub use working_time::Week;
 
 /// Version of the dataset's shape. Bump it whenever a field of [`Day`], [`Manifest`] or the
@@ -49,7 +53,10 @@ pub use working_time::Week;
 /// and the manifest's `database` entry gains `format` and each value's size and SHA-256.
 /// 4: [`Transfer::six_day_week`] (whether the 6-day week follows a transfer), and with it
 /// binary format 2 of [`encoding`].
-pub const SCHEMA_VERSION: u32 = 4;
+/// 5: the pupils' holidays: `school_holidays.json` ([`SchoolHolidaysFile`], listed in the
+/// manifest's `files` and required) and the `school_holidays` of each year file
+/// ([`PublishedYearFile`]); the days and the sled database are unchanged.
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

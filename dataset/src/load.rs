@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 
 use crate::database::read_database;
 use crate::digest::sha256_hex;
-use crate::layout::{year_file, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE};
+use crate::layout::{year_file, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
 use crate::working_time::Checker;
-use crate::{Day, Manifest, YearFile, SCHEMA_VERSION};
+use crate::{Day, FileEntry, Manifest, SchoolHolidaysFile, YearFile, SCHEMA_VERSION};
 
 /// Why a dataset cannot be used. Every variant names the path concerned.
 #[derive(Debug, thiserror::Error)]
@@ -191,6 +191,16 @@ fn verify_listing(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
             return Err(mismatch(&name, "not listed in the manifest".into()));
         }
     }
+    if !manifest
+        .files
+        .iter()
+        .any(|f| f.path == SCHOOL_HOLIDAYS_FILE)
+    {
+        return Err(mismatch(
+            SCHOOL_HOLIDAYS_FILE,
+            "not listed in the manifest".into(),
+        ));
+    }
     Ok(())
 }
 
@@ -204,26 +214,28 @@ fn verify_files(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
         if entry.path.contains("..") || entry.path.starts_with('/') {
             return Err(mismatch(&entry.path, "path leaves the dataset".into()));
         }
-        let path = dir.join(&entry.path);
-        let bytes = fs::read(&path).map_err(|source| LoadError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        if bytes.len() as u64 != entry.bytes {
-            return Err(mismatch(
-                &entry.path,
-                format!("{} bytes, manifest says {}", bytes.len(), entry.bytes),
-            ));
-        }
-        let sha = sha256_hex(&bytes);
-        if sha != entry.sha256 {
-            return Err(mismatch(
-                &entry.path,
-                format!("SHA-256 {sha}, manifest says {}", entry.sha256),
-            ));
-        }
+        read_checked(dir, entry)?;
     }
     Ok(())
+}
+
+/// The bytes of the file of `entry`, which must match its size and SHA-256.
+fn read_checked(dir: &Path, entry: &FileEntry) -> Result<Vec<u8>, LoadError> {
+    let path = dir.join(&entry.path);
+    let bytes = fs::read(&path).map_err(|source| LoadError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    let reason = if bytes.len() as u64 != entry.bytes {
+        format!("{} bytes, manifest says {}", bytes.len(), entry.bytes)
+    } else {
+        let sha = sha256_hex(&bytes);
+        if sha == entry.sha256 {
+            return Ok(bytes);
+        }
+        format!("SHA-256 {sha}, manifest says {}", entry.sha256)
+    };
+    Err(LoadError::FileMismatch { path, reason })
 }
 
 impl DatasetDir {
@@ -275,6 +287,29 @@ impl DatasetDir {
                 path: self.path.join(year_file(manifest.last_year)),
                 reason,
             })
+    }
+
+    /// Reads `school_holidays.json` (the pupils' holidays), checked like every file of the
+    /// dataset: its size and SHA-256 against its manifest entry, then its shape and
+    /// [`SchoolHolidaysFile::check`]. The server reads it beside the database, at start and
+    /// on every reload.
+    pub fn read_school_holidays(&self) -> Result<SchoolHolidaysFile, LoadError> {
+        let path = self.path.join(SCHOOL_HOLIDAYS_FILE);
+        let mismatch = |reason: String| LoadError::FileMismatch {
+            path: path.clone(),
+            reason,
+        };
+        let entry = self
+            .manifest
+            .files
+            .iter()
+            .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
+            .ok_or_else(|| mismatch("not listed in the manifest".into()))?;
+        let bytes = read_checked(&self.path, entry)?;
+        let file: SchoolHolidaysFile =
+            serde_json::from_slice(&bytes).map_err(|e| mismatch(e.to_string()))?;
+        file.check().map_err(mismatch)?;
+        Ok(file)
     }
 
     /// Streams every day of the dataset's range in date order from its sled database, with

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::school::SchoolHoliday;
 use crate::{Date, Lang};
 
 /// Category of a holiday. Independent of whether it is a non-working day: that is
@@ -222,13 +223,33 @@ pub struct Day {
     pub name_days: Vec<NameDay>,
 }
 
-/// One file `years/YYYY.json`: every day of a year, in date order.
+/// The days of one year, in date order: what both forms of a year hold (the sled database's
+/// value of the year and the `days` of `years/YYYY.json`, [`PublishedYearFile`]). Reading a
+/// year file as a `YearFile` skips its other fields.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct YearFile {
     /// [`crate::SCHEMA_VERSION`] of the writer.
     pub schema_version: u32,
     /// The year.
     pub year: i32,
+    /// All days of the year, January 1 first.
+    pub days: Vec<Day>,
+}
+
+/// One file `years/YYYY.json`, the published form of a year: its days ([`YearFile`]) and the
+/// pupils' holidays overlapping it (schema version 4). The sled database holds the days
+/// only; the server reads the periods from `school_holidays.json`
+/// ([`crate::school::SchoolHolidaysFile`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PublishedYearFile {
+    /// [`crate::SCHEMA_VERSION`] of the writer.
+    pub schema_version: u32,
+    /// The year.
+    pub year: i32,
+    /// The pupils' holiday periods sharing at least one day with the year (a Christmas break
+    /// is in both of its years), by start; empty for a year outside the school years of the
+    /// data, which does not mean "no holidays" (docs/data.md §8.2).
+    pub school_holidays: Vec<SchoolHoliday>,
     /// All days of the year, January 1 first.
     pub days: Vec<Day>,
 }

@@ -1,5 +1,5 @@
-//! The JSON Schemas (draft 2020-12) of the published files: `manifest.json` and
-//! `years/YYYY.json`.
+//! The JSON Schemas (draft 2020-12) of the published files: `manifest.json`,
+//! `years/YYYY.json` and `school_holidays.json`.
 //!
 //! Generated from the Rust types the generator writes and the server reads ([`Manifest`],
 //! [`YearFile`]) with `schemars`, so the schemas cannot drift from the files: a field added
@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::{Manifest, YearFile, SCHEMA_VERSION};
+use crate::{Manifest, PublishedYearFile, SchoolHolidaysFile, SCHEMA_VERSION};
 
 /// The schema of `manifest.json`.
 pub fn manifest_schema() -> Value {
@@ -21,9 +21,19 @@ pub fn manifest_schema() -> Value {
 
 /// The schema of `years/YYYY.json`.
 pub fn year_schema() -> Value {
-    schema_of::<YearFile>(
+    schema_of::<PublishedYearFile>(
         "year",
-        "One year of a kalendorius dataset: every day of the year, January 1 first.",
+        "One year of a kalendorius dataset: the pupils' holidays overlapping the year, and \
+         every day of the year, January 1 first.",
+    )
+}
+
+/// The schema of `school_holidays.json`.
+pub fn school_holidays_schema() -> Value {
+    schema_of::<SchoolHolidaysFile>(
+        "school holidays",
+        "The pupils' holidays of a kalendorius dataset: the school years in the data and \
+         every holiday period of them.",
     )
 }
 
@@ -58,5 +68,9 @@ mod tests {
         let year = year_schema();
         assert!(year["properties"]["days"].is_object());
         assert!(year["$defs"]["Day"]["properties"]["laisvadienis"].is_object());
+        assert!(year["properties"]["school_holidays"].is_object());
+        let school = school_holidays_schema();
+        assert!(school["properties"]["school_years"].is_object());
+        assert_eq!(school["additionalProperties"], false);
     }
 }

@@ -96,11 +96,13 @@ pub fn check(sources: &Path) -> Result<BuildSummary, BuildError> {
 
 /// Checks a published dataset (an output root or a dataset directory) the way a reader
 /// would, and more: the manifest and schema version, every year file's size and SHA-256 and
-/// day sequence, every sled value's size and SHA-256 and the database's content digest, and
+/// day sequence, `school_holidays.json` (size, SHA-256, shape and periods within their school
+/// years), every sled value's size and SHA-256 and the database's content digest, and
 /// that the database decodes to exactly the days of the year files. Returns the dataset
 /// version and the number of days.
 pub fn verify(root: &Path) -> Result<(String, u64), kalendorius_dataset::LoadError> {
     let dataset = kalendorius_dataset::open_dataset(root)?;
+    dataset.read_school_holidays()?;
     // One SHA-256 per day of the files (6 MB for 1583..2100), not the days themselves.
     let mut from_files: Vec<(kalendorius_dataset::Date, [u8; 32])> = Vec::new();
     dataset.read_days(|day| from_files.push((day.date, day_digest(&day))))?;
@@ -162,7 +164,8 @@ fn run(
 
     // Days stream out of the computation; each year's file is assembled as soon as its
     // last day arrives, so only the finished files are held.
-    let mut year_files = output::YearFiles::default();
+    let school_holidays = sources.school_holidays.published();
+    let mut year_files = output::YearFiles::new(&school_holidays.periods);
     let counts = calendar::compute(&sources, years, |day| {
         if out.is_some() {
             year_files.push(day);
@@ -174,6 +177,7 @@ fn run(
             &dataset_version,
             (first_year, last_year),
             year_files.finish(),
+            &school_holidays,
             counts.clone(),
             keep,
         )?),

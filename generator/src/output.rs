@@ -11,9 +11,12 @@ use kalendorius_dataset::database::write_database;
 use kalendorius_dataset::digest::sha256_hex;
 use kalendorius_dataset::encoding::Encoder;
 use kalendorius_dataset::layout::{
-    year_file, year_file_bytes, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
+    year_file, year_file_bytes, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
 };
-use kalendorius_dataset::{Counts, Day, FileEntry, Manifest, YearFile, SCHEMA_VERSION};
+use kalendorius_dataset::{
+    Counts, Date, Day, FileEntry, Manifest, SchoolHoliday, SchoolHolidaysFile, YearFile,
+    SCHEMA_VERSION,
+};
 
 use crate::error::BuildError;
 use crate::versions;
@@ -45,9 +48,19 @@ pub struct YearFiles {
     encoder: Encoder,
     /// The year being filled: its days and their JSON.
     open: Option<(i32, Vec<Day>, Vec<Vec<u8>>)>,
+    /// The pupils' holidays; each year file carries those overlapping its year.
+    school_holidays: Vec<SchoolHoliday>,
 }
 
 impl YearFiles {
+    /// Year files whose `school_holidays` are taken from `periods`.
+    pub fn new(periods: &[SchoolHoliday]) -> Self {
+        YearFiles {
+            school_holidays: periods.to_vec(),
+            ..YearFiles::default()
+        }
+    }
+
     /// Adds the next day (dates must come in order).
     pub fn push(&mut self, day: Day) {
         let year = day.date.year();
@@ -64,7 +77,17 @@ impl YearFiles {
 
     fn close(&mut self) {
         if let Some((year, days, jsons)) = self.open.take() {
-            let json = year_file_bytes(year, jsons.iter().map(Vec::as_slice));
+            let of_year: Vec<&SchoolHoliday> =
+                match (Date::from_ymd(year, 1, 1), Date::from_ymd(year, 12, 31)) {
+                    (Ok(first), Ok(last)) => self
+                        .school_holidays
+                        .iter()
+                        .filter(|p| p.overlaps(first, last))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+            let school = serde_json::to_vec(&of_year).expect("periods serialize");
+            let json = year_file_bytes(year, &school, jsons.iter().map(Vec::as_slice));
             let value = self.encoder.year(&YearFile {
                 schema_version: SCHEMA_VERSION,
                 year,
@@ -91,6 +114,7 @@ pub fn publish(
     dataset_version: &str,
     years: (i32, i32),
     years_out: Years,
+    school_holidays: &SchoolHolidaysFile,
     counts: Counts,
     keep: usize,
 ) -> Result<PathBuf, BuildError> {
@@ -105,10 +129,21 @@ pub fn publish(
         .map_err(write_err(out))?;
     let dir = staging.path();
 
+    // The pupils' holidays, first in path order.
+    let mut files = Vec::new();
+    let mut school = serde_json::to_vec_pretty(school_holidays).expect("periods serialize");
+    school.push(b'\n');
+    let school_path = dir.join(SCHOOL_HOLIDAYS_FILE);
+    fs::write(&school_path, &school).map_err(write_err(&school_path))?;
+    files.push(FileEntry {
+        path: SCHOOL_HOLIDAYS_FILE.to_string(),
+        bytes: school.len() as u64,
+        sha256: sha256_hex(&school),
+    });
+
     // Year files.
     let years_dir = dir.join(YEARS_DIR);
     fs::create_dir(&years_dir).map_err(write_err(&years_dir))?;
-    let mut files = Vec::new();
     let Years {
         years: outputs,
         strings,
@@ -125,7 +160,7 @@ pub fn publish(
         });
         values.push((year, value));
     }
-    debug_assert_eq!(files.len() as i32, years.1 - years.0 + 1);
+    debug_assert_eq!(files.len() as i32, years.1 - years.0 + 2);
 
     // Database.
     let db_dir = dir.join(DATABASE_DIR);

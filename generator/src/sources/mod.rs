@@ -168,7 +168,7 @@ pub struct Sources {
     pub transfers: Vec<TransferDef>,
     /// Name-day rows in file order.
     pub name_days: Vec<NameDayRow>,
-    /// The pupils' holidays (`school_holidays.toml`, optional); not yet in the dataset.
+    /// The pupils' holidays (`school_holidays.toml`, optional).
     pub school_holidays: SchoolHolidays,
     /// SHA-256 over every source file's path and bytes: the basis of the dataset version.
     pub content_sha256: String,

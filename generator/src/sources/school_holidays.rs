@@ -1,6 +1,6 @@
 //! `school_holidays.toml`: the pupils' holidays of each school year (issue 21, E13; format in
-//! sources/README.md, "School holidays"). Parsed and validated into a generator-side type;
-//! the dataset model does not carry them yet.
+//! sources/README.md, "School holidays"). Parsed and validated into a generator-side type,
+//! then written into the dataset in its published form ([`SchoolHolidays::published`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -17,32 +17,15 @@ use crate::error::SourceErrorKind;
 /// The highest grade (gymnasium IV); 0 is pre-school.
 pub const MAX_GRADE: u8 = 12;
 
-/// Which holiday of the school year a period is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SchoolHolidayKind {
-    /// Rudens atostogos.
-    Autumn,
-    /// Žiemos (Kalėdų) atostogos.
-    Christmas,
-    /// Žiemos atostogos.
-    Winter,
-    /// Pavasario (Velykų) atostogos.
-    Spring,
-    /// Vasaros atostogos.
-    Summer,
-}
+/// Which holiday of the school year a period is: the dataset's own kind.
+pub use kalendorius_dataset::SchoolHolidayKind;
 
-impl SchoolHolidayKind {
-    fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "autumn" => Self::Autumn,
-            "christmas" => Self::Christmas,
-            "winter" => Self::Winter,
-            "spring" => Self::Spring,
-            "summer" => Self::Summer,
-            _ => return None,
-        })
-    }
+/// The kind named `s` in the file.
+fn parse_kind(s: &str) -> Option<SchoolHolidayKind> {
+    use SchoolHolidayKind::*;
+    [Autumn, Christmas, Winter, Spring, Summer]
+        .into_iter()
+        .find(|k| k.as_str() == s)
 }
 
 /// An inclusive range of grades, 0..=12.
@@ -289,7 +272,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> SchoolHolidays 
                 ),
             );
         }
-        let kind = SchoolHolidayKind::parse(src.kind.get_ref());
+        let kind = parse_kind(src.kind.get_ref());
         if kind.is_none() {
             place.error(
                 diag,
@@ -417,4 +400,57 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> SchoolHolidays 
     out.periods = periods.into_iter().map(|(p, _)| p).collect();
     out.periods.sort_by_key(|p| p.start);
     out
+}
+
+impl SchoolHolidays {
+    /// The published form ([`kalendorius_dataset::SchoolHolidaysFile`]): grades as lists,
+    /// periods by start, then first grade. Dates outside 1583..2100 (which no dataset serves)
+    /// are left out.
+    pub fn published(&self) -> kalendorius_dataset::SchoolHolidaysFile {
+        use kalendorius_dataset::{Date, SchoolHoliday, SchoolYear, SCHEMA_VERSION};
+        let list = |ranges: &[GradeRange]| {
+            let mut grades: Vec<u8> = ranges.iter().flat_map(|r| r.from..=r.to).collect();
+            grades.sort_unstable();
+            grades.dedup();
+            grades
+        };
+        let dates = |a: NaiveDate, b: NaiveDate| {
+            Some((Date::from_naive(a).ok()?, Date::from_naive(b).ok()?))
+        };
+        let school_years = self
+            .years
+            .iter()
+            .filter_map(|y| {
+                let (start, end) = dates(y.start, y.end)?;
+                Some(SchoolYear {
+                    id: y.id.clone(),
+                    start,
+                    end,
+                    grades: list(&y.grades),
+                    source: y.source.clone(),
+                })
+            })
+            .collect();
+        let mut periods: Vec<SchoolHoliday> = self
+            .periods
+            .iter()
+            .filter_map(|p| {
+                let (start, end) = dates(p.start, p.end)?;
+                Some(SchoolHoliday {
+                    school_year: p.school_year.clone(),
+                    kind: p.kind,
+                    start,
+                    end,
+                    grades: list(&p.grades),
+                    source: p.source.clone(),
+                })
+            })
+            .collect();
+        periods.sort_by_key(|p| (p.start, p.grades.first().copied()));
+        kalendorius_dataset::SchoolHolidaysFile {
+            schema_version: SCHEMA_VERSION,
+            school_years,
+            periods,
+        }
+    }
 }

@@ -192,3 +192,42 @@ fn unknown_field() {
         SourceErrorKind::UnknownField,
     );
 }
+
+#[test]
+fn the_dataset_publishes_the_periods_checked_by_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_sources(), dir.path());
+    fs::write(dir.path().join("school_holidays.toml"), GOOD).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    build_into(dir.path(), out.path(), Some((2025, 2026))).unwrap();
+    kalendorius_generator::verify(out.path()).unwrap();
+    let dataset = kalendorius_dataset::open_dataset(out.path()).unwrap();
+    // Listed in the manifest, first in path order, and read back whole.
+    assert_eq!(dataset.manifest.files[0].path, "school_holidays.json");
+    let file = dataset.read_school_holidays().unwrap();
+    assert_eq!(file.school_years.len(), 1);
+    assert_eq!(file.periods.len(), 3);
+    assert_eq!(file.periods[1].grades, (1..=10).collect::<Vec<u8>>());
+    // Each year file carries the periods sharing a day with its year: the Christmas break
+    // is in both.
+    let year = |y: i32| -> kalendorius_dataset::PublishedYearFile {
+        let path = dataset.path.join(format!("years/{y}.json"));
+        serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+    };
+    let kinds = |y: i32| -> Vec<&'static str> {
+        year(y)
+            .school_holidays
+            .iter()
+            .map(|p| p.kind.as_str())
+            .collect()
+    };
+    assert_eq!(kinds(2025), ["christmas"]);
+    assert_eq!(kinds(2026), ["christmas", "spring", "spring"]);
+    // A changed file fails its manifest check, in `verify` and for a reader.
+    let path = dataset.path.join("school_holidays.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("2026-04-12", "2026-04-13")).unwrap();
+    let err = kalendorius_generator::verify(out.path()).unwrap_err();
+    assert!(err.to_string().contains("school_holidays.json"), "{err}");
+    assert!(dataset.read_school_holidays().is_err());
+}
