@@ -95,6 +95,8 @@ pub const ROUTES: &[&Operation] = &[
     &api::name_search::ENDPOINT,
     &api::holidays_feed::ENDPOINT,
     &api::name_days_feed::ENDPOINT,
+    &api::school_holidays::ENDPOINT,
+    &api::school_holidays_feed::ENDPOINT,
 ];
 
 /// The operation at exactly `path` (no trailing slash, no other version).

@@ -11,7 +11,9 @@
 //!   interned in shared tables (a dataset of 1583..2100 repeats the same few hundred of
 //!   each), so 189 000 days fit in a few tens of MiB and the whole server stays under its
 //!   64 MiB budget;
-//! - the declared transfers with their names in every language (a few dozen).
+//! - the declared transfers with their names in every language (a few dozen);
+//! - the pupils' holidays, from the dataset's `school_holidays.json` (checked against the
+//!   manifest like every file; the database holds days only).
 //!
 //! Everything the server answers comes from here, the calendar feeds included; only `/data`
 //! reads the published year files.
@@ -24,7 +26,7 @@ use std::fmt::Write as _;
 
 use bytes::Bytes;
 use kalendorius_dataset::{
-    DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason, TransferKind,
+    DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason, SchoolHolidaysFile, TransferKind,
 };
 
 use crate::name_index::NameIndex;
@@ -213,6 +215,8 @@ pub struct Catalog {
     name_index: NameIndex,
     /// Upcoming holidays and long weekends (`planning`), built on first use.
     planning: planning::Planning,
+    /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
+    school_holidays: SchoolHolidaysFile,
 }
 
 /// Interns values, handing out dense indices.
@@ -353,6 +357,7 @@ impl Catalog {
             transfers,
             name_index: NameIndex::default(),
             planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
+            school_holidays: dir.read_school_holidays()?,
         };
         // The names of one year: a leap year when the dataset serves one (its February 29
         // names are listed on 02-29), else its first year (where they are celebrated on
@@ -439,6 +444,11 @@ impl Catalog {
             holidays: holiday_lists.intern(holiday_ids),
             name_days: name_day_lists.intern(name_ids),
         })
+    }
+
+    /// The pupils' holidays and the school years they are known for.
+    pub fn school_holidays(&self) -> &SchoolHolidaysFile {
+        &self.school_holidays
     }
 
     /// The dataset version (`X-Dataset-Version`).

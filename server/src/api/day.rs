@@ -10,7 +10,7 @@ use super::endpoint::{
     schema_of, Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG,
 };
 use super::query::{self, Query};
-use super::records::{Holiday, NameDay};
+use super::records::{Holiday, NameDay, SchoolPeriod};
 use crate::http::errors::ApiError;
 
 /// The operation.
@@ -19,7 +19,9 @@ pub const ENDPOINT: Endpoint = Endpoint {
     operation_id: "day",
     summary: "Everything about a date",
     description: "Day of week (0 = Sunday), weekend flag, ISO week, the holidays (with \
-                  Lithuanian and English names and the name in `lang`) and the name days.",
+                  Lithuanian and English names and the name in `lang`), the name days and \
+                  the pupils' holiday periods containing the date, for every grade \
+                  (`/school-holidays` says whether the date is covered).",
     access: Access::Keyed,
     params: &[DATE, LANG],
     answer: AnswerKind::Json(schema_of::<DayDetails>),
@@ -47,6 +49,9 @@ pub struct DayDetails<'a> {
     pub holidays: Vec<Holiday<'a>>,
     /// Name days of the date.
     pub name_days: Vec<NameDay<'a>>,
+    /// The pupils' holiday periods containing the date, for every grade (names in `lang`);
+    /// empty on a school day and on a date outside the school years of the data.
+    pub school_holidays: Vec<SchoolPeriod<'a>>,
 }
 
 fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
@@ -66,5 +71,10 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
             .map(|h| Holiday::new(date, h, lang, false))
             .collect(),
         name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+        school_holidays: catalog
+            .school_holidays()
+            .overlapping(date, date, None)
+            .map(|p| SchoolPeriod::new(p, lang))
+            .collect(),
     })))
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, Query};
+use super::query::{self, DateOrYear, Query};
 use super::records::Holiday;
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -79,21 +79,8 @@ pub enum Holidays<'a> {
 fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let query = Query::read(req, &ENDPOINT)?;
     let catalog = cx.catalog;
-    let answer = match (query.get(0), query.get(1)) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                ErrorCode::ConflictingParams,
-                "parameters 'date' and 'year' exclude each other; send exactly one of them",
-            ))
-        }
-        (None, None) => {
-            return Err(ApiError::new(
-                ErrorCode::MissingParam,
-                "one of the parameters 'date' (YYYY-MM-DD) or 'year' (an integer) is required",
-            ))
-        }
-        (Some(date), None) => {
-            let date = query::date_or_today(catalog, "date", Some(date), cx.today)?;
+    let answer = match query::date_or_year(catalog, query.get(0), query.get(1), cx.today)? {
+        DateOrYear::Date(date) => {
             let lang = query::lang(query.get(2))?;
             let holidays: Vec<_> = catalog
                 .holidays_on(date)
@@ -105,8 +92,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
                 holidays,
             }
         }
-        (None, Some(year)) => {
-            let year = query::year(catalog, "year", year)?.get();
+        DateOrYear::Year(year) => {
             let lang = query::lang(query.get(2))?;
             let holidays: Vec<_> = catalog
                 .dates_of_year(year)

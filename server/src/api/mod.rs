@@ -29,6 +29,8 @@ pub mod name_search;
 pub mod openapi;
 pub mod query;
 pub mod records;
+pub mod school_holidays;
+pub mod school_holidays_feed;
 pub mod today;
 pub mod working_days;
 pub mod working_days_add;

@@ -211,6 +211,38 @@ pub fn year(catalog: &Catalog, name: &str, value: &str) -> Result<Year, ApiError
     }
 }
 
+/// What an operation of exactly one of `date` or `year` was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateOrYear {
+    /// `date` (resolved when `today`).
+    Date(Date),
+    /// `year`.
+    Year(i32),
+}
+
+/// Reads the pair `date`/`year`, of which exactly one must be sent: both is
+/// `conflicting_params`, neither `missing_param`; then the one sent is parsed ([`date_or_today`]
+/// or [`year`]).
+pub fn date_or_year(
+    catalog: &Catalog,
+    date: Option<&str>,
+    year_value: Option<&str>,
+    today: &Today,
+) -> Result<DateOrYear, ApiError> {
+    match (date, year_value) {
+        (Some(_), Some(_)) => Err(ApiError::new(
+            ErrorCode::ConflictingParams,
+            "parameters 'date' and 'year' exclude each other; send exactly one of them",
+        )),
+        (None, None) => Err(ApiError::new(
+            ErrorCode::MissingParam,
+            "one of the parameters 'date' (YYYY-MM-DD) or 'year' (an integer) is required",
+        )),
+        (Some(_), None) => date_or_today(catalog, "date", date, today).map(DateOrYear::Date),
+        (None, Some(value)) => year(catalog, "year", value).map(|y| DateOrYear::Year(y.get())),
+    }
+}
+
 /// Parses `lang`: absent means `lt`; matched case-insensitively.
 pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
     match value {

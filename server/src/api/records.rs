@@ -1,7 +1,8 @@
-//! The parts several answers share: a holiday record and a name day, borrowed from the
-//! catalog. (`/holidays` and `/day` write holidays; `/name-days` and `/day` name days.)
+//! The parts several answers share: a holiday record, a name day and a pupils' holiday
+//! period, borrowed from the catalog. (`/holidays` and `/day` write holidays; `/name-days`
+//! and `/day` name days; `/school-holidays` and `/day` school holiday periods.)
 
-use kalendorius_dataset::{Date, Gender, HolidayType, Lang};
+use kalendorius_dataset::{Date, Gender, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -64,6 +65,35 @@ impl<'a> From<&'a NameDayRecord> for NameDay<'a> {
         NameDay {
             name: &n.name,
             gender: n.gender,
+        }
+    }
+}
+
+/// A pupils' holiday period (docs/data.md §8): the first and last day off, both inclusive.
+#[derive(Serialize, JsonSchema)]
+pub struct SchoolPeriod<'a> {
+    /// Which holiday: `autumn`, `christmas`, `winter`, `spring` (Easter) or `summer`.
+    pub kind: SchoolHolidayKind,
+    /// Its name in the requested language.
+    pub name: &'static str,
+    /// First day off.
+    pub start: Date,
+    /// Last day off (the weekend that closes the break included).
+    pub end: Date,
+    /// The grades it applies to, ascending (0 = pre-school .. 12).
+    #[schemars(inner(range(max = 12)))]
+    pub grades: &'a [u8],
+}
+
+impl<'a> SchoolPeriod<'a> {
+    /// The period `p` with its name in `lang`.
+    pub fn new(p: &'a SchoolHoliday, lang: Lang) -> Self {
+        SchoolPeriod {
+            kind: p.kind,
+            name: p.kind.name(lang),
+            start: p.start,
+            end: p.end,
+            grades: &p.grades,
         }
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! - `ics` writes iCalendar text (folding, escaping, CRLF);
 //! - `params`: what a feed request asks for (language, scope, years);
+//! - `school_holidays` builds the pupils' holidays' calendar, one event per period;
 //! - `holidays` and `name_days` build the two calendars from the in-memory catalog
 //!   (`crate::catalog`), like every other answer: each holiday's stable id, the names of
 //!   declared days off in every language, the shortened days and the name days are all
@@ -17,6 +18,7 @@ pub mod holidays;
 pub mod ics;
 pub mod name_days;
 pub mod params;
+pub mod school_holidays;
 
 use std::sync::Arc;
 
@@ -107,6 +109,9 @@ fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String 
     match request {
         FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
         FeedRequest::NameDays { lang } => name_days::build(*lang, catalog, vilnius_year, &stamp),
+        FeedRequest::SchoolHolidays { grade, lang } => {
+            school_holidays::build(*grade, *lang, catalog, &stamp)
+        }
     }
 }
 

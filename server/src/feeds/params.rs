@@ -50,6 +50,13 @@ pub enum FeedRequest {
         /// Language of the summaries and of the calendar's name.
         lang: Lang,
     },
+    /// `/feeds/school-holidays.ics`.
+    SchoolHolidays {
+        /// One grade's periods, or every period.
+        grade: Option<u8>,
+        /// Language of the summaries and of the calendar's name.
+        lang: Lang,
+    },
 }
 
 /// The years of a holiday feed. Without `from`/`to`: last year to five years ahead, clipped

@@ -1,0 +1,147 @@
+//! `GET /api/v1/school-holidays`: the pupils' holidays of a calendar year or on a date,
+//! optionally for one grade, and whether the data covers that time. Key required.
+
+use kalendorius_dataset::school::MAX_GRADE;
+use kalendorius_dataset::Date;
+use poem::{Request, Response};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::answer;
+use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::query::{self, DateOrYear, Query};
+use super::records::SchoolPeriod;
+use crate::http::errors::{ApiError, ErrorCode};
+
+/// The `grade` parameter (also of the school holidays feed).
+pub const GRADE: Param = Param {
+    name: "grade",
+    required: false,
+    kind: Kind::Integer {
+        min: 0,
+        max: MAX_GRADE as i64,
+    },
+    description: "One grade: `0` (pre-school) to `12` (gymnasium IV); only the periods of \
+                  that grade. Absent: every period, each with its `grades`.",
+};
+
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/school-holidays",
+    operation_id: "school_holidays",
+    summary: "Pupils' holidays of a year, or on a date",
+    description: "The holidays of general education schools as the Minister of Education's \
+                  plans set them (docs/data.md §8). Send exactly one of `date` or `year` \
+                  (both: `conflicting_params`; neither: `missing_param`); the response \
+                  echoes it. `year`: the periods sharing a day with that calendar year (a \
+                  Christmas break is in both of its years); `date`: the periods containing \
+                  it. Each period runs from its first to its last day off, both inclusive, \
+                  the weekend that closes it included. Ordered by start, then first grade. \
+                  `covered` is false when any date of the year (or the date) lies outside \
+                  the school years in the data, or in one whose grades exclude `grade`: \
+                  there the answer is unknown, not \"no holidays\". Checks: `date`/`year`, \
+                  then `grade`, then `lang`.",
+    access: Access::Keyed,
+    params: &[
+        Param {
+            name: "date",
+            required: false,
+            kind: Kind::Date,
+            description: "A date (`YYYY-MM-DD` or `today`): the periods containing it. \
+                          `date` and `year` exclude each other: send exactly one.",
+        },
+        Param {
+            name: "year",
+            required: false,
+            kind: Kind::Year,
+            description: "A calendar year: the periods sharing a day with it. `year` and \
+                          `date` exclude each other: send exactly one.",
+        },
+        GRADE,
+        LANG,
+    ],
+    answer: AnswerKind::Json(schema_of::<SchoolHolidays>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidYear,
+        ErrorCode::ConflictingParams,
+        ErrorCode::InvalidParam,
+        ErrorCode::InvalidLang,
+    ],
+    handle,
+};
+
+/// The answer: echoes whichever of `date` or `year` was sent.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SchoolHolidays<'a> {
+    /// Sent `date`: the periods containing it.
+    OnDate {
+        /// Echo of `date`.
+        date: Date,
+        /// Number of periods.
+        count: usize,
+        /// The periods.
+        periods: Vec<SchoolPeriod<'a>>,
+        /// Whether the date lies in a school year of the data (for `grade`, when sent).
+        covered: bool,
+    },
+    /// Sent `year`: the periods sharing a day with it.
+    OfYear {
+        /// Echo of `year`, as an integer.
+        year: i32,
+        /// Number of periods.
+        count: usize,
+        /// The periods.
+        periods: Vec<SchoolPeriod<'a>>,
+        /// Whether every date of the year lies in a school year of the data (for `grade`,
+        /// when sent).
+        covered: bool,
+    },
+}
+
+/// Reads `grade` (0..=12), absent meaning every grade.
+pub fn grade(value: Option<&str>) -> Result<Option<u8>, ApiError> {
+    value
+        .map(|v| query::integer("grade", v, 0, i64::from(MAX_GRADE)).map(|n| n as u8))
+        .transpose()
+}
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let catalog = cx.catalog;
+    let (from, to, on_date) =
+        match query::date_or_year(catalog, query.get(0), query.get(1), cx.today)? {
+            DateOrYear::Date(date) => (date, date, true),
+            DateOrYear::Year(year) => (
+                Date::from_ymd(year, 1, 1).expect("a served year"),
+                Date::from_ymd(year, 12, 31).expect("a served year"),
+                false,
+            ),
+        };
+    let grade = grade(query.get(2))?;
+    let lang = query::lang(query.get(3))?;
+    let school = catalog.school_holidays();
+    let periods: Vec<SchoolPeriod> = school
+        .overlapping(from, to, grade)
+        .map(|p| SchoolPeriod::new(p, lang))
+        .collect();
+    let (count, covered) = (periods.len(), school.covered(from, to, grade));
+    let answer = if on_date {
+        SchoolHolidays::OnDate {
+            date: from,
+            count,
+            periods,
+            covered,
+        }
+    } else {
+        SchoolHolidays::OfYear {
+            year: from.year(),
+            count,
+            periods,
+            covered,
+        }
+    };
+    Ok(answer::private(answer::to_json(&answer)))
+}

@@ -1,0 +1,52 @@
+//! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed.
+//! Public, limited per client IP.
+
+use chrono::Datelike;
+use poem::{Request, Response};
+
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
+use super::holidays_feed::feed_answer;
+use super::query::{self, Query};
+use super::school_holidays::{grade, GRADE};
+use crate::feeds::params::FeedRequest;
+use crate::http::errors::{ApiError, ErrorCode};
+use crate::limits::PublicEndpoint;
+
+/// The operation.
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/feeds/school-holidays.ics",
+    operation_id: "school_holidays_feed",
+    summary: "Pupils' holidays as an iCalendar feed",
+    description: "One multi-day all-day event per holiday period of every school year in the \
+                  data (`DTEND` is the day after the last day off), its summary the \
+                  holiday's name and, without `grade`, the grades it applies to. A UID is \
+                  built from the school year, the kind and the grades, so it stays the same \
+                  across dataset versions. No key needed; limited per client IP to 60 \
+                  requests per minute and 10 000 per calendar month (UTC).",
+    access: Access::Public(PublicEndpoint::Feeds),
+    params: &[
+        Param {
+            description: "One grade, `0` (pre-school) to `12`: only its periods. Absent: \
+                          every period.",
+            ..GRADE
+        },
+        Param {
+            description: "Language of the summaries and of the calendar's name: `lt` \
+                          (default), `en`, `pl`, `ru`; case-insensitive; empty counts as \
+                          absent.",
+            ..LANG
+        },
+    ],
+    answer: AnswerKind::Calendar,
+    bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
+    handle,
+};
+
+fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
+    let query = Query::read(req, &ENDPOINT)?;
+    let request = FeedRequest::SchoolHolidays {
+        grade: grade(query.get(0))?,
+        lang: query::lang(query.get(1))?,
+    };
+    feed_answer(req, cx, request, cx.today.current().year())
+}

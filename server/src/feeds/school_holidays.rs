@@ -1,0 +1,131 @@
+//! The pupils' holidays' feed: one multi-day all-day event per holiday period of every
+//! school year in the data (docs/data.md §8), `DTEND` the day after the last day off
+//! (RFC 5545: exclusive).
+//!
+//! A period's UID is built from what identifies it in the sources, its school year, kind
+//! and grades (`school-2025-2026-spring-g1-10@kalendorius`), never from the dataset version,
+//! so a corrected date replaces the event in a subscribed calendar instead of adding one.
+
+use kalendorius_dataset::{Lang, SchoolHoliday};
+
+use super::ics::IcsWriter;
+use super::{calendar_head, UID_DOMAIN};
+use crate::catalog::Catalog;
+
+/// The calendar's name in `lang`.
+fn calendar_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Mokinių atostogos",
+        Lang::En => "Lithuanian school holidays",
+        Lang::Pl => "Litewskie ferie szkolne",
+        Lang::Ru => "Школьные каникулы в Литве",
+    }
+}
+
+fn calendar_description(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lt => "Bendrojo ugdymo mokyklų mokinių atostogos pagal švietimo, mokslo ir sporto ministro patvirtintus bendruosius ugdymo planus.",
+        Lang::En => "The pupils' holidays of Lithuanian general education schools, as the Minister of Education's general education plans set them.",
+        Lang::Pl => "Ferie uczniów litewskich szkół ogólnokształcących według planów nauczania zatwierdzonych przez ministra edukacji.",
+        Lang::Ru => "Каникулы учащихся общеобразовательных школ Литвы по общим учебным планам министра образования.",
+    }
+}
+
+/// The grades as inclusive ranges, in order: `[1..4, 11..12]`.
+pub fn grade_ranges(grades: &[u8]) -> Vec<(u8, u8)> {
+    let mut out: Vec<(u8, u8)> = Vec::new();
+    for &g in grades {
+        match out.last_mut() {
+            Some((_, to)) if g == *to + 1 => *to = g,
+            _ => out.push((g, g)),
+        }
+    }
+    out
+}
+
+/// The grades in words in `lang`: "1–10 kl.", "grades 1–10", "grade 11".
+pub fn grades_text(grades: &[u8], lang: Lang) -> String {
+    let ranges: Vec<String> = grade_ranges(grades)
+        .into_iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        })
+        .collect();
+    let list = ranges.join(", ");
+    let one = grades.len() == 1;
+    match lang {
+        Lang::Lt => format!("{list} kl."),
+        Lang::En if one => format!("grade {list}"),
+        Lang::En => format!("grades {list}"),
+        Lang::Pl if one => format!("klasa {list}"),
+        Lang::Pl => format!("klasy {list}"),
+        Lang::Ru => format!("{list} кл."),
+    }
+}
+
+/// The stable UID of a period.
+pub fn uid(p: &SchoolHoliday) -> String {
+    let grades: Vec<String> = grade_ranges(&p.grades)
+        .into_iter()
+        .map(|(a, b)| format!("{a}-{b}"))
+        .collect();
+    format!(
+        "school-{}-{}-g{}@{UID_DOMAIN}",
+        p.school_year,
+        p.kind.as_str(),
+        grades.join("_")
+    )
+}
+
+/// The calendar text of the periods of `grade` (`None`: all) in `lang`.
+pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
+    let mut ics = IcsWriter::with_capacity(16 * 1024);
+    let name = match grade {
+        Some(g) => format!("{} ({})", calendar_name(lang), grades_text(&[g], lang)),
+        None => calendar_name(lang).to_string(),
+    };
+    calendar_head(&mut ics, &name, calendar_description(lang));
+    let school = catalog.school_holidays();
+    for p in school.periods.iter().filter(|p| p.applies_to(grade)) {
+        let Some(after) = p.end.naive().succ_opt() else {
+            continue;
+        };
+        let summary = if grade.is_some() {
+            p.kind.name(lang).to_string()
+        } else {
+            format!("{} ({})", p.kind.name(lang), grades_text(&p.grades, lang))
+        };
+        ics.begin("VEVENT");
+        ics.raw("UID", &uid(p));
+        ics.raw("DTSTAMP", stamp);
+        ics.date("DTSTART", p.start.naive());
+        ics.date("DTEND", after);
+        ics.text("SUMMARY", &summary);
+        ics.text(
+            "DESCRIPTION",
+            &format!("{} {}. {}", p.school_year, p.kind.name(lang), p.source),
+        );
+        ics.raw("CATEGORIES", "SCHOOL");
+        ics.raw("TRANSP", "TRANSPARENT");
+        ics.end("VEVENT");
+    }
+    ics.end("VCALENDAR");
+    ics.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grades_are_written_as_ranges() {
+        assert_eq!(grade_ranges(&[1, 2, 3, 4, 11, 12]), [(1, 4), (11, 12)]);
+        assert_eq!(grades_text(&[1, 2, 3], Lang::Lt), "1–3 kl.");
+        assert_eq!(grades_text(&[11], Lang::En), "grade 11");
+        assert_eq!(grades_text(&[1, 2, 5], Lang::En), "grades 1–2, 5");
+    }
+}
