@@ -151,7 +151,7 @@ impl Pages {
         if page == Some(Page::Style) {
             return self.stylesheet(req);
         }
-        let lang = query.lang;
+        let (lang, grade) = (query.lang, query.grade);
         let page = page.and_then(|p| resolve(p, catalog, today));
         let shows_today = match page {
             Some(Page::Home) | Some(Page::Search) | None => true,
@@ -161,7 +161,13 @@ impl Pages {
             Some(Page::Day(d)) => d.naive() == today,
             Some(Page::Style) => false,
         };
-        let etag = page_etag(catalog, path, lang, &query.q, shows_today.then_some(today));
+        let etag = page_etag(
+            catalog,
+            path,
+            (lang, grade),
+            &query.q,
+            shows_today.then_some(today),
+        );
         let cache_control = if shows_today {
             TODAY_CACHE
         } else {
@@ -188,6 +194,7 @@ impl Pages {
                     texts: &self.texts,
                     lang,
                     today,
+                    grade,
                 };
                 match self.render(&viewer, path, page, &query) {
                     Ok(rendered) => {
@@ -243,13 +250,14 @@ impl Pages {
         let today_href = format!(
             "{}{}",
             today_month.as_deref().unwrap_or("/"),
-            view::lang_query(v.lang, '?')
+            view::page_query(v.lang, v.grade, '?')
         );
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("q={}", encode(&query.q)));
         let frame = Frame::new(
             &self.texts,
             v.lang,
+            v.grade,
             &self.style_path,
             path,
             extra,
@@ -398,9 +406,14 @@ impl Pages {
             (format!("/api/v1/day?date={iso}&lang={lang}"), true),
             (format!("/api/v1/holidays?date={iso}&lang={lang}"), true),
             (format!("/api/v1/name-days?date={iso}"), true),
+            (
+                format!("/api/v1/school-holidays?date={iso}&lang={lang}"),
+                true,
+            ),
         ]
         .map(|(href, keyed)| context! { href, keyed });
         let (_, week, _) = v.catalog.calendar_of(date);
+        let (school, school_covered) = v.school_lines(date);
         context! {
             title => v.date_long(date),
             date => iso,
@@ -415,6 +428,9 @@ impl Pages {
             next => Serde(near(date.succ())),
             month => Serde(Link { href: month_path(date.year(), date.month()), label: v.month_title(date.year(), date.month()) }),
             api => api.to_vec(),
+            school => Serde(school),
+            school_covered,
+            marks => marks(),
         }
     }
 
@@ -451,6 +467,7 @@ fn marks() -> minijinja::Value {
         dayoff => view::mark::DAY_OFF,
         workday => view::mark::WORKING,
         short => view::mark::SHORTENED,
+        school => view::mark::SCHOOL,
     }
 }
 
@@ -465,10 +482,12 @@ fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
     }
 }
 
-/// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt) and `q`.
+/// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt), `q`, and
+/// `grade` (0..12 chooses whose pupils' holidays are shown; anything else is none).
 struct PageQuery {
     lang: Lang,
     q: String,
+    grade: Option<u8>,
 }
 
 impl PageQuery {
@@ -476,12 +495,18 @@ impl PageQuery {
         let mut out = PageQuery {
             lang: Lang::Lt,
             q: String::new(),
+            grade: None,
         };
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             match name.as_ref() {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
                 // Bounded: a longer query is refused by the page anyway.
                 "q" => out.q = value.chars().take(MAX_QUERY_CHARS + 1).collect(),
+                "grade" => {
+                    out.grade = value.parse::<u8>().ok().filter(|g| {
+                        *g <= kalendorius_dataset::school::MAX_GRADE && value == g.to_string()
+                    })
+                }
                 _ => {}
             }
         }
@@ -500,12 +525,13 @@ fn encode(text: &str) -> Cow<'_, str> {
 fn page_etag(
     catalog: &Catalog,
     path: &str,
-    lang: Lang,
+    (lang, grade): (Lang, Option<u8>),
     q: &str,
     today: Option<NaiveDate>,
 ) -> HeaderValue {
     let today = today.map(|d| d.to_string()).unwrap_or_default();
-    let parts = [catalog.etag_tag(), path, lang.code(), q, &today];
+    let grade = grade.map(|g| g.to_string()).unwrap_or_default();
+    let parts = [catalog.etag_tag(), path, lang.code(), q, &today, &grade];
     crate::http::caching::digest_etag("pg", parts.join("\u{0}").as_bytes())
 }
 

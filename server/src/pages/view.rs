@@ -21,6 +21,8 @@ pub mod mark {
     pub const WORKING: &str = "▲";
     /// A working day one hour shorter.
     pub const SHORTENED: &str = "−1";
+    /// A day of the pupils' holidays (of the chosen grade, or of any grade).
+    pub const SCHOOL: &str = "○";
 }
 
 /// What every page needs: the language, the labels, the links of the frame.
@@ -42,6 +44,12 @@ pub struct Frame {
     pub today_href: String,
     /// The dataset version.
     pub version: String,
+    /// The page's path (the grade form submits to it).
+    pub path: String,
+    /// The grade chosen for the pupils' holidays (`?grade=`), if any.
+    pub grade: Option<u8>,
+    /// The chosen grade in words ("5 kl.", "grade 5"); empty without one.
+    pub grade_text: String,
 }
 
 /// A link to the same page in another language.
@@ -69,19 +77,32 @@ fn endonym(lang: Lang) -> &'static str {
 
 /// `?lang=xx` for a language other than the default.
 pub fn lang_query(lang: Lang, separator: char) -> String {
-    if lang == Lang::Lt {
+    page_query(lang, None, separator)
+}
+
+/// The query that keeps the language (other than the default) and the grade on internal
+/// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
+pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
+    let parts: Vec<String> = (lang != Lang::Lt)
+        .then(|| format!("lang={}", lang.code()))
+        .into_iter()
+        .chain(grade.map(|g| format!("grade={g}")))
+        .collect();
+    if parts.is_empty() {
         String::new()
     } else {
-        format!("{separator}lang={}", lang.code())
+        format!("{separator}{}", parts.join("&"))
     }
 }
 
 impl Frame {
-    /// The frame of the page at `path` (with `extra`, such as `q=...`, kept on the language
-    /// links), in `lang`.
+    /// The frame of the page at `path` (with `extra`, such as `q=...`, and the grade kept on
+    /// the language links), in `lang`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         texts: &Texts,
         lang: Lang,
+        grade: Option<u8>,
         css: &str,
         path: &str,
         extra: Option<String>,
@@ -95,6 +116,7 @@ impl Frame {
                     .iter()
                     .cloned()
                     .chain((other != Lang::Lt).then(|| format!("lang={}", other.code())))
+                    .chain(grade.map(|g| format!("grade={g}")))
                     .collect();
                 let href = if query.is_empty() {
                     path.to_string()
@@ -113,11 +135,16 @@ impl Frame {
             lang: lang.code(),
             t: texts.value(lang),
             css: css.to_string(),
-            q: lang_query(lang, '?'),
-            qa: lang_query(lang, '&'),
+            q: page_query(lang, grade, '?'),
+            qa: page_query(lang, grade, '&'),
             langs,
             today_href,
             version: version.to_string(),
+            path: path.to_string(),
+            grade,
+            grade_text: grade
+                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
+                .unwrap_or_default(),
         }
     }
 }
@@ -141,11 +168,12 @@ pub struct Cell {
     pub date: String,
     /// Its page.
     pub href: String,
-    /// CSS classes: `weekend`, `red`, `dayoff`, `workday`, `short`, `today`.
+    /// CSS classes: `weekend`, `red`, `dayoff`, `workday`, `short`, `school`, `today`.
     pub kinds: String,
     /// The symbols of its kinds (see [`mark`]).
     pub marks: String,
-    /// Its kinds in words (for screen readers and the tooltip).
+    /// Its kinds in words (for screen readers and the tooltip), the pupils' holidays with
+    /// their names.
     pub label: String,
     /// Names of its red holidays or of its declared transfer, in the page's language.
     pub holidays: Vec<String>,
@@ -213,6 +241,8 @@ pub struct Viewer<'a> {
     pub lang: Lang,
     /// Today in Vilnius.
     pub today: NaiveDate,
+    /// The grade whose pupils' holidays are shown (`None`: those of any grade).
+    pub grade: Option<u8>,
 }
 
 impl Viewer<'_> {
@@ -365,6 +395,18 @@ impl Viewer<'_> {
             marks.push(mark::SHORTENED);
             label.push(self.text("shortened"));
         }
+        let school: Vec<&str> = self
+            .catalog
+            .school_holidays()
+            .overlapping(date, date, self.grade)
+            .map(|p| p.kind.name(self.lang))
+            .collect();
+        let school_label = format!("{} ({})", self.text("school_holidays"), school.join(", "));
+        if !school.is_empty() {
+            kinds.push("school");
+            marks.push(mark::SCHOOL);
+            label.push(&school_label);
+        }
         if self.is_today(date) {
             kinds.push("today");
             label.push(self.text("today"));
@@ -437,6 +479,24 @@ impl Viewer<'_> {
         out
     }
 
+    /// The pupils' holiday periods containing `date` (of the chosen grade), and whether the
+    /// data covers the date for that grade.
+    pub fn school_lines(&self, date: Date) -> (Vec<SchoolLine>, bool) {
+        let school = self.catalog.school_holidays();
+        let lines = school
+            .overlapping(date, date, self.grade)
+            .map(|p| SchoolLine {
+                name: p.kind.name(self.lang).to_string(),
+                start: p.start.to_string(),
+                end: p.end.to_string(),
+                start_text: self.date_long(p.start),
+                end_text: self.date_long(p.end),
+                grades: crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
+            })
+            .collect();
+        (lines, school.covered(date, date, self.grade))
+    }
+
     /// The label of a holiday type.
     pub fn type_label(&self, kind: HolidayType) -> &str {
         self.text(match kind {
@@ -488,6 +548,23 @@ impl Viewer<'_> {
             href: date.map(day_path),
         }
     }
+}
+
+/// A pupils' holiday period on the day page.
+#[derive(Debug, Serialize)]
+pub struct SchoolLine {
+    /// Its name.
+    pub name: String,
+    /// First day off, `YYYY-MM-DD`.
+    pub start: String,
+    /// Last day off, `YYYY-MM-DD`.
+    pub end: String,
+    /// The first day in words.
+    pub start_text: String,
+    /// The last day in words.
+    pub end_text: String,
+    /// Its grades in words.
+    pub grades: String,
 }
 
 /// A name found by the search page.
