@@ -618,3 +618,73 @@ async fn feeds_are_public_cacheable_and_counted_per_address() {
     .unwrap();
     assert_eq!(plain, body);
 }
+
+#[tokio::test]
+async fn school_holidays_feed_has_one_multi_day_event_per_period() {
+    let app = spawn_real_app().await;
+    let all = feed(&app, "/api/v1/feeds/school-holidays.ics?lang=en").await;
+    assert_eq!(
+        all.property("X-WR-CALNAME"),
+        Some("Lithuanian school holidays")
+    );
+    let event = |feed: &Feed, uid: &str| -> (String, String, String) {
+        let e = feed
+            .calendar
+            .events
+            .iter()
+            .find(|e| prop(e, "UID") == Some(uid))
+            .unwrap_or_else(|| panic!("no event {uid}"));
+        (
+            prop(e, "DTSTART").unwrap().to_string(),
+            prop(e, "DTEND").unwrap().to_string(),
+            unescape(prop(e, "SUMMARY").unwrap()),
+        )
+    };
+    // DTEND is the day after the last day off; the two spring breaks of 2025-2026 apart.
+    assert_eq!(
+        event(&all, "school-2025-2026-spring-g1-10@kalendorius"),
+        (
+            "20260330".into(),
+            "20260407".into(),
+            "Spring (Easter) break (grades 1–10)".into()
+        )
+    );
+    assert_eq!(
+        event(&all, "school-2025-2026-spring-g11-12@kalendorius"),
+        (
+            "20260406".into(),
+            "20260413".into(),
+            "Spring (Easter) break (grades 11–12)".into()
+        )
+    );
+    // Across the new year.
+    assert_eq!(
+        event(&all, "school-2025-2026-christmas-g1-12@kalendorius").1,
+        "20260105"
+    );
+    let uids: std::collections::BTreeSet<&str> = all
+        .calendar
+        .events
+        .iter()
+        .map(|e| prop(e, "UID").unwrap())
+        .collect();
+    assert_eq!(uids.len(), all.calendar.events.len(), "UIDs are unique");
+    // One grade: only its periods, the same UIDs.
+    let grade = feed(&app, "/api/v1/feeds/school-holidays.ics?grade=11").await;
+    assert!(grade
+        .calendar
+        .events
+        .iter()
+        .all(|e| uids.contains(prop(e, "UID").unwrap())));
+    assert!(grade.calendar.events.len() < all.calendar.events.len());
+    assert_eq!(
+        event(&grade, "school-2025-2026-spring-g11-12@kalendorius").2,
+        "Pavasario (Velykų) atostogos"
+    );
+    assert!(!grade
+        .raw
+        .contains("UID:school-2025-2026-spring-g1-10@kalendorius"));
+    // Public, and refused like the other feeds.
+    let resp = app.get("/api/v1/feeds/school-holidays.ics?grade=13").await;
+    assert_error(resp, 400, "invalid_param").await;
+}

@@ -23,4 +23,5 @@ mod process;
 mod public;
 mod redis_harness;
 mod redis_store;
+mod school_holidays;
 mod working_time;

@@ -116,6 +116,22 @@ async fn the_document_lists_the_api_exactly() {
             "/api/v1/feeds/name-days.ics",
             (vec![("lang", false)], false),
         ),
+        (
+            "/api/v1/school-holidays",
+            (
+                vec![
+                    ("date", false),
+                    ("year", false),
+                    ("grade", false),
+                    ("lang", false),
+                ],
+                true,
+            ),
+        ),
+        (
+            "/api/v1/feeds/school-holidays.ics",
+            (vec![("grade", false), ("lang", false)], false),
+        ),
     ]);
     assert_eq!(
         paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -582,6 +598,63 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             429,
             vec![c(true, "/api/v1/name-days/search?name=jon", true, false)],
         ),
+        (
+            "/api/v1/school-holidays",
+            200,
+            vec![
+                c(
+                    false,
+                    "/api/v1/school-holidays?year=2022&lang=en",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/school-holidays?date=2022-04-20",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/school-holidays?date=2022-05-03&grade=0",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/school-holidays",
+            304,
+            vec![
+                c(false, "/api/v1/school-holidays?date=today", true, false),
+                c(false, "/api/v1/school-holidays?date=today", true, true),
+            ],
+        ),
+        (
+            "/api/v1/school-holidays",
+            400,
+            vec![c(
+                false,
+                "/api/v1/school-holidays?year=2022&grade=13",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/school-holidays",
+            401,
+            vec![c(false, "/api/v1/school-holidays?year=2022", false, false)],
+        ),
+        (
+            "/api/v1/school-holidays",
+            429,
+            vec![c(true, "/api/v1/school-holidays?year=2022", true, false)],
+        ),
+        (
+            "/api/v1/school-holidays",
+            503,
+            vec![c(true, "/api/v1/school-holidays?year=2022", true, false)],
+        ),
         // Last: the tight server's Redis is stopped before them.
         (
             "/api/v1/holidays",
@@ -640,6 +713,11 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             "/api/v1/feeds/name-days.ics",
             "/api/v1/feeds/name-days.ics?lang=en",
             "/api/v1/feeds/name-days.ics?lang=x",
+        ),
+        (
+            "/api/v1/feeds/school-holidays.ics",
+            "/api/v1/feeds/school-holidays.ics?grade=5&lang=en",
+            "/api/v1/feeds/school-holidays.ics?grade=13",
         ),
     ] {
         cases.push((path, 200, vec![c(false, url, false, false)]));
@@ -904,9 +982,9 @@ async fn the_document_states_the_rules_a_client_must_follow() {
         }
     }
     assert_eq!(
-        date_params, 10,
-        "date, from, to, the date of each keyed endpoint, those of the working days and the \
-         upcoming holidays' from"
+        date_params, 11,
+        "date, from, to, the date of each keyed endpoint (school holidays included), those of \
+         the working days and the upcoming holidays' from"
     );
     let year = param(&doc, "/api/v1/holidays", "year");
     assert_eq!(year["schema"]["type"], "integer");
