@@ -19,9 +19,11 @@ async fn day_has_exactly_the_spec_fields() {
     let keys: Vec<&String> = body.as_object().unwrap().keys().collect();
     assert_eq!(
         keys.len(),
-        7,
-        "date, lang, day_of_week, is_weekend, week_number, holidays, name_days: {keys:?}"
+        8,
+        "date, lang, day_of_week, is_weekend, week_number, holidays, name_days, \
+         school_holidays: {keys:?}"
     );
+    assert_eq!(body["school_holidays"], json!([]), "not in a break");
     let holidays = body["holidays"].as_array().unwrap();
     assert_eq!(holidays.len(), 2);
     // Holiday order: red first, then type public before traditional.
