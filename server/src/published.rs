@@ -5,7 +5,9 @@
 //!   directory whose version is in service, tagged with their SHA-256 (the manifest lists
 //!   each year file's; the manifest's own is computed), so a consumer can check a download
 //!   against the manifest it came with;
-//! - `/data/schema/{manifest,year}.schema.json` are generated from the dataset crate's types
+//! - `/data/school_holidays.json` likewise (the pupils' holidays, checked against the
+//!   manifest on each request);
+//! - `/data/schema/{manifest,year,school_holidays}.schema.json` are generated from the dataset crate's types
 //!   (`kalendorius_dataset::schema`).
 //!
 //! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
@@ -23,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use kalendorius_dataset::layout::{year_file, MANIFEST_FILE};
-use kalendorius_dataset::Manifest;
+use kalendorius_dataset::layout::{year_file, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
+use kalendorius_dataset::{FileEntry, Manifest};
 use parking_lot::RwLock;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
@@ -105,8 +107,8 @@ pub struct Published {
     root: PathBuf,
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
-    /// The manifest schema, then the year schema.
-    schemas: [Document; 2],
+    /// The manifest schema, the year schema, the school holidays' schema.
+    schemas: [Document; 3],
 }
 
 impl Published {
@@ -125,6 +127,7 @@ impl Published {
             schemas: [
                 schema(kalendorius_dataset::schema::manifest_schema()),
                 schema(kalendorius_dataset::schema::year_schema()),
+                schema(kalendorius_dataset::schema::school_holidays_schema()),
             ],
         }
     }
@@ -153,6 +156,9 @@ impl Published {
                 return serve(req, &self.schemas[0], SCHEMA_CONTENT_TYPE)
             }
             "/schema/year.schema.json" => return serve(req, &self.schemas[1], SCHEMA_CONTENT_TYPE),
+            "/schema/school_holidays.schema.json" => {
+                return serve(req, &self.schemas[2], SCHEMA_CONTENT_TYPE)
+            }
             _ => self
                 .dataset(catalog)
                 .and_then(|dataset| dataset.document(rest)),
@@ -188,7 +194,7 @@ fn not_published(rest: &str, catalog: &Catalog) -> ApiError {
             "year {year} is not in the dataset in service, which covers {first}..{last}"
         ),
         None => format!(
-            "no such published file; the files are /data/manifest.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year}}.schema.json"
+            "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays}}.schema.json"
         ),
     };
     ApiError::new(ErrorCode::NotFound, message)
@@ -286,6 +292,9 @@ impl PublishedDataset {
                 etag: self.manifest_file.etag.clone(),
             }));
         }
+        if rest == "/school_holidays.json" {
+            return self.school_holidays().map(Some);
+        }
         let Some(year) = year_of(rest) else {
             return Ok(None);
         };
@@ -296,6 +305,30 @@ impl PublishedDataset {
             body,
             etag: quoted(sha),
         }))
+    }
+
+    /// `school_holidays.json` (a few KiB, read on each request), checked against the
+    /// manifest.
+    fn school_holidays(&self) -> Result<Document, PublishedError> {
+        let entry = self
+            .manifest
+            .files
+            .iter()
+            .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
+            .ok_or_else(|| PublishedError::Mismatch {
+                path: self.dir.join(MANIFEST_FILE),
+                reason: format!("{SCHOOL_HOLIDAYS_FILE} is not listed"),
+            })?;
+        let path = self.dir.join(&entry.path);
+        let bytes = std::fs::read(&path).map_err(|source| PublishedError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        check_entry(&path, &bytes, entry)?;
+        Ok(Document {
+            body: Bytes::from(bytes),
+            etag: quoted(&entry.sha256),
+        })
     }
 
     /// The bytes of `years/{year}.json` and their SHA-256 from the manifest, or `None` when
@@ -322,22 +355,28 @@ impl PublishedDataset {
                 }
             }
         })?;
-        let sha = kalendorius_dataset::digest::sha256_hex(&bytes);
-        if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
-            return Err(PublishedError::Mismatch {
-                path,
-                reason: format!(
-                    "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
-                    bytes.len(),
-                    entry.bytes,
-                    entry.sha256
-                ),
-            });
-        }
+        check_entry(&path, &bytes, entry)?;
         let bytes = Bytes::from(bytes);
         self.years.insert(year, bytes.clone());
         Ok(Some((bytes, &entry.sha256)))
     }
+}
+
+/// The bytes of the file at `path` match its manifest `entry` (size and SHA-256).
+fn check_entry(path: &Path, bytes: &[u8], entry: &FileEntry) -> Result<(), PublishedError> {
+    let sha = kalendorius_dataset::digest::sha256_hex(bytes);
+    if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
+        return Err(PublishedError::Mismatch {
+            path: path.to_path_buf(),
+            reason: format!(
+                "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
+                bytes.len(),
+                entry.bytes,
+                entry.sha256
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// `"<text>"`, a strong tag.

@@ -201,6 +201,27 @@ async fn the_year_files_carry_their_periods_and_validate() {
     let old: Value = app.json("/data/years/2010.json").await;
     assert_eq!(old["school_holidays"], json!([]));
     assert!(validator.is_valid(&old));
+    // school_holidays.json: served as listed in the manifest, valid under its schema.
+    let resp = app.get("/data/schema/school_holidays.schema.json").await;
+    let schema: Value = serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let manifest: Value = app.json("/data/manifest.json").await;
+    let entry = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "school_holidays.json")
+        .unwrap();
+    let resp = app.get("/data/school_holidays.json").await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        header(&resp, "etag").map(str::to_string),
+        Some(format!("\"{}\"", entry["sha256"].as_str().unwrap()))
+    );
+    let file: Value = serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap();
+    assert!(validator.is_valid(&file));
+    assert_eq!(file["school_years"][0]["id"], "2019-2020");
+    assert_eq!(file["school_years"].as_array().unwrap().len(), 7);
 }
 
 fn sel(css: &str) -> Selector {
