@@ -26,6 +26,7 @@ TARGET_LAISVADIENIS=0.8
 TARGET_DAYS=0.6
 TARGET_DAY=0.6
 TARGET_WORKING_TIME=0.6
+TARGET_SCHOOL_HOLIDAYS=0.6
 TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
 TARGET_PAGE=0.5
@@ -405,6 +406,7 @@ main() {
     local days="$srv/api/v1/days?from=2026-01-01&to=2026-12-31"
     local day="$srv/api/v1/day?date=2026-12-24"
     local wtime="$srv/api/v1/working-time?year=2026"
+    local school="$srv/api/v1/school-holidays?year=2026"
     local wdays="$srv/api/v1/working-days?from=2026-01-01&to=2026-12-31"
     local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
     local page="$srv/2026/12?lang=lt"
@@ -418,6 +420,7 @@ main() {
     check_200 "$days"
     check_200 "$day" -H "X-API-Key: $key"
     check_200 "$wtime" -H "X-API-Key: $key"
+    check_200 "$school" -H "X-API-Key: $key"
     check_200 "$wdays" -H "X-API-Key: $key"
     check_200 "$wadd" -H "X-API-Key: $key"
     check_200 "$page"
@@ -436,6 +439,7 @@ main() {
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
     local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=() f_res=() y_res=() g_res=()
+    local sh_res=()
     for round in $(seq 1 "$ROUNDS"); do
         log "round $round/$ROUNDS: every endpoint of the table, each right after a baseline load"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
@@ -443,6 +447,7 @@ main() {
         after_baseline "$days"; s_res+=("$PAIRED")
         after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
         after_baseline "$wtime" "X-API-Key: $key"; wt_res+=("$PAIRED")
+        after_baseline "$school" "X-API-Key: $key"; sh_res+=("$PAIRED")
         after_baseline "$wdays" "X-API-Key: $key"; wd_res+=("$PAIRED")
         after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
         after_baseline "$page"; p_res+=("$PAIRED")
@@ -491,6 +496,7 @@ main() {
     summary_row "GET /api/v1/days?from=2026-01-01&to=2026-12-31" "$TARGET_DAYS" "${s_res[@]}"
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
     summary_row "GET /api/v1/working-time?year=2026 (X-API-Key)" "$TARGET_WORKING_TIME" "${wt_res[@]}"
+    summary_row "GET /api/v1/school-holidays?year=2026 (X-API-Key)" "$TARGET_SCHOOL_HOLIDAYS" "${sh_res[@]}"
     summary_row "GET /api/v1/working-days?from=2026-01-01&to=2026-12-31 (X-API-Key)" "$TARGET_WORKING_DAYS" "${wd_res[@]}"
     summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
     summary_row "GET /2026/12?lang=lt (HTML page)" "$TARGET_PAGE" "${p_res[@]}"
