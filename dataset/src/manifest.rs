@@ -13,8 +13,10 @@ pub struct Manifest {
     /// an equal version, and any change to a source gives a new one.
     pub dataset_version: String,
     /// First year covered.
+    #[schemars(range(min = crate::FIRST_YEAR, max = crate::LAST_YEAR))]
     pub first_year: i32,
     /// Last year covered.
+    #[schemars(range(min = crate::FIRST_YEAR, max = crate::LAST_YEAR))]
     pub last_year: i32,
     /// Every JSON file of the dataset, in path order.
     pub files: Vec<FileEntry>,
@@ -33,6 +35,7 @@ pub struct FileEntry {
     /// Size in bytes.
     pub bytes: u64,
     /// SHA-256 of the content, lower-case hex.
+    #[schemars(pattern(crate::schema::SHA256_PATTERN))]
     pub sha256: String,
 }
 
@@ -47,6 +50,7 @@ pub struct DatabaseEntry {
     /// Number of key/value pairs over all trees.
     pub entries: u64,
     /// [`crate::digest::ContentDigest`] of every tree, lower-case hex.
+    #[schemars(pattern(crate::schema::SHA256_PATTERN))]
     pub content_sha256: String,
     /// The string table (`meta` key `strings`) the years refer to.
     pub strings: StoredValue,
@@ -61,6 +65,7 @@ pub struct StoredValue {
     /// Size of the value in bytes.
     pub bytes: u64,
     /// SHA-256 of the value, lower-case hex.
+    #[schemars(pattern(crate::schema::SHA256_PATTERN))]
     pub sha256: String,
 }
 
@@ -70,10 +75,12 @@ pub struct StoredValue {
 #[serde(deny_unknown_fields)]
 pub struct DatabaseValue {
     /// The year (its key is [`crate::layout::year_key`]).
+    #[schemars(range(min = crate::FIRST_YEAR, max = crate::LAST_YEAR))]
     pub year: i32,
     /// Size of the value in bytes.
     pub bytes: u64,
     /// SHA-256 of the value, lower-case hex.
+    #[schemars(pattern(crate::schema::SHA256_PATTERN))]
     pub sha256: String,
 }
 

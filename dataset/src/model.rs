@@ -189,8 +189,10 @@ pub struct Day {
     /// The date.
     pub date: Date,
     /// 0 = Sunday, 1 = Monday, ... 6 = Saturday.
+    #[schemars(range(min = 0, max = 6))]
     pub day_of_week: u8,
     /// ISO 8601 week number.
+    #[schemars(range(min = 1, max = 53))]
     pub iso_week: u8,
     /// Saturday or Sunday.
     pub is_weekend: bool,
@@ -231,6 +233,7 @@ pub struct YearFile {
     /// [`crate::SCHEMA_VERSION`] of the writer.
     pub schema_version: u32,
     /// The year.
+    #[schemars(range(min = crate::FIRST_YEAR, max = crate::LAST_YEAR))]
     pub year: i32,
     /// All days of the year, January 1 first.
     pub days: Vec<Day>,
