@@ -8,9 +8,8 @@
 //!
 //! Neither is counted or rate-limited, neither needs a key, and both are `Cache-Control:
 //! no-store` (a cached "ok" says nothing about now). They answer GET and HEAD (and OPTIONS,
-//! as every path of the service does); the gate routes them before any limiter. They are
-//! not in the OpenAPI document: that document describes the versioned API under `/api/v1`,
-//! and the probes are the operators' contract, documented in docs/api.md.
+//! as every path of the service does); the gate routes them before any limiter. The OpenAPI
+//! document describes them from [`PROBES`] and [`ProbeOk`].
 
 use poem::http::header;
 use poem::{IntoResponse, Response};
@@ -24,8 +23,62 @@ pub const HEALTH_PATH: &str = "/health";
 /// The readiness probe's path.
 pub const READY_PATH: &str = "/ready";
 
-/// The body of a probe that is fine.
+/// `Cache-Control` of every probe answer: a cached "ok" says nothing about now.
+pub const CACHE_CONTROL: &str = "no-store";
+
+/// The body of a probe that is fine: [`ProbeOk`] as JSON (a unit test holds them together).
 const OK_BODY: &str = r#"{"status":"ok"}"#;
+
+/// The answer of a probe that is fine.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ProbeOk {
+    /// Always `ok`.
+    pub status: ProbeState,
+}
+
+/// The state a successful probe reports.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ProbeState {
+    /// Serving.
+    Ok,
+}
+
+/// What the OpenAPI document says of a probe.
+pub struct ProbeDoc {
+    /// Its path.
+    pub path: &'static str,
+    /// The document's `operationId`.
+    pub operation_id: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// What it answers.
+    pub description: &'static str,
+    /// Whether it may answer 503 `not_ready`.
+    pub may_be_unready: bool,
+}
+
+/// The probes, for the OpenAPI document.
+pub const PROBES: [ProbeDoc; 2] = [
+    ProbeDoc {
+        path: HEALTH_PATH,
+        operation_id: "health",
+        summary: "Liveness",
+        description: "200 whenever the process serves HTTP. Never counted or rate-limited, \
+                      no key, `Cache-Control: no-store`.",
+        may_be_unready: false,
+    },
+    ProbeDoc {
+        path: READY_PATH,
+        operation_id: "ready",
+        summary: "Readiness",
+        description: "200 when the service can answer the API: a dataset is loaded and the \
+                      state database (keys and counters; with several processes, Redis) is \
+                      usable; otherwise 503 `not_ready`. Never counted or rate-limited, no \
+                      key, `Cache-Control: no-store`.",
+        may_be_unready: true,
+    },
+];
 
 /// The two probes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +114,7 @@ pub fn answer(probe: Probe, store: &Store) -> Response {
     }
     Response::builder()
         .header(header::CONTENT_TYPE, JSON_CONTENT_TYPE)
-        .header(header::CACHE_CONTROL, "no-store")
+        .header(header::CACHE_CONTROL, CACHE_CONTROL)
         .body(OK_BODY)
 }
 
@@ -73,5 +126,9 @@ mod tests {
     fn the_ok_body_is_json() {
         let v: serde_json::Value = serde_json::from_str(OK_BODY).unwrap();
         assert_eq!(v, serde_json::json!({"status": "ok"}));
+        let typed = ProbeOk {
+            status: ProbeState::Ok,
+        };
+        assert_eq!(serde_json::to_string(&typed).unwrap(), OK_BODY);
     }
 }

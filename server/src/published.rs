@@ -28,7 +28,7 @@ use bytes::Bytes;
 use kalendorius_dataset::layout::{year_file, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
 use kalendorius_dataset::{FileEntry, Manifest};
 use parking_lot::RwLock;
-use poem::http::{header, HeaderValue, StatusCode};
+use poem::http::HeaderValue;
 use poem::{IntoResponse, Request, Response};
 
 use crate::catalog::Catalog;
@@ -46,7 +46,17 @@ pub const CACHE_CONTROL: &str = "public, max-age=86400";
 pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 
 /// The media type of a JSON Schema.
-const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
+pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
+
+/// The directory of the schemas under [`PREFIX`].
+pub const SCHEMA_DIR: &str = "schema";
+
+/// The schemas' file names: of the manifest, of a year file, of the school holidays.
+pub const SCHEMA_FILES: [&str; 3] = [
+    "manifest.schema.json",
+    "year.schema.json",
+    "school_holidays.schema.json",
+];
 
 /// Why a published file cannot be served. Each is a fault of the installation (a dataset
 /// directory removed or altered while in service), logged and answered as a 500, except
@@ -107,7 +117,7 @@ pub struct Published {
     root: PathBuf,
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
-    /// The manifest schema, the year schema, the school holidays' schema.
+    /// The schemas, named by [`SCHEMA_FILES`].
     schemas: [Document; 3],
 }
 
@@ -151,18 +161,16 @@ impl Published {
     pub fn answer(&self, req: &Request, catalog: &Catalog) -> Response {
         let path = req.uri().path();
         let rest = path.strip_prefix(PREFIX).unwrap_or(path);
-        let document = match rest {
-            "/schema/manifest.schema.json" => {
-                return serve(req, &self.schemas[0], SCHEMA_CONTENT_TYPE)
-            }
-            "/schema/year.schema.json" => return serve(req, &self.schemas[1], SCHEMA_CONTENT_TYPE),
-            "/schema/school_holidays.schema.json" => {
-                return serve(req, &self.schemas[2], SCHEMA_CONTENT_TYPE)
-            }
-            _ => self
-                .dataset(catalog)
-                .and_then(|dataset| dataset.document(rest)),
-        };
+        let schema = rest
+            .strip_prefix('/')
+            .and_then(|r| r.strip_prefix(SCHEMA_DIR)?.strip_prefix('/'))
+            .and_then(|name| SCHEMA_FILES.iter().position(|&file| file == name));
+        if let Some(index) = schema {
+            return serve(req, &self.schemas[index], SCHEMA_CONTENT_TYPE);
+        }
+        let document = self
+            .dataset(catalog)
+            .and_then(|dataset| dataset.document(rest));
         match document {
             Ok(Some(document)) => serve(req, &document, JSON_CONTENT_TYPE),
             Ok(None) => not_published(rest, catalog).into_response(),
@@ -211,15 +219,13 @@ fn year_of(rest: &str) -> Option<i32> {
 
 /// A 200 (or 304) of `document`.
 fn serve(req: &Request, document: &Document, content_type: &'static str) -> Response {
-    let builder = Response::builder()
-        .header(header::ETAG, document.etag.clone())
-        .header(header::CACHE_CONTROL, CACHE_CONTROL);
-    if caching::not_modified(req.headers(), &document.etag) {
-        return builder.status(StatusCode::NOT_MODIFIED).finish();
-    }
-    builder
-        .header(header::CONTENT_TYPE, content_type)
-        .body(document.body.clone())
+    caching::fixed(
+        req.headers(),
+        &document.etag,
+        CACHE_CONTROL,
+        content_type,
+        document.body.clone(),
+    )
 }
 
 /// The published files of one dataset version.

@@ -44,6 +44,28 @@ pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
         })
 }
 
+/// The answer of a fixed resource (a stylesheet, an icon, a published file): `body` with
+/// its `etag` and `cache_control`, or a 304 when the request's `If-None-Match` matches.
+pub fn fixed(
+    request: &HeaderMap,
+    etag: &HeaderValue,
+    cache_control: &'static str,
+    content_type: &'static str,
+    body: Bytes,
+) -> poem::Response {
+    let builder = poem::Response::builder()
+        .header(header::ETAG, etag.clone())
+        .header(header::CACHE_CONTROL, cache_control);
+    if not_modified(request, etag) {
+        return builder
+            .status(poem::http::StatusCode::NOT_MODIFIED)
+            .finish();
+    }
+    builder
+        .header(header::CONTENT_TYPE, content_type)
+        .body(body)
+}
+
 /// A strong ETag for a body that is not a function of the dataset and parameters alone (a
 /// rendered page, a document, a feed): `"<prefix>-<16 hex digits of its SHA-256>"`.
 pub fn digest_etag(prefix: &str, body: &[u8]) -> HeaderValue {

@@ -132,6 +132,11 @@ async fn the_document_lists_the_api_exactly() {
             "/api/v1/feeds/school-holidays.ics",
             (vec![("grade", false), ("lang", false)], false),
         ),
+        ("/data/manifest.json", (vec![], false)),
+        ("/data/years/{year}.json", (vec![("year", true)], false)),
+        ("/data/schema/{name}", (vec![("name", true)], false)),
+        ("/health", (vec![], false)),
+        ("/ready", (vec![], false)),
     ]);
     assert_eq!(
         paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -146,8 +151,14 @@ async fn the_document_lists_the_api_exactly() {
             .unwrap()
             .iter()
             .map(|p| {
-                assert_eq!(p["in"], "query");
-                (p["name"].as_str().unwrap(), p["required"] == true)
+                let name = p["name"].as_str().unwrap();
+                let place = if path.contains(&format!("{{{name}}}")) {
+                    "path"
+                } else {
+                    "query"
+                };
+                assert_eq!(p["in"], place, "{path} {name}");
+                (name, p["required"] == true)
             })
             .collect();
         assert_eq!(&declared, params, "{path}");
@@ -208,6 +219,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             laisvadienis_per_minute: 1,
             days_per_minute: 1,
             feeds_per_minute: 1,
+            data_per_minute: 1,
             ..Default::default()
         }),
         // On Redis, stopped for the 503 cases (the last ones).
@@ -223,12 +235,22 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         url: &'static str,
         key: bool,
         etag_of_previous: bool,
+        /// Sent with two `Host` headers (a raw request).
+        two_hosts: bool,
     }
     let c = |tight, url, key, etag_of_previous| Case {
         tight,
         url,
         key,
         etag_of_previous,
+        two_hosts: false,
+    };
+    let two_hosts = |url| Case {
+        tight: false,
+        url,
+        key: false,
+        etag_of_previous: false,
+        two_hosts: true,
     };
     let mut cases: Vec<(&str, u16, Vec<Case>)> = vec![
         (
@@ -826,6 +848,47 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         ),
     ]);
 
+    // The published files and the probes.
+    for (path, url, missing) in [
+        ("/data/manifest.json", "/data/manifest.json", None),
+        (
+            "/data/years/{year}.json",
+            "/data/years/2022.json",
+            Some("/data/years/1600.json"),
+        ),
+        (
+            "/data/schema/{name}",
+            "/data/schema/year.schema.json",
+            Some("/data/schema/day.schema.json"),
+        ),
+    ] {
+        cases.push((path, 200, vec![c(false, url, false, false)]));
+        cases.push((
+            path,
+            304,
+            vec![c(false, url, false, false), c(false, url, false, true)],
+        ));
+        cases.push((path, 400, vec![two_hosts(url)]));
+        if let Some(missing) = missing {
+            cases.push((path, 404, vec![c(false, missing, false, false)]));
+        }
+        cases.push((
+            path,
+            429,
+            vec![c(true, url, false, false), c(true, url, false, false)],
+        ));
+    }
+    cases.push((
+        "/data/schema/{name}",
+        200,
+        vec![c(false, "/data/schema/manifest.schema.json", false, false)],
+    ));
+    for probe in ["/health", "/ready"] {
+        cases.push((probe, 200, vec![c(false, probe, false, false)]));
+        cases.push((probe, 400, vec![two_hosts(probe)]));
+    }
+    cases.push(("/ready", 503, vec![c(true, "/ready", false, false)]));
+
     // The 503 cases stop the tight server's Redis: they go last (a stable sort keeps the
     // order of the others).
     cases.sort_by_key(|(_, status, _)| *status == 503);
@@ -859,6 +922,14 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         for case in requests {
             let target = if case.tight { &tight } else { &app };
             let key = if case.tight { &tight_key } else { &key };
+            if case.two_hosts {
+                let request = format!(
+                    "GET {} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n",
+                    case.url
+                );
+                last = Some(target.raw(request.as_bytes()).await);
+                continue;
+            }
             let mut req = target.client.get(format!("{}{}", target.base, case.url));
             if case.key {
                 req = req.header("X-API-Key", key);
@@ -868,16 +939,24 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             }
             let resp = req.send().await.unwrap();
             last_etag = header(&resp, "etag").map(str::to_string);
-            last = Some(resp);
+            last = Some(RawResponse {
+                status: resp.status().as_u16(),
+                headers: resp
+                    .headers()
+                    .iter()
+                    .map(|(n, v)| (n.as_str().to_string(), v.to_str().unwrap().to_string()))
+                    .collect(),
+                body: resp.bytes().await.unwrap().to_vec(),
+            });
         }
         let resp = last.unwrap();
-        assert_eq!(resp.status().as_u16(), *status, "{path} {status}");
+        assert_eq!(resp.status, *status, "{path} {status}");
         for (name, spec) in declared["headers"].as_object().into_iter().flatten() {
             if spec["required"] != true {
                 continue;
             }
             assert!(
-                resp.headers().contains_key(name.to_lowercase().as_str()),
+                resp.header(&name.to_lowercase()).is_some(),
                 "{path} {status}: documented header {name} missing"
             );
         }
@@ -886,19 +965,20 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             assert!(content.is_null());
             continue;
         }
-        if *status == 200 && path.ends_with(".ics") {
-            assert!(
-                !content[CALENDAR]["schema"].is_null(),
-                "{path}: calendar documented"
-            );
-            assert_eq!(header(&resp, "content-type"), Some(CALENDAR));
-            let body = resp.text().await.unwrap();
+        // The body is documented under the media type it is sent as.
+        let media_type = resp.header("content-type").expect("a content type");
+        let schema = &content[media_type]["schema"];
+        assert!(
+            !schema.is_null(),
+            "{path} {status}: no {media_type} body documented"
+        );
+        if media_type == CALENDAR {
+            let body = String::from_utf8(resp.body).unwrap();
             assert!(body.starts_with("BEGIN:VCALENDAR\r\n"), "{path}");
             continue;
         }
-        let schema = &content[JSON]["schema"];
-        assert!(!schema.is_null(), "{path} {status}: JSON body documented");
-        let body = resp.json_body().await;
+        let body: Value = serde_json::from_slice(&resp.body)
+            .unwrap_or_else(|e| panic!("{path} {status}: not JSON: {e}"));
         validate(&doc, schema, &body, &format!("{path} {status}"))
             .unwrap_or_else(|e| panic!("{e}\nbody: {body}"));
     }
