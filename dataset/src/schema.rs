@@ -9,7 +9,7 @@
 //!
 //! They hold to what strict validators (ajv in its default strict mode, the `jsonschema`
 //! crate) accept and check: only standard `format`s (schemars writes `uint8`, `int32` and
-//! the like for Rust integers; [`StandardIntegers`] turns them into `minimum`/`maximum`),
+//! the like for Rust integers; [`StandardFormats`] turns them into `minimum`/`maximum`),
 //! every object closed (`additionalProperties: false`, [`CloseObjects`]: the files carry
 //! no field their types do not declare), and a checksum is 64 lower-case hex digits
 //! ([`SHA256_PATTERN`], on the fields themselves).
@@ -53,7 +53,7 @@ pub fn school_holidays_schema() -> Value {
 /// closed objects. The server's OpenAPI document uses them too.
 pub fn settings() -> schemars::generate::SchemaSettings {
     schemars::generate::SchemaSettings::draft2020_12()
-        .with_transform(StandardIntegers)
+        .with_transform(StandardFormats)
         .with_transform(CloseObjects)
         .with_transform(PlainEnums)
 }
@@ -73,18 +73,24 @@ fn schema_of<T: schemars::JsonSchema>(name: &str, description: &str) -> Value {
     schema
 }
 
-/// Replaces the non-standard integer `format`s schemars writes for Rust integer types
+/// Replaces the non-standard `format`s schemars writes for Rust number types: an integer's
 /// (`uint8`, `int32`, `uint64`, ...) by the type's range as `minimum` and `maximum`
-/// (keeping a narrower bound already there).
+/// (keeping a narrower bound already there); a float's (`double`, `float`) is dropped.
 #[derive(Debug, Clone, Copy)]
-pub struct StandardIntegers;
+pub struct StandardFormats;
 
-impl Transform for StandardIntegers {
+impl Transform for StandardFormats {
     fn transform(&mut self, schema: &mut schemars::Schema) {
         let range = schema
             .get("format")
             .and_then(Value::as_str)
             .and_then(integer_range);
+        if matches!(
+            schema.get("format").and_then(Value::as_str),
+            Some("double" | "float")
+        ) {
+            schema.remove("format");
+        }
         if let Some((min, max)) = range {
             schema.remove("format");
             let own =

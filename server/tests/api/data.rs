@@ -134,6 +134,7 @@ async fn the_schemas_are_served_and_validate_the_files() {
             schema["$schema"],
             "https://json-schema.org/draft/2020-12/schema"
         );
+        assert_eq!(schema_problems(&schema), Vec::<String>::new(), "{name}");
         validators.push(jsonschema::draft202012::new(&schema).expect("the schema compiles"));
     }
     let manifest: serde_json::Value =
@@ -155,6 +156,17 @@ async fn the_schemas_are_served_and_validate_the_files() {
     let value = day.remove("laisvadienis").unwrap();
     day.insert("laisvadienas".into(), value);
     assert!(!validators[1].is_valid(&broken));
+    // Closed objects: an added field is refused; checksums are 64 hex digits.
+    let mut extra = year.clone();
+    extra["days"][0]["extra"] = serde_json::json!(1);
+    assert!(!validators[1].is_valid(&extra));
+    let mut short = manifest.clone();
+    short["files"][0]["sha256"] = serde_json::json!("abc123");
+    assert!(!validators[0].is_valid(&short));
+    let mut upper = manifest.clone();
+    let sha = upper["files"][0]["sha256"].as_str().unwrap().to_uppercase();
+    upper["files"][0]["sha256"] = serde_json::json!(sha);
+    assert!(!validators[0].is_valid(&upper));
 }
 
 #[tokio::test]

@@ -607,3 +607,64 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// What a strict validator (ajv in strict mode) or a generated client would object to in a
+/// JSON Schema, each with where it is: a `format` JSON Schema 2020-12 does not define, an
+/// object schema that is not closed (`additionalProperties: false`), a choice of strings
+/// written as a `oneOf` of `const`s rather than an `enum`.
+pub fn schema_problems(schema: &Value) -> Vec<String> {
+    const FORMATS: [&str; 19] = [
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+    ];
+    fn walk(value: &Value, at: &str, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(format) = map.get("format").and_then(Value::as_str) {
+                    if !FORMATS.contains(&format) {
+                        out.push(format!("{at}: format {format}"));
+                    }
+                }
+                if map.contains_key("properties")
+                    && map.get("additionalProperties") != Some(&Value::Bool(false))
+                {
+                    out.push(format!("{at}: an open object"));
+                }
+                if let Some(Value::Array(variants)) = map.get("oneOf") {
+                    if variants.iter().all(|v| v.get("const").is_some()) {
+                        out.push(format!("{at}: oneOf of consts"));
+                    }
+                }
+                for (key, item) in map {
+                    walk(item, &format!("{at}/{key}"), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, &format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, "", &mut out);
+    out
+}

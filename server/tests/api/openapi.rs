@@ -1131,6 +1131,20 @@ async fn the_document_states_the_rules_a_client_must_follow() {
     }
 }
 
+/// The document's schemas are what strict validators and generated clients take: standard
+/// formats only, closed objects, plain enums.
+#[tokio::test]
+async fn the_document_schemas_are_strict() {
+    let app = spawn_app().await;
+    let doc = document(&app).await;
+    assert_eq!(schema_problems(&doc["components"]), Vec::<String>::new());
+    assert_eq!(schema_problems(&doc["paths"]), Vec::<String>::new());
+    assert_eq!(doc["servers"][0]["url"], "/");
+    let reason = &doc["components"]["schemas"]["Reason"];
+    assert_eq!(reason["type"], "string");
+    assert!(reason["enum"].as_array().is_some_and(|e| e.len() == 3));
+}
+
 /// The public answers are written from precomputed parts, not by serde: their bytes are
 /// exactly the JSON of their answer types (each field, in order, nothing more).
 #[tokio::test]
