@@ -279,10 +279,10 @@ impl App {
     }
 
     /// The per-IP counter of a public target that is not an operation: the pages (not the
-    /// stylesheet, fetched once a year per browser) and the published files.
+    /// stylesheet and the icon, fetched once per browser) and the published files.
     fn public_counter(&self, target: Target, req: &Request) -> Option<PublicEndpoint> {
         match target {
-            Target::Page if self.pages.is_stylesheet(req.uri().path()) => None,
+            Target::Page if self.pages.is_asset(req.uri().path()) => None,
             Target::Page => Some(PublicEndpoint::Pages),
             Target::Data => Some(PublicEndpoint::Data),
             _ => None,

@@ -59,6 +59,15 @@ pub const STYLE_CACHE: &str = "public, max-age=31536000, immutable";
 /// 60 KiB): a few hundred pages.
 pub const CACHE_BUDGET: usize = 8 << 20;
 
+/// `Cache-Control` of the icon: its URL is fixed, so a week, then revalidated by its ETag.
+pub const FAVICON_CACHE: &str = "public, max-age=604800";
+
+/// `Content-Type` of the icon.
+const ICON: &str = "image/x-icon";
+
+/// The icon (32 by 32 pixels, one PNG image in an ICO file), embedded at build time.
+const FAVICON: &[u8] = include_bytes!("templates/favicon.ico");
+
 /// The templates, by name, embedded at build time.
 const TEMPLATES: [(&str, &str); 8] = [
     ("base.html", include_str!("templates/base.html")),
@@ -101,6 +110,8 @@ pub struct Pages {
     style_path: String,
     /// The stylesheet's strong ETag (its hash).
     style_etag: HeaderValue,
+    /// The icon's strong ETag.
+    favicon_etag: HeaderValue,
     /// Rendered pages by their ETag.
     cache: ByteCache<Box<str>, Bytes>,
 }
@@ -128,6 +139,7 @@ impl Pages {
             style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
             style_etag: HeaderValue::from_str(&format!("\"css-{hash}\""))
                 .expect("hex digits are a valid header value"),
+            favicon_etag: caching::digest_etag("icon", FAVICON),
             cache: ByteCache::new(CACHE_BUDGET),
         })
     }
@@ -137,10 +149,10 @@ impl Pages {
         &self.style_path
     }
 
-    /// Whether `path` is the stylesheet (served without counting: a page view costs one
-    /// count, and the stylesheet is cached by browsers for a year).
-    pub fn is_stylesheet(&self, path: &str) -> bool {
-        path == self.style_path
+    /// Whether `path` is the stylesheet or the icon (served without counting: a page view
+    /// costs one count, and browsers fetch both once and keep them).
+    pub fn is_asset(&self, path: &str) -> bool {
+        path == self.style_path || path == route::FAVICON_PATH
     }
 
     /// Answers a GET of a page path (`is_page_path`) from `catalog` on `today` (Vilnius).
@@ -148,8 +160,10 @@ impl Pages {
         let path = req.uri().path();
         let query = PageQuery::parse(req.uri().query());
         let page = route::parse(path, &self.style_path);
-        if page == Some(Page::Style) {
-            return self.stylesheet(req);
+        match page {
+            Some(Page::Style) => return self.stylesheet(req),
+            Some(Page::Favicon) => return self.favicon(req),
+            _ => {}
         }
         let (lang, grade) = (query.lang, query.grade);
         let page = page.and_then(|p| resolve(p, catalog, today));
@@ -159,7 +173,7 @@ impl Pages {
             Some(Page::LongWeekends(_)) => false,
             Some(Page::Month(y, m)) => (y, m) == (today.year(), today.month()),
             Some(Page::Day(d)) => d.naive() == today,
-            Some(Page::Style) => false,
+            Some(Page::Style | Page::Favicon) => false,
         };
         let etag = page_etag(
             catalog,
@@ -224,15 +238,13 @@ impl Pages {
     }
 
     fn stylesheet(&self, req: &Request) -> Response {
-        let builder = Response::builder()
-            .header(header::ETAG, self.style_etag.clone())
-            .header(header::CACHE_CONTROL, STYLE_CACHE);
-        if caching::not_modified(req.headers(), &self.style_etag) {
-            return builder.status(StatusCode::NOT_MODIFIED).finish();
-        }
-        builder
-            .header(header::CONTENT_TYPE, CSS)
-            .body(Bytes::from_static(STYLE.as_bytes()))
+        let body = Bytes::from_static(STYLE.as_bytes());
+        caching::fixed(req.headers(), &self.style_etag, STYLE_CACHE, CSS, body)
+    }
+
+    fn favicon(&self, req: &Request) -> Response {
+        let body = Bytes::from_static(FAVICON);
+        caching::fixed(req.headers(), &self.favicon_etag, FAVICON_CACHE, ICON, body)
     }
 
     /// Renders `page` (`None`: the 404 page).
@@ -254,7 +266,7 @@ impl Pages {
         );
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("q={}", encode(&query.q)));
-        let frame = Frame::new(
+        let mut frame = Frame::new(
             &self.texts,
             v.lang,
             v.grade,
@@ -263,6 +275,14 @@ impl Pages {
             extra,
             today_href,
             v.catalog.version(),
+        );
+        frame.description = v.texts.fill(
+            v.lang,
+            "site_description",
+            &[
+                ("first", &v.catalog.first().year().to_string()),
+                ("last", &v.catalog.last().year().to_string()),
+            ],
         );
         let (name, ctx) = match page {
             Some(Page::Home) => {
@@ -278,7 +298,7 @@ impl Pages {
             Some(Page::LongWeekends(y)) => ("long_weekends.html", v.long_weekends_context(y)),
             Some(Page::Day(date)) => ("day.html", self.day_context(v, date)),
             Some(Page::Search) => ("search.html", self.search_context(v, &query.q)),
-            Some(Page::Style) | None => (
+            Some(Page::Style | Page::Favicon) | None => (
                 "not_found.html",
                 context! {
                     title => v.texts.text(v.lang, "not_found_title"),
@@ -478,7 +498,7 @@ fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
         Page::Home => served_year(today.year()).then_some(Page::Home),
         Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y).then_some(page),
         Page::Day(d) => catalog.contains(d).then_some(page),
-        Page::Search | Page::Style => Some(page),
+        Page::Search | Page::Style | Page::Favicon => Some(page),
     }
 }
 

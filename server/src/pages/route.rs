@@ -16,6 +16,9 @@ pub const LONG_WEEKENDS: &str = "ilgieji-savaitgaliai";
 /// The prefix of the stylesheet's path; its content hash follows.
 pub const STYLE_PREFIX: &str = "/static/style.";
 
+/// The site's icon, where browsers ask for it unprompted.
+pub const FAVICON_PATH: &str = "/favicon.ico";
+
 /// A page the server renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {
@@ -33,6 +36,8 @@ pub enum Page {
     Search,
     /// `/static/style.<hash>.css`.
     Style,
+    /// `/favicon.ico`.
+    Favicon,
 }
 
 /// Whether `path` belongs to the pages (answered in HTML, a 404 included), rather than to the
@@ -47,6 +52,7 @@ pub fn parse(path: &str, style_path: &str) -> Option<Page> {
     match path {
         "/" => return Some(Page::Home),
         SEARCH_PATH => return Some(Page::Search),
+        FAVICON_PATH => return Some(Page::Favicon),
         p if p == style_path => return Some(Page::Style),
         _ => {}
     }
@@ -103,6 +109,7 @@ mod tests {
             Some(Page::LongWeekends(2026))
         );
         assert_eq!(parse(STYLE, STYLE), Some(Page::Style));
+        assert_eq!(parse("/favicon.ico", STYLE), Some(Page::Favicon));
         for wrong in [
             "/2026/13",
             "/2026/00",

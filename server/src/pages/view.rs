@@ -50,6 +50,8 @@ pub struct Frame {
     pub grade: Option<u8>,
     /// The chosen grade in words ("5 kl.", "grade 5"); empty without one.
     pub grade_text: String,
+    /// The page's `<meta name="description">` (the site's, with the years served).
+    pub description: String,
 }
 
 /// A link to the same page in another language.
@@ -145,6 +147,7 @@ impl Frame {
             grade_text: grade
                 .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
                 .unwrap_or_default(),
+            description: String::new(),
         }
     }
 }

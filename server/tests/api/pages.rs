@@ -497,3 +497,86 @@ async fn head_is_a_get_without_body_and_pages_are_limited_per_ip() {
     assert_eq!(refused.status(), 429);
     assert!(header(&refused, "retry-after").is_some());
 }
+
+#[tokio::test]
+async fn the_favicon_is_served_cached_and_not_counted() {
+    let app = spawn_app_with(AppOptions {
+        real_sources: true,
+        limits: Some(LimitsConfig {
+            pages_per_minute: 1,
+            ..LimitsConfig::default()
+        }),
+        ..AppOptions::default()
+    })
+    .await;
+    let mut etag = String::new();
+    for _ in 0..3 {
+        let resp = app.get("/favicon.ico").await;
+        assert_eq!(resp.status(), 200);
+        assert_eq!(header(&resp, "content-type"), Some("image/x-icon"));
+        assert_eq!(
+            header(&resp, "cache-control"),
+            Some("public, max-age=604800")
+        );
+        assert!(header(&resp, "ratelimit-limit").is_none(), "not counted");
+        etag = header(&resp, "etag").expect("a strong ETag").to_string();
+        let body = resp.bytes().await.unwrap();
+        // An ICO file (reserved 0, type 1, one image) holding a PNG.
+        assert_eq!(&body[..6], &[0, 0, 1, 0, 1, 0]);
+        assert_eq!(&body[22..26], b"\x89PNG");
+    }
+    let again = app
+        .send(
+            reqwest::Method::GET,
+            "/favicon.ico",
+            &[("If-None-Match", etag.as_str())],
+        )
+        .await;
+    assert_eq!(again.status(), 304);
+    assert_eq!(
+        header(&again, "cache-control"),
+        Some("public, max-age=604800")
+    );
+    // The one page view of the minute is still there, and the page names the icon.
+    let doc = page(&app, "/2026/12", 200).await;
+    let icon = doc
+        .select(&sel("link[rel=icon]"))
+        .next()
+        .expect("an icon link");
+    assert_eq!(icon.value().attr("href"), Some("/favicon.ico"));
+    assert_eq!(app.get("/2026/11").await.status(), 429);
+}
+
+#[tokio::test]
+async fn every_page_has_a_description_in_its_language() {
+    let app = spawn_real_app().await;
+    let manifest = app.json("/data/manifest.json").await;
+    let (first, last) = (
+        manifest["first_year"].to_string(),
+        manifest["last_year"].to_string(),
+    );
+    let mut seen = BTreeSet::new();
+    for lang in ["lt", "en", "pl", "ru"] {
+        for path in [
+            "/",
+            "/2026",
+            "/2026/12",
+            "/2026/12/24",
+            "/vardai",
+            "/nowhere",
+        ] {
+            let status = if path == "/nowhere" { 404 } else { 200 };
+            let doc = page(&app, &format!("{path}?lang={lang}"), status).await;
+            let metas: Vec<_> = doc.select(&sel("meta[name=description]")).collect();
+            assert_eq!(metas.len(), 1, "{path} {lang}");
+            let content = metas[0].value().attr("content").unwrap();
+            assert!(
+                content.len() > 40 && content.contains(&first) && content.contains(&last),
+                "{path} {lang}: {content}"
+            );
+            assert!(!content.contains('{'), "{path} {lang}: {content}");
+            seen.insert(content.to_string());
+        }
+    }
+    assert_eq!(seen.len(), 4, "one description per language: {seen:?}");
+}
