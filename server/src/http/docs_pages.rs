@@ -88,6 +88,91 @@ impl DocsPages {
     }
 }
 
+/// What replaces the head of poem-openapi's page, up to its stylesheet: a doctype, the
+/// page's language, a character set the HTML way (the page declares it on `<html>` and
+/// `<style>`, which HTML does not allow), a viewport, our title, a description and the icon.
+const HEAD: &str = "<!DOCTYPE html>
+<html lang=\"en\">
+<head>
+<meta charset=\"utf-8\">
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">
+<title>kalendorius API documentation</title>
+<meta name=\"description\" content=\"The kalendorius HTTP API (OpenAPI 3.1): working days, \
+holidays, name days and working time in Lithuania, with a console to try each request.\">
+<link rel=\"icon\" href=\"/favicon.ico\" sizes=\"32x32\">
+<style>";
+
+/// What replaces the UI's empty `<div>`: a heading for the page, the UI in a `<main>`
+/// landmark, and a name for the servers' `<select>`, which Swagger UI renders unlabelled.
+const BODY_START: &str = "<header><h1 class=\"vh\">kalendorius API documentation</h1></header>
+<main id=\"ui\"></main>
+<script>
+new MutationObserver(() => {
+    const servers = document.getElementById(\"servers\");
+    if (servers && !servers.hasAttribute(\"aria-label\")) {
+        servers.setAttribute(\"aria-label\", \"Server\");
+    }
+}).observe(document.body, { childList: true, subtree: true });
+</script>";
+
+/// Where poem-openapi's page ends its head: its stylesheet's opening tag.
+const THEIR_STYLE: &str = "<style charset=\"UTF-8\">";
+
+/// Corrections to Swagger UI's stylesheet, after it: texts whose contrast is below 4.5:1
+/// (WCAG 2.2, 1.4.3) get darker colours, and link targets at least 24 px (2.5.8).
+const STYLE_OVERRIDES: &str = include_str!("docs_overrides.css");
+
+/// poem-openapi's Swagger UI page made valid HTML (Nu HTML Checker) and accessible as far as
+/// its markup allows (axe): [`HEAD`] for its head, no `charset` on its inline script,
+/// [`BODY_START`], [`STYLE_OVERRIDES`], and no deep links. A page whose markup has changed
+/// (another poem-openapi) is served as it is; the tests of `/docs` then fail.
+fn ours(page: &str) -> String {
+    // Their stylesheet, then their script (the UI, 1.5 MB), then the body.
+    let Some((_, rest)) = page.split_once(THEIR_STYLE) else {
+        return page.to_string();
+    };
+    let Some((style, rest)) = rest.split_once("</style>") else {
+        return page.to_string();
+    };
+    let mut out = String::with_capacity(page.len() + 2048);
+    out.push_str(HEAD);
+    out.push_str(style);
+    out.push_str("</style>\n<style>");
+    out.push_str(STYLE_OVERRIDES);
+    out.push_str("</style>");
+    let rest = escape_controls(&rest.replacen("<script charset=\"UTF-8\">", "<script>", 1));
+    match rest.rsplit_once("<div id=\"ui\"></div>") {
+        Some((before, after)) => {
+            out.push_str(before);
+            out.push_str(BODY_START);
+            // Deep links put a link inside each operation's button (nested controls, and
+            // targets 19 px tall).
+            out.push_str(&after.replacen("deepLinking: true", "deepLinking: false", 1));
+        }
+        None => out.push_str(&rest),
+    }
+    out
+}
+
+/// `text` with every control character HTML forbids (all but tab and the line breaks) as a
+/// JavaScript escape: Swagger UI's script has a few raw in its string literals, where
+/// `\u0007` means the same character.
+fn escape_controls(text: &str) -> String {
+    let forbidden = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c');
+    if !text.contains(forbidden) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    for c in text.chars() {
+        if forbidden(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Swagger UI over the document `spec`, as an endpoint to mount at `/docs`.
 ///
 /// The UI's page and scripts come from poem-openapi, which embeds them only through one of
@@ -98,7 +183,7 @@ pub fn swagger_ui(spec: &str) -> poem::Route {
     use poem::web::Html;
 
     let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
-    let page = empty.swagger_ui_html().replacen(&empty.spec(), spec, 1);
+    let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
     let receiver = Request::builder()
         .uri(Uri::from_static("/oauth-receiver.html"))
         .finish();

@@ -188,6 +188,30 @@ async fn browsable_docs_are_served() {
         html.contains("/api/v1/openapi.json") || html.contains("spec"),
         "points at the document"
     );
+    // Our head (what the Nu HTML Checker and axe asked for), not poem-openapi's.
+    assert!(
+        html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">")
+    );
+    assert!(html.contains("<title>kalendorius API documentation</title>"));
+    assert!(html.contains("<meta name=\"description\" content=\"The kalendorius HTTP API"));
+    assert!(html.contains("<main id=\"ui\"></main>"));
+    assert!(html.contains("<h1 class=\"vh\">"));
+    assert!(html.contains("deepLinking: false"));
+    for invalid in [
+        "<html charset",
+        "<style charset",
+        "<script charset",
+        "<div id=\"ui\">",
+    ] {
+        assert!(!html.contains(invalid), "{invalid}");
+    }
+    // HTML forbids control characters (but tab and line breaks) anywhere in a page.
+    assert!(
+        !html
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c')),
+        "a raw control character"
+    );
 }
 
 #[tokio::test]
