@@ -6,7 +6,7 @@
 //! bytes, and compressing them costs more time than it saves bytes. A larger answer:
 //!
 //! - gets `Vary: Accept-Encoding` whatever is chosen, so a shared cache keeps one copy per
-//!   encoding;
+//!   encoding (and so does every 304, whose 200 may be such an answer);
 //! - with a strong ETag (whole-year `/days`, the published files, feeds, pages, the OpenAPI
 //!   document, `/docs`) is the same bytes for as long as its tag lives, so it is compressed
 //!   once, at a high ratio (gzip level 9, brotli quality 5), and kept in a cache of
@@ -221,6 +221,16 @@ impl Compressor {
     /// request accepts (see the module documentation). Only 200 answers with a body of
     /// [`MIN_SIZE`] or more, of a textual type and not already encoded, are touched.
     pub fn encode(&self, path: &str, request: &HeaderMap, mut resp: Response) -> Response {
+        if resp.status() == StatusCode::NOT_MODIFIED {
+            // A 304 carries the `Vary` of its 200 (RFC 9110, 15.4.5), whichever tag it
+            // matched. Its size is not known here, so every 304 gets it: on a small
+            // answer's it only makes a cache keep one copy per `Accept-Encoding`.
+            if !resp.headers().contains_key(header::VARY) {
+                resp.headers_mut()
+                    .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+            }
+            return resp;
+        }
         if resp.status() != StatusCode::OK {
             return resp;
         }

@@ -227,3 +227,27 @@ async fn the_docs_page_and_the_document_are_cached_and_compressed() {
     .await;
     assert_eq!(cached.status, 304);
 }
+
+/// A 304 carries the `Vary` of its 200 (RFC 9110, 15.4.5), also when it matched the
+/// identity tag of a request that accepts gzip (the server sent the identity body to a
+/// client that did not then accept gzip).
+#[tokio::test]
+async fn a_304_varies_on_accept_encoding_like_its_200() {
+    let app = spawn_app().await;
+    for path in [YEAR, "/data/manifest.json", "/docs", "/api/v1/openapi.json"] {
+        let identity = seen(get_with(&app, path, "", &[]).await).await;
+        assert_eq!(identity.status, 200, "{path}");
+        assert_eq!(identity.vary.as_deref(), Some("accept-encoding"), "{path}");
+        let tag = identity.etag.expect("an ETag");
+        for accept in ["gzip", "br", ""] {
+            let again =
+                seen(get_with(&app, path, accept, &[("If-None-Match", tag.as_str())]).await).await;
+            assert_eq!(again.status, 304, "{path} {accept}");
+            assert_eq!(
+                again.vary.as_deref(),
+                Some("accept-encoding"),
+                "{path} {accept}"
+            );
+        }
+    }
+}
