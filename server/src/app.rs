@@ -27,6 +27,7 @@
 //! path can skip authentication or the limits.
 
 pub mod auth;
+pub mod openapi;
 
 use std::future::Future;
 use std::net::IpAddr;
@@ -217,7 +218,7 @@ impl App {
 
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
     pub fn openapi_json() -> String {
-        api::openapi::document(ROUTES)
+        api::openapi::document(ROUTES, openapi::more_paths())
     }
 
     /// The one gate of a counted request (an operation, a page or a published file), then

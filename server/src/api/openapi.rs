@@ -8,9 +8,8 @@
 //! published JSON Schemas (`kalendorius_dataset::schema::settings`: standard formats only,
 //! every object closed, as the service never sends an undeclared field).
 //!
-//! Besides the route table, the document describes the published files under `/data`
-//! (`crate::published`; their schemas are the dataset types' own, under `Dataset*` names)
-//! and the probes (`crate::health::PROBES`).
+//! The caller adds what lies outside the route table ([`MorePaths`]: the app adds the
+//! published files and the probes), built with the helpers here.
 
 use schemars::generate::Contract;
 use serde_json::{json, Map, Value};
@@ -18,9 +17,7 @@ use serde_json::{json, Map, Value};
 use super::endpoint::{Access, AnswerKind, Endpoint, Kind};
 use super::PREFIX;
 use crate::feeds::CONTENT_TYPE;
-use crate::health::{self, ProbeOk, PROBES};
 use crate::http::errors::{ErrorCode, JSON_CONTENT_TYPE};
-use crate::published;
 
 /// The document's opening words.
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
@@ -45,15 +42,32 @@ const EXAMPLE_MESSAGE: &str =
 /// The three ways to send a key, as alternatives.
 const SECURITY_SCHEMES: [&str; 3] = ["HeaderKey", "BearerKey", "QueryKey"];
 
-/// The document of `endpoints`, as JSON text.
-pub fn document(endpoints: &[&Endpoint]) -> String {
-    let mut generator = kalendorius_dataset::schema::settings()
+/// What the document says beyond the route table (the caller's: the paths outside `/api`).
+#[derive(Default)]
+pub struct MorePaths {
+    /// Tags of their operations: `{name, description}`.
+    pub tags: Vec<Value>,
+    /// Path items by path.
+    pub paths: Map<String, Value>,
+    /// Schemas they refer to (`#/components/schemas/NAME`).
+    pub schemas: Map<String, Value>,
+}
+
+/// The generator of answer schemas: the settings of the published JSON Schemas, definitions
+/// in the document's components, the serialized form.
+pub fn generator() -> schemars::SchemaGenerator {
+    kalendorius_dataset::schema::settings()
         .with(|s| {
             s.definitions_path = "/components/schemas".into();
             s.contract = Contract::Serialize;
             s.meta_schema = None;
         })
-        .into_generator();
+        .into_generator()
+}
+
+/// The document of `endpoints` and `more`, as JSON text.
+pub fn document(endpoints: &[&Endpoint], more: MorePaths) -> String {
+    let mut generator = generator();
     let mut paths = Map::new();
     for endpoint in endpoints {
         let operation = operation(endpoint, &mut generator);
@@ -62,9 +76,14 @@ pub fn document(endpoints: &[&Endpoint]) -> String {
             json!({ "get": operation }),
         );
     }
-    probe_paths(&mut paths, &mut generator);
+    paths.extend(more.paths);
     let mut schemas = generator.take_definitions(true);
-    published_paths(&mut paths, &mut schemas);
+    schemas.extend(more.schemas);
+    let mut tags = vec![
+        json!({ "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." }),
+        json!({ "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." }),
+    ];
+    tags.extend(more.tags);
     let document = json!({
         "openapi": "3.1.0",
         "info": {
@@ -73,12 +92,7 @@ pub fn document(endpoints: &[&Endpoint]) -> String {
             "description": DESCRIPTION,
         },
         "servers": [{ "url": "/", "description": "This server." }],
-        "tags": [
-            { "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." },
-            { "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." },
-            { "name": "Data", "description": "The published dataset files and their JSON Schemas; no key, limited per client IP." },
-            { "name": "Probes", "description": "Liveness and readiness for supervisors and load balancers; no key, never counted." },
-        ],
+        "tags": tags,
         "paths": paths,
         "components": {
             "schemas": schemas,
@@ -210,7 +224,7 @@ fn operation(endpoint: &Endpoint, generator: &mut schemars::SchemaGenerator) -> 
 }
 
 /// The 429 of a keyed or a public (per-IP) operation.
-fn too_many_requests(keyed: bool) -> Value {
+pub fn too_many_requests(keyed: bool) -> Value {
     let (whose, windows) = if keyed {
         (
             "A window of the key is exhausted. Uses no quota.",
@@ -226,7 +240,7 @@ fn too_many_requests(keyed: bool) -> Value {
 }
 
 /// The 400 of a request whose `Host` header is missing or repeated (on any path).
-fn invalid_host() -> Value {
+pub fn invalid_host() -> Value {
     error_response(
         "The `Host` header is missing or repeated.",
         &[ErrorCode::InvalidHost],
@@ -234,205 +248,8 @@ fn invalid_host() -> Value {
     )
 }
 
-/// The published files (`crate::published`): the manifest, the year files and their JSON
-/// Schemas, public and counted per IP. The files' schemas are the dataset types' own,
-/// generated with the settings of the published schemas and named `Dataset*` here (the API's
-/// answer types have names of their own, `Holiday` among them).
-fn published_paths(paths: &mut Map<String, Value>, schemas: &mut Map<String, Value>) {
-    use kalendorius_dataset::layout::{MANIFEST_FILE, YEARS_DIR};
-    use kalendorius_dataset::{Manifest, YearFile};
-    use published::{CACHE_CONTROL, PREFIX, SCHEMA_CONTENT_TYPE, SCHEMA_DIR, SCHEMA_FILES};
-
-    let mut generator = kalendorius_dataset::schema::settings()
-        .with(|s| {
-            s.definitions_path = "/components/schemas".into();
-            s.meta_schema = None;
-        })
-        .into_generator();
-    let manifest = generator.subschema_for::<Manifest>().to_value();
-    let year = generator.subschema_for::<YearFile>().to_value();
-    let own = generator.take_definitions(true);
-    for (name, mut schema) in own {
-        prefix_refs(&mut schema);
-        schemas.insert(format!("{DATASET}{name}"), schema);
-    }
-    let [mut manifest, mut year] = [manifest, year];
-    prefix_refs(&mut manifest);
-    prefix_refs(&mut year);
-
-    let mut ok_headers = common_headers(false);
-    ok_headers.insert(
-        "ETag".into(),
-        header("string", "Strong validator: the file's SHA-256 in quotes."),
-    );
-    ok_headers.insert(
-        "Cache-Control".into(),
-        header("string", &format!("`{CACHE_CONTROL}`.")),
-    );
-    let not_modified = json!({
-        "description": "`If-None-Match` matched the current ETag.",
-        "headers": ok_headers,
-    });
-    let operation = |id: &str,
-                     summary: &str,
-                     description: &str,
-                     parameter: Option<Value>,
-                     content_type: &str,
-                     schema: Value,
-                     not_found: Option<&str>| {
-        let mut responses = Map::new();
-        responses.insert(
-            "200".into(),
-            json!({
-                "description": format!("The file (`Cache-Control: {CACHE_CONTROL}`)."),
-                "headers": ok_headers,
-                "content": { content_type: { "schema": schema } },
-            }),
-        );
-        responses.insert("304".into(), not_modified.clone());
-        responses.insert("400".into(), invalid_host());
-        if let Some(text) = not_found {
-            responses.insert(
-                "404".into(),
-                error_response(text, &[ErrorCode::NotFound], None),
-            );
-        }
-        responses.insert("429".into(), too_many_requests(false));
-        json!({ "get": {
-            "tags": ["Data"],
-            "summary": summary,
-            "description": description,
-            "operationId": id,
-            "parameters": parameter.into_iter().collect::<Vec<_>>(),
-            "responses": responses,
-        }})
-    };
-    paths.insert(
-        format!("{PREFIX}/{MANIFEST_FILE}"),
-        operation(
-            "data_manifest",
-            "The manifest of the dataset in service",
-            "The dataset's `manifest.json` byte for byte: versions, year range, and the size and \
-             SHA-256 of every year file, so a download can be checked against it.",
-            None,
-            JSON_CONTENT_TYPE,
-            manifest,
-            None,
-        ),
-    );
-    paths.insert(
-        format!("{PREFIX}/{YEARS_DIR}/{{year}}.json"),
-        operation(
-            "data_year",
-            "One year file of the dataset in service",
-            "The dataset's year file byte for byte (every day of the year), checked against \
-             the manifest's SHA-256, which is also its ETag.",
-            Some(json!({
-                "name": "year",
-                "in": "path",
-                "required": true,
-                "description": "The year, four digits.",
-                "schema": param_schema(Kind::Year),
-            })),
-            JSON_CONTENT_TYPE,
-            year,
-            Some(
-                "The year is not in the dataset in service (its range is in the manifest), or \
-                 its file is missing on this server.",
-            ),
-        ),
-    );
-    paths.insert(
-        format!("{PREFIX}/{SCHEMA_DIR}/{{name}}"),
-        operation(
-            "data_schema",
-            "A JSON Schema of the published files",
-            "The JSON Schema (draft 2020-12) of the manifest or of a year file.",
-            Some(json!({
-                "name": "name",
-                "in": "path",
-                "required": true,
-                "description": "The schema's file name.",
-                "schema": { "type": "string", "enum": SCHEMA_FILES },
-            })),
-            SCHEMA_CONTENT_TYPE,
-            json!({ "type": "object", "description": "A JSON Schema, draft 2020-12." }),
-            Some("No schema of that name."),
-        ),
-    );
-}
-
-/// The prefix of the published files' schema names in the document.
-const DATASET: &str = "Dataset";
-
-/// Every `$ref` to `#/components/schemas/X` in `value` made one to `DatasetX`.
-fn prefix_refs(value: &mut Value) {
-    const AT: &str = "#/components/schemas/";
-    match value {
-        Value::Object(map) => {
-            for (key, item) in map.iter_mut() {
-                match item {
-                    Value::String(target) if key == "$ref" && target.starts_with(AT) => {
-                        *target = format!("{AT}{DATASET}{}", &target[AT.len()..]);
-                    }
-                    other => prefix_refs(other),
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(prefix_refs),
-        _ => {}
-    }
-}
-
-/// The probes (`crate::health`): no key, never counted, `no-store`.
-fn probe_paths(paths: &mut Map<String, Value>, generator: &mut schemars::SchemaGenerator) {
-    let ok = generator.subschema_for::<ProbeOk>().to_value();
-    for probe in &PROBES {
-        let mut headers = Map::new();
-        headers.insert(
-            "X-Dataset-Version".into(),
-            header("string", "Version of the dataset in service."),
-        );
-        headers.insert(
-            "Cache-Control".into(),
-            header("string", &format!("`{}`.", health::CACHE_CONTROL)),
-        );
-        let mut responses = Map::new();
-        responses.insert(
-            "200".into(),
-            json!({
-                "description": "Fine.",
-                "headers": headers,
-                "content": { JSON_CONTENT_TYPE: { "schema": ok } },
-            }),
-        );
-        responses.insert("400".into(), invalid_host());
-        if probe.may_be_unready {
-            responses.insert(
-                "503".into(),
-                error_response(
-                    "Not ready: the state database cannot be used (the log says why).",
-                    &[ErrorCode::NotReady],
-                    None,
-                ),
-            );
-        }
-        paths.insert(
-            probe.path.into(),
-            json!({ "get": {
-                "tags": ["Probes"],
-                "summary": probe.summary,
-                "description": probe.description,
-                "operationId": probe.operation_id,
-                "parameters": [],
-                "responses": responses,
-            }}),
-        );
-    }
-}
-
 /// The schema of a query parameter of `kind`.
-fn param_schema(kind: Kind) -> Value {
+pub fn param_schema(kind: Kind) -> Value {
     use kalendorius_dataset::{FIRST_YEAR, LAST_YEAR};
     match kind {
         Kind::Date => json!({
@@ -464,7 +281,7 @@ fn param_schema(kind: Kind) -> Value {
 }
 
 /// The headers every answer of the API carries.
-fn common_headers(keyed: bool) -> Map<String, Value> {
+pub fn common_headers(keyed: bool) -> Map<String, Value> {
     let whose = if keyed { "of the key" } else { "(per IP)" };
     let mut headers = Map::new();
     headers.insert(
@@ -486,13 +303,17 @@ fn common_headers(keyed: bool) -> Map<String, Value> {
     headers
 }
 
-fn header(ty: &str, description: &str) -> Value {
+pub fn header(ty: &str, description: &str) -> Value {
     json!({ "description": description, "schema": { "type": ty } })
 }
 
 /// An error response carrying one of `codes`, with an extra header if any. Its example
 /// (what Swagger UI shows) carries the first code.
-fn error_response(description: &str, codes: &[ErrorCode], extra: Option<(&str, &str)>) -> Value {
+pub fn error_response(
+    description: &str,
+    codes: &[ErrorCode],
+    extra: Option<(&str, &str)>,
+) -> Value {
     let example = json!({ "error": codes[0], "message": EXAMPLE_MESSAGE });
     let codes: Vec<Value> = codes
         .iter()
