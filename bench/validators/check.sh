@@ -57,7 +57,7 @@ run node "$here/ajv-check.mjs" "$base"
 
 log "Nu HTML Checker"
 mkdir -p html && rm -f html/*.html
-for page in /:home /2026/12:month /2026/12/24:day /2026:year "/vardai?q=jon:search" /nowhere:not-found /docs:docs; do
+for page in /:home /2026/12:month /2026/12/24:day /2026:year /2026/ilgieji-savaitgaliai:long-weekends "/vardai?q=jon:search" /nowhere:not-found /docs:docs; do
     curl -sS "$base${page%:*}" -o "html/${page##*:}.html"
 done
 run java -jar node_modules/vnu-jar/build/dist/vnu.jar html/*.html && echo "vnu: no errors or warnings"

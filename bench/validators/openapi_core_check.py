@@ -32,6 +32,8 @@ CASES = [
     ("/api/v1/working-days", {"from": "2026-01-01", "to": "2026-12-31"}, True),
     ("/api/v1/working-days/add", {"date": "2026-12-23", "days": "3"}, True),
     ("/api/v1/name-days/search", {"name": "jon"}, True),
+    ("/api/v1/holidays/upcoming", {"from": "2026-11-24", "count": "5"}, True),
+    ("/api/v1/long-weekends", {"year": "2026", "max_leave_days": "4"}, True),
     ("/data/manifest.json", {}, False),
     ("/data/years/2026.json", {}, False),
     ("/data/years/1200.json", {}, False),
