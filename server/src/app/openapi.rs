@@ -28,8 +28,8 @@ pub fn more_paths() -> MorePaths {
 /// generated with the settings of the published schemas and named `Dataset*` here (the API's
 /// answer types have names of their own, `Holiday` among them).
 fn published_paths(more: &mut MorePaths) {
-    use kalendorius_dataset::layout::{MANIFEST_FILE, YEARS_DIR};
-    use kalendorius_dataset::{Manifest, YearFile};
+    use kalendorius_dataset::layout::{MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR};
+    use kalendorius_dataset::{Manifest, PublishedYearFile, SchoolHolidaysFile};
     use published::{CACHE_CONTROL, PREFIX, SCHEMA_CONTENT_TYPE, SCHEMA_DIR, SCHEMA_FILES};
 
     let mut generator = kalendorius_dataset::schema::settings()
@@ -38,16 +38,18 @@ fn published_paths(more: &mut MorePaths) {
             s.meta_schema = None;
         })
         .into_generator();
-    let manifest = generator.subschema_for::<Manifest>().to_value();
-    let year = generator.subschema_for::<YearFile>().to_value();
+    let mut files = [
+        generator.subschema_for::<Manifest>().to_value(),
+        generator.subschema_for::<PublishedYearFile>().to_value(),
+        generator.subschema_for::<SchoolHolidaysFile>().to_value(),
+    ];
     let own = generator.take_definitions(true);
     for (name, mut schema) in own {
         prefix_refs(&mut schema);
         more.schemas.insert(format!("{DATASET}{name}"), schema);
     }
-    let [mut manifest, mut year] = [manifest, year];
-    prefix_refs(&mut manifest);
-    prefix_refs(&mut year);
+    files.iter_mut().for_each(prefix_refs);
+    let [manifest, year, school_holidays] = files;
 
     let mut ok_headers = common_headers(false);
     ok_headers.insert(
@@ -132,11 +134,25 @@ fn published_paths(more: &mut MorePaths) {
         ),
     );
     more.paths.insert(
+        format!("{PREFIX}/{SCHOOL_HOLIDAYS_FILE}"),
+        operation(
+            "data_school_holidays",
+            "The pupils' holidays of the dataset in service",
+            "The dataset's `school_holidays.json` byte for byte (the school years and their \
+             holiday periods), checked against the manifest's SHA-256, which is also its ETag.",
+            None,
+            JSON_CONTENT_TYPE,
+            school_holidays,
+            None,
+        ),
+    );
+    more.paths.insert(
         format!("{PREFIX}/{SCHEMA_DIR}/{{name}}"),
         operation(
             "data_schema",
             "A JSON Schema of the published files",
-            "The JSON Schema (draft 2020-12) of the manifest or of a year file.",
+            "The JSON Schema (draft 2020-12) of the manifest, a year file or the school \
+             holidays.",
             Some(json!({
                 "name": "name",
                 "in": "path",

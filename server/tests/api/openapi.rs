@@ -133,6 +133,7 @@ async fn the_document_lists_the_api_exactly() {
             (vec![("grade", false), ("lang", false)], false),
         ),
         ("/data/manifest.json", (vec![], false)),
+        ("/data/school_holidays.json", (vec![], false)),
         ("/data/years/{year}.json", (vec![("year", true)], false)),
         ("/data/schema/{name}", (vec![("name", true)], false)),
         ("/health", (vec![], false)),
@@ -852,6 +853,11 @@ async fn every_documented_status_happens_and_matches_its_schema() {
     for (path, url, missing) in [
         ("/data/manifest.json", "/data/manifest.json", None),
         (
+            "/data/school_holidays.json",
+            "/data/school_holidays.json",
+            None,
+        ),
+        (
             "/data/years/{year}.json",
             "/data/years/2022.json",
             Some("/data/years/1600.json"),
@@ -878,11 +884,16 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             vec![c(true, url, false, false), c(true, url, false, false)],
         ));
     }
-    cases.push((
-        "/data/schema/{name}",
-        200,
-        vec![c(false, "/data/schema/manifest.schema.json", false, false)],
-    ));
+    for url in [
+        "/data/schema/manifest.schema.json",
+        "/data/schema/school_holidays.schema.json",
+    ] {
+        cases.push((
+            "/data/schema/{name}",
+            200,
+            vec![c(false, url, false, false)],
+        ));
+    }
     for probe in ["/health", "/ready"] {
         cases.push((probe, 200, vec![c(false, probe, false, false)]));
         cases.push((probe, 400, vec![two_hosts(probe)]));
