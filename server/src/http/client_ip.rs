@@ -70,6 +70,16 @@ fn canonical(ip: IpAddr) -> IpAddr {
     ip.to_canonical()
 }
 
+/// The network a client is counted by (every per-IP limit and connection cap): an IPv4
+/// address (or an IPv4-mapped IPv6 one) as itself, an IPv6 address by its /64, since a host
+/// normally holds a whole /64 and could otherwise rotate addresses past every limit.
+pub fn client_network(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        v4 => v4,
+    }
+}
+
 /// The configured trusted proxies.
 #[derive(Debug, Clone, Default)]
 pub struct TrustedProxies {
@@ -134,6 +144,17 @@ fn parse_forwarded_ip(entry: &[u8]) -> Option<IpAddr> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_ipv6_client_is_its_64_and_an_ipv4_one_itself() {
+        let net = |s: &str| client_network(s.parse().unwrap());
+        assert_eq!(net("2001:db8:1:2:aaaa::1"), net("2001:db8:1:2:ffff:1:2:3"));
+        assert_eq!(net("2001:db8:1:2::5").to_string(), "2001:db8:1:2::");
+        assert_ne!(net("2001:db8:1:2::1"), net("2001:db8:1:3::1"));
+        assert_eq!(net("::ffff:192.0.2.7"), net("192.0.2.7"));
+        assert_ne!(net("192.0.2.7"), net("192.0.2.8"));
+    }
+
     use poem::http::HeaderValue;
 
     use super::*;

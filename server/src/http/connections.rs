@@ -162,12 +162,9 @@ impl Bounds {
     }
 }
 
-/// The client address a per-IP cap counts: IPv4 (or IPv4-mapped) as is, IPv6 by its /64.
+/// The client address a per-IP cap counts: its network (IPv6 by its /64).
 fn cap_key(ip: IpAddr) -> IpAddr {
-    match ip.to_canonical() {
-        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
-        v4 => v4,
-    }
+    crate::http::client_ip::client_network(ip)
 }
 
 /// Open connections, in all and per client address. Entries exist only for addresses with

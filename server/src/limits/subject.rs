@@ -39,8 +39,9 @@ pub(crate) enum Kind {
 }
 
 impl SubjectKey {
-    /// The subject of `ip` on `endpoint`. IPv4-mapped IPv6 addresses count as the IPv4
-    /// address, so a dual-stack listener cannot split one client's quota in two.
+    /// The subject of `ip` on `endpoint`: its network (`client_network`): IPv4-mapped IPv6
+    /// addresses count as the IPv4 address, so a dual-stack listener cannot split one
+    /// client's quota in two, and an IPv6 client counts by its /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[0] = PUBLIC;
@@ -51,7 +52,7 @@ impl SubjectKey {
             PublicEndpoint::Feeds => b'f',
             PublicEndpoint::Data => b'j',
         };
-        match ip.to_canonical() {
+        match crate::http::client_ip::client_network(ip) {
             IpAddr::V4(v4) => {
                 b[2] = 4;
                 b[3..7].copy_from_slice(&v4.octets());
@@ -482,6 +483,20 @@ impl Counters {
 mod tests {
     use super::*;
     use std::net::{Ipv4Addr, Ipv6Addr};
+
+    #[test]
+    fn one_ipv6_64_is_one_subject() {
+        let ip = |s: &str| -> IpAddr { s.parse().unwrap() };
+        let ep = PublicEndpoint::Days;
+        assert_eq!(
+            SubjectKey::public(ip("2001:db8:7:8::1"), ep),
+            SubjectKey::public(ip("2001:db8:7:8:ffff::99"), ep)
+        );
+        assert_ne!(
+            SubjectKey::public(ip("2001:db8:7:8::1"), ep),
+            SubjectKey::public(ip("2001:db8:7:9::1"), ep)
+        );
+    }
 
     #[test]
     fn subject_keys() {

@@ -420,10 +420,11 @@ mod tests {
                 .unwrap()
         };
         let v6 = |n: u32| {
-            let ip = std::net::Ipv6Addr::from(0x2001_0db8_u128 << 96 | u128::from(n));
+            // Neighbouring /64 networks: an IPv6 client is counted by its /64.
+            let ip = std::net::Ipv6Addr::from(0x2001_0db8_u128 << 96 | u128::from(n) << 64);
             SubjectKey::public(IpAddr::V6(ip), PublicEndpoint::Days)
         };
-        // 16 384 consecutive addresses, IPv4 and IPv6: 64 subjects per shard on average.
+        // 16 384 consecutive IPv4 addresses and IPv6 /64s: 64 subjects per shard on average.
         for key_of in [&ip as &dyn Fn(u32) -> SubjectKey, &v6] {
             let mut per_shard = [0u32; SHARDS];
             for n in 0..(SHARDS as u32 * 64) {

@@ -372,3 +372,26 @@ async fn a_garbage_forwarded_for_entry_spoils_only_itself() {
         "left of the garbage is not believed"
     );
 }
+
+/// An IPv6 client holds a whole /64: rotating its addresses behind a trusted proxy does not
+/// give it a new quota, while another /64 has its own.
+#[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_64() {
+    let app = spawn_app_with(AppOptions {
+        limits: limits(|l| l.laisvadienis_per_minute = 3),
+        trusted_proxies: vec!["127.0.0.0/8"],
+        ..AppOptions::default()
+    })
+    .await;
+    let send = |xff: &'static str| {
+        app.client
+            .get(format!("{}/api/v1/laisvadienis?date=2024-01-01", app.base))
+            .header("X-Forwarded-For", xff)
+            .send()
+    };
+    for xff in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::3"] {
+        assert_eq!(send(xff).await.unwrap().status(), 200, "{xff}");
+    }
+    assert_eq!(send("2001:db8:1:2::4").await.unwrap().status(), 429);
+    assert_eq!(send("2001:db8:1:3::1").await.unwrap().status(), 200);
+}

@@ -116,8 +116,8 @@ fn keys_version() -> String {
     format!("{PREFIX}keys:version")
 }
 
-/// The subject name of an address on a public endpoint. IPv4-mapped IPv6 addresses count
-/// as the IPv4 address (as in memory).
+/// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
+/// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
     let tag = match endpoint {
         PublicEndpoint::Laisvadienis => "l",
@@ -126,7 +126,7 @@ fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
         PublicEndpoint::Feeds => "f",
         PublicEndpoint::Data => "j",
     };
-    format!("p:{tag}:{}", ip.to_canonical())
+    format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
 }
 
 /// The hash holding `subject`'s count in `month`: FNV-1a of the subject, mixed (FNV's low
