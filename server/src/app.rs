@@ -181,8 +181,9 @@ impl App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
 
-        let spec = bytes::Bytes::from(App::openapi_json());
-        let ui = crate::http::docs_pages::swagger_ui(&App::openapi_json());
+        let document = App::openapi_json();
+        let ui = crate::http::docs_pages::swagger_ui(&document);
+        let spec = bytes::Bytes::from(document);
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let published = Published::new(data.root());

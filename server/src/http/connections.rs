@@ -46,7 +46,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::http::client_ip::TrustedProxies;
+use crate::http::client_ip::{client_network, TrustedProxies};
 
 /// Descriptors kept free for what is not a client connection: the state database's
 /// files, the admin socket and its clients, the dataset files read on a reload, the
@@ -162,11 +162,6 @@ impl Bounds {
     }
 }
 
-/// The client address a per-IP cap counts: its network (IPv6 by its /64).
-fn cap_key(ip: IpAddr) -> IpAddr {
-    crate::http::client_ip::client_network(ip)
-}
-
 /// Open connections, in all and per client address. Entries exist only for addresses with
 /// an open connection, so the map is bounded by the global cap.
 struct OpenConnections {
@@ -203,7 +198,7 @@ impl OpenConnections {
             ip: None,
         };
         if !trusted.contains(ip) {
-            let key = cap_key(ip);
+            let key = client_network(ip);
             let mut per_ip = self.per_ip.lock();
             let n = per_ip.entry(key).or_insert(0);
             if *n >= bounds.max_connections_per_ip {
@@ -543,10 +538,10 @@ mod tests {
         let one = Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0, 0, 0, 1);
         let same_64 = Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0xffff, 3, 4, 5);
         let other_64 = Ipv6Addr::new(0x2001, 0xdb8, 1, 3, 0, 0, 0, 1);
-        assert_eq!(cap_key(one.into()), cap_key(same_64.into()));
-        assert_ne!(cap_key(one.into()), cap_key(other_64.into()));
+        assert_eq!(client_network(one.into()), client_network(same_64.into()));
+        assert_ne!(client_network(one.into()), client_network(other_64.into()));
         let v4 = Ipv4Addr::new(192, 0, 2, 1);
-        assert_eq!(cap_key(v4.to_ipv6_mapped().into()), IpAddr::V4(v4));
+        assert_eq!(client_network(v4.to_ipv6_mapped().into()), IpAddr::V4(v4));
     }
 
     #[test]
