@@ -26,7 +26,7 @@
 //! second, far beyond what one process accepts); past that `record` refuses and the table
 //! keeps the subject instead.
 
-use super::sketch::fmix64;
+use super::sketch::{fmix64, hash_keys};
 use super::subject::{SubjectKey, SUBJECT_LEN};
 use super::window::Span;
 
@@ -140,7 +140,7 @@ impl MinuteLedger {
     /// An empty ledger with fresh random keys.
     pub fn new() -> MinuteLedger {
         MinuteLedger {
-            seeds: rand::random(),
+            seeds: hash_keys(),
             gens: Vec::new(),
         }
     }

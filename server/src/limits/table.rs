@@ -116,7 +116,7 @@ impl CounterTable {
     pub fn new() -> CounterTable {
         CounterTable {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            shard_keys: rand::random(),
+            shard_keys: super::sketch::hash_keys(),
             latest_ms: AtomicI64::new(i64::MIN),
             len: AtomicUsize::new(0),
             sketches: RwLock::new(Sketches {
