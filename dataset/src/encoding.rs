@@ -14,16 +14,23 @@
 //! ```text
 //! string table: magic "KDS" | format u8 | count, then per string: byte length, UTF-8
 //! year:         magic "KDY" | format u8 | schema_version | year | day count
-//!   holidays:  count, then per record: type u8, is_red u8, id, name_lt, name_en, name_pl,
-//!              name_ru, source (string references)
+//!   bases:     count, then per record: confidence u8 (1 confirmed, 2 derived, 3
+//!              uncertain), act, number, article, part, item, amended_by, text_lt,
+//!              text_en, text_pl, text_ru (an optional string is its reference + 1, 0 for
+//!              none; part and item are 0 for none)
+//!   holidays:  count, then per record: type u8, is_red u8, confidence u8 (0 none), id,
+//!              name_lt, name_en, name_pl, name_ru, source (string references), basis
+//!              count, basis indices
 //!   transfers: count, then per record: kind u8 (bit 0: 0 day_off, 1 working_day; bit 1:
-//!              six_day_week), name_lt, name_en, name_pl, name_ru, source
+//!              six_day_week), confidence u8, name_lt, name_en, name_pl, name_ru, source,
+//!              basis count, basis indices
 //!   days, January 1 first (the date is implied by the position):
 //!     flags u8 (bit 0 is_weekend, 1 laisvadienis, 2 shorter_workday, 3 shorter_workday_6,
 //!     4 has holiday_name, 5 has transfer, bits 6-7 reason: 0 none, 1 saturday, 2 sunday,
 //!     3 public_holiday), day_of_week u8, iso_week u8, working_hours_5 u8,
 //!     working_hours_6 u8, [holiday_name], holiday count, holiday indices,
-//!     [transfer index], name-day count, per name (string reference << 1 | 1 if feminine)
+//!     [transfer index], [when shortened (bit 2 or 3): basis count, basis indices],
+//!     name-day count, per name (string reference << 1 | 1 if feminine)
 //! ```
 //!
 //! A change to this layout bumps [`FORMAT_VERSION`] (recorded in the manifest) and the
@@ -32,11 +39,12 @@
 use std::collections::HashMap;
 
 use crate::{
-    Date, Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile,
+    Basis, Confidence, Date, Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer,
+    TransferKind, YearFile,
 };
 
-/// Version of the binary layout described in the module documentation.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the binary layout described in the module documentation (3: the legal bases).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The first bytes of every encoded year.
 const YEAR_MAGIC: &[u8; 3] = b"KDY";
@@ -133,8 +141,15 @@ impl Encoder {
     /// join the table ([`Encoder::string_table`]).
     pub fn year(&mut self, file: &YearFile) -> Vec<u8> {
         let strings = &mut self.strings;
-        let mut holidays = Table::<[u32; 8]>::default();
-        let mut transfers = Table::<[u32; 6]>::default();
+        let mut bases = Table::<[u32; 11]>::default();
+        // Fixed fields, then the basis indices.
+        let mut holidays = Table::<Vec<u32>>::default();
+        let mut transfers = Table::<Vec<u32>>::default();
+        let mut basis_list = |strings: &mut Table<String>, list: &[Basis]| -> Vec<u32> {
+            list.iter()
+                .map(|b| bases.intern(basis_record(strings, b)))
+                .collect()
+        };
         let mut days = Vec::with_capacity(file.days.len() * 12);
         for day in &file.days {
             let reason = match day.reason {
@@ -171,9 +186,10 @@ impl Encoder {
                 let [id, lt, en, pl, ru, source] = strings.intern_each([
                     &h.id, &h.name_lt, &h.name_en, &h.name_pl, &h.name_ru, &h.source,
                 ]);
-                let record = [
+                let mut record = vec![
                     h.kind as u32,
                     u32::from(h.is_red),
+                    confidence_code(h.confidence),
                     id,
                     lt,
                     en,
@@ -181,24 +197,28 @@ impl Encoder {
                     ru,
                     source,
                 ];
+                record.extend(basis_list(strings, &h.basis));
                 put(&mut days, holidays.intern(record).into());
             }
             if let Some(t) = &day.transfer {
                 let [lt, en, pl, ru, source] = strings
                     .intern_each([&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru, &t.source]);
-                put(
-                    &mut days,
-                    transfers
-                        .intern([
-                            t.kind as u32 | u32::from(t.six_day_week) << 1,
-                            lt,
-                            en,
-                            pl,
-                            ru,
-                            source,
-                        ])
-                        .into(),
-                );
+                let mut record = vec![
+                    t.kind as u32 | u32::from(t.six_day_week) << 1,
+                    confidence_code(Some(t.confidence)),
+                    lt,
+                    en,
+                    pl,
+                    ru,
+                    source,
+                ];
+                record.extend(basis_list(strings, &t.basis));
+                put(&mut days, transfers.intern(record).into());
+            }
+            if day.shorter_workday || day.shorter_workday_6 {
+                let list = basis_list(strings, &day.shorter_workday_basis);
+                put(&mut days, list.len() as u64);
+                list.into_iter().for_each(|i| put(&mut days, i.into()));
             }
             put(&mut days, day.name_days.len() as u64);
             for n in &day.name_days {
@@ -216,15 +236,25 @@ impl Encoder {
         put(&mut out, file.schema_version.into());
         put(&mut out, file.year as u64);
         put(&mut out, file.days.len() as u64);
-        put(&mut out, holidays.values.len() as u64);
-        for [kind, is_red, refs @ ..] in &holidays.values {
-            out.extend_from_slice(&[*kind as u8, *is_red as u8]);
+        put(&mut out, bases.values.len() as u64);
+        for [confidence, refs @ ..] in &bases.values {
+            out.push(*confidence as u8);
             refs.iter().for_each(|&r| put(&mut out, r.into()));
         }
-        put(&mut out, transfers.values.len() as u64);
-        for [kind, refs @ ..] in &transfers.values {
-            out.push(*kind as u8);
-            refs.iter().for_each(|&r| put(&mut out, r.into()));
+        // Fixed fields: a holiday's three bytes and six strings, a transfer's two bytes and
+        // five strings; then the basis indices.
+        for (table, bytes, fixed) in [(&holidays, 3, 9), (&transfers, 2, 7)] {
+            put(&mut out, table.values.len() as u64);
+            for record in &table.values {
+                out.extend(record[..bytes].iter().map(|&b| b as u8));
+                record[bytes..fixed]
+                    .iter()
+                    .for_each(|&r| put(&mut out, r.into()));
+                put(&mut out, (record.len() - fixed) as u64);
+                record[fixed..]
+                    .iter()
+                    .for_each(|&r| put(&mut out, r.into()));
+            }
         }
         out.extend_from_slice(&days);
         out
@@ -285,6 +315,35 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
         return Err(bad_year());
     }
 
+    let basis_count = r.count()?;
+    let mut bases = Vec::with_capacity(basis_count);
+    for _ in 0..basis_count {
+        let confidence = r.confidence()?.ok_or(DecodeError::BadCode {
+            what: "confidence",
+            code: 0,
+        })?;
+        let [act] = r.strings(strings)?;
+        let number = r.optional_string(strings)?;
+        let article = r.optional_string(strings)?;
+        let part = Some(r.int::<u32>()?).filter(|&p| p != 0);
+        let item = Some(r.int::<u32>()?).filter(|&i| i != 0);
+        let amended_by = r.optional_string(strings)?;
+        let [text_lt, text_en, text_pl, text_ru] = r.strings(strings)?;
+        bases.push(Basis {
+            act,
+            number,
+            article,
+            part,
+            item,
+            amended_by,
+            confidence,
+            text_lt,
+            text_en,
+            text_pl,
+            text_ru,
+        });
+    }
+
     let holiday_count = r.count()?;
     let mut holidays = Vec::with_capacity(holiday_count);
     for _ in 0..holiday_count {
@@ -306,6 +365,7 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
                 })
             }
         };
+        let confidence = r.confidence()?;
         let [id, name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
         holidays.push(Holiday {
             id,
@@ -316,6 +376,8 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
             name_pl,
             name_ru,
             source,
+            confidence,
+            basis: r.basis_list(&bases)?,
         });
     }
 
@@ -333,6 +395,10 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
                 })
             }
         };
+        let confidence = r.confidence()?.ok_or(DecodeError::BadCode {
+            what: "confidence",
+            code: 0,
+        })?;
         let [name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
         transfers.push(Transfer {
             kind,
@@ -342,6 +408,8 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
             name_pl,
             name_ru,
             source,
+            confidence,
+            basis: r.basis_list(&bases)?,
         });
     }
 
@@ -374,6 +442,11 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
             Some(r.index(&transfers, "transfer")?.clone())
         } else {
             None
+        };
+        let shorter_workday_basis = if flags & (flag::SHORTER | flag::SHORTER_6) != 0 {
+            r.basis_list(&bases)?
+        } else {
+            Vec::new()
         };
         let name_count = r.count()?;
         let mut name_days = Vec::with_capacity(name_count.min(64));
@@ -408,6 +481,7 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
             working_hours_5,
             working_hours_6,
             shorter_workday_6: flags & flag::SHORTER_6 != 0,
+            shorter_workday_basis,
             holidays: day_holidays,
             transfer,
             name_days,
@@ -419,6 +493,41 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
         year: first.year(),
         days,
     })
+}
+
+/// A [`Basis`] as the references of its basis record (the module documentation).
+fn basis_record(strings: &mut Table<String>, b: &Basis) -> [u32; 11] {
+    let mut optional = |v: &Option<String>| v.as_ref().map_or(0, |v| strings.intern_str(v) + 1);
+    let (number, article, amended_by) = (
+        optional(&b.number),
+        optional(&b.article),
+        optional(&b.amended_by),
+    );
+    let [act, lt, en, pl, ru] =
+        strings.intern_each([&b.act, &b.text_lt, &b.text_en, &b.text_pl, &b.text_ru]);
+    [
+        confidence_code(Some(b.confidence)),
+        act,
+        number,
+        article,
+        b.part.unwrap_or(0),
+        b.item.unwrap_or(0),
+        amended_by,
+        lt,
+        en,
+        pl,
+        ru,
+    ]
+}
+
+/// The byte of an optional confidence: 0 none, 1 confirmed, 2 derived, 3 uncertain.
+fn confidence_code(c: Option<Confidence>) -> u32 {
+    match c {
+        None => 0,
+        Some(Confidence::Confirmed) => 1,
+        Some(Confidence::Derived) => 2,
+        Some(Confidence::Uncertain) => 3,
+    }
 }
 
 /// Distinct values in order of first appearance, so that the same year always encodes to
@@ -546,6 +655,52 @@ impl<'a> Reader<'a> {
         Ok(count)
     }
 
+    /// An optional confidence ([`confidence_code`]).
+    fn confidence(&mut self) -> Result<Option<Confidence>, DecodeError> {
+        match self.byte()? {
+            0 => Ok(None),
+            1 => Ok(Some(Confidence::Confirmed)),
+            2 => Ok(Some(Confidence::Derived)),
+            3 => Ok(Some(Confidence::Uncertain)),
+            code => Err(DecodeError::BadCode {
+                what: "confidence",
+                code,
+            }),
+        }
+    }
+
+    /// An optional string: its reference + 1, or 0.
+    fn optional_string(&mut self, table: &[Box<str>]) -> Result<Option<String>, DecodeError> {
+        let at = self.at;
+        match self.varint()? {
+            0 => Ok(None),
+            reference => {
+                let index = reference - 1;
+                usize::try_from(index)
+                    .ok()
+                    .and_then(|i| table.get(i))
+                    .map(|s| Some(s.to_string()))
+                    .ok_or(if index > u64::from(u32::MAX) {
+                        DecodeError::Overflow { at }
+                    } else {
+                        DecodeError::BadIndex {
+                            table: "string",
+                            index,
+                            len: table.len(),
+                        }
+                    })
+            }
+        }
+    }
+
+    /// A count of basis indices, then the indices, resolved in `bases`.
+    fn basis_list(&mut self, bases: &[Basis]) -> Result<Vec<Basis>, DecodeError> {
+        let count = self.count()?;
+        (0..count)
+            .map(|_| self.index(bases, "basis").cloned())
+            .collect()
+    }
+
     /// `N` string references in a row, resolved in `table`.
     fn strings<const N: usize>(&mut self, table: &[Box<str>]) -> Result<[String; N], DecodeError> {
         let mut out: [String; N] = std::array::from_fn(|_| String::new());
@@ -582,6 +737,24 @@ mod tests {
             name_pl: "Święto".into(),
             name_ru: "Праздник".into(),
             source: "Law I-1".into(),
+            confidence: red.then_some(Confidence::Derived),
+            basis: if red { vec![basis(id)] } else { vec![] },
+        }
+    }
+
+    fn basis(act: &str) -> Basis {
+        Basis {
+            act: act.into(),
+            number: (act.len() % 2 == 0).then(|| format!("No. {act}")),
+            article: Some("162¹".into()),
+            part: Some(1),
+            item: None,
+            amended_by: Some("X-458".into()),
+            confidence: Confidence::Uncertain,
+            text_lt: format!("{act} lt"),
+            text_en: format!("{act} en"),
+            text_pl: format!("{act} pl"),
+            text_ru: format!("{act} ru"),
         }
     }
 
@@ -624,7 +797,14 @@ mod tests {
                     name_pl: "Przeniesiony".into(),
                     name_ru: "Перенесённый".into(),
                     source: format!("Resolution {i}"),
+                    confidence: Confidence::Confirmed,
+                    basis: vec![basis("gov")],
                 }),
+                shorter_workday_basis: if i % 11 == 0 || i % 13 == 0 {
+                    vec![basis("eve"), basis("eve2")]
+                } else {
+                    vec![]
+                },
                 name_days: (0..i % 6)
                     .map(|k| NameDay {
                         name: format!("Vardas{}", (i * 7 + k) % 400),

@@ -4,7 +4,8 @@
 //! nothing else of each other, so the server never links CSV or TOML parsing. The crate owns:
 //!
 //! - the boundary newtypes every layer uses ([`Date`], [`Year`], [`Lang`]);
-//! - the records of a dataset ([`Day`], [`Holiday`], [`Transfer`], [`NameDay`]) and the
+//! - the records of a dataset ([`Day`], [`Holiday`], [`Transfer`], [`NameDay`]), with the
+//!   legal [`basis`] of what makes a day non-working or shorter, and the
 //!   per-year file that holds them ([`YearFile`], published as [`PublishedYearFile`]);
 //! - the pupils' holidays ([`school`]): the periods of each school year in the data;
 //! - the [`Manifest`] (versions, year range, checksums, counts);
@@ -17,6 +18,7 @@
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]).
 
+pub mod basis;
 pub mod database;
 pub mod date;
 pub mod digest;
@@ -31,6 +33,7 @@ pub mod schema;
 pub mod school;
 pub mod working_time;
 
+pub use basis::{Basis, Confidence};
 pub use date::{Date, DateError, Year, YearError};
 pub use lang::{Lang, LangError};
 pub use load::{open_dataset, open_manifest, DatasetDir, LoadError};
@@ -56,7 +59,10 @@ pub use working_time::Week;
 /// 5: the pupils' holidays: `school_holidays.json` ([`SchoolHolidaysFile`], listed in the
 /// manifest's `files` and required) and the `school_holidays` of each year file
 /// ([`PublishedYearFile`]); the days and the sled database are unchanged.
-pub const SCHEMA_VERSION: u32 = 5;
+/// 6: the legal bases (E12): a red [`Holiday`] and a [`Transfer`] gain `confidence` and
+/// `basis`, a [`Day`] `shorter_workday_basis` ([`Basis`]), and with them binary format 3
+/// of [`encoding`].
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::basis::{Basis, Confidence};
 use crate::school::SchoolHoliday;
 use crate::{Date, Lang};
 
@@ -116,6 +117,12 @@ pub struct Holiday {
     pub name_ru: String,
     /// Where the fact comes from: the red period's source when red, else the record's.
     pub source: String,
+    /// When red: how sure it is that the day is non-working (the red period's confidence);
+    /// `None` when not red.
+    pub confidence: Option<Confidence>,
+    /// When red: the provisions that make it non-working on this date (docs/data.md
+    /// §2.8); empty when not red.
+    pub basis: Vec<Basis>,
 }
 
 impl Holiday {
@@ -163,6 +170,11 @@ pub struct Transfer {
     pub name_ru: String,
     /// Where the fact comes from.
     pub source: String,
+    /// How sure the transfer is.
+    pub confidence: Confidence,
+    /// The act that declares it (a Government resolution, or the Labour Code article of the
+    /// days in lieu of 2006-2008).
+    pub basis: Vec<Basis>,
 }
 
 /// A name celebrated on a date.
@@ -183,6 +195,8 @@ pub struct NameDay {
 /// - `working_hours_5`, `working_hours_6`, `shorter_workday` and `shorter_workday_6` are
 ///   what [`crate::working_time::working_time`] gives from the day's flags and the next
 ///   day's red holidays (the loader checks them, [`crate::working_time::Checker`]);
+/// - `shorter_workday_basis` is non-empty exactly when `shorter_workday` or
+///   `shorter_workday_6`; a red holiday has a basis and a confidence, another none;
 /// - `holidays` is in holiday order (red first, then type, then `name_lt`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Day {
@@ -217,6 +231,9 @@ pub struct Day {
     /// Shortened by the eve rule in the 6-day week: a working day of that week (Saturdays
     /// included) whose next calendar day carries a red holiday.
     pub shorter_workday_6: bool,
+    /// The eve rule's provision when the day is shortened in either week
+    /// (`shorter_workday` or `shorter_workday_6`); empty otherwise.
+    pub shorter_workday_basis: Vec<Basis>,
     /// Every holiday listed on this date, red or not.
     pub holidays: Vec<Holiday>,
     /// A transfer declared for this date, if any.

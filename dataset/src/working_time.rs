@@ -398,6 +398,7 @@ mod tests {
             working_hours_5: w.working_hours_5,
             working_hours_6: w.working_hours_6,
             shorter_workday_6: w.shorter_workday_6,
+            shorter_workday_basis: Vec::new(),
             holidays: if red {
                 vec![crate::Holiday {
                     id: "x".into(),
@@ -408,6 +409,8 @@ mod tests {
                     name_pl: "x".into(),
                     name_ru: "x".into(),
                     source: "x".into(),
+                    confidence: Some(crate::Confidence::Confirmed),
+                    basis: Vec::new(),
                 }]
             } else {
                 Vec::new()

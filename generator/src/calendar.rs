@@ -15,7 +15,7 @@ use kalendorius_dataset::working_time::{working_time, DayFacts, Week};
 use kalendorius_dataset::{Counts, Date, Day, Holiday, NameDay, Reason, Transfer, TransferKind};
 
 use crate::error::{BuildError, SourceError, SourceErrorKind};
-use crate::sources::{HolidayDef, Sources, TransferDef};
+use crate::sources::{bases_on, HolidayDef, Sources, TransferDef};
 
 /// Computes every day of `years` in date order, handing each to `each_day`, and returns the
 /// totals. Fails when a transfer contradicts the calendar.
@@ -65,13 +65,27 @@ pub fn compute(
                 .red_period(date.succ_opt().expect("in range"))
                 .is_some()
         });
-        let day = day(
+        let mut day = day(
             date,
             holidays.iter().map(|&i| &sources.holidays[i]),
             transfers.get(&date).copied(),
             next_is_red,
             &name_days,
         );
+        if day.shorter_workday || day.shorter_workday_6 {
+            day.shorter_workday_basis = sources.acts.eve_bases_on(date);
+            if day.shorter_workday_basis.is_empty() {
+                return Err(BuildError::Invalid(vec![SourceError {
+                    file: sources.acts.file.clone(),
+                    line: None,
+                    key: Some("eve_rule".into()),
+                    kind: SourceErrorKind::OutOfRange,
+                    message: format!(
+                        "{date} is shortened by the eve rule, but no [[eve_rule]] period holds it"
+                    ),
+                }]));
+            }
+        }
         counts.days += 1;
         counts.holiday_records += day.holidays.len() as u64;
         counts.red_holiday_records += day.holidays.iter().filter(|h| h.is_red).count() as u64;
@@ -110,6 +124,8 @@ fn day<'a>(
                 name_pl: names.pl.clone(),
                 name_ru: names.ru.clone(),
                 source: period.map_or(&h.source, |p| &p.source).clone(),
+                confidence: period.map(|p| p.confidence),
+                basis: period.map_or_else(Vec::new, |p| bases_on(&p.bases, date)),
             }
         })
         .collect();
@@ -164,6 +180,8 @@ fn day<'a>(
         working_hours_5: hours.working_hours_5,
         working_hours_6: hours.working_hours_6,
         shorter_workday_6: hours.shorter_workday_6,
+        // Filled in by `compute`, which has the eve rule.
+        shorter_workday_basis: Vec::new(),
         holidays: records,
         transfer: transfer.map(|t| Transfer {
             kind: t.kind,
@@ -173,6 +191,8 @@ fn day<'a>(
             name_pl: t.names.pl.clone(),
             name_ru: t.names.ru.clone(),
             source: t.source.clone(),
+            confidence: t.confidence,
+            basis: bases_on(&t.bases, date),
         }),
         name_days: name_days.on(date),
     }

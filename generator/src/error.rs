@@ -39,6 +39,8 @@ pub enum SourceErrorKind {
     BadName,
     /// A bad enumerated value (`kind`, `confidence`) or an empty `source`.
     BadValue,
+    /// A `basis` names an act that `acts.toml` does not list.
+    UnknownAct,
     /// A transfer that contradicts the calendar (a day off on a weekend or holiday, a
     /// working day on a weekday).
     TransferConflict,

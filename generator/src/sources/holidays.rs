@@ -8,6 +8,7 @@ use kalendorius_dataset::{HolidayType, FIRST_YEAR, LAST_YEAR};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::acts::{Acts, BasisSrc};
 use super::toml_src::{self, NamesSrc, Place};
 use super::{Diagnostics, FormerName, HolidayDef, RedPeriod};
 use crate::error::SourceErrorKind;
@@ -51,10 +52,8 @@ struct RedSrc {
     to: Option<Spanned<String>>,
     source: Spanned<String>,
     confidence: Option<Spanned<String>>,
-    /// The structured legal basis (sources/README.md). Accepted here and not yet used: it
-    /// is validated against sources/acts.toml and rendered in a later step of E12.
-    #[allow(dead_code)]
-    basis: Option<serde::de::IgnoredAny>,
+    /// The structured legal basis (sources/README.md, "Legal acts and bases").
+    basis: Option<Spanned<Vec<Spanned<BasisSrc>>>>,
 }
 
 #[derive(Deserialize)]
@@ -80,6 +79,7 @@ pub fn parse(
     file: &Path,
     text: &str,
     ids: &mut IdRegistry,
+    acts: &Acts,
     diag: &mut Diagnostics,
 ) -> Vec<HolidayDef> {
     let Some(parsed) = toml_src::parse_file::<HolidayFile>(file, text, diag) else {
@@ -96,7 +96,7 @@ pub fn parse(
                 key: format!("holiday[{i}] (id '{}')", h.get_ref().id.get_ref()),
             };
             let line = super::diagnostics::line_of(text, h.span().start);
-            let def = validate(&place, h.get_ref(), diag)?;
+            let def = validate(&place, h.get_ref(), acts, diag)?;
             if let Some((first_file, first_line)) = ids.seen.get(&def.id) {
                 place.error(
                     diag,
@@ -117,7 +117,12 @@ pub fn parse(
         .collect()
 }
 
-fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<HolidayDef> {
+fn validate(
+    place: &Place,
+    src: &HolidaySrc,
+    acts: &Acts,
+    diag: &mut Diagnostics,
+) -> Option<HolidayDef> {
     let errors_before = diag.len();
     let id = src.id.get_ref().clone();
     if id.is_empty()
@@ -164,7 +169,7 @@ fn validate(place: &Place, src: &HolidaySrc, diag: &mut Diagnostics) -> Option<H
     let source = toml_src::source(place, &src.source, diag);
     let names = toml_src::names(place, &src.name, diag);
     let observed = observed(place, src.observed.as_deref().unwrap_or_default(), diag);
-    let red = red_periods(place, &src.red, &observed, diag);
+    let red = red_periods(place, &src.red, &observed, acts, diag);
 
     let labour_code_item = match (&src.labour_code_item, red.is_empty()) {
         (Some(item), false) if (1..=99).contains(item.get_ref()) => Some(*item.get_ref() as u32),
@@ -338,6 +343,7 @@ fn red_periods(
     place: &Place,
     periods: &[Spanned<RedSrc>],
     observed: &[(i32, Option<i32>)],
+    acts: &Acts,
     diag: &mut Diagnostics,
 ) -> Vec<RedPeriod> {
     let mut out: Vec<(RedPeriod, usize)> = Vec::new();
@@ -354,7 +360,7 @@ fn red_periods(
             .as_ref()
             .map(|t| toml_src::date(&rplace, "to", t, diag));
         let source = toml_src::source(&rplace, &src.source, diag);
-        toml_src::confidence(&rplace, &src.confidence, diag);
+        let confidence = toml_src::confidence(&rplace, &src.confidence, diag);
         let (Some(from), Some(to)) = (from, to.unwrap_or(Some(chrono::NaiveDate::MAX))) else {
             continue;
         };
@@ -394,7 +400,26 @@ fn red_periods(
             );
             continue;
         }
-        out.push((RedPeriod { from, to, source }, src.from.span().start));
+        let Some(bases) = acts.resolve(
+            &rplace,
+            src.basis.as_ref(),
+            p.span().start,
+            (from, to),
+            confidence,
+            diag,
+        ) else {
+            continue;
+        };
+        out.push((
+            RedPeriod {
+                from,
+                to,
+                source,
+                confidence,
+                bases,
+            },
+            src.from.span().start,
+        ));
     }
     out.sort_by_key(|(p, _)| p.from);
     for w in out.windows(2) {

@@ -5,6 +5,7 @@
 //! line and key. The validated result, [`Sources`], holds only well-formed values (parsed
 //! rules, real dates, known types), so the calendar computation cannot meet bad input.
 
+mod acts;
 mod diagnostics;
 mod holidays;
 mod namedays;
@@ -16,9 +17,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
-use kalendorius_dataset::{Gender, HolidayType, TransferKind};
+use kalendorius_dataset::{Confidence, Gender, HolidayType, TransferKind};
 use sha2::{Digest, Sha256};
 
+pub use acts::{bases_on, Acts, DatedBasis, EveRule};
 pub use diagnostics::Diagnostics;
 pub use school_holidays::{
     GradeRange, SchoolHolidayDef, SchoolHolidayKind, SchoolHolidays, SchoolYearDef,
@@ -49,6 +51,10 @@ pub struct RedPeriod {
     pub to: Option<NaiveDate>,
     /// The act that made it so.
     pub source: String,
+    /// How sure it is that the day is non-working.
+    pub confidence: Confidence,
+    /// The provisions that make it so, contiguous over the period.
+    pub bases: Vec<DatedBasis>,
 }
 
 impl RedPeriod {
@@ -142,6 +148,10 @@ pub struct TransferDef {
     pub names: Names,
     /// Where it comes from.
     pub source: String,
+    /// How sure it is.
+    pub confidence: Confidence,
+    /// The act that declares it, covering its date.
+    pub bases: Vec<DatedBasis>,
     /// Where it is defined.
     pub origin: Origin,
 }
@@ -168,6 +178,8 @@ pub struct Sources {
     pub transfers: Vec<TransferDef>,
     /// Name-day rows in file order.
     pub name_days: Vec<NameDayRow>,
+    /// The register of legal acts and the eve rule (`acts.toml`).
+    pub acts: Acts,
     /// The pupils' holidays (`school_holidays.toml`, optional).
     pub school_holidays: SchoolHolidays,
     /// SHA-256 over every source file's path and bytes: the basis of the dataset version.
@@ -203,15 +215,19 @@ pub fn load(dir: &Path) -> Result<Sources, BuildError> {
     };
 
     let mut diag = Diagnostics::default();
+    // The register first: every basis of the other files is checked against it.
+    let acts_file = dir.join("acts.toml");
+    let text = read(&acts_file)?;
+    let acts = acts::parse(&acts_file, &text, &mut diag);
     let mut holidays = Vec::new();
     let mut ids = holidays::IdRegistry::default();
     for file in &holiday_files {
         let text = read(file)?;
-        holidays.extend(holidays::parse(file, &text, &mut ids, &mut diag));
+        holidays.extend(holidays::parse(file, &text, &mut ids, &acts, &mut diag));
     }
     let transfers = if transfers_file.exists() {
         let text = read(&transfers_file)?;
-        transfers::parse(&transfers_file, &text, &mut diag)
+        transfers::parse(&transfers_file, &text, &acts, &mut diag)
     } else {
         Vec::new()
     };
@@ -230,6 +246,7 @@ pub fn load(dir: &Path) -> Result<Sources, BuildError> {
         holidays,
         transfers,
         name_days,
+        acts,
         school_holidays,
         content_sha256: hex::encode(hasher.finalize()),
     })

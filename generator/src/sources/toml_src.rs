@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use chrono::NaiveDate;
-use kalendorius_dataset::Date;
+use kalendorius_dataset::{Confidence, Date};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use toml::Spanned;
@@ -185,13 +185,19 @@ pub fn source(place: &Place, value: &Spanned<String>, diag: &mut Diagnostics) ->
     text.to_string()
 }
 
-/// An optional `confidence`: confirmed (default), derived or uncertain.
-pub fn confidence(place: &Place, value: &Option<Spanned<String>>, diag: &mut Diagnostics) {
-    if let Some(value) = value {
-        if !matches!(
-            value.get_ref().as_str(),
-            "confirmed" | "derived" | "uncertain"
-        ) {
+/// An optional `confidence`: confirmed (the default: a record without one states a fact
+/// its source confirms), derived or uncertain.
+pub fn confidence(
+    place: &Place,
+    value: &Option<Spanned<String>>,
+    diag: &mut Diagnostics,
+) -> Confidence {
+    let Some(value) = value else {
+        return Confidence::Confirmed;
+    };
+    match Confidence::parse(value.get_ref()) {
+        Some(c) => c,
+        None => {
             place.error(
                 diag,
                 value.span().start,
@@ -202,6 +208,7 @@ pub fn confidence(place: &Place, value: &Option<Spanned<String>>, diag: &mut Dia
                     value.get_ref()
                 ),
             );
+            Confidence::Confirmed
         }
     }
 }

@@ -9,6 +9,7 @@ use kalendorius_dataset::TransferKind;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::acts::{Acts, BasisSrc};
 use super::diagnostics::line_of;
 use super::toml_src::{self, NamesSrc, Place};
 use super::{Diagnostics, Origin, TransferDef};
@@ -30,14 +31,12 @@ struct TransferSrc {
     six_day_week: Option<Spanned<bool>>,
     source: Spanned<String>,
     name: Spanned<NamesSrc>,
-    /// The structured legal basis (sources/README.md). Accepted here and not yet used: it
-    /// is validated against sources/acts.toml and rendered in a later step of E12.
-    #[allow(dead_code)]
-    basis: Option<serde::de::IgnoredAny>,
+    /// The structured legal basis (sources/README.md, "Legal acts and bases").
+    basis: Option<Spanned<Vec<Spanned<BasisSrc>>>>,
 }
 
 /// Parses the transfers file; problems go to `diag`, valid records are returned by date.
-pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef> {
+pub fn parse(file: &Path, text: &str, acts: &Acts, diag: &mut Diagnostics) -> Vec<TransferDef> {
     let Some(parsed) = toml_src::parse_file::<TransferFile>(file, text, diag) else {
         return Vec::new();
     };
@@ -83,7 +82,17 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef
             (Some(flag), _) => *flag.get_ref(),
             (None, _) => false,
         };
-        toml_src::confidence(&place, &src.confidence, diag);
+        let confidence = toml_src::confidence(&place, &src.confidence, diag);
+        let bases = date.and_then(|date| {
+            acts.resolve(
+                &place,
+                src.basis.as_ref(),
+                t.span().start,
+                (date, Some(date)),
+                confidence,
+                diag,
+            )
+        });
         let source = toml_src::source(&place, &src.source, diag);
         let names = toml_src::names(&place, &src.name, diag);
         let line = line_of(text, src.date.span().start);
@@ -101,13 +110,15 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<TransferDef
         if diag.len() != before {
             continue;
         }
-        if let (Some(date), Some(kind), Some(names)) = (date, kind, names) {
+        if let (Some(date), Some(kind), Some(names), Some(bases)) = (date, kind, names, bases) {
             out.push(TransferDef {
                 date,
                 kind,
                 six_day_week,
                 names,
                 source,
+                confidence,
+                bases,
                 origin: Origin {
                     file: file.to_path_buf(),
                     line,

@@ -199,3 +199,54 @@ fn working_hours_follow_the_rule_of_the_dataset_crate() {
         assert_eq!(pair[0].working_time(), rule, "{}", pair[0].date);
     }
 }
+
+#[test]
+fn each_non_working_or_shortened_day_names_its_legal_basis() {
+    use kalendorius_dataset::Confidence;
+    // A red holiday: the Labour Code's item, rendered in the four languages.
+    let kucios = &day("2024-12-24").holidays[0];
+    assert_eq!(kucios.id, "kuciu-diena");
+    assert_eq!(kucios.confidence, Some(Confidence::Confirmed));
+    let [b] = kucios.basis.as_slice() else {
+        panic!("{:?}", kucios.basis)
+    };
+    assert_eq!(
+        [&b.text_lt, &b.text_en, &b.text_pl, &b.text_ru],
+        [
+            "Darbo kodekso (XII-2603) 123 str. 1 d. 13 p.",
+            "Labour Code (XII-2603) art. 123(1)(13)",
+            "art. 123 ust. 1 pkt 13 Kodeksu pracy (XII-2603)",
+            "п. 13 ч. 1 ст. 123 Трудового кодекса (XII-2603)",
+        ]
+    );
+    assert_eq!(
+        (b.act.as_str(), b.part, b.item),
+        ("XII-2603", Some(1), Some(13))
+    );
+    // The same holiday before 2017 rests on the other provision of its chain.
+    let new_year = &day("2010-01-01").holidays[0];
+    assert_eq!(new_year.basis[0].text_en, "Law on Holidays (I-712) art. 4");
+    // A holiday that is not red has neither.
+    let h = &day("2024-02-13").holidays[0];
+    assert_eq!(h.id, "uzgavenes");
+    assert!(
+        !h.is_red && h.basis.is_empty() && h.confidence.is_none(),
+        "{h:?}"
+    );
+    // A transfer: its resolution, cited by name when it has no number.
+    let t = day("2010-12-24").transfer.as_ref().unwrap();
+    assert_eq!(t.basis[0].act, "gov-transfer-2010");
+    assert_eq!(t.basis[0].text_en, "Government resolution of December 2010");
+    let t = day("2008-05-02").transfer.as_ref().unwrap();
+    assert_eq!(t.basis[0].confidence, Confidence::Confirmed);
+    // A shortened day: the eve rule of its date, with that period's confidence.
+    let eve = &day("2024-12-23").shorter_workday_basis;
+    assert_eq!(eve.len(), 1);
+    assert_eq!(eve[0].text_en, "Labour Code (XII-2603) art. 112(5)");
+    assert_eq!(eve[0].confidence, Confidence::Confirmed);
+    let old_eve = &day("2009-12-24").shorter_workday_basis;
+    assert_eq!(old_eve[0].act, "I-712");
+    assert_eq!(old_eve[0].confidence, Confidence::Uncertain);
+    // Nothing else carries one.
+    assert!(day("2024-12-20").shorter_workday_basis.is_empty());
+}

@@ -321,3 +321,58 @@ fn overlapping_former_names() {
         SourceErrorKind::OverlappingPeriods,
     );
 }
+
+#[test]
+fn a_basis_naming_an_act_not_in_the_register() {
+    let msg = rejects(
+        "holidays/red.toml",
+        "basis = [{ act = \"I-1291\" }]",
+        "basis = [{ act = \"I-9999\" }]",
+        SourceErrorKind::UnknownAct,
+    );
+    assert!(msg.contains("no act 'I-9999' in acts.toml"), "{msg}");
+}
+
+#[test]
+fn bases_with_a_gap_between_them() {
+    let msg = rejects(
+        "holidays/red.toml",
+        "item = 1, from = \"2017-07-01\" }",
+        "item = 1, from = \"2017-07-02\" }",
+        SourceErrorKind::OverlappingPeriods,
+    );
+    assert!(msg.contains("without gap or overlap"), "{msg}");
+}
+
+#[test]
+fn bases_ending_before_their_red_period() {
+    let msg = rejects(
+        "holidays/red.toml",
+        "item = 1, from = \"2017-07-01\" }",
+        "item = 1, from = \"2017-07-01\", to = \"2030-12-31\" }",
+        SourceErrorKind::OutOfRange,
+    );
+    assert!(msg.contains("the bases end 2030-12-31"), "{msg}");
+}
+
+#[test]
+fn a_transfer_without_a_basis() {
+    let msg = rejects(
+        "transfers.toml",
+        "basis = [{ act = \"gov-transfer-2010\" }]",
+        "basis = []",
+        SourceErrorKind::MissingField,
+    );
+    assert!(msg.contains("a basis is required"), "{msg}");
+}
+
+#[test]
+fn eve_rule_periods_with_a_gap() {
+    let msg = rejects(
+        "acts.toml",
+        "from = \"2017-07-01\"\nbasis",
+        "from = \"2017-08-01\"\nbasis",
+        SourceErrorKind::OverlappingPeriods,
+    );
+    assert!(msg.contains("eve rule periods"), "{msg}");
+}

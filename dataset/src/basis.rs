@@ -1,0 +1,96 @@
+//! Why a day is what it is: the legal provisions behind a non-working or shortened day
+//! (extension E12, docs/data.md §2.8).
+//!
+//! The generator resolves each `basis` of the sources against the register of acts
+//! (`sources/acts.toml`) and renders its citation in the four languages; a [`Basis`] holds
+//! both forms, so the server and the readers of the published files only look them up.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Lang;
+
+/// How sure a fact or a citation is (docs/data.md §2.8).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// A legal text, an official body or the press states it.
+    Confirmed,
+    /// Worked out from confirmed facts by a rule.
+    Derived,
+    /// Sources are missing or disagree; a documented choice was made.
+    Uncertain,
+}
+
+impl Confidence {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Confirmed => "confirmed",
+            Confidence::Derived => "derived",
+            Confidence::Uncertain => "uncertain",
+        }
+    }
+
+    /// Parses the wire name.
+    pub fn parse(s: &str) -> Option<Confidence> {
+        [
+            Confidence::Confirmed,
+            Confidence::Derived,
+            Confidence::Uncertain,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == s)
+    }
+}
+
+/// One provision a fact rests on, as it applies on a date.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Basis {
+    /// The act's id in the register (`sources/acts.toml`): its number when it has one,
+    /// otherwise a descriptive id such as `gov-transfer-2010`.
+    pub act: String,
+    /// The act's official number, when known.
+    pub number: Option<String>,
+    /// The article, as printed (`"123"`, `"162¹"`); `None` cites the act as a whole.
+    pub article: Option<String>,
+    /// The part (*dalis*) of the article.
+    pub part: Option<u32>,
+    /// The item (*punktas*) of the part.
+    pub item: Option<u32>,
+    /// The id of the act that inserted or last worded the provision.
+    pub amended_by: Option<String>,
+    /// How sure the citation is (act, article and item).
+    pub confidence: Confidence,
+    /// The citation in Lithuanian, e.g. "Darbo kodekso (XII-2603) 123 str. 1 d. 1 p.".
+    pub text_lt: String,
+    /// In English, e.g. "Labour Code (XII-2603) art. 123(1)(1)".
+    pub text_en: String,
+    /// In Polish.
+    pub text_pl: String,
+    /// In Russian.
+    pub text_ru: String,
+}
+
+impl Basis {
+    /// The citation in `lang`.
+    pub fn text(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Lt => &self.text_lt,
+            Lang::En => &self.text_en,
+            Lang::Pl => &self.text_pl,
+            Lang::Ru => &self.text_ru,
+        }
+    }
+}
