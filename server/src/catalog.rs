@@ -26,7 +26,8 @@ use std::fmt::Write as _;
 
 use bytes::Bytes;
 use kalendorius_dataset::{
-    DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason, SchoolHolidaysFile, TransferKind,
+    Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
+    SchoolHolidaysFile, TransferKind,
 };
 
 use crate::name_index::NameIndex;
@@ -108,6 +109,10 @@ pub struct HolidayRecord {
     pub is_red: bool,
     /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
     names: [Box<str>; 4],
+    /// When red: how sure it is that the day is non-working.
+    pub confidence: Option<Confidence>,
+    /// When red: the provisions that make it so on that date.
+    pub basis: Box<[Basis]>,
 }
 
 impl HolidayRecord {
@@ -144,6 +149,10 @@ pub struct TransferRecord {
     pub kind: TransferKind,
     /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
     names: [Box<str>; 4],
+    /// How sure it is.
+    pub confidence: Confidence,
+    /// The act that declares it.
+    pub basis: Box<[Basis]>,
 }
 
 impl TransferRecord {
@@ -211,6 +220,9 @@ pub struct Catalog {
     working: working_index::WorkingIndex,
     /// The declared transfers, in date order (a few dozen in 500 years).
     transfers: Vec<(Date, TransferRecord)>,
+    /// The eve rule's provisions from each date on which they change, in date order (a
+    /// handful): the basis of every shortened day from that date to the next change.
+    eve_bases: Vec<(Date, Box<[Basis]>)>,
     /// Every name with its days, by folded name (built once here, for the name search).
     name_index: NameIndex,
     /// Upcoming holidays and long weekends (`planning`), built on first use.
@@ -286,6 +298,7 @@ impl Catalog {
         let mut problem: Option<CatalogError> = None;
         let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
         let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
+        let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
 
         dir.read_database(|day: Day| {
             if problem.is_some() {
@@ -299,8 +312,14 @@ impl Catalog {
                     TransferRecord {
                         kind: t.kind,
                         names,
+                        confidence: t.confidence,
+                        basis: t.basis.as_slice().into(),
                     },
                 ));
+            }
+            let eve = &day.shorter_workday_basis;
+            if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
+                eve_bases.push((day.date, eve.as_slice().into()));
             }
             match Self::day_info(
                 &day,
@@ -355,6 +374,7 @@ impl Catalog {
             name_day_lists: name_day_lists.values,
             working: working.finish(),
             transfers,
+            eve_bases,
             name_index: NameIndex::default(),
             planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
             school_holidays: dir.read_school_holidays()?,
@@ -394,6 +414,17 @@ impl Catalog {
         if day.day_of_week > 6 || !(1..=53).contains(&day.iso_week) {
             return Err("day_of_week or iso_week out of range");
         }
+        if (day.shorter_workday || day.shorter_workday_6) == day.shorter_workday_basis.is_empty()
+        {
+            return Err("a shortened day without the eve rule's basis, or another day with it");
+        }
+        if day
+            .holidays
+            .iter()
+            .any(|h| h.is_red == (h.basis.is_empty() || h.confidence.is_none()))
+        {
+            return Err("a red holiday without basis and confidence, or another one with them");
+        }
         let reason_bits = match day.reason {
             None => 0,
             Some(Reason::Saturday) => 1,
@@ -423,6 +454,8 @@ impl Catalog {
                     kind: h.kind,
                     is_red: h.is_red,
                     names: Lang::ALL.map(|lang| Box::<str>::from(h.name(lang))),
+                    confidence: h.confidence,
+                    basis: h.basis.as_slice().into(),
                 })
             })
             .collect();
@@ -598,6 +631,33 @@ impl Catalog {
             .binary_search_by_key(&date, |(d, _)| *d)
             .ok()?;
         Some(&self.transfers[i].1)
+    }
+
+    /// The provisions that decide the status of `date` in the 5-day week (docs/data.md
+    /// §2.8): those of its red holidays, of a declared day off or working day, and the eve
+    /// rule on a shortened day; each once. Empty on an ordinary working or weekend day.
+    pub fn bases_of(&self, date: Date) -> Vec<&Basis> {
+        let mut bases: Vec<&Basis> = Vec::new();
+        for h in self.holidays_on(date).filter(|h| h.is_red) {
+            bases.extend(h.basis.iter());
+        }
+        if let Some(t) = self.transfer_on(date) {
+            bases.extend(t.basis.iter());
+        }
+        if self.status_of(date).shorter_workday {
+            bases.extend(self.eve_basis(date));
+        }
+        // Two holidays on one date may rest on the same provision.
+        let mut seen = std::collections::HashSet::new();
+        bases.retain(|b| seen.insert(*b));
+        bases
+    }
+
+    /// The eve rule's provisions for a date shortened in either week: those of the nearest
+    /// shortened day on or before it (they change only between periods of the rule).
+    fn eve_basis(&self, date: Date) -> &[Basis] {
+        let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
+        i.checked_sub(1).map_or(&[], |i| &self.eve_bases[i].1)
     }
 
     /// Every name of the dataset with its days, for the name search.

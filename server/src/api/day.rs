@@ -1,6 +1,6 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
-use kalendorius_dataset::{Date, Lang};
+use kalendorius_dataset::{Date, Lang, Reason};
 use poem::{Request, Response};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -10,7 +10,8 @@ use super::endpoint::{
     schema_of, Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG,
 };
 use super::query::{self, Query};
-use super::records::{Holiday, NameDay, SchoolPeriod};
+use super::records::{Holiday, LegalBasis, NameDay, SchoolPeriod};
+use crate::catalog::Catalog;
 use crate::http::errors::ApiError;
 
 /// The operation.
@@ -18,8 +19,9 @@ pub const ENDPOINT: Endpoint = Endpoint {
     path: "/day",
     operation_id: "day",
     summary: "Everything about a date",
-    description: "Day of week (0 = Sunday), weekend flag, ISO week, the holidays (with \
-                  Lithuanian and English names and the name in `lang`), the name days and \
+    description: "Day of week (0 = Sunday), weekend flag, ISO week, the day's status with \
+                  the legal bases that decide it, the holidays (with Lithuanian and English \
+                  names and the name in `lang`, a red one with its basis), the name days and \
                   the pupils' holiday periods containing the date, for every grade \
                   (`/school-holidays` says whether the date is covered).",
     access: Access::Keyed,
@@ -44,6 +46,8 @@ pub struct DayDetails<'a> {
     /// ISO 8601 week number.
     #[schemars(range(min = 1, max = 53))]
     pub week_number: u8,
+    /// Whether the date is a working day, and why.
+    pub status: Status<'a>,
     /// Holidays on the date, in the order of `/holidays?date=` (without `name_pl` and
     /// `name_ru`).
     pub holidays: Vec<Holiday<'a>>,
@@ -52,6 +56,38 @@ pub struct DayDetails<'a> {
     /// The pupils' holiday periods containing the date, for every grade (names in `lang`);
     /// empty on a school day and on a date outside the school years of the data.
     pub school_holidays: Vec<SchoolPeriod<'a>>,
+}
+
+/// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
+#[derive(Serialize, JsonSchema)]
+pub struct Status<'a> {
+    /// Non-working day.
+    pub laisvadienis: bool,
+    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
+    /// working day.
+    pub reason: Option<Reason>,
+    /// A working day one hour shorter: the next day is a red holiday.
+    pub shorter_workday: bool,
+    /// The provisions that decide the day, in `lang`, each with its confidence: those of
+    /// its red holidays, of a declared day off or working day, and the eve rule on a
+    /// shortened day. Empty on an ordinary working day or weekend day (docs/data.md §2.8).
+    pub basis: Vec<LegalBasis<'a>>,
+}
+
+impl<'a> Status<'a> {
+    fn of(catalog: &'a Catalog, date: Date, lang: Lang) -> Status<'a> {
+        let status = catalog.status_of(date);
+        Status {
+            laisvadienis: status.laisvadienis,
+            reason: status.reason,
+            shorter_workday: status.shorter_workday,
+            basis: catalog
+                .bases_of(date)
+                .into_iter()
+                .map(|b| LegalBasis::new(b, lang))
+                .collect(),
+        }
+    }
 }
 
 fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
@@ -66,6 +102,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         day_of_week,
         is_weekend,
         week_number,
+        status: Status::of(catalog, date, lang),
         holidays: catalog
             .holidays_on(date)
             .map(|h| Holiday::new(date, h, lang, false))

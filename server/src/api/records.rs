@@ -1,8 +1,11 @@
-//! The parts several answers share: a holiday record, a name day and a pupils' holiday
-//! period, borrowed from the catalog. (`/holidays` and `/day` write holidays; `/name-days`
-//! and `/day` name days; `/school-holidays` and `/day` school holiday periods.)
+//! The parts several answers share: a holiday record, a legal basis, a name day and a
+//! pupils' holiday period, borrowed from the catalog. (`/holidays` and `/day` write
+//! holidays and bases; `/name-days` and `/day` name days; `/school-holidays` and `/day`
+//! school holiday periods.)
 
-use kalendorius_dataset::{Date, Gender, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind};
+use kalendorius_dataset::{
+    Basis, Confidence, Date, Gender, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind,
+};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -32,6 +35,12 @@ pub struct Holiday<'a> {
     /// True if the holiday made the day non-working under the law in force on that date.
     /// Use this, never `type`, to decide whether a day is non-working.
     pub is_red: bool,
+    /// When red: how sure it is that the day is non-working (`confirmed`, `derived`,
+    /// `uncertain`); `null` when not red.
+    pub confidence: Option<Confidence>,
+    /// When red: the provisions that make the day non-working on that date; empty when not
+    /// red.
+    pub basis: Vec<LegalBasis<'a>>,
 }
 
 impl<'a> Holiday<'a> {
@@ -46,6 +55,44 @@ impl<'a> Holiday<'a> {
             name_ru: all_names.then(|| h.name(Lang::Ru)),
             kind: h.kind,
             is_red: h.is_red,
+            confidence: h.confidence,
+            basis: h.basis.iter().map(|b| LegalBasis::new(b, lang)).collect(),
+        }
+    }
+}
+
+/// A provision that makes a day non-working or shorter (docs/data.md §2.8).
+#[derive(Serialize, JsonSchema)]
+pub struct LegalBasis<'a> {
+    /// The citation in the requested language, e.g. "Labour Code (XII-2603) art. 123(1)(13)".
+    pub text: &'a str,
+    /// The act's id in the dataset's register: its number, or a descriptive id
+    /// (`gov-transfer-2010`) when the number was not found.
+    pub act: &'a str,
+    /// The act's official number, when known.
+    pub number: Option<&'a str>,
+    /// The article, as printed (`"123"`, `"162¹"`); `null` when the act is cited whole.
+    pub article: Option<&'a str>,
+    /// The part of the article.
+    pub part: Option<u32>,
+    /// The item of the part.
+    pub item: Option<u32>,
+    /// How sure the citation is: `confirmed`, `derived` (worked out, e.g. an item number)
+    /// or `uncertain`.
+    pub confidence: Confidence,
+}
+
+impl<'a> LegalBasis<'a> {
+    /// The basis `b` with its citation in `lang`.
+    pub fn new(b: &'a Basis, lang: Lang) -> Self {
+        LegalBasis {
+            text: b.text(lang),
+            act: &b.act,
+            number: b.number.as_deref(),
+            article: b.article.as_deref(),
+            part: b.part,
+            item: b.item,
+            confidence: b.confidence,
         }
     }
 }

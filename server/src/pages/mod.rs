@@ -24,7 +24,7 @@ use std::borrow::Cow;
 
 use bytes::Bytes;
 use chrono::{Datelike, NaiveDate};
-use kalendorius_dataset::{Date, Lang};
+use kalendorius_dataset::{Confidence, Date, Lang};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
@@ -386,6 +386,13 @@ impl Pages {
             name: String,
             kind: String,
             red: bool,
+            /// The confidence word when it is not `confirmed`.
+            unsure: Option<String>,
+        }
+        #[derive(Serialize)]
+        struct BasisLine {
+            text: String,
+            unsure: Option<String>,
         }
         let weekday = v.texts.item(
             v.lang,
@@ -399,6 +406,20 @@ impl Pages {
                 name: h.name(v.lang).to_string(),
                 kind: v.type_label(h.kind).to_string(),
                 red: h.is_red,
+                unsure: h
+                    .confidence
+                    .filter(|c| *c != Confidence::Confirmed)
+                    .map(|c| v.confidence_label(c).to_string()),
+            })
+            .collect();
+        let basis: Vec<BasisLine> = v
+            .catalog
+            .bases_of(date)
+            .into_iter()
+            .map(|b| BasisLine {
+                text: b.text(v.lang).to_string(),
+                unsure: (b.confidence != Confidence::Confirmed)
+                    .then(|| v.confidence_label(b.confidence).to_string()),
             })
             .collect();
         let names: Vec<Link> = v
@@ -443,6 +464,7 @@ impl Pages {
             status => v.status_sentences(date),
             off => v.catalog.status_of(date).laisvadienis,
             holidays => Serde(holidays),
+            basis => Serde(basis),
             names => Serde(names),
             prev => Serde(near(prev)),
             next => Serde(near(date.succ())),

@@ -4,7 +4,7 @@
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{Date, HolidayType, Lang, Reason, TransferKind};
+use kalendorius_dataset::{Confidence, Date, HolidayType, Lang, Reason, TransferKind};
 use serde::Serialize;
 
 use super::i18n::{capitalized, Texts};
@@ -498,6 +498,15 @@ impl Viewer<'_> {
             })
             .collect();
         (lines, school.covered(date, date, self.grade))
+    }
+
+    /// The word for a confidence (docs/data.md §2.8).
+    pub fn confidence_label(&self, c: Confidence) -> &str {
+        self.text(match c {
+            Confidence::Confirmed => "confidence_confirmed",
+            Confidence::Derived => "confidence_derived",
+            Confidence::Uncertain => "confidence_uncertain",
+        })
     }
 
     /// The label of a holiday type.

@@ -19,8 +19,8 @@ async fn day_has_exactly_the_spec_fields() {
     let keys: Vec<&String> = body.as_object().unwrap().keys().collect();
     assert_eq!(
         keys.len(),
-        8,
-        "date, lang, day_of_week, is_weekend, week_number, holidays, name_days, \
+        9,
+        "date, lang, day_of_week, is_weekend, week_number, status, holidays, name_days, \
          school_holidays: {keys:?}"
     );
     assert_eq!(body["school_holidays"], json!([]), "not in a break");
@@ -31,7 +31,27 @@ async fn day_has_exactly_the_spec_fields() {
         holidays[0],
         json!({"date": "2022-05-01", "name": "International Labour Day",
                "name_lt": "Tarptautinė darbo diena", "name_en": "International Labour Day",
-               "type": "public", "is_red": true})
+               "type": "public", "is_red": true, "confidence": "confirmed",
+               "basis": [{"text": "Labour Code (XII-2603) art. 123(1)(5)", "act": "XII-2603",
+                          "number": "XII-2603", "article": "123", "part": 1, "item": 5,
+                          "confidence": "confirmed"}]})
+    );
+    // The status names both red holidays' provisions.
+    assert_eq!(body["status"]["laisvadienis"], true);
+    assert_eq!(body["status"]["reason"], "public_holiday");
+    assert_eq!(body["status"]["shorter_workday"], false);
+    let texts: Vec<&str> = body["status"]["basis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Labour Code (XII-2603) art. 123(1)(5)",
+            "Labour Code (XII-2603) art. 123(1)(6)"
+        ]
     );
     assert_eq!(holidays[1]["name_lt"], "Motinos diena");
     assert_eq!(holidays[1]["type"], "traditional");
@@ -67,11 +87,20 @@ async fn holidays_by_date_echo_the_date_and_carry_four_names() {
     assert!(body.get("year").is_none());
     assert_eq!(body["count"], 1);
     let h = &body["holidays"][0];
-    assert_eq!(h.as_object().unwrap().len(), 8);
+    assert_eq!(h.as_object().unwrap().len(), 10);
     // Fields in the order of the table in docs/api.md.
     let record = &raw[raw.find("\"holidays\":[").unwrap()..];
     let positions: Vec<usize> = [
-        "date", "name", "name_lt", "name_en", "name_pl", "name_ru", "type", "is_red",
+        "date",
+        "name",
+        "name_lt",
+        "name_en",
+        "name_pl",
+        "name_ru",
+        "type",
+        "is_red",
+        "confidence",
+        "basis",
     ]
     .iter()
     .map(|f| record.find(&format!("\"{f}\":")).unwrap())
@@ -79,6 +108,10 @@ async fn holidays_by_date_echo_the_date_and_carry_four_names() {
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{record}");
     assert_eq!(h["name"], h["name_pl"]);
     assert_eq!(h["is_red"], true, "Christmas Eve is red from 2011");
+    assert_eq!(
+        h["basis"][0]["text"], "art. 4 Ustawy o dniach świątecznych (I-712)",
+        "the citation in lang"
+    );
     let before = app
         .json_keyed("/api/v1/holidays?date=2009-12-24", &key)
         .await;
@@ -87,6 +120,8 @@ async fn holidays_by_date_echo_the_date_and_carry_four_names() {
         before["holidays"][0]["is_red"], false,
         "not red before 2011"
     );
+    assert_eq!(before["holidays"][0]["confidence"], Value::Null);
+    assert_eq!(before["holidays"][0]["basis"], json!([]));
     // A date without holidays.
     let none = app
         .json_keyed("/api/v1/holidays?date=2024-01-02", &key)
@@ -196,4 +231,68 @@ async fn keyed_responses_are_private() {
         assert_eq!(header(&resp, "cache-control"), Some("private"), "{path}");
         assert_eq!(header(&resp, "etag"), None, "{path}");
     }
+}
+
+#[tokio::test]
+async fn the_day_status_names_the_provisions_that_decide_it() {
+    let app = spawn_app().await;
+    let (key, _) = app.key(None, None);
+    let basis = |body: &Value| -> Vec<(String, String)> {
+        body["status"]["basis"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                (
+                    b["text"].as_str().unwrap().to_string(),
+                    b["confidence"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    // A shortened working day: the eve rule of its date, in lang.
+    let eve = app
+        .json_keyed("/api/v1/day?date=2024-12-23&lang=lt", &key)
+        .await;
+    assert_eq!(eve["status"]["shorter_workday"], true);
+    assert_eq!(eve["status"]["laisvadienis"], false);
+    assert_eq!(
+        basis(&eve),
+        [("Darbo kodekso (XII-2603) 112 str. 5 d.".into(), "confirmed".into())]
+    );
+    // Before 2017 the fixture's eve rule is uncertain, and says so.
+    let old = app
+        .json_keyed("/api/v1/day?date=2009-12-24&lang=en", &key)
+        .await;
+    assert_eq!(
+        basis(&old),
+        [("Law on Holidays (I-712)".into(), "uncertain".into())]
+    );
+    // A declared day off: its resolution, cited by name (it has no number).
+    let off = app
+        .json_keyed("/api/v1/day?date=2010-12-24&lang=ru", &key)
+        .await;
+    assert_eq!(off["status"]["reason"], "public_holiday");
+    assert_eq!(
+        basis(&off),
+        [(
+            "Постановление правительства от декабря 2010 г.".into(),
+            "confirmed".into()
+        )]
+    );
+    assert_eq!(off["status"]["basis"][0]["number"], Value::Null);
+    assert_eq!(off["status"]["basis"][0]["article"], Value::Null);
+    // A declared working Saturday rests on its resolution too.
+    let saturday = app.json_keyed("/api/v1/day?date=2011-02-19", &key).await;
+    assert_eq!(saturday["status"]["laisvadienis"], false);
+    assert_eq!(saturday["status"]["basis"][0]["act"], "gov-transfer-2010");
+    // An ordinary working day and a weekend day need no provision here.
+    for date in ["2024-01-02", "2024-01-06"] {
+        let body = app
+            .json_keyed(&format!("/api/v1/day?date={date}"), &key)
+            .await;
+        assert_eq!(body["status"]["basis"], json!([]), "{date}");
+    }
+    let sunday = app.json_keyed("/api/v1/day?date=2024-01-07", &key).await;
+    assert_eq!(sunday["status"]["reason"], "sunday");
 }
