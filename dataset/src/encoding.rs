@@ -745,7 +745,7 @@ mod tests {
     fn basis(act: &str) -> Basis {
         Basis {
             act: act.into(),
-            number: (act.len() % 2 == 0).then(|| format!("No. {act}")),
+            number: act.len().is_multiple_of(2).then(|| format!("No. {act}")),
             article: Some("162¹".into()),
             part: Some(1),
             item: None,

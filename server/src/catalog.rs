@@ -414,8 +414,7 @@ impl Catalog {
         if day.day_of_week > 6 || !(1..=53).contains(&day.iso_week) {
             return Err("day_of_week or iso_week out of range");
         }
-        if (day.shorter_workday || day.shorter_workday_6) == day.shorter_workday_basis.is_empty()
-        {
+        if (day.shorter_workday || day.shorter_workday_6) == day.shorter_workday_basis.is_empty() {
             return Err("a shortened day without the eve rule's basis, or another day with it");
         }
         if day

@@ -258,7 +258,10 @@ async fn the_day_status_names_the_provisions_that_decide_it() {
     assert_eq!(eve["status"]["laisvadienis"], false);
     assert_eq!(
         basis(&eve),
-        [("Darbo kodekso (XII-2603) 112 str. 5 d.".into(), "confirmed".into())]
+        [(
+            "Darbo kodekso (XII-2603) 112 str. 5 d.".into(),
+            "confirmed".into()
+        )]
     );
     // Before 2017 the fixture's eve rule is uncertain, and says so.
     let old = app

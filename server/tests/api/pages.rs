@@ -222,6 +222,26 @@ async fn the_day_page_says_the_status_holidays_names_and_links() {
         status.contains("One hour shorter: the next day is a public holiday (Christmas Eve)"),
         "{status}"
     );
+    // The legal basis under the status, what is not confirmed marked in words.
+    let basis: Vec<String> = doc.select(&sel(".status .basis li")).map(text).collect();
+    assert_eq!(
+        basis,
+        ["Labour Code (XII-2603) art. 112(6) (as worded by No. XIV-1032) (derived)"]
+    );
+    // Father's Day 2008 (a documented choice): the holiday and its basis both say so.
+    let doc = page(&app, "/2008/06/01?lang=lt", 200).await;
+    let basis: Vec<String> = doc.select(&sel(".status .basis li")).map(text).collect();
+    assert_eq!(basis.len(), 1, "{basis:?}");
+    assert!(basis[0].ends_with("(abejotina)"), "{basis:?}");
+    let red: Vec<String> = doc.select(&sel(".holidays li.red")).map(text).collect();
+    assert!(
+        red.iter()
+            .any(|h| h.contains("Tėvo diena") && h.ends_with("(abejotina)")),
+        "{red:?}"
+    );
+    // An ordinary working day has no basis list.
+    let doc = page(&app, "/2026/06/22", 200).await;
+    assert!(doc.select(&sel(".status .basis")).next().is_none());
 }
 
 #[tokio::test]
