@@ -27,6 +27,8 @@ TARGET_DAYS=0.6
 TARGET_DAY=0.6
 TARGET_WORKING_TIME=0.6
 TARGET_SCHOOL_HOLIDAYS=0.6
+TARGET_UPCOMING=0.6
+TARGET_LONG_WEEKENDS=0.6
 TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
 TARGET_PAGE=0.5
@@ -407,6 +409,8 @@ main() {
     local day="$srv/api/v1/day?date=2026-12-24"
     local wtime="$srv/api/v1/working-time?year=2026"
     local school="$srv/api/v1/school-holidays?year=2026"
+    local upcoming="$srv/api/v1/holidays/upcoming?from=2026-11-24&count=4"
+    local longw="$srv/api/v1/long-weekends?year=2026&max_leave_days=4"
     local wdays="$srv/api/v1/working-days?from=2026-01-01&to=2026-12-31"
     local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
     local page="$srv/2026/12?lang=lt"
@@ -421,6 +425,8 @@ main() {
     check_200 "$day" -H "X-API-Key: $key"
     check_200 "$wtime" -H "X-API-Key: $key"
     check_200 "$school" -H "X-API-Key: $key"
+    check_200 "$upcoming" -H "X-API-Key: $key"
+    check_200 "$longw" -H "X-API-Key: $key"
     check_200 "$wdays" -H "X-API-Key: $key"
     check_200 "$wadd" -H "X-API-Key: $key"
     check_200 "$page"
@@ -439,7 +445,7 @@ main() {
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
     local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=() f_res=() y_res=() g_res=()
-    local sh_res=()
+    local sh_res=() up_res=() lw_res=()
     for round in $(seq 1 "$ROUNDS"); do
         log "round $round/$ROUNDS: every endpoint of the table, each right after a baseline load"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
@@ -448,6 +454,8 @@ main() {
         after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
         after_baseline "$wtime" "X-API-Key: $key"; wt_res+=("$PAIRED")
         after_baseline "$school" "X-API-Key: $key"; sh_res+=("$PAIRED")
+        after_baseline "$upcoming" "X-API-Key: $key"; up_res+=("$PAIRED")
+        after_baseline "$longw" "X-API-Key: $key"; lw_res+=("$PAIRED")
         after_baseline "$wdays" "X-API-Key: $key"; wd_res+=("$PAIRED")
         after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
         after_baseline "$page"; p_res+=("$PAIRED")
@@ -497,6 +505,8 @@ main() {
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
     summary_row "GET /api/v1/working-time?year=2026 (X-API-Key)" "$TARGET_WORKING_TIME" "${wt_res[@]}"
     summary_row "GET /api/v1/school-holidays?year=2026 (X-API-Key)" "$TARGET_SCHOOL_HOLIDAYS" "${sh_res[@]}"
+    summary_row "GET /api/v1/holidays/upcoming?from=2026-11-24&count=4 (X-API-Key)" "$TARGET_UPCOMING" "${up_res[@]}"
+    summary_row "GET /api/v1/long-weekends?year=2026&max_leave_days=4 (X-API-Key)" "$TARGET_LONG_WEEKENDS" "${lw_res[@]}"
     summary_row "GET /api/v1/working-days?from=2026-01-01&to=2026-12-31 (X-API-Key)" "$TARGET_WORKING_DAYS" "${wd_res[@]}"
     summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
     summary_row "GET /2026/12?lang=lt (HTML page)" "$TARGET_PAGE" "${p_res[@]}"

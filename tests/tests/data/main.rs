@@ -296,3 +296,83 @@ fn the_six_day_week_follows_exactly_the_days_in_lieu_of_sunday_holidays() {
         ]
     );
 }
+
+/// The day of a date of the real data.
+fn on(date: &str) -> &'static Day {
+    &days()[&NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap()]
+}
+
+#[test]
+fn every_red_date_shortened_day_and_transfer_names_its_legal_basis() {
+    use kalendorius_dataset::Confidence;
+    let (mut red, mut shortened, mut transfers) = (0, 0, 0);
+    for day in days().values() {
+        for h in day.holidays.iter().filter(|h| h.is_red) {
+            red += 1;
+            assert!(
+                !h.basis.is_empty() && h.confidence.is_some(),
+                "{} {}",
+                day.date,
+                h.id
+            );
+            for b in &h.basis {
+                assert!(
+                    !b.text_lt.is_empty()
+                        && !b.text_en.is_empty()
+                        && !b.text_pl.is_empty()
+                        && !b.text_ru.is_empty(),
+                    "{} {b:?}",
+                    day.date
+                );
+            }
+        }
+        if day.shorter_workday || day.shorter_workday_6 {
+            shortened += 1;
+            assert_eq!(day.shorter_workday_basis.len(), 1, "{}", day.date);
+        } else {
+            assert!(day.shorter_workday_basis.is_empty(), "{}", day.date);
+        }
+        if let Some(t) = &day.transfer {
+            transfers += 1;
+            assert!(!t.basis.is_empty(), "{}", day.date);
+        }
+    }
+    // Every red date from the first holiday of 1991 to 2100 is among them.
+    for y in 1991..=2100 {
+        assert!(
+            year(y).any(|d| d.holidays.iter().any(|h| h.is_red)),
+            "{y} has red dates"
+        );
+    }
+    assert!(
+        red > 1500 && shortened > 700 && transfers == 29,
+        "{red} {shortened} {transfers}"
+    );
+
+    // The day in lieu of Mother's Day 2008 (Sunday May 4): art. 162¹ as X-458 worded it, as
+    // sure as the sources say (confirmed: the 2008 order lists it).
+    let t = on("2008-05-05").transfer.as_ref().unwrap();
+    assert_eq!(t.basis[0].act, "IX-926");
+    assert_eq!(t.basis[0].article.as_deref(), Some("162¹"));
+    assert_eq!(t.basis[0].amended_by.as_deref(), Some("X-458"));
+    assert_eq!(t.confidence, Confidence::Confirmed);
+    // The working Saturday of 2011-11-05 is a documented choice.
+    let t = on("2011-11-05").transfer.as_ref().unwrap();
+    assert_eq!(t.confidence, Confidence::Uncertain);
+    assert_eq!(t.basis[0].confidence, Confidence::Uncertain);
+    // Christmas Eve 2026: Labour Code XII-2603 art. 123(1)(13); its eve, the eve rule of
+    // the code in force (art. 112(6) since 2023), and in 2016 the 2002 code's.
+    let kucios = &on("2026-12-24").holidays[0];
+    assert_eq!(
+        kucios.basis[0].text_lt,
+        "Darbo kodekso (XII-2603) 123 str. 1 d. 13 p."
+    );
+    let eve = &on("2026-12-23").shorter_workday_basis[0];
+    assert_eq!(
+        (eve.act.as_str(), eve.article.as_deref(), eve.part),
+        ("XII-2603", Some("112"), Some(6))
+    );
+    assert_eq!(on("2016-12-23").shorter_workday_basis[0].act, "IX-926");
+    // The first red day of the Republic rests on Law I-712.
+    assert_eq!(on("1991-01-01").holidays[0].basis[0].act, "I-712");
+}
