@@ -9,6 +9,7 @@
 //! - `settings`: `kalendorius.example.toml` is the server's defaults with every key, and
 //!   the systemd files in `deploy/` agree with each other.
 
+mod changelog;
 mod links;
 mod markdown;
 mod samples;
