@@ -30,6 +30,7 @@ use kalendorius_dataset::{
     SchoolHolidaysFile, TransferKind,
 };
 
+use crate::http::cache::ByteCache;
 use crate::name_index::NameIndex;
 
 mod planning;
@@ -54,6 +55,10 @@ pub enum CatalogError {
         reason: &'static str,
     },
 }
+
+/// Bytes of built answers one dataset keeps ([`Catalog::answer`]): a few thousand
+/// answers of 1-10 KiB, the ones asked for most.
+const ANSWERS_BUDGET: usize = 4 << 20;
 
 /// Status bits of one day. Kept in one byte so the per-day table stays small.
 mod flag {
@@ -225,6 +230,9 @@ pub struct Catalog {
     eve_bases: Vec<(Date, Box<[Basis]>)>,
     /// Every name with its days, by folded name (built once here, for the name search).
     name_index: NameIndex,
+    /// Built answers of keyed operations over this dataset, by operation and resolved
+    /// parameters ([`Catalog::answer`]).
+    answers: ByteCache<(&'static str, Box<str>), Bytes>,
     /// Upcoming holidays and long weekends (`planning`), built on first use.
     planning: planning::Planning,
     /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
@@ -376,6 +384,7 @@ impl Catalog {
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
+            answers: ByteCache::new(ANSWERS_BUDGET),
             planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
             school_holidays: dir.read_school_holidays()?,
         };
@@ -650,6 +659,25 @@ impl Catalog {
         let mut seen = std::collections::HashSet::new();
         bases.retain(|b| seen.insert(*b));
         bases
+    }
+
+    /// The answer of `operation` to `params` (its parameters as resolved: `today` as the
+    /// date it stands for), built by `build` on first use and kept while it is asked for.
+    /// An answer depends only on the dataset and its parameters, and the cache goes with
+    /// the dataset, so a reload never serves an answer of the previous one.
+    pub fn answer(
+        &self,
+        operation: &'static str,
+        params: String,
+        build: impl FnOnce() -> Vec<u8>,
+    ) -> Bytes {
+        let key = (operation, params.into_boxed_str());
+        if let Some(body) = self.answers.get(&key) {
+            return body;
+        }
+        let body = Bytes::from(build());
+        self.answers.insert(key, body.clone());
+        body
     }
 
     /// The eve rule's provisions for a date shortened in either week: those of the nearest

@@ -96,22 +96,29 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let lang = query::lang(query.get(1))?;
     let catalog = cx.catalog;
     let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
-    Ok(answer::private(answer::to_json(&DayDetails {
-        date,
-        lang,
-        day_of_week,
-        is_weekend,
-        week_number,
-        status: Status::of(catalog, date, lang),
-        holidays: catalog
-            .holidays_on(date)
-            .map(|h| Holiday::new(date, h, lang, false))
-            .collect(),
-        name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
-        school_holidays: catalog
-            .school_holidays()
-            .overlapping(date, date, None)
-            .map(|p| SchoolPeriod::new(p, lang))
-            .collect(),
-    })))
+    let params = format!("{date}{}", lang.code());
+    Ok(answer::private(catalog.answer(
+        ENDPOINT.operation_id,
+        params,
+        || {
+            answer::to_json(&DayDetails {
+                date,
+                lang,
+                day_of_week,
+                is_weekend,
+                week_number,
+                status: Status::of(catalog, date, lang),
+                holidays: catalog
+                    .holidays_on(date)
+                    .map(|h| Holiday::new(date, h, lang, false))
+                    .collect(),
+                name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+                school_holidays: catalog
+                    .school_holidays()
+                    .overlapping(date, date, None)
+                    .map(|p| SchoolPeriod::new(p, lang))
+                    .collect(),
+            })
+        },
+    )))
 }

@@ -127,23 +127,30 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         _ => (HolidayScope::All, Scope::All),
     };
     let lang = query::lang(query.get(3))?;
-    let dates: Vec<UpcomingDate> = catalog
-        .holiday_dates_from(from, scope, count as usize)
-        .map(|date| UpcomingDate {
-            date,
-            days_until: from.days_until(date) as u32,
-            laisvadienis: catalog.status_of(date).laisvadienis,
-            holidays: catalog
-                .holidays_on(date)
-                .map(|h| Holiday::new(date, h, lang, true))
-                .collect(),
-            declared_day_off: catalog.declared_day_off_name(date, lang),
-        })
-        .collect();
-    Ok(answer::private(answer::to_json(&UpcomingHolidays {
-        from,
-        scope: scope_word,
-        count: dates.len(),
-        dates,
-    })))
+    let params = format!("{from}{count}{scope:?}{}", lang.code());
+    Ok(answer::private(catalog.answer(
+        ENDPOINT.operation_id,
+        params,
+        || {
+            let dates: Vec<UpcomingDate> = catalog
+                .holiday_dates_from(from, scope, count as usize)
+                .map(|date| UpcomingDate {
+                    date,
+                    days_until: from.days_until(date) as u32,
+                    laisvadienis: catalog.status_of(date).laisvadienis,
+                    holidays: catalog
+                        .holidays_on(date)
+                        .map(|h| Holiday::new(date, h, lang, true))
+                        .collect(),
+                    declared_day_off: catalog.declared_day_off_name(date, lang),
+                })
+                .collect();
+            answer::to_json(&UpcomingHolidays {
+                from,
+                scope: scope_word,
+                count: dates.len(),
+                dates,
+            })
+        },
+    )))
 }

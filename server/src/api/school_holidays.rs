@@ -122,26 +122,32 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         };
     let grade = grade(query.get(2))?;
     let lang = query::lang(query.get(3))?;
-    let school = catalog.school_holidays();
-    let periods: Vec<SchoolPeriod> = school
-        .overlapping(from, to, grade)
-        .map(|p| SchoolPeriod::new(p, lang))
-        .collect();
-    let (count, covered) = (periods.len(), school.covered(from, to, grade));
-    let answer = if on_date {
-        SchoolHolidays::OnDate {
-            date: from,
-            count,
-            periods,
-            covered,
-        }
-    } else {
-        SchoolHolidays::OfYear {
-            year: from.year(),
-            count,
-            periods,
-            covered,
-        }
-    };
-    Ok(answer::private(answer::to_json(&answer)))
+    let params = format!("{from}{to}{grade:?}{}", lang.code());
+    Ok(answer::private(catalog.answer(
+        ENDPOINT.operation_id,
+        params,
+        || {
+            let school = catalog.school_holidays();
+            let periods: Vec<SchoolPeriod> = school
+                .overlapping(from, to, grade)
+                .map(|p| SchoolPeriod::new(p, lang))
+                .collect();
+            let (count, covered) = (periods.len(), school.covered(from, to, grade));
+            answer::to_json(&if on_date {
+                SchoolHolidays::OnDate {
+                    date: from,
+                    count,
+                    periods,
+                    covered,
+                }
+            } else {
+                SchoolHolidays::OfYear {
+                    year: from.year(),
+                    count,
+                    periods,
+                    covered,
+                }
+            })
+        },
+    )))
 }
