@@ -5,6 +5,7 @@
 //!   current -> v1-3f2a...      symlink to the dataset in service, swapped atomically
 //!   v1-3f2a.../                one dataset directory, named by its dataset version
 //!     manifest.json            versions, year range, checksums, counts
+//!     changes.json             what it changes against the version it replaced
 //!     years/1583.json ...      one file per year, one day per line
 //!     kalendorius.sled/        the sled database the server loads
 //! ```
@@ -17,6 +18,9 @@
 
 /// The manifest file, relative to a dataset directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// The changes against the version replaced ([`crate::Changes`]), relative to a dataset
+/// directory.
+pub const CHANGES_FILE: &str = "changes.json";
 /// The directory of per-year files.
 pub const YEARS_DIR: &str = "years";
 /// The sled database directory.

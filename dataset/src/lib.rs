@@ -12,10 +12,12 @@
 //! - the compact binary form of a year that the sled database holds ([`encoding`]);
 //! - loading a dataset back with every manifest check ([`load`]);
 //! - the JSON Schemas of the published files, generated from those types ([`schema`]);
+//! - what changed between two datasets, the shape of `changes.json` ([`changes`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]).
 
+pub mod changes;
 pub mod database;
 pub mod date;
 pub mod digest;
@@ -29,9 +31,10 @@ pub mod names;
 pub mod schema;
 pub mod working_time;
 
+pub use changes::{compare, Changes, DatasetRef, Differ};
 pub use date::{Date, DateError, Year, YearError};
 pub use lang::{Lang, LangError};
-pub use load::{open_dataset, open_manifest, DatasetDir, LoadError};
+pub use load::{open_dataset, open_days, open_manifest, DatasetDir, DaysDir, LoadError};
 pub use manifest::{Counts, DatabaseEntry, DatabaseValue, FileEntry, Manifest, StoredValue};
 pub use model::{
     Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer, TransferKind, YearFile,
@@ -47,7 +50,15 @@ pub use working_time::Week;
 /// `shorter_workday_6`).
 /// 3: the sled database holds each year in the binary form of [`encoding`] (not its JSON),
 /// and the manifest's `database` entry gains `format` and each value's size and SHA-256.
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: each dataset directory holds `changes.json` ([`Changes`]: what it changes against the
+/// version it replaced), and the manifest gains its `changes` entry (size and SHA-256). The
+/// days are unchanged ([`DAYS_SHAPE_SINCE`]).
+pub const SCHEMA_VERSION: u32 = 4;
+
+/// The oldest schema version whose days ([`Day`] in [`YearFile`]) have this version's shape:
+/// what [`open_days`] reads, so a new build can be compared with the version in service
+/// across a schema change that did not touch the days.
+pub const DAYS_SHAPE_SINCE: u32 = 3;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

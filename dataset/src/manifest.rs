@@ -16,8 +16,12 @@ pub struct Manifest {
     pub first_year: i32,
     /// Last year covered.
     pub last_year: i32,
-    /// Every JSON file of the dataset, in path order.
+    /// Every year file of the dataset (`years/YYYY.json`), in path order.
     pub files: Vec<FileEntry>,
+    /// `changes.json`: what this version changes against the version it replaced
+    /// ([`crate::Changes`]). Unlike the year files it depends on that version too, not only
+    /// on the sources.
+    pub changes: FileEntry,
     /// The sled database.
     pub database: DatabaseEntry,
     /// Totals, for a human reading the manifest and for checks.

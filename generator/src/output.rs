@@ -11,7 +11,7 @@ use kalendorius_dataset::database::write_database;
 use kalendorius_dataset::digest::sha256_hex;
 use kalendorius_dataset::encoding::Encoder;
 use kalendorius_dataset::layout::{
-    year_file, year_file_bytes, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
+    year_file, year_file_bytes, CHANGES_FILE, DATABASE_DIR, MANIFEST_FILE, YEARS_DIR,
 };
 use kalendorius_dataset::{Counts, Day, FileEntry, Manifest, YearFile, SCHEMA_VERSION};
 
@@ -84,13 +84,15 @@ impl YearFiles {
     }
 }
 
-/// Writes the dataset and makes `out/current` point to it, then keeps `keep` previous
-/// versions and removes older ones ([`versions::prune`]). Returns its directory.
+/// Writes the dataset, with `changes` as its `changes.json`, and makes `out/current` point
+/// to it, then keeps `keep` previous versions and removes older ones ([`versions::prune`]).
+/// Returns its directory.
 pub fn publish(
     out: &Path,
     dataset_version: &str,
     years: (i32, i32),
     years_out: Years,
+    changes: &[u8],
     counts: Counts,
     keep: usize,
 ) -> Result<PathBuf, BuildError> {
@@ -138,6 +140,15 @@ pub fn publish(
         })?;
     database.path = DATABASE_DIR.to_string();
 
+    // What this version changes against the one it replaces.
+    let changes_path = dir.join(CHANGES_FILE);
+    fs::write(&changes_path, changes).map_err(write_err(&changes_path))?;
+    let changes = FileEntry {
+        path: CHANGES_FILE.to_string(),
+        bytes: changes.len() as u64,
+        sha256: sha256_hex(changes),
+    };
+
     // Manifest last: a directory with a manifest is complete.
     let manifest = Manifest {
         schema_version: SCHEMA_VERSION,
@@ -145,6 +156,7 @@ pub fn publish(
         first_year: years.0,
         last_year: years.1,
         files,
+        changes,
         database,
         counts,
     };
