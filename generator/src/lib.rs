@@ -65,7 +65,7 @@ pub struct BuildSummary {
 }
 
 /// Entries of each kind a build prints; `changes.json` and `diff` have them all.
-pub const BUILD_SUMMARY_LIMIT: usize = 10;
+pub const BUILD_SUMMARY_LIMIT: usize = 5;
 
 impl std::fmt::Display for BuildSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
