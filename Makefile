@@ -52,7 +52,9 @@ lint:
 release:
 	$(CARGO) build --release -p kalendorius-generator -p kalendorius-server
 
-## make dataset: (re)build output/ from sources/ when anything it depends on changed.
+## make dataset: (re)build output/ from sources/ when anything it depends on changed; the
+## build ends by printing what it changes against the version in service (the previous
+## output/current, if any), which it also writes to the new version's changes.json.
 dataset: $(OUT)/current/manifest.json
 
 # The generator comes from `release` (order-only: a build that changed nothing does not

@@ -19,13 +19,16 @@ use crate::Lang;
     PartialOrd,
     Ord,
     Hash,
+    Default,
     Serialize,
     Deserialize,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
-    /// A legal text, an official body or the press states it.
+    /// A legal text, an official body or the press states it. The default, as in the
+    /// sources: a record without a confidence states a fact its source confirms.
+    #[default]
     Confirmed,
     /// Worked out from confirmed facts by a rule.
     Derived,

@@ -6,6 +6,7 @@
 //!   v1-3f2a.../                one dataset directory, named by its dataset version
 //!     manifest.json            versions, year range, checksums, counts
 //!     school_holidays.json     the pupils' holidays: school years and periods
+//!     changes.json             what it changes against the version it replaced
 //!     years/1583.json ...      one file per year, one day per line
 //!     kalendorius.sled/        the sled database the server loads
 //! ```
@@ -20,6 +21,9 @@
 pub const MANIFEST_FILE: &str = "manifest.json";
 /// The pupils' holidays ([`crate::SchoolHolidaysFile`]), relative to a dataset directory.
 pub const SCHOOL_HOLIDAYS_FILE: &str = "school_holidays.json";
+/// The changes against the version replaced ([`crate::Changes`]), relative to a dataset
+/// directory.
+pub const CHANGES_FILE: &str = "changes.json";
 /// The directory of per-year files.
 pub const YEARS_DIR: &str = "years";
 /// The sled database directory.

@@ -14,11 +14,13 @@
 //! - the compact binary form of a year that the sled database holds ([`encoding`]);
 //! - loading a dataset back with every manifest check ([`load`]);
 //! - the JSON Schemas of the published files, generated from those types ([`schema`]);
+//! - what changed between two datasets, the shape of `changes.json` ([`changes`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]).
 
 pub mod basis;
+pub mod changes;
 pub mod database;
 pub mod date;
 pub mod digest;
@@ -34,9 +36,10 @@ pub mod school;
 pub mod working_time;
 
 pub use basis::{Basis, Confidence};
+pub use changes::{compare, Changes, DatasetRef, Differ};
 pub use date::{Date, DateError, Year, YearError};
 pub use lang::{Lang, LangError};
-pub use load::{open_dataset, open_manifest, DatasetDir, LoadError};
+pub use load::{open_dataset, open_days, open_manifest, DatasetDir, DaysDir, LoadError};
 pub use manifest::{Counts, DatabaseEntry, DatabaseValue, FileEntry, Manifest, StoredValue};
 pub use model::{
     Day, Gender, Holiday, HolidayType, NameDay, PublishedYearFile, Reason, Transfer, TransferKind,
@@ -62,7 +65,16 @@ pub use working_time::Week;
 /// 6: the legal bases (E12): a red [`Holiday`] and a [`Transfer`] gain `confidence` and
 /// `basis`, a [`Day`] `shorter_workday_basis` ([`Basis`]), and with them binary format 3
 /// of [`encoding`].
-pub const SCHEMA_VERSION: u32 = 6;
+/// 7: each dataset directory holds `changes.json` ([`Changes`]: what it changes against the
+/// version it replaced), and the manifest gains its `changes` entry (size and SHA-256). The
+/// days are unchanged ([`DAYS_SHAPE_SINCE`]).
+pub const SCHEMA_VERSION: u32 = 7;
+
+/// The oldest schema version whose days ([`Day`] in [`YearFile`]) this version reads: what
+/// [`open_days`] accepts, so a new build can be compared with the version in service across
+/// a schema change. Version 4 gave the days their shape; the legal bases of version 6
+/// (`confidence`, `basis`, `shorter_workday_basis`) read as absent from older files.
+pub const DAYS_SHAPE_SINCE: u32 = 4;
 
 /// First year the service covers: the first full year of the Gregorian calendar.
 pub const FIRST_YEAR: i32 = 1583;

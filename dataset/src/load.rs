@@ -10,16 +10,23 @@
 //!
 //! The server opens a dataset with [`open_manifest`] and loads the database
 //! ([`DatasetDir::read_database`]), so it needs no year file; [`open_dataset`] also checks
-//! every year file, for tools that read or publish them.
+//! every year file and `changes.json`, for tools that read or publish them. [`open_days`]
+//! reads only the days, of any schema version whose days have this one's shape, to compare
+//! two datasets ([`crate::changes`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::database::read_database;
 use crate::digest::sha256_hex;
-use crate::layout::{year_file, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
+use crate::layout::{
+    year_file, CHANGES_FILE, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE,
+};
 use crate::working_time::Checker;
-use crate::{Day, FileEntry, Manifest, SchoolHolidaysFile, YearFile, SCHEMA_VERSION};
+use crate::{
+    DatasetRef, Day, FileEntry, Manifest, SchoolHolidaysFile, YearFile, DAYS_SHAPE_SINCE,
+    SCHEMA_VERSION,
+};
 
 /// Why a dataset cannot be used. Every variant names the path concerned.
 #[derive(Debug, thiserror::Error)]
@@ -120,6 +127,86 @@ pub fn open_dataset(root: &Path) -> Result<DatasetDir, LoadError> {
 /// version, year range, every year listed) but reading no year file: for a reader of the
 /// database, which checks each value it reads ([`DatasetDir::read_database`]).
 pub fn open_manifest(root: &Path) -> Result<DatasetDir, LoadError> {
+    let (path, bytes) = read_manifest(root)?;
+    let manifest_path = path.join(MANIFEST_FILE);
+    // Check the version before the shape: an older or newer manifest may not parse.
+    let version = schema_version_of(&manifest_path, &bytes)?;
+    if version != SCHEMA_VERSION {
+        return Err(LoadError::SchemaVersion {
+            path,
+            found: version,
+            expected: SCHEMA_VERSION,
+        });
+    }
+    let manifest: Manifest =
+        serde_json::from_slice(&bytes).map_err(|source| LoadError::BadManifest {
+            path: manifest_path,
+            source,
+        })?;
+    verify_listing(
+        &path,
+        manifest.first_year,
+        manifest.last_year,
+        &manifest.files,
+    )?;
+    if !manifest
+        .files
+        .iter()
+        .any(|f| f.path == SCHOOL_HOLIDAYS_FILE)
+    {
+        return Err(LoadError::FileMismatch {
+            path: path.join(SCHOOL_HOLIDAYS_FILE),
+            reason: "not listed in the manifest".into(),
+        });
+    }
+    Ok(DatasetDir { path, manifest })
+}
+
+/// Opens the dataset at `root` (a dataset directory, or an output root whose `current` link
+/// names one) for its days only, accepting every schema version from [`DAYS_SHAPE_SINCE`]
+/// to [`SCHEMA_VERSION`]: the days of those versions have one shape, only their manifests
+/// differ. Checks the year range and that every year file is listed; each year file is
+/// checked against its size and SHA-256 as it is read ([`DaysDir::years`]). For comparing
+/// datasets (`kalendorius-generator diff`, and a build against the version it replaces).
+pub fn open_days(root: &Path) -> Result<DaysDir, LoadError> {
+    let (path, bytes) = read_manifest(root)?;
+    let manifest_path = path.join(MANIFEST_FILE);
+    let version = schema_version_of(&manifest_path, &bytes)?;
+    if !(DAYS_SHAPE_SINCE..=SCHEMA_VERSION).contains(&version) {
+        return Err(LoadError::SchemaVersion {
+            path,
+            found: version,
+            expected: SCHEMA_VERSION,
+        });
+    }
+    // Only the fields every version since DAYS_SHAPE_SINCE has; the others are ignored.
+    #[derive(serde::Deserialize)]
+    struct Listing {
+        dataset_version: String,
+        first_year: i32,
+        last_year: i32,
+        files: Vec<FileEntry>,
+    }
+    let listing: Listing =
+        serde_json::from_slice(&bytes).map_err(|source| LoadError::BadManifest {
+            path: manifest_path,
+            source,
+        })?;
+    verify_listing(&path, listing.first_year, listing.last_year, &listing.files)?;
+    Ok(DaysDir {
+        path,
+        schema_version: version,
+        dataset_version: listing.dataset_version,
+        first_year: listing.first_year,
+        last_year: listing.last_year,
+        files: listing.files,
+        hash: true,
+    })
+}
+
+/// The canonical dataset directory at `root` (itself, or its `current`) and its manifest's
+/// bytes.
+fn read_manifest(root: &Path) -> Result<(PathBuf, Vec<u8>), LoadError> {
     let dir = if root.join(MANIFEST_FILE).is_file() {
         root.to_path_buf()
     } else if root.join(CURRENT_LINK).join(MANIFEST_FILE).is_file() {
@@ -138,79 +225,69 @@ pub fn open_manifest(root: &Path) -> Result<DatasetDir, LoadError> {
         path: manifest_path.clone(),
         source,
     })?;
-    // Check the version before the shape: an older or newer manifest may not parse.
+    Ok((path, bytes))
+}
+
+/// The `schema_version` of a manifest, whatever the rest of its shape.
+fn schema_version_of(manifest_path: &Path, bytes: &[u8]) -> Result<u32, LoadError> {
     #[derive(serde::Deserialize)]
     struct VersionOnly {
         schema_version: u32,
     }
-    let version: VersionOnly =
-        serde_json::from_slice(&bytes).map_err(|source| LoadError::BadManifest {
-            path: manifest_path.clone(),
+    serde_json::from_slice::<VersionOnly>(bytes)
+        .map(|v| v.schema_version)
+        .map_err(|source| LoadError::BadManifest {
+            path: manifest_path.to_path_buf(),
             source,
-        })?;
-    if version.schema_version != SCHEMA_VERSION {
-        return Err(LoadError::SchemaVersion {
-            path,
-            found: version.schema_version,
-            expected: SCHEMA_VERSION,
-        });
-    }
-    let manifest: Manifest =
-        serde_json::from_slice(&bytes).map_err(|source| LoadError::BadManifest {
-            path: manifest_path,
-            source,
-        })?;
-    verify_listing(&path, &manifest)?;
-    Ok(DatasetDir { path, manifest })
+        })
 }
 
 /// The manifest's year range is served and lists a file for each year.
-fn verify_listing(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
+fn verify_listing(
+    dir: &Path,
+    first_year: i32,
+    last_year: i32,
+    files: &[FileEntry],
+) -> Result<(), LoadError> {
     let mismatch = |file: &str, reason: String| LoadError::FileMismatch {
         path: dir.join(file),
         reason,
     };
-    if manifest.first_year > manifest.last_year
-        || manifest.first_year < crate::FIRST_YEAR
-        || manifest.last_year > crate::LAST_YEAR
-    {
+    if first_year > last_year || first_year < crate::FIRST_YEAR || last_year > crate::LAST_YEAR {
         return Err(mismatch(
             MANIFEST_FILE,
             format!(
-                "year range {}..{} is not within {}..{}",
-                manifest.first_year,
-                manifest.last_year,
+                "year range {first_year}..{last_year} is not within {}..{}",
                 crate::FIRST_YEAR,
                 crate::LAST_YEAR
             ),
         ));
     }
-    for year in manifest.first_year..=manifest.last_year {
+    for year in first_year..=last_year {
         let name = year_file(year);
-        if !manifest.files.iter().any(|f| f.path == name) {
+        if !files.iter().any(|f| f.path == name) {
             return Err(mismatch(&name, "not listed in the manifest".into()));
         }
-    }
-    if !manifest
-        .files
-        .iter()
-        .any(|f| f.path == SCHOOL_HOLIDAYS_FILE)
-    {
-        return Err(mismatch(
-            SCHOOL_HOLIDAYS_FILE,
-            "not listed in the manifest".into(),
-        ));
     }
     Ok(())
 }
 
-/// Every listed file matches its size and SHA-256.
+/// Every listed file (the year files and `changes.json`) matches its size and SHA-256.
 fn verify_files(dir: &Path, manifest: &Manifest) -> Result<(), LoadError> {
     let mismatch = |file: &str, reason: String| LoadError::FileMismatch {
         path: dir.join(file),
         reason,
     };
-    for entry in &manifest.files {
+    if manifest.changes.path != CHANGES_FILE {
+        return Err(mismatch(
+            MANIFEST_FILE,
+            format!(
+                "the changes entry names {}, not {CHANGES_FILE}",
+                manifest.changes.path
+            ),
+        ));
+    }
+    for entry in manifest.files.iter().chain([&manifest.changes]) {
         if entry.path.contains("..") || entry.path.starts_with('/') {
             return Err(mismatch(&entry.path, "path leaves the dataset".into()));
         }
@@ -249,44 +326,26 @@ impl DatasetDir {
     /// For tools and tests that read the published form; the server reads the database
     /// ([`DatasetDir::read_database`]).
     pub fn read_days(&self, mut each_day: impl FnMut(Day)) -> Result<(), LoadError> {
-        let manifest = &self.manifest;
-        let mut sequence = DaySequence::new(manifest.first_year);
-        for year in manifest.first_year..=manifest.last_year {
-            let name = year_file(year);
-            let path = self.path.join(&name);
-            let mismatch = |reason: String| LoadError::FileMismatch {
-                path: path.clone(),
-                reason,
-            };
-            let entry = manifest
-                .files
-                .iter()
-                .find(|f| f.path == name)
-                .ok_or_else(|| mismatch("not listed in the manifest".into()))?;
-            let bytes = fs::read(&path).map_err(|source| LoadError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            if bytes.len() as u64 != entry.bytes {
-                return Err(mismatch(format!(
-                    "{} bytes, manifest says {}",
-                    bytes.len(),
-                    entry.bytes
-                )));
-            }
-            let file: YearFile =
-                serde_json::from_slice(&bytes).map_err(|e| mismatch(e.to_string()))?;
-            drop(bytes);
-            sequence
-                .year(file, manifest.schema_version, year, &mut each_day)
-                .map_err(mismatch)?;
+        let days = self.days();
+        for file in days.years() {
+            file?.days.into_iter().for_each(&mut each_day);
         }
-        sequence
-            .finish(manifest.last_year)
-            .map_err(|reason| LoadError::FileMismatch {
-                path: self.path.join(year_file(manifest.last_year)),
-                reason,
-            })
+        Ok(())
+    }
+
+    /// The days of this dataset as [`open_days`] gives them, without hashing the year files
+    /// a second time ([`open_dataset`] did).
+    pub fn days(&self) -> DaysDir {
+        let manifest = &self.manifest;
+        DaysDir {
+            path: self.path.clone(),
+            schema_version: manifest.schema_version,
+            dataset_version: manifest.dataset_version.clone(),
+            first_year: manifest.first_year,
+            last_year: manifest.last_year,
+            files: manifest.files.clone(),
+            hash: false,
+        }
     }
 
     /// Reads `school_holidays.json` (the pupils' holidays), checked like every file of the
@@ -347,8 +406,10 @@ impl DatasetDir {
             }
             expected_year += 1;
             sequence
-                .year(file, manifest.schema_version, year, &mut each_day)
-                .map_err(year_err)
+                .year(&file, manifest.schema_version, year)
+                .map_err(year_err)?;
+            file.days.into_iter().for_each(&mut each_day);
+            Ok(())
         })?;
         let mismatch = |reason: String| LoadError::DatabaseMismatch {
             path: db_dir.clone(),
@@ -370,6 +431,121 @@ impl DatasetDir {
     }
 }
 
+/// A dataset opened for its days ([`open_days`], [`DatasetDir::days`]).
+#[derive(Debug, Clone)]
+pub struct DaysDir {
+    /// Canonical path of the dataset directory.
+    pub path: PathBuf,
+    /// Its manifest's schema version (from [`DAYS_SHAPE_SINCE`] to [`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// Its dataset version.
+    pub dataset_version: String,
+    /// First year covered.
+    pub first_year: i32,
+    /// Last year covered.
+    pub last_year: i32,
+    /// The year files as the manifest lists them.
+    files: Vec<FileEntry>,
+    /// Whether [`DaysDir::years`] hashes each file (not when [`open_dataset`] already did).
+    hash: bool,
+}
+
+impl DaysDir {
+    /// The dataset's version and years, as a [`crate::Changes`] names it.
+    pub fn reference(&self) -> DatasetRef {
+        DatasetRef {
+            dataset_version: self.dataset_version.clone(),
+            first_year: self.first_year,
+            last_year: self.last_year,
+        }
+    }
+
+    /// Every year file of the range in year order, one at a time, each checked: its size
+    /// and SHA-256 against the manifest, its schema and year, its days in sequence from
+    /// January 1 of the first year and by the working-time rules. After the last year, the
+    /// check that the days end on December 31. The first error ends the iteration.
+    pub fn years(&self) -> YearFiles {
+        YearFiles {
+            dir: self.clone(),
+            next_year: self.first_year,
+            sequence: Some(DaySequence::new(self.first_year)),
+        }
+    }
+
+    fn read_year(&self, year: i32, sequence: &mut DaySequence) -> Result<YearFile, LoadError> {
+        let name = year_file(year);
+        let path = self.path.join(&name);
+        let mismatch = |reason: String| LoadError::FileMismatch {
+            path: path.clone(),
+            reason,
+        };
+        let entry = self
+            .files
+            .iter()
+            .find(|f| f.path == name)
+            .ok_or_else(|| mismatch("not listed in the manifest".into()))?;
+        let bytes = fs::read(&path).map_err(|source| LoadError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        if bytes.len() as u64 != entry.bytes {
+            return Err(mismatch(format!(
+                "{} bytes, manifest says {}",
+                bytes.len(),
+                entry.bytes
+            )));
+        }
+        if self.hash {
+            let sha = sha256_hex(&bytes);
+            if sha != entry.sha256 {
+                return Err(mismatch(format!(
+                    "SHA-256 {sha}, manifest says {}",
+                    entry.sha256
+                )));
+            }
+        }
+        let file: YearFile = serde_json::from_slice(&bytes).map_err(|e| mismatch(e.to_string()))?;
+        drop(bytes);
+        sequence
+            .year(&file, self.schema_version, year)
+            .map_err(mismatch)?;
+        Ok(file)
+    }
+}
+
+/// The year files of a dataset, checked one by one ([`DaysDir::years`]).
+pub struct YearFiles {
+    dir: DaysDir,
+    next_year: i32,
+    /// `None` once finished or failed.
+    sequence: Option<DaySequence>,
+}
+
+impl Iterator for YearFiles {
+    type Item = Result<YearFile, LoadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let dir = &self.dir;
+        if self.next_year > dir.last_year {
+            let sequence = self.sequence.take()?;
+            return sequence.finish(dir.last_year).err().map(|reason| {
+                Err(LoadError::FileMismatch {
+                    path: dir.path.join(year_file(dir.last_year)),
+                    reason,
+                })
+            });
+        }
+        let sequence = self.sequence.as_mut()?;
+        let year = self.next_year;
+        self.next_year += 1;
+        let file = dir.read_year(year, sequence);
+        if file.is_err() {
+            self.sequence = None;
+        }
+        Some(file)
+    }
+}
+
 /// The checks every day read goes through, from the files or the database: each year of
 /// the right schema, days in sequence from January 1 of the first year, working time by
 /// the rules.
@@ -388,22 +564,15 @@ impl DaySequence {
         }
     }
 
-    /// Checks the days of `file`, which must be `year` of schema `schema_version`, and hands
-    /// each to `each_day`.
-    fn year(
-        &mut self,
-        file: YearFile,
-        schema_version: u32,
-        year: i32,
-        each_day: &mut impl FnMut(Day),
-    ) -> Result<(), String> {
+    /// Checks the days of `file`, which must be `year` of schema `schema_version`.
+    fn year(&mut self, file: &YearFile, schema_version: u32, year: i32) -> Result<(), String> {
         if file.schema_version != schema_version || file.year != year {
             return Err(format!(
                 "holds year {} of schema {}, expected year {year} of schema {schema_version}",
                 file.year, file.schema_version
             ));
         }
-        for day in file.days {
+        for day in &file.days {
             let expected = match self.previous {
                 Some(prev) => prev.succ(),
                 None => crate::Date::from_ymd(self.first_year, 1, 1).ok(),
@@ -415,8 +584,7 @@ impl DaySequence {
                 ));
             }
             self.previous = Some(day.date);
-            self.checker.push(&day)?;
-            each_day(day);
+            self.checker.push(day)?;
         }
         Ok(())
     }

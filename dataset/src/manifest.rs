@@ -18,8 +18,12 @@ pub struct Manifest {
     /// Last year covered.
     #[schemars(range(min = crate::FIRST_YEAR, max = crate::LAST_YEAR))]
     pub last_year: i32,
-    /// Every JSON file of the dataset, in path order.
+    /// Every year file of the dataset (`years/YYYY.json`), in path order.
     pub files: Vec<FileEntry>,
+    /// `changes.json`: what this version changes against the version it replaced
+    /// ([`crate::Changes`]). Unlike the year files it depends on that version too, not only
+    /// on the sources.
+    pub changes: FileEntry,
     /// The sled database.
     pub database: DatabaseEntry,
     /// Totals, for a human reading the manifest and for checks.

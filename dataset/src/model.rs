@@ -119,9 +119,11 @@ pub struct Holiday {
     pub source: String,
     /// When red: how sure it is that the day is non-working (the red period's confidence);
     /// `None` when not red.
+    #[serde(default)]
     pub confidence: Option<Confidence>,
     /// When red: the provisions that make it non-working on this date (docs/data.md
     /// §2.8); empty when not red.
+    #[serde(default)]
     pub basis: Vec<Basis>,
 }
 
@@ -171,9 +173,11 @@ pub struct Transfer {
     /// Where the fact comes from.
     pub source: String,
     /// How sure the transfer is.
+    #[serde(default)]
     pub confidence: Confidence,
     /// The act that declares it (a Government resolution, or the Labour Code article of the
     /// days in lieu of 2006-2008).
+    #[serde(default)]
     pub basis: Vec<Basis>,
 }
 
@@ -233,6 +237,7 @@ pub struct Day {
     pub shorter_workday_6: bool,
     /// The eve rule's provision when the day is shortened in either week
     /// (`shorter_workday` or `shorter_workday_6`); empty otherwise.
+    #[serde(default)]
     pub shorter_workday_basis: Vec<Basis>,
     /// Every holiday listed on this date, red or not.
     pub holidays: Vec<Holiday>,

@@ -1,8 +1,9 @@
 //! The JSON Schemas (draft 2020-12) of the published files: `manifest.json`,
-//! `years/YYYY.json` and `school_holidays.json`.
+//! `years/YYYY.json`, `school_holidays.json` and `changes.json` (also the output of
+//! `kalendorius-generator diff --json`).
 //!
 //! Generated from the Rust types the generator writes and the server reads ([`Manifest`],
-//! [`YearFile`]) with `schemars`, so the schemas cannot drift from the files: a field added
+//! [`YearFile`], [`Changes`]) with `schemars`, so the schemas cannot drift from the files: a field added
 //! to a type is in its schema. Their `title` names [`crate::SCHEMA_VERSION`]; the server
 //! publishes them under `/data/schema/`, and a test validates every file of a full build
 //! against them.
@@ -17,7 +18,7 @@
 use schemars::transform::{transform_subschemas, Transform};
 use serde_json::Value;
 
-use crate::{Manifest, PublishedYearFile, SchoolHolidaysFile, SCHEMA_VERSION};
+use crate::{Changes, Manifest, PublishedYearFile, SchoolHolidaysFile, SCHEMA_VERSION};
 
 /// The pattern of a SHA-256 in the files: 64 lower-case hex digits
 /// ([`crate::digest::sha256_hex`]).
@@ -46,6 +47,14 @@ pub fn school_holidays_schema() -> Value {
         "school holidays",
         "The pupils' holidays of a kalendorius dataset: the school years in the data and \
          every holiday period of them.",
+    )
+}
+
+/// The schema of `changes.json` and of `kalendorius-generator diff --json`.
+pub fn changes_schema() -> Value {
+    schema_of::<Changes>(
+        "changes",
+        "What a kalendorius dataset version changes against another: every date whose answer differs, grouped by kind.",
     )
 }
 
@@ -229,7 +238,11 @@ mod tests {
 
     #[test]
     fn schemas_use_standard_formats_closed_objects_and_checksum_patterns() {
-        for (name, schema) in [("manifest", manifest_schema()), ("year", year_schema())] {
+        for (name, schema) in [
+            ("manifest", manifest_schema()),
+            ("year", year_schema()),
+            ("changes", changes_schema()),
+        ] {
             let mut all = Vec::new();
             walk(&schema, String::new(), &mut all);
             for (at, sub) in &all {
@@ -273,5 +286,22 @@ mod tests {
             year_schema()["$defs"]["Day"]["properties"]["iso_week"]["maximum"],
             53
         );
+        assert!(manifest["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"changes".into()));
+        let changes = changes_schema();
+        assert_eq!(changes["additionalProperties"], false);
+        for kind in [
+            "status",
+            "shortened",
+            "working_hours",
+            "holidays",
+            "name_days",
+            "transfers",
+        ] {
+            assert!(changes["properties"][kind].is_object(), "{kind}");
+        }
+        assert!(changes["$defs"]["HolidayChange"]["properties"]["aspects"].is_object());
     }
 }

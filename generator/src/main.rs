@@ -44,8 +44,9 @@ enum Command {
         sources: PathBuf,
     },
     /// Check a published dataset: manifest, schema version, every year file's checksum,
-    /// every sled database value's checksum and the database's content digest, and that the
-    /// database and the year files hold the same days.
+    /// every sled database value's checksum and the database's content digest, that the
+    /// database and the year files hold the same days, and its changes.json (checksum, shape,
+    /// and equal to a new comparison when the version it was compared with is kept).
     Verify {
         /// The output root (its `current` link) or a dataset directory.
         #[arg(long, default_value = "output")]
@@ -67,6 +68,25 @@ enum Command {
         /// The output root.
         #[arg(long, default_value = "output")]
         out: PathBuf,
+    },
+    /// List every date whose answer differs between two datasets, grouped by kind: status
+    /// (laisvadienis, reason, holiday name), shortened days and working hours (5- and 6-day
+    /// week), holidays added, removed or changed (by id: renamed, red or not, type, source),
+    /// name days and transfers. Only the years both cover are compared. Exits 0 whether or
+    /// not anything differs.
+    Diff {
+        /// The old dataset: a version directory (output/v4-...) or an output root (its
+        /// `current`).
+        old: PathBuf,
+        /// The new dataset, likewise.
+        new: PathBuf,
+        /// Print the changes as JSON (the shape of changes.json; its JSON Schema is
+        /// kalendorius_dataset::schema::changes_schema).
+        #[arg(long)]
+        json: bool,
+        /// Print at most N entries of each kind (text only).
+        #[arg(long, value_name = "N", conflicts_with = "json")]
+        limit: Option<usize>,
     },
 }
 
@@ -95,10 +115,25 @@ fn main() -> ExitCode {
             .map(|summary| summary.to_string())
             .map_err(build_failure),
         Command::Verify { out } => kalendorius_generator::verify(&out)
-            .map(|(version, days)| {
+            .map(|v| {
                 format!(
-                    "verified {version}: {days} days; year files and database match the manifest"
+                    "verified {}: {} days; year files and database match the manifest; changes.json {}",
+                    v.dataset_version, v.days, v.changes
                 )
+            })
+            .map_err(|e| format!("error: {e}")),
+        Command::Diff {
+            old,
+            new,
+            json,
+            limit,
+        } => kalendorius_generator::diff::diff_dirs(&old, &new)
+            .map(|changes| {
+                if json {
+                    serde_json::to_string_pretty(&changes).expect("changes serialize")
+                } else {
+                    kalendorius_generator::diff::text(&changes, limit)
+                }
             })
             .map_err(|e| format!("error: {e}")),
         Command::Rollback { out, to } => rollback(&out, to.as_deref()),

@@ -11,7 +11,8 @@ use kalendorius_dataset::database::write_database;
 use kalendorius_dataset::digest::sha256_hex;
 use kalendorius_dataset::encoding::Encoder;
 use kalendorius_dataset::layout::{
-    year_file, year_file_bytes, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
+    year_file, year_file_bytes, CHANGES_FILE, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE,
+    YEARS_DIR,
 };
 use kalendorius_dataset::{
     Counts, Date, Day, FileEntry, Manifest, SchoolHoliday, SchoolHolidaysFile, YearFile,
@@ -107,14 +108,23 @@ impl YearFiles {
     }
 }
 
-/// Writes the dataset and makes `out/current` point to it, then keeps `keep` previous
-/// versions and removes older ones ([`versions::prune`]). Returns its directory.
+/// The files of a dataset beside its years and its database.
+pub struct OtherFiles<'a> {
+    /// What `school_holidays.json` holds.
+    pub school_holidays: &'a SchoolHolidaysFile,
+    /// The bytes of `changes.json`.
+    pub changes: &'a [u8],
+}
+
+/// Writes the dataset, with `other` beside its years, and makes `out/current` point
+/// to it, then keeps `keep` previous versions and removes older ones ([`versions::prune`]).
+/// Returns its directory.
 pub fn publish(
     out: &Path,
     dataset_version: &str,
     years: (i32, i32),
     years_out: Years,
-    school_holidays: &SchoolHolidaysFile,
+    other: OtherFiles,
     counts: Counts,
     keep: usize,
 ) -> Result<PathBuf, BuildError> {
@@ -131,6 +141,10 @@ pub fn publish(
 
     // The pupils' holidays, first in path order.
     let mut files = Vec::new();
+    let OtherFiles {
+        school_holidays,
+        changes,
+    } = other;
     let mut school = serde_json::to_vec_pretty(school_holidays).expect("periods serialize");
     school.push(b'\n');
     let school_path = dir.join(SCHOOL_HOLIDAYS_FILE);
@@ -173,6 +187,15 @@ pub fn publish(
         })?;
     database.path = DATABASE_DIR.to_string();
 
+    // What this version changes against the one it replaces.
+    let changes_path = dir.join(CHANGES_FILE);
+    fs::write(&changes_path, changes).map_err(write_err(&changes_path))?;
+    let changes = FileEntry {
+        path: CHANGES_FILE.to_string(),
+        bytes: changes.len() as u64,
+        sha256: sha256_hex(changes),
+    };
+
     // Manifest last: a directory with a manifest is complete.
     let manifest = Manifest {
         schema_version: SCHEMA_VERSION,
@@ -180,6 +203,7 @@ pub fn publish(
         first_year: years.0,
         last_year: years.1,
         files,
+        changes,
         database,
         counts,
     };

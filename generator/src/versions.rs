@@ -233,7 +233,11 @@ pub fn rollback(out: &Path, to: Option<&str>) -> Result<Rollback, RollbackError>
         }
     };
     let dir = out.join(&target);
-    let (found, days) = crate::verify(&dir).map_err(|source| RollbackError::Damaged {
+    let crate::Verified {
+        dataset_version: found,
+        days,
+        ..
+    } = crate::verify(&dir).map_err(|source| RollbackError::Damaged {
         path: dir.clone(),
         source,
     })?;

@@ -5,10 +5,11 @@
 //!   directory whose version is in service, tagged with their SHA-256 (the manifest lists
 //!   each year file's; the manifest's own is computed), so a consumer can check a download
 //!   against the manifest it came with;
-//! - `/data/school_holidays.json` likewise (the pupils' holidays, checked against the
-//!   manifest on each request);
-//! - `/data/schema/{manifest,year,school_holidays}.schema.json` are generated from the dataset crate's types
-//!   (`kalendorius_dataset::schema`).
+//! - `/data/school_holidays.json` and `/data/changes.json` likewise (the pupils' holidays;
+//!   what the dataset changes against the version it replaced), checked against the
+//!   manifest on each request;
+//! - `/data/schema/{manifest,year,school_holidays,changes}.schema.json` are generated from
+//!   the dataset crate's types (`kalendorius_dataset::schema`).
 //!
 //! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
 //! 518 years: more than the server's whole memory budget) are read on first request, checked
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use kalendorius_dataset::layout::{year_file, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
+use kalendorius_dataset::layout::{year_file, CHANGES_FILE, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
 use kalendorius_dataset::{FileEntry, Manifest};
 use parking_lot::RwLock;
 use poem::http::HeaderValue;
@@ -51,11 +52,13 @@ pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 /// The directory of the schemas under [`PREFIX`].
 pub const SCHEMA_DIR: &str = "schema";
 
-/// The schemas' file names: of the manifest, of a year file, of the school holidays.
-pub const SCHEMA_FILES: [&str; 3] = [
+/// The schemas' file names: of the manifest, of a year file, of the school holidays, of
+/// the changes.
+pub const SCHEMA_FILES: [&str; 4] = [
     "manifest.schema.json",
     "year.schema.json",
     "school_holidays.schema.json",
+    "changes.schema.json",
 ];
 
 /// Why a published file cannot be served. Each is a fault of the installation (a dataset
@@ -118,7 +121,7 @@ pub struct Published {
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
     /// The schemas, named by [`SCHEMA_FILES`].
-    schemas: [Document; 3],
+    schemas: [Document; 4],
 }
 
 impl Published {
@@ -138,6 +141,7 @@ impl Published {
                 schema(kalendorius_dataset::schema::manifest_schema()),
                 schema(kalendorius_dataset::schema::year_schema()),
                 schema(kalendorius_dataset::schema::school_holidays_schema()),
+                schema(kalendorius_dataset::schema::changes_schema()),
             ],
         }
     }
@@ -202,7 +206,7 @@ fn not_published(rest: &str, catalog: &Catalog) -> ApiError {
             "year {year} is not in the dataset in service, which covers {first}..{last}"
         ),
         None => format!(
-            "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays}}.schema.json"
+            "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,changes}}.schema.json"
         ),
     };
     ApiError::new(ErrorCode::NotFound, message)
@@ -299,7 +303,25 @@ impl PublishedDataset {
             }));
         }
         if rest == "/school_holidays.json" {
-            return self.school_holidays().map(Some);
+            let entry = self
+                .manifest
+                .files
+                .iter()
+                .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
+                .ok_or_else(|| PublishedError::Mismatch {
+                    path: self.dir.join(MANIFEST_FILE),
+                    reason: format!("{SCHOOL_HOLIDAYS_FILE} is not listed"),
+                })?;
+            return self.listed_file(entry).map(Some);
+        }
+        if rest == "/changes.json" {
+            if self.manifest.changes.path != CHANGES_FILE {
+                return Err(PublishedError::Mismatch {
+                    path: self.dir.join(MANIFEST_FILE),
+                    reason: format!("the changes entry names {}", self.manifest.changes.path),
+                });
+            }
+            return self.listed_file(&self.manifest.changes).map(Some);
         }
         let Some(year) = year_of(rest) else {
             return Ok(None);
@@ -313,18 +335,10 @@ impl PublishedDataset {
         }))
     }
 
-    /// `school_holidays.json` (a few KiB, read on each request), checked against the
-    /// manifest.
-    fn school_holidays(&self) -> Result<Document, PublishedError> {
-        let entry = self
-            .manifest
-            .files
-            .iter()
-            .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
-            .ok_or_else(|| PublishedError::Mismatch {
-                path: self.dir.join(MANIFEST_FILE),
-                reason: format!("{SCHOOL_HOLIDAYS_FILE} is not listed"),
-            })?;
+    /// A file the manifest lists besides the years (`school_holidays.json`,
+    /// `changes.json`: a few KiB to a few hundred, read on each request), checked against
+    /// its entry.
+    fn listed_file(&self, entry: &FileEntry) -> Result<Document, PublishedError> {
         let path = self.dir.join(&entry.path);
         let bytes = std::fs::read(&path).map_err(|source| PublishedError::Io {
             path: path.clone(),

@@ -8,6 +8,7 @@ fn help_lists_the_commands() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("build") && text.contains("check"), "{text}");
+    assert!(text.contains("diff"), "{text}");
     assert!(
         text.contains("rollback") && text.contains("versions"),
         "{text}"
@@ -27,7 +28,7 @@ fn help_lists_the_commands() {
 }
 
 #[test]
-fn build_prints_a_one_line_summary() {
+fn build_prints_a_summary_and_what_it_changes() {
     let out_dir = tempfile::tempdir().unwrap();
     let out = generator()
         .args(["build", "--years", "2020..2021", "--sources"])
@@ -42,7 +43,16 @@ fn build_prints_a_one_line_summary() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.lines().count(), 1, "{text}");
+    // The build's line, then what it changes against the version in service (none here),
+    // and where the changes are.
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[1].starts_with("changes against the version in service before this build: v")
+            && lines[1].contains("nothing compared (none)"),
+        "{text}"
+    );
+    assert!(lines[2].contains("changes.json"), "{text}");
     assert!(
         text.starts_with(&format!("built v{}-", kalendorius_dataset::SCHEMA_VERSION))
             && text.contains("years 2020..2021")

@@ -4,7 +4,7 @@ use std::fs;
 
 use kalendorius_dataset::open_dataset;
 
-use crate::helpers::{build_into, copy_tree, fixture_sources, snapshot};
+use crate::helpers::{build_into, copy_tree, fixture_sources, rewrite_manifest, snapshot};
 
 #[test]
 fn two_builds_give_identical_json_and_manifest() {
@@ -115,21 +115,15 @@ fn working_hours_that_break_the_rule_are_refused_even_with_a_matching_manifest()
         1,
     );
     fs::write(&file, &tampered).unwrap();
-    let manifest_path = dir.join("manifest.json");
-    let mut manifest: kalendorius_dataset::Manifest =
-        serde_json::from_slice(&fs::read(&manifest_path).unwrap()).unwrap();
-    let entry = manifest
-        .files
-        .iter_mut()
-        .find(|f| f.path == "years/2025.json")
-        .unwrap();
-    entry.bytes = tampered.len() as u64;
-    entry.sha256 = kalendorius_dataset::digest::sha256_hex(tampered.as_bytes());
-    fs::write(
-        &manifest_path,
-        serde_json::to_vec_pretty(&manifest).unwrap(),
-    )
-    .unwrap();
+    rewrite_manifest(&dir, |manifest| {
+        let entry = manifest
+            .files
+            .iter_mut()
+            .find(|f| f.path == "years/2025.json")
+            .unwrap();
+        entry.bytes = tampered.len() as u64;
+        entry.sha256 = kalendorius_dataset::digest::sha256_hex(tampered.as_bytes());
+    });
 
     let err = kalendorius_generator::verify(out.path())
         .unwrap_err()

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use kalendorius_dataset::{open_dataset, Day};
+use kalendorius_dataset::{open_dataset, Day, Manifest};
 use kalendorius_generator::{build, BuildError, BuildOptions};
 
 /// The fixture sources of the workspace.
@@ -98,4 +98,20 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
     out
+}
+
+/// Rewrites the manifest of the dataset directory `dir` after `change`, as someone mending
+/// it by hand would (so only the checks beyond the manifest can catch what they did).
+pub fn rewrite_manifest(dir: &Path, change: impl FnOnce(&mut Manifest)) {
+    let path = dir.join("manifest.json");
+    let mut manifest: Manifest = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    change(&mut manifest);
+    fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+}
+
+/// Replaces the first `from` in the file at `path` by `to`, which must be there.
+pub fn replace_in(path: &Path, from: &str, to: &str) {
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} not in {}", path.display());
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
 }

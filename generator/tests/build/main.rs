@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod changes;
 mod cli;
 mod database;
 mod determinism;

@@ -28,8 +28,10 @@ pub fn more_paths() -> MorePaths {
 /// generated with the settings of the published schemas and named `Dataset*` here (the API's
 /// answer types have names of their own, `Holiday` among them).
 fn published_paths(more: &mut MorePaths) {
-    use kalendorius_dataset::layout::{MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR};
-    use kalendorius_dataset::{Manifest, PublishedYearFile, SchoolHolidaysFile};
+    use kalendorius_dataset::layout::{
+        CHANGES_FILE, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
+    };
+    use kalendorius_dataset::{Changes, Manifest, PublishedYearFile, SchoolHolidaysFile};
     use published::{CACHE_CONTROL, PREFIX, SCHEMA_CONTENT_TYPE, SCHEMA_DIR, SCHEMA_FILES};
 
     let mut generator = kalendorius_dataset::schema::settings()
@@ -42,6 +44,7 @@ fn published_paths(more: &mut MorePaths) {
         generator.subschema_for::<Manifest>().to_value(),
         generator.subschema_for::<PublishedYearFile>().to_value(),
         generator.subschema_for::<SchoolHolidaysFile>().to_value(),
+        generator.subschema_for::<Changes>().to_value(),
     ];
     let own = generator.take_definitions(true);
     for (name, mut schema) in own {
@@ -49,7 +52,7 @@ fn published_paths(more: &mut MorePaths) {
         more.schemas.insert(format!("{DATASET}{name}"), schema);
     }
     files.iter_mut().for_each(prefix_refs);
-    let [manifest, year, school_holidays] = files;
+    let [manifest, year, school_holidays, changes] = files;
 
     let mut ok_headers = common_headers(false);
     ok_headers.insert(
@@ -147,12 +150,27 @@ fn published_paths(more: &mut MorePaths) {
         ),
     );
     more.paths.insert(
+        format!("{PREFIX}/{CHANGES_FILE}"),
+        operation(
+            "data_changes",
+            "What the dataset in service changes",
+            "The dataset's `changes.json` byte for byte: every date whose answer differs from \
+             the dataset version it replaced, grouped by kind (status, shortened, working \
+             hours, holidays, name days, transfers), checked against the manifest's SHA-256, \
+             which is also its ETag.",
+            None,
+            JSON_CONTENT_TYPE,
+            changes,
+            None,
+        ),
+    );
+    more.paths.insert(
         format!("{PREFIX}/{SCHEMA_DIR}/{{name}}"),
         operation(
             "data_schema",
             "A JSON Schema of the published files",
-            "The JSON Schema (draft 2020-12) of the manifest, a year file or the school \
-             holidays.",
+            "The JSON Schema (draft 2020-12) of the manifest, a year file, the school \
+             holidays or the changes.",
             Some(json!({
                 "name": "name",
                 "in": "path",

@@ -134,6 +134,7 @@ async fn the_document_lists_the_api_exactly() {
         ),
         ("/data/manifest.json", (vec![], false)),
         ("/data/school_holidays.json", (vec![], false)),
+        ("/data/changes.json", (vec![], false)),
         ("/data/years/{year}.json", (vec![("year", true)], false)),
         ("/data/schema/{name}", (vec![("name", true)], false)),
         ("/health", (vec![], false)),
@@ -857,6 +858,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             "/data/school_holidays.json",
             None,
         ),
+        ("/data/changes.json", "/data/changes.json", None),
         (
             "/data/years/{year}.json",
             "/data/years/2022.json",
@@ -887,6 +889,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
     for url in [
         "/data/schema/manifest.schema.json",
         "/data/schema/school_holidays.schema.json",
+        "/data/schema/changes.schema.json",
     ] {
         cases.push((
             "/data/schema/{name}",

@@ -40,6 +40,7 @@ async fn every_published_file_is_served_as_built_and_validates_against_its_schem
     let manifest_schema = validator(client, base, "/data/schema/manifest.schema.json").await;
     let year_schema = validator(client, base, "/data/schema/year.schema.json").await;
     let school_schema = validator(client, base, "/data/schema/school_holidays.schema.json").await;
+    let changes_schema = validator(client, base, "/data/schema/changes.schema.json").await;
     let dir = pipeline._dirs.path().join("output").join("current");
 
     let manifest = client
@@ -85,6 +86,28 @@ async fn every_published_file_is_served_as_built_and_validates_against_its_schem
         2100 - 1583 + 1,
         "every year file is listed and served"
     );
+
+    // What the build changes (a first build: nothing compared), as built, tagged with the
+    // SHA-256 of the manifest's `changes` entry, and valid against its schema.
+    let resp = client
+        .get(format!("{base}/data/changes.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        resp.headers()["etag"].to_str().unwrap(),
+        format!("\"{}\"", manifest.changes.sha256)
+    );
+    let bytes = resp.bytes().await.unwrap();
+    assert_eq!(
+        &bytes[..],
+        &std::fs::read(dir.join("changes.json")).unwrap()[..]
+    );
+    assert_valid(&changes_schema, "changes.json", &bytes);
+    let changes: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(changes["baseline"], "none");
+    assert_eq!(changes["new"]["dataset_version"], manifest.dataset_version);
 
     // The feeds over the real data: at most 30 years in one feed.
     let feed = |query: &str| {
