@@ -509,7 +509,7 @@ mod tests {
     use super::*;
 
     fn metrics() -> Metrics {
-        Metrics::new(&["/api/v1/day", "other"], &ReloadMetrics::default(), None)
+        Metrics::new(["/api/v1/day", "other"], &ReloadMetrics::default(), None)
     }
 
     #[test]

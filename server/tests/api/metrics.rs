@@ -140,8 +140,10 @@ async fn the_dataset_the_state_store_and_the_caches_are_shown() {
 on_both_stores! {
 #[tokio::test]
 async fn a_429_is_counted_by_its_window(store) {
-    let mut limits = LimitsConfig::default();
-    limits.laisvadienis_per_minute = 2;
+    let limits = LimitsConfig {
+        laisvadienis_per_minute: 2,
+        ..LimitsConfig::default()
+    };
     let app = spawn_app_with(AppOptions {
         limits: Some(limits),
         ..store.options()
