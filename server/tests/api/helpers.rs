@@ -452,6 +452,14 @@ impl TestApp {
     }
 }
 
+/// GETs `path` `served` times, each a 200, then once more: refused with 429 `code`.
+pub async fn use_up(app: &TestApp, path: &str, served: usize, code: &str) {
+    for _ in 0..served {
+        assert_eq!(app.get(path).await.status(), 200, "GET {path}");
+    }
+    assert_error(app.get(path).await, 429, code).await;
+}
+
 /// A response read off the socket as it came: status, header lines, body.
 #[derive(Debug)]
 pub struct RawResponse {

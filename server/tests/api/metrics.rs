@@ -149,11 +149,7 @@ async fn a_429_is_counted_by_its_window(store) {
         ..store.options()
     })
     .await;
-    let path = "/api/v1/laisvadienis?date=2024-01-01";
-    for _ in 0..2 {
-        assert_eq!(app.get(path).await.status(), 200);
-    }
-    assert_error(app.get(path).await, 429, "rate_limit_minute").await;
+    use_up(&app, "/api/v1/laisvadienis?date=2024-01-01", 2, "rate_limit_minute").await;
     let after = scrape(&app).await;
     let refusals = "kalendorius_rate_limit_refusals_total";
     assert_eq!(value(&after, refusals, &[("window", "minute")]), 1.0);
