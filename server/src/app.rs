@@ -248,6 +248,10 @@ impl App {
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
+        metrics.start_at_zero(
+            &[Window::Minute, Window::Day, Window::Month].map(Window::name),
+            &KEY_FAILURES.map(|(_, label)| label),
+        );
         let published = Published::new(data.root(), metrics.cache("published"));
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
@@ -430,14 +434,20 @@ fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Ga
     }
 }
 
-/// The `code` label of a key failure (a 401): the error code as the body writes it.
+/// The error codes of a key failure (a 401), each with its `code` label: the code as the
+/// body writes it.
+const KEY_FAILURES: [(ErrorCode, &str); 3] = [
+    (ErrorCode::MissingKey, "missing_key"),
+    (ErrorCode::InvalidKey, "invalid_key"),
+    (ErrorCode::ExpiredKey, "expired_key"),
+];
+
+/// The `code` label of a key failure; `None` for any other error.
 fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
-    match code {
-        ErrorCode::MissingKey => Some("missing_key"),
-        ErrorCode::InvalidKey => Some("invalid_key"),
-        ErrorCode::ExpiredKey => Some("expired_key"),
-        _ => None,
-    }
+    KEY_FAILURES
+        .iter()
+        .find(|(failure, _)| *failure == code)
+        .map(|(_, label)| *label)
 }
 
 /// Whom a request that passed authentication is counted against.
@@ -852,11 +862,7 @@ mod tests {
 
     #[test]
     fn key_failure_codes_are_the_error_codes_of_the_body() {
-        for code in [
-            ErrorCode::MissingKey,
-            ErrorCode::InvalidKey,
-            ErrorCode::ExpiredKey,
-        ] {
+        for (code, _) in KEY_FAILURES {
             let label = key_failure_code(code).unwrap();
             assert_eq!(serde_json::to_value(code).unwrap(), label);
             assert_eq!(code.status(), StatusCode::UNAUTHORIZED);

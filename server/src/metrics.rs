@@ -425,6 +425,18 @@ impl Metrics {
             .observe(elapsed);
     }
 
+    /// Shows the refusals of every limiter window of `windows` and the failures of every
+    /// key error code of `key_codes` from the start, at 0: a counter that first appears at 1
+    /// would hide its first increase from `rate()` and `increase()`.
+    pub fn start_at_zero(&self, windows: &[&'static str], key_codes: &[&'static str]) {
+        for &window in windows {
+            let _ = self.refusals.get_or_create(&WindowLabel { window });
+        }
+        for &code in key_codes {
+            let _ = self.key_failures.get_or_create(&CodeLabel { code });
+        }
+    }
+
     /// Records a request refused by the limiter's `window` (`minute`, `day`, `month`).
     pub fn limiter_refusal(&self, window: &'static str) {
         self.refusals.get_or_create(&WindowLabel { window }).inc();

@@ -152,6 +152,10 @@ async fn a_429_is_counted_by_its_window(store) {
     use_up(&app, "/api/v1/laisvadienis?date=2024-01-01", 2, "rate_limit_minute").await;
     let after = scrape(&app).await;
     let refusals = "kalendorius_rate_limit_refusals_total";
+    // Every window is shown from the start.
+    let shown = |name: &str| after.samples.iter().filter(|s| s.metric == name).count();
+    assert_eq!(shown(refusals), 3);
+    assert_eq!(shown("kalendorius_key_failures_total"), 3);
     assert_eq!(value(&after, refusals, &[("window", "minute")]), 1.0);
     assert_eq!(value(&after, refusals, &[("window", "month")]), 0.0);
     let route = |status| [("route", "/api/v1/laisvadienis"), ("status", status)];
