@@ -10,9 +10,9 @@
 //! a cell made on the route's first request, so the hot path takes no lock and hashes no
 //! label.
 //!
-//! Handles that a part made before the registry owns ([`ReloadMetrics`] of the dataset,
-//! [`RedisMetrics`] of a Redis store) are registered by [`Metrics::new`]: a
-//! `prometheus-client` metric is shared by its clones.
+//! The handles of the parts made before the registry ([`ReloadMetrics`] of the dataset
+//! handle, [`RedisMetrics`] of a Redis store) are theirs, and [`Metrics::new`] registers
+//! clones of them: a `prometheus-client` metric is shared by its clones.
 //!
 //! `prometheus-client` writes the OpenMetrics text format; [`Metrics::scrape`] turns it into
 //! the Prometheus text format 0.0.4 (a counter's `# HELP` and `# TYPE` name its samples,

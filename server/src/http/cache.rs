@@ -66,6 +66,9 @@ where
             .weigher(|_key: &K, value: &V| u32::try_from(value.bytes()).unwrap_or(u32::MAX))
             .eviction_policy(EvictionPolicy::lru())
             .build();
+        // A new cache (the year files' of a dataset put in service) replaces its
+        // predecessor under the same name.
+        metrics.bytes.set(0);
         ByteCache {
             entries,
             budget,
