@@ -55,5 +55,15 @@ async fn main() -> std::io::Result<()> {
             .await;
     }
     let bounds = Bounds::new(&ConnectionSettings::default(), Duration::from_secs(10));
-    connections::serve(listener, fixed, bounds, TrustedProxies::default(), stop).await
+    // Detached metrics: the accept loop records its connections as the real server's does.
+    let metrics = kalendorius_server::metrics::ConnectionMetrics::default();
+    connections::serve(
+        listener,
+        fixed,
+        bounds,
+        TrustedProxies::default(),
+        metrics,
+        stop,
+    )
+    .await
 }

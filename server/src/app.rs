@@ -11,13 +11,19 @@
 //!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
 //!    loses its body;
 //! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
-//! 6. any path outside `/api`, `/data`, `/docs`, `/health` and `/ready` is an HTML page
-//!    (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
+//!    `/metrics` (`crate::metrics`, the Prometheus text format) too, but only to a client
+//!    address in `metrics_allow`: to any other it is an unknown path (step 7, a JSON 404,
+//!    no hint);
+//! 6. any path outside `/api`, `/data`, `/docs`, `/health`, `/ready` and `/metrics` is an
+//!    HTML page (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
 //! 7. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
 //!    trailing slash);
 //! 8. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
-//!    check, `Cache-Control: no-store` when it is an error, and one access log line;
+//!    check, `Cache-Control: no-store` when it is an error, and one access log line, and is
+//!    counted in the metrics by its route template (never the raw path: [`route_of`]),
+//!    status class and latency; a 429 is also counted by the window used up, a 401 by its
+//!    code;
 //! 9. a successful answer of 1 KiB or more is compressed as `Accept-Encoding` allows
 //!    (`crate::http::compression`); the `/docs` pages are served from memory
 //!    (`crate::http::docs_pages`).
@@ -49,11 +55,12 @@ use crate::data::DataHandle;
 use crate::feeds::Feeds;
 
 use crate::health::{self, Probe};
-use crate::http::client_ip::TrustedProxies;
+use crate::http::client_ip::{IpNet, TrustedProxies};
 use crate::http::compression::Compressor;
 use crate::http::docs_pages::DocsPages;
 use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::limits::{Decision, PublicEndpoint, Window};
+use crate::metrics::{self, ConnectionMetrics, Metrics};
 use crate::published::Published;
 use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
 use crate::state::store::{AuthError, Counted, StateUnavailable, Store};
@@ -100,21 +107,63 @@ pub const ROUTES: &[&Operation] = &[
     &api::school_holidays_feed::ENDPOINT,
 ];
 
-/// The operation at exactly `path` (no trailing slash, no other version).
-fn operation(path: &str) -> Option<&'static Operation> {
+/// The index in [`ROUTES`] of the operation at exactly `path` (no trailing slash, no other
+/// version).
+fn operation(path: &str) -> Option<usize> {
     let path = path.strip_prefix(api::PREFIX)?;
-    ROUTES.iter().copied().find(|e| e.path == path)
+    ROUTES.iter().position(|e| e.path == path)
 }
 
-/// What an exact path answers, when it is not a document route: an operation, the OpenAPI
-/// document, a probe (`crate::health`: never counted, no key), or an HTML page
-/// (`crate::pages`: any path outside the API, the data, the docs and the probes, a 404 page
-/// included; public, counted per IP like the pages).
+/// The route labels of the metrics after the operations' paths (in the order of
+/// [`ROUTES`]): what [`route_of`] gives a request that is not an operation.
+const OTHER_ROUTES: [&str; 8] = [
+    OPENAPI_PATH,
+    "page",
+    "data",
+    "docs",
+    "health",
+    "ready",
+    "metrics",
+    "other",
+];
+
+/// Every route label of the metrics: the operations' path templates, then [`OTHER_ROUTES`].
+fn route_labels() -> Vec<String> {
+    let operations = ROUTES.iter().map(|e| format!("{}{}", api::PREFIX, e.path));
+    operations
+        .chain(OTHER_ROUTES.iter().map(|r| r.to_string()))
+        .collect()
+}
+
+/// The index in [`route_labels`] of a request to `path`, which went to `target`: a bounded
+/// set, whatever the path (an unknown one is `other`).
+fn route_of(target: Option<Target>, path: &str) -> usize {
+    let other = match target {
+        Some(Target::Op(index)) => return index,
+        Some(Target::OpenApi) => 0,
+        Some(Target::Page) => 1,
+        Some(Target::Data) => 2,
+        None if path == "/docs" || path.starts_with("/docs/") => 3,
+        Some(Target::Probe(Probe::Health)) => 4,
+        Some(Target::Probe(Probe::Ready)) => 5,
+        Some(Target::Metrics) => 6,
+        None => 7,
+    };
+    ROUTES.len() + other
+}
+
+/// What an exact path answers, when it is not a document route: an operation (by its index
+/// in [`ROUTES`]), the OpenAPI document, a probe (`crate::health`: never counted, no key),
+/// the metrics, or an HTML page (`crate::pages`: any path outside the API, the data, the
+/// docs, the probes and the metrics, a 404 page included; public, counted per IP like the
+/// pages).
 #[derive(Clone, Copy)]
 enum Target {
-    Op(&'static Operation),
+    Op(usize),
     OpenApi,
     Probe(Probe),
+    /// `/metrics`, to a client of `metrics_allow` (to any other, no target at all).
+    Metrics,
     Page,
     /// A path under `/data` (`crate::published`): public, limited per IP.
     Data,
@@ -133,6 +182,9 @@ impl Target {
         }
         if let Some(probe) = Probe::from_path(path) {
             return Some(Target::Probe(probe));
+        }
+        if path == metrics::PATH {
+            return Some(Target::Metrics);
         }
         crate::pages::is_page_path(path).then_some(Target::Page)
     }
@@ -173,11 +225,20 @@ pub struct App {
     published: Published,
     /// The calendar feeds, built from the catalog and kept per parameters.
     feeds: Feeds,
+    /// What `/metrics` shows.
+    metrics: Metrics,
+    /// The client addresses `/metrics` answers.
+    metrics_allow: Vec<IpNet>,
 }
 
 impl App {
-    /// Builds the application.
-    pub fn new(data: Arc<DataHandle>, store: Store, proxies: TrustedProxies) -> App {
+    /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
+    pub fn new(
+        data: Arc<DataHandle>,
+        store: Store,
+        proxies: TrustedProxies,
+        metrics_allow: Vec<IpNet>,
+    ) -> App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
 
@@ -186,7 +247,12 @@ impl App {
         let spec = bytes::Bytes::from(document);
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
-        let published = Published::new(data.root());
+        let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
+        metrics.start_at_zero(
+            &[Window::Minute, Window::Day, Window::Month].map(Window::name),
+            &KEY_FAILURES.map(|(_, label)| label),
+        );
+        let published = Published::new(data.root(), metrics.cache("published"));
         let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
@@ -200,14 +266,42 @@ impl App {
             docs,
             spec,
             today_clock: None,
-            pages: crate::pages::Pages::new()
+            pages: crate::pages::Pages::new(metrics.cache("pages"))
                 .expect("the embedded templates compile (a unit test renders every one)"),
             spec_etag,
             docs_pages,
-            compressor: Compressor::default(),
-            feeds: Feeds::new(),
+            compressor: Compressor::new(metrics.cache("compressed")),
+            feeds: Feeds::new(metrics.cache("feeds")),
             published,
+            metrics,
+            metrics_allow,
         }
+    }
+
+    /// The handles the accept loop counts connections in (`crate::http::connections`).
+    pub fn connection_metrics(&self) -> ConnectionMetrics {
+        self.metrics.connections()
+    }
+
+    /// What `path` answers for a request from `client_ip`: `/metrics` is no target for a
+    /// client outside `metrics_allow` (it answers as an unknown path would).
+    fn target(&self, path: &str, client_ip: IpAddr) -> Option<Target> {
+        Target::from_path(path).filter(|target| {
+            !matches!(target, Target::Metrics)
+                || self.metrics_allow.iter().any(|net| net.contains(client_ip))
+        })
+    }
+
+    /// The answer of `/metrics`: every metric, with the dataset of `catalog` and the state
+    /// store's health now.
+    fn scrape(&self, catalog: &Catalog) -> Response {
+        let text = self
+            .metrics
+            .scrape(catalog.version(), self.store.unready_reason().is_none());
+        Response::builder()
+            .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
+            .header(header::CACHE_CONTROL, "no-store")
+            .body(text)
     }
 
     /// The application with `today` read from `clock` instead of the real clock (tests of
@@ -229,16 +323,16 @@ impl App {
     /// one (503). A store that answers at once completes this on the first poll.
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let gated = match target {
-            Target::Op(op) => match requester(op, req) {
+            Target::Op(index) => match requester(ROUTES[index], req) {
                 Ok(Requester::Public(endpoint)) => Some(Gated::Public(endpoint)),
                 Ok(Requester::Key(key)) => {
                     let now = DateTime::from(ex.received);
                     match key_gate(self.store.authenticate(&key, now).await) {
                         Ok(gated) => Some(gated),
-                        Err(refusal) => return refusal,
+                        Err(refusal) => return self.refuse_key(refusal),
                     }
                 }
-                Err(refusal) => return refusal,
+                Err(refusal) => return self.refuse_key(refusal),
             },
             _ => self.public_counter(target, req).map(Gated::Public),
         };
@@ -258,6 +352,7 @@ impl App {
                     let refused = decision.refused_by;
                     ex.admission.decision = Some(decision);
                     if let Some(window) = refused {
+                        self.metrics.limiter_refusal(window.name());
                         return rate_limited(window, whose).into_response();
                     }
                 }
@@ -268,9 +363,9 @@ impl App {
             }
         }
         match target {
-            Target::Op(op) => {
+            Target::Op(index) => {
                 let today = Today::at(ex.received, self.today_clock);
-                answer(op, req, &ex.catalog, &today, &self.feeds)
+                answer(ROUTES[index], req, &ex.catalog, &today, &self.feeds)
             }
             Target::Data => self.published.answer(req, &ex.catalog),
             _ => {
@@ -278,6 +373,15 @@ impl App {
                 self.pages.answer(req, &ex.catalog, today)
             }
         }
+    }
+
+    /// The response of a refused key (or of keys that cannot be checked), a 401 counted by
+    /// its code.
+    fn refuse_key(&self, refusal: ApiError) -> Response {
+        if let Some(code) = key_failure_code(refusal.code) {
+            self.metrics.key_failure(code);
+        }
+        refusal.into_response()
     }
 
     /// The per-IP counter of a public target that is not an operation: the pages (not the
@@ -302,36 +406,48 @@ enum Requester {
 
 /// Who makes a request to `op`: its address on a public endpoint, or the key it presents
 /// to a keyed one (401 when there is none).
-#[allow(clippy::result_large_err)]
-fn requester(op: &Operation, req: &Request) -> Result<Requester, Response> {
+fn requester(op: &Operation, req: &Request) -> Result<Requester, ApiError> {
     if let Some(endpoint) = op.public() {
         return Ok(Requester::Public(endpoint));
     }
     match auth::presented_key(req) {
         Some(key) => Ok(Requester::Key(key)),
-        None if auth::has_other_scheme(req) => {
-            Err(errors::missing_key_wrong_scheme().into_response())
-        }
-        None => Err(errors::missing_key().into_response()),
+        None if auth::has_other_scheme(req) => Err(errors::missing_key_wrong_scheme()),
+        None => Err(errors::missing_key()),
     }
 }
 
 /// The key's record when it was accepted, or the refusal: 401 for an unknown, revoked or
 /// expired key, 503 when keys cannot be read.
-#[allow(clippy::result_large_err)]
-fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, Response> {
+fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, ApiError> {
     match authenticated.map_err(Into::into) {
         Ok(record) => Ok(Gated::Key(record)),
         Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
             ErrorCode::InvalidKey,
             "the API key is not valid or has been revoked",
-        )
-        .into_response()),
-        Err(AuthError::Key(KeyError::Expired)) => {
-            Err(ApiError::new(ErrorCode::ExpiredKey, "the API key has expired").into_response())
-        }
-        Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable().into_response()),
+        )),
+        Err(AuthError::Key(KeyError::Expired)) => Err(ApiError::new(
+            ErrorCode::ExpiredKey,
+            "the API key has expired",
+        )),
+        Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable()),
     }
+}
+
+/// The error codes of a key failure (a 401), each with its `code` label: the code as the
+/// body writes it.
+const KEY_FAILURES: [(ErrorCode, &str); 3] = [
+    (ErrorCode::MissingKey, "missing_key"),
+    (ErrorCode::InvalidKey, "invalid_key"),
+    (ErrorCode::ExpiredKey, "expired_key"),
+];
+
+/// The `code` label of a key failure; `None` for any other error.
+fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
+    KEY_FAILURES
+        .iter()
+        .find(|(failure, _)| *failure == code)
+        .map(|(_, label)| *label)
 }
 
 /// Whom a request that passed authentication is counted against.
@@ -362,6 +478,8 @@ struct Exchange {
     /// The catalog the whole request is answered from.
     catalog: arc_swap::Guard<Arc<Catalog>>,
     client_ip: IpAddr,
+    /// The route label's index in the metrics ([`route_of`]).
+    route: usize,
     /// As received (a HEAD is answered as a GET, then stripped).
     method: Method,
     admission: Admission,
@@ -399,6 +517,7 @@ impl App {
                 .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
+            (Target::Metrics, &Method::GET) => self.scrape(&ex.catalog),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -412,27 +531,32 @@ enum Answered<'a> {
     Later(BoxFuture<'a, Response>),
 }
 
-/// Drops a HEAD answer's body (keeping its length), then [`finish`]es it.
-async fn finish_head_or_docs(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-    if ex.method == Method::HEAD {
-        strip_body(&mut resp).await;
+impl App {
+    /// Drops a HEAD answer's body (keeping its length), then [`App::finish`]es it.
+    async fn finish_head_or_docs(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+        if ex.method == Method::HEAD {
+            strip_body(&mut resp).await;
+        }
+        self.finish(resp, uri, ex)
     }
-    finish(resp, uri, ex)
-}
 
-/// Adds the common headers and logs. (A HEAD answer's body is already dropped.)
-fn finish(mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-    finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
-    telemetry::access(
-        ex.received,
-        &ex.method,
-        uri,
-        resp.status(),
-        Instant::now().saturating_duration_since(ex.started),
-        ex.client_ip,
-        ex.admission.key.as_ref().map(|k| k.owner.as_str()),
-    );
-    resp
+    /// Adds the common headers, logs and counts. (A HEAD answer's body is already dropped.)
+    fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+        finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
+        let latency = Instant::now().saturating_duration_since(ex.started);
+        self.metrics
+            .request(ex.route, resp.status().as_u16(), latency);
+        telemetry::access(
+            ex.received,
+            &ex.method,
+            uri,
+            resp.status(),
+            latency,
+            ex.client_ip,
+            ex.admission.key.as_ref().map(|k| k.owner.as_str()),
+        );
+        resp
+    }
 }
 
 impl Endpoint for App {
@@ -457,17 +581,19 @@ impl App {
     /// The answer to `req`, or its future.
     fn respond(&self, mut req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
+        let client_ip = self
+            .proxies
+            .client_ip(req.remote_addr().as_socket_addr().copied(), req.headers());
+        let target = self.target(req.uri().path(), client_ip);
         let mut ex = Exchange {
             received: arrival.wall,
             started: arrival.instant,
             catalog: self.data.current(),
-            client_ip: self
-                .proxies
-                .client_ip(req.remote_addr().as_socket_addr().copied(), req.headers()),
+            client_ip,
+            route: route_of(target, req.uri().path()),
             method: req.method().clone(),
             admission: Admission::default(),
         };
-        let target = Target::from_path(req.uri().path());
         if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = target {
             // A store that must be awaited (Redis): the gate runs in the future (a store that
             // answers at once takes the path below, without boxing).
@@ -475,14 +601,15 @@ impl App {
             if !self.store.answers_at_once() && read && host_refusal(&req).is_none() {
                 return Answered::Later(Box::pin(async move {
                     let resp = self.gate(target, &req, &mut ex).await;
-                    finish_head_or_docs(resp, req.uri(), ex).await
+                    self.finish_head_or_docs(resp, req.uri(), ex).await
                 }));
             }
         }
         // A known path with a trailing slash is a 404 with a hint.
         let mistyped = || {
             let known = req.uri().path().strip_suffix('/')?;
-            Target::from_path(known).map(|_| errors::not_found_did_you_mean(known))
+            self.target(known, client_ip)
+                .map(|_| errors::not_found_did_you_mean(known))
         };
         let answered = match host_refusal(&req) {
             Some(refusal) => Some(refusal.into_response()),
@@ -497,10 +624,10 @@ impl App {
                 .compressor
                 .encode(req.uri().path(), req.headers(), resp);
             if ex.method != Method::HEAD {
-                return Answered::Now(finish(resp, req.uri(), ex));
+                return Answered::Now(self.finish(resp, req.uri(), ex));
             }
             return Answered::Later(Box::pin(async move {
-                finish_head_or_docs(resp, req.uri(), ex).await
+                self.finish_head_or_docs(resp, req.uri(), ex).await
             }));
         }
         // The document routes (`/docs`) and every unknown path (a JSON 404).
@@ -515,7 +642,7 @@ impl App {
                 Err(err) => errors::from_poem_error(err),
             };
             let resp = self.compressor.encode(uri.path(), &request_headers, resp);
-            finish_head_or_docs(resp, &uri, ex).await
+            self.finish_head_or_docs(resp, &uri, ex).await
         }))
     }
 }
@@ -697,11 +824,55 @@ mod tests {
         assert!(target("/api/v1/health").is_none());
         assert!(matches!(target("/2026/12"), Some(Target::Page)));
         assert!(matches!(target("/abc"), Some(Target::Page)));
+        assert!(matches!(target("/metrics"), Some(Target::Metrics)));
+        assert!(target("/metrics/").is_none());
+    }
+
+    #[test]
+    fn route_labels_are_bounded_whatever_the_path() {
+        let labels = route_labels();
+        let label = |path: &str| labels[route_of(Target::from_path(path), path)].as_str();
+        assert_eq!(label("/api/v1/day"), "/api/v1/day");
+        assert_eq!(label("/api/v1/laisvadienis"), "/api/v1/laisvadienis");
+        assert_eq!(label(OPENAPI_PATH), OPENAPI_PATH);
+        assert_eq!(label("/2026/12/24"), "page");
+        assert_eq!(label("/no-such-page-at-all"), "page");
+        assert_eq!(label("/data/years/2026.json"), "data");
+        assert_eq!(label("/docs"), "docs");
+        assert_eq!(label("/docs/swagger.js"), "docs");
+        assert_eq!(label("/health"), "health");
+        assert_eq!(label("/ready"), "ready");
+        assert_eq!(label("/metrics"), "metrics");
+        for unknown in [
+            "/api/v2/days",
+            "/api/v1/days/",
+            "/api/v1/nonsense?x=1",
+            "/api/\u{1F600}",
+            "/docsx",
+            "/metrics/",
+            "/health/",
+        ] {
+            assert_eq!(label(unknown), "other", "{unknown}");
+        }
+        // One label per operation and per other route, no two alike.
+        let distinct: std::collections::BTreeSet<_> = labels.iter().collect();
+        assert_eq!(distinct.len(), ROUTES.len() + OTHER_ROUTES.len());
+        assert_eq!(labels.last().map(String::as_str), Some("other"));
+    }
+
+    #[test]
+    fn key_failure_codes_are_the_error_codes_of_the_body() {
+        for (code, _) in KEY_FAILURES {
+            let label = key_failure_code(code).unwrap();
+            assert_eq!(serde_json::to_value(code).unwrap(), label);
+            assert_eq!(code.status(), StatusCode::UNAUTHORIZED);
+        }
+        assert_eq!(key_failure_code(ErrorCode::NotFound), None);
     }
 
     #[test]
     fn only_exact_api_paths_are_operations() {
-        let id = |path| operation(path).map(|e| e.operation_id);
+        let id = |path| operation(path).map(|i| ROUTES[i].operation_id);
         assert_eq!(id("/api/v1/days"), Some("days"));
         assert_eq!(id("/api/v1/name-days"), Some("name_days"));
         assert_eq!(id("/api/v1/name-days/search"), Some("name_days_search"));

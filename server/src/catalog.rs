@@ -31,6 +31,7 @@ use kalendorius_dataset::{
 };
 
 use crate::http::cache::ByteCache;
+use crate::metrics::CacheMetrics;
 use crate::name_index::NameIndex;
 
 mod planning;
@@ -384,7 +385,9 @@ impl Catalog {
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
-            answers: ByteCache::new(ANSWERS_BUDGET),
+            // Not among the caches `/metrics` shows yet: its handles would have to come
+            // through the dataset handle, as the reload metrics do.
+            answers: ByteCache::new(ANSWERS_BUDGET, CacheMetrics::default()),
             planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
             school_holidays: dir.read_school_holidays()?,
         };

@@ -6,6 +6,7 @@
 //! data = "output"
 //! state = "var/state"
 //! trusted_proxies = ["10.0.0.0/8"]
+//! metrics_allow = ["127.0.0.0/8", "::1/128"]
 //! shutdown_timeout_secs = 10
 //! [connections]        # http::connections::ConnectionSettings
 //! header_read_timeout_secs = 10
@@ -45,6 +46,9 @@ pub struct Settings {
     pub state: StateLocation,
     /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
+    /// Client addresses `GET /metrics` answers (addresses or CIDR networks); any other
+    /// client gets the 404 of an unknown path.
+    pub metrics_allow: Vec<IpNet>,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_timeout_secs: u64,
     /// Connection bounds: header deadline, idle time, caps.
@@ -81,12 +85,21 @@ impl Default for Settings {
             data: PathBuf::from("output"),
             state: StateLocation::Directory(PathBuf::from("var/state")),
             trusted_proxies: Vec::new(),
+            metrics_allow: default_metrics_allow(),
             shutdown_timeout_secs: 10,
             connections: ConnectionSettings::default(),
             log: LogSettings::default(),
             limits: LimitsConfig::default(),
         }
     }
+}
+
+/// The clients `/metrics` answers by default: this machine (loopback, IPv4 and IPv6).
+pub fn default_metrics_allow() -> Vec<IpNet> {
+    ["127.0.0.0/8", "::1/128"]
+        .iter()
+        .map(|net| net.parse().expect("the default networks parse"))
+        .collect()
 }
 
 /// Flags of `serve`; each also reads its `KALENDORIUS_*` variable.
@@ -112,6 +125,14 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub trusted_proxies: Vec<IpNet>,
+    /// A client address or CIDR network `/metrics` answers; repeat, or comma-separate in
+    /// the variable [default: 127.0.0.0/8, ::1/128].
+    #[arg(
+        long = "metrics-allow",
+        env = "KALENDORIUS_METRICS_ALLOW",
+        value_delimiter = ','
+    )]
+    pub metrics_allow: Vec<IpNet>,
     /// Log line format.
     #[arg(long, env = "KALENDORIUS_LOG_FORMAT", value_enum)]
     pub log_format: Option<LogFormat>,
@@ -139,6 +160,9 @@ impl Settings {
         }
         if !args.trusted_proxies.is_empty() {
             settings.trusted_proxies = args.trusted_proxies.clone();
+        }
+        if !args.metrics_allow.is_empty() {
+            settings.metrics_allow = args.metrics_allow.clone();
         }
         if let Some(format) = args.log_format {
             settings.log.format = format;
@@ -191,12 +215,13 @@ mod tests {
         let file = dir.path().join("k.toml");
         std::fs::write(
             &file,
-            "listen = \"127.0.0.1:9000\"\ndata = \"/d\"\ntrusted_proxies = [\"10.0.0.0/8\"]\n[log]\nformat = \"json\"\n[limits]\ndays_per_minute = 7\n",
+            "listen = \"127.0.0.1:9000\"\ndata = \"/d\"\ntrusted_proxies = [\"10.0.0.0/8\"]\nmetrics_allow = [\"192.0.2.0/24\"]\n[log]\nformat = \"json\"\n[limits]\ndays_per_minute = 7\n",
         )
         .unwrap();
         let args = ServeArgs {
             config: Some(file),
             data: Some("/flag".into()),
+            metrics_allow: vec!["10.1.2.3".parse().unwrap()],
             ..ServeArgs::default()
         };
         let s = Settings::resolve(&args).unwrap();
@@ -206,6 +231,18 @@ mod tests {
         assert_eq!(s.log.format, LogFormat::Json);
         assert_eq!(s.limits.days_per_minute, 7);
         assert_eq!(s.trusted_proxies.len(), 1);
+        assert_eq!(s.metrics_allow, vec!["10.1.2.3".parse().unwrap()]);
+    }
+
+    #[test]
+    fn metrics_answer_loopback_by_default() {
+        let allow = Settings::default().metrics_allow;
+        let allowed = |ip: &str| allow.iter().any(|n| n.contains(ip.parse().unwrap()));
+        assert!(allowed("127.0.0.1") && allowed("127.9.9.9") && allowed("::1"));
+        assert!(allowed("::ffff:127.0.0.1"));
+        assert!(!allowed("192.0.2.1") && !allowed("::2"));
+        let file: Settings = toml::from_str("metrics_allow = [\"10.0.0.0/8\"]").unwrap();
+        assert_eq!(file.metrics_allow.len(), 1);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Requests take one `Arc<Catalog>` when they start and keep it to the end, so a reload never
 //! mixes two datasets in one response and in-flight requests finish on the old one. A failed
-//! reload leaves the old dataset in service.
+//! reload leaves the old dataset in service. Each load's time and each reload's result go to
+//! the handle's [`ReloadMetrics`] (`crate::metrics`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 use crate::catalog::{Catalog, CatalogError};
+use crate::metrics::ReloadMetrics;
 
 /// Loads the dataset at `root` (an output root with `current`, or a dataset directory) from
 /// its sled database, running every manifest, checksum and database check. The year JSON
@@ -27,6 +29,8 @@ pub struct DataHandle {
     current: ArcSwap<Catalog>,
     /// Serialises reloads, so two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
+    /// When the dataset in service was loaded, and the reloads' results.
+    reload_metrics: ReloadMetrics,
 }
 
 impl DataHandle {
@@ -42,11 +46,19 @@ impl DataHandle {
             load_ms = started.elapsed().as_millis() as u64,
             "dataset loaded from its sled database"
         );
+        let reload_metrics = ReloadMetrics::default();
+        reload_metrics.loaded(unix_now(), false, true);
         Ok(DataHandle {
             root: root.to_path_buf(),
             current: ArcSwap::from_pointee(catalog),
             reloading: tokio::sync::Mutex::new(()),
+            reload_metrics,
         })
+    }
+
+    /// When the dataset in service was loaded, and the reloads' results.
+    pub fn reload_metrics(&self) -> &ReloadMetrics {
+        &self.reload_metrics
     }
 
     /// Where the dataset is read from: an output root, or a dataset directory.
@@ -68,16 +80,23 @@ impl DataHandle {
     pub async fn reload(&self) -> anyhow::Result<Arc<Catalog>> {
         let _one_at_a_time = self.reloading.lock().await;
         let root = self.root.clone();
-        let catalog = tokio::task::spawn_blocking(move || load_catalog(&root))
+        let loaded = tokio::task::spawn_blocking(move || load_catalog(&root))
             .await
-            .map_err(|join| anyhow::anyhow!("the reload task failed: {join}"))??;
-        let catalog = Arc::new(catalog);
+            .map_err(|join| anyhow::anyhow!("the reload task failed: {join}"))
+            .and_then(|loaded| loaded.map_err(anyhow::Error::from));
+        self.reload_metrics.loaded(unix_now(), true, loaded.is_ok());
+        let catalog = Arc::new(loaded?);
         let old = self.current.swap(catalog.clone());
         // In-flight requests may still hold the old catalog; it is freed with the last one.
         drop(old);
         release_free_memory();
         Ok(catalog)
     }
+}
+
+/// Now, in Unix seconds.
+fn unix_now() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// Hands memory freed by a (re)load back to the operating system. Loading parses every year

@@ -15,7 +15,8 @@
 //!    socket and the key tool), `limits` (the rate-limit rules);
 //! 6. toolkits that know nothing above them: `http` (connections, caching, compression,
 //!    errors, client address, the docs pages), `telemetry` (logs), `clock`, `key_format`
-//!    (how a key looks on the wire).
+//!    (how a key looks on the wire), `metrics` (the registry of `/metrics` and the handles
+//!    every layer records with, so it sits at the bottom, below `http`).
 
 pub mod api;
 pub mod app;
@@ -28,6 +29,7 @@ pub mod health;
 pub mod http;
 pub mod key_format;
 pub mod limits;
+pub mod metrics;
 pub mod name_index;
 pub mod pages;
 pub mod published;

@@ -36,6 +36,7 @@ use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
 use crate::http::errors::{self, ApiError, ErrorCode, JSON_CONTENT_TYPE};
+use crate::metrics::CacheMetrics;
 
 /// Where the published files are served.
 pub const PREFIX: &str = "/data";
@@ -122,11 +123,14 @@ pub struct Published {
     current: RwLock<Option<Arc<PublishedDataset>>>,
     /// The schemas, named by [`SCHEMA_FILES`].
     schemas: [Document; 4],
+    /// The handles of the year files' cache (each version's cache counts in them).
+    cache_metrics: CacheMetrics,
 }
 
 impl Published {
-    /// The published files of the datasets under `root` (read on first use).
-    pub fn new(root: &Path) -> Published {
+    /// The published files of the datasets under `root` (read on first use), their cache
+    /// counted in `cache_metrics`.
+    pub fn new(root: &Path, cache_metrics: CacheMetrics) -> Published {
         let schema = |value: serde_json::Value| {
             let body = Bytes::from(
                 serde_json::to_vec_pretty(&value).expect("a JSON value always serializes"),
@@ -143,6 +147,7 @@ impl Published {
                 schema(kalendorius_dataset::schema::school_holidays_schema()),
                 schema(kalendorius_dataset::schema::changes_schema()),
             ],
+            cache_metrics,
         }
     }
 
@@ -156,7 +161,11 @@ impl Published {
         {
             return Ok(dataset.clone());
         }
-        let dataset = Arc::new(PublishedDataset::open(&self.root, catalog.version())?);
+        let dataset = Arc::new(PublishedDataset::open(
+            &self.root,
+            catalog.version(),
+            self.cache_metrics.clone(),
+        )?);
         *self.current.write() = Some(dataset.clone());
         Ok(dataset)
     }
@@ -251,7 +260,11 @@ pub struct PublishedDataset {
 impl PublishedDataset {
     /// Finds the directory of `version` under `root` (the directory named by the version,
     /// `current`, or `root` itself) and reads its manifest.
-    fn open(root: &Path, version: &str) -> Result<PublishedDataset, PublishedError> {
+    fn open(
+        root: &Path,
+        version: &str,
+        cache_metrics: CacheMetrics,
+    ) -> Result<PublishedDataset, PublishedError> {
         for candidate in [root.join(version), root.join("current"), root.to_path_buf()] {
             let manifest_path = candidate.join(MANIFEST_FILE);
             let Ok(bytes) = std::fs::read(&manifest_path) else {
@@ -285,7 +298,7 @@ impl PublishedDataset {
                     body: Bytes::from(bytes),
                     etag,
                 },
-                years: ByteCache::new(YEAR_CACHE_BUDGET),
+                years: ByteCache::new(YEAR_CACHE_BUDGET, cache_metrics),
             });
         }
         Err(PublishedError::Missing {

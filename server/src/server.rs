@@ -146,12 +146,18 @@ impl Server {
             today_clock,
         } = self;
         let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
-        let app = App::new(data, store.clone(), trusted.clone())
-            .with_today_clock(today_clock)
-            .with(
-                // Last resort: a panic outside the operations still answers a JSON 500.
-                poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
-            );
+        let app = App::new(
+            data,
+            store.clone(),
+            trusted.clone(),
+            settings.metrics_allow.clone(),
+        )
+        .with_today_clock(today_clock);
+        let connection_metrics = app.connection_metrics();
+        let app = app.with(
+            // Last resort: a panic outside the operations still answers a JSON 500.
+            poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
+        );
 
         // The background task (counter persistence and admin socket, or the Redis key
         // refresh) must outlive the HTTP server, so the requests still in flight are
@@ -209,7 +215,9 @@ impl Server {
         );
         let http = async move {
             tracing::info!(%local_addr, "serving");
-            let result = connections::serve(listener, app, bounds, trusted, shutdown).await;
+            let result =
+                connections::serve(listener, app, bounds, trusted, connection_metrics, shutdown)
+                    .await;
             let _ = server_done.send(());
             result
         };

@@ -1,6 +1,7 @@
 //! What the OpenAPI document says beyond the route table: the published files under `/data`
-//! (`crate::published`; their schemas are the dataset types' own, under `Dataset*` names)
-//! and the probes (`crate::health::PROBES`), from the constants they answer with.
+//! (`crate::published`; their schemas are the dataset types' own, under `Dataset*` names),
+//! the probes (`crate::health::PROBES`) and the metrics (`crate::metrics`), from the
+//! constants they answer with.
 
 use serde_json::{json, Map, Value};
 
@@ -11,15 +12,17 @@ use crate::api::openapi::{
 };
 use crate::health::{self, ProbeOk, PROBES};
 use crate::http::errors::{ErrorCode, JSON_CONTENT_TYPE};
+use crate::metrics;
 use crate::published;
 
-/// The published files and the probes.
+/// The published files, the probes and the metrics.
 pub fn more_paths() -> MorePaths {
     let mut more = MorePaths::default();
     more.tags.push(json!({ "name": "Data", "description": "The published dataset files and their JSON Schemas; no key, limited per client IP." }));
-    more.tags.push(json!({ "name": "Probes", "description": "Liveness and readiness for supervisors and load balancers; no key, never counted." }));
+    more.tags.push(json!({ "name": "Probes", "description": "Liveness, readiness and metrics for supervisors, load balancers and monitoring; no key, never counted." }));
     published_paths(&mut more);
     probe_paths(&mut more);
+    metrics_path(&mut more);
     more
 }
 
@@ -213,21 +216,12 @@ fn probe_paths(more: &mut MorePaths) {
     let ok = generator.subschema_for::<ProbeOk>().to_value();
     more.schemas.extend(generator.take_definitions(true));
     for probe in &PROBES {
-        let mut headers = Map::new();
-        headers.insert(
-            "X-Dataset-Version".into(),
-            header("string", "Version of the dataset in service."),
-        );
-        headers.insert(
-            "Cache-Control".into(),
-            header("string", &format!("`{}`.", health::CACHE_CONTROL)),
-        );
         let mut responses = Map::new();
         responses.insert(
             "200".into(),
             json!({
                 "description": "Fine.",
-                "headers": headers,
+                "headers": uncached_headers(),
                 "content": { JSON_CONTENT_TYPE: { "schema": ok } },
             }),
         );
@@ -254,4 +248,51 @@ fn probe_paths(more: &mut MorePaths) {
             }}),
         );
     }
+}
+
+/// The headers of a probe's or the metrics' 200: the dataset version, and no caching.
+fn uncached_headers() -> Map<String, Value> {
+    let mut headers = Map::new();
+    headers.insert(
+        "X-Dataset-Version".into(),
+        header("string", "Version of the dataset in service."),
+    );
+    headers.insert(
+        "Cache-Control".into(),
+        header("string", &format!("`{}`.", health::CACHE_CONTROL)),
+    );
+    headers
+}
+
+/// `/metrics` (`crate::metrics`): the Prometheus text format, to the client addresses of
+/// `metrics_allow` only.
+fn metrics_path(more: &mut MorePaths) {
+    let text = metrics::CONTENT_TYPE;
+    let mut responses = Map::new();
+    responses.insert(
+        "200".into(),
+        json!({
+            "description": "Every metric in the Prometheus text format 0.0.4 (README, Metrics).",
+            "headers": uncached_headers(),
+            "content": { text: { "schema": { "type": "string" } } },
+        }),
+    );
+    responses.insert("400".into(), invalid_host());
+    more.paths.insert(
+        metrics::PATH.into(),
+        json!({ "get": {
+            "tags": ["Probes"],
+            "summary": "Metrics",
+            "description": "The service's metrics for Prometheus: requests by route and status class, \
+                            latencies, rate-limit refusals, key failures, connections, caches, the \
+                            dataset and the state store (README, Metrics). Answered only to the \
+                            client addresses of the `metrics_allow` setting (by default this \
+                            machine's loopback addresses); to any other it is an unknown path, a \
+                            404 `not_found`. Never counted or rate-limited, no key, \
+                            `Cache-Control: no-store`.",
+            "operationId": "metrics",
+            "parameters": [],
+            "responses": responses,
+        }}),
+    );
 }

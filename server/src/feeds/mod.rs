@@ -27,6 +27,7 @@ use poem::http::HeaderValue;
 
 use crate::catalog::Catalog;
 use crate::http::cache::{ByteCache, Weighed};
+use crate::metrics::CacheMetrics;
 use params::FeedRequest;
 
 /// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
@@ -69,16 +70,16 @@ pub struct Feeds {
 
 impl Default for Feeds {
     fn default() -> Self {
-        Feeds {
-            cache: ByteCache::new(CACHE_BUDGET),
-        }
+        Feeds::new(CacheMetrics::default())
     }
 }
 
 impl Feeds {
-    /// No feed built yet.
-    pub fn new() -> Feeds {
-        Feeds::default()
+    /// No feed built yet; the cache counted in `cache_metrics`.
+    pub fn new(cache_metrics: CacheMetrics) -> Feeds {
+        Feeds {
+            cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
+        }
     }
 
     /// The feed `request` asks for, from the dataset `catalog` was loaded from, in the

@@ -15,6 +15,9 @@
 //!
 //! An entry is built outside the cache: two first requests for one key may both build it,
 //! and the second's insert replaces the first's equal value.
+//!
+//! Each cache counts its hits and misses and shows the bytes it keeps in the handles it is
+//! given (`crate::metrics`: one name per cache).
 
 use std::hash::Hash;
 use std::sync::Arc;
@@ -23,6 +26,8 @@ use bytes::Bytes;
 use moka::policy::EvictionPolicy;
 use moka::sync::Cache;
 use moka::Equivalent;
+
+use crate::metrics::CacheMetrics;
 
 /// What a cache entry weighs: the bytes it holds in memory.
 pub trait Weighed {
@@ -46,6 +51,7 @@ impl<T: Weighed> Weighed for Arc<T> {
 pub struct ByteCache<K, V> {
     entries: Cache<K, V>,
     budget: usize,
+    metrics: CacheMetrics,
 }
 
 impl<K, V> ByteCache<K, V>
@@ -53,19 +59,31 @@ where
     K: Eq + Hash + Send + Sync + 'static,
     V: Weighed + Clone + Send + Sync + 'static,
 {
-    /// A cache that keeps at most `budget` bytes of values.
-    pub fn new(budget: usize) -> ByteCache<K, V> {
+    /// A cache that keeps at most `budget` bytes of values, counted in `metrics`.
+    pub fn new(budget: usize, metrics: CacheMetrics) -> ByteCache<K, V> {
         let entries = Cache::builder()
             .max_capacity(budget as u64)
             .weigher(|_key: &K, value: &V| u32::try_from(value.bytes()).unwrap_or(u32::MAX))
             .eviction_policy(EvictionPolicy::lru())
             .build();
-        ByteCache { entries, budget }
+        // A new cache (the year files' of a dataset put in service) replaces its
+        // predecessor under the same name.
+        metrics.bytes.set(0);
+        ByteCache {
+            entries,
+            budget,
+            metrics,
+        }
     }
 
-    /// The value of `key`, if kept.
+    /// The value of `key`, if kept (a hit, or a miss).
     pub fn get<Q: Equivalent<K> + Hash + ?Sized>(&self, key: &Q) -> Option<V> {
-        self.entries.get(key)
+        let value = self.entries.get(key);
+        match value {
+            Some(_) => self.metrics.hits.inc(),
+            None => self.metrics.misses.inc(),
+        };
+        value
     }
 
     /// Keeps `value` under `key`, unless it weighs more than a quarter of the budget: it would
@@ -74,6 +92,9 @@ where
         if value.bytes() <= self.budget / 4 {
             self.entries.insert(key, value);
             self.entries.run_pending_tasks();
+            // Entries leave only on an insert (there is no expiry), so this stays true.
+            let kept = i64::try_from(self.entries.weighted_size()).unwrap_or(i64::MAX);
+            self.metrics.bytes.set(kept);
         }
     }
 
@@ -90,7 +111,7 @@ mod tests {
 
     #[test]
     fn pages_come_back_and_memory_stays_within_the_budget() {
-        let cache = ByteCache::<Box<str>, Bytes>::new(10_000);
+        let cache = ByteCache::<Box<str>, Bytes>::new(10_000, CacheMetrics::default());
         cache.insert("a".into(), Bytes::from(vec![b'a'; 1000]));
         assert_eq!(cache.get("a").unwrap().len(), 1000);
         assert!(cache.get("b").is_none());
@@ -108,11 +129,20 @@ mod tests {
 
     #[test]
     fn an_entry_over_a_quarter_of_the_budget_is_not_kept() {
-        let cache = ByteCache::<u8, Bytes>::new(4000);
+        let metrics = CacheMetrics::default();
+        let cache = ByteCache::<u8, Bytes>::new(4000, metrics.clone());
         cache.insert(1, Bytes::from(vec![0; 1000]));
         cache.insert(2, Bytes::from(vec![0; 1001]));
         assert_eq!(cache.get(&1).map(|b| b.len()), Some(1000));
         assert!(cache.get(&2).is_none());
         assert_eq!(cache.bytes(), 1000);
+        assert_eq!(
+            (
+                metrics.hits.get(),
+                metrics.misses.get(),
+                metrics.bytes.get()
+            ),
+            (1, 1, 1000)
+        );
     }
 }

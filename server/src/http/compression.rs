@@ -26,6 +26,7 @@ use poem::{Body, IntoResponse, Response};
 
 use crate::http::cache::ByteCache;
 use crate::http::{caching, errors};
+use crate::metrics::CacheMetrics;
 
 /// Smallest body that is compressed, in bytes.
 pub const MIN_SIZE: u64 = 1024;
@@ -203,17 +204,16 @@ pub struct Compressor {
     cache: ByteCache<BodyKey, Bytes>,
 }
 
-impl Default for Compressor {
-    fn default() -> Self {
-        Compressor::with_budget(CACHE_BUDGET)
-    }
-}
-
 impl Compressor {
+    /// A compressor whose cache is counted in `cache_metrics`.
+    pub fn new(cache_metrics: CacheMetrics) -> Compressor {
+        Compressor::with_budget(CACHE_BUDGET, cache_metrics)
+    }
+
     /// A compressor whose cache keeps at most `budget` bytes.
-    pub fn with_budget(budget: usize) -> Compressor {
+    pub fn with_budget(budget: usize, cache_metrics: CacheMetrics) -> Compressor {
         Compressor {
-            cache: ByteCache::new(budget),
+            cache: ByteCache::new(budget, cache_metrics),
         }
     }
 
@@ -375,7 +375,7 @@ mod tests {
 
     #[test]
     fn the_cache_stays_within_its_budget() {
-        let compressor = Compressor::with_budget(1024);
+        let compressor = Compressor::with_budget(1024, CacheMetrics::default());
         let mut kept = 0;
         for i in 0..50 {
             let body = format!("{i} kalendorius ").repeat(300);

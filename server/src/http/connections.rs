@@ -21,7 +21,8 @@
 //!   `max_connections_per_ip` from one client address (an IPv6 client is its /64, since
 //!   one host is usually given a whole /64). Trusted proxies count only against the global
 //!   cap. Over a cap, the new connection is closed at once, before anything is read;
-//!   connections already served are not touched. Refusals are logged at most once a second.
+//!   connections already served are not touched. Refusals are logged at most once a second
+//!   and counted by cap (`crate::metrics`, as are the connections open).
 //! - **Shutdown.** On the shutdown signal the listener is dropped, every connection is told
 //!   to finish its in-flight requests and close, and after `shutdown_timeout` the rest are
 //!   cut.
@@ -47,6 +48,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::http::client_ip::{client_network, TrustedProxies};
+use crate::metrics::ConnectionMetrics;
 
 /// Descriptors kept free for what is not a client connection: the state database's
 /// files, the admin socket and its clients, the dataset files read on a reload, the
@@ -167,6 +169,8 @@ impl Bounds {
 struct OpenConnections {
     total: AtomicUsize,
     per_ip: Mutex<HashMap<IpAddr, usize>>,
+    /// Open connections shown, refusals counted.
+    metrics: ConnectionMetrics,
 }
 
 /// One admitted connection's place in [`OpenConnections`]; given back on drop.
@@ -191,8 +195,10 @@ impl OpenConnections {
     ) -> Result<Slot, Refusal> {
         if self.total.fetch_add(1, Ordering::AcqRel) >= bounds.max_connections {
             self.total.fetch_sub(1, Ordering::AcqRel);
+            self.metrics.refused_total_cap.inc();
             return Err(Refusal::Total);
         }
+        self.metrics.open.inc();
         let mut slot = Slot {
             open: self.clone(),
             ip: None,
@@ -205,6 +211,7 @@ impl OpenConnections {
                 if *n == 0 {
                     per_ip.remove(&key);
                 }
+                self.metrics.refused_per_ip_cap.inc();
                 return Err(Refusal::PerIp); // `slot` gives the global place back
             }
             *n += 1;
@@ -226,6 +233,7 @@ impl Drop for Slot {
             }
         }
         self.open.total.fetch_sub(1, Ordering::AcqRel);
+        self.open.metrics.open.dec();
     }
 }
 
@@ -307,12 +315,13 @@ impl Drop for InFlight {
 }
 
 /// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves; then drains
-/// as the module docs say.
+/// as the module docs say. Open and refused connections are counted in `metrics`.
 pub async fn serve<E>(
     listener: TcpListener,
     endpoint: E,
     bounds: Bounds,
     trusted: TrustedProxies,
+    metrics: ConnectionMetrics,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()>
 where
@@ -323,6 +332,7 @@ where
     let open = Arc::new(OpenConnections {
         total: AtomicUsize::new(0),
         per_ip: Mutex::new(HashMap::new()),
+        metrics,
     });
     let refusal_warning = WarnGate::new();
     let accept_error_warning = WarnGate::new();
@@ -512,6 +522,7 @@ mod tests {
         Arc::new(OpenConnections {
             total: AtomicUsize::new(0),
             per_ip: Mutex::new(HashMap::new()),
+            metrics: ConnectionMetrics::default(),
         })
     }
 
@@ -531,6 +542,12 @@ mod tests {
         let _s4 = open.admit(a, &b, &none).expect("the place was given back");
         assert_eq!(open.total.load(Ordering::Relaxed), 3);
         assert_eq!(open.per_ip.lock().get(&a), Some(&2));
+        let m = &open.metrics;
+        assert_eq!(m.open.get(), 3);
+        assert_eq!(
+            (m.refused_total_cap.get(), m.refused_per_ip_cap.get()),
+            (1, 1)
+        );
     }
 
     #[test]

@@ -38,6 +38,7 @@ use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
+use crate::metrics::CacheMetrics;
 use crate::name_index::MAX_QUERY_CHARS;
 use poem::IntoResponse;
 
@@ -123,8 +124,9 @@ struct Rendered {
 }
 
 impl Pages {
-    /// Compiles the templates and reads the labels.
-    pub fn new() -> Result<Pages, PagesError> {
+    /// Compiles the templates and reads the labels; the cache of rendered pages is counted
+    /// in `cache_metrics`.
+    pub fn new(cache_metrics: CacheMetrics) -> Result<Pages, PagesError> {
         let mut env = Environment::new();
         // A missing value is an error (caught by the tests), never an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
@@ -140,7 +142,7 @@ impl Pages {
             style_etag: HeaderValue::from_str(&format!("\"css-{hash}\""))
                 .expect("hex digits are a valid header value"),
             favicon_etag: caching::digest_etag("icon", FAVICON),
-            cache: ByteCache::new(CACHE_BUDGET),
+            cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
         })
     }
 

@@ -3,9 +3,9 @@
 
 use kalendorius_dataset::Date;
 
-/// Prefixes that are not pages: the API, the published data, the API documentation and the
-/// probes keep their JSON answers (and their JSON 404s).
-const NOT_PAGES: [&str; 5] = ["/api", "/data", "/docs", "/health", "/ready"];
+/// Prefixes that are not pages: the API, the published data, the API documentation, the
+/// probes and the metrics keep their JSON answers (and their JSON 404s).
+const NOT_PAGES: [&str; 6] = ["/api", "/data", "/docs", "/health", "/ready", "/metrics"];
 
 /// The path of the search page.
 pub const SEARCH_PATH: &str = "/vardai";
@@ -41,7 +41,7 @@ pub enum Page {
 }
 
 /// Whether `path` belongs to the pages (answered in HTML, a 404 included), rather than to the
-/// API, the data, the docs or the probes.
+/// API, the data, the docs, the probes or the metrics.
 pub fn is_page_path(path: &str) -> bool {
     !NOT_PAGES.iter().any(|prefix| path.starts_with(prefix))
 }

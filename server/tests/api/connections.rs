@@ -13,12 +13,12 @@ use crate::helpers::{spawn_app_with, AppOptions};
 const HALF_REQUEST: &[u8] =
     b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
 
-fn addr_of(base: &str) -> SocketAddr {
+pub(crate) fn addr_of(base: &str) -> SocketAddr {
     base.trim_start_matches("http://").parse().unwrap()
 }
 
 /// Connects from `source` (any loopback address) to `server`.
-async fn connect_from(source: [u8; 4], server: SocketAddr) -> TcpStream {
+pub(crate) async fn connect_from(source: [u8; 4], server: SocketAddr) -> TcpStream {
     let socket = TcpSocket::new_v4().unwrap();
     socket.bind(SocketAddr::from((source, 0))).unwrap();
     socket.connect(server).await.unwrap()

@@ -156,6 +156,8 @@ pub struct AppOptions {
     pub limits: Option<LimitsConfig>,
     /// Trusted proxies.
     pub trusted_proxies: Vec<&'static str>,
+    /// The clients `/metrics` answers (default: the server's, loopback).
+    pub metrics_allow: Option<Vec<&'static str>>,
     /// Reuse this state directory (for restart tests); default: a fresh one.
     pub state_dir: Option<PathBuf>,
     /// Connection bounds (default: the server's).
@@ -204,7 +206,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         None if options.real_sources => (real_dataset().to_path_buf(), real_data()),
         None => (dataset().to_path_buf(), shared_data()),
     };
-    let settings = Settings {
+    let mut settings = Settings {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         data: data_root,
         state: match &options.redis {
@@ -221,6 +223,9 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         connections: options.connections.unwrap_or_default(),
         ..Settings::default()
     };
+    if let Some(allow) = &options.metrics_allow {
+        settings.metrics_allow = allow.iter().map(|net| net.parse().unwrap()).collect();
+    }
     let (state, store) = match &options.redis {
         Some(redis) => {
             let redis = Arc::new(RedisState::connect(&redis.url(), limits).expect("Redis URL"));
@@ -445,6 +450,14 @@ impl TestApp {
                 .expect("server stops cleanly");
         }
     }
+}
+
+/// GETs `path` `served` times, each a 200, then once more: refused with 429 `code`.
+pub async fn use_up(app: &TestApp, path: &str, served: usize, code: &str) {
+    for _ in 0..served {
+        assert_eq!(app.get(path).await.status(), 200, "GET {path}");
+    }
+    assert_error(app.get(path).await, 429, code).await;
 }
 
 /// A response read off the socket as it came: status, header lines, body.

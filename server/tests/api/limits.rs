@@ -124,10 +124,7 @@ async fn when_several_windows_are_exhausted_the_longest_is_named(store) {
     })
     .await;
     let path = "/api/v1/days?from=2024-01-01&to=2024-01-01";
-    for _ in 0..2 {
-        assert_eq!(app.get(path).await.status(), 200);
-    }
-    assert_error(app.get(path).await, 429, "rate_limit_month").await;
+    use_up(&app, path, 2, "rate_limit_month").await;
 }
 }
 

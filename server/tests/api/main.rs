@@ -14,6 +14,7 @@ mod http;
 mod keyed;
 mod layers;
 mod limits;
+mod metrics;
 mod name_search;
 mod openapi;
 mod pages;

@@ -13,6 +13,9 @@ use crate::helpers::*;
 const JSON: &str = "application/json; charset=utf-8";
 const CALENDAR: &str = "text/calendar; charset=utf-8";
 
+/// The media type of `/metrics`.
+const METRICS: &str = "text/plain; version=0.0.4; charset=utf-8";
+
 /// Parameters of an operation: (name, required), in order.
 type Params = Vec<(&'static str, bool)>;
 
@@ -139,6 +142,7 @@ async fn the_document_lists_the_api_exactly() {
         ("/data/schema/{name}", (vec![("name", true)], false)),
         ("/health", (vec![], false)),
         ("/ready", (vec![], false)),
+        ("/metrics", (vec![], false)),
     ]);
     assert_eq!(
         paths.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -897,7 +901,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             vec![c(false, url, false, false)],
         ));
     }
-    for probe in ["/health", "/ready"] {
+    for probe in ["/health", "/ready", "/metrics"] {
         cases.push((probe, 200, vec![c(false, probe, false, false)]));
         cases.push((probe, 400, vec![two_hosts(probe)]));
     }
@@ -989,6 +993,11 @@ async fn every_documented_status_happens_and_matches_its_schema() {
         if media_type == CALENDAR {
             let body = String::from_utf8(resp.body).unwrap();
             assert!(body.starts_with("BEGIN:VCALENDAR\r\n"), "{path}");
+            continue;
+        }
+        if media_type == METRICS {
+            let body = String::from_utf8(resp.body).unwrap();
+            assert!(body.starts_with("# HELP kalendorius_"), "{path}");
             continue;
         }
         let body: Value = serde_json::from_slice(&resp.body)

@@ -22,6 +22,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, Utc};
 
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
+use crate::metrics::RedisMetrics;
 use crate::state::keys::{KeyRecord, PresentedKey};
 pub use check::{AuthError, Counted, StateUnavailable};
 pub use location::{LocationError, StateError, StateLocation};
@@ -121,6 +122,14 @@ impl Store {
                 "not ready: the shared state store (Redis: API keys and rate-limit counters) cannot be reached; see the server's log",
             ),
             Store::Sled(_) | Store::Redis(_) => None,
+        }
+    }
+
+    /// The latencies of the Redis commands, for a Redis store.
+    pub fn redis_metrics(&self) -> Option<&RedisMetrics> {
+        match self {
+            Store::Sled(_) => None,
+            Store::Redis(redis) => Some(redis.metrics()),
         }
     }
 

@@ -42,6 +42,9 @@
 //! tries every [`REFRESH`]). The gate then
 //! lets public requests through uncounted (logged as a warning at most once a second) and
 //! refuses keyed ones with 503: recovery needs no restart.
+//!
+//! The time of each command on the request path (`check`, `key_lookup`) and of the
+//! background task's `refresh` goes to the store's [`RedisMetrics`] (`crate::metrics`).
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -57,6 +60,7 @@ use redis::AsyncCommands as _;
 
 use crate::limits::window::{month_and_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window, MAX_LIMIT};
+use crate::metrics::RedisMetrics;
 use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
@@ -205,6 +209,8 @@ pub struct RedisState {
     last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
     check: redis::Script,
+    /// The commands' latencies.
+    metrics: RedisMetrics,
 }
 
 impl RedisState {
@@ -226,7 +232,25 @@ impl RedisState {
             last_warning: AtomicI64::new(i64::MIN),
             last_error: AtomicI64::new(i64::MIN),
             check: redis::Script::new(CHECK_SCRIPT),
+            metrics: RedisMetrics::default(),
         })
+    }
+
+    /// The commands' latencies.
+    pub fn metrics(&self) -> &RedisMetrics {
+        &self.metrics
+    }
+
+    /// `command` awaited, its time recorded under `name`.
+    async fn timed<T>(
+        &self,
+        name: &'static str,
+        command: impl std::future::Future<Output = T>,
+    ) -> T {
+        let started = std::time::Instant::now();
+        let result = command.await;
+        self.metrics.observe(name, started.elapsed());
+        result
     }
 
     /// The limits in force.
@@ -269,8 +293,8 @@ impl RedisState {
             hash
         };
         let mut conn = self.connection()?;
-        let stored: Option<String> = conn
-            .hget(keys_hash(), id_of(&hash))
+        let stored: Option<String> = self
+            .timed("key_lookup", conn.hget(keys_hash(), id_of(&hash)))
             .await
             .map_err(|e| self.unavailable(Some(&e.to_string())))?;
         let Some(record) = stored.and_then(|json| serde_json::from_str::<KeyRecord>(&json).ok())
@@ -361,7 +385,10 @@ impl RedisState {
             }
         }
         let mut conn = self.connection()?;
-        match invocation.invoke_async::<Vec<i64>>(&mut conn).await {
+        let answer = self
+            .timed("check", invocation.invoke_async::<Vec<i64>>(&mut conn))
+            .await;
+        match answer {
             Ok(answer) => decision(&answer).ok_or_else(|| {
                 self.unavailable(Some("the rate-limit script gave an unexpected answer"))
             }),
@@ -414,7 +441,7 @@ impl RedisState {
                 conn
             }
         };
-        let version: Option<String> = conn.get(keys_version()).await?;
+        let version: Option<String> = self.timed("refresh", conn.get(keys_version())).await?;
         let version = version.unwrap_or_default();
         let stale = self.keys_version.read().as_deref() != Some(version.as_str());
         if stale {

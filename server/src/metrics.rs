@@ -1,0 +1,625 @@
+//! The service's own metrics, for `GET /metrics` (README, Metrics): one registry per
+//! server, the definition of every metric, and the cheap handles the request path records
+//! with. It knows nothing of the modules that record: label values come to it as
+//! `&'static str` (or, for the routes, as a table given once at start), so every label has
+//! a bounded set of values and recording allocates nothing.
+//!
+//! Recording is an atomic add: counters and gauges are `prometheus-client`'s, and the
+//! latency histograms are [`Latency`], a histogram of atomic buckets (the crate's own takes
+//! a lock per observation). A request's counter and histogram are reached by index, through
+//! a cell made on the route's first request, so the hot path takes no lock and hashes no
+//! label.
+//!
+//! The handles of the parts made before the registry ([`ReloadMetrics`] of the dataset
+//! handle, [`RedisMetrics`] of a Redis store) are theirs, and [`Metrics::new`] registers
+//! clones of them: a `prometheus-client` metric is shared by its clones.
+//!
+//! `prometheus-client` writes the OpenMetrics text format; [`Metrics::scrape`] turns it into
+//! the Prometheus text format 0.0.4 (a counter's `# HELP` and `# TYPE` name its samples,
+//! `..._total`; no `# EOF`), which every Prometheus version reads.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use prometheus_client::encoding::{EncodeLabelSet, EncodeMetric, MetricEncoder, NoLabelSet};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::{MetricType, TypedMetric};
+use prometheus_client::registry::Registry;
+
+/// The path of the metrics (outside the API: not counted, no key).
+pub const PATH: &str = "/metrics";
+
+/// The content type of the Prometheus text format.
+pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// Upper bounds of the latency buckets, in nanoseconds: 50 µs to 2.5 s (an answer from
+/// memory takes some tens of microseconds; a Redis round trip, hundreds).
+const BUCKET_NANOS: [u64; 14] = [
+    50_000,
+    100_000,
+    250_000,
+    500_000,
+    1_000_000,
+    2_500_000,
+    5_000_000,
+    10_000_000,
+    25_000_000,
+    50_000_000,
+    100_000_000,
+    250_000_000,
+    1_000_000_000,
+    2_500_000_000,
+];
+
+/// A latency histogram of atomic buckets: observing is two atomic adds, no lock.
+#[derive(Debug, Clone, Default)]
+pub struct Latency(Arc<LatencyCells>);
+
+#[derive(Debug, Default)]
+struct LatencyCells {
+    /// Observations per bucket (not cumulative), the last one past every bound (`+Inf`).
+    buckets: [AtomicU64; BUCKET_NANOS.len() + 1],
+    /// The sum of every observation, in nanoseconds.
+    sum_nanos: AtomicU64,
+}
+
+impl Latency {
+    /// Counts one observation of `elapsed`.
+    pub fn observe(&self, elapsed: Duration) {
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        let bucket = BUCKET_NANOS.partition_point(|bound| *bound < nanos);
+        self.0.buckets[bucket].fetch_add(1, Ordering::Relaxed);
+        self.0.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+}
+
+impl TypedMetric for Latency {
+    const TYPE: MetricType = MetricType::Histogram;
+}
+
+impl EncodeMetric for Latency {
+    fn encode(&self, mut encoder: MetricEncoder) -> Result<(), std::fmt::Error> {
+        let mut buckets = [(f64::INFINITY, 0u64); BUCKET_NANOS.len() + 1];
+        let mut count = 0;
+        for (i, cell) in self.0.buckets.iter().enumerate() {
+            let n = cell.load(Ordering::Relaxed);
+            count += n;
+            // The last bucket's bound is infinity, which the encoder writes `+Inf`.
+            let bound = BUCKET_NANOS
+                .get(i)
+                .map_or(f64::INFINITY, |b| *b as f64 / 1e9);
+            buckets[i] = (bound, n);
+        }
+        let sum = self.0.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
+        encoder.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
+}
+
+/// Labels of the request counter.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct RouteStatus {
+    route: String,
+    status: &'static str,
+}
+
+/// Labels of the latency histograms.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct RouteLabel {
+    route: String,
+}
+
+/// Labels of the limiter refusals.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct WindowLabel {
+    window: &'static str,
+}
+
+/// Labels of the key failures.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CodeLabel {
+    code: &'static str,
+}
+
+/// Labels of the refused connections.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct ReasonLabel {
+    reason: &'static str,
+}
+
+/// Labels of the cache metrics.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CacheLabel {
+    cache: &'static str,
+}
+
+/// Labels of the dataset's info metric.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct VersionLabel {
+    version: String,
+}
+
+/// Labels of the reload results.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct ResultLabel {
+    result: &'static str,
+}
+
+/// Labels of the Redis latencies.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CommandLabel {
+    command: &'static str,
+}
+
+/// The status classes, by hundreds: `status` label values.
+const STATUS_CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
+
+/// One route's cells: its counter per status class and its histogram, each made (and so
+/// shown) on first use.
+struct RouteCells {
+    label: String,
+    by_class: [OnceLock<Counter>; 5],
+    latency: OnceLock<Latency>,
+}
+
+/// The handles of the accept loop: open connections, and
+/// the connections refused by each cap. Detached (recorded, never shown) by default.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionMetrics {
+    /// Connections open now.
+    pub open: Gauge,
+    /// Connections refused over `max_connections`.
+    pub refused_total_cap: Counter,
+    /// Connections refused over `max_connections_per_ip`.
+    pub refused_per_ip_cap: Counter,
+}
+
+/// The handles of one cache of built answers. Detached (recorded, never shown) by default.
+#[derive(Debug, Clone, Default)]
+pub struct CacheMetrics {
+    /// Lookups that found their entry.
+    pub hits: Counter,
+    /// Lookups that did not.
+    pub misses: Counter,
+    /// Bytes kept now.
+    pub bytes: Gauge,
+}
+
+/// The dataset's reloads, owned by the dataset handle and registered by
+/// every server that serves it.
+#[derive(Debug, Clone)]
+pub struct ReloadMetrics {
+    /// When the dataset in service was loaded (at start or by a reload), in Unix seconds.
+    last: Gauge,
+    /// 1 when the last load succeeded (the one at start always has), 0 after a failed
+    /// reload.
+    last_ok: Gauge,
+    /// Reloads by result.
+    results: Family<ResultLabel, Counter>,
+}
+
+impl Default for ReloadMetrics {
+    fn default() -> Self {
+        let metrics = ReloadMetrics {
+            last: Gauge::default(),
+            last_ok: Gauge::default(),
+            results: Family::default(),
+        };
+        // Both shown from the start, at 0, so `increase()` sees the first failure.
+        for result in ["success", "failure"] {
+            let _ = metrics.results.get_or_create(&ResultLabel { result });
+        }
+        metrics
+    }
+}
+
+impl ReloadMetrics {
+    /// Records the end of a load (`reload`: not the one at start) at `unix_secs`.
+    pub fn loaded(&self, unix_secs: i64, reload: bool, ok: bool) {
+        if ok {
+            self.last.set(unix_secs);
+        }
+        self.last_ok.set(i64::from(ok));
+        if reload {
+            let result = if ok { "success" } else { "failure" };
+            self.results.get_or_create(&ResultLabel { result }).inc();
+        }
+    }
+}
+
+/// The latencies of the commands a Redis store sends, owned by the store.
+#[derive(Debug, Clone, Default)]
+pub struct RedisMetrics {
+    latency: Family<CommandLabel, Latency>,
+}
+
+impl RedisMetrics {
+    /// Records one `command` (a fixed name such as `check`) that took `elapsed`.
+    pub fn observe(&self, command: &'static str, elapsed: Duration) {
+        self.latency
+            .get_or_create(&CommandLabel { command })
+            .observe(elapsed);
+    }
+}
+
+/// One server's metrics. Built once at start; recording takes `&self`.
+pub struct Metrics {
+    registry: Registry,
+    /// One scrape at a time (the scrape-time gauges are set, then everything is written);
+    /// the dataset version shown.
+    scraping: Mutex<String>,
+    routes: Vec<RouteCells>,
+    requests: Family<RouteStatus, Counter>,
+    latency: Family<RouteLabel, Latency>,
+    refusals: Family<WindowLabel, Counter>,
+    key_failures: Family<CodeLabel, Counter>,
+    connections: ConnectionMetrics,
+    cache_hits: Family<CacheLabel, Counter>,
+    cache_misses: Family<CacheLabel, Counter>,
+    cache_bytes: Family<CacheLabel, Gauge>,
+    dataset: Family<VersionLabel, Gauge>,
+    state_up: Gauge,
+}
+
+impl Metrics {
+    /// The metrics of a server whose requests go to `routes` (label values, each used by
+    /// index in [`Metrics::request`]), with the dataset's `reloads` and, on Redis, the
+    /// store's `redis` latencies.
+    pub fn new(
+        routes: impl IntoIterator<Item = impl AsRef<str>>,
+        reloads: &ReloadMetrics,
+        redis: Option<&RedisMetrics>,
+    ) -> Metrics {
+        let mut registry = Registry::default();
+        let requests = Family::<RouteStatus, Counter>::default();
+        let latency = Family::<RouteLabel, Latency>::default();
+        let refusals = Family::<WindowLabel, Counter>::default();
+        let key_failures = Family::<CodeLabel, Counter>::default();
+        let open = Gauge::default();
+        let refused = Family::<ReasonLabel, Counter>::default();
+        let cache_hits = Family::<CacheLabel, Counter>::default();
+        let cache_misses = Family::<CacheLabel, Counter>::default();
+        let cache_bytes = Family::<CacheLabel, Gauge>::default();
+        let dataset = Family::<VersionLabel, Gauge>::default();
+        let state_up = Gauge::default();
+        registry.register(
+            "kalendorius_http_requests",
+            "Requests answered, by route template and status class",
+            requests.clone(),
+        );
+        registry.register(
+            "kalendorius_http_request_duration_seconds",
+            "Time from a request's arrival to its answer's headers, by route template",
+            latency.clone(),
+        );
+        registry.register(
+            "kalendorius_rate_limit_refusals",
+            "Requests refused with 429, by the window that was used up",
+            refusals.clone(),
+        );
+        registry.register(
+            "kalendorius_key_failures",
+            "Requests to a keyed endpoint refused with 401, by error code",
+            key_failures.clone(),
+        );
+        registry.register(
+            "kalendorius_connections_open",
+            "Connections open now",
+            open.clone(),
+        );
+        registry.register(
+            "kalendorius_connections_refused",
+            "Connections closed at once, by the cap they were over",
+            refused.clone(),
+        );
+        registry.register(
+            "kalendorius_cache_hits",
+            "Cache lookups that found their entry, by cache",
+            cache_hits.clone(),
+        );
+        registry.register(
+            "kalendorius_cache_misses",
+            "Cache lookups that did not find their entry, by cache",
+            cache_misses.clone(),
+        );
+        registry.register(
+            "kalendorius_cache_bytes",
+            "Bytes kept by each cache",
+            cache_bytes.clone(),
+        );
+        registry.register(
+            "kalendorius_dataset_info",
+            "The dataset in service (always 1), by its version",
+            dataset.clone(),
+        );
+        registry.register(
+            "kalendorius_dataset_last_reload_timestamp_seconds",
+            "When the dataset in service was loaded (at start or by the last successful reload), in Unix seconds",
+            reloads.last.clone(),
+        );
+        registry.register(
+            "kalendorius_dataset_last_reload_success",
+            "1 when the last load of the dataset (at start or by a reload) succeeded, 0 when the last reload failed",
+            reloads.last_ok.clone(),
+        );
+        registry.register(
+            "kalendorius_dataset_reloads",
+            "Dataset reloads (SIGHUP), by result",
+            reloads.results.clone(),
+        );
+        registry.register(
+            "kalendorius_state_store_up",
+            "1 when the state store (sled, or Redis) is usable, else 0",
+            state_up.clone(),
+        );
+        if let Some(redis) = redis {
+            registry.register(
+                "kalendorius_redis_command_duration_seconds",
+                "Time of the commands sent to Redis, by command",
+                redis.latency.clone(),
+            );
+        }
+        let reason = |reason| refused.get_or_create(&ReasonLabel { reason }).clone();
+        let connections = ConnectionMetrics {
+            open,
+            refused_total_cap: reason("max_connections"),
+            refused_per_ip_cap: reason("max_connections_per_ip"),
+        };
+        let routes = routes
+            .into_iter()
+            .map(|label| RouteCells {
+                label: label.as_ref().to_owned(),
+                by_class: Default::default(),
+                latency: OnceLock::new(),
+            })
+            .collect();
+        Metrics {
+            registry,
+            scraping: Mutex::new(String::new()),
+            routes,
+            requests,
+            latency,
+            refusals,
+            key_failures,
+            connections,
+            cache_hits,
+            cache_misses,
+            cache_bytes,
+            dataset,
+            state_up,
+        }
+    }
+
+    /// Records a request to the route of index `route` answered with `status` after
+    /// `elapsed`. An index past the table counts as its last route.
+    pub fn request(&self, route: usize, status: u16, elapsed: Duration) {
+        let Some(cells) = self.routes.get(route).or(self.routes.last()) else {
+            return;
+        };
+        let class = usize::from(status / 100).clamp(1, 5) - 1;
+        cells.by_class[class]
+            .get_or_init(|| {
+                let labels = RouteStatus {
+                    route: cells.label.clone(),
+                    status: STATUS_CLASSES[class],
+                };
+                self.requests.get_or_create(&labels).clone()
+            })
+            .inc();
+        cells
+            .latency
+            .get_or_init(|| {
+                let labels = RouteLabel {
+                    route: cells.label.clone(),
+                };
+                self.latency.get_or_create(&labels).clone()
+            })
+            .observe(elapsed);
+    }
+
+    /// Shows the refusals of every limiter window of `windows` and the failures of every
+    /// key error code of `key_codes` from the start, at 0: a counter that first appears at 1
+    /// would hide its first increase from `rate()` and `increase()`.
+    pub fn start_at_zero(&self, windows: &[&'static str], key_codes: &[&'static str]) {
+        for &window in windows {
+            let _ = self.refusals.get_or_create(&WindowLabel { window });
+        }
+        for &code in key_codes {
+            let _ = self.key_failures.get_or_create(&CodeLabel { code });
+        }
+    }
+
+    /// Records a request refused by the limiter's `window` (`minute`, `day`, `month`).
+    pub fn limiter_refusal(&self, window: &'static str) {
+        self.refusals.get_or_create(&WindowLabel { window }).inc();
+    }
+
+    /// Records a 401 with the error `code`.
+    pub fn key_failure(&self, code: &'static str) {
+        self.key_failures.get_or_create(&CodeLabel { code }).inc();
+    }
+
+    /// The handles of the accept loop.
+    pub fn connections(&self) -> ConnectionMetrics {
+        self.connections.clone()
+    }
+
+    /// The handles of the cache called `name` (one name per cache).
+    pub fn cache(&self, name: &'static str) -> CacheMetrics {
+        let labels = CacheLabel { cache: name };
+        CacheMetrics {
+            hits: self.cache_hits.get_or_create(&labels).clone(),
+            misses: self.cache_misses.get_or_create(&labels).clone(),
+            bytes: self.cache_bytes.get_or_create(&labels).clone(),
+        }
+    }
+
+    /// Everything, in the Prometheus text format, with the dataset in service of
+    /// `dataset_version` and the state store `state_up` or not.
+    pub fn scrape(&self, dataset_version: &str, state_up: bool) -> String {
+        let mut shown = self.scraping.lock();
+        self.state_up.set(i64::from(state_up));
+        if *shown != dataset_version {
+            // At the first scrape, or after a reload: only the version in service is shown.
+            self.dataset.clear();
+            *shown = dataset_version.to_owned();
+            let labels = VersionLabel {
+                version: shown.clone(),
+            };
+            self.dataset.get_or_create(&labels).set(1);
+        }
+        let mut openmetrics = String::new();
+        prometheus_client::encoding::text::encode_registry(&mut openmetrics, &self.registry)
+            .expect("writing to a String does not fail");
+        prometheus_text(&openmetrics)
+    }
+}
+
+/// The OpenMetrics text `prometheus-client` writes, in the Prometheus text format 0.0.4:
+/// the `# HELP` and `# TYPE` lines of a counter name its samples (`x_total`, where
+/// OpenMetrics names the family `x`), and there is no `# EOF`. Every other line is the same
+/// in both (no units, info or exemplars are used).
+fn prometheus_text(openmetrics: &str) -> String {
+    let mut out = String::with_capacity(openmetrics.len() + 1024);
+    let mut help = None;
+    for line in openmetrics.lines() {
+        if let Some(rest) = line.strip_prefix("# HELP ") {
+            // Written with its TYPE line, which says whether the name changes.
+            help = rest.split_once(' ');
+            continue;
+        }
+        if let Some((name, kind)) = line
+            .strip_prefix("# TYPE ")
+            .and_then(|rest| rest.rsplit_once(' '))
+        {
+            let suffix = if kind == "counter" { "_total" } else { "" };
+            if let Some((_, text)) = help.take() {
+                let _ = writeln!(out, "# HELP {name}{suffix} {text}");
+            }
+            let _ = writeln!(out, "# TYPE {name}{suffix} {kind}");
+            continue;
+        }
+        if line == "# EOF" {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metrics() -> Metrics {
+        Metrics::new(["/api/v1/day", "other"], &ReloadMetrics::default(), None)
+    }
+
+    #[test]
+    fn counters_are_named_by_their_samples_and_there_is_no_eof() {
+        let m = metrics();
+        m.request(0, 200, Duration::from_micros(30));
+        m.limiter_refusal("minute");
+        let text = m.scrape("2026.1", true);
+        assert!(text.contains("# TYPE kalendorius_http_requests_total counter\n"));
+        assert!(text.contains("# HELP kalendorius_http_requests_total Requests answered"));
+        assert!(text
+            .contains("kalendorius_http_requests_total{route=\"/api/v1/day\",status=\"2xx\"} 1\n"));
+        assert!(text.contains("kalendorius_rate_limit_refusals_total{window=\"minute\"} 1\n"));
+        assert!(text.contains("# TYPE kalendorius_http_request_duration_seconds histogram\n"));
+        assert!(text.contains("kalendorius_dataset_info{version=\"2026.1\"} 1\n"));
+        assert!(text.contains("kalendorius_state_store_up 1\n"));
+        assert!(!text.contains("# EOF"));
+        assert!(!text.contains("# TYPE kalendorius_http_requests counter"));
+    }
+
+    #[test]
+    fn the_latency_buckets_are_cumulative_and_count_every_observation() {
+        let m = metrics();
+        m.request(0, 200, Duration::from_micros(10));
+        m.request(0, 404, Duration::from_millis(3));
+        m.request(0, 500, Duration::from_secs(10));
+        let text = m.scrape("v", true);
+        let bucket = |le: &str| {
+            format!("kalendorius_http_request_duration_seconds_bucket{{le=\"{le}\",route=\"/api/v1/day\"}}")
+        };
+        let value = |prefix: &str| -> f64 {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no {prefix} in\n{text}"));
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        assert_eq!(value(&bucket("0.00005")), 1.0, "{text}");
+        assert_eq!(value(&bucket("0.005")), 2.0);
+        assert_eq!(value(&bucket("+Inf")), 3.0);
+        assert_eq!(
+            value("kalendorius_http_request_duration_seconds_count{route=\"/api/v1/day\"}"),
+            3.0
+        );
+        for class in ["2xx", "4xx", "5xx"] {
+            let sample = format!(
+                "kalendorius_http_requests_total{{route=\"/api/v1/day\",status=\"{class}\"}}"
+            );
+            assert_eq!(value(&sample), 1.0);
+        }
+    }
+
+    #[test]
+    fn an_index_past_the_routes_counts_as_the_last_route() {
+        let m = metrics();
+        m.request(99, 200, Duration::ZERO);
+        assert!(m
+            .scrape("v", true)
+            .contains("kalendorius_http_requests_total{route=\"other\",status=\"2xx\"} 1\n"));
+    }
+
+    #[test]
+    fn reloads_are_counted_by_result_and_a_failed_one_keeps_the_load_time() {
+        let reloads = ReloadMetrics::default();
+        reloads.loaded(1000, false, true);
+        let m = Metrics::new(["other"], &reloads, None);
+        let text = m.scrape("v", true);
+        assert!(text.contains("kalendorius_dataset_reloads_total{result=\"failure\"} 0\n"));
+        reloads.loaded(2000, true, false);
+        let text = m.scrape("v", true);
+        assert!(text.contains("kalendorius_dataset_last_reload_timestamp_seconds 1000\n"));
+        assert!(text.contains("kalendorius_dataset_last_reload_success 0\n"));
+        assert!(text.contains("kalendorius_dataset_reloads_total{result=\"failure\"} 1\n"));
+        reloads.loaded(3000, true, true);
+        let text = m.scrape("v", true);
+        assert!(text.contains("kalendorius_dataset_last_reload_timestamp_seconds 3000\n"));
+        assert!(text.contains("kalendorius_dataset_last_reload_success 1\n"));
+        assert!(text.contains("kalendorius_dataset_reloads_total{result=\"success\"} 1\n"));
+    }
+
+    #[test]
+    fn redis_latencies_are_shown_only_for_a_redis_store() {
+        let redis = RedisMetrics::default();
+        redis.observe("check", Duration::from_micros(300));
+        let name = "kalendorius_redis_command_duration_seconds_count{command=\"check\"} 1\n";
+        let with = Metrics::new(["other"], &ReloadMetrics::default(), Some(&redis));
+        assert!(with.scrape("v", true).contains(name));
+        let without = Metrics::new(["other"], &ReloadMetrics::default(), None);
+        assert!(!without.scrape("v", true).contains("redis"));
+    }
+
+    #[test]
+    fn a_new_dataset_version_replaces_the_old_one() {
+        let m = metrics();
+        m.scrape("old", true);
+        let text = m.scrape("new", false);
+        assert!(text.contains("kalendorius_dataset_info{version=\"new\"} 1\n"));
+        assert!(!text.contains("version=\"old\""));
+        assert!(text.contains("kalendorius_state_store_up 0\n"));
+    }
+}
