@@ -14,7 +14,8 @@
 //! - `shortened`: `shorter_workday` (5-day week) or `shorter_workday_6` (6-day week);
 //! - `working_hours`: `working_hours_5` or `working_hours_6`;
 //! - `holidays`: one entry per holiday id added to, removed from or changed on the date
-//!   (renamed in any language, made red or no longer red, another type or source);
+//!   (renamed in any language, made red or no longer red, another type or source, another
+//!   legal basis or confidence while red where the old dataset records one);
 //! - `name_days`: the names added to and removed from the date (a name and its gender; the
 //!   order of the list is not compared);
 //! - `transfers`: the transfer declared for the date, before and after.
@@ -202,7 +203,7 @@ pub struct HolidayChange {
     pub id: String,
     /// Added, removed or changed.
     pub change: HolidayChangeKind,
-    /// For `changed`: what differs, in the order renamed, is_red, type, source; empty
+    /// For `changed`: what differs, in the order renamed, is_red, type, source, basis; empty
     /// otherwise.
     pub aspects: Vec<HolidayAspect>,
     /// The holiday as the old dataset lists it on the date; null when added.

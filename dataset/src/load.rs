@@ -201,6 +201,7 @@ pub fn open_days(root: &Path) -> Result<DaysDir, LoadError> {
         last_year: listing.last_year,
         files: listing.files,
         hash: true,
+        rules: false,
     })
 }
 
@@ -345,6 +346,7 @@ impl DatasetDir {
             last_year: manifest.last_year,
             files: manifest.files.clone(),
             hash: false,
+            rules: true,
         }
     }
 
@@ -448,6 +450,10 @@ pub struct DaysDir {
     files: Vec<FileEntry>,
     /// Whether [`DaysDir::years`] hashes each file (not when [`open_dataset`] already did).
     hash: bool,
+    /// Whether [`DaysDir::years`] checks the days by this program's working-time rules:
+    /// not for a dataset opened only to be compared ([`open_days`]), which an older
+    /// program wrote by the rules of its time (a rule changed is what a comparison shows).
+    rules: bool,
 }
 
 impl DaysDir {
@@ -462,13 +468,18 @@ impl DaysDir {
 
     /// Every year file of the range in year order, one at a time, each checked: its size
     /// and SHA-256 against the manifest, its schema and year, its days in sequence from
-    /// January 1 of the first year and by the working-time rules. After the last year, the
-    /// check that the days end on December 31. The first error ends the iteration.
+    /// January 1 of the first year and (for a dataset of this schema, not one opened by
+    /// [`open_days`]) by the working-time rules. After the last year, the check that the
+    /// days end on December 31. The first error ends the iteration.
     pub fn years(&self) -> YearFiles {
+        let mut sequence = DaySequence::new(self.first_year);
+        if !self.rules {
+            sequence.checker = None;
+        }
         YearFiles {
             dir: self.clone(),
             next_year: self.first_year,
-            sequence: Some(DaySequence::new(self.first_year)),
+            sequence: Some(sequence),
         }
     }
 
@@ -552,7 +563,8 @@ impl Iterator for YearFiles {
 struct DaySequence {
     previous: Option<crate::Date>,
     first_year: i32,
-    checker: Checker,
+    /// `None`: the working-time rules are not checked ([`DaysDir::years`]).
+    checker: Option<Checker>,
 }
 
 impl DaySequence {
@@ -560,7 +572,7 @@ impl DaySequence {
         DaySequence {
             previous: None,
             first_year,
-            checker: Checker::new(),
+            checker: Some(Checker::new()),
         }
     }
 
@@ -584,7 +596,9 @@ impl DaySequence {
                 ));
             }
             self.previous = Some(day.date);
-            self.checker.push(day)?;
+            if let Some(checker) = &mut self.checker {
+                checker.push(day)?;
+            }
         }
         Ok(())
     }
@@ -598,6 +612,6 @@ impl DaySequence {
                 self.previous
             ));
         }
-        self.checker.finish()
+        self.checker.map_or(Ok(()), Checker::finish)
     }
 }

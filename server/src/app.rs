@@ -284,11 +284,13 @@ impl App {
     }
 
     /// What `path` answers for a request from `client_ip`: `/metrics` is no target for a
-    /// client outside `metrics_allow` (it answers as an unknown path would).
-    fn target(&self, path: &str, client_ip: IpAddr) -> Option<Target> {
+    /// client outside `metrics_allow` (it answers as an unknown path would), nor for a
+    /// request `relayed` by a proxy that is not trusted: behind a proxy on the same host,
+    /// every client would otherwise be the proxy's loopback address.
+    fn target(&self, path: &str, client_ip: IpAddr, relayed: bool) -> Option<Target> {
         Target::from_path(path).filter(|target| {
             !matches!(target, Target::Metrics)
-                || self.metrics_allow.iter().any(|net| net.contains(client_ip))
+                || (!relayed && self.metrics_allow.iter().any(|net| net.contains(client_ip)))
         })
     }
 
@@ -581,10 +583,13 @@ impl App {
     /// The answer to `req`, or its future.
     fn respond(&self, mut req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
-        let client_ip = self
-            .proxies
-            .client_ip(req.remote_addr().as_socket_addr().copied(), req.headers());
-        let target = self.target(req.uri().path(), client_ip);
+        let peer = req.remote_addr().as_socket_addr().copied();
+        let client_ip = self.proxies.client_ip(peer, req.headers());
+        // Forwarded, and not resolved to another client by a trusted proxy.
+        let relayed = (req.headers().contains_key("x-forwarded-for")
+            || req.headers().contains_key(header::FORWARDED))
+            && peer.is_some_and(|p| crate::http::client_ip::canonical(p.ip()) == client_ip);
+        let target = self.target(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {
             received: arrival.wall,
             started: arrival.instant,
@@ -608,7 +613,7 @@ impl App {
         // A known path with a trailing slash is a 404 with a hint.
         let mistyped = || {
             let known = req.uri().path().strip_suffix('/')?;
-            self.target(known, client_ip)
+            self.target(known, client_ip, relayed)
                 .map(|_| errors::not_found_did_you_mean(known))
         };
         let answered = match host_refusal(&req) {

@@ -61,6 +61,10 @@ pub enum CatalogError {
 /// answers of 1-10 KiB, the ones asked for most.
 const ANSWERS_BUDGET: usize = 4 << 20;
 
+/// The smallest answer [`Catalog::answer`] keeps: at 512 bytes and more, the entries' keys
+/// and bookkeeping (about 300 bytes each, not weighed) stay within half the budget again.
+const MIN_KEPT_ANSWER: usize = 512;
+
 /// Status bits of one day. Kept in one byte so the per-day table stays small.
 mod flag {
     pub const LAISVADIENIS: u8 = 1;
@@ -432,7 +436,7 @@ impl Catalog {
         if day
             .holidays
             .iter()
-            .any(|h| h.is_red == (h.basis.is_empty() || h.confidence.is_none()))
+            .any(|h| h.is_red == h.basis.is_empty() || h.is_red == h.confidence.is_none())
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
@@ -679,7 +683,11 @@ impl Catalog {
             return body;
         }
         let body = Bytes::from(build());
-        self.answers.insert(key, body.clone());
+        // A small answer is as cheap to build again as to keep (its key and the cache's
+        // bookkeeping would weigh as much as it does, uncounted by the budget).
+        if body.len() >= MIN_KEPT_ANSWER {
+            self.answers.insert(key, body.clone());
+        }
         body
     }
 

@@ -187,6 +187,15 @@ impl Acts {
             let (Some(act), Some(b_from), Some(b_to)) = (act, b_from, b_to) else {
                 continue;
             };
+            if src.article.is_none() && (src.part.is_some() || src.item.is_some()) {
+                place.error(
+                    diag,
+                    b.span().start,
+                    &field,
+                    SourceErrorKind::BadValue,
+                    "a part or item needs its article",
+                );
+            }
             if matches!(src.part, Some(0)) || matches!(src.item, Some(0)) {
                 place.error(
                     diag,

@@ -376,3 +376,14 @@ fn eve_rule_periods_with_a_gap() {
     );
     assert!(msg.contains("eve rule periods"), "{msg}");
 }
+
+#[test]
+fn a_basis_with_an_item_but_no_article() {
+    let msg = rejects(
+        "holidays/red.toml",
+        "basis = [{ act = \"I-1291\" }]",
+        "basis = [{ act = \"I-1291\", item = 3 }]",
+        SourceErrorKind::BadValue,
+    );
+    assert!(msg.contains("needs its article"), "{msg}");
+}

@@ -66,7 +66,7 @@ impl IpNet {
 
 /// IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`, seen on dual-stack sockets) count as IPv4,
 /// so one client has one identity whatever socket it came through.
-fn canonical(ip: IpAddr) -> IpAddr {
+pub fn canonical(ip: IpAddr) -> IpAddr {
     ip.to_canonical()
 }
 

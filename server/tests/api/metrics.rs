@@ -237,6 +237,26 @@ async fn an_address_outside_metrics_allow_gets_the_404_of_an_unknown_path() {
 }
 
 #[tokio::test]
+async fn a_request_relayed_by_an_untrusted_proxy_is_refused_even_from_loopback() {
+    // No trusted proxies: a proxy on this host would make every client 127.0.0.1, which
+    // `metrics_allow` lets in by default; a forwarded request says it is such a client.
+    let app = spawn_app().await;
+    for header in ["X-Forwarded-For", "Forwarded"] {
+        let value = if header == "Forwarded" {
+            "for=203.0.113.7"
+        } else {
+            "203.0.113.7"
+        };
+        let resp = app
+            .send(reqwest::Method::GET, "/metrics", &[(header, value)])
+            .await;
+        assert_error(resp, 404, "not_found").await;
+    }
+    // Asked directly, the same address is answered.
+    assert_eq!(app.get("/metrics").await.status(), 200);
+}
+
+#[tokio::test]
 async fn behind_a_trusted_proxy_the_forwarded_address_decides() {
     let app = spawn_app_with(AppOptions {
         trusted_proxies: vec!["127.0.0.1"],
