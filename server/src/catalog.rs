@@ -652,19 +652,21 @@ impl Catalog {
     /// §2.8): those of its red holidays, of a declared day off or working day, and the eve
     /// rule on a shortened day; each once. Empty on an ordinary working or weekend day.
     pub fn bases_of(&self, date: Date) -> Vec<&Basis> {
-        let mut bases: Vec<&Basis> = Vec::new();
-        for h in self.holidays_on(date).filter(|h| h.is_red) {
-            bases.extend(h.basis.iter());
-        }
+        let red = self.holidays_on(date).filter(|h| h.is_red);
+        let mut all: Vec<&Basis> = red.flat_map(|h| h.basis.iter()).collect();
         if let Some(t) = self.transfer_on(date) {
-            bases.extend(t.basis.iter());
+            all.extend(t.basis.iter());
         }
         if self.status_of(date).shorter_workday {
-            bases.extend(self.eve_basis(date));
+            all.extend(self.eve_basis(date));
         }
-        // Two holidays on one date may rest on the same provision.
-        let mut seen = std::collections::HashSet::new();
-        bases.retain(|b| seen.insert(*b));
+        // Two holidays on one date may rest on the same provision (a day has a few bases).
+        let mut bases: Vec<&Basis> = Vec::with_capacity(all.len());
+        for b in all {
+            if !bases.contains(&b) {
+                bases.push(b);
+            }
+        }
         bases
     }
 

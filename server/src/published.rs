@@ -7,13 +7,14 @@
 //!   against the manifest it came with;
 //! - `/data/school_holidays.json` and `/data/changes.json` likewise (the pupils' holidays;
 //!   what the dataset changes against the version it replaced), checked against the
-//!   manifest on each request;
+//!   manifest the same way;
 //! - `/data/schema/{manifest,year,school_holidays,changes}.schema.json` are generated from
 //!   the dataset crate's types (`kalendorius_dataset::schema`).
 //!
 //! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
-//! 518 years: more than the server's whole memory budget) are read on first request, checked
-//! against the manifest's checksum, and kept in a cache of [`YEAR_CACHE_BUDGET`] bytes
+//! 518 years: more than the server's whole memory budget) and the other listed files are
+//! read on first request, checked against the manifest's checksum, and kept in one cache of
+//! [`YEAR_CACHE_BUDGET`] bytes
 //! (`crate::http::cache`). Nothing else reads them: the API and the feeds answer
 //! from the catalog, loaded from the dataset's database.
 //!
@@ -253,8 +254,9 @@ pub struct PublishedDataset {
     year_entries: HashMap<i32, usize>,
     /// `manifest.json` as it is on disk.
     manifest_file: Document,
-    /// Year files read so far, by year.
-    years: ByteCache<i32, Bytes>,
+    /// Files read so far (year files, `school_holidays.json`, `changes.json`), by their
+    /// path in the manifest.
+    files: ByteCache<String, Bytes>,
 }
 
 impl PublishedDataset {
@@ -298,7 +300,7 @@ impl PublishedDataset {
                     body: Bytes::from(bytes),
                     etag,
                 },
-                years: ByteCache::new(YEAR_CACHE_BUDGET, cache_metrics),
+                files: ByteCache::new(YEAR_CACHE_BUDGET, cache_metrics),
             });
         }
         Err(PublishedError::Missing {
@@ -349,17 +351,10 @@ impl PublishedDataset {
     }
 
     /// A file the manifest lists besides the years (`school_holidays.json`,
-    /// `changes.json`: a few KiB to a few hundred, read on each request), checked against
-    /// its entry.
+    /// `changes.json`), with its tag.
     fn listed_file(&self, entry: &FileEntry) -> Result<Document, PublishedError> {
-        let path = self.dir.join(&entry.path);
-        let bytes = std::fs::read(&path).map_err(|source| PublishedError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        check_entry(&path, &bytes, entry)?;
         Ok(Document {
-            body: Bytes::from(bytes),
+            body: self.file_bytes(entry, None)?,
             etag: quoted(&entry.sha256),
         })
     }
@@ -371,27 +366,34 @@ impl PublishedDataset {
             return Ok(None);
         };
         let entry = &self.manifest.files[index];
-        if let Some(bytes) = self.years.get(&year) {
-            return Ok(Some((bytes, &entry.sha256)));
+        Ok(Some((self.file_bytes(entry, Some(year))?, &entry.sha256)))
+    }
+
+    /// The bytes of the file of `entry`: read on first request, checked against the
+    /// entry's size and SHA-256, and kept in the cache of this dataset's files. A missing
+    /// year file (of `year`) is [`PublishedError::FileMissing`]; any other file missing is
+    /// a fault of the installation.
+    fn file_bytes(&self, entry: &FileEntry, year: Option<i32>) -> Result<Bytes, PublishedError> {
+        if let Some(bytes) = self.files.get(entry.path.as_str()) {
+            return Ok(bytes);
         }
         let path = self.dir.join(&entry.path);
-        let bytes = std::fs::read(&path).map_err(|source| {
-            if source.kind() == std::io::ErrorKind::NotFound {
+        let bytes = std::fs::read(&path).map_err(|source| match year {
+            Some(year) if source.kind() == std::io::ErrorKind::NotFound => {
                 PublishedError::FileMissing {
                     year,
                     path: path.clone(),
                 }
-            } else {
-                PublishedError::Io {
-                    path: path.clone(),
-                    source,
-                }
             }
+            _ => PublishedError::Io {
+                path: path.clone(),
+                source,
+            },
         })?;
         check_entry(&path, &bytes, entry)?;
         let bytes = Bytes::from(bytes);
-        self.years.insert(year, bytes.clone());
-        Ok(Some((bytes, &entry.sha256)))
+        self.files.insert(entry.path.clone(), bytes.clone());
+        Ok(bytes)
     }
 }
 

@@ -137,7 +137,8 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         None => 0,
     };
     let lang = query::lang(query.get(2))?;
-    let body = catalog.long_weekends_body(year, max_leave_days, lang, || {
+    let params = format!("{year}{max_leave_days}{}", lang.code());
+    let body = catalog.answer(ENDPOINT.operation_id, params, || {
         let periods: Vec<LongWeekend> = catalog
             .long_weekends(year, max_leave_days)
             .map(|p| LongWeekend::new(catalog, p, lang))

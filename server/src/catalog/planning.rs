@@ -17,14 +17,14 @@
 //!
 //! Both are built on first use (the first request of a year, or of the upcoming dates) and
 //! kept for the life of the catalog, as the working-time bodies are (`working_index`).
-//! The answer bodies of `/long-weekends` are kept too, one per year, limit and language.
+//! The answers of `/long-weekends` are kept with the catalog's other built answers
+//! ([`Catalog::answer`]).
 //!
 //! The served range cuts a period: a rest run that began before the first served date is
 //! taken to begin on it, and one that runs on past the last served date to end on it.
 
 use std::sync::OnceLock;
 
-use bytes::Bytes;
 use kalendorius_dataset::{Date, Lang, TransferKind};
 
 use super::{flag, Catalog, HolidayRecord, TransferRecord};
@@ -102,13 +102,11 @@ struct HolidayDates {
     all: Box<[u32]>,
 }
 
-/// The periods of one year and the answer bodies asked for so far.
+/// The periods of one year.
 struct YearPlan {
     /// Every period of the year with at most [`MAX_LEAVE_DAYS`] leave days, by start, then
     /// by leave days.
     periods: Box<[Period]>,
-    /// Bodies by `max_leave_days * 4 + language index`.
-    bodies: [OnceLock<Bytes>; (MAX_LEAVE_DAYS + 1) * 4],
 }
 
 impl Planning {
@@ -275,10 +273,7 @@ impl Catalog {
                         .collect(),
                 })
                 .collect();
-            YearPlan {
-                periods,
-                bodies: std::array::from_fn(|_| OnceLock::new()),
-            }
+            YearPlan { periods }
         })
     }
 
@@ -294,22 +289,6 @@ impl Catalog {
             .periods
             .iter()
             .filter(move |p| p.leave_day_count() <= max_leave_days)
-    }
-
-    /// The body of the `/long-weekends` answer of a served `year`, `max_leave_days` (at most
-    /// [`MAX_LEAVE_DAYS`]) and `lang`: `build`'s, built the first time it is asked for and
-    /// shared after that.
-    pub fn long_weekends_body(
-        &self,
-        year: i32,
-        max_leave_days: usize,
-        lang: Lang,
-        build: impl FnOnce() -> Vec<u8>,
-    ) -> Bytes {
-        let lang_index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-        self.year_plan(year).bodies[max_leave_days.min(MAX_LEAVE_DAYS) * 4 + lang_index]
-            .get_or_init(|| Bytes::from(build().into_boxed_slice()))
-            .clone()
     }
 }
 

@@ -24,7 +24,7 @@ use std::borrow::Cow;
 
 use bytes::Bytes;
 use chrono::{Datelike, NaiveDate};
-use kalendorius_dataset::{Confidence, Date, Lang};
+use kalendorius_dataset::{Date, Lang};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
@@ -408,10 +408,7 @@ impl Pages {
                 name: h.name(v.lang).to_string(),
                 kind: v.type_label(h.kind).to_string(),
                 red: h.is_red,
-                unsure: h
-                    .confidence
-                    .filter(|c| *c != Confidence::Confirmed)
-                    .map(|c| v.confidence_label(c).to_string()),
+                unsure: v.unsure_label(h.confidence),
             })
             .collect();
         let basis: Vec<BasisLine> = v
@@ -420,8 +417,7 @@ impl Pages {
             .into_iter()
             .map(|b| BasisLine {
                 text: b.text(v.lang).to_string(),
-                unsure: (b.confidence != Confidence::Confirmed)
-                    .then(|| v.confidence_label(b.confidence).to_string()),
+                unsure: v.unsure_label(Some(b.confidence)),
             })
             .collect();
         let names: Vec<Link> = v

@@ -500,13 +500,15 @@ impl Viewer<'_> {
         (lines, school.covered(date, date, self.grade))
     }
 
-    /// The word for a confidence (docs/data.md §2.8).
-    pub fn confidence_label(&self, c: Confidence) -> &str {
-        self.text(match c {
-            Confidence::Confirmed => "confidence_confirmed",
+    /// The mark of a fact or citation that is not confirmed: its confidence in words
+    /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
+    pub fn unsure_label(&self, c: Option<Confidence>) -> Option<String> {
+        let key = match c? {
+            Confidence::Confirmed => return None,
             Confidence::Derived => "confidence_derived",
             Confidence::Uncertain => "confidence_uncertain",
-        })
+        };
+        Some(self.text(key).to_string())
     }
 
     /// The label of a holiday type.
