@@ -201,15 +201,10 @@ struct Admission {
 
 /// The application. Built once at start-up; cheap to share.
 pub struct App {
-    /// The dataset in service.
     data: Arc<DataHandle>,
-    /// Keys and counters.
     store: Store,
-    /// Who may set `X-Forwarded-For`.
     proxies: TrustedProxies,
-    /// The browsable docs (`/docs`).
     docs: poem::endpoint::BoxEndpoint<'static, Response>,
-    /// The OpenAPI document, serialized once.
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
@@ -217,17 +212,13 @@ pub struct App {
     pages: crate::pages::Pages,
     /// The document's strong ETag (a digest of `spec`).
     spec_etag: HeaderValue,
-    /// The `/docs` pages, rendered once.
     docs_pages: DocsPages,
     /// Compresses large answers, keeping those with a strong ETag.
     compressor: Compressor,
-    /// The dataset's files over HTTP (`/data`).
     published: Published,
     /// The calendar feeds, built from the catalog and kept per parameters.
     feeds: Feeds,
-    /// What `/metrics` shows.
     metrics: Metrics,
-    /// The client addresses `/metrics` answers.
     metrics_allow: Vec<IpNet>,
 }
 
@@ -400,7 +391,6 @@ impl App {
 
 /// Who makes a request, before any key is checked.
 enum Requester {
-    /// An address, on this public endpoint.
     Public(PublicEndpoint),
     /// Whoever holds this key (a keyed endpoint).
     Key(PresentedKey),
@@ -454,9 +444,7 @@ fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
 
 /// Whom a request that passed authentication is counted against.
 enum Gated {
-    /// Its address, on this public endpoint.
     Public(PublicEndpoint),
-    /// This key.
     Key(KeyRecord),
 }
 
@@ -475,7 +463,6 @@ struct Exchange {
     /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
     /// the log.
     received: SystemTime,
-    /// For the latency.
     started: Instant,
     /// The catalog the whole request is answered from.
     catalog: arc_swap::Guard<Arc<Catalog>>,

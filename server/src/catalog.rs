@@ -48,11 +48,8 @@ pub enum CatalogError {
     /// A day record breaks an invariant the generator promises (`kalendorius_dataset::Day`).
     #[error("dataset {path}: day {date} is inconsistent: {reason}")]
     Inconsistent {
-        /// Dataset directory.
         path: String,
-        /// The offending date.
         date: Date,
-        /// Which invariant.
         reason: &'static str,
     },
 }
@@ -82,11 +79,9 @@ mod flag {
 /// implies not `LAISVADIENIS`.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
-    /// See [`flag`].
     flags: u8,
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
-    /// ISO 8601 week number.
     iso_week: u8,
     /// Index into `holiday_names`; 0 is "no name" (JSON `null`).
     holiday_name: u32,
@@ -113,7 +108,6 @@ pub struct HolidayRecord {
     /// Stable id of the source record (`kalendorius_dataset::Holiday::id`): the same across
     /// dataset versions, so the feeds build their event UIDs from it.
     id: Box<str>,
-    /// Category.
     pub kind: HolidayType,
     /// Non-working under the law in force on that date.
     pub is_red: bool,
@@ -146,22 +140,17 @@ impl HolidayRecord {
 /// A name celebrated on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NameDayRecord {
-    /// The Lithuanian calendar name.
     pub name: Box<str>,
-    /// `m` or `f`.
     pub gender: &'static str,
 }
 
 /// A declared transfer on a date: an extra day off or a weekend day declared a working day.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TransferRecord {
-    /// Day off or working day.
     pub kind: TransferKind,
     /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
     names: [Box<str>; 4],
-    /// How sure it is.
     pub confidence: Confidence,
-    /// The act that declares it.
     pub basis: Box<[Basis]>,
 }
 
@@ -176,7 +165,6 @@ impl TransferRecord {
 /// `/laisvadienis`, typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DayStatus {
-    /// Non-working day.
     pub laisvadienis: bool,
     /// Why it is non-working; `None` on a working day.
     pub reason: Option<Reason>,
@@ -200,7 +188,6 @@ struct YearJson {
 /// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
 /// one and swaps it in whole.
 pub struct Catalog {
-    /// `dataset_version` of the manifest.
     version: String,
     /// The same, ready as the `X-Dataset-Version` header of every response. Static (see
     /// [`interned`]), so copying it into a response touches no shared reference count.
@@ -213,16 +200,13 @@ pub struct Catalog {
     last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
-    /// One entry per year from `first.year()`.
     years: Vec<YearJson>,
     /// JSON-encoded `holiday_name` values, quotes included; index 0 is `null`.
     holiday_names: Vec<Box<str>>,
-    /// Interned holiday records.
     holidays: Vec<HolidayRecord>,
     /// Interned lists of `holidays` indices, each in holiday order (red first, then type, then
     /// Lithuanian name); list 0 is empty.
     holiday_lists: Vec<Box<[u32]>>,
-    /// Interned name-day records.
     names: Vec<NameDayRecord>,
     /// Interned lists of `names` indices; list 0 is empty.
     name_day_lists: Vec<Box<[u32]>>,

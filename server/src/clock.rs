@@ -24,7 +24,6 @@ pub const RESYNC: Duration = Duration::from_millis(100);
 /// One reading of the clock.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading {
-    /// For durations.
     pub instant: Instant,
     /// The wall-clock time of `instant` (see the module documentation).
     pub wall: SystemTime,

@@ -23,9 +23,7 @@ pub fn load_catalog(root: &Path) -> Result<Catalog, CatalogError> {
 
 /// The catalog in service. Cheap to read from any thread.
 pub struct DataHandle {
-    /// Where reloads read from.
     root: PathBuf,
-    /// The catalog in service; replaced whole.
     current: ArcSwap<Catalog>,
     /// Serialises reloads, so two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,

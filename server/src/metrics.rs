@@ -174,22 +174,16 @@ struct RouteCells {
 /// the connections refused by each cap. Detached (recorded, never shown) by default.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectionMetrics {
-    /// Connections open now.
     pub open: Gauge,
-    /// Connections refused over `max_connections`.
     pub refused_total_cap: Counter,
-    /// Connections refused over `max_connections_per_ip`.
     pub refused_per_ip_cap: Counter,
 }
 
 /// The handles of one cache of built answers. Detached (recorded, never shown) by default.
 #[derive(Debug, Clone, Default)]
 pub struct CacheMetrics {
-    /// Lookups that found their entry.
     pub hits: Counter,
-    /// Lookups that did not.
     pub misses: Counter,
-    /// Bytes kept now.
     pub bytes: Gauge,
 }
 
@@ -202,7 +196,6 @@ pub struct ReloadMetrics {
     /// 1 when the last load succeeded (the one at start always has), 0 after a failed
     /// reload.
     last_ok: Gauge,
-    /// Reloads by result.
     results: Family<ResultLabel, Counter>,
 }
 

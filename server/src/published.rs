@@ -70,44 +70,25 @@ pub const SCHEMA_FILES: [&str; 4] = [
 pub enum PublishedError {
     /// A year file the manifest lists is not in the dataset directory.
     #[error("{path} is listed in the manifest but missing")]
-    FileMissing {
-        /// The year.
-        year: i32,
-        /// The file.
-        path: PathBuf,
-    },
+    FileMissing { year: i32, path: PathBuf },
     /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
-    Missing {
-        /// The configured data root.
-        root: PathBuf,
-        /// The version in service.
-        version: String,
-    },
+    Missing { root: PathBuf, version: String },
     /// A file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
-        /// The file.
         path: PathBuf,
-        /// The cause.
         source: std::io::Error,
     },
     /// The manifest does not parse.
     #[error("manifest {path} does not parse: {source}")]
     BadManifest {
-        /// The manifest file.
         path: PathBuf,
-        /// The cause.
         source: serde_json::Error,
     },
     /// A year file differs from its manifest entry (size or SHA-256).
     #[error("{path} does not match its manifest entry: {reason}")]
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// What differs.
-        reason: String,
-    },
+    Mismatch { path: PathBuf, reason: String },
 }
 
 /// A served JSON document: its bytes and strong tag.
@@ -122,7 +103,6 @@ pub struct Published {
     root: PathBuf,
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
-    /// The schemas, named by [`SCHEMA_FILES`].
     schemas: [Document; 4],
     /// The handles of the year files' cache (each version's cache counts in them).
     cache_metrics: CacheMetrics,
@@ -244,15 +224,11 @@ fn serve(req: &Request, document: &Document, content_type: &'static str) -> Resp
 
 /// The published files of one dataset version.
 pub struct PublishedDataset {
-    /// Its `dataset_version`.
     version: String,
-    /// Its directory (canonical).
     dir: PathBuf,
-    /// Its parsed manifest.
     manifest: Manifest,
     /// Year → index of its entry in `manifest.files`.
     year_entries: HashMap<i32, usize>,
-    /// `manifest.json` as it is on disk.
     manifest_file: Document,
     /// Files read so far (year files, `school_holidays.json`, `changes.json`), by their
     /// path in the manifest.

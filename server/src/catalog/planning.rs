@@ -47,9 +47,7 @@ pub enum HolidayScope {
 /// What makes a date a holiday day off: a red holiday, or a declared extra day off.
 #[derive(Debug, Clone, Copy)]
 pub enum DayOffCause<'a> {
-    /// A red holiday.
     Holiday(&'a HolidayRecord),
-    /// A declared extra day off.
     Declared(&'a TransferRecord),
 }
 
@@ -66,9 +64,7 @@ impl<'a> DayOffCause<'a> {
 /// A long weekend or a bridge: consecutive rest runs and the working days between them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Period {
-    /// Its first day (non-working).
     pub start: Date,
-    /// Its last day (non-working).
     pub end: Date,
     /// The working days inside it, to be taken as leave, in date order.
     pub leave_days: Box<[Date]>,

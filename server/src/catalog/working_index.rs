@@ -27,11 +27,9 @@ use super::Catalog;
 /// Totals of working time over an inclusive range of dates, in one week form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct WorkingSummary {
-    /// Days in the range.
     pub calendar_days: u32,
     /// Days with working hours in the week form.
     pub working_days: u32,
-    /// `calendar_days - working_days`.
     pub non_working_days: u32,
     /// Working days one hour shorter by the eve rule.
     pub shortened_days: u32,

@@ -43,7 +43,6 @@ pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
 
 /// A built feed.
 pub struct Feed {
-    /// The calendar text.
     pub body: Bytes,
     /// Strong tag: 16 hex digits of the body's SHA-256.
     pub etag: HeaderValue,

@@ -40,9 +40,7 @@ pub const CACHE_BUDGET: usize = 4 << 20;
 /// A content coding the server can produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// `gzip` (RFC 1952).
     Gzip,
-    /// `br` (RFC 7932).
     Brotli,
 }
 
@@ -106,9 +104,7 @@ impl Encoding {
 /// How hard to compress.
 #[derive(Debug, Clone, Copy)]
 enum Effort {
-    /// Once, for the cache.
     Best,
-    /// Per request.
     Fast,
 }
 

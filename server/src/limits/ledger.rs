@@ -127,7 +127,6 @@ impl Generation {
 pub(crate) struct MinuteLedger {
     /// Keys of the fingerprint (random per ledger, persisted with it).
     seeds: [u64; 2],
-    /// Live generations, oldest first.
     gens: Vec<Generation>,
 }
 

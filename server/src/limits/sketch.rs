@@ -97,7 +97,6 @@ impl Reader<'_> {
 pub(crate) struct MonthSketch {
     /// The month (numbered as by `window::month_of`) all counts belong to.
     month: i64,
-    /// One seed per row.
     seeds: [u64; DEPTH],
     /// `DEPTH` rows of `MONTH_WIDTH` saturating counters, row-major. A saturated cell
     /// reads as "more than any limit" (limits above 65 534 a month then refuse early).

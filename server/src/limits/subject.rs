@@ -107,7 +107,6 @@ impl SubjectKey {
 /// a public subject, the day for a key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
-    /// Per sliding minute (>= 1).
     pub minute: u64,
     /// Per calendar month (public) or per sliding day (key) (>= 1).
     pub long: u64,
@@ -120,7 +119,6 @@ struct Active {
     /// Checks use `max(now, last_ms)`, so a thread that read the clock a moment before the
     /// one that got the lock first cannot count against buckets already pruned.
     last_ms: i64,
-    /// The sliding minute.
     minute: Sliding,
     /// The sliding day (keys only; always empty for public subjects).
     day: Sliding,
@@ -131,7 +129,6 @@ struct Active {
 pub(crate) struct Counters {
     /// The month `count` belongs to (numbered as by `window::month_of`); public only.
     month: i32,
-    /// Requests admitted in `month`; public only.
     count: u32,
     /// The part of `count` that came from the eviction sketch when the subject returned;
     /// evicting it again adds only `count - base`, so nothing is counted twice.

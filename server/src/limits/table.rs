@@ -38,7 +38,6 @@ const BLOB_VERSION: u8 = 1;
 /// One shard of the table.
 #[derive(Default)]
 struct Shard {
-    /// The subjects of this shard.
     subjects: HashMap<SubjectKey, Counters>,
     /// True when `subjects` differs from the shard's last snapshot.
     dirty: bool,
@@ -51,18 +50,14 @@ pub(crate) struct MaintainStats {
     pub dropped: usize,
     /// Idle subjects evicted into the sketch because the table was over its size.
     pub evicted: usize,
-    /// Subjects in memory afterwards.
     pub remaining: usize,
 }
 
 /// One part of the table's state, snapshot and restored as a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Part {
-    /// The subjects of one shard (`0..256`).
     Subjects(usize),
-    /// The month sketch.
     MonthSketch,
-    /// The minute ledger.
     MinuteLedger,
 }
 
@@ -77,9 +72,7 @@ impl Part {
 
 /// What evicted subjects leave behind, under one lock.
 struct Sketches {
-    /// Month counts of evicted subjects.
     month: MonthSketch,
-    /// Minute windows of evicted subjects.
     minute: MinuteLedger,
 }
 

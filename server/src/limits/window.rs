@@ -75,7 +75,6 @@ pub(crate) struct Bucket {
 pub(crate) struct Sliding {
     /// Buckets in strictly increasing `idx` order, none older than the last prune.
     buckets: VecDeque<Bucket>,
-    /// Sum of all `count`s in `buckets`.
     total: u64,
 }
 

@@ -16,9 +16,7 @@ const SOURCE: &str = include_str!("i18n.toml");
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(untagged)]
 pub enum Label {
-    /// A text.
     Text(String),
-    /// A list of texts.
     List(Vec<String>),
 }
 
@@ -36,9 +34,7 @@ pub enum TextsError {
 /// The labels of every language.
 #[derive(Debug)]
 pub struct Texts {
-    /// In [`Lang::ALL`] order.
     tables: [BTreeMap<String, Label>; 4],
-    /// The same, ready for the templates.
     values: [minijinja::Value; 4],
 }
 

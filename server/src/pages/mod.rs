@@ -93,9 +93,7 @@ pub enum PagesError {
     /// A template does not compile.
     #[error("template {name}: {source}")]
     Template {
-        /// Its name.
         name: &'static str,
-        /// The compiler's error.
         source: minijinja::Error,
     },
     /// The translations do not parse.
@@ -107,13 +105,9 @@ pub enum PagesError {
 pub struct Pages {
     env: Environment<'static>,
     texts: Texts,
-    /// `/static/style.<hash>.css`.
     style_path: String,
-    /// The stylesheet's strong ETag (its hash).
     style_etag: HeaderValue,
-    /// The icon's strong ETag.
     favicon_etag: HeaderValue,
-    /// Rendered pages by their ETag.
     cache: ByteCache<Box<str>, Bytes>,
 }
 

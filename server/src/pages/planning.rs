@@ -28,15 +28,12 @@ struct Row {
     /// `YYYY-MM-DD` of its first and last day.
     start: String,
     end: String,
-    /// Its first day's page.
     href: String,
     /// "balandžio 4 d. – balandžio 6 d.".
     range: String,
-    /// Calendar days.
     days_off: u32,
     /// The leave days in words, grouped by month ("gruodžio 28, 29, 30, 31 d.").
     leave: String,
-    /// Number of leave days.
     leave_count: usize,
     /// Days off per leave day, in the page's number format ("2,75").
     efficiency: String,
@@ -210,15 +207,10 @@ impl Viewer<'_> {
 /// The next red day, for the home page.
 #[derive(Debug, Serialize)]
 pub struct NextRedDay {
-    /// The sentence.
     pub text: String,
-    /// `YYYY-MM-DD`.
     pub date: String,
-    /// Its day page.
     pub href: String,
-    /// Days from today.
     pub days: i64,
-    /// The long weekends of its year.
     pub long_weekends: String,
 }
 

@@ -51,9 +51,7 @@ pub enum AdminClientError {
     /// The socket exists but cannot be used (permissions, I/O, timeout).
     #[error("admin socket {path}: {source}")]
     Io {
-        /// The socket.
         path: PathBuf,
-        /// The cause.
         source: std::io::Error,
     },
     /// The request is longer than the server accepts.
@@ -61,18 +59,10 @@ pub enum AdminClientError {
         "the request ({bytes} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
          socket accepts"
     )]
-    TooLarge {
-        /// Its length.
-        bytes: usize,
-    },
+    TooLarge { bytes: usize },
     /// The server's answer was not a valid response.
     #[error("admin socket {path}: unexpected answer from the server: {detail}")]
-    Protocol {
-        /// The socket.
-        path: PathBuf,
-        /// What was wrong.
-        detail: String,
-    },
+    Protocol { path: PathBuf, detail: String },
 }
 
 /// Sends one request to the server listening on `socket`. `Ok(None)` means no server is
@@ -121,9 +111,7 @@ pub fn request(
 
 /// A bound admin socket, not yet serving.
 pub(crate) struct AdminListener {
-    /// The listening socket.
     listener: std::os::unix::net::UnixListener,
-    /// Where it is bound.
     path: PathBuf,
     /// Identity (device, inode) of the socket file, so shutdown removes only our own.
     file_id: (u64, u64),
@@ -133,11 +121,8 @@ pub(crate) struct AdminListener {
 
 /// A serving admin socket.
 pub(crate) struct AdminHandle {
-    /// The accept loop.
     task: tokio::task::JoinHandle<()>,
-    /// Where it is bound.
     path: PathBuf,
-    /// Identity of the socket file.
     file_id: (u64, u64),
 }
 

@@ -52,15 +52,11 @@ pub struct KeyRecord {
     pub hash: String,
     /// Who the key was issued to (logged instead of the key).
     pub owner: String,
-    /// Requests per sliding 60 s.
     pub per_minute: u64,
-    /// Requests per sliding 24 h.
     pub per_day: u64,
-    /// Creation time.
     pub created: DateTime<Utc>,
     /// Expiry: the first instant the key is refused; `None` = never.
     pub expires: Option<DateTime<Utc>>,
-    /// False once revoked.
     pub active: bool,
 }
 
@@ -116,9 +112,7 @@ pub enum KeyAdminError {
         if *.count > .candidates.len() { format!(" and {} more", .count - .candidates.len()) } else { String::new() }
     )]
     AmbiguousId {
-        /// The prefix as given (normalised).
         prefix: String,
-        /// How many keys start with it.
         count: usize,
         /// The first few of their ids, sorted.
         candidates: Vec<KeyId>,
@@ -129,20 +123,10 @@ pub enum KeyAdminError {
          `keys create`)",
         .expired.format("%Y-%m-%dT%H:%M:%SZ")
     )]
-    RestoreExpired {
-        /// The key.
-        id: KeyId,
-        /// Its expiry.
-        expired: DateTime<Utc>,
-    },
+    RestoreExpired { id: KeyId, expired: DateTime<Utc> },
     /// A limit outside `1..=MAX_LIMIT`.
     #[error("{what} must be a whole number between 1 and {MAX_LIMIT}, got {got}")]
-    InvalidLimit {
-        /// Which limit ("per-minute" or "per-day").
-        what: &'static str,
-        /// The rejected value.
-        got: u64,
-    },
+    InvalidLimit { what: &'static str, got: u64 },
     /// An expiry not after the current time.
     #[error("expiry {0} is not in the future")]
     ExpiryNotInFuture(DateTime<Utc>),
@@ -160,7 +144,6 @@ pub enum KeyAdminError {
     InvalidRecord {
         /// The record's id as given (or its position when it has none).
         id: String,
-        /// What is wrong.
         reason: String,
     },
     /// Imported records differ from stored keys; nothing was imported.
@@ -172,7 +155,6 @@ pub enum KeyAdminError {
         if *.replaceable { " (--replace imports the file's version of them)" } else { "" }
     )]
     ImportConflict {
-        /// How many records conflict.
         count: usize,
         /// The first few of their ids, sorted.
         ids: Vec<String>,

@@ -135,10 +135,7 @@ pub enum StateError {
          admin socket did not answer)",
         .dir.display()
     )]
-    InUse {
-        /// The state directory.
-        dir: PathBuf,
-    },
+    InUse { dir: PathBuf },
     /// The database is incomplete or does not match its integrity records: refused, so a
     /// server never starts with fewer keys than it had.
     #[error(
@@ -147,7 +144,6 @@ pub enum StateError {
         .dir.display()
     )]
     Damaged {
-        /// The state directory.
         dir: PathBuf,
         /// What is wrong, e.g. "expected 12 keys, found 7".
         detail: String,
@@ -155,11 +151,9 @@ pub enum StateError {
     /// A file-system or sled operation failed.
     #[error("cannot {action} the state database at {}: {message}", .dir.display())]
     Storage {
-        /// The state directory.
         dir: PathBuf,
         /// What was being done ("open", "read", "write counters to", ...).
         action: &'static str,
-        /// The cause, one phrase.
         message: String,
     },
 }

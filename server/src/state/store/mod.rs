@@ -32,7 +32,6 @@ use sled::State;
 /// Keys and counters, wherever they live. Cheap to clone.
 #[derive(Clone)]
 pub enum Store {
-    /// This process's sled database.
     Sled(Arc<State>),
     /// A Redis server shared with other processes.
     Redis(Arc<RedisState>),

@@ -190,7 +190,6 @@ fn manager_config() -> redis::aio::ConnectionManagerConfig {
 pub struct RedisState {
     /// The URL as configured (no password in it).
     url: String,
-    /// For the first connection.
     client: redis::Client,
     /// The connection, multiplexed and reconnecting once made; made by the background
     /// task (so a server starts while Redis is down).
@@ -209,7 +208,6 @@ pub struct RedisState {
     last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
     check: redis::Script,
-    /// The commands' latencies.
     metrics: RedisMetrics,
 }
 

@@ -96,15 +96,12 @@ pub struct State {
     keys_tree: sled::Tree,
     /// Counter blobs, written in batches by `persist`.
     counters_tree: sled::Tree,
-    /// The state directory (for messages).
     dir: PathBuf,
     /// Limits of the public endpoints and defaults of new keys (validated).
     limits: LimitsConfig,
-    /// Tuning.
     options: StateOptions,
     /// All keys; the hot path takes the read lock only.
     keys: RwLock<KeyTable>,
-    /// All counters.
     table: CounterTable,
     /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
     /// order; holds the digest of the key records sled holds (see `integrity`).

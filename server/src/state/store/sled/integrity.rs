@@ -57,9 +57,7 @@ pub(crate) fn entry_hash(key: &[u8], value: &[u8]) -> EntryHash {
 /// reading the others, which is what lets every change update it in the same write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct SetDigest {
-    /// Number of entries.
     pub count: u64,
-    /// Lane-wise sum of their hashes.
     sum: [u64; 4],
 }
 
@@ -147,7 +145,6 @@ impl FromIterator<EntryHash> for SetDigest {
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RecordFile {
-    /// [`RECORD_FORMAT`].
     format: u32,
     /// The digests the keys tree may match: the current one, or (during a change) the
     /// one before it and the one after.
@@ -158,9 +155,7 @@ struct RecordFile {
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RecordedDigest {
-    /// Number of key records.
     count: u64,
-    /// Their digest, 64 hex characters.
     digest: String,
 }
 
