@@ -1,17 +1,12 @@
 //! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the
-//! keyed ones.
+//! keyed ones. This file holds the vocabulary (configuration, clock, windows, decisions);
+//! the counting is in `window` (sliding windows, months), `subject` (one subject's windows,
+//! checked and counted as one step), `table` (all subjects: pruning, eviction, snapshot and
+//! restore), `sketch` and `ledger` (evicted subjects' month counts and minute windows). It
+//! knows nothing of where its state is kept.
 //!
-//! This file holds the public vocabulary (configuration, clock, windows, decisions); the
-//! counting itself is in the submodules: `window` (a sliding window, month arithmetic),
-//! `subject` (all windows of one IP-endpoint pair or key, checked and counted as one
-//! step), `table` (all subjects, sharded, with pruning, eviction, and the snapshot and
-//! restore of its state), `sketch` (where evicted subjects' month counts go) and `ledger`
-//! (where their minute windows go, exactly). The limiter knows nothing of where its state
-//! is kept: the sled store saves its snapshots.
-//!
-//! Every window is exact in the strong sense: for ANY interval of the window's length
-//! the admitted requests never exceed the limit, also under concurrent bursts (see
-//! `window` for the bucket argument and `table` for the locking).
+//! Every window is exact in the strong sense: in ANY interval of its length the admitted
+//! requests never exceed the limit, under concurrent bursts too (`window`, `table`).
 
 pub(crate) mod ledger;
 pub(crate) mod sketch;
@@ -19,10 +14,8 @@ pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;
 
-/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
-///
-/// From a `SystemTime` (what the server reads once per request) it is one division, with no
-/// calendar arithmetic; from a `DateTime` (what tests and tools hold) it is the same number.
+/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check
+/// (from a `SystemTime`, one division).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct UnixMillis(pub i64);
 
@@ -127,14 +120,10 @@ pub enum Window {
     Month,
 }
 
-/// The outcome of one check, with what the `RateLimit-*` headers must say.
-///
-/// Admitted: `limit`/`remaining`/`reset_secs` describe the tightest window (fewest
-/// remaining; ties go to the shorter window) and `reset_secs` is when its oldest counted
-/// request stops counting (the month's end for the month window).
-/// Refused: they describe the refusing window (`remaining` 0, `reset_secs` = when it admits
-/// again), so `RateLimit-Reset` agrees with the 429's code; `retry_after_secs` is when
-/// every exhausted window admits again (at least 1).
+/// The outcome of one check, with what the `RateLimit-*` headers must say: admitted, of the
+/// tightest window (fewest remaining, ties to the shorter) and when its oldest counted
+/// request stops counting; refused, of the refusing window and when it admits again, with
+/// `retry_after_secs` when every exhausted window does (at least 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     /// `None` = admitted (and counted); `Some(w)` = refused by `w` (the longest exhausted

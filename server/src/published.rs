@@ -1,26 +1,13 @@
 //! The published dataset over HTTP (README, The dataset; docs/api.md, `/data`): the files of
 //! the dataset in service, byte for byte, and the JSON Schemas they follow.
 //!
-//! - `/data/manifest.json` and `/data/years/{YYYY}.json` are exactly the files of the dataset
-//!   directory whose version is in service, tagged with their SHA-256 (the manifest lists
-//!   each year file's; the manifest's own is computed), so a consumer can check a download
-//!   against the manifest it came with;
-//! - `/data/school_holidays.json` and `/data/changes.json` likewise (the pupils' holidays;
-//!   what the dataset changes against the version it replaced), checked against the
-//!   manifest the same way;
-//! - `/data/schema/{manifest,year,school_holidays,changes}.schema.json` are generated from
-//!   the dataset crate's types (`kalendorius_dataset::schema`).
-//!
-//! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
-//! 518 years: more than the server's whole memory budget) and the other listed files are
-//! read on first request, checked against the manifest's checksum, and kept in one cache of
-//! [`YEAR_CACHE_BUDGET`] bytes
-//! (`crate::http::cache`). Nothing else reads them: the API and the feeds answer
-//! from the catalog, loaded from the dataset's database.
-//!
-//! A year file listed in the manifest but absent from the dataset directory (the server
-//! needs only the database) is a JSON `404 not_found` saying so, not a 500: the rest of the
-//! service is whole, and only that download is unavailable.
+//! `/data/manifest.json`, `/data/years/{YYYY}.json`, `/data/school_holidays.json` and
+//! `/data/changes.json` are the files of the dataset in service, tagged with their SHA-256
+//! and checked against the manifest; `/data/schema/*.schema.json` are generated from
+//! `kalendorius_dataset::schema`. The manifest is read once per version; the other files
+//! (67 MB of years: more than the memory budget) on first request, into one cache of
+//! [`YEAR_CACHE_BUDGET`] bytes. A year file listed but absent (the server needs only the
+//! database) is a JSON 404 saying so, not a 500.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -345,10 +332,9 @@ impl PublishedDataset {
         Ok(Some((self.file_bytes(entry, Some(year))?, &entry.sha256)))
     }
 
-    /// The bytes of the file of `entry`: read on first request, checked against the
-    /// entry's size and SHA-256, and kept in the cache of this dataset's files. A missing
-    /// year file (of `year`) is [`PublishedError::FileMissing`]; any other file missing is
-    /// a fault of the installation.
+    /// The bytes of `entry`'s file: read on first request, checked against its size and
+    /// SHA-256, and cached. A missing year file is [`PublishedError::FileMissing`]; any other
+    /// missing file is a fault of the installation.
     fn file_bytes(&self, entry: &FileEntry, year: Option<i32>) -> Result<Bytes, PublishedError> {
         if let Some(bytes) = self.files.get(entry.path.as_str()) {
             return Ok(bytes);

@@ -1,11 +1,7 @@
-//! One rate-limited subject (an IP on one public endpoint, or an API key) with all of its
-//! windows, the one place where a request is checked and counted against them, and the
-//! subject's binary record in the persisted shard blobs.
-//!
-//! All windows of a subject are checked and incremented together, under the caller's lock,
-//! so a request is either counted in every window or in none (a 429 uses no quota).
-//! Memory: an idle subject is 20 bytes of key and 24 of counters; the sliding windows are
-//! allocated only while they hold requests.
+//! One rate-limited subject (an IP on a public endpoint, or a key) with all of its windows,
+//! checked and counted together under the caller's lock (a request counts in every window
+//! or none: a 429 uses no quota), and its binary record in the shard blobs. An idle subject
+//! is 20 bytes of key and 24 of counters.
 
 use std::net::IpAddr;
 

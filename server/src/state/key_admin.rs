@@ -1,17 +1,11 @@
 //! Key administration as rules: a command and the key table in, the changes to store and
-//! the answer out, with no store in sight. Each store persists the changes its own way
-//! (sled in one atomic batch under its admin lock, Redis in a script that first compares
-//! the keys' version token), so the admin socket, the key tool on sled and the key tool
-//! on Redis follow the same rules and give the same messages.
+//! the answer out. Each store persists the changes its own way (sled in one batch, Redis in
+//! a script that compares the version token), so every path gives the same answers.
+//! Commands travel as JSON (the admin socket's protocol); an `id` may be a unique prefix.
 //!
-//! Commands travel as JSON (the protocol of the admin socket, module `admin`): an
-//! [`AdminRequest`] in, an [`AdminResponse`] out. An `id` may be a unique prefix.
-//!
-//! Import is all-or-nothing. Every record is checked (hash and id consistent, owner and
-//! limits valid) and compared with the stored keys: a record equal to a stored one changes
-//! nothing; one that is absent is added; one whose key is stored with other attributes
-//! (limits, expiry, revoked) is a conflict that refuses the whole import unless `replace`
-//! is given; one whose id belongs to a different stored key is always refused.
+//! Import is all-or-nothing: every record is checked and compared with the stored keys;
+//! equal ones change nothing, absent ones are added, one stored with other attributes is a
+//! conflict unless `replace`, and an id of a different stored key is always refused.
 
 use std::collections::HashMap;
 

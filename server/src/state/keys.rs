@@ -1,11 +1,9 @@
 //! API keys (docs/api.md, Keys): generation, hashing, validation of key attributes, and the
 //! in-memory key table the hot path authenticates against.
 //!
-//! A key is `ltk_` + 32 random bytes from the OS in lower-case hex (256 bits). Only its
-//! SHA-256 is stored; the plaintext exists once, in the answer to `keys create`, and is
-//! never logged or echoed in an error. Lookup is a hash-map probe by the SHA-256 of what
-//! the client presented: an attacker controls the input but not its hash, so timing says
-//! nothing useful about stored keys.
+//! A key is `ltk_` + 32 random bytes in hex. Only its SHA-256 is stored (the plaintext is
+//! shown once, never logged); lookup probes a hash map by the SHA-256 of what the client
+//! sent, so timing says nothing useful about stored keys.
 
 use std::collections::HashMap;
 
@@ -38,9 +36,8 @@ impl std::fmt::Debug for PresentedKey {
     }
 }
 
-/// Stable identifier of a stored key: the first 16 hex characters of the SHA-256 of the
-/// plaintext (what `keys list` shows; `keys show/revoke/...` take it or a unique prefix of
-/// it). Also names the key's rate-limit counters.
+/// A stored key's id: the first 16 hex characters of its SHA-256 (what `keys list` shows);
+/// also names its counters.
 pub type KeyId = String;
 
 /// A stored key, as the server sees it after a successful lookup.
@@ -60,9 +57,8 @@ pub struct KeyRecord {
     pub active: bool,
 }
 
-/// One line of `keys export` (and of a file `keys import` reads): a stored record exactly
-/// as stored (its hash, never the key), with the key's usage at export time when asked for
-/// (`--counters`; informational, import ignores it).
+/// One line of `keys export` / `keys import`: a record as stored, with the key's usage when
+/// asked for (`--counters`; ignored by import).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExportedKey {
     /// The record.
