@@ -1,7 +1,5 @@
-//! Planning the year for people: the page of a year's long weekends and bridges
-//! (`/{YYYY}/ilgieji-savaitgaliai`) and the home page's line about the next red day. The
-//! periods and the holiday dates are the catalog's (`crate::catalog`, `planning`); this
-//! only puts them into words.
+//! Planning the year for people: the long-weekends page (`/{YYYY}/ilgieji-savaitgaliai`)
+//! and the home page's next red day, in words (the facts are `crate::catalog::planning`'s).
 
 use std::cmp::Ordering;
 

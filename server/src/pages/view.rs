@@ -1,6 +1,5 @@
-//! What each page shows, looked up in the catalog and put into words: the values the
-//! templates render. Nothing here decides a calendar fact; every status, holiday, transfer,
-//! name and working-time figure is the catalog's.
+//! What each page shows, looked up in the catalog and put into words for the templates
+//! (every calendar fact is the catalog's).
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
