@@ -112,6 +112,19 @@ pub enum PublicEndpoint {
     Data,
 }
 
+impl PublicEndpoint {
+    /// The endpoint's letter in the names of its subjects (in memory and in Redis).
+    pub(crate) fn tag(self) -> u8 {
+        match self {
+            PublicEndpoint::Laisvadienis => b'l',
+            PublicEndpoint::Days => b'd',
+            PublicEndpoint::Pages => b'h',
+            PublicEndpoint::Feeds => b'f',
+            PublicEndpoint::Data => b'j',
+        }
+    }
+}
+
 /// Which window refused a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {

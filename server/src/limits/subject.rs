@@ -41,13 +41,7 @@ impl SubjectKey {
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[0] = PUBLIC;
-        b[1] = match endpoint {
-            PublicEndpoint::Laisvadienis => b'l',
-            PublicEndpoint::Days => b'd',
-            PublicEndpoint::Pages => b'h',
-            PublicEndpoint::Feeds => b'f',
-            PublicEndpoint::Data => b'j',
-        };
+        b[1] = endpoint.tag();
         match crate::http::client_ip::client_network(ip) {
             IpAddr::V4(v4) => {
                 b[2] = 4;

@@ -101,13 +101,7 @@ fn keys_version() -> String {
 /// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
 /// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
-    let tag = match endpoint {
-        PublicEndpoint::Laisvadienis => "l",
-        PublicEndpoint::Days => "d",
-        PublicEndpoint::Pages => "h",
-        PublicEndpoint::Feeds => "f",
-        PublicEndpoint::Data => "j",
-    };
+    let tag = char::from(endpoint.tag());
     format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
 }
 
