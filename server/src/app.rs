@@ -664,11 +664,7 @@ pub(crate) const PER_KEY: &str = "requests with this API key";
 /// [`PER_KEY`]. The `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`]
 /// from the decision.
 pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
-    let period = match window {
-        Window::Minute => "per-minute",
-        Window::Day => "per-day",
-        Window::Month => "per-month",
-    };
+    let period = window.name();
     let code = match window {
         Window::Minute => ErrorCode::RateLimitMinute,
         Window::Day => ErrorCode::RateLimitDay,
@@ -676,7 +672,7 @@ pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
     };
     ApiError::new(
         code,
-        format!("the {period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
+        format!("the per-{period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
     )
 }
 
