@@ -62,23 +62,22 @@ use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::metrics::{self, ConnectionMetrics, Metrics};
 use crate::published::Published;
-use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
+use crate::state::keys::{KeyError, KeyRecord};
 use crate::state::store::{AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
-/// Headers a browser script may read from our responses: all of them (`ETag`, `RateLimit-*`,
-/// `Retry-After`, `X-Dataset-Version`). The wildcard means exactly that for requests without
-/// credentials, and `Access-Control-Allow-Origin: *` already rules credentialed ones out; it
-/// is 118 bytes shorter than the list, on every response.
+/// Headers a browser script may read: all (`ETag`, `RateLimit-*`, `Retry-After`,
+/// `X-Dataset-Version`); `*` means that without credentials, which `Allow-Origin: *` rules
+/// out anyway, and is 118 bytes shorter on every response.
 const EXPOSE_HEADERS: &str = "*";
 
-/// Request headers a preflight allows when the browser does not list its own.
 /// Header names of every response, parsed once (a `&str` name is parsed on each insert).
 const X_DATASET_VERSION: HeaderName = HeaderName::from_static("x-dataset-version");
 const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
 const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
 const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
+/// Request headers a preflight allows when the browser does not list its own.
 const ALLOW_HEADERS: &str = "X-API-Key, Authorization, If-None-Match";
 
 /// How long a browser may cache a preflight answer, in seconds.
@@ -152,11 +151,7 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
     ROUTES.len() + other
 }
 
-/// What an exact path answers, when it is not a document route: an operation (by its index
-/// in [`ROUTES`]), the OpenAPI document, a probe (`crate::health`: never counted, no key),
-/// the metrics, or an HTML page (`crate::pages`: any path outside the API, the data, the
-/// docs, the probes and the metrics, a 404 page included; public, counted per IP like the
-/// pages).
+/// What an exact path answers, when it is not a document route (see the module docs).
 #[derive(Clone, Copy)]
 enum Target {
     Op(usize),
@@ -201,15 +196,10 @@ struct Admission {
 
 /// The application. Built once at start-up; cheap to share.
 pub struct App {
-    /// The dataset in service.
     data: Arc<DataHandle>,
-    /// Keys and counters.
     store: Store,
-    /// Who may set `X-Forwarded-For`.
     proxies: TrustedProxies,
-    /// The browsable docs (`/docs`).
     docs: poem::endpoint::BoxEndpoint<'static, Response>,
-    /// The OpenAPI document, serialized once.
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
@@ -217,17 +207,13 @@ pub struct App {
     pages: crate::pages::Pages,
     /// The document's strong ETag (a digest of `spec`).
     spec_etag: HeaderValue,
-    /// The `/docs` pages, rendered once.
     docs_pages: DocsPages,
     /// Compresses large answers, keeping those with a strong ETag.
     compressor: Compressor,
-    /// The dataset's files over HTTP (`/data`).
     published: Published,
     /// The calendar feeds, built from the catalog and kept per parameters.
     feeds: Feeds,
-    /// What `/metrics` shows.
     metrics: Metrics,
-    /// The client addresses `/metrics` answers.
     metrics_allow: Vec<IpNet>,
 }
 
@@ -318,23 +304,28 @@ impl App {
         api::openapi::document(ROUTES, openapi::more_paths())
     }
 
-    /// The one gate of a counted request (an operation, a page or a published file), then
-    /// its answer: a keyed request is authenticated (401), every counted one is checked and
-    /// counted (429 when refused), and what the gate learnt goes to `ex.admission`. A check
-    /// that could not be made lets a public request through uncounted and refuses a keyed
-    /// one (503). A store that answers at once completes this on the first poll.
+    /// The one gate of a counted request (an operation, a page or a published file), then its
+    /// answer: authentication (401), the check and count (429), what was learnt into
+    /// `ex.admission`. A check that cannot be made passes a public request uncounted and
+    /// refuses a keyed one (503). A store that answers at once completes on the first poll.
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let gated = match target {
-            Target::Op(index) => match requester(ROUTES[index], req) {
-                Ok(Requester::Public(endpoint)) => Some(Gated::Public(endpoint)),
-                Ok(Requester::Key(key)) => {
+            Target::Op(index) => match ROUTES[index].public() {
+                Some(endpoint) => Some(Gated::Public(endpoint)),
+                None => {
+                    let Some(key) = auth::presented_key(req) else {
+                        return self.refuse_key(if auth::has_other_scheme(req) {
+                            errors::missing_key_wrong_scheme()
+                        } else {
+                            errors::missing_key()
+                        });
+                    };
                     let now = DateTime::from(ex.received);
                     match key_gate(self.store.authenticate(&key, now).await) {
                         Ok(gated) => Some(gated),
                         Err(refusal) => return self.refuse_key(refusal),
                     }
                 }
-                Err(refusal) => return self.refuse_key(refusal),
             },
             _ => self.public_counter(target, req).map(Gated::Public),
         };
@@ -398,27 +389,6 @@ impl App {
     }
 }
 
-/// Who makes a request, before any key is checked.
-enum Requester {
-    /// An address, on this public endpoint.
-    Public(PublicEndpoint),
-    /// Whoever holds this key (a keyed endpoint).
-    Key(PresentedKey),
-}
-
-/// Who makes a request to `op`: its address on a public endpoint, or the key it presents
-/// to a keyed one (401 when there is none).
-fn requester(op: &Operation, req: &Request) -> Result<Requester, ApiError> {
-    if let Some(endpoint) = op.public() {
-        return Ok(Requester::Public(endpoint));
-    }
-    match auth::presented_key(req) {
-        Some(key) => Ok(Requester::Key(key)),
-        None if auth::has_other_scheme(req) => Err(errors::missing_key_wrong_scheme()),
-        None => Err(errors::missing_key()),
-    }
-}
-
 /// The key's record when it was accepted, or the refusal: 401 for an unknown, revoked or
 /// expired key, 503 when keys cannot be read.
 fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, ApiError> {
@@ -454,9 +424,7 @@ fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
 
 /// Whom a request that passed authentication is counted against.
 enum Gated {
-    /// Its address, on this public endpoint.
     Public(PublicEndpoint),
-    /// This key.
     Key(KeyRecord),
 }
 
@@ -475,7 +443,6 @@ struct Exchange {
     /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
     /// the log.
     received: SystemTime,
-    /// For the latency.
     started: Instant,
     /// The catalog the whole request is answered from.
     catalog: arc_swap::Guard<Arc<Catalog>>,
@@ -652,10 +619,8 @@ impl App {
     }
 }
 
-/// The 400 of a request HTTP/1.1 requires a server to refuse (RFC 9112, 3.2): an HTTP/1.1
-/// request without `Host`, or any request with more than one (two servers on the way could
-/// each read a different one). HTTP/1.0 did not require `Host`; HTTP/2 names the host in
-/// `:authority`. Counting the headers allocates nothing.
+/// The 400 RFC 9112 (3.2) requires: an HTTP/1.1 request without `Host`, or any with more
+/// than one (servers on the way could each read another); HTTP/2 uses `:authority`.
 fn host_refusal(req: &Request) -> Option<ApiError> {
     let mut hosts = req.headers().get_all(header::HOST).iter();
     let problem = match (hosts.next(), hosts.next()) {
@@ -699,11 +664,7 @@ pub(crate) const PER_KEY: &str = "requests with this API key";
 /// [`PER_KEY`]. The `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`]
 /// from the decision.
 pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
-    let period = match window {
-        Window::Minute => "per-minute",
-        Window::Day => "per-day",
-        Window::Month => "per-month",
-    };
+    let period = window.name();
     let code = match window {
         Window::Minute => ErrorCode::RateLimitMinute,
         Window::Day => ErrorCode::RateLimitDay,
@@ -711,7 +672,7 @@ pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
     };
     ApiError::new(
         code,
-        format!("the {period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
+        format!("the per-{period} limit of {whose} is used up; retry after the number of seconds in the Retry-After header"),
     )
 }
 

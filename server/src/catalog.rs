@@ -1,25 +1,11 @@
-//! The dataset in memory, precomputed for serving: what every endpoint reads.
-//!
-//! The generator has already decided everything (`kalendorius_generator::calendar`); this
-//! module only lays the decided facts out so that a request is a lookup and a copy, never a
-//! computation:
-//!
-//! - one compact [`DayInfo`] per date (16 bytes), indexed by days since the first date;
-//! - the `/days` entry JSON of every date, precomputed in one contiguous buffer per year with
-//!   per-day offsets, so any range is one slice (two when it crosses a new year);
-//! - holiday records (with their stable ids), holiday lists, names and name-day lists
-//!   interned in shared tables (a dataset of 1583..2100 repeats the same few hundred of
-//!   each), so 189 000 days fit in a few tens of MiB and the whole server stays under its
-//!   64 MiB budget;
-//! - the declared transfers with their names in every language (a few dozen);
-//! - the pupils' holidays, from the dataset's `school_holidays.json` (checked against the
-//!   manifest like every file; the database holds days only).
-//!
-//! Everything the server answers comes from here, the calendar feeds included; only `/data`
-//! reads the published year files.
-//!
-//! `/laisvadienis` and `/days` are written by the same functions from the same [`DayInfo`],
-//! so the two endpoints cannot disagree.
+//! The dataset in memory, precomputed for serving: what every endpoint reads. The generator
+//! has decided everything; this module lays the facts out so that a request is a lookup and
+//! a copy: one 16-byte [`DayInfo`] per date; the `/days` entries of each year in one buffer
+//! with per-day offsets (any range is one or two slices); holiday records, lists, names and
+//! name-day lists interned in shared tables (189 000 days in a few tens of MiB); the
+//! declared transfers; the pupils' holidays (`school_holidays.json`, checked against the
+//! manifest). Only `/data` reads the published files. `/laisvadienis` and `/days` are
+//! written by the same functions from the same [`DayInfo`], so they cannot disagree.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -48,11 +34,8 @@ pub enum CatalogError {
     /// A day record breaks an invariant the generator promises (`kalendorius_dataset::Day`).
     #[error("dataset {path}: day {date} is inconsistent: {reason}")]
     Inconsistent {
-        /// Dataset directory.
         path: String,
-        /// The offending date.
         date: Date,
-        /// Which invariant.
         reason: &'static str,
     },
 }
@@ -82,11 +65,9 @@ mod flag {
 /// implies not `LAISVADIENIS`.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
-    /// See [`flag`].
     flags: u8,
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
-    /// ISO 8601 week number.
     iso_week: u8,
     /// Index into `holiday_names`; 0 is "no name" (JSON `null`).
     holiday_name: u32,
@@ -113,7 +94,6 @@ pub struct HolidayRecord {
     /// Stable id of the source record (`kalendorius_dataset::Holiday::id`): the same across
     /// dataset versions, so the feeds build their event UIDs from it.
     id: Box<str>,
-    /// Category.
     pub kind: HolidayType,
     /// Non-working under the law in force on that date.
     pub is_red: bool,
@@ -146,22 +126,17 @@ impl HolidayRecord {
 /// A name celebrated on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NameDayRecord {
-    /// The Lithuanian calendar name.
     pub name: Box<str>,
-    /// `m` or `f`.
     pub gender: &'static str,
 }
 
 /// A declared transfer on a date: an extra day off or a weekend day declared a working day.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TransferRecord {
-    /// Day off or working day.
     pub kind: TransferKind,
     /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
     names: [Box<str>; 4],
-    /// How sure it is.
     pub confidence: Confidence,
-    /// The act that declares it.
     pub basis: Box<[Basis]>,
 }
 
@@ -176,7 +151,6 @@ impl TransferRecord {
 /// `/laisvadienis`, typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DayStatus {
-    /// Non-working day.
     pub laisvadienis: bool,
     /// Why it is non-working; `None` on a working day.
     pub reason: Option<Reason>,
@@ -184,14 +158,10 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
-/// The `/days` answer for one whole year, with the position of every day's entry in it, so
-/// that the most common request (a calendar year) is answered without copying its ~40 KB
-/// and any other range copies exactly its entries.
-///
-/// Invariant: `json` is the complete `/days` body from January 1 to December 31, entries
-/// comma-joined; `offsets.len() == days_in_year + 1`; entry `i` is
-/// `json[offsets[i] .. offsets[i + 1] - 1]` (the byte before `offsets[i + 1]` is the joining
-/// comma, or, for the last entry, the `]` that closes the list).
+/// The `/days` answer for one whole year and the offset of every day's entry in it, so a
+/// calendar year is answered without a copy and any other range copies its entries: entry
+/// `i` is `json[offsets[i] .. offsets[i + 1] - 1]` (the byte after it is the joining comma,
+/// or the `]` after the last); `offsets.len() == days_in_year + 1`.
 struct YearJson {
     json: Bytes,
     offsets: Box<[u32]>,
@@ -200,7 +170,6 @@ struct YearJson {
 /// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
 /// one and swaps it in whole.
 pub struct Catalog {
-    /// `dataset_version` of the manifest.
     version: String,
     /// The same, ready as the `X-Dataset-Version` header of every response. Static (see
     /// [`interned`]), so copying it into a response touches no shared reference count.
@@ -213,16 +182,13 @@ pub struct Catalog {
     last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
-    /// One entry per year from `first.year()`.
     years: Vec<YearJson>,
     /// JSON-encoded `holiday_name` values, quotes included; index 0 is `null`.
     holiday_names: Vec<Box<str>>,
-    /// Interned holiday records.
     holidays: Vec<HolidayRecord>,
     /// Interned lists of `holidays` indices, each in holiday order (red first, then type, then
     /// Lithuanian name); list 0 is empty.
     holiday_lists: Vec<Box<[u32]>>,
-    /// Interned name-day records.
     names: Vec<NameDayRecord>,
     /// Interned lists of `names` indices; list 0 is empty.
     name_day_lists: Vec<Box<[u32]>>,
@@ -272,11 +238,8 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
 }
 
 impl Catalog {
-    /// Reads every day of a checked dataset directory and builds the catalog.
-    ///
-    /// The days come from the dataset's sled database through
-    /// [`DatasetDir::read_database`], one year at a time, every day of the range exactly once
-    /// and in order, each year's value checked against its SHA-256 in the manifest.
+    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
+    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
     pub fn load(dir: &DatasetDir) -> Result<Catalog, CatalogError> {
         let manifest = &dir.manifest;
         let path = dir.path.display().to_string();
@@ -535,10 +498,8 @@ impl Catalog {
         self.days[self.first.days_until(date) as usize]
     }
 
-    /// The `/laisvadienis` body of `date` (docs/api.md, `/laisvadienis`). `date` must be served.
-    ///
-    /// Sized exactly: a vector with spare capacity costs a second allocation (and reference
-    /// counting) when it becomes the response body.
+    /// The `/laisvadienis` body of `date`, which must be served; sized exactly (spare capacity
+    /// costs a second allocation when it becomes the body).
     pub fn status_json(&self, date: Date) -> Vec<u8> {
         let info = self.info(date);
         let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason() {
@@ -670,10 +631,9 @@ impl Catalog {
         bases
     }
 
-    /// The answer of `operation` to `params` (its parameters as resolved: `today` as the
-    /// date it stands for), built by `build` on first use and kept while it is asked for.
-    /// An answer depends only on the dataset and its parameters, and the cache goes with
-    /// the dataset, so a reload never serves an answer of the previous one.
+    /// The answer of `operation` to `params` (as resolved: `today` as its date), built by
+    /// `build` on first use and kept while asked for. The cache goes with the dataset, so a
+    /// reload never serves an answer of the previous one.
     pub fn answer(
         &self,
         operation: &'static str,
@@ -788,10 +748,8 @@ fn bool_json(value: bool) -> &'static [u8] {
     }
 }
 
-/// `text` with a `'static` lifetime: each distinct text is leaked once per process.
-///
-/// Used for dataset versions only: a reload of a new dataset leaks its version (about 16
-/// bytes), reloading a version seen before leaks nothing.
+/// `text` with a `'static` lifetime, leaked once per distinct text per process (dataset
+/// versions only: about 16 bytes a new version).
 fn interned(text: &str) -> &'static str {
     static SEEN: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
     let mut seen = SEEN.lock();

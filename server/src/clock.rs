@@ -1,17 +1,9 @@
-//! The request clock: a request reads the clock twice, once when it arrives and once when
-//! its answer is complete, both monotonic; its wall-clock time is derived from the first.
-//!
-//! A request needs the wall clock (rate-limit windows, key expiry, the log's timestamp) and
-//! a monotonic clock (its latency). Reading both at arrival and the monotonic one again at
-//! the end made three clock reads per request, a measurable share of a small request. The
-//! wall time is instead the monotonic reading plus a per-thread offset that is read afresh
-//! from the wall clock at most [`RESYNC`] after the last time: a step of the system clock
-//! shows within that time, and NTP's slewing (at most 500 ppm) moves a derived time by less
-//! than 50 µs.
-//!
-//! The monotonic clock is `quanta`'s: where the processor's time-stamp counter is invariant
-//! it is read directly (about 9 ns here, against about 21 ns for `std::time::Instant`'s
-//! `clock_gettime`), otherwise `quanta` falls back to the operating system's clock.
+//! The request clock: two monotonic reads a request (arrival, end), its wall-clock time
+//! derived from the first. Three clock reads were a measurable share of a small request, so
+//! the wall time is the monotonic reading plus a per-thread offset read afresh at most
+//! [`RESYNC`] after the last: a clock step shows within that, NTP's slewing moves it by less
+//! than 50 µs. The monotonic clock is `quanta`'s (the TSC, about 9 ns against 21 ns for
+//! `Instant`, where it is invariant).
 
 use std::cell::Cell;
 use std::time::{Duration, SystemTime};
@@ -24,16 +16,13 @@ pub const RESYNC: Duration = Duration::from_millis(100);
 /// One reading of the clock.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading {
-    /// For durations.
     pub instant: Instant,
     /// The wall-clock time of `instant` (see the module documentation).
     pub wall: SystemTime,
 }
 
-/// The calendar date in Europe/Vilnius at `at`: what "today" means everywhere in the
-/// service (API parameters, pages, feed windows). Vilnius, not UTC, and with its summer
-/// time from the time-zone database: at 23:30 UTC on 31 December it is already 1 January
-/// there (UTC+2), and at 21:30 UTC in July already the next day (UTC+3).
+/// The calendar date in Europe/Vilnius at `at`, with its summer time: what "today" means
+/// everywhere in the service.
 pub fn vilnius_date(at: SystemTime) -> chrono::NaiveDate {
     chrono::DateTime::<chrono::Utc>::from(at)
         .with_timezone(&chrono_tz::Europe::Vilnius)

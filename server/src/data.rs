@@ -1,9 +1,6 @@
-//! The dataset in service and its atomic replacement (SIGHUP).
-//!
-//! Requests take one `Arc<Catalog>` when they start and keep it to the end, so a reload never
-//! mixes two datasets in one response and in-flight requests finish on the old one. A failed
-//! reload leaves the old dataset in service. Each load's time and each reload's result go to
-//! the handle's [`ReloadMetrics`] (`crate::metrics`).
+//! The dataset in service and its atomic replacement (SIGHUP). A request keeps the
+//! `Arc<Catalog>` it started with, so a reload never mixes two datasets in one answer; a
+//! failed reload keeps the old one. Loads and reloads go to [`ReloadMetrics`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,9 +20,7 @@ pub fn load_catalog(root: &Path) -> Result<Catalog, CatalogError> {
 
 /// The catalog in service. Cheap to read from any thread.
 pub struct DataHandle {
-    /// Where reloads read from.
     root: PathBuf,
-    /// The catalog in service; replaced whole.
     current: ArcSwap<Catalog>,
     /// Serialises reloads, so two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
@@ -66,11 +61,8 @@ impl DataHandle {
         &self.root
     }
 
-    /// The catalog in service now, held for as long as the guard lives.
-    ///
-    /// A guard, not an `Arc`: taking an `Arc` writes its shared reference count, a cache
-    /// line every request thread would then pass around (arc-swap's guard records the
-    /// reader in a slot of its own thread instead).
+    /// The catalog in service now, held for as long as the guard lives (a guard, not an `Arc`,
+    /// so requests do not share a reference count's cache line).
     pub fn current(&self) -> arc_swap::Guard<Arc<Catalog>> {
         self.current.load()
     }

@@ -1,17 +1,12 @@
 //! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the
-//! keyed ones.
+//! keyed ones. This file holds the vocabulary (configuration, clock, windows, decisions);
+//! the counting is in `window` (sliding windows, months), `subject` (one subject's windows,
+//! checked and counted as one step), `table` (all subjects: pruning, eviction, snapshot and
+//! restore), `sketch` and `ledger` (evicted subjects' month counts and minute windows). It
+//! knows nothing of where its state is kept.
 //!
-//! This file holds the public vocabulary (configuration, clock, windows, decisions); the
-//! counting itself is in the submodules: `window` (a sliding window, month arithmetic),
-//! `subject` (all windows of one IP-endpoint pair or key, checked and counted as one
-//! step), `table` (all subjects, sharded, with pruning, eviction, and the snapshot and
-//! restore of its state), `sketch` (where evicted subjects' month counts go) and `ledger`
-//! (where their minute windows go, exactly). The limiter knows nothing of where its state
-//! is kept: the sled store saves its snapshots.
-//!
-//! Every window is exact in the strong sense: for ANY interval of the window's length
-//! the admitted requests never exceed the limit, also under concurrent bursts (see
-//! `window` for the bucket argument and `table` for the locking).
+//! Every window is exact in the strong sense: in ANY interval of its length the admitted
+//! requests never exceed the limit, under concurrent bursts too (`window`, `table`).
 
 pub(crate) mod ledger;
 pub(crate) mod sketch;
@@ -19,10 +14,8 @@ pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;
 
-/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check.
-///
-/// From a `SystemTime` (what the server reads once per request) it is one division, with no
-/// calendar arithmetic; from a `DateTime` (what tests and tools hold) it is the same number.
+/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check
+/// (from a `SystemTime`, one division).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct UnixMillis(pub i64);
 
@@ -47,61 +40,69 @@ impl From<std::time::SystemTime> for UnixMillis {
 /// and small enough that per-bucket counts fit in 32 bits.
 pub const MAX_LIMIT: u64 = 1_000_000_000;
 
-/// The configured limits; defaults are the numbers of docs/api.md, Rate limits.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LimitsConfig {
-    /// `/laisvadienis` per IP per sliding minute.
-    pub laisvadienis_per_minute: u64,
-    /// `/laisvadienis` per IP per calendar month (UTC).
-    pub laisvadienis_per_month: u64,
-    /// `/days` per IP per sliding minute.
-    pub days_per_minute: u64,
-    /// `/days` per IP per calendar month (UTC).
-    pub days_per_month: u64,
-    /// The HTML pages (all of them together) per IP per sliding minute.
-    pub pages_per_minute: u64,
-    /// The HTML pages per IP per calendar month (UTC).
-    pub pages_per_month: u64,
-    /// The iCalendar feeds (both together) per IP per sliding minute.
-    pub feeds_per_minute: u64,
-    /// The iCalendar feeds per IP per calendar month (UTC).
-    pub feeds_per_month: u64,
-    /// The published dataset files (`/data/...`) per IP per sliding minute.
-    pub data_per_minute: u64,
-    /// The published dataset files per IP per calendar month (UTC).
-    pub data_per_month: u64,
-    /// Per-minute limit given to new keys unless `keys create --per-minute` says otherwise.
-    pub key_default_per_minute: u64,
-    /// Per-day limit given to new keys unless `keys create --per-day` says otherwise.
-    pub key_default_per_day: u64,
+/// Declares [`LimitsConfig`] from one list of its fields and defaults (in this order in
+/// files, validation and the environment).
+macro_rules! limits_config {
+    ($($(#[doc = $doc:expr])* $field:ident = $default:expr,)*) => {
+        /// The configured limits; defaults are the numbers of docs/api.md, Rate limits.
+        #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct LimitsConfig {
+            $($(#[doc = $doc])* pub $field: u64,)*
+        }
+
+        impl Default for LimitsConfig {
+            fn default() -> Self {
+                LimitsConfig { $($field: $default,)* }
+            }
+        }
+
+        impl LimitsConfig {
+            /// Every limit set to `value` (tests and benches use `MAX_LIMIT`: limits no
+            /// request reaches).
+            pub fn all(value: u64) -> LimitsConfig {
+                LimitsConfig { $($field: value,)* }
+            }
+
+            /// Checks that every limit is in `1..=MAX_LIMIT` (0 would refuse everything,
+            /// which is never what a configuration means; use a firewall for that).
+            pub fn validate(&self) -> Result<(), InvalidLimit> {
+                let fields = [$((stringify!($field), self.$field)),*];
+                match fields.into_iter().find(|(_, v)| !(1..=MAX_LIMIT).contains(v)) {
+                    Some((name, value)) => Err(InvalidLimit { name, value }),
+                    None => Ok(()),
+                }
+            }
+        }
+    };
 }
 
-impl Default for LimitsConfig {
-    fn default() -> Self {
-        LimitsConfig {
-            laisvadienis_per_minute: 60,
-            laisvadienis_per_month: 10_000,
-            days_per_minute: 20,
-            days_per_month: 2_000,
-            pages_per_minute: 120,
-            pages_per_month: 20_000,
-            feeds_per_minute: 60,
-            feeds_per_month: 10_000,
-            data_per_minute: 60,
-            data_per_month: 10_000,
-            key_default_per_minute: 60,
-            key_default_per_day: 10_000,
-        }
-    }
+limits_config! {
+    /// `/laisvadienis` per IP per sliding minute.
+    laisvadienis_per_minute = 60,
+    /// `/laisvadienis` per IP per calendar month (UTC).
+    laisvadienis_per_month = 10_000,
+    days_per_minute = 20,
+    days_per_month = 2_000,
+    /// The HTML pages (all of them together) per IP per sliding minute.
+    pages_per_minute = 120,
+    pages_per_month = 20_000,
+    /// The iCalendar feeds (both together) per IP per sliding minute.
+    feeds_per_minute = 60,
+    feeds_per_month = 10_000,
+    /// The published dataset files (`/data/...`) per IP per sliding minute.
+    data_per_minute = 60,
+    data_per_month = 10_000,
+    /// Per-minute limit given to new keys unless `keys create --per-minute` says otherwise.
+    key_default_per_minute = 60,
+    /// Per-day limit given to new keys unless `keys create --per-day` says otherwise.
+    key_default_per_day = 10_000,
 }
 
 /// The public (per-IP limited) endpoints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PublicEndpoint {
-    /// `/api/v1/laisvadienis`
     Laisvadienis,
-    /// `/api/v1/days`
     Days,
     /// The HTML pages (`/`, `/{YYYY}`, ..., `/vardai`), one counter for all of them.
     Pages,
@@ -111,15 +112,66 @@ pub enum PublicEndpoint {
     Data,
 }
 
+impl PublicEndpoint {
+    /// The endpoint's letter in the names of its subjects (in memory and in Redis).
+    pub(crate) fn tag(self) -> u8 {
+        match self {
+            PublicEndpoint::Laisvadienis => b'l',
+            PublicEndpoint::Days => b'd',
+            PublicEndpoint::Pages => b'h',
+            PublicEndpoint::Feeds => b'f',
+            PublicEndpoint::Data => b'j',
+        }
+    }
+}
+
 /// Which window refused a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {
-    /// Sliding 60 s: `rate_limit_minute`.
     Minute,
-    /// Sliding 24 h: `rate_limit_day`.
     Day,
-    /// Calendar month, UTC: `rate_limit_month`.
     Month,
+}
+
+/// The outcome of one check, with what the `RateLimit-*` headers must say: admitted, of the
+/// tightest window (fewest remaining, ties to the shorter) and when its oldest counted
+/// request stops counting; refused, of the refusing window and when it admits again, with
+/// `retry_after_secs` when every exhausted window does (at least 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// `None` = admitted (and counted); `Some(w)` = refused by `w` (the longest exhausted
+    /// window), nothing counted.
+    pub refused_by: Option<Window>,
+    pub limit: u64,
+    /// `RateLimit-Remaining` of the tightest window, after this request.
+    pub remaining: u64,
+    /// `RateLimit-Reset`: seconds until the tightest window frees capacity.
+    pub reset_secs: u64,
+    pub retry_after_secs: Option<u64>,
+}
+
+/// A configured limit outside `1..=MAX_LIMIT`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("limit '{name}' must be between 1 and {MAX_LIMIT}, got {value}")]
+pub struct InvalidLimit {
+    pub name: &'static str,
+    pub value: u64,
+}
+
+impl LimitsConfig {
+    /// The (minute, month) limits of a public endpoint.
+    pub(crate) fn public(&self, endpoint: PublicEndpoint) -> subject::Limits {
+        let (minute, long) = match endpoint {
+            PublicEndpoint::Laisvadienis => {
+                (self.laisvadienis_per_minute, self.laisvadienis_per_month)
+            }
+            PublicEndpoint::Days => (self.days_per_minute, self.days_per_month),
+            PublicEndpoint::Pages => (self.pages_per_minute, self.pages_per_month),
+            PublicEndpoint::Feeds => (self.feeds_per_minute, self.feeds_per_month),
+            PublicEndpoint::Data => (self.data_per_minute, self.data_per_month),
+        };
+        subject::Limits { minute, long }
+    }
 }
 
 impl Window {
@@ -131,121 +183,9 @@ impl Window {
             Window::Month => "rate_limit_month",
         }
     }
-}
 
-/// The outcome of one check, with what the `RateLimit-*` headers must say.
-///
-/// Admitted: `limit`/`remaining`/`reset_secs` describe the tightest window (fewest
-/// remaining; ties go to the shorter window) and `reset_secs` is when its oldest counted
-/// request stops counting (the month's end for the month window).
-/// Refused: they describe the refusing window (`remaining` 0, `reset_secs` = when it admits
-/// again), so `RateLimit-Reset` agrees with the 429's code; `retry_after_secs` is when
-/// every exhausted window admits again (at least 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decision {
-    /// `None` = admitted (and counted); `Some(w)` = refused by `w` (the longest exhausted
-    /// window), nothing counted.
-    pub refused_by: Option<Window>,
-    /// `RateLimit-Limit` of the tightest window.
-    pub limit: u64,
-    /// `RateLimit-Remaining` of the tightest window, after this request.
-    pub remaining: u64,
-    /// `RateLimit-Reset`: seconds until the tightest window frees capacity.
-    pub reset_secs: u64,
-    /// `Retry-After` seconds, on a refusal.
-    pub retry_after_secs: Option<u64>,
-}
-
-/// A configured limit outside `1..=MAX_LIMIT`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("limit '{name}' must be between 1 and {MAX_LIMIT}, got {value}")]
-pub struct InvalidLimit {
-    /// The configuration field.
-    pub name: &'static str,
-    /// The rejected value.
-    pub value: u64,
-}
-
-impl LimitsConfig {
-    /// Every limit set to `value` (tests and benches use `MAX_LIMIT`: limits no request
-    /// reaches).
-    pub fn all(value: u64) -> LimitsConfig {
-        LimitsConfig {
-            laisvadienis_per_minute: value,
-            laisvadienis_per_month: value,
-            days_per_minute: value,
-            days_per_month: value,
-            pages_per_minute: value,
-            pages_per_month: value,
-            feeds_per_minute: value,
-            feeds_per_month: value,
-            data_per_minute: value,
-            data_per_month: value,
-            key_default_per_minute: value,
-            key_default_per_day: value,
-        }
-    }
-
-    /// Checks that every limit is in `1..=MAX_LIMIT` (0 would refuse everything, which is
-    /// never what a configuration means; use a firewall for that).
-    pub fn validate(&self) -> Result<(), InvalidLimit> {
-        let fields = [
-            ("laisvadienis_per_minute", self.laisvadienis_per_minute),
-            ("laisvadienis_per_month", self.laisvadienis_per_month),
-            ("days_per_minute", self.days_per_minute),
-            ("days_per_month", self.days_per_month),
-            ("pages_per_minute", self.pages_per_minute),
-            ("pages_per_month", self.pages_per_month),
-            ("feeds_per_minute", self.feeds_per_minute),
-            ("feeds_per_month", self.feeds_per_month),
-            ("data_per_minute", self.data_per_minute),
-            ("data_per_month", self.data_per_month),
-            ("key_default_per_minute", self.key_default_per_minute),
-            ("key_default_per_day", self.key_default_per_day),
-        ];
-        match fields
-            .into_iter()
-            .find(|(_, v)| !(1..=MAX_LIMIT).contains(v))
-        {
-            Some((name, value)) => Err(InvalidLimit { name, value }),
-            None => Ok(()),
-        }
-    }
-
-    /// The (minute, month) limits of a public endpoint.
-    pub(crate) fn public(&self, endpoint: PublicEndpoint) -> subject::Limits {
-        match endpoint {
-            PublicEndpoint::Laisvadienis => subject::Limits {
-                minute: self.laisvadienis_per_minute,
-                long: self.laisvadienis_per_month,
-            },
-            PublicEndpoint::Days => subject::Limits {
-                minute: self.days_per_minute,
-                long: self.days_per_month,
-            },
-            PublicEndpoint::Pages => subject::Limits {
-                minute: self.pages_per_minute,
-                long: self.pages_per_month,
-            },
-            PublicEndpoint::Feeds => subject::Limits {
-                minute: self.feeds_per_minute,
-                long: self.feeds_per_month,
-            },
-            PublicEndpoint::Data => subject::Limits {
-                minute: self.data_per_minute,
-                long: self.data_per_month,
-            },
-        }
-    }
-}
-
-impl Window {
     /// The window's length as the `RateLimit-Policy`-style name ("minute", "day", "month").
     pub fn name(self) -> &'static str {
-        match self {
-            Window::Minute => "minute",
-            Window::Day => "day",
-            Window::Month => "month",
-        }
+        &self.code()["rate_limit_".len()..]
     }
 }

@@ -24,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use prometheus_client::encoding::{EncodeLabelSet, EncodeMetric, MetricEncoder, NoLabelSet};
+use prometheus_client::encoding::{EncodeMetric, MetricEncoder, NoLabelSet};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -104,60 +104,8 @@ impl EncodeMetric for Latency {
     }
 }
 
-/// Labels of the request counter.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct RouteStatus {
-    route: String,
-    status: &'static str,
-}
-
-/// Labels of the latency histograms.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct RouteLabel {
-    route: String,
-}
-
-/// Labels of the limiter refusals.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct WindowLabel {
-    window: &'static str,
-}
-
-/// Labels of the key failures.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct CodeLabel {
-    code: &'static str,
-}
-
-/// Labels of the refused connections.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct ReasonLabel {
-    reason: &'static str,
-}
-
-/// Labels of the cache metrics.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct CacheLabel {
-    cache: &'static str,
-}
-
-/// Labels of the dataset's info metric.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct VersionLabel {
-    version: String,
-}
-
-/// Labels of the reload results.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct ResultLabel {
-    result: &'static str,
-}
-
-/// Labels of the Redis latencies.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct CommandLabel {
-    command: &'static str,
-}
+/// A set of one label: its name and value (`{window="minute"}`).
+type Label<V = &'static str> = [(&'static str, V); 1];
 
 /// The status classes, by hundreds: `status` label values.
 const STATUS_CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
@@ -174,22 +122,16 @@ struct RouteCells {
 /// the connections refused by each cap. Detached (recorded, never shown) by default.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectionMetrics {
-    /// Connections open now.
     pub open: Gauge,
-    /// Connections refused over `max_connections`.
     pub refused_total_cap: Counter,
-    /// Connections refused over `max_connections_per_ip`.
     pub refused_per_ip_cap: Counter,
 }
 
 /// The handles of one cache of built answers. Detached (recorded, never shown) by default.
 #[derive(Debug, Clone, Default)]
 pub struct CacheMetrics {
-    /// Lookups that found their entry.
     pub hits: Counter,
-    /// Lookups that did not.
     pub misses: Counter,
-    /// Bytes kept now.
     pub bytes: Gauge,
 }
 
@@ -202,8 +144,7 @@ pub struct ReloadMetrics {
     /// 1 when the last load succeeded (the one at start always has), 0 after a failed
     /// reload.
     last_ok: Gauge,
-    /// Reloads by result.
-    results: Family<ResultLabel, Counter>,
+    results: Family<Label, Counter>,
 }
 
 impl Default for ReloadMetrics {
@@ -215,7 +156,7 @@ impl Default for ReloadMetrics {
         };
         // Both shown from the start, at 0, so `increase()` sees the first failure.
         for result in ["success", "failure"] {
-            let _ = metrics.results.get_or_create(&ResultLabel { result });
+            let _ = metrics.results.get_or_create(&[("result", result)]);
         }
         metrics
     }
@@ -230,7 +171,7 @@ impl ReloadMetrics {
         self.last_ok.set(i64::from(ok));
         if reload {
             let result = if ok { "success" } else { "failure" };
-            self.results.get_or_create(&ResultLabel { result }).inc();
+            self.results.get_or_create(&[("result", result)]).inc();
         }
     }
 }
@@ -238,14 +179,14 @@ impl ReloadMetrics {
 /// The latencies of the commands a Redis store sends, owned by the store.
 #[derive(Debug, Clone, Default)]
 pub struct RedisMetrics {
-    latency: Family<CommandLabel, Latency>,
+    latency: Family<Label, Latency>,
 }
 
 impl RedisMetrics {
     /// Records one `command` (a fixed name such as `check`) that took `elapsed`.
     pub fn observe(&self, command: &'static str, elapsed: Duration) {
         self.latency
-            .get_or_create(&CommandLabel { command })
+            .get_or_create(&[("command", command)])
             .observe(elapsed);
     }
 }
@@ -257,15 +198,15 @@ pub struct Metrics {
     /// the dataset version shown.
     scraping: Mutex<String>,
     routes: Vec<RouteCells>,
-    requests: Family<RouteStatus, Counter>,
-    latency: Family<RouteLabel, Latency>,
-    refusals: Family<WindowLabel, Counter>,
-    key_failures: Family<CodeLabel, Counter>,
+    requests: Family<(Label<String>, Label), Counter>,
+    latency: Family<Label<String>, Latency>,
+    refusals: Family<Label, Counter>,
+    key_failures: Family<Label, Counter>,
     connections: ConnectionMetrics,
-    cache_hits: Family<CacheLabel, Counter>,
-    cache_misses: Family<CacheLabel, Counter>,
-    cache_bytes: Family<CacheLabel, Gauge>,
-    dataset: Family<VersionLabel, Gauge>,
+    cache_hits: Family<Label, Counter>,
+    cache_misses: Family<Label, Counter>,
+    cache_bytes: Family<Label, Gauge>,
+    dataset: Family<Label<String>, Gauge>,
     state_up: Gauge,
 }
 
@@ -279,87 +220,39 @@ impl Metrics {
         redis: Option<&RedisMetrics>,
     ) -> Metrics {
         let mut registry = Registry::default();
-        let requests = Family::<RouteStatus, Counter>::default();
-        let latency = Family::<RouteLabel, Latency>::default();
-        let refusals = Family::<WindowLabel, Counter>::default();
-        let key_failures = Family::<CodeLabel, Counter>::default();
+        let requests = Family::<(Label<String>, Label), Counter>::default();
+        let latency = Family::<Label<String>, Latency>::default();
+        let refusals = Family::<Label, Counter>::default();
+        let key_failures = Family::<Label, Counter>::default();
         let open = Gauge::default();
-        let refused = Family::<ReasonLabel, Counter>::default();
-        let cache_hits = Family::<CacheLabel, Counter>::default();
-        let cache_misses = Family::<CacheLabel, Counter>::default();
-        let cache_bytes = Family::<CacheLabel, Gauge>::default();
-        let dataset = Family::<VersionLabel, Gauge>::default();
+        let refused = Family::<Label, Counter>::default();
+        let cache_hits = Family::<Label, Counter>::default();
+        let cache_misses = Family::<Label, Counter>::default();
+        let cache_bytes = Family::<Label, Gauge>::default();
+        let dataset = Family::<Label<String>, Gauge>::default();
         let state_up = Gauge::default();
-        registry.register(
-            "kalendorius_http_requests",
-            "Requests answered, by route template and status class",
-            requests.clone(),
-        );
-        registry.register(
-            "kalendorius_http_request_duration_seconds",
-            "Time from a request's arrival to its answer's headers, by route template",
-            latency.clone(),
-        );
-        registry.register(
-            "kalendorius_rate_limit_refusals",
-            "Requests refused with 429, by the window that was used up",
-            refusals.clone(),
-        );
-        registry.register(
-            "kalendorius_key_failures",
-            "Requests to a keyed endpoint refused with 401, by error code",
-            key_failures.clone(),
-        );
-        registry.register(
-            "kalendorius_connections_open",
-            "Connections open now",
-            open.clone(),
-        );
-        registry.register(
-            "kalendorius_connections_refused",
-            "Connections closed at once, by the cap they were over",
-            refused.clone(),
-        );
-        registry.register(
-            "kalendorius_cache_hits",
-            "Cache lookups that found their entry, by cache",
-            cache_hits.clone(),
-        );
-        registry.register(
-            "kalendorius_cache_misses",
-            "Cache lookups that did not find their entry, by cache",
-            cache_misses.clone(),
-        );
-        registry.register(
-            "kalendorius_cache_bytes",
-            "Bytes kept by each cache",
-            cache_bytes.clone(),
-        );
-        registry.register(
-            "kalendorius_dataset_info",
-            "The dataset in service (always 1), by its version",
-            dataset.clone(),
-        );
-        registry.register(
-            "kalendorius_dataset_last_reload_timestamp_seconds",
-            "When the dataset in service was loaded (at start or by the last successful reload), in Unix seconds",
-            reloads.last.clone(),
-        );
-        registry.register(
-            "kalendorius_dataset_last_reload_success",
-            "1 when the last load of the dataset (at start or by a reload) succeeded, 0 when the last reload failed",
-            reloads.last_ok.clone(),
-        );
-        registry.register(
-            "kalendorius_dataset_reloads",
-            "Dataset reloads (SIGHUP), by result",
-            reloads.results.clone(),
-        );
-        registry.register(
-            "kalendorius_state_store_up",
-            "1 when the state store (sled, or Redis) is usable, else 0",
-            state_up.clone(),
-        );
+        // Registered in this order, which is the order of the scrape.
+        macro_rules! register {
+            ($($name:literal, $help:literal, $metric:expr;)*) => {
+                $(registry.register($name, $help, $metric.clone());)*
+            };
+        }
+        register! {
+            "kalendorius_http_requests", "Requests answered, by route template and status class", requests;
+            "kalendorius_http_request_duration_seconds", "Time from a request's arrival to its answer's headers, by route template", latency;
+            "kalendorius_rate_limit_refusals", "Requests refused with 429, by the window that was used up", refusals;
+            "kalendorius_key_failures", "Requests to a keyed endpoint refused with 401, by error code", key_failures;
+            "kalendorius_connections_open", "Connections open now", open;
+            "kalendorius_connections_refused", "Connections closed at once, by the cap they were over", refused;
+            "kalendorius_cache_hits", "Cache lookups that found their entry, by cache", cache_hits;
+            "kalendorius_cache_misses", "Cache lookups that did not find their entry, by cache", cache_misses;
+            "kalendorius_cache_bytes", "Bytes kept by each cache", cache_bytes;
+            "kalendorius_dataset_info", "The dataset in service (always 1), by its version", dataset;
+            "kalendorius_dataset_last_reload_timestamp_seconds", "When the dataset in service was loaded (at start or by the last successful reload), in Unix seconds", reloads.last;
+            "kalendorius_dataset_last_reload_success", "1 when the last load of the dataset (at start or by a reload) succeeded, 0 when the last reload failed", reloads.last_ok;
+            "kalendorius_dataset_reloads", "Dataset reloads (SIGHUP), by result", reloads.results;
+            "kalendorius_state_store_up", "1 when the state store (sled, or Redis) is usable, else 0", state_up;
+        }
         if let Some(redis) = redis {
             registry.register(
                 "kalendorius_redis_command_duration_seconds",
@@ -367,7 +260,7 @@ impl Metrics {
                 redis.latency.clone(),
             );
         }
-        let reason = |reason| refused.get_or_create(&ReasonLabel { reason }).clone();
+        let reason = |reason| refused.get_or_create(&[("reason", reason)]).clone();
         let connections = ConnectionMetrics {
             open,
             refused_total_cap: reason("max_connections"),
@@ -407,19 +300,17 @@ impl Metrics {
         let class = usize::from(status / 100).clamp(1, 5) - 1;
         cells.by_class[class]
             .get_or_init(|| {
-                let labels = RouteStatus {
-                    route: cells.label.clone(),
-                    status: STATUS_CLASSES[class],
-                };
+                let labels = (
+                    [("route", cells.label.clone())],
+                    [("status", STATUS_CLASSES[class])],
+                );
                 self.requests.get_or_create(&labels).clone()
             })
             .inc();
         cells
             .latency
             .get_or_init(|| {
-                let labels = RouteLabel {
-                    route: cells.label.clone(),
-                };
+                let labels = [("route", cells.label.clone())];
                 self.latency.get_or_create(&labels).clone()
             })
             .observe(elapsed);
@@ -430,21 +321,21 @@ impl Metrics {
     /// would hide its first increase from `rate()` and `increase()`.
     pub fn start_at_zero(&self, windows: &[&'static str], key_codes: &[&'static str]) {
         for &window in windows {
-            let _ = self.refusals.get_or_create(&WindowLabel { window });
+            let _ = self.refusals.get_or_create(&[("window", window)]);
         }
         for &code in key_codes {
-            let _ = self.key_failures.get_or_create(&CodeLabel { code });
+            let _ = self.key_failures.get_or_create(&[("code", code)]);
         }
     }
 
     /// Records a request refused by the limiter's `window` (`minute`, `day`, `month`).
     pub fn limiter_refusal(&self, window: &'static str) {
-        self.refusals.get_or_create(&WindowLabel { window }).inc();
+        self.refusals.get_or_create(&[("window", window)]).inc();
     }
 
     /// Records a 401 with the error `code`.
     pub fn key_failure(&self, code: &'static str) {
-        self.key_failures.get_or_create(&CodeLabel { code }).inc();
+        self.key_failures.get_or_create(&[("code", code)]).inc();
     }
 
     /// The handles of the accept loop.
@@ -454,7 +345,7 @@ impl Metrics {
 
     /// The handles of the cache called `name` (one name per cache).
     pub fn cache(&self, name: &'static str) -> CacheMetrics {
-        let labels = CacheLabel { cache: name };
+        let labels = [("cache", name)];
         CacheMetrics {
             hits: self.cache_hits.get_or_create(&labels).clone(),
             misses: self.cache_misses.get_or_create(&labels).clone(),
@@ -471,9 +362,7 @@ impl Metrics {
             // At the first scrape, or after a reload: only the version in service is shown.
             self.dataset.clear();
             *shown = dataset_version.to_owned();
-            let labels = VersionLabel {
-                version: shown.clone(),
-            };
+            let labels = [("version", shown.clone())];
             self.dataset.get_or_create(&labels).set(1);
         }
         let mut openmetrics = String::new();

@@ -1,26 +1,13 @@
 //! The published dataset over HTTP (README, The dataset; docs/api.md, `/data`): the files of
 //! the dataset in service, byte for byte, and the JSON Schemas they follow.
 //!
-//! - `/data/manifest.json` and `/data/years/{YYYY}.json` are exactly the files of the dataset
-//!   directory whose version is in service, tagged with their SHA-256 (the manifest lists
-//!   each year file's; the manifest's own is computed), so a consumer can check a download
-//!   against the manifest it came with;
-//! - `/data/school_holidays.json` and `/data/changes.json` likewise (the pupils' holidays;
-//!   what the dataset changes against the version it replaced), checked against the
-//!   manifest the same way;
-//! - `/data/schema/{manifest,year,school_holidays,changes}.schema.json` are generated from
-//!   the dataset crate's types (`kalendorius_dataset::schema`).
-//!
-//! The manifest is read once per dataset version. Year files (130 KiB each, 67 MB for all
-//! 518 years: more than the server's whole memory budget) and the other listed files are
-//! read on first request, checked against the manifest's checksum, and kept in one cache of
-//! [`YEAR_CACHE_BUDGET`] bytes
-//! (`crate::http::cache`). Nothing else reads them: the API and the feeds answer
-//! from the catalog, loaded from the dataset's database.
-//!
-//! A year file listed in the manifest but absent from the dataset directory (the server
-//! needs only the database) is a JSON `404 not_found` saying so, not a 500: the rest of the
-//! service is whole, and only that download is unavailable.
+//! `/data/manifest.json`, `/data/years/{YYYY}.json`, `/data/school_holidays.json` and
+//! `/data/changes.json` are the files of the dataset in service, tagged with their SHA-256
+//! and checked against the manifest; `/data/schema/*.schema.json` are generated from
+//! `kalendorius_dataset::schema`. The manifest is read once per version; the other files
+//! (67 MB of years: more than the memory budget) on first request, into one cache of
+//! [`YEAR_CACHE_BUDGET`] bytes. A year file listed but absent (the server needs only the
+//! database) is a JSON 404 saying so, not a 500.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,44 +57,25 @@ pub const SCHEMA_FILES: [&str; 4] = [
 pub enum PublishedError {
     /// A year file the manifest lists is not in the dataset directory.
     #[error("{path} is listed in the manifest but missing")]
-    FileMissing {
-        /// The year.
-        year: i32,
-        /// The file.
-        path: PathBuf,
-    },
+    FileMissing { year: i32, path: PathBuf },
     /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
-    Missing {
-        /// The configured data root.
-        root: PathBuf,
-        /// The version in service.
-        version: String,
-    },
+    Missing { root: PathBuf, version: String },
     /// A file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
-        /// The file.
         path: PathBuf,
-        /// The cause.
         source: std::io::Error,
     },
     /// The manifest does not parse.
     #[error("manifest {path} does not parse: {source}")]
     BadManifest {
-        /// The manifest file.
         path: PathBuf,
-        /// The cause.
         source: serde_json::Error,
     },
     /// A year file differs from its manifest entry (size or SHA-256).
     #[error("{path} does not match its manifest entry: {reason}")]
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// What differs.
-        reason: String,
-    },
+    Mismatch { path: PathBuf, reason: String },
 }
 
 /// A served JSON document: its bytes and strong tag.
@@ -122,7 +90,6 @@ pub struct Published {
     root: PathBuf,
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
-    /// The schemas, named by [`SCHEMA_FILES`].
     schemas: [Document; 4],
     /// The handles of the year files' cache (each version's cache counts in them).
     cache_metrics: CacheMetrics,
@@ -244,15 +211,11 @@ fn serve(req: &Request, document: &Document, content_type: &'static str) -> Resp
 
 /// The published files of one dataset version.
 pub struct PublishedDataset {
-    /// Its `dataset_version`.
     version: String,
-    /// Its directory (canonical).
     dir: PathBuf,
-    /// Its parsed manifest.
     manifest: Manifest,
     /// Year → index of its entry in `manifest.files`.
     year_entries: HashMap<i32, usize>,
-    /// `manifest.json` as it is on disk.
     manifest_file: Document,
     /// Files read so far (year files, `school_holidays.json`, `changes.json`), by their
     /// path in the manifest.
@@ -369,10 +332,9 @@ impl PublishedDataset {
         Ok(Some((self.file_bytes(entry, Some(year))?, &entry.sha256)))
     }
 
-    /// The bytes of the file of `entry`: read on first request, checked against the
-    /// entry's size and SHA-256, and kept in the cache of this dataset's files. A missing
-    /// year file (of `year`) is [`PublishedError::FileMissing`]; any other file missing is
-    /// a fault of the installation.
+    /// The bytes of `entry`'s file: read on first request, checked against its size and
+    /// SHA-256, and cached. A missing year file is [`PublishedError::FileMissing`]; any other
+    /// missing file is a fault of the installation.
     fn file_bytes(&self, entry: &FileEntry, year: Option<i32>) -> Result<Bytes, PublishedError> {
         if let Some(bytes) = self.files.get(entry.path.as_str()) {
             return Ok(bytes);

@@ -1,10 +1,7 @@
 //! Process signals: SIGTERM and SIGINT stop the server gracefully; SIGHUP reloads the dataset.
-//!
-//! `tokio::signal::ctrl_c` alone would miss SIGTERM, which is what `kill`, systemd and Docker
-//! send, and the process would die without its final counter flush. Handlers are registered
-//! eagerly, before the server announces its address: a signal that arrives between the
-//! announcement and the first poll of a lazily registered handler would otherwise kill the
-//! process with the default action.
+//! SIGTERM is what `kill`, systemd and Docker send (`ctrl_c` alone would miss it and the
+//! final counter flush); handlers are registered before the address is announced, so no
+//! signal can hit the default action.
 
 use std::sync::Arc;
 

@@ -1,10 +1,7 @@
-//! Logging: the subscriber, and the one structured line per request.
-//!
-//! The access line names method, path (with any `api_key` value and anything shaped like a
-//! key redacted), status, latency, client IP and the key's owner; a key itself never reaches
-//! a log: headers are not logged and `PresentedKey`'s `Debug` is redacted. A key sent
-//! where no key belongs (`apikey=`, `date=`, the path) is as secret as one sent right, so the
-//! path is searched for keys, not only the `api_key` parameter.
+//! Logging: the subscriber, and the one structured line per request (method, path, status,
+//! latency, client IP, key owner). A key never reaches a log: headers are not logged,
+//! `PresentedKey`'s `Debug` is redacted, and the whole path is searched for anything shaped
+//! like a key (one sent where none belongs is as secret), besides `api_key` values.
 
 mod text;
 
@@ -50,15 +47,10 @@ impl Drop for LogGuard {
     }
 }
 
-/// Installs the global subscriber, writing to stdout. `filter` is an `EnvFilter` directive
-/// such as `info` (every request) or `warn`.
-///
-/// Request threads append their formatted line to their own buffer; a flusher thread writes
-/// the buffers out every [`FLUSH_EVERY`], so lines appear within a few milliseconds even
-/// when traffic stops. Under load, a thread writes its buffer out itself once it holds
-/// [`WRITE_AT`] bytes (one system call per couple of hundred lines, no thread woken: a
-/// channel per line cost about a third of a request's CPU time), which keeps the buffer
-/// small enough to stay in the core's cache. Lines are never dropped.
+/// Installs the global subscriber, writing to stdout (`filter`: an `EnvFilter` directive).
+/// Request threads append lines to their own buffer, written out every [`FLUSH_EVERY`] by a
+/// flusher thread, or by the thread itself past [`WRITE_AT`] bytes (a channel per line cost
+/// a third of a request's CPU). Lines are never dropped.
 pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .map_err(|e| anyhow::anyhow!("invalid log level '{filter}': {e}"))?;
@@ -103,15 +95,12 @@ static PLAIN_TEXT_ACCESS: OnceLock<BatchWriter> = OnceLock::new();
 /// How often pending log lines are written out.
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
-/// Pending bytes at which a thread writes its buffer out itself. Small, so that appending
-/// writes to cache-resident memory (a buffer that grew to hundreds of KiB between flushes
-/// made every line's bytes a cache miss); large, so that the system call is rare.
+/// Pending bytes at which a thread writes its buffer out itself: small enough to stay in
+/// the core's cache, large enough that the system call is rare.
 const WRITE_AT: usize = 32 << 10;
 
-/// Log lines waiting to be written: one buffer per thread that logs, so two request threads
-/// never contend for a lock or pass a cache line between them to log; the flusher visits
-/// every buffer. Within one flush, lines keep their order per thread; across threads they
-/// are grouped by thread (each line carries its timestamp).
+/// Log lines waiting to be written, one buffer per logging thread (no lock or cache line
+/// shared between request threads); ordered per thread, grouped by thread across threads.
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -254,14 +243,10 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
     }
 }
 
-/// Writes the access line of one request that arrived at `received` (the request's one
-/// wall-clock reading) and was answered `latency` later, if the filter lets `access` events
-/// at INFO through.
-///
-/// With the plain-text format the line is written straight to the log buffer, in exactly
-/// the form the formatter gives the same `tracing` event (a test holds the two together):
-/// going through `tracing`'s dispatch and field visitors cost about twice as much, once per
-/// request. Every other format and every other event go through `tracing`.
+/// Writes the access line of a request that arrived at `received`, if the filter lets
+/// `access` at INFO through. In the plain-text format it goes straight to the log buffer
+/// exactly as the formatter would write it (a test holds them together): `tracing`'s
+/// dispatch cost twice as much. Other formats go through `tracing`.
 pub fn access(
     received: SystemTime,
     method: &Method,
@@ -415,10 +400,9 @@ fn write_without_keys(f: &mut fmt::Formatter<'_>, raw: &str) -> fmt::Result {
     f.write_str(&raw[written..])
 }
 
-/// Where the key-shaped token starting at `raw[at]` ends, if one does: the key prefix `ltk_`
-/// in any case, then at least one letter or digit, each character possibly percent-encoded.
-/// The token runs over every letter and digit after the prefix (not only the hex digits of
-/// a well-formed key), so a mistyped key is hidden whole.
+/// Where the key-shaped token starting at `raw[at]` ends, if one does: `ltk_` in any case,
+/// then letters and digits (all of them, so a mistyped key is hidden whole), each possibly
+/// percent-encoded.
 fn key_token_end(raw: &[u8], mut at: usize) -> Option<usize> {
     for expected in crate::key_format::KEY_PREFIX.bytes() {
         let (b, len) = decoded_at(raw, at)?;

@@ -1,18 +1,10 @@
 //! The operations of `/api/v1`, one file per endpoint, and the OpenAPI document built from
-//! them.
-//!
-//! Each endpoint file holds one [`endpoint::Endpoint`]: its path, its words for the
-//! document, who may call it, its parameters (the names the query is read by and what the
-//! document says of them), the type of its answer (a serde struct whose `JsonSchema` is the
-//! document's schema, so the JSON and its schema come from one definition) and its handler.
-//! The route table (`ROUTES`, in the app module above) lists them; the gate finds one by path, runs
-//! authentication and the limits, then calls its handler; `openapi` writes the document
-//! from the same table. Adding an endpoint is one file here, one line in the route table
-//! and its tests.
-//!
-//! Below the endpoint files: `endpoint` (what an operation is), `query` (the one query
-//! extractor), `answer` (writing successful responses), `records` (answer parts several
-//! endpoints share) and `today`.
+//! them. Each file holds one [`endpoint::Endpoint`] (path, words, access, parameters, answer
+//! type whose `JsonSchema` is the document's schema, handler). The route table (`ROUTES`,
+//! in `app`) lists them; the gate finds one by path and calls its handler after
+//! authentication and limits. A new endpoint is one file here, one line in the route table
+//! and its tests. Shared: `endpoint`, `query` (the one extractor), `answer` (writing
+//! responses), `records` (shared answer parts), `today`.
 
 pub mod answer;
 pub mod day;

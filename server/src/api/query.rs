@@ -1,12 +1,8 @@
-//! The one query extractor: a request's query string read once, by the rules of
-//! docs/api.md (Conventions and Errors), against the parameters its [`Endpoint`] declares.
-//!
-//! The rules are the API's own, not a framework's: a parameter sent twice is
-//! `invalid_param` (never "take the first"); an empty value (`date=`) counts as absent;
-//! unknown parameters are ignored; each failure has its own code and message. [`Query`]
-//! holds the raw values by the endpoint's [`Param`] order; the typed readers below
-//! (`date_or_today`, `year`, `lang`, `week`, `integer`, `choice`) turn them into the dataset
-//! crate's boundary newtypes, each endpoint in its documented check order.
+//! The one query extractor: a query string read once by the rules of docs/api.md
+//! (Conventions, Errors) against the parameters its [`Endpoint`] declares: a parameter sent
+//! twice is `invalid_param`, an empty value counts as absent, unknown ones are ignored.
+//! [`Query`] holds the raw values in [`Param`] order; the typed readers below turn them into
+//! the dataset crate's newtypes, each endpoint in its documented check order.
 
 use std::borrow::Cow;
 
@@ -25,20 +21,16 @@ const ECHO_MAX_CHARS: usize = 40;
 /// Most parameters an endpoint declares, plus `api_key`.
 const MAX_PARAMS: usize = 8;
 
-/// The values of an endpoint's parameters, in the order it declares them.
-///
-/// Invariant: `values[i]` is the single non-empty value of the `i`-th parameter, or `None`
-/// when it was absent or empty.
+/// The values of an endpoint's parameters in its order: the single non-empty value of
+/// each, or `None`.
 #[derive(Debug)]
 pub struct Query<'q> {
     values: [Option<Cow<'q, str>>; MAX_PARAMS],
 }
 
 impl<'q> Query<'q> {
-    /// Reads the parameters of `endpoint` (and, on a keyed one, `api_key`, which may be
-    /// sent once) out of the request's query string. A known name that occurs more than
-    /// once (even with equal or empty values) is `invalid_param`; everything else is
-    /// ignored.
+    /// Reads the parameters of `endpoint` (and `api_key` on a keyed one) from the query: a
+    /// known name sent more than once is `invalid_param`; anything else is ignored.
     pub fn read(req: &'q Request, endpoint: &Endpoint) -> Result<Self, ApiError> {
         let names = endpoint.params.iter().map(|p| p.name);
         let api_key = (endpoint.access == Access::Keyed).then_some("api_key");
@@ -86,9 +78,8 @@ impl<'q> Query<'q> {
     }
 }
 
-/// The decoded `name=value` pairs of a query string, as `form_urlencoded::parse` gives them.
-/// A query with nothing to decode (no `%`, no `+`: nearly all) is split in place instead,
-/// which gives the same pairs without copying or re-checking them.
+/// The decoded `name=value` pairs of a query, as `form_urlencoded::parse` gives them (split
+/// in place when there is nothing to decode, as for nearly all).
 fn pairs(query: &str) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
     let plain = !query.bytes().any(|b| b == b'%' || b == b'+');
     let split = plain.then(|| {

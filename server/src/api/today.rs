@@ -1,15 +1,8 @@
 //! `today` as a date parameter (docs/api.md, Conventions): every `date`, `from` and `to`
-//! of every endpoint also accepts `today`, the current date in Europe/Vilnius when the
-//! request arrived (`crate::clock::vilnius_date`), and the answer echoes the resolved date.
-//!
-//! An answer that used `today` stops being true at the next midnight in Vilnius, so it is
-//! cacheable for a minute only (`public, max-age=60`, or `private, max-age=60` from a keyed
-//! endpoint) and carries an ETag of the resolved date and the dataset (the URL stays the
-//! same from day to day; the tag says which day an answer is of), with `If-None-Match`
-//! answered 304. [`Today::finish`] applies that to the operation's response, in one place.
-//!
-//! The date is resolved at most once per request, and only when a parameter says `today`:
-//! the other requests pay for one copied timestamp.
+//! accepts `today`, the date in Europe/Vilnius at arrival, echoed resolved. Such an answer
+//! stops being true at midnight, so [`Today::finish`] makes it cacheable for a minute only
+//! (`public`/`private, max-age=60`), with an ETag of the resolved date and dataset and 304s.
+//! The date is resolved at most once per request, and only when a parameter says `today`.
 
 use std::cell::Cell;
 use std::time::SystemTime;
@@ -100,10 +93,8 @@ impl Today {
         self.resolved.get()
     }
 
-    /// The cache headers of an answer that used `today` (see the module documentation):
-    /// `response` as it is when nothing used `today` or it is not a success; otherwise with
-    /// the one-minute `Cache-Control`, an ETag of the resolved date when the operation gave
-    /// none, and turned into a 304 when `If-None-Match` matches it.
+    /// The cache headers of an answer that used `today` (see the module docs); `response`
+    /// unchanged when nothing did or it is not a success.
     pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
         let Some(date) = self.used().and_then(|d| Date::from_naive(d).ok()) else {
             return response;

@@ -1,9 +1,6 @@
-//! Finding the API key in a request (docs/api.md, Keys).
-//!
-//! Order: `X-API-Key` header, then `Authorization: Bearer <key>` (any other scheme counts as
-//! absent), then the `api_key` query parameter; the first present and non-empty one is used
-//! and the rest are ignored. When none is, an `Authorization` header with another scheme (or
-//! none: a bare key) changes only the message of the `missing_key` answer
+//! Finding the API key in a request (docs/api.md, Keys): `X-API-Key`, then
+//! `Authorization: Bearer`, then `api_key`; the first non-empty one counts. An
+//! `Authorization` header of another scheme changes only the `missing_key` message
 //! ([`has_other_scheme`]).
 
 use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
@@ -38,9 +35,8 @@ pub fn presented_key(req: &Request) -> Option<PresentedKey> {
         .map(|(_, value)| PresentedKey(value.into_owned()))
 }
 
-/// True when the request has an `Authorization` header that does not use the Bearer scheme:
-/// `Authorization: <key>`, `Authorization: Basic ...`. Such a request presents no key,
-/// but its `missing_key` answer says how to send one.
+/// True when an `Authorization` header does not use Bearer (a bare key, `Basic ...`): no
+/// key is presented, but the `missing_key` answer says how to send one.
 pub fn has_other_scheme(req: &Request) -> bool {
     req.headers()
         .get_all(poem::http::header::AUTHORIZATION)

@@ -1,27 +1,17 @@
-//! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`): which dates
-//! are holidays from a date on, and where the long weekends and the bridges are.
+//! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`). A date is
+//! *non-working* by its D5 status and *marked* when it carries a red holiday or a declared
+//! extra day off. From those:
 //!
-//! Nothing is decided here that the dataset has not decided: a date is *non-working* by its
-//! D5 status (`laisvadienis`, the 5-day week) and *marked* when it carries a red holiday or
-//! a declared extra day off. From those two facts:
+//! - the holiday dates as two sorted position lists (marked; any holiday or day off), so
+//!   "the next N from a date" is a binary search and a slice;
+//! - each year's periods (E11): a *rest run* is a maximal run of non-working days; a
+//!   *period* is one, or several joined by taking the working days between them as leave,
+//!   listed under the year of its first day when at least three days long with a marked
+//!   date; kept for up to [`MAX_LEAVE_DAYS`] leave days, sorted by first day then leave, so
+//!   any smaller limit is the same list filtered.
 //!
-//! - the holiday dates in date order, as two sorted lists of day positions (marked dates;
-//!   dates with any holiday record or a declared day off), so "the next N from a date" is
-//!   a binary search and a slice;
-//! - the periods of each year (E11): a *rest run* is a maximal run of non-working days; a
-//!   *period* is one rest run, or several consecutive ones joined by taking every working
-//!   day between them as leave. A period is listed under the year its first day is in when
-//!   it is at least three days long and holds a marked date; periods are kept for up to
-//!   [`MAX_LEAVE_DAYS`] leave days, sorted by first day and then by leave days, so the answer
-//!   for any smaller limit is the same list filtered.
-//!
-//! Both are built on first use (the first request of a year, or of the upcoming dates) and
-//! kept for the life of the catalog, as the working-time bodies are (`working_index`).
-//! The answers of `/long-weekends` are kept with the catalog's other built answers
-//! ([`Catalog::answer`]).
-//!
-//! The served range cuts a period: a rest run that began before the first served date is
-//! taken to begin on it, and one that runs on past the last served date to end on it.
+//! Both are built on first use and kept with the catalog. The served range cuts a period:
+//! a rest run is taken to begin and end within it.
 
 use std::sync::OnceLock;
 
@@ -47,9 +37,7 @@ pub enum HolidayScope {
 /// What makes a date a holiday day off: a red holiday, or a declared extra day off.
 #[derive(Debug, Clone, Copy)]
 pub enum DayOffCause<'a> {
-    /// A red holiday.
     Holiday(&'a HolidayRecord),
-    /// A declared extra day off.
     Declared(&'a TransferRecord),
 }
 
@@ -66,9 +54,7 @@ impl<'a> DayOffCause<'a> {
 /// A long weekend or a bridge: consecutive rest runs and the working days between them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Period {
-    /// Its first day (non-working).
     pub start: Date,
-    /// Its last day (non-working).
     pub end: Date,
     /// The working days inside it, to be taken as leave, in date order.
     pub leave_days: Box<[Date]>,

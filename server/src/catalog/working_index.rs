@@ -1,20 +1,10 @@
-//! Working time over the whole served range, laid out so that a count over any range is
-//! O(1) and "the N-th working day after a date" is one binary search.
+//! Working time over the whole served range, so that a count over any range is O(1) and
+//! "the N-th working day after a date" is one binary search. The generator decided each
+//! day's hours in both week forms; a date is a working day where its hours are not zero.
 //!
-//! The rules are not here: the generator decided every day's working hours and shortened
-//! flag in both forms of the 40-hour week (`kalendorius_dataset::working_time`), and this
-//! index only reads those fields of each [`Day`] at load. A date is a working day in a week
-//! form exactly when its hours there are not zero (a shortened day still has 4 to 7).
-//!
-//! Layout: one `u16` of facts per date, and per week form one running [`Tally`] per date
-//! boundary (`tallies[i]` sums the days before the `i`-th), three counters packed in a
-//! `u64`. Packing keeps the two prefix tables at 1.5 MiB each for 1583..2100, and lets a
-//! range be one subtraction.
-//!
-//! A whole year's answer (`/working-time`, some 2 KiB) is a pass over the year's days; the
-//! index keeps each year's body once it has been asked for, so a repeated request (the
-//! common one: this year, the next) is a shared copy. Bodies are built on demand rather
-//! than at load, so only the years clients ask for take memory.
+//! Layout: one `u16` of facts per date and, per week form, a running [`Tally`] per date
+//! boundary (three counters packed in a `u64`: 1.5 MiB a table, a range is one
+//! subtraction). A year's `/working-time` body is built when first asked for and kept.
 
 use std::sync::OnceLock;
 
@@ -27,11 +17,9 @@ use super::Catalog;
 /// Totals of working time over an inclusive range of dates, in one week form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct WorkingSummary {
-    /// Days in the range.
     pub calendar_days: u32,
     /// Days with working hours in the week form.
     pub working_days: u32,
-    /// `calendar_days - working_days`.
     pub non_working_days: u32,
     /// Working days one hour shorter by the eve rule.
     pub shortened_days: u32,
@@ -230,10 +218,7 @@ impl WorkingIndex {
         (boundary < tallies.len() && boundary > 0).then(|| boundary - 1)
     }
 
-    /// "Add `n` working days" from the day at index `at` (docs/api.md,
-    /// `/working-days/add`): `n > 0` the `n`-th working day after it, `n < 0` the `|n|`-th
-    /// before it, `n == 0` the day itself when it is a working day, else the next working
-    /// day. `None` when the result is outside the range.
+    /// "Add `n` working days" from index `at` (see [`WorkingIndex::add_working_days`]).
     fn add(&self, at: usize, n: i64, week: Week) -> Option<usize> {
         let tallies = self.tallies(week);
         let before = i64::from(tallies[at].working_days());

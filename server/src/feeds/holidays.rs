@@ -1,15 +1,9 @@
-//! The holiday feed: all-day events over a window of years (docs/api.md, `/feeds`).
-//!
-//! - scope `red`: one event per non-working holiday date: the red holidays of the date (two
-//!   on one date make one event with their names joined in the dataset's order) or, on a
-//!   date without one, the declared extra day off;
-//! - scope `all`: one event per holiday record of every type, `CATEGORIES` its type, and one
-//!   per declared extra day off (`CATEGORIES:day_off`);
-//! - `shortened=true` adds one event per shortened working day of the 5-day week.
-//!
-//! A `UID` is made of the date and what the event is (the holidays' stable source ids, or
-//! `day-off`, or `shortened`), never of the dataset version: a calendar subscribed to the
-//! feed updates an event when a new dataset changes its name, instead of adding a copy.
+//! The holiday feed: all-day events over a window of years (docs/api.md, `/feeds`). Scope
+//! `red`: one event per non-working holiday date (its red holidays' names joined, or the
+//! declared day off); scope `all`: one per holiday record (`CATEGORIES` its type) and per
+//! declared day off; `shortened=true` adds the shortened days of the 5-day week. A `UID` is
+//! the date and what the event is, never the dataset version, so a subscribed calendar
+//! updates a renamed event instead of adding a copy.
 
 use kalendorius_dataset::{Date, Lang, TransferKind};
 

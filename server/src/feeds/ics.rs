@@ -1,8 +1,5 @@
-//! Writing iCalendar text (RFC 5545): content lines ended by CRLF, folded so that no line
-//! is longer than 75 octets without splitting a UTF-8 character, and TEXT values escaped.
-//!
-//! The feeds build their calendars with [`IcsWriter`] only, so every line of every feed
-//! follows these rules by construction.
+//! Writing iCalendar text (RFC 5545): CRLF lines folded at 75 octets without splitting a
+//! UTF-8 character, TEXT values escaped. Every feed writes through [`IcsWriter`].
 
 use chrono::{Datelike, NaiveDate};
 

@@ -1,18 +1,10 @@
-//! Calendar feeds (README, Calendar feeds; docs/api.md, `/feeds`): the holidays and the name
-//! days as iCalendar files a calendar application subscribes to.
-//!
-//! - `ics` writes iCalendar text (folding, escaping, CRLF);
-//! - `params`: what a feed request asks for (language, scope, years);
-//! - `school_holidays` builds the pupils' holidays' calendar, one event per period;
-//! - `holidays` and `name_days` build the two calendars from the in-memory catalog
-//!   (`crate::catalog`), like every other answer: each holiday's stable id, the names of
-//!   declared days off in every language, the shortened days and the name days are all
-//!   kept there, so the feeds never read the published year files.
+//! Calendar feeds (README, Calendar feeds; docs/api.md, `/feeds`): the holidays, the name
+//! days and the pupils' holidays as iCalendar files, built from the catalog like every other
+//! answer (`ics` writes the text, `params` reads the request).
 //!
 //! A feed is a pure function of its parameters, the dataset version and the year in
-//! Vilnius (which places the default window and the `DTSTAMP`), so it is built once per
-//! such key, tagged with a digest of its bytes, and kept in a cache of [`CACHE_BUDGET`]
-//! bytes (`crate::http::cache`). Equal keys give equal bytes on every server.
+//! Vilnius, so it is built once per such key, tagged with a digest of its bytes, and kept
+//! in a cache of [`CACHE_BUDGET`] bytes: equal keys give equal bytes on every server.
 
 pub mod holidays;
 pub mod ics;
@@ -43,7 +35,6 @@ pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
 
 /// A built feed.
 pub struct Feed {
-    /// The calendar text.
     pub body: Bytes,
     /// Strong tag: 16 hex digits of the body's SHA-256.
     pub etag: HeaderValue,

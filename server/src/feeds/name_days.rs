@@ -1,11 +1,7 @@
-//! The name-day feed: one all-day event per calendar day with that day's names, repeating
-//! every year (`RRULE`), so the feed is small and never ends (docs/api.md, `/feeds`).
-//!
-//! The names come from a leap year of the dataset (the one nearest the current year), so
-//! February 29 has its own list. The project shows the February 29 names on February 28 in
-//! a common year; the feed says the same with one rule: the February 29 event repeats on
-//! "the last day of February" (`RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`), February 29 in
-//! a leap year and February 28 otherwise, next to February 28's own event.
+//! The name-day feed: one all-day event per calendar day with its names, repeating yearly
+//! (`RRULE`), so it is small and never ends (docs/api.md, `/feeds`). The names come from the
+//! leap year nearest this one; the February 29 event repeats on the last day of February
+//! (`BYMONTHDAY=-1`), so common years show them on February 28 as the project does.
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::Lang;

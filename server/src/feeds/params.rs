@@ -32,7 +32,6 @@ pub enum Scope {
 pub struct HolidayFeedRequest {
     /// Language of names and of the calendar's name.
     pub lang: Lang,
-    /// Which holidays.
     pub scope: Scope,
     /// Whether shortened working days (5-day week) are listed too.
     pub shortened: bool,
@@ -43,16 +42,12 @@ pub struct HolidayFeedRequest {
 /// A valid feed request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FeedRequest {
-    /// `/feeds/holidays.ics`.
     Holidays(HolidayFeedRequest),
-    /// `/feeds/name-days.ics`.
     NameDays {
         /// Language of the summaries and of the calendar's name.
         lang: Lang,
     },
-    /// `/feeds/school-holidays.ics`.
     SchoolHolidays {
-        /// One grade's periods, or every period.
         grade: Option<u8>,
         /// Language of the summaries and of the calendar's name.
         lang: Lang,

@@ -1,10 +1,7 @@
-//! The pupils' holidays' feed: one multi-day all-day event per holiday period of every
-//! school year in the data (docs/data.md §8), `DTEND` the day after the last day off
-//! (RFC 5545: exclusive).
-//!
-//! A period's UID is built from what identifies it in the sources, its school year, kind
-//! and grades (`school-2025-2026-spring-g1-10@kalendorius`), never from the dataset version,
-//! so a corrected date replaces the event in a subscribed calendar instead of adding one.
+//! The pupils' holidays' feed: one all-day event per holiday period of every school year
+//! (docs/data.md §8), `DTEND` the day after (exclusive). The UID is what identifies the
+//! period in the sources (`school-2025-2026-spring-g1-10@kalendorius`), so a corrected date
+//! replaces the event in a subscribed calendar.
 
 use kalendorius_dataset::{Lang, SchoolHoliday};
 

@@ -1,23 +1,12 @@
-//! The one cache of built answers: rendered pages, feeds, compressed bodies and published
-//! year files each live in a [`ByteCache`] of their own, bounded by the bytes it keeps.
+//! The one cache of built answers: pages, feeds, compressed bodies and published files each
+//! live in a [`ByteCache`], bounded by the bytes it keeps: `moka`, least recently used
+//! first, a hit takes no lock. (`quick_cache`'s S3-FIFO kept a cold start's pages asked for
+//! once while new ones came and went; the test below holds that such a page leaves.)
 //!
-//! A thin layer over `moka`'s concurrent cache, weighed in bytes, evicting the least
-//! recently used entry first, as the four hand-written caches it replaces did. `moka` rather
-//! than `quick_cache`: `quick_cache`'s S3-FIFO keeps the entries of a cold start in its main
-//! queue until some other entry is asked for twice, so pages asked for once stayed while
-//! new ones came and went (tried with the test below, which holds that a page nobody asks
-//! for leaves). `moka` records uses in buffers and orders entries in batches, so a hit takes
-//! no lock.
-//!
-//! Every insert applies the pending work at once, so the bytes kept never exceed the budget
-//! for longer than that insert: `moka` alone would let up to 64 writes wait for a batch. An
-//! insert follows a miss, which cost a render or a compression, far more than the batch.
-//!
-//! An entry is built outside the cache: two first requests for one key may both build it,
-//! and the second's insert replaces the first's equal value.
-//!
-//! Each cache counts its hits and misses and shows the bytes it keeps in the handles it is
-//! given (`crate::metrics`: one name per cache).
+//! Every insert applies moka's pending work at once, so the budget is never exceeded for
+//! longer than that insert (an insert follows a miss, which cost far more). Entries are
+//! built outside the cache: two first requests may both build one. Hits, misses and bytes
+//! go to the handles given (`crate::metrics`).
 
 use std::hash::Hash;
 use std::sync::Arc;

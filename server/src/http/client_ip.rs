@@ -1,10 +1,7 @@
-//! Which address a request counts against (docs/api.md, Rate limits).
-//!
-//! The client is the TCP peer. Only when the peer is one of the configured trusted proxies
-//! does `X-Forwarded-For` matter, and then the client is the right-most address in it that is
-//! not itself a trusted proxy: entries to the left of that were written by the client and can
-//! be forged, so they are never believed. poem's `RealIp` is not used because it trusts the
-//! left-most, client-supplied entry.
+//! Which address a request counts against (docs/api.md, Rate limits): the TCP peer, or,
+//! when the peer is a trusted proxy, the right-most `X-Forwarded-For` entry that is not a
+//! trusted proxy (entries left of it are the client's and may be forged; poem's `RealIp`
+//! trusts the left-most, so it is not used).
 
 use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
@@ -110,10 +107,8 @@ impl TrustedProxies {
         if self.nets.is_empty() || !self.trusted(peer) {
             return peer;
         }
-        // All X-Forwarded-For headers form one list, in order, read from the right. Entries
-        // are taken one by one as bytes: a header value as a whole need not be text (a client
-        // can put any byte into the part it writes), and that must not hide the entries the
-        // proxies appended after it.
+        // All X-Forwarded-For headers form one list, read from the right entry by entry as bytes:
+        // a value need not be text, and that must not hide the entries proxies appended.
         let forwarded = headers
             .get_all("x-forwarded-for")
             .iter()

@@ -1,21 +1,11 @@
-//! Compression of answers (docs/api.md, Compression): gzip and brotli, chosen from the
-//! request's `Accept-Encoding`, for successful answers of 1 KiB or more.
-//!
-//! The gate hands every finished answer to [`Compressor::encode`]. An answer below
-//! [`MIN_SIZE`] leaves after one length check: most answers of the API are a few hundred
-//! bytes, and compressing them costs more time than it saves bytes. A larger answer:
-//!
-//! - gets `Vary: Accept-Encoding` whatever is chosen, so a shared cache keeps one copy per
-//!   encoding (and so does every 304, whose 200 may be such an answer);
-//! - with a strong ETag (whole-year `/days`, the published files, feeds, pages, the OpenAPI
-//!   document, `/docs`) is the same bytes for as long as its tag lives, so it is compressed
-//!   once, at a high ratio (gzip level 9, brotli quality 5), and kept in a cache of
-//!   [`CACHE_BUDGET`] bytes keyed by path, tag and encoding; its tag gets the encoding as a
-//!   suffix inside the quotes (`"abc"` becomes `"abc-gz"` or `"abc-br"`), because the
-//!   compressed bytes are another representation, and an `If-None-Match` naming that tag is
-//!   answered 304;
-//! - without a strong ETag (keyed answers) is compressed per request at the codecs' fastest
-//!   levels.
+//! Compression of answers (docs/api.md, Compression): gzip and brotli as `Accept-Encoding`
+//! asks, for successful answers of [`MIN_SIZE`] or more (below it, after one length check:
+//! compressing a few hundred bytes costs more than it saves). A larger answer gets `Vary:
+//! Accept-Encoding`. One with a strong ETag is the same bytes while its tag lives, so it is
+//! compressed once at a high ratio and cached ([`CACHE_BUDGET`]) by path, tag and encoding,
+//! its tag suffixed inside the quotes (`"abc-gz"`, `"abc-br"`: another representation, and
+//! `If-None-Match` on it is a 304); one without (keyed answers) is compressed per request at
+//! the fastest levels.
 
 use std::io::Write as _;
 
@@ -31,18 +21,14 @@ use crate::metrics::CacheMetrics;
 /// Smallest body that is compressed, in bytes.
 pub const MIN_SIZE: u64 = 1024;
 
-/// How many bytes of compressed bodies the cache keeps, all encodings together: the `/docs`
-/// page in both encodings (0.8 MB), and about a hundred compressed year files (20 KB each)
-/// or a thousand whole years of `/days` (1.5 KB). Small against the server's 64 MiB memory
-/// budget.
+/// Bytes of compressed bodies kept, all encodings together: `/docs` in both (0.8 MB) and
+/// about a hundred year files or a thousand `/days` years.
 pub const CACHE_BUDGET: usize = 4 << 20;
 
 /// A content coding the server can produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// `gzip` (RFC 1952).
     Gzip,
-    /// `br` (RFC 7932).
     Brotli,
 }
 
@@ -106,19 +92,13 @@ impl Encoding {
 /// How hard to compress.
 #[derive(Debug, Clone, Copy)]
 enum Effort {
-    /// Once, for the cache.
     Best,
-    /// Per request.
     Fast,
 }
 
-/// The encoding `Accept-Encoding` asks for, or `None` for the body as it is.
-///
-/// Each listed coding has a weight (`;q=`, 1 when absent, 0 refuses it); `*` weighs every
-/// coding not listed by name; `x-gzip` is `gzip`. Brotli wins when the client weighs it at
-/// least as high as gzip (it is smaller), gzip otherwise; a coding weighed 0 is never sent.
-/// The body as it is (`identity`) is always acceptable to this server: it sends it rather
-/// than a 406 when the client refuses both codings.
+/// The encoding `Accept-Encoding` asks for, or `None` for the body as it is: weights
+/// (`;q=`, default 1, 0 refuses), `*` for codings not named, `x-gzip` as `gzip`; brotli when
+/// weighed at least as high as gzip. Identity is always acceptable (never a 406).
 pub fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
     let mut gzip: Option<f32> = None;
     let mut br: Option<f32> = None;

@@ -1,12 +1,7 @@
 //! The browsable documentation under `/docs` (Swagger UI over the OpenAPI document), served
-//! from memory with a strong ETag and a day's caching.
-//!
-//! poem-openapi's UI endpoint copies its 1.6 MB page into a new string on every request and
-//! sends it with no validator, so a browser downloaded it again on every visit. The page
-//! is the same bytes for the life of the process (the UI's scripts are compiled in and the
-//! document is fixed), so it is rendered once at start-up, tagged by its SHA-256, and a
-//! request is a shared-buffer copy (compressed once by `crate::http::compression`), or a
-//! 304.
+//! from memory with a strong ETag and a day's caching: poem-openapi's endpoint copied its
+//! 1.6 MB page per request with no validator, but the page never changes in a process, so
+//! it is rendered once and answered as a shared buffer (compressed once) or a 304.
 
 use bytes::Bytes;
 use futures_util::FutureExt;
@@ -173,11 +168,8 @@ fn escape_controls(text: &str) -> String {
     out
 }
 
-/// Swagger UI over the document `spec`, as an endpoint to mount at `/docs`.
-///
-/// The UI's page and scripts come from poem-openapi, which embeds them only through one of
-/// its own services: the page of an empty service is taken and its document replaced by
-/// ours (the page holds the document once, verbatim).
+/// Swagger UI over the document `spec`, to mount at `/docs`: the page of an empty
+/// poem-openapi service (which alone embeds the UI) with its document replaced by ours.
 pub fn swagger_ui(spec: &str) -> poem::Route {
     use poem::endpoint::make_sync;
     use poem::web::Html;

@@ -1,11 +1,7 @@
-//! The one error shape of the API (docs/api.md, Errors) and the mapping of everything else onto it.
-//!
-//! Every non-2xx response the application sends is `{"error","message"}` as
-//! `application/json; charset=utf-8`: our own refusals ([`ApiError`]), and whatever poem or
-//! poem-openapi would otherwise answer in plain text (unknown path, wrong method, extractor
-//! failures, panics), which [`from_poem_error`] turns into the same shape. A 5xx is a bug: its
-//! body says `internal` and never leaks a detail. (hyper answers requests it cannot parse
-//! itself, with an empty body, before the application runs: docs/api.md, Errors.)
+//! The one error shape of the API (docs/api.md, Errors): every non-2xx answer is
+//! `{"error","message"}` JSON, our refusals ([`ApiError`]) and what poem would answer in
+//! plain text ([`from_poem_error`]). A 5xx says `internal` and leaks no detail. (hyper
+//! answers unparseable requests itself, with an empty body.)
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
@@ -208,11 +204,7 @@ pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Resp
 }
 
 /// Turns any error that reached the top of the application into an `{"error","message"}`
-/// response.
-///
-/// Responses built by our own handlers arrive as errors "from a response" and are already
-/// in that shape; everything else is poem's and is reshaped by its kind or, failing that, by its
-/// status.
+/// response (ours already are; poem's are reshaped by kind or status).
 pub fn from_poem_error(err: poem::Error) -> Response {
     use poem::error::{MethodNotAllowedError, NotFoundError};
     use poem_openapi::error::{AuthorizationError, ParseParamError};
@@ -245,9 +237,7 @@ pub fn from_poem_error(err: poem::Error) -> Response {
     by_status(status)
 }
 
-/// Reshapes an error response not in the `{"error","message"}` shape (one poem wrote itself,
-/// in plain text) by its status;
-/// success and redirection responses pass unchanged.
+/// Reshapes an error response poem wrote in plain text by its status; others pass.
 pub fn ensure_d1(resp: Response) -> Response {
     let status = resp.status();
     if status.is_success() || status.is_redirection() || is_json(&resp) {

@@ -1,10 +1,7 @@
-//! The HTTP toolkit: pieces the gate and the endpoints use, none of which
-//! knows about them. It imports nothing above it.
-//!
-//! `connections` owns the accept loop that replaces poem's `Server` (header deadline,
-//! connection caps, draining on shutdown); `caching` (ETags, 304), `cache` (the bounded
-//! cache of built answers), `compression`, `errors` (the JSON error body), `client_ip` (TCP
-//! peer or trusted proxy) and `docs_pages` (the `/docs` pages, served from memory).
+//! The HTTP toolkit the gate and the endpoints use; it imports nothing above it:
+//! `connections` (the accept loop: header deadline, caps, draining), `caching` (ETags, 304),
+//! `cache` (the bounded cache of built answers), `compression`, `errors` (the JSON error
+//! body), `client_ip` (TCP peer or trusted proxy), `docs_pages` (`/docs` from memory).
 
 pub mod cache;
 pub mod caching;

@@ -1,30 +1,20 @@
 //! The minute windows of evicted subjects, held exactly for as long as they count.
 //!
-//! Why: under a flood of distinct client addresses the counter table must evict subjects
-//! that are still inside their sliding minute (`table`). Their minute counts used to go to
-//! a count-min sketch, which never undercounts but, at the flood rates this machine can
-//! produce (13 000 new addresses a second), overcounted so much that a client that had
-//! sent nothing got half its minute quota used, or a 429. Here an evicted subject's minute
-//! window is kept as one exact record until it leaves the window, so a fresh client always
-//! gets its full quota and a returning one exactly its own count.
+//! Under a flood of distinct addresses the table evicts subjects still inside their minute.
+//! A count-min sketch for them overcounted so much at 13 000 new addresses a second that a
+//! client that had sent nothing got a 429; here each window is one exact record until it
+//! leaves the window, so a fresh client gets its whole quota.
 //!
-//! A record is one `u64`: a 44-bit keyed fingerprint of the subject, the second of its
-//! newest request (as an offset in its generation) and its whole minute count (15 bits).
-//! Folding the minute into its newest second is conservative: every request stays
-//! counted until 60 s after the subject's newest one, never less; a subject evicted again
-//! replaces its record (its counters include what it was revived with), so nothing is
-//! counted twice. Two subjects share a fingerprint with probability below 10^-7 per
-//! lookup at a million records; a shared one can only make a limit stricter.
+//! A record is one `u64`: a 44-bit keyed fingerprint, the newest second (an offset in its
+//! generation) and the minute count (15 bits). Folding the minute into its newest second
+//! only keeps requests counted longer; a subject evicted again replaces its record. A shared
+//! fingerprint (below 10^-7 per lookup at a million records) can only make a limit stricter.
 //!
-//! Records live in generations of [`GEN_SECS`] seconds (by their newest second), each an
-//! open-addressing table of `u64`s, sized for what the generation before it held and grown
-//! by half when it passes a load of 0.85; a generation is freed whole once all its seconds
-//! have left every minute window, so nothing is ever deleted one by one. Memory: about
-//! 10 bytes a record, for the records of the last 61 + 16 s: a flood of 13 000 new
-//! addresses a second holds about 1 M records, 10 MB; nothing when there is no flood.
-//! A generation holds at most [`MAX_GEN_SLOTS`] slots (16 MiB, about 110 000 evictions a
-//! second, far beyond what one process accepts); past that `record` refuses and the table
-//! keeps the subject instead.
+//! Records live in generations of [`GEN_SECS`] seconds, each an open-addressing table sized
+//! from the one before and grown by half past a load of 0.85, freed whole once its seconds
+//! have left every window: about 10 bytes a record (10 MB under a flood of 13 000 addresses
+//! a second), nothing without one. Past [`MAX_GEN_SLOTS`] slots `record` refuses and the
+//! table keeps the subject.
 
 use super::sketch::{fmix64, hash_keys};
 use super::subject::{SubjectKey, SUBJECT_LEN};
@@ -127,7 +117,6 @@ impl Generation {
 pub(crate) struct MinuteLedger {
     /// Keys of the fingerprint (random per ledger, persisted with it).
     seeds: [u64; 2],
-    /// Live generations, oldest first.
     gens: Vec<Generation>,
 }
 

@@ -1,26 +1,15 @@
 //! The count-min sketch of evicted subjects' month counts: fixed memory, never an
 //! underestimate.
 //!
-//! Why: per-IP month counts must be remembered for a whole month, but the number of
-//! distinct client addresses is not bounded (IPv6 lets one client rotate through
-//! billions). Past `max_subjects`, the table evicts public subjects and adds their month
-//! count to [`MonthSketch`] (their minute windows go to the exact `ledger`). A returning
-//! subject starts from the sketch's estimate, which is at least its true count, so the
-//! month never admits more than its limit; collisions can only make it stricter. A
-//! saturated cell reads as "more than any limit".
+//! Month counts must be kept a month, but client addresses are unbounded (IPv6). Past
+//! `max_subjects` the table evicts public subjects and adds their month count here; a
+//! returning subject starts from the estimate, at least its true count, so collisions can
+//! only make the month stricter (a saturated cell reads as more than any limit).
 //!
-//! Accuracy: with 4 rows of 16 384 cells, a subject's estimate exceeds its true count by
-//! about (evicted requests this month) / 16 384 at most, typically less (the least of four
-//! cells). After a flood of 1 M one-request addresses a fresh address starts the month
-//! with about 50 phantom requests: its answers still show its whole minute quota (the
-//! tighter window), and the month limits (2 000 and 10 000) can refuse a newcomer only
-//! after some 30 M evicted requests in one month. (A wider sketch would be written to the
-//! state database every half second during a flood, which costs more memory than it
-//! saves.) The minute window, which is what a flood actually fills, is exact.
-//!
-//! The hash is keyed with random seeds persisted with each sketch (clients cannot aim at
-//! a victim's cells offline) and is our own function, so it stays the same across Rust
-//! releases and restarts.
+//! With 4 rows of 16 384 cells, after 1 M one-request addresses a fresh one starts with
+//! about 50 phantom requests; the month limits refuse a newcomer only after some 30 M
+//! evicted requests in a month. The minute window, which a flood fills, is exact (`ledger`).
+//! The hash is our own (stable across releases), keyed with seeds persisted with the sketch.
 
 use rand::RngCore;
 
@@ -55,10 +44,9 @@ fn cells(seeds: &[u64; DEPTH], key: &[u8; SUBJECT_LEN], width: usize) -> [usize;
     })
 }
 
-/// Keys for the hashes of the counting structures: random in the server, so clients
-/// cannot aim at collisions; fixed in this crate's unit tests, whose assertions about
-/// collisions (none among a million subjects) would otherwise fail once in a few hundred
-/// runs by chance.
+/// Keys for the hashes of the counting structures: random in the server, so clients cannot
+/// aim at collisions; fixed in unit tests, whose collision assertions would otherwise fail
+/// by chance once in a few hundred runs.
 pub(crate) fn hash_keys<const N: usize>() -> [u64; N] {
     let mut keys = [0u64; N];
     #[cfg(not(test))]
@@ -97,7 +85,6 @@ impl Reader<'_> {
 pub(crate) struct MonthSketch {
     /// The month (numbered as by `window::month_of`) all counts belong to.
     month: i64,
-    /// One seed per row.
     seeds: [u64; DEPTH],
     /// `DEPTH` rows of `MONTH_WIDTH` saturating counters, row-major. A saturated cell
     /// reads as "more than any limit" (limits above 65 534 a month then refuse early).

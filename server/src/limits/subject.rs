@@ -1,11 +1,7 @@
-//! One rate-limited subject (an IP on one public endpoint, or an API key) with all of its
-//! windows, the one place where a request is checked and counted against them, and the
-//! subject's binary record in the persisted shard blobs.
-//!
-//! All windows of a subject are checked and incremented together, under the caller's lock,
-//! so a request is either counted in every window or in none (a 429 uses no quota).
-//! Memory: an idle subject is 20 bytes of key and 24 of counters; the sliding windows are
-//! allocated only while they hold requests.
+//! One rate-limited subject (an IP on a public endpoint, or a key) with all of its windows,
+//! checked and counted together under the caller's lock (a request counts in every window
+//! or none: a 429 uses no quota), and its binary record in the shard blobs. An idle subject
+//! is 20 bytes of key and 24 of counters.
 
 use std::net::IpAddr;
 
@@ -45,13 +41,7 @@ impl SubjectKey {
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[0] = PUBLIC;
-        b[1] = match endpoint {
-            PublicEndpoint::Laisvadienis => b'l',
-            PublicEndpoint::Days => b'd',
-            PublicEndpoint::Pages => b'h',
-            PublicEndpoint::Feeds => b'f',
-            PublicEndpoint::Data => b'j',
-        };
+        b[1] = endpoint.tag();
         match crate::http::client_ip::client_network(ip) {
             IpAddr::V4(v4) => {
                 b[2] = 4;
@@ -107,7 +97,6 @@ impl SubjectKey {
 /// a public subject, the day for a key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
-    /// Per sliding minute (>= 1).
     pub minute: u64,
     /// Per calendar month (public) or per sliding day (key) (>= 1).
     pub long: u64,
@@ -120,7 +109,6 @@ struct Active {
     /// Checks use `max(now, last_ms)`, so a thread that read the clock a moment before the
     /// one that got the lock first cannot count against buckets already pruned.
     last_ms: i64,
-    /// The sliding minute.
     minute: Sliding,
     /// The sliding day (keys only; always empty for public subjects).
     day: Sliding,
@@ -131,7 +119,6 @@ struct Active {
 pub(crate) struct Counters {
     /// The month `count` belongs to (numbered as by `window::month_of`); public only.
     month: i32,
-    /// Requests admitted in `month`; public only.
     count: u32,
     /// The part of `count` that came from the eviction sketch when the subject returned;
     /// evicting it again adds only `count - base`, so nothing is counted twice.

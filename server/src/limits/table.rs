@@ -1,22 +1,15 @@
-//! The in-memory counter table: every subject's counters, sharded behind mutexes, with
-//! the snapshot and restore of its state (in parts, each handed over only when it
-//! changed) and the pruning and eviction that keep memory bounded.
+//! The in-memory counter table: every subject's counters, sharded behind mutexes, with the
+//! snapshot and restore of its state and the pruning and eviction that bound memory.
 //!
-//! Why a sharded mutex map and not atomics: a check reads and increments up to two windows
-//! of one subject as one step; a short per-shard lock makes that step atomic (no window can
-//! be overshot by a concurrent burst) while unrelated subjects rarely contend.
+//! A check reads and increments up to two windows of one subject as one step: a short
+//! per-shard lock makes it atomic while unrelated subjects rarely contend. The snapshot is
+//! in parts (the shards and the two eviction structures, one blob each), so a store keeps a
+//! few hundred entries whatever the number of subjects and rewrites only changed parts.
 //!
-//! Why a snapshot in parts: the parts are the shards plus the two eviction sketches, each
-//! encoded as one blob, so a store that saves them keeps a few hundred entries whatever the
-//! number of subjects, and rewrites only the parts that changed.
-//!
-//! Memory: subjects with nothing counted are dropped; past `max_subjects`, public subjects
-//! are evicted: their month count into a count-min sketch (`sketch`, never an
-//! underestimate), their minute window, exactly, into the `ledger` until it has left the
-//! window; idle ones (only a month count left) first, then, under a flood of distinct
-//! addresses, active ones too. So memory is bounded whatever the traffic, no window ever
-//! admits more than its limit, a client that has sent nothing starts with its whole minute
-//! quota, and nothing reads disk on the hot path.
+//! Subjects with nothing counted are dropped; past `max_subjects` public ones are evicted,
+//! idle ones first (month counts into `sketch`, minute windows exactly into `ledger`), so
+//! memory is bounded, no window admits more than its limit, and a new client starts with
+//! its whole minute quota.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -38,7 +31,6 @@ const BLOB_VERSION: u8 = 1;
 /// One shard of the table.
 #[derive(Default)]
 struct Shard {
-    /// The subjects of this shard.
     subjects: HashMap<SubjectKey, Counters>,
     /// True when `subjects` differs from the shard's last snapshot.
     dirty: bool,
@@ -51,18 +43,14 @@ pub(crate) struct MaintainStats {
     pub dropped: usize,
     /// Idle subjects evicted into the sketch because the table was over its size.
     pub evicted: usize,
-    /// Subjects in memory afterwards.
     pub remaining: usize,
 }
 
 /// One part of the table's state, snapshot and restored as a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Part {
-    /// The subjects of one shard (`0..256`).
     Subjects(usize),
-    /// The month sketch.
     MonthSketch,
-    /// The minute ledger.
     MinuteLedger,
 }
 
@@ -77,9 +65,7 @@ impl Part {
 
 /// What evicted subjects leave behind, under one lock.
 struct Sketches {
-    /// Month counts of evicted subjects.
     month: MonthSketch,
-    /// Minute windows of evicted subjects.
     minute: MinuteLedger,
 }
 
@@ -223,10 +209,9 @@ impl CounterTable {
         removed
     }
 
-    /// Hands each part changed since the last snapshot to `out`, encoded (`None` when it is
-    /// empty), and marks it unchanged. The minute ledger only with `include_minute` (it can
-    /// be large and only matters while a flood lasts, so a store may save it at shutdown
-    /// only).
+    /// Hands each part changed since the last snapshot to `out`, encoded (`None` when empty),
+    /// and marks it unchanged; the minute ledger only with `include_minute` (a store may save
+    /// it at shutdown only).
     pub fn snapshot(&self, include_minute: bool, mut out: impl FnMut(Part, Option<Vec<u8>>)) {
         for (i, shard) in self.shards.iter().enumerate() {
             let mut guard = shard.lock();

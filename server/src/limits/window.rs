@@ -1,17 +1,11 @@
 //! The counting windows behind every rate limit, as plain data with no locking: a bucketed
 //! sliding window (minute, day) and calendar-month (UTC) arithmetic.
 //!
-//! Why buckets and "conservative" summing: a sliding window must never admit more than its
-//! limit in ANY interval of its length, not just on average
-//! (docs/api.md, Rate limits). A window of `n` buckets
-//! of `b` ms counts, at time `t`, every bucket from `bucket(t) - n` to `bucket(t)`: that is
-//! `n + 1` buckets, so every request made in the last `n * b` ms is counted, plus at most
-//! one bucket of older requests. The price is that a request is released up to one bucket
-//! late (a request at 0.3 s stops counting in the minute window at 61 s, not at 60.3 s).
-//! Proof sketch of the guarantee: take any interval of length `n * b` and the last request
-//! admitted in it, at `t`. Every earlier admitted request `r` in the interval has
-//! `t - r <= n * b`, so `bucket(r) >= bucket(t) - n`: it was counted when `t` was checked,
-//! which found fewer than `limit`, hence at most `limit` in the interval.
+//! A window of `n` buckets of `b` ms counts, at `t`, the `n + 1` buckets from `bucket(t) - n`
+//! to `bucket(t)`: every request of the last `n * b` ms, plus at most one bucket of older
+//! ones (released up to a bucket late). So no interval of length `n * b` admits more than
+//! the limit: for the last request admitted in it, at `t`, every earlier one `r` has
+//! `bucket(r) >= bucket(t) - n` and was counted when `t` was checked.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -75,7 +69,6 @@ pub(crate) struct Bucket {
 pub(crate) struct Sliding {
     /// Buckets in strictly increasing `idx` order, none older than the last prune.
     buckets: VecDeque<Bucket>,
-    /// Sum of all `count`s in `buckets`.
     total: u64,
 }
 

@@ -1,8 +1,6 @@
-//! The labels of the pages in lt, en, pl and ru, read once from the embedded `i18n.toml`.
-//!
-//! One file holds every language, so a label cannot be added to one and forgotten in
-//! another (a unit test compares the four tables). Templates read the labels as `t.<key>`;
-//! sentences with values in them are filled here ([`Texts::fill`]), where the values are.
+//! The labels of the pages in lt, en, pl and ru, from the embedded `i18n.toml` (one file, so
+//! a label cannot be forgotten in one language; a unit test compares them). Templates read
+//! `t.<key>`; sentences with values are filled by [`Texts::fill`].
 
 use std::collections::BTreeMap;
 
@@ -16,9 +14,7 @@ const SOURCE: &str = include_str!("i18n.toml");
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(untagged)]
 pub enum Label {
-    /// A text.
     Text(String),
-    /// A list of texts.
     List(Vec<String>),
 }
 
@@ -36,9 +32,7 @@ pub enum TextsError {
 /// The labels of every language.
 #[derive(Debug)]
 pub struct Texts {
-    /// In [`Lang::ALL`] order.
     tables: [BTreeMap<String, Label>; 4],
-    /// The same, ready for the templates.
     values: [minijinja::Value; 4],
 }
 

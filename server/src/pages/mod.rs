@@ -1,19 +1,11 @@
 //! The calendar for people: server-rendered HTML pages over the catalog (README, Calendar
-//! pages).
+//! pages): `/` the current month, `/{YYYY}`, `/{YYYY}/{MM}`, `/{YYYY}/{MM}/{DD}`, `/vardai?q=`
+//! (`?lang=lt|en|pl|ru`); one stylesheet at `/static/style.<hash>.css`; an HTML 404 for any
+//! other path outside the API, data, docs and probes.
 //!
-//! - `/` the current month (Europe/Vilnius), `/{YYYY}` a year, `/{YYYY}/{MM}` a month,
-//!   `/{YYYY}/{MM}/{DD}` a day, `/vardai?q=` the name-day search; `?lang=lt|en|pl|ru`;
-//! - one stylesheet at `/static/style.<content hash>.css`, cacheable for a year;
-//! - any other path outside the API, the data, the docs and the probes: an HTML 404 with a
-//!   link to today.
-//!
-//! The templates (`templates/`) and the labels (`i18n.toml`) are embedded in the binary and
-//! compiled into one minijinja environment when the server starts; a unit test renders every
-//! template. A rendered page is kept in a cache of [`CACHE_BUDGET`] bytes under its strong
-//! ETag (built from exactly the page's inputs: dataset version, path, language, and today's
-//! date on pages that show it), so a page is rendered once and then costs about what a JSON
-//! answer costs. The gate routes the paths here after counting them against the per-IP
-//! limit of the pages.
+//! The embedded templates and labels are compiled once at start (a unit test renders every
+//! template). A page is cached ([`CACHE_BUDGET`] bytes) under its strong ETag, built from
+//! exactly its inputs (dataset version, path, language, and today on pages that show it).
 
 pub mod i18n;
 pub mod planning;
@@ -93,9 +85,7 @@ pub enum PagesError {
     /// A template does not compile.
     #[error("template {name}: {source}")]
     Template {
-        /// Its name.
         name: &'static str,
-        /// The compiler's error.
         source: minijinja::Error,
     },
     /// The translations do not parse.
@@ -107,13 +97,9 @@ pub enum PagesError {
 pub struct Pages {
     env: Environment<'static>,
     texts: Texts,
-    /// `/static/style.<hash>.css`.
     style_path: String,
-    /// The stylesheet's strong ETag (its hash).
     style_etag: HeaderValue,
-    /// The icon's strong ETag.
     favicon_etag: HeaderValue,
-    /// Rendered pages by their ETag.
     cache: ByteCache<Box<str>, Bytes>,
 }
 

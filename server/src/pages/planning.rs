@@ -1,7 +1,5 @@
-//! Planning the year for people: the page of a year's long weekends and bridges
-//! (`/{YYYY}/ilgieji-savaitgaliai`) and the home page's line about the next red day. The
-//! periods and the holiday dates are the catalog's (`crate::catalog`, `planning`); this
-//! only puts them into words.
+//! Planning the year for people: the long-weekends page (`/{YYYY}/ilgieji-savaitgaliai`)
+//! and the home page's next red day, in words (the facts are `crate::catalog::planning`'s).
 
 use std::cmp::Ordering;
 
@@ -28,15 +26,12 @@ struct Row {
     /// `YYYY-MM-DD` of its first and last day.
     start: String,
     end: String,
-    /// Its first day's page.
     href: String,
     /// "balandžio 4 d. – balandžio 6 d.".
     range: String,
-    /// Calendar days.
     days_off: u32,
     /// The leave days in words, grouped by month ("gruodžio 28, 29, 30, 31 d.").
     leave: String,
-    /// Number of leave days.
     leave_count: usize,
     /// Days off per leave day, in the page's number format ("2,75").
     efficiency: String,
@@ -210,15 +205,10 @@ impl Viewer<'_> {
 /// The next red day, for the home page.
 #[derive(Debug, Serialize)]
 pub struct NextRedDay {
-    /// The sentence.
     pub text: String,
-    /// `YYYY-MM-DD`.
     pub date: String,
-    /// Its day page.
     pub href: String,
-    /// Days from today.
     pub days: i64,
-    /// The long weekends of its year.
     pub long_weekends: String,
 }
 

@@ -22,21 +22,14 @@ pub const FAVICON_PATH: &str = "/favicon.ico";
 /// A page the server renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {
-    /// `/`: the current month.
     Home,
-    /// `/{YYYY}`: twelve months.
     Year(i32),
-    /// `/{YYYY}/{MM}`.
     Month(i32, u32),
     /// `/{YYYY}/ilgieji-savaitgaliai`: the year's long weekends and bridges.
     LongWeekends(i32),
-    /// `/{YYYY}/{MM}/{DD}`.
     Day(Date),
-    /// `/vardai?q=`.
     Search,
-    /// `/static/style.<hash>.css`.
     Style,
-    /// `/favicon.ico`.
     Favicon,
 }
 

@@ -1,6 +1,5 @@
-//! What each page shows, looked up in the catalog and put into words: the values the
-//! templates render. Nothing here decides a calendar fact; every status, holiday, transfer,
-//! name and working-time figure is the catalog's.
+//! What each page shows, looked up in the catalog and put into words for the templates
+//! (every calendar fact is the catalog's).
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
@@ -28,21 +27,15 @@ pub mod mark {
 /// What every page needs: the language, the labels, the links of the frame.
 #[derive(Debug, Serialize)]
 pub struct Frame {
-    /// `lt`, `en`, `pl` or `ru`.
     pub lang: &'static str,
-    /// The labels (`t.<key>`).
     pub t: minijinja::Value,
-    /// The stylesheet's path.
     pub css: String,
     /// The query that keeps the language on internal links: `""` for lt, `?lang=en`...
     pub q: String,
     /// The same, to follow another parameter: `""` or `&lang=en`.
     pub qa: String,
-    /// The page in each language.
     pub langs: Vec<LangLink>,
-    /// The current month's page.
     pub today_href: String,
-    /// The dataset version.
     pub version: String,
     /// The page's path (the grade form submits to it).
     pub path: String,
@@ -57,13 +50,9 @@ pub struct Frame {
 /// A link to the same page in another language.
 #[derive(Debug, Serialize)]
 pub struct LangLink {
-    /// Language code.
     pub code: &'static str,
-    /// The language's own name.
     pub name: &'static str,
-    /// The page in that language.
     pub href: String,
-    /// Whether this is the page's language.
     pub current: bool,
 }
 
@@ -165,11 +154,8 @@ pub fn day_path(date: Date) -> String {
 /// One day in a month grid.
 #[derive(Debug, Serialize)]
 pub struct Cell {
-    /// Day of the month.
     pub day: u32,
-    /// `YYYY-MM-DD`.
     pub date: String,
-    /// Its page.
     pub href: String,
     /// CSS classes: `weekend`, `red`, `dayoff`, `workday`, `short`, `school`, `today`.
     pub kinds: String,
@@ -180,14 +166,12 @@ pub struct Cell {
     pub label: String,
     /// Names of its red holidays or of its declared transfer, in the page's language.
     pub holidays: Vec<String>,
-    /// Its name days.
     pub names: Vec<String>,
 }
 
 /// One week row.
 #[derive(Debug, Serialize)]
 pub struct WeekRow {
-    /// ISO week number.
     pub number: u8,
     /// Monday to Sunday; `None` outside the month.
     pub cells: Vec<Option<Cell>>,
@@ -196,53 +180,37 @@ pub struct WeekRow {
 /// A weekday column header.
 #[derive(Debug, Serialize)]
 pub struct WeekdayHead {
-    /// Abbreviation.
     pub short: String,
-    /// Full name.
     pub full: String,
-    /// Saturday or Sunday.
     pub weekend: bool,
 }
 
 /// Working time of a period (5-day week).
 #[derive(Debug, Serialize)]
 pub struct Summary {
-    /// Working days.
     pub working_days: u32,
-    /// Working hours.
     pub working_hours: u32,
-    /// Days off.
     pub non_working_days: u32,
-    /// Shortened days.
     pub shortened_days: u32,
 }
 
 /// A month as a grid.
 #[derive(Debug, Serialize)]
 pub struct MonthGrid {
-    /// Heading: "2026 m. gruodis", "December 2026".
     pub title: String,
     /// The month's name alone, capitalized (the year page).
     pub name: String,
-    /// The month's page.
     pub href: String,
-    /// Column heads, Monday first.
     pub weekdays: Vec<WeekdayHead>,
-    /// The weeks.
     pub weeks: Vec<WeekRow>,
-    /// Its working time.
     pub summary: Summary,
 }
 
 /// Builds the pages' values from one catalog, in one language, on one day.
 pub struct Viewer<'a> {
-    /// The catalog.
     pub catalog: &'a Catalog,
-    /// The labels.
     pub texts: &'a Texts,
-    /// The page's language.
     pub lang: Lang,
-    /// Today in Vilnius.
     pub today: NaiveDate,
     /// The grade whose pupils' holidays are shown (`None`: those of any grade).
     pub grade: Option<u8>,
@@ -567,41 +535,28 @@ impl Viewer<'_> {
 /// A pupils' holiday period on the day page.
 #[derive(Debug, Serialize)]
 pub struct SchoolLine {
-    /// Its name.
     pub name: String,
-    /// First day off, `YYYY-MM-DD`.
     pub start: String,
-    /// Last day off, `YYYY-MM-DD`.
     pub end: String,
-    /// The first day in words.
     pub start_text: String,
-    /// The last day in words.
     pub end_text: String,
-    /// Its grades in words.
     pub grades: String,
 }
 
 /// A name found by the search page.
 #[derive(Debug, Serialize)]
 pub struct SearchResult {
-    /// The name.
     pub name: String,
-    /// Whether it is the query itself.
     pub exact: bool,
-    /// Gender in words.
     pub gender: String,
-    /// Its days.
     pub dates: Vec<SearchDate>,
 }
 
 /// A day of a found name.
 #[derive(Debug, Serialize)]
 pub struct SearchDate {
-    /// In words: "birželio 24 d.".
     pub label: String,
-    /// `MM-DD`.
     pub month_day: String,
-    /// Its page this year, when served.
     pub href: Option<String>,
 }
 

@@ -1,18 +1,12 @@
 //! The local admin channel: a Unix socket (mode 0600) in the state directory through which
-//! `kalendorius-server keys ...` reaches a running server, so sled keeps a single writer
-//! and a revocation takes effect at once, without a restart.
+//! `kalendorius-server keys ...` reaches a running server (sled allows a single writer, and
+//! a revocation takes effect at once).
 //!
-//! Protocol: one JSON object per line each way. The client sends an [`AdminRequest`]
-//! (`{"op":"list"}`, `{"op":"revoke","id":"0123456789abcdef"}`, ...; an `id` may be a
-//! unique prefix, resolved by the server) and reads one
-//! [`AdminResponse`] line (`{"result":"keys","views":[...]}`, `{"result":"error",
-//! "message":"..."}`, ...). A connection may carry several requests. Request lines are
-//! capped at 8 MiB (an import of some 25 000 keys), connections idle for 30 s are closed,
-//! at most 8 are served at once, and peers whose uid is neither the server's nor root's are
-//! refused: the socket's mode is the first guard, the peer check the second.
-//!
-//! The commands and their answers are those of `crate::state::key_admin`; the server runs
-//! them through the same code as the direct path (no server running), so both behave alike.
+//! One JSON object per line each way: an [`AdminRequest`] (`{"op":"list"}`, ...) in, an
+//! [`AdminResponse`] out; several per connection. Lines are capped at 8 MiB (an import of
+//! some 25 000 keys), idle connections closed after 30 s, at most 8 served at once, and
+//! peers other than the server's uid or root refused. The commands run the same code as
+//! without a server (`crate::state::key_admin`).
 
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
@@ -51,9 +45,7 @@ pub enum AdminClientError {
     /// The socket exists but cannot be used (permissions, I/O, timeout).
     #[error("admin socket {path}: {source}")]
     Io {
-        /// The socket.
         path: PathBuf,
-        /// The cause.
         source: std::io::Error,
     },
     /// The request is longer than the server accepts.
@@ -61,18 +53,10 @@ pub enum AdminClientError {
         "the request ({bytes} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
          socket accepts"
     )]
-    TooLarge {
-        /// Its length.
-        bytes: usize,
-    },
+    TooLarge { bytes: usize },
     /// The server's answer was not a valid response.
     #[error("admin socket {path}: unexpected answer from the server: {detail}")]
-    Protocol {
-        /// The socket.
-        path: PathBuf,
-        /// What was wrong.
-        detail: String,
-    },
+    Protocol { path: PathBuf, detail: String },
 }
 
 /// Sends one request to the server listening on `socket`. `Ok(None)` means no server is
@@ -121,9 +105,7 @@ pub fn request(
 
 /// A bound admin socket, not yet serving.
 pub(crate) struct AdminListener {
-    /// The listening socket.
     listener: std::os::unix::net::UnixListener,
-    /// Where it is bound.
     path: PathBuf,
     /// Identity (device, inode) of the socket file, so shutdown removes only our own.
     file_id: (u64, u64),
@@ -133,19 +115,15 @@ pub(crate) struct AdminListener {
 
 /// A serving admin socket.
 pub(crate) struct AdminHandle {
-    /// The accept loop.
     task: tokio::task::JoinHandle<()>,
-    /// Where it is bound.
     path: PathBuf,
-    /// Identity of the socket file.
     file_id: (u64, u64),
 }
 
 impl AdminListener {
-    /// Binds `path` with mode 0600. A stale socket file is replaced; a live one (another
-    /// server answers) or a non-socket file is an error. The socket is created inside a
-    /// fresh 0700 directory, restricted, then renamed into place, so there is no moment
-    /// when another user could connect.
+    /// Binds `path` with mode 0600, replacing a stale socket (a live one or another file is an
+    /// error). The socket is made in a fresh 0700 directory and renamed into place, so no other
+    /// user can ever connect.
     pub fn bind(path: &Path) -> std::io::Result<AdminListener> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {

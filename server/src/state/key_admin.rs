@@ -1,17 +1,11 @@
 //! Key administration as rules: a command and the key table in, the changes to store and
-//! the answer out, with no store in sight. Each store persists the changes its own way
-//! (sled in one atomic batch under its admin lock, Redis in a script that first compares
-//! the keys' version token), so the admin socket, the key tool on sled and the key tool
-//! on Redis follow the same rules and give the same messages.
+//! the answer out. Each store persists the changes its own way (sled in one batch, Redis in
+//! a script that compares the version token), so every path gives the same answers.
+//! Commands travel as JSON (the admin socket's protocol); an `id` may be a unique prefix.
 //!
-//! Commands travel as JSON (the protocol of the admin socket, module `admin`): an
-//! [`AdminRequest`] in, an [`AdminResponse`] out. An `id` may be a unique prefix.
-//!
-//! Import is all-or-nothing. Every record is checked (hash and id consistent, owner and
-//! limits valid) and compared with the stored keys: a record equal to a stored one changes
-//! nothing; one that is absent is added; one whose key is stored with other attributes
-//! (limits, expiry, revoked) is a conflict that refuses the whole import unless `replace`
-//! is given; one whose id belongs to a different stored key is always refused.
+//! Import is all-or-nothing: every record is checked and compared with the stored keys;
+//! equal ones change nothing, absent ones are added, one stored with other attributes is a
+//! conflict unless `replace`, and an id of a different stored key is always refused.
 
 use std::collections::HashMap;
 
@@ -28,56 +22,37 @@ const LISTED_CONFLICTS: usize = 5;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum AdminRequest {
-    /// Issue a key.
     Create {
-        /// Who the key is for.
         owner: String,
         /// Per-minute limit; `None` = the configured default.
         per_minute: Option<u64>,
         /// Per-day limit; `None` = the configured default.
         per_day: Option<u64>,
-        /// Expiry; `None` = never.
         expires: Option<DateTime<Utc>>,
     },
-    /// All keys.
     List,
-    /// One key.
     Show {
-        /// Its id.
         id: String,
     },
-    /// Revoke a key.
     Revoke {
-        /// Its id.
         id: String,
     },
-    /// Undo a revocation.
     Restore {
-        /// Its id.
         id: String,
     },
-    /// Delete a key and its counters.
     Delete {
-        /// Its id.
         id: String,
     },
-    /// Change a key's limits.
     SetLimits {
-        /// Its id.
         id: String,
-        /// New per-minute limit, if changing.
         per_minute: Option<u64>,
-        /// New per-day limit, if changing.
         per_day: Option<u64>,
     },
-    /// Every stored record (a backup).
     Export {
-        /// Add each key's usage (informational).
         counters: bool,
     },
     /// Merge records into the stored keys, all or none (see the module documentation).
     Import {
-        /// The records.
         records: Vec<KeyRecord>,
         /// Let records replace differing stored versions of the same key.
         replace: bool,
@@ -87,23 +62,14 @@ pub enum AdminRequest {
 /// What an operator may see of a key: never its plaintext or full hash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyView {
-    /// Short id.
     pub id: String,
-    /// Who it was issued to.
     pub owner: String,
-    /// Requests per sliding minute.
     pub per_minute: u64,
-    /// Requests per sliding day.
     pub per_day: u64,
-    /// Creation time.
     pub created: DateTime<Utc>,
-    /// Expiry, if any.
     pub expires: Option<DateTime<Utc>>,
-    /// False once revoked.
     pub active: bool,
-    /// True when `expires` has passed.
     pub expired: bool,
-    /// Requests counted in the last minute.
     pub used_minute: u64,
     /// Requests counted in the last 24 h.
     pub used_day: u64,
@@ -133,7 +99,6 @@ impl KeyView {
 pub struct ImportReport {
     /// Records that were not stored and now are.
     pub added: usize,
-    /// Records equal to a stored one.
     pub unchanged: usize,
     /// Stored records replaced by the file's version (only with `replace`).
     pub replaced: usize,
@@ -145,42 +110,28 @@ pub struct ImportReport {
 pub enum AdminResponse {
     /// A key was issued; `key` is its plaintext, sent this once.
     Created {
-        /// The plaintext key.
         key: String,
-        /// The new key.
         view: KeyView,
     },
-    /// One key (show, revoke, restore, set-limits).
     Key {
-        /// The key after the operation.
         view: KeyView,
         /// False when the operation changed nothing (revoking a revoked key, restoring an
         /// active one, or `show`).
         changed: bool,
     },
-    /// A key was deleted.
     Deleted {
-        /// Its id.
         id: String,
-        /// Who it was issued to.
         owner: String,
     },
-    /// All keys, oldest first.
     Keys {
-        /// The keys.
         views: Vec<KeyView>,
     },
-    /// Every stored record, oldest first.
     Exported {
-        /// The records.
         records: Vec<ExportedKey>,
     },
-    /// An import was applied.
     Imported {
-        /// What it did.
         report: ImportReport,
     },
-    /// The request failed and changed nothing.
     Error {
         /// For the operator; never contains key material.
         message: String,

@@ -1,11 +1,9 @@
 //! API keys (docs/api.md, Keys): generation, hashing, validation of key attributes, and the
 //! in-memory key table the hot path authenticates against.
 //!
-//! A key is `ltk_` + 32 random bytes from the OS in lower-case hex (256 bits). Only its
-//! SHA-256 is stored; the plaintext exists once, in the answer to `keys create`, and is
-//! never logged or echoed in an error. Lookup is a hash-map probe by the SHA-256 of what
-//! the client presented: an attacker controls the input but not its hash, so timing says
-//! nothing useful about stored keys.
+//! A key is `ltk_` + 32 random bytes in hex. Only its SHA-256 is stored (the plaintext is
+//! shown once, never logged); lookup probes a hash map by the SHA-256 of what the client
+//! sent, so timing says nothing useful about stored keys.
 
 use std::collections::HashMap;
 
@@ -38,9 +36,8 @@ impl std::fmt::Debug for PresentedKey {
     }
 }
 
-/// Stable identifier of a stored key: the first 16 hex characters of the SHA-256 of the
-/// plaintext (what `keys list` shows; `keys show/revoke/...` take it or a unique prefix of
-/// it). Also names the key's rate-limit counters.
+/// A stored key's id: the first 16 hex characters of its SHA-256 (what `keys list` shows);
+/// also names its counters.
 pub type KeyId = String;
 
 /// A stored key, as the server sees it after a successful lookup.
@@ -52,21 +49,16 @@ pub struct KeyRecord {
     pub hash: String,
     /// Who the key was issued to (logged instead of the key).
     pub owner: String,
-    /// Requests per sliding 60 s.
     pub per_minute: u64,
-    /// Requests per sliding 24 h.
     pub per_day: u64,
-    /// Creation time.
     pub created: DateTime<Utc>,
     /// Expiry: the first instant the key is refused; `None` = never.
     pub expires: Option<DateTime<Utc>>,
-    /// False once revoked.
     pub active: bool,
 }
 
-/// One line of `keys export` (and of a file `keys import` reads): a stored record exactly
-/// as stored (its hash, never the key), with the key's usage at export time when asked for
-/// (`--counters`; informational, import ignores it).
+/// One line of `keys export` / `keys import`: a record as stored, with the key's usage when
+/// asked for (`--counters`; ignored by import).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExportedKey {
     /// The record.
@@ -116,9 +108,7 @@ pub enum KeyAdminError {
         if *.count > .candidates.len() { format!(" and {} more", .count - .candidates.len()) } else { String::new() }
     )]
     AmbiguousId {
-        /// The prefix as given (normalised).
         prefix: String,
-        /// How many keys start with it.
         count: usize,
         /// The first few of their ids, sorted.
         candidates: Vec<KeyId>,
@@ -129,20 +119,10 @@ pub enum KeyAdminError {
          `keys create`)",
         .expired.format("%Y-%m-%dT%H:%M:%SZ")
     )]
-    RestoreExpired {
-        /// The key.
-        id: KeyId,
-        /// Its expiry.
-        expired: DateTime<Utc>,
-    },
+    RestoreExpired { id: KeyId, expired: DateTime<Utc> },
     /// A limit outside `1..=MAX_LIMIT`.
     #[error("{what} must be a whole number between 1 and {MAX_LIMIT}, got {got}")]
-    InvalidLimit {
-        /// Which limit ("per-minute" or "per-day").
-        what: &'static str,
-        /// The rejected value.
-        got: u64,
-    },
+    InvalidLimit { what: &'static str, got: u64 },
     /// An expiry not after the current time.
     #[error("expiry {0} is not in the future")]
     ExpiryNotInFuture(DateTime<Utc>),
@@ -160,7 +140,6 @@ pub enum KeyAdminError {
     InvalidRecord {
         /// The record's id as given (or its position when it has none).
         id: String,
-        /// What is wrong.
         reason: String,
     },
     /// Imported records differ from stored keys; nothing was imported.
@@ -172,7 +151,6 @@ pub enum KeyAdminError {
         if *.replaceable { " (--replace imports the file's version of them)" } else { "" }
     )]
     ImportConflict {
-        /// How many records conflict.
         count: usize,
         /// The first few of their ids, sorted.
         ids: Vec<String>,

@@ -1,28 +1,15 @@
 //! `kalendorius-server keys create|list|show|revoke|restore|delete|set-limits|export|import`:
-//! how maintainers issue and manage API keys (README.md, Issuing API keys) and back
-//! them up.
+//! how maintainers issue, manage and back up API keys (README.md, Issuing API keys).
 //!
-//! When a server is running on the state directory, the command goes through its admin
-//! socket (`crate::state::admin`): sled allows one process per database, and the change takes
-//! effect in the server at once. When none is running, the command opens the database
-//! itself. Either way the same code (`State::execute`) does the work, including resolving
-//! an id prefix to a key.
+//! With a server running on the state directory the command goes through its admin socket
+//! (sled allows one process per database; the change takes effect at once), else it opens
+//! the database itself; with `--state redis://...` it goes to Redis. The rules are the same
+//! everywhere (`crate::state::key_admin`).
 //!
-//! With a Redis store (`--state redis://...`) the command goes to Redis directly
-//! (`crate::state::store::redis::execute`, with the same rules): every server using that
-//! Redis honours it within a second.
-//!
-//! The state directory: every command first prints `state: <absolute path>` (or the Redis
-//! URL) to stderr, so a command run on the wrong directory never goes unnoticed. Only
-//! `create` and `import` may bring a state database into existence (and then say so on
-//! stderr); every other command refuses a directory without one, rather than answering
-//! "no keys".
-//!
-//! Output: `create` prints the key's attributes, then the key alone on the last line of
-//! stdout (the only time it is ever shown). `list` and `show` never print key material.
-//! `export` prints one JSON record per line (hashes, never keys), or writes them to a file
-//! it replaces atomically; `import` reads such lines. Bad input exits non-zero with a
-//! message and changes nothing.
+//! Every command first prints `state: <absolute path or URL>` to stderr, so a wrong
+//! directory never goes unnoticed; only `create` and `import` may create a database (and say
+//! so). `create` prints the key alone on the last line of stdout, the only time it is shown;
+//! nothing else prints key material. Bad input exits non-zero and changes nothing.
 
 use std::io::{BufRead as _, Write};
 use std::path::{Path, PathBuf};
@@ -162,10 +149,8 @@ pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
 }
 
 /// The instant a key given `--expires date` stops working: 00:00 of the next day in
-/// Europe/Vilnius, in UTC (so the key works through the whole of `date` there, whichever of
-/// UTC+2 and UTC+3 is in force). Lithuania changes its clocks at 03:00 and 04:00, so
-/// midnight always exists once; should a day ever start at another time (a gap at
-/// midnight), it starts at the first local time that exists. `None` past chrono's range.
+/// Europe/Vilnius, in UTC (or the first local time that exists, should midnight ever be in
+/// a gap). `None` past chrono's range.
 pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
     let midnight = date.succ_opt()?.and_hms_opt(0, 0, 0)?;
     // A gap is at most a couple of hours; look for the first minute that exists.
@@ -186,10 +171,8 @@ pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> an
     run_with_output(cmd, state, limits, &mut out, &mut notes)
 }
 
-/// Runs a keys command, printing its output to `out` and notes to `notes`: first the
-/// state directory it uses (`state: <absolute path>`), and `created a new state database
-/// at <path>` when it created one (what `run` does, testable). Every command but `create`
-/// and `import` refuses a directory that holds no state database.
+/// Runs a keys command with its output to `out` and notes (`state: ...`, `created a new
+/// state database at ...`) to `notes`.
 pub fn run_with_output(
     cmd: KeysCommand,
     state: &StateLocation,

@@ -1,15 +1,9 @@
-//! The text log format for files and collectors: one line per event,
-//! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`.
-//!
-//! This is the default format of `tracing_subscriber::fmt` without colours, written without
-//! going through `core::fmt` for the common field types. The access line is written once per
-//! request, and the general-purpose formatter cost about as much as the rest of a small
-//! `/laisvadienis` request (README, Performance). `super::access` writes the access line with
-//! the same writers, straight into the log buffer. At a terminal the server keeps the default
-//! formatter, with colours.
-//!
-//! Strings are quoted and escaped as `Debug` does, so no field value (a key owner, say) can
-//! start a new line or forge a field.
+//! The text log format: one line per event,
+//! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`,
+//! as `tracing_subscriber::fmt`'s default without colours, but without `core::fmt` for the
+//! common field types (the general formatter cost as much as the rest of a small request).
+//! `super::access` uses the same writers. Strings are quoted and escaped as `Debug` does,
+//! so no value can start a line or forge a field. At a terminal the default formatter stays.
 
 use std::cell::Cell;
 use std::fmt;
@@ -106,10 +100,8 @@ fn is_plain(value: &str) -> bool {
     })
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, written into `buf`.
-///
-/// The part down to the second is kept per thread and reused while the second lasts: a busy
-/// server writes thousands of lines a second, and only their microseconds differ.
+/// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, into `buf`; the part down to the second is
+/// reused per thread while the second lasts.
 fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     thread_local! {
         /// The Unix second last written, and its `YYYY-MM-DDTHH:MM:SS.`.

@@ -25,7 +25,6 @@ pub enum AuthError {
 /// Whose requests one check counts.
 #[derive(Debug, Clone, Copy)]
 pub enum Counted<'a> {
-    /// An address on a public endpoint.
     Public(IpAddr, PublicEndpoint),
     /// An API key (all keyed endpoints together).
     Key(&'a KeyRecord),

@@ -1,9 +1,6 @@
-//! Where keys and counters live ([`StateLocation`], the `state` setting) and why a store
-//! cannot be opened there ([`StateError`]).
-//!
-//! The setting is a directory for sled, or a `redis://` / `rediss://` URL. The password of
-//! Redis is never part of it (it would show on command lines and in process lists): it
-//! comes from the environment variable [`REDIS_PASSWORD_ENV`].
+//! Where keys and counters live ([`StateLocation`], the `state` setting: a sled directory or
+//! a `redis://` / `rediss://` URL) and why a store cannot be opened there ([`StateError`]).
+//! The Redis password comes from [`REDIS_PASSWORD_ENV`], never the URL (command lines show).
 
 use std::path::{Path, PathBuf};
 
@@ -54,9 +51,8 @@ impl StateLocation {
         Ok(location)
     }
 
-    /// Checks that a Redis URL can be used: no password in it, TLS built if asked for.
-    /// Done when the store is opened rather than when the setting is read, so that no
-    /// message quotes a URL with a password in it (clap's and TOML's would).
+    /// Checks that a Redis URL can be used (no password in it, TLS built if asked for), when
+    /// the store opens, so no message quotes a URL with a password (clap's and TOML's would).
     pub fn check(&self) -> Result<(), LocationError> {
         let StateLocation::Redis(text) = self else {
             return Ok(());
@@ -135,10 +131,7 @@ pub enum StateError {
          admin socket did not answer)",
         .dir.display()
     )]
-    InUse {
-        /// The state directory.
-        dir: PathBuf,
-    },
+    InUse { dir: PathBuf },
     /// The database is incomplete or does not match its integrity records: refused, so a
     /// server never starts with fewer keys than it had.
     #[error(
@@ -147,7 +140,6 @@ pub enum StateError {
         .dir.display()
     )]
     Damaged {
-        /// The state directory.
         dir: PathBuf,
         /// What is wrong, e.g. "expected 12 keys, found 7".
         detail: String,
@@ -155,11 +147,9 @@ pub enum StateError {
     /// A file-system or sled operation failed.
     #[error("cannot {action} the state database at {}: {message}", .dir.display())]
     Storage {
-        /// The state directory.
         dir: PathBuf,
         /// What was being done ("open", "read", "write counters to", ...).
         action: &'static str,
-        /// The cause, one phrase.
         message: String,
     },
 }

@@ -1,14 +1,9 @@
-//! [`Store`]: keys and counters, held either by this process's sled database (`sled`, the
-//! default) or by a Redis (or Valkey) server shared by several processes (`redis`).
-//!
-//! The request gate asks the store two things, both async: [`Store::authenticate`] and
-//! [`Store::check`]. The sled store answers from memory within the first poll (its futures
-//! are ready at once: the gate polls them once, without boxing); the Redis store waits for
-//! Redis. When Redis cannot be reached, a check answers [`StateUnavailable`]: the gate lets
-//! public requests through uncounted and refuses keyed ones with 503 `state_unavailable`.
-//!
-//! Key administration ([`crate::state::key_admin`]) is the same rules on both; each store
-//! persists the changes they decide.
+//! [`Store`]: keys and counters in this process's sled database (`sled`, the default) or in
+//! a Redis shared by several processes (`redis`). The gate asks it [`Store::authenticate`]
+//! and [`Store::check`]: sled answers within the first poll (polled once, no boxing), Redis
+//! is awaited; when Redis cannot be reached a check answers [`StateUnavailable`] (public
+//! requests pass uncounted, keyed ones get 503). Both persist the changes the rules of
+//! [`crate::state::key_admin`] decide.
 
 pub mod check;
 pub mod location;
@@ -32,7 +27,6 @@ use sled::State;
 /// Keys and counters, wherever they live. Cheap to clone.
 #[derive(Clone)]
 pub enum Store {
-    /// This process's sled database.
     Sled(Arc<State>),
     /// A Redis server shared with other processes.
     Redis(Arc<RedisState>),

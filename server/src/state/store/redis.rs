@@ -1,50 +1,28 @@
-//! The Redis (or Valkey) store: API keys and every rate-limit counter in one Redis server
-//! shared by several server processes, so that they count together (README, Running
-//! several processes).
+//! The Redis (or Valkey) store: keys and every rate-limit counter in one Redis shared by
+//! several server processes, so that they count together (README, Running several processes).
 //!
-//! Layout (every name starts with [`PREFIX`]):
-//! - `keys`: a hash, key id → the key's record as JSON (the SHA-256 of the key, never the
-//!   key itself: the same records as sled holds); `keys:version`: a random token rewritten
-//!   with every key change;
-//! - `s:<subject>`: a subject's hash: its sliding minute (fields `m<second>`, `m:lo`, ...),
-//!   its clock and, for a key, its sliding day (`d<minute>`, ...); the subject is
-//!   `p:<endpoint>:<address>` or `k:<key id>`;
-//! - `mo:<month>:<bucket>`: the calendar-month (UTC) counts of public subjects, a hash of
-//!   subject → count, the subjects spread over [`MONTH_BUCKETS`] hashes.
+//! Layout (every name starts with [`PREFIX`]): `keys`, a hash of key id → record JSON (the
+//! records sled holds), and `keys:version`, a token rewritten with every key change;
+//! `s:<subject>` (`p:<endpoint>:<address>` or `k:<key id>`), a subject's sliding minute
+//! (`m<second>`, `m:lo`, ...), clock and, for a key, sliding day (`d<minute>`, ...);
+//! `mo:<month>:<bucket>`, the month counts of public subjects spread over [`MONTH_BUCKETS`]
+//! hashes.
 //!
-//! The script `redis_check.lua` checks and counts one request against all of a subject's
-//! windows in one atomic step, with the buckets and the decisions of `crate::limits` (a
-//! test compares the two stores decision by decision). Every entry expires when nothing in
-//! it counts any more, so an address flood leaves nothing behind: a subject's hash after
-//! 61 s (a key's after a day), a month hash when its month ends. The month count is thus
-//! the one thing a flooding address leaves for long, which is why it lives in small shared
-//! hashes (Redis stores a small hash as one packed list): 77 bytes an address after 300 000
-//! addresses, about 40 for the entry and the rest the hashes' own overhead, which more
-//! addresses share more thinly; a key of its own per address took about twice as much.
+//! `redis_check.lua` checks and counts a request against all of a subject's windows in one
+//! atomic step, with the decisions of `crate::limits` (a test compares the two stores).
+//! Every entry expires once nothing in it counts, so a flood leaves only month counts, kept
+//! in small shared hashes (packed lists): about 77 bytes an address, half of a key each.
 //!
-//! Key administration (the key tool, `kalendorius-server keys --state redis://...`, see
-//! [`execute`]) talks to Redis directly: no server needs to run. One command is one
-//! transaction with the rules of `crate::state::key_admin`: the records are read with the
-//! version token (atomically), the rules decide the changes, and a script writes them
-//! only if the token is still the one read; otherwise the command runs again on the new
-//! records.
+//! The key tool ([`execute`]) talks to Redis directly: the records are read with the version
+//! token, `crate::state::key_admin` decides, and a script writes only if the token is
+//! unchanged (else the command runs again). Servers read keys from a copy that
+//! [`RedisState::run_background`] reloads when the version changes (every [`REFRESH`]); a
+//! key the copy lacks is looked up in Redis at once.
 //!
-//! Keys are read from a copy in memory, which the background task
-//! ([`RedisState::run_background`]) reloads whenever `keys:version` changes; it looks every
-//! [`REFRESH`], so a key revoked or re-limited through any process or the key tool is
-//! honoured everywhere within one second. A key the copy does not hold is looked up in Redis
-//! at once, so a new key works on every process as soon as the tool has printed it.
-//!
-//! Failure: one connection (`redis::aio::ConnectionManager`, which multiplexes concurrent
-//! requests and reconnects), made by the background task, with short timeouts. When a
-//! command fails, the store counts as unreachable and checks answer [`StateUnavailable`] at
-//! once, without waiting for Redis, until the background task reaches Redis again (it
-//! tries every [`REFRESH`]). The gate then
-//! lets public requests through uncounted (logged as a warning at most once a second) and
-//! refuses keyed ones with 503: recovery needs no restart.
-//!
-//! The time of each command on the request path (`check`, `key_lookup`) and of the
-//! background task's `refresh` goes to the store's [`RedisMetrics`] (`crate::metrics`).
+//! Failure: one multiplexed, reconnecting connection with short timeouts. After a failed
+//! command checks answer [`StateUnavailable`] at once until the background task reaches
+//! Redis again: public requests pass uncounted (warned at most once a second), keyed ones
+//! get 503; no restart needed. Command times go to [`RedisMetrics`].
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -123,13 +101,7 @@ fn keys_version() -> String {
 /// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
 /// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
-    let tag = match endpoint {
-        PublicEndpoint::Laisvadienis => "l",
-        PublicEndpoint::Days => "d",
-        PublicEndpoint::Pages => "h",
-        PublicEndpoint::Feeds => "f",
-        PublicEndpoint::Data => "j",
-    };
+    let tag = char::from(endpoint.tag());
     format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
 }
 
@@ -190,7 +162,6 @@ fn manager_config() -> redis::aio::ConnectionManagerConfig {
 pub struct RedisState {
     /// The URL as configured (no password in it).
     url: String,
-    /// For the first connection.
     client: redis::Client,
     /// The connection, multiplexed and reconnecting once made; made by the background
     /// task (so a server starts while Redis is down).
@@ -209,7 +180,6 @@ pub struct RedisState {
     last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
     check: redis::Script,
-    /// The commands' latencies.
     metrics: RedisMetrics,
 }
 
@@ -268,11 +238,9 @@ impl RedisState {
         self.reachable.load(Ordering::Relaxed)
     }
 
-    /// Looks up a presented key. Never logs it. The copy in memory answers for the keys it
-    /// holds (revocations and new limits reach it within [`REFRESH`]); a key it does not
-    /// hold is looked up in Redis (one read), so a key is usable on every process as soon
-    /// as the tool has created it. While Redis is unreachable the copy may be stale (a
-    /// revocation could be missed): refused as unavailable.
+    /// Looks up a presented key (never logged): from the copy in memory, or for a key it does
+    /// not hold from Redis, so a new key works at once. While Redis is unreachable the copy may
+    /// be stale: refused as unavailable.
     pub async fn authenticate(
         &self,
         key: &PresentedKey,

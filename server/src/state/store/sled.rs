@@ -1,25 +1,15 @@
 //! The sled store: keys and rate-limit counters in their own sled database (default
-//! `var/state`), separate from the dataset so regenerating never touches them.
+//! `var/state`), apart from the dataset.
 //!
-//! One `sled::Db` per process lifetime, opened with a small cache (sled defaults to 1 GiB).
-//! Keys and counters are loaded into memory at open and every decision is made in memory:
-//! the hot path never waits on disk. Key changes are rare and written through (and
-//! flushed) before they are acknowledged; counters are persisted by `run_background` at
-//! least once a second in one batch (`persist`), and by `flush` on shutdown. Counters are
-//! stored as one blob per part of the limiter's snapshot (256 subject groups and two
-//! eviction sketches), not one entry per counter: sled's memory grows with the number of
-//! keys written. `run_background` also serves the admin socket (`crate::state::admin`),
-//! because sled allows one process per database: while the server runs,
-//! `kalendorius-server keys ...` talks to it.
+//! Keys and counters are loaded at open and every decision is made in memory. Key changes
+//! are written through and flushed before they are acknowledged; counters are persisted at
+//! least once a second in one batch (`persist`) and on shutdown, as one blob per part of the
+//! limiter's snapshot (sled's memory grows with the number of keys written). Since sled
+//! allows one process per database, `run_background` also serves the admin socket
+//! (`crate::state::admin`) the key tool talks to while the server runs.
 //!
-//! Integrity (`integrity`): `open` refuses a damaged database (missing files, fewer or
-//! other keys than recorded, counter blobs that do not match their manifest) with one line
-//! saying how to restore it, rather than starting with fewer keys. Backups are `keys
-//! export` / `keys import`, which work while the server runs.
-//!
-//! Clock: every decision takes `now` from the caller (tests pass a fixed clock). All checks
-//! on one `State` should use the same clock; the background pruning follows the latest
-//! `now` any check has used.
+//! `open` refuses a damaged database (`integrity`) with one line saying how to restore it.
+//! Every decision takes `now` from the caller; background pruning follows the latest one.
 
 mod integrity;
 mod persist;
@@ -43,9 +33,7 @@ use integrity::{sled_message, Layout, SetDigest};
 
 /// Name of the sled tree holding key records (id → JSON `KeyRecord`).
 const KEYS_TREE: &str = "keys";
-/// Name of the sled tree holding counters: `shard/NNN` → blob of one table shard (see
-/// `limits::table`), `sketch/month` and `ledger/minute` → what eviction keeps (see
-/// `limits::sketch`).
+/// The sled tree of counter blobs (`shard/NNN`, `sketch/month`, `ledger/minute`).
 const COUNTERS_TREE: &str = "counters";
 
 /// The key of a blob in the counters tree.
@@ -67,11 +55,8 @@ fn blob_of(key: &[u8]) -> Option<Part> {
 pub struct StateOptions {
     /// sled page-cache size in bytes (sled's own default is 1 GiB).
     pub cache_capacity: u64,
-    /// Subjects (IP-endpoint pairs and keys) kept in memory; past it, public ones are
-    /// evicted: their minute windows exactly into `limits::ledger`, their month counts
-    /// into a sketch that never undercounts (`limits::sketch`). Eviction loses nothing a
-    /// client would notice, so the table is kept small: under a flood it refills with
-    /// every new address between two maintenance passes.
+    /// Subjects kept in memory; past it, idle public ones are evicted (minute windows exactly
+    /// into `limits::ledger`, month counts into `limits::sketch`, which never undercounts).
     pub max_subjects: usize,
     /// How long `open` retries while another handle still holds sled's file lock (a
     /// `State` dropped a moment ago, or a `keys` command finishing).
@@ -96,15 +81,12 @@ pub struct State {
     keys_tree: sled::Tree,
     /// Counter blobs, written in batches by `persist`.
     counters_tree: sled::Tree,
-    /// The state directory (for messages).
     dir: PathBuf,
     /// Limits of the public endpoints and defaults of new keys (validated).
     limits: LimitsConfig,
-    /// Tuning.
     options: StateOptions,
     /// All keys; the hot path takes the read lock only.
     keys: RwLock<KeyTable>,
-    /// All counters.
     table: CounterTable,
     /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
     /// order; holds the digest of the key records sled holds (see `integrity`).
@@ -271,9 +253,8 @@ impl State {
         &self.dir
     }
 
-    /// Whether the database is still usable, for the readiness probe: its directory is in
-    /// place (what is written to a removed one would not survive a restart) and a read of
-    /// the keys tree succeeds. Cheap: one `stat` and one read from sled's cache.
+    /// Whether the database is still usable (`/ready`): its directory exists and a read of
+    /// the keys tree succeeds.
     pub fn is_usable(&self) -> bool {
         self.dir.is_dir() && self.keys_tree.first().is_ok()
     }
@@ -337,9 +318,8 @@ impl State {
             .usage(&SubjectKey::public(ip, endpoint), now.timestamp_millis())
     }
 
-    /// What sled holds right now for `ip` on `endpoint` at `now`, as (minute, month)
-    /// counts, ignoring memory: what a crash at this instant would keep. For diagnostics
-    /// and tests; reads sled.
+    /// What sled holds for `ip` on `endpoint` at `now` as (minute, month), ignoring memory:
+    /// what a crash now would keep (diagnostics and tests).
     pub fn stored_public_usage(
         &self,
         ip: IpAddr,
@@ -355,10 +335,8 @@ impl State {
         self.stored_usage(&SubjectKey::key(id), now)
     }
 
-    /// Runs one background round synchronously: persists changed counters (without
-    /// waiting for the disk) and prunes memory, evicting idle subjects beyond
-    /// `max_subjects`. `run_background` does this on its own; tests and tools call it to
-    /// avoid waiting.
+    /// One background round now: persists changed counters (without waiting for the disk)
+    /// and prunes memory, evicting idle subjects beyond `max_subjects`.
     pub fn maintain_now(&self) -> Result<(), StateError> {
         self.persist_counters(true, false)
             .map_err(sled_error(&self.dir, "write counters to"))?;
@@ -370,9 +348,8 @@ impl State {
         self.table.len()
     }
 
-    /// Carries out a key administration command at `now` (blocking: key changes flush
-    /// sled): the rules of `key_admin` on the keys in memory, their changes written to
-    /// sled, and each key shown with its usage.
+    /// Carries out a key administration command at `now` (blocking): the rules of
+    /// `key_admin`, their changes written to sled, each key shown with its usage.
     pub fn execute(&self, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
         let decided = |keys: &KeyTable| key_admin::decide(request, keys, &self.limits, now);
         let mut response = match self.change(decided) {
@@ -467,15 +444,11 @@ impl State {
         Ok(answer)
     }
 
-    /// Writes key records to sled and deletes the records of `removed` ids, in one atomic
-    /// batch, flushes, then publishes the change in memory. Called with the admin lock
-    /// held; `digest` is what it guards, the digest of the records in sled. While the batch
-    /// is written, `integrity.json` accepts the digests before and after it, so a crash at
-    /// any point leaves a database that opens (see `integrity`). Ids must be distinct.
-    ///
-    /// If the batch cannot be applied, nothing changes. Once it is applied, memory and
-    /// `digest` follow it even if the flush then fails (sled serves what it holds; an
-    /// error is still returned, since durability is unknown).
+    /// Writes and deletes key records in one atomic batch, flushes, then publishes the change
+    /// in memory (admin lock held; `digest` is that of the records in sled). While the batch is
+    /// written `integrity.json` accepts the digests before and after it, so a crash leaves a
+    /// database that opens. A failed batch changes nothing; after it, memory follows even if
+    /// the flush fails (which is still an error).
     fn write_keys(&self, digest: &mut SetDigest, changes: &Changes) -> Result<(), KeyAdminError> {
         let Changes {
             upserts: records,
@@ -525,10 +498,8 @@ impl State {
         Ok(())
     }
 
-    /// Loads every key record and checks them against `integrity.json` (`recorded`, as
-    /// read before sled was opened): other keys than recorded, or an unreadable record,
-    /// refuse the database. A database without the file (written before it existed) gets
-    /// one.
+    /// Loads every key record and checks them against `integrity.json` (`recorded`, read
+    /// before sled was opened); a database without the file gets one.
     fn load_keys(&self, recorded: Option<Vec<SetDigest>>) -> Result<(), StateError> {
         let damaged = |detail: String| StateError::Damaged {
             dir: self.dir.clone(),
@@ -583,10 +554,9 @@ impl State {
         Ok(())
     }
 
-    /// Loads the counter blobs into the table and checks them against the manifest
-    /// written with them (a mismatch refuses the database); then marks every shard for
-    /// rewriting (subjects now sit in other shards). A blob that cannot be decoded loses
-    /// only what follows the damage, with an error logged; unknown entries are deleted.
+    /// Loads the counter blobs and checks them against their manifest, then marks every shard
+    /// for rewriting. A damaged blob loses what follows the damage (logged); unknown entries
+    /// are deleted.
     fn load_counters(&self) -> Result<(), StateError> {
         let damaged = |detail: String| StateError::Damaged {
             dir: self.dir.clone(),
@@ -665,9 +635,8 @@ impl State {
     }
 }
 
-/// Replaces the file at `path` with `bytes`, mode 0600, durably and atomically: a temporary
-/// file beside it, synced, renamed over it, then the directory synced. A crash or a full
-/// disk leaves the old file or the new one, never a part of either.
+/// Replaces `path` with `bytes` (mode 0600) durably and atomically: a synced temporary file
+/// renamed over it, then the directory synced.
 pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt;

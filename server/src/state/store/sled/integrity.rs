@@ -1,30 +1,19 @@
 //! Integrity of the state database: what `State::open` checks before trusting it, and the
-//! records written so that it can.
+//! records written so that it can. sled opens whatever it can read (a cut `db`, a missing
+//! `conf` or snapshot) with fewer keys or none, so three checks refuse a damaged database
+//! with one line saying how to restore it (`StateError::Damaged`):
 //!
-//! The state database is the only copy of every API key, and sled opens whatever it can
-//! read without complaint: a `db` file cut in half, a missing `conf` (re-created with
-//! defaults) or a missing snapshot all open with fewer keys, or none. So three checks run
-//! at open, and a failure refuses the database with one line that says how to restore it
-//! (`StateError::Damaged`):
+//! - Files: a directory is fresh (no sled file) or complete (`conf`, `db`, `snap.*`). sled
+//!   writes a snapshot only when it opens a database with data, so `State::open` creates
+//!   one by opening it twice; a missing snapshot is accepted only where no key is recorded.
+//! - Keys: `integrity.json`, outside sled, holds the count and digest ([`SetDigest`]) of
+//!   the key records; during a change it lists the old and the new digest. It catches what
+//!   nothing inside sled can: sled recovering an older, shorter history of its log.
+//! - Counters: every persistence batch writes `manifest`, the digest of all counter blobs,
+//!   atomically with them, so a mismatch is damage, not a crash.
 //!
-//! - Files. A state directory is either fresh (no sled file at all) or complete: `conf`,
-//!   `db` and a `snap.*` snapshot. Anything in between is damaged. sled writes a snapshot
-//!   only when it opens a database that already has data, so `State::open` creates a
-//!   database by opening it twice; a missing snapshot is accepted only where no key is
-//!   recorded (a creation cut short, or a database of an earlier version opened once).
-//! - Keys. `integrity.json` in the state directory, outside sled, holds the number of key
-//!   records and a digest of them ([`SetDigest`]). It is rewritten around every key change:
-//!   before the change it lists the old and the new digest (a crash in between leaves
-//!   either), after it only the new one. The keys found at open must match a listed
-//!   digest. Being outside the database, it catches what no record inside it can: sled
-//!   recovering an older, shorter history of its log.
-//! - Counters. Every persistence batch writes `manifest` in the counters tree, the digest
-//!   of all counter blobs, in the same atomic batch as the blobs. A crash loses whole
-//!   batches (blobs and manifest together), so a mismatch is damage, not a crash.
-//!
-//! A database written before these records existed has neither the file nor the manifest:
-//! it is accepted and both are written (and logged). sled's own error messages repeat
-//! themselves and end in `backtrace ()`; [`sled_message`] makes one clean phrase of them.
+//! A database older than these records gets both written (and logged). [`sled_message`]
+//! makes one clean phrase of sled's errors.
 
 use std::path::Path;
 
@@ -52,14 +41,11 @@ pub(crate) fn entry_hash(key: &[u8], value: &[u8]) -> EntryHash {
     std::array::from_fn(|i| u64::from_le_bytes(d[i * 8..i * 8 + 8].try_into().expect("8 bytes")))
 }
 
-/// An order-independent digest of a set of entries: how many there are and the lane-wise
-/// wrapping sum of their [`entry_hash`]es. One entry can be added or removed without
-/// reading the others, which is what lets every change update it in the same write.
+/// An order-independent digest of a set of entries: their count and the lane-wise wrapping
+/// sum of their [`entry_hash`]es, so one entry is added or removed without the others.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct SetDigest {
-    /// Number of entries.
     pub count: u64,
-    /// Lane-wise sum of their hashes.
     sum: [u64; 4],
 }
 
@@ -147,7 +133,6 @@ impl FromIterator<EntryHash> for SetDigest {
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RecordFile {
-    /// [`RECORD_FORMAT`].
     format: u32,
     /// The digests the keys tree may match: the current one, or (during a change) the
     /// one before it and the one after.
@@ -158,9 +143,7 @@ struct RecordFile {
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RecordedDigest {
-    /// Number of key records.
     count: u64,
-    /// Their digest, 64 hex characters.
     digest: String,
 }
 
@@ -257,9 +240,8 @@ pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
     })
 }
 
-/// One clean phrase for a sled error. sled's `Display` of a corruption ends in
-/// `backtrace ()` and its I/O errors are wrapped twice; this keeps only what an operator
-/// can act on.
+/// One clean phrase for a sled error (its `Display` ends in `backtrace ()` and wraps I/O
+/// errors twice).
 pub(crate) fn sled_message(e: &sled::Error) -> String {
     match e {
         sled::Error::Io(io) => io.to_string(),

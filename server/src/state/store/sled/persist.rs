@@ -1,27 +1,15 @@
 //! Counter persistence and the background task: batched writes of changed counter shards,
 //! memory maintenance, and shutdown.
 //!
-//! Why batches: sled writes per request would put the disk on the hot path and multiply
-//! write amplification. Instead the background task collects the blobs of the shards that
-//! changed since the last round (and the month sketch, if evictions changed it) into ONE
-//! `sled::Batch` every half second, applies it (atomically) and calls `flush_async`. A
-//! crash loses at most that half second plus sled's own flush delay (and, during a flood
-//! that evicts active subjects, the minute ledger, which is written only at shutdown); a
-//! graceful stop loses nothing (final flush, then `State::flush`).
-//!
-//! What a crash can lose, and why no more: rounds (the timer's, `maintain_now`, the final
-//! `flush`) run under the `persisted` lock, so they never interleave and an older blob is
-//! never written after a newer one; `collect` clears a shard's dirty flag under the shard
-//! lock every count takes, so a count made after it marks the shard again; a batch sled
-//! refuses stays in `pending` and is retried, merged with newer blobs; sled applies a batch
-//! atomically, and `flush_async` returns once it is written out. So a `kill -9` loses the
-//! counts since the last round that finished, no earlier ones: over 500 kills, counts were
-//! lost only when the kill came within 0.6 s of the last request (the test
-//! `a_kill_a_second_after_the_last_request_loses_no_count` keeps it so).
-//!
-//! Every batch also rewrites the counters manifest (`integrity`): the digest of all blobs
-//! sled will hold once the batch is applied. `Persisted` keeps each stored blob's hash, so
-//! the manifest follows from the batch without rereading sled.
+//! Writes per request would put the disk on the hot path, so every half second the blobs of
+//! the shards changed since the last round (and the month sketch, if evictions changed it)
+//! go into ONE atomic `sled::Batch`, then `flush_async`. Rounds run under the `persisted`
+//! lock, so an older blob is never written after a newer one; `collect` clears a shard's
+//! dirty flag under the shard lock every count takes; a refused batch stays `pending` and
+//! is retried. A `kill -9` thus loses only the counts since the last finished round (the
+//! minute ledger of a flood is written at shutdown only); a graceful stop loses nothing.
+//! Every batch also rewrites the counters manifest (`integrity`), from the blob hashes
+//! `Persisted` keeps, without rereading sled.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -59,9 +47,8 @@ impl Persisted {
 
 /// Interval between persistence rounds (the requirement is at least once a second).
 const PERSIST_EVERY: Duration = Duration::from_millis(500);
-/// Interval between looks at the table's size: while it is over `max_subjects` (a flood of
-/// new addresses) it is maintained this often, between persistence rounds, so that it
-/// holds about 0.1 s of new subjects at most instead of 0.5 s.
+/// How often the table's size is looked at: while over `max_subjects` (a flood) it is
+/// maintained between rounds too, holding about 0.1 s of new subjects instead of 0.5 s.
 const MAINTAIN_CHECK_EVERY: Duration = Duration::from_millis(100);
 /// Rounds between memory maintenance passes (prune, drop dead subjects, evict).
 const MAINTAIN_EVERY: u64 = 10;
@@ -134,13 +121,10 @@ impl State {
         }
     }
 
-    /// Runs until `shutdown` resolves: persists counters at least once a second, serves the
-    /// admin socket (keys commands from `kalendorius-server keys ...` while the server runs),
-    /// then does a final flush.
-    ///
-    /// A failure to serve the admin socket is logged and does not stop persistence (the
-    /// `keys` command then reports that the database is in use). Persistence errors are
-    /// logged and retried every round; only the final flush's error is returned.
+    /// Runs until `shutdown` resolves: persists counters at least once a second and serves the
+    /// admin socket, then flushes. An admin socket failure is logged (the key tool then reports
+    /// the database in use); persistence errors are logged and retried, and only the final
+    /// flush's error is returned.
     #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` needs Rust 1.87; MSRV is 1.85
     pub async fn run_background(
         self: std::sync::Arc<Self>,
