@@ -1,9 +1,10 @@
 //! The bench's attacker: reproduces the two floods that used to hurt the server, on
 //! loopback only, bounded in count and time, and reports what normal clients saw.
 //!
-//! `flood slow ADDR [--connections N] [--seconds S]`: opens N connections (default
-//! 20 000) from 127.0.0.1, each sending half a request and then nothing, and keeps
-//! re-opening them for S seconds (default 15) while normal clients (127.0.2.x) ask
+//! `flood slow ADDR [--connections N] [--seconds S] [--distinct 0|1]`: opens N connections
+//! (default 20 000) from 127.0.0.1 (with `--distinct 1`: each from an address of its own,
+//! 127.1.x.y, so no per-address cap applies), each sending half a request and then nothing,
+//! and keeps re-opening them for S seconds (default 15) while normal clients (127.0.2.x) ask
 //! `/api/v1/laisvadienis` ten times a second in all. Prints the normal requests answered and
 //! how the flood's connections ended.
 //!
@@ -29,7 +30,7 @@ const HALF_REQUEST: &[u8] =
     b"GET /api/v1/laisvadienis?date=2026-12-24 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
 
 fn usage() -> ! {
-    eprintln!("usage: flood slow ADDR [--connections N] [--seconds S]");
+    eprintln!("usage: flood slow ADDR [--connections N] [--seconds S] [--distinct 0|1]");
     eprintln!("       flood addresses ADDR [--count N] [--concurrency C]");
     std::process::exit(2)
 }
@@ -83,6 +84,7 @@ async fn main() {
                 server,
                 flag(&args, "--connections", 20_000),
                 flag(&args, "--seconds", 15),
+                flag(&args, "--distinct", 0) == 1,
             )
             .await
         }
@@ -98,7 +100,9 @@ async fn main() {
     }
 }
 
-async fn slow(server: SocketAddr, connections: u64, seconds: u64) {
+/// With `distinct`, each flood connection comes from an address of its own (127.1.x.y), so
+/// the per-address cap does not apply: only the cap on waiting connections does.
+async fn slow(server: SocketAddr, connections: u64, seconds: u64, distinct: bool) {
     let end = Instant::now() + Duration::from_secs(seconds);
     let opened = Arc::new(AtomicU64::new(0));
     let failed = Arc::new(AtomicU64::new(0));
@@ -106,11 +110,16 @@ async fn slow(server: SocketAddr, connections: u64, seconds: u64) {
     // The flood: `connections` tasks, each holding one half-sent request at a time and
     // opening another as soon as the server closes it.
     let mut flood = Vec::new();
-    for _ in 0..connections {
+    for i in 0..connections {
         let (opened, failed, closed) = (opened.clone(), failed.clone(), closed_by_server.clone());
+        let source = if distinct {
+            Ipv4Addr::new(127, 1, (i >> 8) as u8, i as u8)
+        } else {
+            Ipv4Addr::LOCALHOST
+        };
         flood.push(tokio::spawn(async move {
             while Instant::now() < end {
-                let Ok(mut s) = connect_from(Ipv4Addr::LOCALHOST, server).await else {
+                let Ok(mut s) = connect_from(source, server).await else {
                     failed.fetch_add(1, Ordering::Relaxed);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
@@ -148,9 +157,14 @@ async fn slow(server: SocketAddr, connections: u64, seconds: u64) {
         let _ = task.await;
     }
     println!(
-        "slow flood: {connections} half-sent connections held at a time for {seconds} s; \
+        "slow flood: {connections} half-sent connections{} held at a time for {seconds} s; \
          {} opened, {} closed by the server, {} connects failed; normal clients: {answered} of \
          {asked} answered 200 (slowest {} ms)",
+        if distinct {
+            ", each from an address of its own,"
+        } else {
+            " from one address"
+        },
         opened.load(Ordering::Relaxed),
         closed_by_server.load(Ordering::Relaxed),
         failed.load(Ordering::Relaxed),

@@ -34,7 +34,8 @@ impl DataHandle {
     pub fn open(root: &Path) -> Result<DataHandle, CatalogError> {
         let started = std::time::Instant::now();
         let catalog = load_catalog(root)?;
-        release_free_memory();
+        // Loading parses every year file into short-lived records.
+        crate::memory::release_free();
         // `make bench` reads the load time from this line.
         tracing::info!(
             dataset_version = catalog.version(),
@@ -81,7 +82,8 @@ impl DataHandle {
         let old = self.current.swap(catalog.clone());
         // In-flight requests may still hold the old catalog; it is freed with the last one.
         drop(old);
-        release_free_memory();
+        // Loading parses every year file into short-lived records.
+        crate::memory::release_free();
         Ok(catalog)
     }
 }
@@ -89,15 +91,4 @@ impl DataHandle {
 /// Now, in Unix seconds.
 fn unix_now() -> i64 {
     chrono::Utc::now().timestamp()
-}
-
-/// Hands memory freed by a (re)load back to the operating system. Loading parses every year
-/// file into short-lived records; glibc keeps those pages (in the loading thread's arena)
-/// unless asked, and the server's resident size would grow by a dataset's worth per reload.
-pub fn release_free_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim has no preconditions; it only returns free pages to the kernel.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }

@@ -16,7 +16,8 @@
 //! 6. toolkits that know nothing above them: `http` (connections, caching, compression,
 //!    errors, client address, the docs pages), `telemetry` (logs), `clock`, `key_format`
 //!    (how a key looks on the wire), `metrics` (the registry of `/metrics` and the handles
-//!    every layer records with, so it sits at the bottom, below `http`).
+//!    every layer records with, so it sits at the bottom, below `http`), `memory` (freed
+//!    memory given back after a peak).
 
 pub mod api;
 pub mod app;
@@ -29,6 +30,7 @@ pub mod health;
 pub mod http;
 pub mod key_format;
 pub mod limits;
+pub mod memory;
 pub mod metrics;
 pub mod name_index;
 pub mod pages;

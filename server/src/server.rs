@@ -74,8 +74,7 @@ impl Server {
     ) -> anyhow::Result<Server> {
         crate::clock::calibrate();
         settings.connections.validate()?;
-        let listener = TcpListener::bind(settings.listen)
-            .await
+        let listener = connections::listen(settings.listen)
             .with_context(|| format!("cannot listen on {}", settings.listen))?;
         let local_addr = listener
             .local_addr()

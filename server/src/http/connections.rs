@@ -12,6 +12,11 @@
 //!   from the end of the previous answer: an idle HTTP/1 keep-alive connection is therefore
 //!   closed after `header_read_timeout` of silence (measured), sooner than the idle
 //!   deadline. A connection that misses it is closed.
+//! - **Waiting for the first request.** Until its first request's head has arrived, a
+//!   connection is only a small task that peeks at the socket (`MSG_PEEK`: the bytes stay in
+//!   the kernel's receive buffer, outside the process). hyper, whose connection state holds
+//!   two 8 KiB buffers from the first byte, gets the connection only then; so thousands of
+//!   half-sent requests from as many addresses cost about a kilobyte each, not twenty.
 //! - **Idle deadline.** A connection with no request in flight is closed after
 //!   `idle_timeout` (75 s) without a new request (for HTTP/2, where hyper has no header
 //!   deadline, this also ends a stream whose headers never complete). HTTP/2 pings every
@@ -34,6 +39,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::pin::pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use hyper::body::Incoming;
@@ -43,6 +49,7 @@ use parking_lot::Mutex;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Request, Response};
 use serde::{Deserialize, Serialize};
+use tokio::io::Interest;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -168,6 +175,8 @@ impl Bounds {
 /// an open connection, so the map is bounded by the global cap.
 struct OpenConnections {
     total: AtomicUsize,
+    /// The most open at once since memory was last given back.
+    peak: AtomicUsize,
     per_ip: Mutex<HashMap<IpAddr, usize>>,
     /// Open connections shown, refusals counted.
     metrics: ConnectionMetrics,
@@ -193,11 +202,13 @@ impl OpenConnections {
         bounds: &Bounds,
         trusted: &TrustedProxies,
     ) -> Result<Slot, Refusal> {
-        if self.total.fetch_add(1, Ordering::AcqRel) >= bounds.max_connections {
+        let before = self.total.fetch_add(1, Ordering::AcqRel);
+        if before >= bounds.max_connections {
             self.total.fetch_sub(1, Ordering::AcqRel);
             self.metrics.refused_total_cap.inc();
             return Err(Refusal::Total);
         }
+        self.peak.fetch_max(before + 1, Ordering::Relaxed);
         self.metrics.open.inc();
         let mut slot = Slot {
             open: self.clone(),
@@ -218,6 +229,26 @@ impl OpenConnections {
             slot.ip = Some(key);
         }
         Ok(slot)
+    }
+}
+
+/// Open connections from which a fall to a quarter gives memory back: a few hundred
+/// connections hold too little to be worth a heap walk.
+const RELEASE_AFTER_PEAK: usize = 1024;
+
+impl OpenConnections {
+    /// Gives the allocator's free memory back once the connections open have fallen to a
+    /// quarter of a peak of at least [`RELEASE_AFTER_PEAK`] (after a flood: glibc would
+    /// keep the pages of its connections, see `crate::memory`). Returns whether it did.
+    fn release_memory_after_peak(&self) -> bool {
+        let now = self.total.load(Ordering::Acquire);
+        let peak = self.peak.load(Ordering::Relaxed);
+        if peak < RELEASE_AFTER_PEAK || now > peak / 4 {
+            return false;
+        }
+        self.peak.store(now, Ordering::Relaxed);
+        crate::memory::release_free();
+        true
     }
 }
 
@@ -314,6 +345,28 @@ impl Drop for InFlight {
     }
 }
 
+/// How often the accept loop looks whether a peak of connections is over (see
+/// [`OpenConnections::release_memory_after_peak`]).
+const RELEASE_CHECK: Duration = Duration::from_secs(5);
+
+/// Connections the kernel may hold completed but not yet accepted (Linux caps it at
+/// `net.core.somaxconn`, 4096 by default). tokio's default, 1024, overflows when a flood's
+/// connections are all closed at their header deadline and come back at once: a normal
+/// client's handshake is then dropped and retried a second later.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// Binds the listening socket (address reuse on, as `TcpListener::bind` does on Unix), with
+/// [`LISTEN_BACKLOG`].
+pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves; then drains
 /// as the module docs say. Open and refused connections are counted in `metrics`.
 pub async fn serve<E>(
@@ -327,10 +380,10 @@ pub async fn serve<E>(
 where
     E: Endpoint + 'static,
 {
-    let endpoint = Arc::new(endpoint);
     let local_addr = listener.local_addr()?;
     let open = Arc::new(OpenConnections {
         total: AtomicUsize::new(0),
+        peak: AtomicUsize::new(0),
         per_ip: Mutex::new(HashMap::new()),
         metrics,
     });
@@ -339,7 +392,15 @@ where
     let graceful = CancellationToken::new();
     let cut = CancellationToken::new();
     let tracker = TaskTracker::new();
-    let builder = Arc::new(protocol_builder(&bounds));
+    let shared = Arc::new(Shared {
+        endpoint,
+        builder: protocol_builder(&bounds),
+        bounds: bounds.clone(),
+        local_addr,
+        graceful: graceful.clone(),
+        cut: cut.clone(),
+        tracker: tracker.clone(),
+    });
     let mut shutdown = pin!(shutdown);
     tracing::info!(
         max_connections = bounds.max_connections,
@@ -347,9 +408,20 @@ where
         header_read_timeout_secs = bounds.header_read_timeout.as_secs(),
         "accepting connections"
     );
+    let mut release_check = tokio::time::interval(RELEASE_CHECK);
+    release_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let (stream, peer) = tokio::select! {
             _ = &mut shutdown => break,
+            _ = release_check.tick() => {
+                if open.release_memory_after_peak() {
+                    tracing::info!(
+                        connections = open.total.load(Ordering::Relaxed),
+                        "connections fell after a peak: free memory given back"
+                    );
+                }
+                continue;
+            }
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
@@ -385,17 +457,15 @@ where
             }
         };
         let _ = stream.set_nodelay(true);
-        tracker.spawn(serve_connection(
-            stream,
-            peer,
-            local_addr,
-            slot,
-            endpoint.clone(),
-            builder.clone(),
-            bounds.clone(),
-            graceful.clone(),
-            cut.clone(),
-        ));
+        // The task waits (small) for the first request's head; the one that serves the
+        // connection with hyper is spawned only then.
+        tracker.spawn(WaitForHead {
+            stream: Some(stream),
+            slot: Some(slot),
+            deadline: tokio::time::sleep(bounds.header_read_timeout),
+            shutdown: graceful.clone().cancelled_owned(),
+            shared: shared.clone(),
+        });
     }
     drop(listener);
     tracker.close();
@@ -433,31 +503,182 @@ fn protocol_builder(bounds: &Bounds) -> auto::Builder<TokioExecutor> {
     builder
 }
 
-/// Serves one connection until it ends, misses a deadline, or the server stops.
-#[allow(clippy::too_many_arguments)]
-async fn serve_connection<E>(
-    stream: TcpStream,
-    peer: SocketAddr,
-    local_addr: SocketAddr,
-    slot: Slot,
-    endpoint: Arc<E>,
-    builder: Arc<auto::Builder<TokioExecutor>>,
+/// What every connection's task shares: one pointer in each task, so the task that waits
+/// for a request's head stays small.
+struct Shared<E> {
+    endpoint: E,
+    builder: auto::Builder<TokioExecutor>,
     bounds: Bounds,
+    local_addr: SocketAddr,
     graceful: CancellationToken,
     cut: CancellationToken,
+    /// Every connection's tasks, waited for on shutdown.
+    tracker: TaskTracker,
+}
+
+pin_project_lite::pin_project! {
+    /// A connection waiting for its first request's head. Once the socket holds a whole head
+    /// (or more than [`PEEK_LIMIT`] bytes, or the peer stopped sending: hyper then answers or
+    /// closes as it always does), it spawns the task that serves the connection with hyper,
+    /// without having taken a byte out of the socket. At the header deadline, on shutdown,
+    /// or when the peer resets or leaves silently, the connection is closed without a word.
+    ///
+    /// Written by hand rather than as an `async` block because its size is each waiting
+    /// connection's cost (the task is this struct, about 270 bytes): it waits on the socket's
+    /// own readiness slot (`poll_read_ready`), where `TcpStream::ready` would add a 136-byte
+    /// waiter, and an `async fn` keeps its moved arguments beside the futures they went into.
+    struct WaitForHead<E> {
+        stream: Option<TcpStream>,
+        slot: Option<Slot>,
+        #[pin]
+        deadline: tokio::time::Sleep,
+        #[pin]
+        shutdown: tokio_util::sync::WaitForCancellationFutureOwned,
+        shared: Arc<Shared<E>>,
+    }
+}
+
+impl<E: Endpoint + 'static> Future for WaitForHead<E> {
+    type Output = ();
+
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut this = self.project();
+        if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(());
+        }
+        let Some(stream) = this.stream.as_ref() else {
+            return Poll::Ready(());
+        };
+        loop {
+            match stream.poll_read_ready(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(_)) => return Poll::Ready(()),
+                Poll::Ready(Ok(())) => {}
+            }
+            let peeked = stream.try_io(Interest::READABLE, || match peek_head(stream)? {
+                Peeked::Partial if !peer_finished(stream) => Err(io::ErrorKind::WouldBlock.into()),
+                peeked => Ok(peeked),
+            });
+            match peeked {
+                Ok(Peeked::Closed) => return Poll::Ready(()),
+                // A head, or part of one that its sender has finished.
+                Ok(_) => break,
+                // Not yet: the readiness is cleared, so the next poll registers the task to
+                // be woken by the next bytes.
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                Err(_) => return Poll::Ready(()),
+            }
+        }
+        let accepted = this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout;
+        if let (Some(stream), Some(slot)) = (this.stream.take(), this.slot.take()) {
+            if let Ok(peer) = stream.peer_addr() {
+                let shared = this.shared.clone();
+                this.shared
+                    .tracker
+                    .spawn(serve_http(stream, peer, accepted, slot, shared));
+            }
+        }
+        Poll::Ready(())
+    }
+}
+
+/// Whether the peer has sent its FIN (the connection is in CLOSE-WAIT): a half-sent head
+/// that will never be completed, which hyper then reads and closes as usual. Asked only when
+/// a peek found part of a head, since the socket stays readable after a FIN.
+#[cfg(target_os = "linux")]
+fn peer_finished(stream: &TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    const TCP_CLOSE_WAIT: u8 = 8;
+    // `tcpi_state` is the first byte of `struct tcp_info`; the kernel copies as much as asked.
+    let mut state = 0u8;
+    let mut len: libc::socklen_t = 1;
+    // SAFETY: getsockopt writes at most `len` (1) bytes into `state`.
+    let rc = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut state as *mut u8).cast(),
+            &mut len,
+        )
+    };
+    rc == 0 && state == TCP_CLOSE_WAIT
+}
+
+#[cfg(not(target_os = "linux"))]
+fn peer_finished(_stream: &TcpStream) -> bool {
+    false
+}
+
+/// How much of a request head is looked for before the connection is handed over anyway
+/// (hyper enforces its own limit on longer heads).
+const PEEK_LIMIT: usize = 8 * 1024;
+
+/// What a peek at the socket found.
+#[derive(Debug, PartialEq, Eq)]
+enum Peeked {
+    /// The peer closed the connection without sending anything.
+    Closed,
+    /// Bytes, but not yet the end of a head.
+    Partial,
+    /// A whole head (or [`PEEK_LIMIT`] bytes).
+    Head,
+}
+
+/// Peeks at the bytes waiting in the socket. The buffer lives on this (synchronous) call's
+/// stack, never in the connection's task.
+fn peek_head(stream: &TcpStream) -> io::Result<Peeked> {
+    let mut buf = [0u8; PEEK_LIMIT];
+    let n = socket2::SockRef::from(stream).peek(as_uninit(&mut buf))?;
+    Ok(head_state(&buf[..n]))
+}
+
+/// Whether `bytes` (the start of a connection) hold a whole request head: an empty line
+/// after the request line, with CRLF or bare LF line ends as hyper's parser accepts. An HTTP/2
+/// preface ends its first part with an empty line too.
+fn head_state(bytes: &[u8]) -> Peeked {
+    if bytes.is_empty() {
+        Peeked::Closed
+    } else if bytes.len() >= PEEK_LIMIT
+        || memchr::memmem::find(bytes, b"\n\r\n").is_some()
+        || memchr::memmem::find(bytes, b"\n\n").is_some()
+    {
+        Peeked::Head
+    } else {
+        Peeked::Partial
+    }
+}
+
+/// `buf` as the uninitialised bytes `socket2`'s peek writes into.
+fn as_uninit(buf: &mut [u8]) -> &mut [std::mem::MaybeUninit<u8>] {
+    // SAFETY: initialised bytes are valid `MaybeUninit<u8>`, and peek only writes bytes.
+    unsafe { &mut *(buf as *mut [u8] as *mut [std::mem::MaybeUninit<u8>]) }
+}
+
+/// Serves a connection whose first request head has arrived, until it ends, misses a
+/// deadline, or the server stops.
+async fn serve_http<E>(
+    stream: TcpStream,
+    peer: SocketAddr,
+    accepted: Instant,
+    slot: Slot,
+    shared: Arc<Shared<E>>,
 ) where
     E: Endpoint + 'static,
 {
+    let bounds = &shared.bounds;
     let activity = Arc::new(Activity {
-        accepted: Instant::now(),
+        accepted,
         accepted_tsc: crate::clock::Instant::now(),
         in_flight: AtomicUsize::new(0),
         last_ms: AtomicU64::new(u64::MAX),
     });
+    let local_addr = shared.local_addr;
     let service = hyper::service::service_fn({
         let activity = activity.clone();
+        let shared = shared.clone();
         move |req: hyper::Request<Incoming>| {
-            let endpoint = endpoint.clone();
+            let shared = shared.clone();
             let in_flight = InFlight::new(&activity);
             async move {
                 let req = Request::from((
@@ -466,27 +687,29 @@ async fn serve_connection<E>(
                     RemoteAddr(Addr::SocketAddr(peer)),
                     poem::http::uri::Scheme::HTTP,
                 ));
-                let response: Response = endpoint.get_response(req).await;
+                let response: Response = shared.endpoint.get_response(req).await;
                 drop(in_flight);
                 Ok::<_, std::convert::Infallible>(hyper::Response::from(response))
             }
         }
     });
-    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    let conn = shared
+        .builder
+        .serve_connection(TokioIo::new(stream), service);
     let mut conn = pin!(conn);
     let mut draining = false;
     loop {
-        let deadline = activity.deadline(&bounds);
+        let deadline = activity.deadline(bounds);
         tokio::select! {
             _ = conn.as_mut() => break,
-            _ = cut.cancelled() => break,
-            _ = graceful.cancelled(), if !draining => {
+            _ = shared.cut.cancelled() => break,
+            _ = shared.graceful.cancelled(), if !draining => {
                 draining = true;
                 conn.as_mut().graceful_shutdown();
             }
             // Re-checked at least every second while a request is in flight.
             _ = sleep_until(deadline) => {
-                if activity.deadline(&bounds).is_some_and(|d| d <= Instant::now()) {
+                if activity.deadline(bounds).is_some_and(|d| d <= Instant::now()) {
                     // Nothing in flight and nothing asked in time: close without a word
                     // (a half-sent request gets no answer, as with any server timeout).
                     break;
@@ -521,6 +744,7 @@ mod tests {
     fn open() -> Arc<OpenConnections> {
         Arc::new(OpenConnections {
             total: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
             per_ip: Mutex::new(HashMap::new()),
             metrics: ConnectionMetrics::default(),
         })
@@ -572,5 +796,59 @@ mod tests {
             .collect();
         assert_eq!(held.len(), 5);
         assert!(open.per_ip.lock().is_empty());
+    }
+
+    #[test]
+    fn a_head_ends_at_its_empty_line_or_at_the_peek_limit() {
+        assert_eq!(head_state(b""), Peeked::Closed);
+        assert_eq!(
+            head_state(b"GET / HTTP/1.1\r\nHost: a\r\n"),
+            Peeked::Partial
+        );
+        assert_eq!(
+            head_state(b"GET / HTTP/1.1\r\nHost: a\r\n\r"),
+            Peeked::Partial
+        );
+        assert_eq!(
+            head_state(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+            Peeked::Head
+        );
+        assert_eq!(head_state(b"GET / HTTP/1.1\nHost: a\n\n"), Peeked::Head);
+        assert_eq!(
+            head_state(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+            Peeked::Head
+        );
+        let long = vec![b'a'; PEEK_LIMIT];
+        assert_eq!(head_state(&long), Peeked::Head);
+        assert_eq!(head_state(&long[1..]), Peeked::Partial);
+    }
+
+    #[test]
+    fn memory_is_given_back_once_a_peak_of_connections_is_over() {
+        let open = open();
+        let b = bounds(5000, 5000);
+        let none = TrustedProxies::new(vec![]);
+        let ip = |i: usize| IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + i as u32));
+        let mut held: Vec<_> = (0..RELEASE_AFTER_PEAK - 1)
+            .map(|i| open.admit(ip(i), &b, &none).unwrap())
+            .collect();
+        held.clear();
+        assert!(!open.release_memory_after_peak(), "a small peak is let be");
+        let mut held: Vec<_> = (0..2000)
+            .map(|i| open.admit(ip(i), &b, &none).unwrap())
+            .collect();
+        held.truncate(501);
+        assert!(
+            !open.release_memory_after_peak(),
+            "above a quarter of the peak"
+        );
+        held.truncate(500);
+        assert!(open.release_memory_after_peak());
+        assert_eq!(
+            open.peak.load(Ordering::Relaxed),
+            500,
+            "the next peak starts here"
+        );
+        assert!(!open.release_memory_after_peak(), "once per peak");
     }
 }

@@ -186,3 +186,79 @@ async fn the_global_cap_refuses_new_connections_and_keeps_the_served_ones() {
     }
     app.stop().await;
 }
+
+/// Reads until the server closes `stream`; the status line of what it sent, if anything.
+/// Panics if the server has not closed it within `within`.
+async fn answer_and_close(stream: &mut TcpStream, within: Duration) -> String {
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(within, stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "not closed within {within:?}");
+    String::from_utf8_lossy(&answer)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// A connection waits for its first request's head without hyper (the bytes are only
+/// peeked at); these are the ways a head arrives, and must be handed over unchanged.
+#[tokio::test]
+async fn a_request_head_is_served_however_it_arrives_and_a_half_sent_one_is_not_kept() {
+    let app = spawn_app_with(AppOptions {
+        connections: Some(ConnectionSettings {
+            header_read_timeout_secs: 10,
+            ..ConnectionSettings::default()
+        }),
+        ..AppOptions::default()
+    })
+    .await;
+    let server = addr_of(&app.base);
+    let started = Instant::now();
+
+    // In four pieces, one split inside the final empty line.
+    let mut pieces = connect_from([127, 0, 0, 1], server).await;
+    for piece in [
+        &b"GET /api/v1/laisvadienis?da"[..],
+        b"te=2022-12-24 HTTP/1.1\r\nHost: localhost\r\n",
+        b"Connection: close\r\n\r",
+        b"\n",
+    ] {
+        pieces.write_all(piece).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    let status = answer_and_close(&mut pieces, Duration::from_secs(5)).await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+
+    // With bare line feeds, which hyper's parser accepts.
+    let mut bare = connect_from([127, 0, 0, 1], server).await;
+    bare.write_all(b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\nHost: localhost\nConnection: close\n\n")
+        .await
+        .unwrap();
+    let status = answer_and_close(&mut bare, Duration::from_secs(5)).await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+
+    // A head and its body in one write.
+    let mut with_body = connect_from([127, 0, 0, 1], server).await;
+    with_body
+        .write_all(b"POST /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}")
+        .await
+        .unwrap();
+    let status = answer_and_close(&mut with_body, Duration::from_secs(5)).await;
+    assert!(status.starts_with("HTTP/1.1 405"), "{status}");
+
+    // Half a head, then the sender finishes (FIN): closed at once, not at the deadline.
+    let mut finished = connect_from([127, 0, 0, 1], server).await;
+    finished.write_all(HALF_REQUEST).await.unwrap();
+    finished.shutdown().await.unwrap();
+    answer_and_close(&mut finished, Duration::from_secs(3)).await;
+    assert!(started.elapsed() < Duration::from_secs(8));
+
+    // A half-sent request still waiting does not hold up the shutdown.
+    let mut waiting = connect_from([127, 0, 0, 1], server).await;
+    waiting.write_all(HALF_REQUEST).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let stopping = Instant::now();
+    app.stop().await;
+    assert!(stopping.elapsed() < Duration::from_secs(3));
+    answer_and_close(&mut waiting, Duration::from_secs(1)).await;
+}

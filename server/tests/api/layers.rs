@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["state"],
     &["limits"],
     &["http", "telemetry"],
-    &["clock", "key_format", "metrics"],
+    &["clock", "key_format", "metrics", "memory"],
 ];
 
 /// The module path of every `.rs` file under `dir` (`a/mod.rs` and `a.rs` are both `a`).
