@@ -17,7 +17,10 @@
 # Environment: ENGINE (podman, or docker), ENGINE_OPTS (global options of the engine, e.g.
 # "--runtime /usr/sbin/runc --cgroup-manager=cgroupfs"), MIRROR (a Debian mirror URL; the
 # default is apt's own configuration), SUITE (bookworm), RUST_SYSROOT (the toolchain to
-# copy; default `rustc --print sysroot`).
+# copy; default `rustc --print sysroot`), BUILDER_CA_BUNDLE (a PEM file that replaces the
+# builder's /etc/ssl/certs/ca-certificates.crt: for a network whose TLS is intercepted by a
+# proxy, give the host's bundle, so cargo can fetch from crates.io; the runtime image does
+# not get it).
 set -euo pipefail
 
 ENGINE=${ENGINE:-$(command -v podman >/dev/null && echo podman || echo docker)}
@@ -53,8 +56,14 @@ echo "building $RUNTIME_IMAGE" >&2
 mmdebstrap --variant=minbase "${slim[@]}" "$SUITE" - "${mirror[@]}" |
     engine import --change 'CMD ["bash"]' - "$RUNTIME_IMAGE"
 
+ca_hook=()
+if [ -n "${BUILDER_CA_BUNDLE:-}" ]; then
+    [ -r "$BUILDER_CA_BUNDLE" ] || { echo "cannot read $BUILDER_CA_BUNDLE" >&2; exit 1; }
+    ca_hook=(--customize-hook="cp '$BUILDER_CA_BUNDLE' \"\$1/etc/ssl/certs/ca-certificates.crt\"")
+fi
+
 echo "building $BUILDER_IMAGE (Rust $rust_version from $sysroot)" >&2
-mmdebstrap --variant=minbase "${slim[@]}" \
+mmdebstrap --variant=minbase "${slim[@]}" "${ca_hook[@]}" \
     --include=gcc,libc6-dev,ca-certificates \
     --customize-hook="mkdir -p \"\$1/usr/local/rust\" && cp -a '$sysroot/bin' '$sysroot/lib' \"\$1/usr/local/rust/\"" \
     "$SUITE" - "${mirror[@]}" |
