@@ -50,7 +50,7 @@ pub fn run(args: &ReadyCheckArgs) -> anyhow::Result<()> {
     };
     let timeout = Duration::from_secs(args.timeout.max(1));
     let (status, body) = get(&url, timeout).with_context(|| format!("not ready: {url}"))?;
-    if !status.split(' ').nth(1).is_some_and(|code| code == "200") {
+    if status.split(' ').nth(1) != Some("200") {
         bail!("not ready: {url}: {status} {}", body.trim());
     }
     println!("{status} {}", body.trim());
