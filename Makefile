@@ -12,7 +12,7 @@ SERVER     := target/release/kalendorius-server
 # What a dataset is made from: the sources and the code that reads and writes them.
 DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/null) Cargo.lock
 
-.PHONY: run test dataset check-sources release lint bench bench-floods clean redis-server
+.PHONY: run test dataset check-sources release lint bench bench-floods clean redis-server image check-image
 
 ## make run: build the dataset if the sources changed, create a local development key on
 ## first run (printed every time), and serve on 127.0.0.1:8080 (another address:
@@ -81,6 +81,32 @@ bench:
 ## make bench-floods: only the floods.
 bench-floods:
 	bash bench/floods.sh
+
+## make image: the container image (Containerfile; README "Running in a container"), tagged
+## IMAGE (kalendorius:latest), with podman or docker (ENGINE; ENGINE_OPTS are its global
+## options). BUILDER_IMAGE and RUNTIME_IMAGE replace the base images (e.g. the local ones
+## of deploy/container/base-images.sh), JOBS limits the compile jobs, IMAGE_BUILD_OPTS
+## adds build options (e.g. --network host). Not part of `make test`: it needs an engine.
+ENGINE           ?= $(shell command -v podman >/dev/null 2>&1 && echo podman || echo docker)
+ENGINE_OPTS      ?=
+IMAGE            ?= kalendorius:latest
+BUILDER_IMAGE    ?=
+RUNTIME_IMAGE    ?=
+JOBS             ?=
+IMAGE_BUILD_OPTS ?=
+
+image:
+	$(ENGINE) $(ENGINE_OPTS) build -f Containerfile -t $(IMAGE) \
+	    $(if $(filter podman,$(notdir $(ENGINE))),--format docker) \
+	    $(if $(BUILDER_IMAGE),--build-arg BUILDER_IMAGE=$(BUILDER_IMAGE)) \
+	    $(if $(RUNTIME_IMAGE),--build-arg RUNTIME_IMAGE=$(RUNTIME_IMAGE)) \
+	    $(if $(JOBS),--build-arg JOBS=$(JOBS)) \
+	    $(IMAGE_BUILD_OPTS) .
+
+## make check-image: run the built image with a temporary volume and check it (health check,
+## /ready, a public and a keyed request, a key made inside, a reload, a clean stop).
+check-image:
+	ENGINE="$(ENGINE)" ENGINE_OPTS="$(ENGINE_OPTS)" IMAGE="$(IMAGE)" bash deploy/container/check-image.sh
 
 clean:
 	$(CARGO) clean

@@ -1,4 +1,5 @@
-//! `kalendorius-server`: `serve` runs the HTTP API; `keys` manages API keys.
+//! `kalendorius-server`: `serve` runs the HTTP API; `keys` manages API keys; `ready-check`
+//! asks a running server whether it is ready (a container's health check).
 //!
 //! Exit codes: 0 after a clean stop (SIGTERM/SIGINT) or a successful command; 1 when the
 //! server cannot start or a command fails (the reason is printed to stderr); 2 for usage
@@ -17,6 +18,8 @@ use kalendorius_server::state::keys_cli::{self, KeysCommand};
 use kalendorius_server::state::store::location::StateLocation;
 use kalendorius_server::telemetry::{self, LogFormat};
 
+mod ready_check;
+
 /// Lithuanian calendar data service.
 #[derive(Parser)]
 #[command(name = "kalendorius-server", version, about)]
@@ -32,6 +35,9 @@ enum Command {
     /// Create, list, show, revoke, restore, delete API keys, set their limits, back them up.
     /// Every command prints the state directory it uses to stderr (`state: PATH`).
     Keys(KeysArgs),
+    /// GET /ready of a running server: exit 0 when it answers 200, 1 otherwise (a health
+    /// check for a container or a supervisor; needs no curl).
+    ReadyCheck(ready_check::ReadyCheckArgs),
 }
 
 #[derive(clap::Args)]
@@ -54,6 +60,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve(&args),
         Command::Keys(args) => keys(args),
+        Command::ReadyCheck(args) => ready_check::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -22,6 +22,7 @@ mod planning;
 mod probes;
 mod process;
 mod public;
+mod ready_check;
 mod redis_harness;
 mod redis_store;
 mod school_holidays;
