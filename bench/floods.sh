@@ -5,7 +5,7 @@
 # 1. slow connections: FLOOD_SLOW_CONNECTIONS (20 000) half-sent requests from 127.0.0.1,
 #    re-opened as soon as they are closed, for FLOOD_SLOW_SECONDS (15), while normal
 #    clients (127.0.2.x) ask ten times a second in all;
-# 2. the same from FLOOD_DISTRIBUTED_CONNECTIONS (19 000) distinct addresses (127.1.x.y),
+# 2. the same from FLOOD_DISTRIBUTED_CONNECTIONS (19 000) distinct addresses (127.200.x.y),
 #    one connection each, so that the per-address cap does not apply;
 # 3. distinct addresses: one request from each of FLOOD_ADDRESSES (1 000 000) loopback
 #    addresses; every 100th is a newcomer that must get its whole minute quota.

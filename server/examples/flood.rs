@@ -3,7 +3,7 @@
 //!
 //! `flood slow ADDR [--connections N] [--seconds S] [--distinct 0|1]`: opens N connections
 //! (default 20 000) from 127.0.0.1 (with `--distinct 1`: each from an address of its own,
-//! 127.1.x.y, so no per-address cap applies), each sending half a request and then nothing,
+//! 127.200.x.y, so no per-address cap applies), each sending half a request and then nothing,
 //! and keeps re-opening them for S seconds (default 15) while normal clients (127.0.2.x) ask
 //! `/api/v1/laisvadienis` ten times a second in all. Prints the normal requests answered and
 //! how the flood's connections ended.
@@ -100,7 +100,7 @@ async fn main() {
     }
 }
 
-/// With `distinct`, each flood connection comes from an address of its own (127.1.x.y), so
+/// With `distinct`, each flood connection comes from an address of its own (127.200.x.y, apart from the address flood's 127.1.0.0 and up), so
 /// the per-address cap does not apply: only the cap on waiting connections does.
 async fn slow(server: SocketAddr, connections: u64, seconds: u64, distinct: bool) {
     let end = Instant::now() + Duration::from_secs(seconds);
@@ -113,7 +113,7 @@ async fn slow(server: SocketAddr, connections: u64, seconds: u64, distinct: bool
     for i in 0..connections {
         let (opened, failed, closed) = (opened.clone(), failed.clone(), closed_by_server.clone());
         let source = if distinct {
-            Ipv4Addr::new(127, 1, (i >> 8) as u8, i as u8)
+            Ipv4Addr::new(127, 200, (i >> 8) as u8, i as u8)
         } else {
             Ipv4Addr::LOCALHOST
         };

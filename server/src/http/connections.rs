@@ -544,6 +544,9 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut this = self.project();
         if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
+            if let Some(stream) = this.stream.as_ref() {
+                discard_unread(stream);
+            }
             return Poll::Ready(());
         }
         let Some(stream) = this.stream.as_ref() else {
@@ -580,6 +583,18 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
         }
         Poll::Ready(())
     }
+}
+
+/// Reads and drops what the peer sent, so that closing sends a FIN, as when hyper had read
+/// it: a socket closed with unread bytes sends a reset instead, and thousands of resets at
+/// one deadline were measured to stall new handshakes on the host for minutes after.
+/// (Read from the socket directly: tokio's `try_read` would not even try, its readiness
+/// having been cleared by the last peek.)
+fn discard_unread(stream: &TcpStream) {
+    use std::io::Read;
+    let socket = socket2::SockRef::from(stream);
+    let mut buf = [0u8; PEEK_LIMIT];
+    while matches!((&*socket).read(&mut buf), Ok(n) if n > 0) {}
 }
 
 /// Whether the peer has sent its FIN (the connection is in CLOSE-WAIT): a half-sent head
