@@ -234,6 +234,7 @@ impl App {
         let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
+        metrics.show_cache("answers", data.answers_metrics());
         metrics.start_at_zero(
             &[Window::Minute, Window::Day, Window::Month].map(Window::name),
             &KEY_FAILURES.map(|(_, label)| label),

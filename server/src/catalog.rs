@@ -240,7 +240,7 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
 impl Catalog {
     /// Reads every day of a checked dataset directory (its sled database, a year at a time,
     /// each year checked against its SHA-256 in the manifest) and builds the catalog.
-    pub fn load(dir: &DatasetDir) -> Result<Catalog, CatalogError> {
+    pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
         let manifest = &dir.manifest;
         let path = dir.path.display().to_string();
         let inconsistent = |date: Date, reason: &'static str| CatalogError::Inconsistent {
@@ -352,9 +352,7 @@ impl Catalog {
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
-            // Not among the caches `/metrics` shows yet: its handles would have to come
-            // through the dataset handle, as the reload metrics do.
-            answers: ByteCache::new(ANSWERS_BUDGET, CacheMetrics::default()),
+            answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
             planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
             school_holidays: dir.read_school_holidays()?,
         };

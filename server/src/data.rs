@@ -8,14 +8,15 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 use crate::catalog::{Catalog, CatalogError};
-use crate::metrics::ReloadMetrics;
+use crate::metrics::{CacheMetrics, ReloadMetrics};
 
 /// Loads the dataset at `root` (an output root with `current`, or a dataset directory) from
 /// its sled database, running every manifest, checksum and database check. The year JSON
 /// files are the published form and are not read.
-pub fn load_catalog(root: &Path) -> Result<Catalog, CatalogError> {
+/// Its answers cache counts in `answers_metrics`.
+pub fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
     let dir = kalendorius_dataset::open_manifest(root)?;
-    Catalog::load(&dir)
+    Catalog::load(&dir, answers_metrics)
 }
 
 /// The catalog in service. Cheap to read from any thread.
@@ -26,6 +27,8 @@ pub struct DataHandle {
     reloading: tokio::sync::Mutex<()>,
     /// When the dataset in service was loaded, and the reloads' results.
     reload_metrics: ReloadMetrics,
+    /// The answers cache of every catalog loaded here (one cache in service at a time).
+    answers_metrics: CacheMetrics,
 }
 
 impl DataHandle {
@@ -33,7 +36,8 @@ impl DataHandle {
     /// of another schema version, or fails its checks.
     pub fn open(root: &Path) -> Result<DataHandle, CatalogError> {
         let started = std::time::Instant::now();
-        let catalog = load_catalog(root)?;
+        let answers_metrics = CacheMetrics::default();
+        let catalog = load_catalog(root, answers_metrics.clone())?;
         // Loading parses every year file into short-lived records.
         crate::memory::release_free();
         // `make bench` reads the load time from this line.
@@ -49,7 +53,13 @@ impl DataHandle {
             current: ArcSwap::from_pointee(catalog),
             reloading: tokio::sync::Mutex::new(()),
             reload_metrics,
+            answers_metrics,
         })
+    }
+
+    /// The handles of the catalogs' answers cache, for `/metrics`.
+    pub fn answers_metrics(&self) -> &CacheMetrics {
+        &self.answers_metrics
     }
 
     /// When the dataset in service was loaded, and the reloads' results.
@@ -73,7 +83,8 @@ impl DataHandle {
     pub async fn reload(&self) -> anyhow::Result<Arc<Catalog>> {
         let _one_at_a_time = self.reloading.lock().await;
         let root = self.root.clone();
-        let loaded = tokio::task::spawn_blocking(move || load_catalog(&root))
+        let answers_metrics = self.answers_metrics.clone();
+        let loaded = tokio::task::spawn_blocking(move || load_catalog(&root, answers_metrics))
             .await
             .map_err(|join| anyhow::anyhow!("the reload task failed: {join}"))
             .and_then(|loaded| loaded.map_err(anyhow::Error::from));

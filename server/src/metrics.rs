@@ -24,7 +24,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use prometheus_client::encoding::{EncodeMetric, MetricEncoder, NoLabelSet};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric, MetricEncoder, NoLabelSet};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -135,6 +136,47 @@ pub struct CacheMetrics {
     pub bytes: Gauge,
 }
 
+/// Every cache's handles, written as three families labelled by cache. A collector rather
+/// than label families, since a family makes its own handles and the answers cache's are
+/// made by the dataset handle, before this registry.
+#[derive(Debug, Default)]
+struct Caches(Mutex<Vec<(&'static str, CacheMetrics)>>);
+
+impl Collector for Caches {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let caches = self.0.lock();
+        type Pick = fn(&CacheMetrics) -> &dyn EncodeMetric;
+        let families: [(&str, &str, MetricType, Pick); 3] = [
+            (
+                "kalendorius_cache_hits",
+                "Cache lookups that found their entry, by cache",
+                MetricType::Counter,
+                |m| &m.hits,
+            ),
+            (
+                "kalendorius_cache_misses",
+                "Cache lookups that did not find their entry, by cache",
+                MetricType::Counter,
+                |m| &m.misses,
+            ),
+            (
+                "kalendorius_cache_bytes",
+                "Bytes kept by each cache",
+                MetricType::Gauge,
+                |m| &m.bytes,
+            ),
+        ];
+        for (name, help, kind, pick) in families {
+            let mut family = encoder.encode_descriptor(name, help, None, kind)?;
+            for (cache, handles) in caches.iter() {
+                let labels = [("cache", *cache)];
+                pick(handles).encode(family.encode_family(&labels)?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The dataset's reloads, owned by the dataset handle and registered by
 /// every server that serves it.
 #[derive(Debug, Clone)]
@@ -203,9 +245,7 @@ pub struct Metrics {
     refusals: Family<Label, Counter>,
     key_failures: Family<Label, Counter>,
     connections: ConnectionMetrics,
-    cache_hits: Family<Label, Counter>,
-    cache_misses: Family<Label, Counter>,
-    cache_bytes: Family<Label, Gauge>,
+    caches: Arc<Caches>,
     dataset: Family<Label<String>, Gauge>,
     state_up: Gauge,
 }
@@ -226,9 +266,7 @@ impl Metrics {
         let key_failures = Family::<Label, Counter>::default();
         let open = Gauge::default();
         let refused = Family::<Label, Counter>::default();
-        let cache_hits = Family::<Label, Counter>::default();
-        let cache_misses = Family::<Label, Counter>::default();
-        let cache_bytes = Family::<Label, Gauge>::default();
+        let caches = Arc::new(Caches::default());
         let dataset = Family::<Label<String>, Gauge>::default();
         let state_up = Gauge::default();
         // Registered in this order, which is the order of the scrape.
@@ -244,15 +282,13 @@ impl Metrics {
             "kalendorius_key_failures", "Requests to a keyed endpoint refused with 401, by error code", key_failures;
             "kalendorius_connections_open", "Connections open now", open;
             "kalendorius_connections_refused", "Connections closed at once, by the cap they were over", refused;
-            "kalendorius_cache_hits", "Cache lookups that found their entry, by cache", cache_hits;
-            "kalendorius_cache_misses", "Cache lookups that did not find their entry, by cache", cache_misses;
-            "kalendorius_cache_bytes", "Bytes kept by each cache", cache_bytes;
             "kalendorius_dataset_info", "The dataset in service (always 1), by its version", dataset;
             "kalendorius_dataset_last_reload_timestamp_seconds", "When the dataset in service was loaded (at start or by the last successful reload), in Unix seconds", reloads.last;
             "kalendorius_dataset_last_reload_success", "1 when the last load of the dataset (at start or by a reload) succeeded, 0 when the last reload failed", reloads.last_ok;
             "kalendorius_dataset_reloads", "Dataset reloads (SIGHUP), by result", reloads.results;
             "kalendorius_state_store_up", "1 when the state store (sled, or Redis) is usable, else 0", state_up;
         }
+        registry.register_collector(Box::new(caches.clone()));
         if let Some(redis) = redis {
             registry.register(
                 "kalendorius_redis_command_duration_seconds",
@@ -283,9 +319,7 @@ impl Metrics {
             refusals,
             key_failures,
             connections,
-            cache_hits,
-            cache_misses,
-            cache_bytes,
+            caches,
             dataset,
             state_up,
         }
@@ -345,12 +379,15 @@ impl Metrics {
 
     /// The handles of the cache called `name` (one name per cache).
     pub fn cache(&self, name: &'static str) -> CacheMetrics {
-        let labels = [("cache", name)];
-        CacheMetrics {
-            hits: self.cache_hits.get_or_create(&labels).clone(),
-            misses: self.cache_misses.get_or_create(&labels).clone(),
-            bytes: self.cache_bytes.get_or_create(&labels).clone(),
-        }
+        let handles = CacheMetrics::default();
+        self.show_cache(name, &handles);
+        handles
+    }
+
+    /// Shows the cache `name` with handles made by its owner (the dataset's answers cache,
+    /// whose handles outlive every catalog and exist before this registry).
+    pub fn show_cache(&self, name: &'static str, handles: &CacheMetrics) {
+        self.caches.0.lock().push((name, handles.clone()));
     }
 
     /// Everything, in the Prometheus text format, with the dataset in service of

@@ -24,7 +24,7 @@ fn catalog() -> &'static Catalog {
             })
             .expect("the fixture sources build");
             let dir = kalendorius_dataset::open_dataset(tmp.path()).unwrap();
-            let catalog = Catalog::load(&dir).unwrap();
+            let catalog = Catalog::load(&dir, Default::default()).unwrap();
             (tmp, catalog)
         })
         .1

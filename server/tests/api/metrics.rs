@@ -137,6 +137,35 @@ async fn the_dataset_the_state_store_and_the_caches_are_shown() {
     }
 }
 
+/// The dataset's answers cache (keyed answers built once per dataset) is shown with the
+/// others; a server of its own, since every other test server shares one dataset.
+#[tokio::test]
+async fn the_answers_cache_is_shown() {
+    let app = spawn_app_with(AppOptions {
+        data: Some(dataset().to_path_buf()),
+        ..AppOptions::default()
+    })
+    .await;
+    let (key, _) = app.key(None, None);
+    let before = scrape(&app).await;
+    let mut sizes = Vec::new();
+    for _ in 0..2 {
+        let resp = app
+            .get_keyed("/api/v1/holidays/upcoming?from=2024-01-01&count=20", &key)
+            .await;
+        assert_eq!(resp.status(), 200);
+        sizes.push(resp.bytes().await.unwrap().len());
+    }
+    // Kept: answers of 512 bytes and more are.
+    assert!(sizes[0] >= 512, "{sizes:?}");
+    let after = scrape(&app).await;
+    let answers = [("cache", "answers")];
+    let moved = |name: &str| value(&after, name, &answers) - value(&before, name, &answers);
+    assert_eq!(moved("kalendorius_cache_misses_total"), 1.0);
+    assert_eq!(moved("kalendorius_cache_hits_total"), 1.0);
+    assert!(value(&after, "kalendorius_cache_bytes", &answers) >= sizes[0] as f64);
+}
+
 on_both_stores! {
 #[tokio::test]
 async fn a_429_is_counted_by_its_window(store) {
