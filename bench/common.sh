@@ -5,6 +5,17 @@
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
 
+# The address floods open a million loopback connections. Where the kernel tracks
+# connections (nf_conntrack, loaded for example by a container engine's NAT rules), its table
+# fills and new handshakes are dropped ("nf_conntrack: table full" in dmesg): the flood then
+# stalls in SYN retransmits, whatever the server does. Say so before the results mislead.
+warn_if_conntrack() {
+    local count=/proc/sys/net/netfilter/nf_conntrack_count max=/proc/sys/net/netfilter/nf_conntrack_max
+    if [ -r "$count" ] && [ -r "$max" ]; then
+        log "WARNING: connection tracking is on ($(cat "$count") of $(cat "$max") entries): an address flood can fill its table and stall; the flood rates are then the host's, not the server's (bench/README.md)"
+    fi
+}
+
 # Kill what we started (by PID, nothing else), then drop the temp dir with its dataset,
 # state database and logs.
 cleanup() {

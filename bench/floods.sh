@@ -86,6 +86,7 @@ dist_after="$(rss_after_mib "$SERVER_PID")"
 kill "$SERVER_PID"
 
 fresh_server addresses
+warn_if_conntrack
 log "address flood: one request from each of $ADDRESSES loopback addresses"
 # Bounded: after the slow floods the host's handshakes can stall (bench/README.md).
 addr_report="$(timeout 300 "$FLOOD_BIN" addresses "$SERVER_ADDR" --count "$ADDRESSES")" \

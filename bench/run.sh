@@ -476,6 +476,7 @@ main() {
         --state "redis://127.0.0.1:$REDIS_PORT/0" --log-level warn
     local flood_addr="$STARTED_ADDR" redis_before redis_flooded redis_later redis_keys
     redis_before="$(redis_memory_mib)"
+    warn_if_conntrack
     log "address flood on the Redis store: $REDIS_ADDRESSES loopback addresses"
     "$ROOT/target/release/examples/flood" addresses "$flood_addr" --count "$REDIS_ADDRESSES" >&2 \
         || log "warning: some newcomers were refused on the Redis store"

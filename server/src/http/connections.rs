@@ -585,10 +585,9 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
     }
 }
 
-/// Reads and drops what the peer sent, so that closing sends a FIN, as when hyper had read
-/// it: a socket closed with unread bytes sends a reset instead, and thousands of resets at
-/// one deadline were measured to stall new handshakes on the host for minutes after.
-/// (Read from the socket directly: tokio's `try_read` would not even try, its readiness
+/// Reads and drops what the peer sent, so that closing sends a FIN, as it did when hyper had
+/// read the bytes: a socket closed with unread bytes sends a reset instead, which a client
+/// reports as an error rather than as the end of the connection. (Read from the socket directly: tokio's `try_read` would not even try, its readiness
 /// having been cleared by the last peek.)
 fn discard_unread(stream: &TcpStream) {
     use std::io::Read;

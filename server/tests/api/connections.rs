@@ -264,8 +264,7 @@ async fn a_request_head_is_served_however_it_arrives_and_a_half_sent_one_is_not_
 }
 
 /// A half-sent request is closed at the header deadline with a FIN, as when hyper had read
-/// it, not a reset: the bytes it sent are read first. (Thousands of resets at one deadline
-/// stalled new handshakes on the host.)
+/// it, not a reset: the bytes it sent are read first.
 #[tokio::test]
 async fn a_half_sent_request_is_closed_at_the_deadline_without_a_reset() {
     let app = spawn_app_with(AppOptions {
