@@ -2,7 +2,7 @@
 # make bench (second part): the three floods that used to hurt the server, against the real
 # server with its default connection bounds and rate limits, each on a fresh server:
 #
-# 1. slow connections: FLOOD_SLOW_CONNECTIONS (20 000) half-sent requests from 127.0.0.1,
+# 1. slow connections: FLOOD_SLOW_CONNECTIONS (19 000) half-sent requests from 127.0.0.1,
 #    re-opened as soon as they are closed, for FLOOD_SLOW_SECONDS (15), while normal
 #    clients (127.0.2.x) ask ten times a second in all;
 # 2. the same from FLOOD_DISTRIBUTED_CONNECTIONS (19 000) distinct addresses (127.200.x.y),
@@ -16,7 +16,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-SLOW_CONNECTIONS="${FLOOD_SLOW_CONNECTIONS:-20000}"
+SLOW_CONNECTIONS="${FLOOD_SLOW_CONNECTIONS:-19000}"
 SLOW_SECONDS="${FLOOD_SLOW_SECONDS:-15}"
 ADDRESSES="${FLOOD_ADDRESSES:-1000000}"
 # The distributed slow flood stays under the global cap, which is the descriptor limit less
