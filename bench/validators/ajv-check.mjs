@@ -19,7 +19,7 @@ const get = async (path) => {
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 addFormats(ajv);
 const validators = {};
-for (const name of ["manifest", "year", "school_holidays"]) {
+for (const name of ["manifest", "year", "school_holidays", "changes"]) {
   const schema = await get(`/data/schema/${name}.schema.json`);
   validators[name] = ajv.compile(schema); // throws on any strict-mode violation
   console.log(`ajv ${name}.schema.json: compiles in strict mode`);
@@ -37,6 +37,7 @@ const check = (name, what, value) => {
 const manifest = await get("/data/manifest.json");
 check("manifest", "/data/manifest.json", manifest);
 check("school_holidays", "/data/school_holidays.json", await get("/data/school_holidays.json"));
+check("changes", "/data/changes.json", await get("/data/changes.json"));
 const years = process.argv.slice(3).map(Number);
 const wanted = years.length ? years : [manifest.first_year, 2026, manifest.last_year];
 for (const year of wanted) {
