@@ -635,7 +635,7 @@ enum Peeked {
     Closed,
     /// Bytes, but not yet the end of a head.
     Partial,
-    /// A whole head (or [`PEEK_LIMIT`] bytes).
+    /// A whole head, [`PEEK_LIMIT`] bytes, or bytes that are no HTTP/1 request.
     Head,
 }
 
@@ -647,19 +647,18 @@ fn peek_head(stream: &TcpStream) -> io::Result<Peeked> {
     Ok(head_state(&buf[..n]))
 }
 
-/// Whether `bytes` (the start of a connection) hold a whole request head: an empty line
-/// after the request line, with CRLF or bare LF line ends as hyper's parser accepts. An HTTP/2
-/// preface ends its first part with an empty line too.
+/// What `bytes` (the start of a connection) are to hyper's own parser (httparse, with
+/// hyper's default settings): a whole request head, or the start of one, or not HTTP/1 at
+/// all (the HTTP/2 preface, TLS spoken to a plain port, garbage), which is handed over at
+/// once so that hyper answers it as it always did instead of it waiting for the deadline.
 fn head_state(bytes: &[u8]) -> Peeked {
     if bytes.is_empty() {
-        Peeked::Closed
-    } else if bytes.len() >= PEEK_LIMIT
-        || memchr::memmem::find(bytes, b"\n\r\n").is_some()
-        || memchr::memmem::find(bytes, b"\n\n").is_some()
-    {
-        Peeked::Head
-    } else {
-        Peeked::Partial
+        return Peeked::Closed;
+    }
+    let mut headers = [httparse::EMPTY_HEADER; 64];
+    match httparse::Request::new(&mut headers).parse(bytes) {
+        Ok(httparse::Status::Partial) if bytes.len() < PEEK_LIMIT => Peeked::Partial,
+        _ => Peeked::Head,
     }
 }
 
@@ -830,6 +829,11 @@ mod tests {
         assert_eq!(head_state(b"GET / HTTP/1.1\nHost: a\n\n"), Peeked::Head);
         assert_eq!(
             head_state(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+            Peeked::Head
+        );
+        // Not HTTP/1 (TLS spoken to this port): hyper answers it at once.
+        assert_eq!(
+            head_state(&[0x16, 0x03, 0x01, 0x02, 0x00, 0x01]),
             Peeked::Head
         );
         let long = vec![b'a'; PEEK_LIMIT];

@@ -246,6 +246,16 @@ async fn a_request_head_is_served_however_it_arrives_and_a_half_sent_one_is_not_
     let status = answer_and_close(&mut with_body, Duration::from_secs(5)).await;
     assert!(status.starts_with("HTTP/1.1 405"), "{status}");
 
+    // Not HTTP at all (the start of a TLS handshake): hyper's 400 at once, not the deadline.
+    let mut tls = connect_from([127, 0, 0, 1], server).await;
+    tls.write_all(&[
+        0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03,
+    ])
+    .await
+    .unwrap();
+    let status = answer_and_close(&mut tls, Duration::from_secs(3)).await;
+    assert!(status.starts_with("HTTP/1.1 400"), "{status}");
+
     // Half a head, then the sender finishes (FIN): closed at once, not at the deadline.
     let mut finished = connect_from([127, 0, 0, 1], server).await;
     finished.write_all(HALF_REQUEST).await.unwrap();
