@@ -57,11 +57,15 @@ peak_rss_mib() {
     awk '/^VmHWM:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"
 }
 
+rss_mib() {
+    awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"
+}
+
 # The resident size some seconds after a flood ended: the server gives the memory of its
 # connections back once they have fallen to a quarter of their peak (checked every 5 s).
 rss_after_mib() {
     sleep "$AFTER_SECONDS"
-    awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"
+    rss_mib "$1"
 }
 
 verdict() {
@@ -77,7 +81,7 @@ slow_after="$(rss_after_mib "$SERVER_PID")"
 kill "$SERVER_PID"
 
 fresh_server distributed
-dist_idle="$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$SERVER_PID/status")"
+dist_idle="$(rss_mib "$SERVER_PID")"
 log "distributed slow flood: $DISTRIBUTED half-sent connections, each from an address of its own, for $SLOW_SECONDS s"
 dist_report="$("$FLOOD_BIN" slow "$SERVER_ADDR" --connections "$DISTRIBUTED" --seconds "$SLOW_SECONDS" --distinct 1)" \
     || dist_report="$dist_report (NOT every normal request was answered)"

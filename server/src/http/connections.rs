@@ -460,8 +460,7 @@ where
         // The task waits (small) for the first request's head; the one that serves the
         // connection with hyper is spawned only then.
         tracker.spawn(WaitForHead {
-            stream: Some(stream),
-            slot: Some(slot),
+            connection: Some((stream, slot)),
             deadline: tokio::time::sleep(bounds.header_read_timeout),
             shutdown: graceful.clone().cancelled_owned(),
             shared: shared.clone(),
@@ -528,8 +527,8 @@ pin_project_lite::pin_project! {
     /// own readiness slot (`poll_read_ready`), where `TcpStream::ready` would add a 136-byte
     /// waiter, and an `async fn` keeps its moved arguments beside the futures they went into.
     struct WaitForHead<E> {
-        stream: Option<TcpStream>,
-        slot: Option<Slot>,
+        // The socket and its place under the caps, until handed on.
+        connection: Option<(TcpStream, Slot)>,
         #[pin]
         deadline: tokio::time::Sleep,
         #[pin]
@@ -543,15 +542,13 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
 
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut this = self.project();
-        if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
-            if let Some(stream) = this.stream.as_ref() {
-                discard_unread(stream);
-            }
-            return Poll::Ready(());
-        }
-        let Some(stream) = this.stream.as_ref() else {
+        let Some((stream, _)) = this.connection.as_ref() else {
             return Poll::Ready(());
         };
+        if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
+            discard_unread(stream);
+            return Poll::Ready(());
+        }
         loop {
             match stream.poll_read_ready(cx) {
                 Poll::Pending => return Poll::Pending,
@@ -573,7 +570,7 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
             }
         }
         let accepted = this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout;
-        if let (Some(stream), Some(slot)) = (this.stream.take(), this.slot.take()) {
+        if let Some((stream, slot)) = this.connection.take() {
             if let Ok(peer) = stream.peer_addr() {
                 let shared = this.shared.clone();
                 this.shared
@@ -587,8 +584,9 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
 
 /// Reads and drops what the peer sent, so that closing sends a FIN, as it did when hyper had
 /// read the bytes: a socket closed with unread bytes sends a reset instead, which a client
-/// reports as an error rather than as the end of the connection. (Read from the socket directly: tokio's `try_read` would not even try, its readiness
-/// having been cleared by the last peek.)
+/// reports as an error rather than as the end of the connection. (Read from the socket
+/// directly: tokio's `try_read` would not even try, its readiness having been cleared by the
+/// last peek.)
 fn discard_unread(stream: &TcpStream) {
     use std::io::Read;
     let socket = socket2::SockRef::from(stream);

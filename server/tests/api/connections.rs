@@ -8,10 +8,19 @@ use kalendorius_server::http::connections::ConnectionSettings;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
-use crate::helpers::{spawn_app_with, AppOptions};
+use crate::helpers::{spawn_app_with, AppOptions, TestApp};
 
 const HALF_REQUEST: &[u8] =
     b"GET /api/v1/laisvadienis?date=2022-12-24 HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
+
+/// A server with these connection bounds.
+async fn spawn_with(connections: ConnectionSettings) -> TestApp {
+    spawn_app_with(AppOptions {
+        connections: Some(connections),
+        ..AppOptions::default()
+    })
+    .await
+}
 
 pub(crate) fn addr_of(base: &str) -> SocketAddr {
     base.trim_start_matches("http://").parse().unwrap()
@@ -71,13 +80,10 @@ async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
 
 #[tokio::test]
 async fn half_sent_requests_neither_lock_others_out_nor_outlive_the_header_deadline() {
-    let app = spawn_app_with(AppOptions {
-        connections: Some(ConnectionSettings {
-            header_read_timeout_secs: 2,
-            max_connections_per_ip: 100,
-            ..ConnectionSettings::default()
-        }),
-        ..AppOptions::default()
+    let app = spawn_with(ConnectionSettings {
+        header_read_timeout_secs: 2,
+        max_connections_per_ip: 100,
+        ..ConnectionSettings::default()
     })
     .await;
     let server = addr_of(&app.base);
@@ -127,12 +133,9 @@ async fn half_sent_requests_neither_lock_others_out_nor_outlive_the_header_deadl
 
 #[tokio::test]
 async fn a_connection_that_sends_nothing_is_closed_after_the_header_deadline() {
-    let app = spawn_app_with(AppOptions {
-        connections: Some(ConnectionSettings {
-            header_read_timeout_secs: 1,
-            ..ConnectionSettings::default()
-        }),
-        ..AppOptions::default()
+    let app = spawn_with(ConnectionSettings {
+        header_read_timeout_secs: 1,
+        ..ConnectionSettings::default()
     })
     .await;
     let server = addr_of(&app.base);
@@ -161,12 +164,9 @@ async fn a_connection_that_sends_nothing_is_closed_after_the_header_deadline() {
 
 #[tokio::test]
 async fn the_global_cap_refuses_new_connections_and_keeps_the_served_ones() {
-    let app = spawn_app_with(AppOptions {
-        connections: Some(ConnectionSettings {
-            max_connections: 10,
-            ..ConnectionSettings::default()
-        }),
-        ..AppOptions::default()
+    let app = spawn_with(ConnectionSettings {
+        max_connections: 10,
+        ..ConnectionSettings::default()
     })
     .await;
     let server = addr_of(&app.base);
@@ -204,12 +204,9 @@ async fn answer_and_close(stream: &mut TcpStream, within: Duration) -> String {
 /// peeked at); these are the ways a head arrives, and must be handed over unchanged.
 #[tokio::test]
 async fn a_request_head_is_served_however_it_arrives_and_a_half_sent_one_is_not_kept() {
-    let app = spawn_app_with(AppOptions {
-        connections: Some(ConnectionSettings {
-            header_read_timeout_secs: 10,
-            ..ConnectionSettings::default()
-        }),
-        ..AppOptions::default()
+    let app = spawn_with(ConnectionSettings {
+        header_read_timeout_secs: 10,
+        ..ConnectionSettings::default()
     })
     .await;
     let server = addr_of(&app.base);
@@ -277,12 +274,9 @@ async fn a_request_head_is_served_however_it_arrives_and_a_half_sent_one_is_not_
 /// it, not a reset: the bytes it sent are read first.
 #[tokio::test]
 async fn a_half_sent_request_is_closed_at_the_deadline_without_a_reset() {
-    let app = spawn_app_with(AppOptions {
-        connections: Some(ConnectionSettings {
-            header_read_timeout_secs: 1,
-            ..ConnectionSettings::default()
-        }),
-        ..AppOptions::default()
+    let app = spawn_with(ConnectionSettings {
+        header_read_timeout_secs: 1,
+        ..ConnectionSettings::default()
     })
     .await;
     let server = addr_of(&app.base);
