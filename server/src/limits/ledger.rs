@@ -16,8 +16,10 @@
 //! a second), nothing without one. Past [`MAX_GEN_SLOTS`] slots `record` refuses and the
 //! table keeps the subject.
 
-use super::sketch::{fmix64, hash_keys};
-use super::subject::{SubjectKey, SUBJECT_LEN};
+use bytes::{Buf, BufMut};
+
+use super::sketch::{hash_keys, keyed_hash};
+use super::subject::SubjectKey;
 use super::window::Span;
 
 /// Seconds of newest requests one generation holds.
@@ -136,31 +138,11 @@ impl MinuteLedger {
 
     /// The nonzero 44-bit fingerprint of `key`.
     fn fingerprint(&self, key: &SubjectKey) -> u64 {
-        let mut h = self.seeds[0];
-        let mut words = [0u8; 24];
-        words[..SUBJECT_LEN].copy_from_slice(key.bytes());
-        for w in words.chunks_exact(8) {
-            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-            h = fmix64(h ^ w).wrapping_add(self.seeds[1]);
-        }
-        (fmix64(h) >> (64 - (64 - FP_SHIFT))).max(1)
+        (keyed_hash(key, self.seeds[0], self.seeds[1]) >> FP_SHIFT).max(1)
     }
 
-    /// True when nothing is held.
     pub fn is_empty(&self) -> bool {
         self.gens.iter().all(|g| g.len == 0)
-    }
-
-    /// Records held.
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.gens.iter().map(|g| g.len).sum()
-    }
-
-    /// Bytes of the tables.
-    #[cfg(test)]
-    pub fn bytes(&self) -> usize {
-        self.gens.iter().map(|g| g.slots.len() * 8).sum()
     }
 
     /// Frees the generations whose seconds no minute window counts at `t_ms` any more.
@@ -212,9 +194,11 @@ impl MinuteLedger {
             .rev()
             .find_map(|g| {
                 let r = g.get(fp)?;
-                let idx = g.g * GEN_SECS + ((r >> COUNT_BITS) & ((1 << OFFSET_BITS) - 1)) as i64;
-                let count = (r & u64::from(MAX_COUNT)) as u32;
-                Some((idx, count))
+                let offset = (r >> COUNT_BITS) & ((1 << OFFSET_BITS) - 1);
+                Some((
+                    g.g * GEN_SECS + offset as i64,
+                    (r & u64::from(MAX_COUNT)) as u32,
+                ))
             })
             .filter(|&(idx, _)| idx >= first)
     }
@@ -222,51 +206,43 @@ impl MinuteLedger {
     /// Serialises: version, keys, then per generation its number, slot count and records.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = vec![VERSION];
-        for s in self.seeds {
-            out.extend_from_slice(&s.to_le_bytes());
-        }
+        self.seeds.iter().for_each(|&s| out.put_u64_le(s));
         for g in self.gens.iter().filter(|g| g.len > 0) {
-            out.extend_from_slice(&g.g.to_le_bytes());
-            out.extend_from_slice(&(g.len as u64).to_le_bytes());
-            for r in g.slots.iter().filter(|&&r| r != 0) {
-                out.extend_from_slice(&r.to_le_bytes());
-            }
+            out.put_i64_le(g.g);
+            out.put_u64_le(g.len as u64);
+            g.slots
+                .iter()
+                .filter(|&&r| r != 0)
+                .for_each(|&r| out.put_u64_le(r));
         }
         out
     }
 
     /// Parses what `encode` wrote; `None` if it is not exactly that.
-    pub fn decode(bytes: &[u8]) -> Option<MinuteLedger> {
-        let (&version, mut rest) = bytes.split_first()?;
-        if version != VERSION {
+    pub fn decode(mut bytes: &[u8]) -> Option<MinuteLedger> {
+        if bytes.try_get_u8().ok()? != VERSION {
             return None;
         }
-        let mut u64_at = || -> Option<u64> {
-            let (head, tail) = rest.split_first_chunk::<8>()?;
-            rest = tail;
-            Some(u64::from_le_bytes(*head))
-        };
         let mut ledger = MinuteLedger {
-            seeds: [u64_at()?, u64_at()?],
+            seeds: [bytes.try_get_u64_le().ok()?, bytes.try_get_u64_le().ok()?],
             gens: Vec::new(),
         };
-        while let Some(g) = u64_at() {
-            let g = g as i64;
-            let n = u64_at()?;
+        while let Ok(g) = bytes.try_get_i64_le() {
+            let n = bytes.try_get_u64_le().ok()?;
             if ledger.gens.last().is_some_and(|last| last.g >= g) {
                 return None;
             }
             let mut generation = Generation::new(g, n as usize);
             for _ in 0..n {
-                let r = u64_at()?;
+                let r = bytes.try_get_u64_le().ok()?;
                 if r >> FP_SHIFT == 0 || !generation.put(r) {
                     return None;
                 }
             }
             ledger.gens.push(generation);
         }
-        // `u64_at` stops at the end, or at a partial word: only the end is valid.
-        rest.is_empty().then_some(ledger)
+        // The loop stops at the end, or at a partial word: only the end is valid.
+        bytes.is_empty().then_some(ledger)
     }
 }
 
@@ -275,6 +251,16 @@ mod tests {
     use super::*;
     use crate::limits::PublicEndpoint;
     use std::net::{IpAddr, Ipv4Addr};
+
+    /// Records held.
+    fn len(l: &MinuteLedger) -> usize {
+        l.gens.iter().map(|g| g.len).sum()
+    }
+
+    /// Bytes of the tables.
+    fn bytes(l: &MinuteLedger) -> usize {
+        l.gens.iter().map(|g| g.slots.len() * 8).sum()
+    }
 
     fn key(n: u32) -> SubjectKey {
         SubjectKey::public(IpAddr::V4(Ipv4Addr::from(n)), PublicEndpoint::Days)
@@ -306,8 +292,8 @@ mod tests {
         for n in 0..1_000_000u32 {
             assert!(l.record(&key(n), 1_000 + i64::from(n / 13_000), 1));
         }
-        assert_eq!(l.len(), 1_000_000);
-        assert!(l.bytes() <= 24 << 20, "{} bytes", l.bytes());
+        assert_eq!(len(&l), 1_000_000);
+        assert!(bytes(&l) <= 24 << 20, "{} bytes", bytes(&l));
         let now = (1_000 + 76) * 1_000;
         let phantom = (2_000_000..2_100_000u32)
             .filter(|&n| l.lookup(&key(n), now).is_some())

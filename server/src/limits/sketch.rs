@@ -11,19 +11,20 @@
 //! evicted requests in a month. The minute window, which a flood fills, is exact (`ledger`).
 //! The hash is our own (stable across releases), keyed with seeds persisted with the sketch.
 
+use bytes::{Buf, BufMut};
 use rand::RngCore;
 
-use super::subject::{SubjectKey, SUBJECT_LEN};
+use super::subject::SubjectKey;
 
 /// Rows (independent hashes).
 const DEPTH: usize = 4;
-/// Cells per row of the month sketch (a power of two).
+/// Cells per row (a power of two).
 const MONTH_WIDTH: usize = 1 << 14;
 /// Encoding version of the month sketch.
 const VERSION: u8 = 1;
 
-/// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection (also the ledger's).
-pub(crate) fn fmix64(mut h: u64) -> u64 {
+/// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
+fn fmix64(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
@@ -31,16 +32,20 @@ pub(crate) fn fmix64(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-/// The cell of `key` in each row, for rows of `width` cells.
-fn cells(seeds: &[u64; DEPTH], key: &[u8; SUBJECT_LEN], width: usize) -> [usize; DEPTH] {
-    seeds.map(|seed| {
-        let mut h = fmix64(seed);
-        for chunk in key.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            h = fmix64(h ^ u64::from_le_bytes(b)).wrapping_add(seed);
-        }
-        (fmix64(h) as usize) & (width - 1)
+/// The keyed hash of the sketch's cells and the ledger's fingerprints: from `start`, each
+/// word of `key` mixed in and `add` added, then mixed once more.
+pub(crate) fn keyed_hash(key: &SubjectKey, start: u64, add: u64) -> u64 {
+    let h = key
+        .words()
+        .into_iter()
+        .fold(start, |h, word| fmix64(h ^ word).wrapping_add(add));
+    fmix64(h)
+}
+
+/// The index in `MonthSketch::cells` of `key`'s counter in each row.
+fn counters<'a>(seeds: &'a [u64; DEPTH], key: &'a SubjectKey) -> impl Iterator<Item = usize> + 'a {
+    seeds.iter().enumerate().map(|(row, &seed)| {
+        row * MONTH_WIDTH + (keyed_hash(key, fmix64(seed), seed) as usize & (MONTH_WIDTH - 1))
     })
 }
 
@@ -48,36 +53,11 @@ fn cells(seeds: &[u64; DEPTH], key: &[u8; SUBJECT_LEN], width: usize) -> [usize;
 /// aim at collisions; fixed in unit tests, whose collision assertions would otherwise fail
 /// by chance once in a few hundred runs.
 pub(crate) fn hash_keys<const N: usize>() -> [u64; N] {
-    let mut keys = [0u64; N];
     #[cfg(not(test))]
     let mut rng = rand::rngs::OsRng;
     #[cfg(test)]
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(N as u64);
-    for k in &mut keys {
-        *k = rng.next_u64();
-    }
-    keys
-}
-
-/// Little-endian reader for `decode`.
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let (head, tail) = self.0.split_first_chunk::<N>()?;
-        self.0 = tail;
-        Some(*head)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.bytes::<8>().map(u64::from_le_bytes)
-    }
-    fn seeds(&mut self) -> Option<[u64; DEPTH]> {
-        let mut seeds = [0u64; DEPTH];
-        for s in &mut seeds {
-            *s = self.u64()?;
-        }
-        Some(seeds)
-    }
+    std::array::from_fn(|_| rng.next_u64())
 }
 
 /// Month counts of evicted subjects. Memory: 128 KiB.
@@ -104,7 +84,6 @@ impl MonthSketch {
         }
     }
 
-    /// True when nothing was added this month.
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
@@ -113,7 +92,7 @@ impl MonthSketch {
     pub fn roll(&mut self, month: i64) -> bool {
         let cleared = month > self.month && self.total > 0;
         if cleared {
-            self.cells.iter_mut().for_each(|c| *c = 0);
+            self.cells.fill(0);
             self.total = 0;
         }
         self.month = self.month.max(month);
@@ -127,12 +106,9 @@ impl MonthSketch {
             return;
         }
         self.roll(month);
-        for (row, c) in cells(&self.seeds, key.bytes(), MONTH_WIDTH)
-            .into_iter()
-            .enumerate()
-        {
-            let cell = &mut self.cells[row * MONTH_WIDTH + c];
-            *cell = cell.saturating_add(u16::try_from(n).unwrap_or(u16::MAX));
+        let n16 = u16::try_from(n).unwrap_or(u16::MAX);
+        for i in counters(&self.seeds, key) {
+            self.cells[i] = self.cells[i].saturating_add(n16);
         }
         self.total += u64::from(n);
     }
@@ -144,51 +120,41 @@ impl MonthSketch {
         if self.total == 0 || month > self.month {
             return 0;
         }
-        cells(&self.seeds, key.bytes(), MONTH_WIDTH)
-            .into_iter()
-            .enumerate()
-            .map(|(row, c)| self.cells[row * MONTH_WIDTH + c])
-            .min()
-            .map_or(0, |n| {
-                if n == u16::MAX {
-                    u32::MAX
-                } else {
-                    u32::from(n)
-                }
-            })
+        match counters(&self.seeds, key).map(|i| self.cells[i]).min() {
+            Some(u16::MAX) => u32::MAX,
+            n => n.map_or(0, u32::from),
+        }
     }
 
     /// Serialises: version, month, seeds, total, cells; little-endian.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(17 + 8 * DEPTH + 2 * self.cells.len());
-        out.push(VERSION);
-        out.extend_from_slice(&self.month.to_le_bytes());
-        self.seeds
-            .iter()
-            .for_each(|s| out.extend_from_slice(&s.to_le_bytes()));
-        out.extend_from_slice(&self.total.to_le_bytes());
-        self.cells
-            .iter()
-            .for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
+        out.put_u8(VERSION);
+        out.put_i64_le(self.month);
+        self.seeds.iter().for_each(|&s| out.put_u64_le(s));
+        out.put_u64_le(self.total);
+        self.cells.iter().for_each(|&c| out.put_u16_le(c));
         out
     }
 
     /// Parses what `encode` wrote; `None` if it is not exactly that.
-    pub fn decode(bytes: &[u8]) -> Option<MonthSketch> {
-        let mut r = Reader(bytes);
-        if r.bytes::<1>()? != [VERSION] {
+    pub fn decode(mut bytes: &[u8]) -> Option<MonthSketch> {
+        if bytes.try_get_u8().ok()? != VERSION {
             return None;
         }
-        let month = r.u64()? as i64;
-        let seeds = r.seeds()?;
-        let total = r.u64()?;
-        if r.0.len() != 2 * DEPTH * MONTH_WIDTH {
+        let month = bytes.try_get_i64_le().ok()?;
+        let mut seeds = [0; DEPTH];
+        for seed in &mut seeds {
+            *seed = bytes.try_get_u64_le().ok()?;
+        }
+        let total = bytes.try_get_u64_le().ok()?;
+        if bytes.len() != 2 * DEPTH * MONTH_WIDTH {
             return None;
         }
-        let cells =
-            r.0.chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect();
+        let cells = bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
         Some(MonthSketch {
             month,
             seeds,

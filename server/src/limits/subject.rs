@@ -5,17 +5,14 @@
 
 use std::net::IpAddr;
 
+use bytes::{Buf, BufMut};
 use chrono::DateTime;
 
 use super::window::{month_and_end, month_of, month_start_ms, Sliding, Span};
 use super::{Decision, PublicEndpoint, Window};
 
-/// Length of an encoded subject.
 pub(crate) const SUBJECT_LEN: usize = 20;
-
-/// Tag byte of a public subject.
 const PUBLIC: u8 = b'p';
-/// Tag byte of a key subject.
 const KEY: u8 = b'k';
 
 /// A subject, encoded as fixed-size bytes so that it is cheap to hash, copy and store.
@@ -40,8 +37,7 @@ impl SubjectKey {
     /// client's quota in two, and an IPv6 client counts by its /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
-        b[0] = PUBLIC;
-        b[1] = endpoint.tag();
+        b[..2].copy_from_slice(&[PUBLIC, endpoint.tag()]);
         match crate::http::client_ip::client_network(ip) {
             IpAddr::V4(v4) => {
                 b[2] = 4;
@@ -60,30 +56,29 @@ impl SubjectKey {
     pub fn key(id: &str) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[0] = KEY;
-        let id = id.as_bytes();
-        let n = id.len().min(SUBJECT_LEN - 1);
-        b[1..1 + n].copy_from_slice(&id[..n]);
+        let id = &id.as_bytes()[..id.len().min(SUBJECT_LEN - 1)];
+        b[1..1 + id.len()].copy_from_slice(id);
         SubjectKey(b)
     }
 
     /// Decodes a stored subject; `None` if it is not one this crate writes.
     pub fn from_bytes(bytes: &[u8]) -> Option<SubjectKey> {
         let b: [u8; SUBJECT_LEN] = bytes.try_into().ok()?;
-        match b[0] {
-            PUBLIC if matches!(b[1], b'l' | b'd' | b'h' | b'f' | b'j') && matches!(b[2], 4 | 6) => {
-                Some(SubjectKey(b))
-            }
-            KEY => Some(SubjectKey(b)),
-            _ => None,
-        }
+        let public = matches!(b[1], b'l' | b'd' | b'h' | b'f' | b'j') && matches!(b[2], 4 | 6);
+        (b[0] == KEY || (b[0] == PUBLIC && public)).then_some(SubjectKey(b))
     }
 
-    /// The encoded bytes.
     pub fn bytes(&self) -> &[u8; SUBJECT_LEN] {
         &self.0
     }
 
-    /// Which kind of subject this is.
+    /// The bytes as three little-endian words (zero-padded), for the keyed hashes.
+    pub fn words(&self) -> [u64; 3] {
+        let mut b = [0u8; 24];
+        b[..SUBJECT_LEN].copy_from_slice(&self.0);
+        std::array::from_fn(|i| u64::from_le_bytes(b[i * 8..][..8].try_into().expect("8 bytes")))
+    }
+
     pub fn kind(&self) -> Kind {
         if self.0[0] == KEY {
             Kind::Key
@@ -93,12 +88,11 @@ impl SubjectKey {
     }
 }
 
-/// The limits one check applies: the minute window's and the long window's (the month for
-/// a public subject, the day for a key).
+/// The limits one check applies: the minute window's and the long window's (>= 1; the
+/// calendar month for a public subject, the sliding day for a key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub minute: u64,
-    /// Per calendar month (public) or per sliding day (key) (>= 1).
     pub long: u64,
 }
 
@@ -112,6 +106,16 @@ struct Active {
     minute: Sliding,
     /// The sliding day (keys only; always empty for public subjects).
     day: Sliding,
+}
+
+impl Active {
+    fn new(last_ms: i64) -> Box<Active> {
+        Box::new(Active {
+            last_ms,
+            minute: Sliding::default(),
+            day: Sliding::default(),
+        })
+    }
 }
 
 /// All counters of one subject.
@@ -151,46 +155,42 @@ impl Counters {
     /// (the month sketch's estimate) and its minute window as the ledger kept it, (newest
     /// second, requests).
     pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
-        let month = i32::try_from(month).unwrap_or(i32::MAX);
-        let mut c = Counters {
-            month,
+        let active = minute.map(|(newest, n)| {
+            let mut a = Active::new(Span::MINUTE.start_ms(newest));
+            a.minute.insert(newest, n);
+            a
+        });
+        Counters {
+            month: i32::try_from(month).unwrap_or(i32::MAX),
             count,
             base: count,
-            active: None,
-        };
-        if let Some((newest, n)) = minute {
-            let mut a = Active {
-                last_ms: Span::MINUTE.start_ms(newest),
-                minute: Sliding::default(),
-                day: Sliding::default(),
-            };
-            a.minute.insert(newest, n);
-            c.active = Some(Box::new(a));
+            active,
         }
-        c
+    }
+
+    /// The minute and day windows (empty while idle).
+    fn windows(&self) -> (&Sliding, &Sliding) {
+        static EMPTY: Sliding = Sliding::EMPTY;
+        self.active
+            .as_deref()
+            .map_or((&EMPTY, &EMPTY), |a| (&a.minute, &a.day))
     }
 
     /// Moves the subject's clock to `max(now_ms, its clock)` and drops what has left every
     /// window. Returns the clock and whether anything was dropped.
     pub fn advance(&mut self, now_ms: i64) -> (i64, bool) {
-        let mut changed = false;
-        let t = match &mut self.active {
-            Some(a) => {
-                let t = now_ms.max(a.last_ms);
-                a.last_ms = t;
-                changed |= a.minute.prune(Span::MINUTE, t) > 0;
-                changed |= a.day.prune(Span::DAY, t) > 0;
-                if a.minute.is_empty() && a.day.is_empty() {
-                    self.active = None;
-                }
-                t
+        let (mut t, mut changed) = (now_ms, false);
+        if let Some(a) = &mut self.active {
+            t = now_ms.max(a.last_ms);
+            a.last_ms = t;
+            changed = a.minute.prune(Span::MINUTE, t) | a.day.prune(Span::DAY, t);
+            if a.minute.is_empty() && a.day.is_empty() {
+                self.active = None;
             }
-            None => now_ms,
-        };
+        }
         if self.count > 0 && self.month < month_i32(t) {
             // A new month: the old count no longer matters.
-            self.count = 0;
-            self.base = 0;
+            (self.count, self.base) = (0, 0);
             changed = true;
         }
         (t, changed)
@@ -206,16 +206,25 @@ impl Counters {
         }
     }
 
+    /// Ms from `t` until `need` requests counted in `window` have stopped counting.
+    fn wait_in(&self, window: Window, t: i64, need: u64) -> i64 {
+        let (minute, day) = self.windows();
+        match window {
+            Window::Minute => minute.release_of_in(Span::MINUTE, t, need),
+            Window::Day => day.release_of_in(Span::DAY, t, need),
+            Window::Month => month_and_end(t).map_or(i64::MAX, |(_, end)| end.saturating_sub(t)),
+        }
+    }
+
     /// Checks one request at `now_ms` against `limits` and counts it if every window
     /// admits it.
     pub fn check(&mut self, kind: Kind, limits: Limits, now_ms: i64) -> Decision {
         let (t, _) = self.advance(now_ms);
         let month = month_i32(t);
-        let month_end_in = month_and_end(t).map_or(i64::MAX, |(_, end)| end.saturating_sub(t));
-        let empty = Sliding::default();
-        let (minute, day) = match &self.active {
-            Some(a) => (&a.minute, &a.day),
-            None => (&empty, &empty),
+        let (minute, day) = self.windows();
+        let (long_window, long_used) = match kind {
+            Kind::Key => (Window::Day, day.used()),
+            Kind::Public => (Window::Month, self.month_used(month)),
         };
         // Shortest window first: ties on "remaining" go to the shorter window, and the
         // refusal names the longest exhausted one (the last in this order).
@@ -225,100 +234,60 @@ impl Counters {
                 limit: limits.minute,
                 used: minute.used(),
             },
-            match kind {
-                Kind::Key => Eval {
-                    window: Window::Day,
-                    limit: limits.long,
-                    used: day.used(),
-                },
-                Kind::Public => Eval {
-                    window: Window::Month,
-                    limit: limits.long,
-                    used: self.month_used(month),
-                },
+            Eval {
+                window: long_window,
+                limit: limits.long,
+                used: long_used,
             },
         ];
-        let wait_in = |e: &Eval| -> i64 {
-            let need = e.used + 1 - e.limit;
-            match e.window {
-                Window::Minute => minute.release_of_in(Span::MINUTE, t, need),
-                Window::Day => day.release_of_in(Span::DAY, t, need),
-                Window::Month => month_end_in,
-            }
-        };
-        if let Some(longest) = evals.iter().rev().find(|e| e.used >= e.limit) {
-            let retry = evals
-                .iter()
-                .filter(|e| e.used >= e.limit)
-                .map(&wait_in)
-                .max()
-                .unwrap_or(1);
+        let exhausted = || evals.iter().filter(|e| e.used >= e.limit);
+        if let Some(longest) = exhausted().next_back() {
+            let wait = |e: &Eval| self.wait_in(e.window, t, e.used + 1 - e.limit);
             return Decision {
                 refused_by: Some(longest.window),
                 limit: longest.limit,
                 remaining: 0,
-                reset_secs: secs(wait_in(longest)),
-                retry_after_secs: Some(secs(retry)),
+                reset_secs: secs(wait(longest)),
+                retry_after_secs: Some(secs(exhausted().map(wait).max().unwrap_or(1))),
             };
         }
-        let a = self.active.get_or_insert_with(|| {
-            Box::new(Active {
-                last_ms: t,
-                minute: Sliding::default(),
-                day: Sliding::default(),
-            })
-        });
+        let a = self.active.get_or_insert_with(|| Active::new(t));
         a.minute.add(Span::MINUTE, t);
         match kind {
             Kind::Key => a.day.add(Span::DAY, t),
             Kind::Public => {
                 if self.month_used(month) == 0 {
-                    *self = Counters {
-                        month,
-                        count: 0,
-                        base: 0,
-                        active: self.active.take(),
-                    };
+                    (self.month, self.count, self.base) = (month, 0, 0);
                 }
                 self.count = self.count.saturating_add(1);
             }
         }
-        let a = self.active.as_ref().expect("set above");
         let tightest = evals
             .iter()
             .min_by_key(|e| e.limit - e.used - 1)
             .expect("two windows");
-        let reset_in = match tightest.window {
-            Window::Minute => a.minute.next_release_in(Span::MINUTE, t),
-            Window::Day => a.day.next_release_in(Span::DAY, t),
-            Window::Month => month_end_in,
-        };
         Decision {
             refused_by: None,
             limit: tightest.limit,
             remaining: tightest.limit - tightest.used - 1,
-            reset_secs: secs(reset_in),
+            // The window is not empty: it has just counted this request.
+            reset_secs: secs(self.wait_in(tightest.window, t, 1)),
             retry_after_secs: None,
         }
     }
 
     /// Requests counted at `now_ms` in (minute, long window), without changing anything.
     pub fn usage(&self, kind: Kind, now_ms: i64) -> (u64, u64) {
-        let (t, minute, day) = match &self.active {
-            Some(a) => {
-                let t = now_ms.max(a.last_ms);
-                (
-                    t,
-                    a.minute.used_at(Span::MINUTE, t),
-                    a.day.used_at(Span::DAY, t),
-                )
-            }
-            None => (now_ms, 0, 0),
+        let t = self
+            .active
+            .as_ref()
+            .map_or(now_ms, |a| now_ms.max(a.last_ms));
+        let (minute, day) = self.windows();
+        let long = match kind {
+            Kind::Key => day.used_at(Span::DAY, t),
+            Kind::Public => self.month_used(month_i32(t)),
         };
-        match kind {
-            Kind::Key => (minute, day),
-            Kind::Public => (minute, self.month_used(month_i32(t))),
-        }
+        (minute.used_at(Span::MINUTE, t), long)
     }
 
     /// True when no sliding window holds a request (only a month count may remain).
@@ -340,14 +309,12 @@ impl Counters {
     /// The subject's minute window as the eviction ledger keeps it: (its newest second,
     /// all requests it counts), or `None` when it is empty.
     pub fn minute_window(&self) -> Option<(i64, u32)> {
-        let a = self.active.as_ref()?;
-        let newest = a.minute.buckets().last()?.idx;
-        let total = a
-            .minute
-            .buckets()
-            .map(|b| b.count)
-            .fold(0u32, u32::saturating_add);
-        Some((newest, total))
+        let minute = &self.active.as_ref()?.minute;
+        let newest = minute.buckets().last()?.idx;
+        Some((
+            newest,
+            minute.buckets().fold(0, |n, b| n.saturating_add(b.count)),
+        ))
     }
 
     /// Merges counters of the same subject found twice (conservatively: the larger
@@ -359,13 +326,7 @@ impl Counters {
             (self.count, self.base) = (other.count, other.base.max(self.base));
         }
         if let Some(o) = other.active {
-            let a = self.active.get_or_insert_with(|| {
-                Box::new(Active {
-                    last_ms: o.last_ms,
-                    minute: Sliding::default(),
-                    day: Sliding::default(),
-                })
-            });
+            let a = self.active.get_or_insert_with(|| Active::new(o.last_ms));
             a.last_ms = a.last_ms.max(o.last_ms);
             for b in o.minute.buckets() {
                 a.minute.insert(b.idx, b.count);
@@ -380,29 +341,25 @@ impl Counters {
     /// `subject (20) | month i32 | count u32 | base u32 | n_minute u16 | n_day u16 |
     /// (idx i64, count u32) per bucket`, little-endian.
     pub fn encode(&self, key: &SubjectKey, out: &mut Vec<u8>) {
-        out.extend_from_slice(key.bytes());
-        out.extend_from_slice(&self.month.to_le_bytes());
-        out.extend_from_slice(&self.count.to_le_bytes());
-        out.extend_from_slice(&self.base.to_le_bytes());
-        let empty = Sliding::default();
-        let (minute, day) = match &self.active {
-            Some(a) => (&a.minute, &a.day),
-            None => (&empty, &empty),
-        };
+        out.put_slice(key.bytes());
+        out.put_i32_le(self.month);
+        out.put_u32_le(self.count);
+        out.put_u32_le(self.base);
+        let (minute, day) = self.windows();
         // Windows hold at most 61 and 1 441 buckets; the cap only guards the format.
         let (nm, nd) = (
             minute.len().min(u16::MAX.into()),
             day.len().min(u16::MAX.into()),
         );
-        out.extend_from_slice(&(nm as u16).to_le_bytes());
-        out.extend_from_slice(&(nd as u16).to_le_bytes());
+        out.put_u16_le(nm as u16);
+        out.put_u16_le(nd as u16);
         for b in minute
             .buckets()
             .skip(minute.len() - nm)
             .chain(day.buckets().skip(day.len() - nd))
         {
-            out.extend_from_slice(&b.idx.to_le_bytes());
-            out.extend_from_slice(&b.count.to_le_bytes());
+            out.put_i64_le(b.idx);
+            out.put_u32_le(b.count);
         }
     }
 
@@ -410,29 +367,17 @@ impl Counters {
     /// `None` when the record is truncated or malformed (the caller stops reading the
     /// blob there). Buckets outside chrono's calendar are dropped.
     pub fn decode(buf: &mut &[u8]) -> Option<(SubjectKey, Counters)> {
-        fn take<'a>(buf: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-            if buf.len() < n {
-                return None;
-            }
-            let (head, tail) = buf.split_at(n);
-            *buf = tail;
-            Some(head)
-        }
-        let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-        let key = SubjectKey::from_bytes(take(buf, SUBJECT_LEN)?)?;
-        let month = i32::from_le_bytes(take(buf, 4)?.try_into().ok()?);
-        let count = u32_of(take(buf, 4)?);
-        let base = u32_of(take(buf, 4)?).min(count);
-        let nm = u16::from_le_bytes(take(buf, 2)?.try_into().ok()?);
-        let nd = u16::from_le_bytes(take(buf, 2)?.try_into().ok()?);
-        let mut active = Active {
-            last_ms: i64::MIN,
-            minute: Sliding::default(),
-            day: Sliding::default(),
-        };
+        let key = SubjectKey::from_bytes(buf.get(..SUBJECT_LEN)?)?;
+        buf.advance(SUBJECT_LEN);
+        let month = buf.try_get_i32_le().ok()?;
+        let count = buf.try_get_u32_le().ok()?;
+        let base = buf.try_get_u32_le().ok()?.min(count);
+        let nm = buf.try_get_u16_le().ok()?;
+        let nd = buf.try_get_u16_le().ok()?;
+        let mut active = Active::new(i64::MIN);
         for i in 0..u32::from(nm) + u32::from(nd) {
-            let idx = i64::from_le_bytes(take(buf, 8)?.try_into().ok()?);
-            let n = u32_of(take(buf, 4)?);
+            let idx = buf.try_get_i64_le().ok()?;
+            let n = buf.try_get_u32_le().ok()?;
             let (span, window) = if i < u32::from(nm) {
                 (Span::MINUTE, &mut active.minute)
             } else {
@@ -445,22 +390,15 @@ impl Counters {
                 active.last_ms = active.last_ms.max(start);
             }
         }
-        let keep_month = key.kind() == Kind::Public
-            && DateTime::from_timestamp_millis(month_start_ms(i64::from(month))).is_some();
-        let mut c = Counters {
-            month: 0,
-            count: 0,
-            base: 0,
-            active: None,
-        };
-        if keep_month {
-            (c.month, c.count, c.base) = (month, count, base);
-        }
+        let mut c = Counters::default();
         if key.kind() == Kind::Public {
+            if DateTime::from_timestamp_millis(month_start_ms(i64::from(month))).is_some() {
+                (c.month, c.count, c.base) = (month, count, base);
+            }
             active.day = Sliding::default();
         }
         if !(active.minute.is_empty() && active.day.is_empty()) {
-            c.active = Some(Box::new(active));
+            c.active = Some(active);
         }
         Some((key, c))
     }

@@ -19,7 +19,7 @@ use parking_lot::{Mutex, RwLock};
 
 use super::ledger::MinuteLedger;
 use super::sketch::MonthSketch;
-use super::subject::{Counters, Kind, Limits, SubjectKey, SUBJECT_LEN};
+use super::subject::{Counters, Kind, Limits, SubjectKey};
 use super::window::month_of;
 use super::Decision;
 
@@ -28,7 +28,6 @@ const SHARDS: usize = 256;
 /// Encoding version of a subject part (its first byte).
 const BLOB_VERSION: u8 = 1;
 
-/// One shard of the table.
 #[derive(Default)]
 struct Shard {
     subjects: HashMap<SubjectKey, Counters>,
@@ -36,12 +35,11 @@ struct Shard {
     dirty: bool,
 }
 
-/// What one maintenance pass did.
+/// What one maintenance pass did: subjects dropped (nothing counted any more), evicted
+/// (idle ones first, the table being over its size) and left.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MaintainStats {
-    /// Subjects dropped because nothing was counted any more.
     pub dropped: usize,
-    /// Idle subjects evicted into the sketch because the table was over its size.
     pub evicted: usize,
     pub remaining: usize,
 }
@@ -69,17 +67,17 @@ struct Sketches {
     minute: MinuteLedger,
 }
 
-/// A part that could not be read completely.
+/// A part that could not be read completely; the `read` subjects before the damage were
+/// loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("counter blob damaged after {read} subjects")]
 pub(crate) struct DamagedPart {
-    /// Subjects read before the damage (they were loaded).
     pub read: usize,
 }
 
 /// All subjects' counters.
 pub(crate) struct CounterTable {
-    /// The shards; a subject lives in `shards[hash(subject) % SHARDS]`.
+    /// A subject lives in `shards[hash(subject) % SHARDS]`.
     shards: Box<[Mutex<Shard>]>,
     /// Per-process random keys of the shard choice, so clients cannot aim at one shard.
     /// (Restored subjects are re-sharded, so the choice need not be stable.)
@@ -91,14 +89,12 @@ pub(crate) struct CounterTable {
     len: AtomicUsize,
     /// Counts of evicted subjects. Lock order: a shard, then the sketches.
     sketches: RwLock<Sketches>,
-    /// True when the month sketch changed since it was last collected.
+    /// Whether the month sketch and the minute ledger changed since last collected.
     month_dirty: AtomicBool,
-    /// True when the minute ledger changed since it was last collected.
     minute_dirty: AtomicBool,
 }
 
 impl CounterTable {
-    /// An empty table.
     pub fn new() -> CounterTable {
         CounterTable {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
@@ -124,11 +120,8 @@ impl CounterTable {
             0xc2b2_ae3d_27d4_eb4f,
             0x1656_67b1_9e37_79f9,
         ];
-        let mut words = [0u8; 24];
-        words[..SUBJECT_LEN].copy_from_slice(key.bytes());
         let mut h = 0u64;
-        for ((word, k), odd) in words.chunks_exact(8).zip(self.shard_keys).zip(ODD) {
-            let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        for ((word, k), odd) in key.words().into_iter().zip(self.shard_keys).zip(ODD) {
             h = (h ^ word ^ k).wrapping_mul(odd);
         }
         &self.shards[(h >> 56) as usize % SHARDS]
@@ -149,11 +142,7 @@ impl CounterTable {
         if key.kind() == Kind::Public {
             let sketches = self.sketches.read();
             let month = month_of(now_ms).unwrap_or(i64::MAX);
-            let count = if sketches.month.is_empty() {
-                0
-            } else {
-                sketches.month.estimate(key, month)
-            };
+            let count = sketches.month.estimate(key, month);
             let minute = sketches.minute.lookup(key, now_ms);
             if count > 0 || minute.is_some() {
                 return Counters::from_eviction(month, count, minute);
@@ -171,17 +160,12 @@ impl CounterTable {
         }
         let mut guard = self.shard(&key).lock();
         let Shard { subjects, dirty } = &mut *guard;
-        let counters = match subjects.entry(key) {
-            Entry::Occupied(o) => o.into_mut(),
-            Entry::Vacant(v) => {
-                self.len.fetch_add(1, Ordering::Relaxed);
-                v.insert(self.revive(&key, now_ms))
-            }
-        };
+        let counters = subjects.entry(key).or_insert_with(|| {
+            self.len.fetch_add(1, Ordering::Relaxed);
+            self.revive(&key, now_ms)
+        });
         let decision = counters.check(key.kind(), limits, now_ms);
-        if decision.refused_by.is_none() {
-            *dirty = true;
-        }
+        *dirty |= decision.refused_by.is_none();
         decision
     }
 
@@ -200,10 +184,9 @@ impl CounterTable {
     pub fn remove(&self, key: &SubjectKey) -> bool {
         debug_assert_eq!(key.kind(), Kind::Key, "only key subjects are removed");
         let mut guard = self.shard(key).lock();
-        let Shard { subjects, dirty } = &mut *guard;
-        let removed = subjects.remove(key).is_some();
+        let removed = guard.subjects.remove(key).is_some();
         if removed {
-            *dirty = true;
+            guard.dirty = true;
             self.len.fetch_sub(1, Ordering::Relaxed);
         }
         removed
@@ -215,22 +198,19 @@ impl CounterTable {
     pub fn snapshot(&self, include_minute: bool, mut out: impl FnMut(Part, Option<Vec<u8>>)) {
         for (i, shard) in self.shards.iter().enumerate() {
             let mut guard = shard.lock();
-            if !guard.dirty {
+            if !std::mem::take(&mut guard.dirty) {
                 continue;
             }
-            guard.dirty = false;
-            if guard.subjects.is_empty() {
-                drop(guard);
-                out(Part::Subjects(i), None);
-                continue;
-            }
-            let mut blob = Vec::with_capacity(1 + guard.subjects.len() * 40);
-            blob.push(BLOB_VERSION);
-            for (k, c) in &guard.subjects {
-                c.encode(k, &mut blob);
-            }
+            let blob = (!guard.subjects.is_empty()).then(|| {
+                let mut blob = Vec::with_capacity(1 + guard.subjects.len() * 40);
+                blob.push(BLOB_VERSION);
+                for (k, c) in &guard.subjects {
+                    c.encode(k, &mut blob);
+                }
+                blob
+            });
             drop(guard);
-            out(Part::Subjects(i), Some(blob));
+            out(Part::Subjects(i), blob);
         }
         if self.month_dirty.swap(false, Ordering::AcqRel) {
             let sketches = self.sketches.read();
@@ -258,7 +238,6 @@ impl CounterTable {
     /// with those in memory, or a sketch. Returns how many subjects were read; on damage,
     /// those before it are kept (a damaged sketch stays empty).
     pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
-        let damaged = |read| Err(DamagedPart { read });
         let unreadable = DamagedPart { read: 0 };
         match part {
             Part::Subjects(_) => {}
@@ -272,15 +251,12 @@ impl CounterTable {
             }
         }
         let Some((&BLOB_VERSION, mut buf)) = bytes.split_first() else {
-            return damaged(0);
+            return Err(unreadable);
         };
         let mut read = 0;
         while !buf.is_empty() {
-            let Some((key, counters)) = Counters::decode(&mut buf) else {
-                return damaged(read);
-            };
-            let mut shard = self.shard(&key).lock();
-            match shard.subjects.entry(key) {
+            let (key, counters) = Counters::decode(&mut buf).ok_or(DamagedPart { read })?;
+            match self.shard(&key).lock().subjects.entry(key) {
                 Entry::Occupied(mut o) => o.get_mut().merge(counters),
                 Entry::Vacant(v) => {
                     v.insert(counters);
@@ -298,38 +274,33 @@ impl CounterTable {
     /// ones.
     pub fn maintain(&self, max_subjects: usize) -> MaintainStats {
         let mut stats = MaintainStats::default();
-        let Some(now) = self.latest_ms() else {
-            stats.remaining = self.len();
-            return stats;
-        };
-        {
+        if let Some(now) = self.latest_ms() {
             let mut sketches = self.sketches.write();
-            if sketches.month.roll(month_of(now).unwrap_or(i64::MIN)) {
-                self.month_dirty.store(true, Ordering::Release);
-            }
-            if sketches.minute.expire(now) {
-                self.minute_dirty.store(true, Ordering::Release);
-            }
-        }
-        for shard in self.shards.iter() {
-            let mut guard = shard.lock();
-            let Shard { subjects, dirty } = &mut *guard;
-            let before = subjects.len();
-            subjects.retain(|_, c| {
-                *dirty |= c.advance(now).1;
-                !c.is_dead()
-            });
-            stats.dropped += before - subjects.len();
-            *dirty |= before != subjects.len();
-        }
-        self.len.fetch_sub(stats.dropped, Ordering::Relaxed);
-        let target = max_subjects - max_subjects / 10;
-        for evict_active in [false, true] {
+            let rolled = sketches.month.roll(month_of(now).unwrap_or(i64::MIN));
+            self.month_dirty.fetch_or(rolled, Ordering::Release);
+            self.minute_dirty
+                .fetch_or(sketches.minute.expire(now), Ordering::Release);
+            drop(sketches);
             for shard in self.shards.iter() {
-                if self.len() <= target {
-                    break;
+                let mut guard = shard.lock();
+                let Shard { subjects, dirty } = &mut *guard;
+                let before = subjects.len();
+                subjects.retain(|_, c| {
+                    *dirty |= c.advance(now).1;
+                    !c.is_dead()
+                });
+                stats.dropped += before - subjects.len();
+                *dirty |= before != subjects.len();
+            }
+            self.len.fetch_sub(stats.dropped, Ordering::Relaxed);
+            let target = max_subjects - max_subjects / 10;
+            for evict_active in [false, true] {
+                for shard in self.shards.iter() {
+                    if self.len() <= target {
+                        break;
+                    }
+                    stats.evicted += self.evict(shard, evict_active);
                 }
-                stats.evicted += self.evict(shard, evict_active);
             }
         }
         stats.remaining = self.len();
@@ -361,17 +332,11 @@ impl CounterTable {
             false
         });
         let evicted = before - subjects.len();
-        if evicted > 0 {
-            // The blob and the month sketch change together, in the same batch.
-            *dirty = true;
-            self.len.fetch_sub(evicted, Ordering::Relaxed);
-        }
-        if month_added {
-            self.month_dirty.store(true, Ordering::Release);
-        }
-        if minute_added {
-            self.minute_dirty.store(true, Ordering::Release);
-        }
+        // The blob and the month sketch change together, in the same batch.
+        *dirty |= evicted > 0;
+        self.len.fetch_sub(evicted, Ordering::Relaxed);
+        self.month_dirty.fetch_or(month_added, Ordering::Release);
+        self.minute_dirty.fetch_or(minute_added, Ordering::Release);
         evicted
     }
 }

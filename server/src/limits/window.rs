@@ -12,12 +12,10 @@ use std::collections::VecDeque;
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
-/// Geometry of a sliding window.
+/// Geometry of a sliding window: `buckets` (> 0) buckets of `bucket_ms` (> 0) ms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span {
-    /// Length of one bucket in ms (> 0).
     pub bucket_ms: i64,
-    /// Number of whole buckets in the window's nominal length (> 0).
     pub buckets: i64,
 }
 
@@ -33,7 +31,6 @@ impl Span {
         buckets: 1_440,
     };
 
-    /// The bucket a request at `t_ms` lands in.
     pub fn bucket_of(self, t_ms: i64) -> i64 {
         t_ms.div_euclid(self.bucket_ms)
     }
@@ -49,48 +46,47 @@ impl Span {
             .saturating_mul(self.bucket_ms)
     }
 
-    /// The instant (ms) at which bucket `idx` starts.
     pub fn start_ms(self, idx: i64) -> i64 {
         idx.saturating_mul(self.bucket_ms)
     }
 }
 
-/// One bucket of a sliding window.
+/// One bucket of a sliding window: its index since the Unix epoch and its requests (>= 1:
+/// empty buckets are not stored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bucket {
-    /// Index in units of the window's bucket length since the Unix epoch.
     pub idx: i64,
-    /// Requests admitted in this bucket; always >= 1 (empty buckets are not stored).
     pub count: u32,
 }
 
-/// A bucketed sliding window.
+/// A bucketed sliding window: buckets in strictly increasing `idx` order, none older than
+/// the last prune, and their total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Sliding {
-    /// Buckets in strictly increasing `idx` order, none older than the last prune.
     buckets: VecDeque<Bucket>,
     total: u64,
 }
 
 impl Sliding {
-    /// Drops the buckets no longer counted at `t_ms`; returns how many were dropped.
-    pub fn prune(&mut self, span: Span, t_ms: i64) -> usize {
+    pub const EMPTY: Sliding = Sliding {
+        buckets: VecDeque::new(),
+        total: 0,
+    };
+
+    /// Drops the buckets no longer counted at `t_ms`; returns whether any were.
+    pub fn prune(&mut self, span: Span, t_ms: i64) -> bool {
         let first = span.first_counted(t_ms);
-        let mut dropped = 0;
-        while let Some(front) = self.buckets.front() {
-            if front.idx >= first {
-                break;
-            }
+        let before = self.buckets.len();
+        while let Some(front) = self.buckets.front().filter(|b| b.idx < first) {
             self.total -= u64::from(front.count);
             self.buckets.pop_front();
-            dropped += 1;
         }
         if self.buckets.is_empty() && self.buckets.capacity() > 0 {
             // An idle subject keeps no bucket allocation: this is what keeps memory
             // proportional to recent activity.
             self.buckets = VecDeque::new();
         }
-        dropped
+        before != self.buckets.len()
     }
 
     /// Requests counted (call after `prune`).
@@ -108,13 +104,12 @@ impl Sliding {
             .sum()
     }
 
-    /// True when no bucket is held.
     pub fn is_empty(&self) -> bool {
         self.buckets.is_empty()
     }
 
-    /// Counts one request at `t_ms`. `t_ms` must not be earlier than the newest bucket
-    /// (the caller keeps a per-subject monotonic clock).
+    /// Counts one request at `t_ms`, not earlier than the newest bucket (the caller keeps
+    /// a per-subject monotonic clock).
     pub fn add(&mut self, span: Span, t_ms: i64) {
         let idx = span.bucket_of(t_ms);
         self.total += 1;
@@ -124,25 +119,16 @@ impl Sliding {
         }
     }
 
-    /// Ms from `t_ms` until the oldest counted request stops counting; if nothing is
-    /// counted, until a request made now would stop counting.
-    pub fn next_release_in(&self, span: Span, t_ms: i64) -> i64 {
-        let idx = self.buckets.front().map_or(span.bucket_of(t_ms), |b| b.idx);
-        span.release_ms(idx).saturating_sub(t_ms)
-    }
-
     /// Ms from `t_ms` until at least `need` counted requests have stopped counting.
     pub fn release_of_in(&self, span: Span, t_ms: i64, need: u64) -> i64 {
         let mut freed = 0u64;
-        for b in &self.buckets {
+        let bucket = self.buckets.iter().find(|b| {
             freed += u64::from(b.count);
-            if freed >= need {
-                return span.release_ms(b.idx).saturating_sub(t_ms);
-            }
-        }
-        // Unreachable when `need <= used`; fall back to "everything released".
-        self.buckets
-            .back()
+            freed >= need
+        });
+        // `None` is unreachable when `need <= used`; then everything is released.
+        bucket
+            .or(self.buckets.back())
             .map_or(0, |b| span.release_ms(b.idx).saturating_sub(t_ms))
     }
 
@@ -155,10 +141,8 @@ impl Sliding {
         let pos = self.buckets.partition_point(|b| b.idx < idx);
         match self.buckets.get_mut(pos) {
             Some(b) if b.idx == idx => {
-                if count > b.count {
-                    self.total += u64::from(count - b.count);
-                    b.count = count;
-                }
+                self.total += u64::from(count.saturating_sub(b.count));
+                b.count = b.count.max(count);
             }
             _ => {
                 self.buckets.insert(pos, Bucket { idx, count });
@@ -167,7 +151,6 @@ impl Sliding {
         }
     }
 
-    /// Number of buckets held.
     pub fn len(&self) -> usize {
         self.buckets.len()
     }
@@ -212,11 +195,9 @@ fn calendar_month_of(t_ms: i64) -> Option<i64> {
 
 /// The instant (ms) a month (as numbered by [`month_of`]) starts; saturates out of range.
 pub(crate) fn month_start_ms(month: i64) -> i64 {
-    let year = month.div_euclid(12);
-    let month0 = month.rem_euclid(12);
-    i32::try_from(year)
+    i32::try_from(month.div_euclid(12))
         .ok()
-        .and_then(|y| NaiveDate::from_ymd_opt(y, month0 as u32 + 1, 1))
+        .and_then(|y| NaiveDate::from_ymd_opt(y, month.rem_euclid(12) as u32 + 1, 1))
         .and_then(|d| d.and_hms_opt(0, 0, 0))
         .map_or(if month < 0 { i64::MIN } else { i64::MAX }, |d| {
             d.and_utc().timestamp_millis()
@@ -251,12 +232,16 @@ mod tests {
         w.add(s, 30_000);
         assert_eq!(w.used(), 3);
         assert_eq!(w.buckets().count(), 2);
-        assert_eq!(w.next_release_in(s, 30_000), 31_000);
+        assert_eq!(
+            w.release_of_in(s, 30_000, 1),
+            31_000,
+            "the oldest bucket's release"
+        );
         assert_eq!(w.release_of_in(s, 30_000, 3), 61_000 + 30_000 - 30_000);
-        assert_eq!(w.prune(s, 60_999), 0);
+        assert!(!w.prune(s, 60_999));
         assert_eq!(w.used(), 3, "0.3 s still counted at 60.999 s");
-        assert_eq!(w.prune(s, 61_000), 1);
-        assert_eq!(w.used(), 1);
+        assert!(w.prune(s, 61_000));
+        assert_eq!((w.used(), w.len()), (1, 1), "one bucket dropped");
     }
 
     #[test]
