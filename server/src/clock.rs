@@ -13,11 +13,11 @@ pub use quanta::Instant;
 /// How long a thread derives wall-clock times from one reading of the wall clock.
 pub const RESYNC: Duration = Duration::from_millis(100);
 
-/// One reading of the clock.
+/// One reading of the clock: the monotonic instant and its wall-clock time (see the module
+/// documentation).
 #[derive(Debug, Clone, Copy)]
 pub struct Reading {
     pub instant: Instant,
-    /// The wall-clock time of `instant` (see the module documentation).
     pub wall: SystemTime,
 }
 
@@ -60,20 +60,19 @@ pub fn now() -> Reading {
 /// thread preempted between the two reads would otherwise skew every time derived from the
 /// pair until the next resync.
 fn read_together() -> (Instant, SystemTime) {
-    let mut best: Option<(Duration, Instant, SystemTime)> = None;
+    let mut best: Option<(Duration, (Instant, SystemTime))> = None;
     for _ in 0..3 {
         let before = Instant::now();
         let wall = SystemTime::now();
         let gap = Instant::now().saturating_duration_since(before);
-        if best.is_none_or(|(best_gap, _, _)| gap < best_gap) {
-            best = Some((gap, before, wall));
+        if best.is_none_or(|(best_gap, _)| gap < best_gap) {
+            best = Some((gap, (before, wall)));
         }
         if gap < Duration::from_micros(20) {
             break;
         }
     }
-    let (_, at, wall) = best.expect("at least one try");
-    (at, wall)
+    best.expect("at least one try").1
 }
 
 #[cfg(test)]

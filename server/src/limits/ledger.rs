@@ -23,17 +23,17 @@ use super::subject::SubjectKey;
 use super::window::Span;
 
 /// Seconds of newest requests one generation holds.
-pub(crate) const GEN_SECS: i64 = 16;
+const GEN_SECS: i64 = 16;
 /// Slots of a generation's smallest table.
 const FIRST_SLOTS: usize = 1 << 12;
 /// The largest table of one generation.
-pub(crate) const MAX_GEN_SLOTS: usize = 1 << 21;
+const MAX_GEN_SLOTS: usize = 1 << 21;
 /// Bits of a record: fingerprint | offset in the generation | count.
 const COUNT_BITS: u32 = 15;
 const OFFSET_BITS: u32 = 4;
 const FP_SHIFT: u32 = COUNT_BITS + OFFSET_BITS;
 /// The largest minute count a record holds; a subject with more stays in the table.
-pub(crate) const MAX_COUNT: u32 = (1 << COUNT_BITS) - 1;
+const MAX_COUNT: u32 = (1 << COUNT_BITS) - 1;
 /// Encoding version of the persisted ledger.
 const VERSION: u8 = 2;
 
@@ -71,15 +71,8 @@ impl Generation {
             if r == 0 || r >> FP_SHIFT == fp {
                 return i;
             }
-            i += 1;
-            if i == len {
-                i = 0;
-            }
+            i = (i + 1) % len;
         }
-    }
-
-    fn get(&self, fp: u64) -> Option<u64> {
-        Some(self.slots[self.find(fp)]).filter(|&r| r != 0)
     }
 
     /// Inserts or replaces; `false` when the table is full and may not grow.
@@ -95,22 +88,20 @@ impl Generation {
             if self.slots.len() >= MAX_GEN_SLOTS {
                 return false;
             }
-            self.grow();
+            // Half as large again (doubling would leave a quarter of the memory unused on
+            // average).
+            let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
+            for r in std::mem::replace(&mut self.slots, wider) {
+                if r != 0 {
+                    let i = self.find(r >> FP_SHIFT);
+                    self.slots[i] = r;
+                }
+            }
             return self.put(record);
         }
         self.slots[i] = record;
         self.len += 1;
         true
-    }
-
-    /// Half as large again (doubling would leave a quarter of the memory unused on average).
-    fn grow(&mut self) {
-        let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
-        let old = std::mem::replace(&mut self.slots, wider);
-        for r in old.into_iter().filter(|&r| r != 0) {
-            let i = self.find(r >> FP_SHIFT);
-            self.slots[i] = r;
-        }
     }
 }
 
@@ -120,11 +111,6 @@ pub(crate) struct MinuteLedger {
     /// Keys of the fingerprint (random per ledger, persisted with it).
     seeds: [u64; 2],
     gens: Vec<Generation>,
-}
-
-/// The generation of second `idx`.
-fn gen_of(idx: i64) -> i64 {
-    idx.div_euclid(GEN_SECS)
 }
 
 impl MinuteLedger {
@@ -165,7 +151,7 @@ impl MinuteLedger {
         if count == 0 {
             return true;
         }
-        let g = gen_of(newest);
+        let g = newest.div_euclid(GEN_SECS);
         let pos = match self.gens.binary_search_by_key(&g, |x| x.g) {
             Ok(pos) => pos,
             Err(pos) => {
@@ -193,7 +179,7 @@ impl MinuteLedger {
             .iter()
             .rev()
             .find_map(|g| {
-                let r = g.get(fp)?;
+                let r = Some(g.slots[g.find(fp)]).filter(|&r| r != 0)?;
                 let offset = (r >> COUNT_BITS) & ((1 << OFFSET_BITS) - 1);
                 Some((
                     g.g * GEN_SECS + offset as i64,

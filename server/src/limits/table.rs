@@ -132,11 +132,6 @@ impl CounterTable {
         self.len.load(Ordering::Relaxed)
     }
 
-    /// The latest clock a check used, if any.
-    pub fn latest_ms(&self) -> Option<i64> {
-        Some(self.latest_ms.load(Ordering::Relaxed)).filter(|&t| t != i64::MIN)
-    }
-
     /// Counters for a subject not in memory: what eviction left of it, if anything.
     fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
         if key.kind() == Kind::Public {
@@ -274,7 +269,8 @@ impl CounterTable {
     /// ones.
     pub fn maintain(&self, max_subjects: usize) -> MaintainStats {
         let mut stats = MaintainStats::default();
-        if let Some(now) = self.latest_ms() {
+        let now = self.latest_ms.load(Ordering::Relaxed);
+        if now != i64::MIN {
             let mut sketches = self.sketches.write();
             let rolled = sketches.month.roll(month_of(now).unwrap_or(i64::MIN));
             self.month_dirty.fetch_or(rolled, Ordering::Release);
