@@ -328,12 +328,8 @@ impl Counters {
         if let Some(o) = other.active {
             let a = self.active.get_or_insert_with(|| Active::new(o.last_ms));
             a.last_ms = a.last_ms.max(o.last_ms);
-            for b in o.minute.buckets() {
-                a.minute.insert(b.idx, b.count);
-            }
-            for b in o.day.buckets() {
-                a.day.insert(b.idx, b.count);
-            }
+            a.minute.merge(&o.minute);
+            a.day.merge(&o.day);
         }
     }
 

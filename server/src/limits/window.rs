@@ -151,6 +151,13 @@ impl Sliding {
         }
     }
 
+    /// Inserts every bucket of `other` as [`Sliding::insert`] does.
+    pub fn merge(&mut self, other: &Sliding) {
+        for b in &other.buckets {
+            self.insert(b.idx, b.count);
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.buckets.len()
     }
