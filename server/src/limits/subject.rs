@@ -22,12 +22,10 @@ const KEY: u8 = b'k';
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct SubjectKey([u8; SUBJECT_LEN]);
 
-/// Which kind of subject, and so which long window it has.
+/// Which kind of subject, and so which long window it has (see [`Limits`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// An IP on a public endpoint: minute + calendar month.
     Public,
-    /// An API key: minute + sliding day.
     Key,
 }
 
@@ -80,10 +78,9 @@ impl SubjectKey {
     }
 
     pub fn kind(&self) -> Kind {
-        if self.0[0] == KEY {
-            Kind::Key
-        } else {
-            Kind::Public
+        match self.0[0] {
+            KEY => Kind::Key,
+            _ => Kind::Public,
         }
     }
 }
