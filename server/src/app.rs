@@ -143,8 +143,8 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
         Some(Target::Page) => 1,
         Some(Target::Data) => 2,
         None if path == "/docs" || path.starts_with("/docs/") => 3,
-        Some(Target::Probe(Probe::Health)) => 4,
-        Some(Target::Probe(Probe::Ready)) => 5,
+        Some(Target::Probe(probe)) if probe.path == health::HEALTH_PATH => 4,
+        Some(Target::Probe(_)) => 5,
         Some(Target::Metrics) => 6,
         None => 7,
     };
@@ -156,7 +156,7 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
 enum Target {
     Op(usize),
     OpenApi,
-    Probe(Probe),
+    Probe(&'static Probe),
     /// `/metrics`, to a client of `metrics_allow` (to any other, no target at all).
     Metrics,
     Page,
@@ -777,14 +777,8 @@ mod tests {
     #[test]
     fn probes_and_the_document_are_targets_too() {
         let target = Target::from_path;
-        assert!(matches!(
-            target("/health"),
-            Some(Target::Probe(Probe::Health))
-        ));
-        assert!(matches!(
-            target("/ready"),
-            Some(Target::Probe(Probe::Ready))
-        ));
+        assert!(matches!(target("/health"), Some(Target::Probe(p)) if p.path == "/health"));
+        assert!(matches!(target("/ready"), Some(Target::Probe(p)) if p.path == "/ready"));
         assert!(matches!(target(OPENAPI_PATH), Some(Target::OpenApi)));
         assert!(target("/docs").is_none());
         assert!(target("/health/").is_none());

@@ -63,11 +63,6 @@ impl Today {
         }
     }
 
-    /// "Today" of an operation called outside the gate (the poem-openapi routes).
-    pub fn now() -> Today {
-        Today::at(SystemTime::now(), None)
-    }
-
     /// The date in Vilnius, remembered as used by the answer.
     pub fn date(&self) -> chrono::NaiveDate {
         if let Some(date) = self.resolved.get() {
