@@ -302,7 +302,7 @@ impl App {
 
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
     pub fn openapi_json() -> String {
-        openapi::document(ROUTES, openapi::more_paths())
+        openapi::document()
     }
 
     /// The one gate of a counted request (an operation, a page or a published file), then its
