@@ -185,15 +185,6 @@ impl Target {
     }
 }
 
-/// What the gate learnt about a request, for headers and the log.
-#[derive(Default)]
-struct Admission {
-    /// The rate-limit decision, when the request was rate-limited.
-    decision: Option<Decision>,
-    /// The key that authenticated, if any (its owner is logged, never the key).
-    key: Option<KeyRecord>,
-}
-
 /// The application. Built once at start-up; cheap to share.
 pub struct App {
     data: Arc<DataHandle>,
@@ -218,12 +209,14 @@ pub struct App {
 }
 
 impl App {
-    /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
+    /// Builds the application; `/metrics` answers the clients in `metrics_allow`; `today`
+    /// reads `today_clock` when set (tests, see `crate::api::today::TodayClock`).
     pub fn new(
         data: Arc<DataHandle>,
         store: Store,
         proxies: TrustedProxies,
         metrics_allow: Vec<IpNet>,
+        today_clock: Option<TodayClock>,
     ) -> App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
@@ -252,7 +245,7 @@ impl App {
             proxies,
             docs,
             spec,
-            today_clock: None,
+            today_clock,
             pages: crate::pages::Pages::new(metrics.cache("pages"))
                 .expect("the embedded templates compile (a unit test renders every one)"),
             spec_etag,
@@ -293,60 +286,45 @@ impl App {
             .body(text)
     }
 
-    /// The application with `today` read from `clock` instead of the real clock (tests of
-    /// `today`; see `crate::api::today::TodayClock`).
-    pub fn with_today_clock(mut self, clock: Option<TodayClock>) -> App {
-        self.today_clock = clock;
-        self
-    }
-
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
     pub fn openapi_json() -> String {
         openapi::document()
     }
 
     /// The one gate of a counted request (an operation, a page or a published file), then its
-    /// answer: authentication (401), the check and count (429), what was learnt into
-    /// `ex.admission`. A check that cannot be made passes a public request uncounted and
-    /// refuses a keyed one (503). A store that answers at once completes on the first poll.
+    /// answer: authentication (401), the check and count (429), what was learnt into `ex`. A
+    /// check that cannot be made passes a public request uncounted and refuses a keyed one
+    /// (503). A store that answers at once completes on the first poll.
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
-        let gated = match target {
-            Target::Op(index) => match ROUTES[index].public() {
-                Some(endpoint) => Some(Gated::Public(endpoint)),
-                None => {
-                    let Some(key) = auth::presented_key(req) else {
-                        return self.refuse_key(if auth::has_other_scheme(req) {
-                            errors::missing_key_wrong_scheme()
-                        } else {
-                            errors::missing_key()
-                        });
-                    };
-                    let now = DateTime::from(ex.received);
-                    match key_gate(self.store.authenticate(&key, now).await) {
-                        Ok(gated) => Some(gated),
-                        Err(refusal) => return self.refuse_key(refusal),
-                    }
-                }
-            },
-            _ => self.public_counter(target, req).map(Gated::Public),
+        let public = match target {
+            Target::Op(index) => ROUTES[index].public(),
+            // The pages (not the stylesheet and the icon, fetched once per browser) and the
+            // published files.
+            Target::Page if self.pages.is_asset(req.uri().path()) => None,
+            Target::Page => Some(PublicEndpoint::Pages),
+            Target::Data => Some(PublicEndpoint::Data),
+            _ => None,
         };
-        if let Some(gated) = gated {
-            let checked = self
-                .store
-                .check(gated.counted(ex.client_ip), ex.received)
-                .await;
-            let (whose, key) = match gated {
-                Gated::Public(_) => (PER_ADDRESS, None),
-                Gated::Key(record) => (PER_KEY, Some(record)),
-            };
-            let keyed = key.is_some();
-            ex.admission.key = key;
-            match checked {
+        let keyed = matches!(target, Target::Op(_)) && public.is_none();
+        if keyed {
+            match self.authenticate(req, ex.received).await {
+                Ok(record) => ex.key = Some(record),
+                Err(refusal) => return refusal,
+            }
+        }
+        let counted = match (public, &ex.key) {
+            (Some(endpoint), _) => Some(Counted::Public(ex.client_ip, endpoint)),
+            (None, Some(record)) => Some(Counted::Key(record)),
+            (None, None) => None,
+        };
+        if let Some(counted) = counted {
+            match self.store.check(counted, ex.received).await {
                 Ok(decision) => {
                     let refused = decision.refused_by;
-                    ex.admission.decision = Some(decision);
+                    ex.decision = Some(decision);
                     if let Some(window) = refused {
                         self.metrics.limiter_refusal(window.name());
+                        let whose = if keyed { PER_KEY } else { PER_ADDRESS };
                         return rate_limited(window, whose).into_response();
                     }
                 }
@@ -356,54 +334,36 @@ impl App {
                 Err(StateUnavailable) => self.store.warn_uncounted(ex.received),
             }
         }
+        let today = Today::at(ex.received, self.today_clock);
         match target {
-            Target::Op(index) => {
-                let today = Today::at(ex.received, self.today_clock);
-                answer(ROUTES[index], req, &ex.catalog, &today, &self.feeds)
-            }
+            Target::Op(index) => answer(ROUTES[index], req, &ex.catalog, &today, &self.feeds),
             Target::Data => self.published.answer(req, &ex.catalog),
-            _ => {
-                let today = Today::at(ex.received, self.today_clock).current();
-                self.pages.answer(req, &ex.catalog, today)
-            }
+            _ => self.pages.answer(req, &ex.catalog, today.current()),
         }
     }
 
-    /// The response of a refused key (or of keys that cannot be checked), a 401 counted by
-    /// its code.
-    fn refuse_key(&self, refusal: ApiError) -> Response {
+    /// The record of the key `req` presents, or the refusal: a 401 for no key or an unknown,
+    /// revoked or expired one (counted by its code), a 503 when keys cannot be read.
+    async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
+        let refusal = match auth::presented_key(req) {
+            None if auth::has_other_scheme(req) => errors::missing_key_wrong_scheme(),
+            None => errors::missing_key(),
+            Some(key) => match self.store.authenticate(&key, DateTime::from(now)).await {
+                Ok(record) => return Ok(record),
+                Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
+                    ErrorCode::InvalidKey,
+                    "the API key is not valid or has been revoked",
+                ),
+                Err(AuthError::Key(KeyError::Expired)) => {
+                    ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
+                }
+                Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
+            },
+        };
         if let Some(code) = key_failure_code(refusal.code) {
             self.metrics.key_failure(code);
         }
-        refusal.into_response()
-    }
-
-    /// The per-IP counter of a public target that is not an operation: the pages (not the
-    /// stylesheet and the icon, fetched once per browser) and the published files.
-    fn public_counter(&self, target: Target, req: &Request) -> Option<PublicEndpoint> {
-        match target {
-            Target::Page if self.pages.is_asset(req.uri().path()) => None,
-            Target::Page => Some(PublicEndpoint::Pages),
-            Target::Data => Some(PublicEndpoint::Data),
-            _ => None,
-        }
-    }
-}
-
-/// The key's record when it was accepted, or the refusal: 401 for an unknown, revoked or
-/// expired key, 503 when keys cannot be read.
-fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, ApiError> {
-    match authenticated.map_err(Into::into) {
-        Ok(record) => Ok(Gated::Key(record)),
-        Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
-            ErrorCode::InvalidKey,
-            "the API key is not valid or has been revoked",
-        )),
-        Err(AuthError::Key(KeyError::Expired)) => Err(ApiError::new(
-            ErrorCode::ExpiredKey,
-            "the API key has expired",
-        )),
-        Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable()),
+        Err(refusal.into_response())
     }
 }
 
@@ -423,22 +383,6 @@ fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
         .map(|(_, label)| *label)
 }
 
-/// Whom a request that passed authentication is counted against.
-enum Gated {
-    Public(PublicEndpoint),
-    Key(KeyRecord),
-}
-
-impl Gated {
-    /// What the store counts, for a request from `ip`.
-    fn counted(&self, ip: IpAddr) -> Counted<'_> {
-        match self {
-            Gated::Public(endpoint) => Counted::Public(ip, *endpoint),
-            Gated::Key(record) => Counted::Key(record),
-        }
-    }
-}
-
 /// What every response's common headers and access line need to know about its request.
 struct Exchange {
     /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
@@ -452,7 +396,10 @@ struct Exchange {
     route: usize,
     /// As received (a HEAD is answered as a GET, then stripped).
     method: Method,
-    admission: Admission,
+    /// The rate-limit decision, when the request was rate-limited.
+    decision: Option<Decision>,
+    /// The key that authenticated, if any (its owner is logged, never the key).
+    key: Option<KeyRecord>,
 }
 
 impl App {
@@ -512,7 +459,7 @@ impl App {
 
     /// Adds the common headers, logs and counts. (A HEAD answer's body is already dropped.)
     fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-        finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
+        finish_headers(&mut resp, &ex.catalog, ex.decision.as_ref());
         let latency = Instant::now().saturating_duration_since(ex.started);
         self.metrics
             .request(ex.route, resp.status().as_u16(), latency);
@@ -523,7 +470,7 @@ impl App {
             resp.status(),
             latency,
             ex.client_ip,
-            ex.admission.key.as_ref().map(|k| k.owner.as_str()),
+            ex.key.as_ref().map(|k| k.owner.as_str()),
         );
         resp
     }
@@ -565,7 +512,8 @@ impl App {
             client_ip,
             route: route_of(target, req.uri().path()),
             method: req.method().clone(),
-            admission: Admission::default(),
+            decision: None,
+            key: None,
         };
         if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = target {
             // A store that must be awaited (Redis): the gate runs in the future (a store that

@@ -135,8 +135,8 @@ impl Server {
             store.clone(),
             trusted.clone(),
             settings.metrics_allow.clone(),
-        )
-        .with_today_clock(today_clock);
+            today_clock,
+        );
         let connection_metrics = app.connection_metrics();
         let app = app.with(
             // Last resort: a panic outside the operations still answers a JSON 500.

@@ -9,7 +9,7 @@ use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO};
 use super::query::{self, Query};
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::limits::PublicEndpoint;
 
 /// Longest range served in one request, in days.
@@ -80,8 +80,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         ));
     }
     let etag = caching::etag(cx.catalog.etag_tag(), &[from, to]);
-    if caching::not_modified(req.headers(), &etag) {
-        return Ok(answer::not_modified(etag));
-    }
-    Ok(answer::public(cx.catalog.days_json(from, to), etag))
+    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+        cx.catalog.days_json(from, to)
+    }))
 }

@@ -9,7 +9,6 @@ use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, Query};
 use crate::feeds::params::{window, FeedRequest, HolidayFeedRequest, Scope};
 use crate::feeds::CONTENT_TYPE;
-use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
 
@@ -102,7 +101,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         shortened,
         years: window(cx.catalog, this_year, from, to)?,
     });
-    feed_answer(req, cx, request, this_year)
+    feed_answer(req, cx, request)
 }
 
 /// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
@@ -110,15 +109,11 @@ pub fn feed_answer(
     req: &Request,
     cx: &Context,
     request: FeedRequest,
-    this_year: i32,
 ) -> Result<Response, ApiError> {
-    let feed = cx.feeds.feed(request, cx.catalog, this_year);
-    if caching::not_modified(req.headers(), &feed.etag) {
-        return Ok(answer::not_modified(feed.etag.clone()));
-    }
-    Ok(answer::public_typed(
-        feed.body.clone(),
-        CONTENT_TYPE,
-        feed.etag.clone(),
-    ))
+    let feed = cx
+        .feeds
+        .feed(request, cx.catalog, cx.today.current().year());
+    Ok(answer::public(req, feed.etag.clone(), CONTENT_TYPE, || {
+        feed.body.clone()
+    }))
 }

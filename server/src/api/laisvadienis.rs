@@ -9,7 +9,7 @@ use super::answer;
 use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, DATE};
 use super::query::{self, Query};
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::limits::PublicEndpoint;
 
 /// The operation.
@@ -58,8 +58,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let query = Query::read(req, &ENDPOINT)?;
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let etag = caching::etag(cx.catalog.etag_tag(), &[date]);
-    if caching::not_modified(req.headers(), &etag) {
-        return Ok(answer::not_modified(etag));
-    }
-    Ok(answer::public(cx.catalog.status_json(date), etag))
+    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+        cx.catalog.status_json(date)
+    }))
 }

@@ -1,7 +1,6 @@
 //! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed.
 //! Public, limited per client IP.
 
-use chrono::Datelike;
 use poem::{Request, Response};
 
 use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
@@ -48,5 +47,5 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         grade: grade(query.get(0))?,
         lang: query::lang(query.get(1))?,
     };
-    feed_answer(req, cx, request, cx.today.current().year())
+    feed_answer(req, cx, request)
 }
