@@ -2,13 +2,11 @@
 
 use kalendorius_dataset::{Date, Lang, Reason};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{
-    schema_of, Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG,
-};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
 use super::query::{self, Query};
 use super::records::{Holiday, LegalBasis, NameDay, SchoolPeriod};
 use crate::catalog::Catalog;
@@ -26,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   (`/school-holidays` says whether the date is covered).",
     access: Access::Keyed,
     params: &[DATE, LANG],
-    answer: AnswerKind::Json(schema_of::<DayDetails>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayDetails>),
     bad_request: DATE_AND_LANG_ERRORS,
     handle,
 };

@@ -2,11 +2,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO};
 use super::query::{self, Query};
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
@@ -26,7 +26,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Days),
     params: &[FROM, TO],
-    answer: AnswerKind::Json(schema_of::<DaysRange>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DaysRange>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,

@@ -59,17 +59,10 @@ pub enum Access {
 
 /// What a successful answer carries.
 pub enum AnswerKind {
-    /// JSON of this schema (the answer type's `JsonSchema`).
+    /// JSON of this schema: `SchemaGenerator::subschema_for` of the answer type.
     Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
     /// An iCalendar text.
     Calendar,
-}
-
-/// The schema of answer type `T`, for [`AnswerKind::Json`].
-pub fn schema_of<T: schemars::JsonSchema>(
-    generator: &mut schemars::SchemaGenerator,
-) -> schemars::Schema {
-    generator.subschema_for::<T>()
 }
 
 /// A query parameter: the name it is read by and what the document says of it.

@@ -89,9 +89,9 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     };
     let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
     let year = |i: usize, name: &str| {
-        query
-            .get(i)
-            .map(|v| query::year(cx.catalog, name, v).map(|y| y.get()))
+        let value = query.get(i);
+        value
+            .map(|_| query::year(cx.catalog, name, value))
             .transpose()
     };
     let (from, to) = (year(3, "from_year")?, year(4, "to_year")?);

@@ -2,11 +2,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, Query};
 use super::records::Holiday;
 use super::today::TODAY;
@@ -66,7 +66,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         LANG,
     ],
-    answer: AnswerKind::Json(schema_of::<UpcomingHolidays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<UpcomingHolidays>),
     bad_request: &[
         ErrorCode::InvalidDate,
         ErrorCode::InvalidParam,

@@ -2,11 +2,11 @@
 
 use kalendorius_dataset::{Date, Reason};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, DATE};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE};
 use super::query::{self, Query};
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
@@ -24,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   10 000 per calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Laisvadienis),
     params: &[DATE],
-    answer: AnswerKind::Json(schema_of::<DayStatus>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayStatus>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,

@@ -2,12 +2,12 @@
 
 use kalendorius_dataset::{Date, Lang};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
 use super::endpoint::{
-    schema_of, Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
+    Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
 };
 use super::query::{self, Query};
 use super::records::NameDay;
@@ -30,7 +30,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
             ..LANG
         },
     ],
-    answer: AnswerKind::Json(schema_of::<NameDays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameDays>),
     bad_request: DATE_AND_LANG_ERRORS,
     handle,
 };

@@ -112,16 +112,33 @@ pub fn missing(name: &str, form: &str) -> ApiError {
     )
 }
 
-/// Parses a date parameter and checks that the catalog serves it.
-pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, ApiError> {
+/// Parses a date parameter, `YYYY-MM-DD` or `today` (resolved by `today`, in Vilnius), and
+/// checks that the catalog serves it.
+pub fn date_or_today(
+    catalog: &Catalog,
+    name: &str,
+    value: Option<&str>,
+    today: &Today,
+) -> Result<Date, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY-MM-DD"))?;
+    let (first, last) = (catalog.first(), catalog.last());
+    if value == TODAY {
+        let resolved = today.date();
+        return match Date::from_naive(resolved) {
+            Ok(date) if catalog.contains(date) => Ok(date),
+            _ => Err(ApiError::new(
+                ErrorCode::InvalidDate,
+                format!(
+                    "parameter '{name}' is 'today', {resolved} in Vilnius, which is outside the dates served ({first} to {last})"
+                ),
+            )),
+        };
+    }
     let invalid = |what: &str| {
         ApiError::new(
             ErrorCode::InvalidDate,
             format!(
-                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, or 'today', got '{}'{what}",
-                catalog.first(),
-                catalog.last(),
+                "parameter '{name}' must be a real date in YYYY-MM-DD form between {first} and {last}, or 'today', got '{}'{what}",
                 echo(value)
             ),
         )
@@ -131,31 +148,6 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
         Ok(_) | Err(DateError::OutOfRange) => Err(invalid(" (outside the range served)")),
         Err(DateError::NotReal) => Err(invalid(" (no such day)")),
         Err(_) => Err(invalid("")),
-    }
-}
-
-/// Parses a date parameter that may also be `today` (resolved by `today`, in Vilnius), and
-/// checks that the catalog serves it.
-pub fn date_or_today(
-    catalog: &Catalog,
-    name: &str,
-    value: Option<&str>,
-    today: &Today,
-) -> Result<Date, ApiError> {
-    if value != Some(TODAY) {
-        return date(catalog, name, value);
-    }
-    let resolved = today.date();
-    match Date::from_naive(resolved) {
-        Ok(date) if catalog.contains(date) => Ok(date),
-        _ => Err(ApiError::new(
-            ErrorCode::InvalidDate,
-            format!(
-                "parameter '{name}' is 'today', {resolved} in Vilnius, which is outside the dates served ({} to {})",
-                catalog.first(),
-                catalog.last()
-            ),
-        )),
     }
 }
 
@@ -185,13 +177,13 @@ pub fn date_range(
     Ok((from, to))
 }
 
-/// Parses a year parameter `name`: plain digits, a year the catalog serves. The caller has
-/// checked presence.
-pub fn year(catalog: &Catalog, name: &str, value: &str) -> Result<Year, ApiError> {
+/// Parses a year parameter `name`: required, plain digits, a year the catalog serves.
+pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, ApiError> {
+    let value = value.ok_or_else(|| missing(name, "YYYY"))?;
     let (first, last) = (catalog.first().year(), catalog.last().year());
     match Year::parse(value) {
         // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
-        Ok(year) if (first..=last).contains(&year.get()) => Ok(year),
+        Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),
         _ => Err(ApiError::new(
             ErrorCode::InvalidYear,
             format!(
@@ -230,7 +222,7 @@ pub fn date_or_year(
             "one of the parameters 'date' (YYYY-MM-DD) or 'year' (an integer) is required",
         )),
         (Some(_), None) => date_or_today(catalog, "date", date, today).map(DateOrYear::Date),
-        (None, Some(value)) => year(catalog, "year", value).map(|y| DateOrYear::Year(y.get())),
+        (None, Some(_)) => year(catalog, "year", year_value).map(DateOrYear::Year),
     }
 }
 

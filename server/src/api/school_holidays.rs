@@ -4,11 +4,11 @@
 use kalendorius_dataset::school::MAX_GRADE;
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, DateOrYear, Query};
 use super::records::SchoolPeriod;
 use crate::http::errors::{ApiError, ErrorCode};
@@ -60,7 +60,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         GRADE,
         LANG,
     ],
-    answer: AnswerKind::Json(schema_of::<SchoolHolidays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<SchoolHolidays>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,

@@ -3,11 +3,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
 use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -44,7 +44,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         WEEK,
     ],
-    answer: AnswerKind::Json(schema_of::<WorkingDaysAdded>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDaysAdded>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,

@@ -4,11 +4,11 @@
 use kalendorius_dataset::working_time::{Week, HOURS_PER_WEEK};
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
 use super::query::{self, Query};
 use crate::catalog::{Catalog, WorkingSummary};
 use crate::http::errors::{ApiError, ErrorCode};
@@ -34,7 +34,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         WEEK,
     ],
-    answer: AnswerKind::Json(schema_of::<WorkingTime>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingTime>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidYear,
@@ -109,8 +109,7 @@ pub struct AverageMonth {
 
 fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let query = Query::read(req, &ENDPOINT)?;
-    let year = query.get(0).ok_or_else(|| query::missing("year", "YYYY"))?;
-    let year = query::year(cx.catalog, "year", year)?.get();
+    let year = query::year(cx.catalog, "year", query.get(0))?;
     let week = query::week(query.get(1))?;
     // A year's answer does not change within a dataset: built once, then shared.
     let body = cx.catalog.working_year_body(year, week, || {
