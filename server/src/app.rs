@@ -169,19 +169,14 @@ impl Target {
         if let Some(op) = operation(path) {
             return Some(Target::Op(op));
         }
-        if path == OPENAPI_PATH {
-            return Some(Target::OpenApi);
+        match path {
+            OPENAPI_PATH => Some(Target::OpenApi),
+            metrics::PATH => Some(Target::Metrics),
+            _ if path.starts_with("/data/") => Some(Target::Data),
+            _ => Probe::from_path(path)
+                .map(Target::Probe)
+                .or_else(|| crate::pages::is_page_path(path).then_some(Target::Page)),
         }
-        if path.starts_with("/data/") {
-            return Some(Target::Data);
-        }
-        if let Some(probe) = Probe::from_path(path) {
-            return Some(Target::Probe(probe));
-        }
-        if path == metrics::PATH {
-            return Some(Target::Metrics);
-        }
-        crate::pages::is_page_path(path).then_some(Target::Page)
     }
 }
 
@@ -324,8 +319,7 @@ impl App {
                     ex.decision = Some(decision);
                     if let Some(window) = refused {
                         self.metrics.limiter_refusal(window.name());
-                        let whose = if keyed { PER_KEY } else { PER_ADDRESS };
-                        return rate_limited(window, whose).into_response();
+                        return rate_limited(window, keyed).into_response();
                     }
                 }
                 Err(StateUnavailable) if keyed => {
@@ -336,7 +330,24 @@ impl App {
         }
         let today = Today::at(ex.received, self.today_clock);
         match target {
-            Target::Op(index) => answer(ROUTES[index], req, &ex.catalog, &today, &self.feeds),
+            Target::Op(index) => {
+                let context = Context {
+                    catalog: &ex.catalog,
+                    today: &today,
+                    feeds: &self.feeds,
+                };
+                // A panic (a bug) becomes a JSON `internal` 500 that still gets the common
+                // headers and its log line.
+                let run = || {
+                    (ROUTES[index].handle)(req, &context)
+                        .unwrap_or_else(IntoResponse::into_response)
+                };
+                let response = std::panic::catch_unwind(AssertUnwindSafe(run))
+                    .unwrap_or_else(errors::panic_response);
+                // An answer that used `today` is cacheable for a minute only
+                // (`crate::api::today`).
+                today.finish(response, req, &ex.catalog)
+            }
             Target::Data => self.published.answer(req, &ex.catalog),
             _ => self.pages.answer(req, &ex.catalog, today.current()),
         }
@@ -582,38 +593,15 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
     Some(ApiError::new(ErrorCode::InvalidHost, problem))
 }
 
-/// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still
-/// gets the common headers and its log line.
-fn answer(
-    op: &Operation,
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-    feeds: &Feeds,
-) -> Response {
-    let context = Context {
-        catalog,
-        today,
-        feeds,
-    };
-    let run = || (op.handle)(req, &context).unwrap_or_else(IntoResponse::into_response);
-    let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
-        .unwrap_or_else(errors::panic_response);
-    // An answer that used `today` is cacheable for a minute only (`crate::api::today`).
-    today.finish(response, req, catalog)
-}
-
-/// Whose requests a public endpoint's limits count, for a 429's message.
-pub(crate) const PER_ADDRESS: &str = "requests from this address to this endpoint";
-
-/// Whose requests a keyed endpoint's limits count, for a 429's message.
-pub(crate) const PER_KEY: &str = "requests with this API key";
-
-/// The 429 of an exhausted window (docs/api.md, Rate limits) of [`PER_ADDRESS`] or
-/// [`PER_KEY`]. The `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`]
-/// from the decision.
-pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
+/// The 429 of an exhausted window (docs/api.md, Rate limits) of a key or of an address. The
+/// `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`] from the decision.
+fn rate_limited(window: Window, keyed: bool) -> ApiError {
     let period = window.name();
+    let whose = if keyed {
+        "requests with this API key"
+    } else {
+        "requests from this address to this endpoint"
+    };
     let code = match window {
         Window::Minute => ErrorCode::RateLimitMinute,
         Window::Day => ErrorCode::RateLimitDay,
@@ -704,7 +692,7 @@ mod tests {
     #[test]
     fn refusal_codes_match_the_limiter_windows() {
         for window in [Window::Minute, Window::Day, Window::Month] {
-            let resp = rate_limited(window, "x").into_response();
+            let resp = rate_limited(window, false).into_response();
             assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
             let code = match window {
                 Window::Minute => ErrorCode::RateLimitMinute,
