@@ -203,6 +203,33 @@ pub struct App {
     metrics_allow: Vec<IpNet>,
 }
 
+/// What every response's common headers and access line need to know about its request.
+struct Exchange {
+    /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
+    /// the log.
+    received: SystemTime,
+    started: Instant,
+    /// The catalog the whole request is answered from.
+    catalog: arc_swap::Guard<Arc<Catalog>>,
+    client_ip: IpAddr,
+    /// The route label's index in the metrics ([`route_of`]).
+    route: usize,
+    /// As received (a HEAD is answered as a GET, then stripped).
+    method: Method,
+    /// The rate-limit decision, when the request was rate-limited.
+    decision: Option<Decision>,
+    /// The key that authenticated, if any (its owner is logged, never the key).
+    key: Option<KeyRecord>,
+}
+
+/// What [`App::respond`] has for poem: an answer, or the future of one.
+enum Answered<'a> {
+    /// Computed already (every GET of the API: the whole answer comes from memory).
+    Now(Response),
+    /// Still to be awaited (HEAD, the document routes, unknown paths).
+    Later(BoxFuture<'a, Response>),
+}
+
 impl App {
     /// Builds the application; `/metrics` answers the clients in `metrics_allow`; `today`
     /// reads `today_clock` when set (tests, see `crate::api::today::TodayClock`).
@@ -376,44 +403,7 @@ impl App {
         }
         Err(refusal.into_response())
     }
-}
 
-/// The error codes of a key failure (a 401), each with its `code` label: the code as the
-/// body writes it.
-const KEY_FAILURES: [(ErrorCode, &str); 3] = [
-    (ErrorCode::MissingKey, "missing_key"),
-    (ErrorCode::InvalidKey, "invalid_key"),
-    (ErrorCode::ExpiredKey, "expired_key"),
-];
-
-/// The `code` label of a key failure; `None` for any other error.
-fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
-    KEY_FAILURES
-        .iter()
-        .find(|(failure, _)| *failure == code)
-        .map(|(_, label)| *label)
-}
-
-/// What every response's common headers and access line need to know about its request.
-struct Exchange {
-    /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
-    /// the log.
-    received: SystemTime,
-    started: Instant,
-    /// The catalog the whole request is answered from.
-    catalog: arc_swap::Guard<Arc<Catalog>>,
-    client_ip: IpAddr,
-    /// The route label's index in the metrics ([`route_of`]).
-    route: usize,
-    /// As received (a HEAD is answered as a GET, then stripped).
-    method: Method,
-    /// The rate-limit decision, when the request was rate-limited.
-    decision: Option<Decision>,
-    /// The key that authenticated, if any (its owner is logged, never the key).
-    key: Option<KeyRecord>,
-}
-
-impl App {
     /// Answers a request to one of the operations, `/api/v1/openapi.json` or a probe, or
     /// with a 405, borrowing it throughout (nothing of it is copied for the log).
     fn answer_api(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
@@ -449,17 +439,7 @@ impl App {
             _ => errors::method_not_allowed().into_response(),
         }
     }
-}
 
-/// What [`App::respond`] has for poem: an answer, or the future of one.
-enum Answered<'a> {
-    /// Computed already (every GET of the API: the whole answer comes from memory).
-    Now(Response),
-    /// Still to be awaited (HEAD, the document routes, unknown paths).
-    Later(BoxFuture<'a, Response>),
-}
-
-impl App {
     /// Drops a HEAD answer's body (keeping its length), then [`App::finish`]es it.
     async fn finish_head_or_docs(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         if ex.method == Method::HEAD {
@@ -485,27 +465,7 @@ impl App {
         );
         resp
     }
-}
 
-impl Endpoint for App {
-    type Output = Response;
-
-    /// Answers synchronously whenever it can, so the future poem boxes for every request is
-    /// a small ready value rather than the state machine of every path (over 2 KiB, copied
-    /// into the box per request).
-    fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
-        // The work happens here, before any future is polled, so a panic is caught here too
-        // (poem's `CatchPanic` only guards the polling).
-        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
-            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
-        match answered {
-            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
-            Answered::Later(pending) => Either::Right(pending.map(Ok)),
-        }
-    }
-}
-
-impl App {
     /// The answer to `req`, or its future.
     fn respond(&self, mut req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
@@ -577,6 +537,40 @@ impl App {
             self.finish_head_or_docs(resp, &uri, ex).await
         }))
     }
+}
+
+impl Endpoint for App {
+    type Output = Response;
+
+    /// Answers synchronously whenever it can, so the future poem boxes for every request is
+    /// a small ready value rather than the state machine of every path (over 2 KiB, copied
+    /// into the box per request).
+    fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
+        // The work happens here, before any future is polled, so a panic is caught here too
+        // (poem's `CatchPanic` only guards the polling).
+        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
+            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
+        match answered {
+            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
+            Answered::Later(pending) => Either::Right(pending.map(Ok)),
+        }
+    }
+}
+
+/// The error codes of a key failure (a 401), each with its `code` label: the code as the
+/// body writes it.
+const KEY_FAILURES: [(ErrorCode, &str); 3] = [
+    (ErrorCode::MissingKey, "missing_key"),
+    (ErrorCode::InvalidKey, "invalid_key"),
+    (ErrorCode::ExpiredKey, "expired_key"),
+];
+
+/// The `code` label of a key failure; `None` for any other error.
+fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
+    KEY_FAILURES
+        .iter()
+        .find(|(failure, _)| *failure == code)
+        .map(|(_, label)| *label)
 }
 
 /// The 400 RFC 9112 (3.2) requires: an HTTP/1.1 request without `Host`, or any with more
