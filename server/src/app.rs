@@ -366,7 +366,8 @@ impl App {
                 // A panic (a bug) becomes a JSON `internal` 500 that still gets the common
                 // headers and its log line.
                 let run = || {
-                    (ROUTES[index].handle)(req, &context)
+                    ROUTES[index]
+                        .answer(req, &context)
                         .unwrap_or_else(IntoResponse::into_response)
                 };
                 let response = std::panic::catch_unwind(AssertUnwindSafe(run))

@@ -6,6 +6,7 @@ use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Body, Request, Response};
 use serde::Serialize;
 
+use crate::api::endpoint::Context;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -37,6 +38,17 @@ pub fn public<B: Into<Body>>(
     };
     response.headers_mut().insert(header::ETAG, etag);
     with_cache_control(response, caching::PUBLIC)
+}
+
+/// A keyed 200 of the answer `build` gives, kept in the catalog's cache of answers under
+/// `operation` and `params` (built on a miss only).
+pub fn private_cached<T: Serialize>(
+    cx: &Context,
+    operation: &'static str,
+    params: String,
+    build: impl FnOnce() -> T,
+) -> Response {
+    private(cx.catalog.answer(operation, params, || to_json(&build())))
 }
 
 /// A keyed 200: the JSON `body`, for the key holder only.

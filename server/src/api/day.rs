@@ -88,35 +88,33 @@ impl<'a> Status<'a> {
     }
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
     let catalog = cx.catalog;
     let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
     let params = format!("{date}{}", lang.code());
-    Ok(answer::private(catalog.answer(
+    Ok(answer::private_cached(
+        cx,
         ENDPOINT.operation_id,
         params,
-        || {
-            answer::to_json(&DayDetails {
-                date,
-                lang,
-                day_of_week,
-                is_weekend,
-                week_number,
-                status: Status::of(catalog, date, lang),
-                holidays: catalog
-                    .holidays_on(date)
-                    .map(|h| Holiday::new(date, h, lang, false))
-                    .collect(),
-                name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
-                school_holidays: catalog
-                    .school_holidays()
-                    .overlapping(date, date, None)
-                    .map(|p| SchoolPeriod::new(p, lang))
-                    .collect(),
-            })
+        || DayDetails {
+            date,
+            lang,
+            day_of_week,
+            is_weekend,
+            week_number,
+            status: Status::of(catalog, date, lang),
+            holidays: catalog
+                .holidays_on(date)
+                .map(|h| Holiday::new(date, h, lang, false))
+                .collect(),
+            name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+            school_holidays: catalog
+                .school_holidays()
+                .overlapping(date, date, None)
+                .map(|p| SchoolPeriod::new(p, lang))
+                .collect(),
         },
-    )))
+    ))
 }

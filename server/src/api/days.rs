@@ -66,8 +66,7 @@ pub struct DayEntry {
     pub shorter_workday: bool,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     // Check order: missing_param (both), invalid_date, invalid_range, range_too_large.
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let days = from.days_until(to) + 1;

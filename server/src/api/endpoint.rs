@@ -4,6 +4,7 @@
 
 use poem::{Request, Response};
 
+use crate::api::query::Query;
 use crate::api::today::Today;
 use crate::catalog::Catalog;
 use crate::feeds::Feeds;
@@ -28,11 +29,20 @@ pub struct Endpoint {
     pub answer: AnswerKind,
     /// The codes its 400 may carry (`invalid_host` is added for every endpoint).
     pub bad_request: &'static [ErrorCode],
-    /// Answers a request that passed the gate.
-    pub handle: fn(&Request, &Context) -> Result<Response, ApiError>,
+    /// Answers a request that passed the gate, from its query.
+    pub handle: fn(&Request, &Query, &Context) -> Result<Response, ApiError>,
 }
 
 impl Endpoint {
+    /// Reads the parameters (and `api_key` on a keyed endpoint) from the query of `req` and
+    /// answers it.
+    pub fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let names = self.params.iter().map(|p| p.name);
+        let api_key = (self.access == Access::Keyed).then_some("api_key");
+        let query = Query::parse(req.uri().query(), names.chain(api_key))?;
+        (self.handle)(req, &query, cx)
+    }
+
     /// The per-IP counter of a public endpoint; `None` for a keyed one.
     pub fn public(&self) -> Option<PublicEndpoint> {
         match self.access {

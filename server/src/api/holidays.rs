@@ -76,8 +76,7 @@ pub enum Holidays<'a> {
     },
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     let asked = query::date_or_year(catalog, query.get(0), query.get(1), cx.today)?;
     let lang = query::lang(query.get(2))?;

@@ -79,8 +79,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
 };
 
 /// The feed's window is counted in years of Europe/Vilnius from the request's `today`.
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let this_year = cx.today.current().year();
     let lang = query::lang(query.get(0))?;
     let scope = match query::choice("scope", query.get(1), &["red", "all"], 0)? {

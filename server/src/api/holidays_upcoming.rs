@@ -113,8 +113,7 @@ pub struct UpcomingDate<'a> {
     pub declared_day_off: Option<&'a str>,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     // Check order: invalid_date (from), invalid_param (count, then scope), invalid_lang.
     let from = query::date_or_today(catalog, "from", query.get(0).or(Some(TODAY)), cx.today)?;
@@ -128,7 +127,8 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     };
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{count}{scope:?}{}", lang.code());
-    Ok(answer::private(catalog.answer(
+    Ok(answer::private_cached(
+        cx,
         ENDPOINT.operation_id,
         params,
         || {
@@ -145,12 +145,12 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
                     declared_day_off: catalog.declared_day_off_name(date, lang),
                 })
                 .collect();
-            answer::to_json(&UpcomingHolidays {
+            UpcomingHolidays {
                 from,
                 scope: scope_word,
                 count: dates.len(),
                 dates,
-            })
+            }
         },
-    )))
+    ))
 }

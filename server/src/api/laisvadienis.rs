@@ -54,8 +54,7 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let etag = caching::etag(cx.catalog.etag_tag(), &[date]);
     Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {

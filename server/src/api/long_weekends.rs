@@ -124,8 +124,7 @@ impl<'a> LongWeekend<'a> {
     }
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     // Check order: missing_param, invalid_year, invalid_param (max_leave_days), invalid_lang.
     let year = query::year(catalog, "year", query.get(0))?;
@@ -135,17 +134,21 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     };
     let lang = query::lang(query.get(2))?;
     let params = format!("{year}{max_leave_days}{}", lang.code());
-    let body = catalog.answer(ENDPOINT.operation_id, params, || {
-        let periods: Vec<LongWeekend> = catalog
-            .long_weekends(year, max_leave_days)
-            .map(|p| LongWeekend::new(catalog, p, lang))
-            .collect();
-        answer::to_json(&LongWeekends {
-            year,
-            max_leave_days,
-            count: periods.len(),
-            periods,
-        })
-    });
-    Ok(answer::private(body))
+    Ok(answer::private_cached(
+        cx,
+        ENDPOINT.operation_id,
+        params,
+        || {
+            let periods: Vec<LongWeekend> = catalog
+                .long_weekends(year, max_leave_days)
+                .map(|p| LongWeekend::new(catalog, p, lang))
+                .collect();
+            LongWeekends {
+                year,
+                max_leave_days,
+                count: periods.len(),
+                periods,
+            }
+        },
+    ))
 }

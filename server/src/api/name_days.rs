@@ -48,8 +48,7 @@ pub struct NameDays<'a> {
     pub name_days: Vec<NameDay<'a>>,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
     let name_days: Vec<_> = cx.catalog.name_days_on(date).map(NameDay::from).collect();

@@ -54,8 +54,7 @@ pub struct NameSearch<'a> {
     pub matches: Vec<&'a RawValue>,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let name = name(query.get(0))?;
     let matches = cx
         .catalog

@@ -1,16 +1,14 @@
 //! The one query extractor: a query string read once by the rules of docs/api.md
-//! (Conventions, Errors) against the parameters its [`Endpoint`] declares: a parameter sent
-//! twice is `invalid_param`, an empty value counts as absent, unknown ones are ignored.
-//! [`Query`] holds the raw values in [`Param`] order; the typed readers below turn them into
-//! the dataset crate's newtypes, each endpoint in its documented check order.
+//! (Conventions, Errors) against the parameters its endpoint declares: a parameter sent twice
+//! is `invalid_param`, an empty value counts as absent, unknown ones are ignored. [`Query`]
+//! holds the raw values in the order of the endpoint's parameters; the typed readers below
+//! turn them into the dataset crate's newtypes, each endpoint in its documented check order.
 
 use std::borrow::Cow;
 
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
-use poem::Request;
 
-use crate::api::endpoint::{Access, Endpoint};
 use crate::api::today::{Today, TODAY};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
@@ -29,15 +27,8 @@ pub struct Query<'q> {
 }
 
 impl<'q> Query<'q> {
-    /// Reads the parameters of `endpoint` (and `api_key` on a keyed one) from the query: a
-    /// known name sent more than once is `invalid_param`; anything else is ignored.
-    pub fn read(req: &'q Request, endpoint: &Endpoint) -> Result<Self, ApiError> {
-        let names = endpoint.params.iter().map(|p| p.name);
-        let api_key = (endpoint.access == Access::Keyed).then_some("api_key");
-        Query::parse(req.uri().query(), names.chain(api_key))
-    }
-
-    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
+    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string: a name sent more
+    /// than once is `invalid_param`; anything else is ignored.
     pub fn parse<'n>(
         query: Option<&'q str>,
         names: impl IntoIterator<Item = &'n str>,
@@ -379,15 +370,10 @@ mod tests {
 
     #[test]
     fn integers_are_bounded_and_plain() {
-        assert_eq!(integer("days", "0", -100_000, 100_000).unwrap(), 0);
-        assert_eq!(
-            integer("days", "-100000", -100_000, 100_000).unwrap(),
-            -100_000
-        );
-        assert_eq!(
-            integer("days", "100000", -100_000, 100_000).unwrap(),
-            100_000
-        );
+        let days = |value| integer("days", value, -100_000, 100_000);
+        assert_eq!(days("0").unwrap(), 0);
+        assert_eq!(days("-100000").unwrap(), -100_000);
+        assert_eq!(days("100000").unwrap(), 100_000);
         for bad in [
             "100001",
             "-100001",
@@ -398,8 +384,11 @@ mod tests {
             "1e3",
             "99999999999999999999",
         ] {
-            let err = integer("days", bad, -100_000, 100_000).unwrap_err();
-            assert_eq!(err.code, ErrorCode::InvalidParam, "{bad}");
+            assert_eq!(
+                days(bad).unwrap_err().code,
+                ErrorCode::InvalidParam,
+                "{bad}"
+            );
         }
     }
 }

@@ -108,8 +108,7 @@ pub fn grade(value: Option<&str>) -> Result<Option<u8>, ApiError> {
         .transpose()
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     let (from, to, on_date) =
         match query::date_or_year(catalog, query.get(0), query.get(1), cx.today)? {
@@ -123,7 +122,8 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let grade = grade(query.get(2))?;
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{to}{grade:?}{}", lang.code());
-    Ok(answer::private(catalog.answer(
+    Ok(answer::private_cached(
+        cx,
         ENDPOINT.operation_id,
         params,
         || {
@@ -133,7 +133,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
                 .map(|p| SchoolPeriod::new(p, lang))
                 .collect();
             let (count, covered) = (periods.len(), school.covered(from, to, grade));
-            answer::to_json(&if on_date {
+            if on_date {
                 SchoolHolidays::OnDate {
                     date: from,
                     count,
@@ -147,7 +147,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
                     periods,
                     covered,
                 }
-            })
+            }
         },
-    )))
+    ))
 }

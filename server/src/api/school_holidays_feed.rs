@@ -41,8 +41,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     handle,
 };
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let request = FeedRequest::SchoolHolidays {
         grade: grade(query.get(0))?,
         lang: query::lang(query.get(1))?,

@@ -53,8 +53,7 @@ pub struct WorkingDays {
     pub working_hours: u32,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     // Check order: missing_param (both), invalid_date, invalid_range, invalid_param (week).
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let week = query::week(query.get(2))?;

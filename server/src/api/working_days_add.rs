@@ -68,8 +68,7 @@ pub struct WorkingDaysAdded {
     pub result: Date,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     // Check order: missing_param (date, then days), invalid_date, invalid_param (days, then
     // week), out_of_range.

@@ -107,8 +107,7 @@ pub struct AverageMonth {
     pub working_hours: f64,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let year = query::year(cx.catalog, "year", query.get(0))?;
     let week = query::week(query.get(1))?;
     // A year's answer does not change within a dataset: built once, then shared.
