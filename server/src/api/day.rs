@@ -94,27 +94,23 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let catalog = cx.catalog;
     let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
     let params = format!("{date}{}", lang.code());
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || DayDetails {
-            date,
-            lang,
-            day_of_week,
-            is_weekend,
-            week_number,
-            status: Status::of(catalog, date, lang),
-            holidays: catalog
-                .holidays_on(date)
-                .map(|h| Holiday::new(date, h, lang, false))
-                .collect(),
-            name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
-            school_holidays: catalog
-                .school_holidays()
-                .overlapping(date, date, None)
-                .map(|p| SchoolPeriod::new(p, lang))
-                .collect(),
-        },
-    ))
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || DayDetails {
+        date,
+        lang,
+        day_of_week,
+        is_weekend,
+        week_number,
+        status: Status::of(catalog, date, lang),
+        holidays: catalog
+            .holidays_on(date)
+            .map(|h| Holiday::new(date, h, lang, false))
+            .collect(),
+        name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+        school_holidays: catalog
+            .school_holidays()
+            .overlapping(date, date, None)
+            .map(|p| SchoolPeriod::new(p, lang))
+            .collect(),
+    });
+    Ok(response)
 }

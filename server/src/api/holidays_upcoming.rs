@@ -127,30 +127,26 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     };
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{count}{scope:?}{}", lang.code());
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let dates: Vec<UpcomingDate> = catalog
-                .holiday_dates_from(from, scope, count as usize)
-                .map(|date| UpcomingDate {
-                    date,
-                    days_until: from.days_until(date) as u32,
-                    laisvadienis: catalog.status_of(date).laisvadienis,
-                    holidays: catalog
-                        .holidays_on(date)
-                        .map(|h| Holiday::new(date, h, lang, true))
-                        .collect(),
-                    declared_day_off: catalog.declared_day_off_name(date, lang),
-                })
-                .collect();
-            UpcomingHolidays {
-                from,
-                scope: scope_word,
-                count: dates.len(),
-                dates,
-            }
-        },
-    ))
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
+        let dates: Vec<UpcomingDate> = catalog
+            .holiday_dates_from(from, scope, count as usize)
+            .map(|date| UpcomingDate {
+                date,
+                days_until: from.days_until(date) as u32,
+                laisvadienis: catalog.status_of(date).laisvadienis,
+                holidays: catalog
+                    .holidays_on(date)
+                    .map(|h| Holiday::new(date, h, lang, true))
+                    .collect(),
+                declared_day_off: catalog.declared_day_off_name(date, lang),
+            })
+            .collect();
+        UpcomingHolidays {
+            from,
+            scope: scope_word,
+            count: dates.len(),
+            dates,
+        }
+    });
+    Ok(response)
 }

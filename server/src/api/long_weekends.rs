@@ -134,21 +134,17 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     };
     let lang = query::lang(query.get(2))?;
     let params = format!("{year}{max_leave_days}{}", lang.code());
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let periods: Vec<LongWeekend> = catalog
-                .long_weekends(year, max_leave_days)
-                .map(|p| LongWeekend::new(catalog, p, lang))
-                .collect();
-            LongWeekends {
-                year,
-                max_leave_days,
-                count: periods.len(),
-                periods,
-            }
-        },
-    ))
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
+        let periods: Vec<LongWeekend> = catalog
+            .long_weekends(year, max_leave_days)
+            .map(|p| LongWeekend::new(catalog, p, lang))
+            .collect();
+        LongWeekends {
+            year,
+            max_leave_days,
+            count: periods.len(),
+            periods,
+        }
+    });
+    Ok(response)
 }

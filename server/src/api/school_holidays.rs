@@ -122,32 +122,28 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let grade = grade(query.get(2))?;
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{to}{grade:?}{}", lang.code());
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let school = catalog.school_holidays();
-            let periods: Vec<SchoolPeriod> = school
-                .overlapping(from, to, grade)
-                .map(|p| SchoolPeriod::new(p, lang))
-                .collect();
-            let (count, covered) = (periods.len(), school.covered(from, to, grade));
-            if on_date {
-                SchoolHolidays::OnDate {
-                    date: from,
-                    count,
-                    periods,
-                    covered,
-                }
-            } else {
-                SchoolHolidays::OfYear {
-                    year: from.year(),
-                    count,
-                    periods,
-                    covered,
-                }
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
+        let school = catalog.school_holidays();
+        let periods: Vec<SchoolPeriod> = school
+            .overlapping(from, to, grade)
+            .map(|p| SchoolPeriod::new(p, lang))
+            .collect();
+        let (count, covered) = (periods.len(), school.covered(from, to, grade));
+        if on_date {
+            SchoolHolidays::OnDate {
+                date: from,
+                count,
+                periods,
+                covered,
             }
-        },
-    ))
+        } else {
+            SchoolHolidays::OfYear {
+                year: from.year(),
+                count,
+                periods,
+                covered,
+            }
+        }
+    });
+    Ok(response)
 }
