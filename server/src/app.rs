@@ -255,10 +255,9 @@ impl App {
             &KEY_FAILURES.map(|(_, label)| label),
         );
         let published = Published::new(data.root(), metrics.cache("published"));
-        let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
-            .with(panic_to_json())
+            .with(CatchPanic::new().with_handler(errors::panic_response))
             .map_to_response()
             .boxed();
         App {
