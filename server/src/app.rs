@@ -143,8 +143,8 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
         Some(Target::Page) => 1,
         Some(Target::Data) => 2,
         None if path == "/docs" || path.starts_with("/docs/") => 3,
-        Some(Target::Probe(Probe::Health)) => 4,
-        Some(Target::Probe(Probe::Ready)) => 5,
+        Some(Target::Probe(probe)) if probe.path == health::HEALTH_PATH => 4,
+        Some(Target::Probe(_)) => 5,
         Some(Target::Metrics) => 6,
         None => 7,
     };
@@ -156,7 +156,7 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
 enum Target {
     Op(usize),
     OpenApi,
-    Probe(Probe),
+    Probe(&'static Probe),
     /// `/metrics`, to a client of `metrics_allow` (to any other, no target at all).
     Metrics,
     Page,
@@ -169,29 +169,15 @@ impl Target {
         if let Some(op) = operation(path) {
             return Some(Target::Op(op));
         }
-        if path == OPENAPI_PATH {
-            return Some(Target::OpenApi);
+        match path {
+            OPENAPI_PATH => Some(Target::OpenApi),
+            metrics::PATH => Some(Target::Metrics),
+            _ if path.starts_with("/data/") => Some(Target::Data),
+            _ => Probe::from_path(path)
+                .map(Target::Probe)
+                .or_else(|| crate::pages::is_page_path(path).then_some(Target::Page)),
         }
-        if path.starts_with("/data/") {
-            return Some(Target::Data);
-        }
-        if let Some(probe) = Probe::from_path(path) {
-            return Some(Target::Probe(probe));
-        }
-        if path == metrics::PATH {
-            return Some(Target::Metrics);
-        }
-        crate::pages::is_page_path(path).then_some(Target::Page)
     }
-}
-
-/// What the gate learnt about a request, for headers and the log.
-#[derive(Default)]
-struct Admission {
-    /// The rate-limit decision, when the request was rate-limited.
-    decision: Option<Decision>,
-    /// The key that authenticated, if any (its owner is logged, never the key).
-    key: Option<KeyRecord>,
 }
 
 /// The application. Built once at start-up; cheap to share.
@@ -217,13 +203,42 @@ pub struct App {
     metrics_allow: Vec<IpNet>,
 }
 
+/// What every response's common headers and access line need to know about its request.
+struct Exchange {
+    /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
+    /// the log.
+    received: SystemTime,
+    started: Instant,
+    /// The catalog the whole request is answered from.
+    catalog: arc_swap::Guard<Arc<Catalog>>,
+    client_ip: IpAddr,
+    /// The route label's index in the metrics ([`route_of`]).
+    route: usize,
+    /// As received (a HEAD is answered as a GET, then stripped).
+    method: Method,
+    /// The rate-limit decision, when the request was rate-limited.
+    decision: Option<Decision>,
+    /// The key that authenticated, if any (its owner is logged, never the key).
+    key: Option<KeyRecord>,
+}
+
+/// What [`App::respond`] has for poem: an answer, or the future of one.
+enum Answered<'a> {
+    /// Computed already (every GET of the API: the whole answer comes from memory).
+    Now(Response),
+    /// Still to be awaited (HEAD, the document routes, unknown paths).
+    Later(BoxFuture<'a, Response>),
+}
+
 impl App {
-    /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
+    /// Builds the application; `/metrics` answers the clients in `metrics_allow`; `today`
+    /// reads `today_clock` when set (tests, see `crate::api::today::TodayClock`).
     pub fn new(
         data: Arc<DataHandle>,
         store: Store,
         proxies: TrustedProxies,
         metrics_allow: Vec<IpNet>,
+        today_clock: Option<TodayClock>,
     ) -> App {
         use poem::middleware::CatchPanic;
         use poem::EndpointExt;
@@ -240,10 +255,9 @@ impl App {
             &KEY_FAILURES.map(|(_, label)| label),
         );
         let published = Published::new(data.root(), metrics.cache("published"));
-        let panic_to_json = || CatchPanic::new().with_handler(errors::panic_response);
         let docs = poem::Route::new()
             .nest("/docs", ui)
-            .with(panic_to_json())
+            .with(CatchPanic::new().with_handler(errors::panic_response))
             .map_to_response()
             .boxed();
         App {
@@ -252,7 +266,7 @@ impl App {
             proxies,
             docs,
             spec,
-            today_clock: None,
+            today_clock,
             pages: crate::pages::Pages::new(metrics.cache("pages"))
                 .expect("the embedded templates compile (a unit test renders every one)"),
             spec_etag,
@@ -293,61 +307,45 @@ impl App {
             .body(text)
     }
 
-    /// The application with `today` read from `clock` instead of the real clock (tests of
-    /// `today`; see `crate::api::today::TodayClock`).
-    pub fn with_today_clock(mut self, clock: Option<TodayClock>) -> App {
-        self.today_clock = clock;
-        self
-    }
-
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
     pub fn openapi_json() -> String {
-        api::openapi::document(ROUTES, openapi::more_paths())
+        openapi::document()
     }
 
     /// The one gate of a counted request (an operation, a page or a published file), then its
-    /// answer: authentication (401), the check and count (429), what was learnt into
-    /// `ex.admission`. A check that cannot be made passes a public request uncounted and
-    /// refuses a keyed one (503). A store that answers at once completes on the first poll.
+    /// answer: authentication (401), the check and count (429), what was learnt into `ex`. A
+    /// check that cannot be made passes a public request uncounted and refuses a keyed one
+    /// (503). A store that answers at once completes on the first poll.
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
-        let gated = match target {
-            Target::Op(index) => match ROUTES[index].public() {
-                Some(endpoint) => Some(Gated::Public(endpoint)),
-                None => {
-                    let Some(key) = auth::presented_key(req) else {
-                        return self.refuse_key(if auth::has_other_scheme(req) {
-                            errors::missing_key_wrong_scheme()
-                        } else {
-                            errors::missing_key()
-                        });
-                    };
-                    let now = DateTime::from(ex.received);
-                    match key_gate(self.store.authenticate(&key, now).await) {
-                        Ok(gated) => Some(gated),
-                        Err(refusal) => return self.refuse_key(refusal),
-                    }
-                }
-            },
-            _ => self.public_counter(target, req).map(Gated::Public),
+        let public = match target {
+            Target::Op(index) => ROUTES[index].public(),
+            // The pages (not the stylesheet and the icon, fetched once per browser) and the
+            // published files.
+            Target::Page if self.pages.is_asset(req.uri().path()) => None,
+            Target::Page => Some(PublicEndpoint::Pages),
+            Target::Data => Some(PublicEndpoint::Data),
+            _ => None,
         };
-        if let Some(gated) = gated {
-            let checked = self
-                .store
-                .check(gated.counted(ex.client_ip), ex.received)
-                .await;
-            let (whose, key) = match gated {
-                Gated::Public(_) => (PER_ADDRESS, None),
-                Gated::Key(record) => (PER_KEY, Some(record)),
-            };
-            let keyed = key.is_some();
-            ex.admission.key = key;
-            match checked {
+        let keyed = matches!(target, Target::Op(_)) && public.is_none();
+        if keyed {
+            match self.authenticate(req, ex.received).await {
+                Ok(record) => ex.key = Some(record),
+                Err(refusal) => return refusal,
+            }
+        }
+        let counted = match (public, &ex.key) {
+            (Some(endpoint), _) => Some(Counted::Public(ex.client_ip, endpoint)),
+            (None, Some(record)) => Some(Counted::Key(record)),
+            (None, None) => None,
+        };
+        if let Some(counted) = counted {
+            match self.store.check(counted, ex.received).await {
                 Ok(decision) => {
                     let refused = decision.refused_by;
-                    ex.admission.decision = Some(decision);
+                    ex.decision = Some(decision);
                     if let Some(window) = refused {
                         self.metrics.limiter_refusal(window.name());
-                        return rate_limited(window, whose).into_response();
+                        return rate_limited(window, keyed).into_response();
                     }
                 }
                 Err(StateUnavailable) if keyed => {
@@ -356,106 +354,56 @@ impl App {
                 Err(StateUnavailable) => self.store.warn_uncounted(ex.received),
             }
         }
+        let today = Today::at(ex.received, self.today_clock);
         match target {
             Target::Op(index) => {
-                let today = Today::at(ex.received, self.today_clock);
-                answer(ROUTES[index], req, &ex.catalog, &today, &self.feeds)
+                let context = Context {
+                    catalog: &ex.catalog,
+                    today: &today,
+                    feeds: &self.feeds,
+                };
+                // A panic (a bug) becomes a JSON `internal` 500 that still gets the common
+                // headers and its log line.
+                let run = || {
+                    ROUTES[index]
+                        .answer(req, &context)
+                        .unwrap_or_else(IntoResponse::into_response)
+                };
+                let response = std::panic::catch_unwind(AssertUnwindSafe(run))
+                    .unwrap_or_else(errors::panic_response);
+                // An answer that used `today` is cacheable for a minute only
+                // (`crate::api::today`).
+                today.finish(response, req, &ex.catalog)
             }
             Target::Data => self.published.answer(req, &ex.catalog),
-            _ => {
-                let today = Today::at(ex.received, self.today_clock).current();
-                self.pages.answer(req, &ex.catalog, today)
-            }
+            _ => self.pages.answer(req, &ex.catalog, today.current()),
         }
     }
 
-    /// The response of a refused key (or of keys that cannot be checked), a 401 counted by
-    /// its code.
-    fn refuse_key(&self, refusal: ApiError) -> Response {
+    /// The record of the key `req` presents, or the refusal: a 401 for no key or an unknown,
+    /// revoked or expired one (counted by its code), a 503 when keys cannot be read.
+    async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
+        let refusal = match auth::presented_key(req) {
+            None if auth::has_other_scheme(req) => errors::missing_key_wrong_scheme(),
+            None => errors::missing_key(),
+            Some(key) => match self.store.authenticate(&key, DateTime::from(now)).await {
+                Ok(record) => return Ok(record),
+                Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
+                    ErrorCode::InvalidKey,
+                    "the API key is not valid or has been revoked",
+                ),
+                Err(AuthError::Key(KeyError::Expired)) => {
+                    ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
+                }
+                Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
+            },
+        };
         if let Some(code) = key_failure_code(refusal.code) {
             self.metrics.key_failure(code);
         }
-        refusal.into_response()
+        Err(refusal.into_response())
     }
 
-    /// The per-IP counter of a public target that is not an operation: the pages (not the
-    /// stylesheet and the icon, fetched once per browser) and the published files.
-    fn public_counter(&self, target: Target, req: &Request) -> Option<PublicEndpoint> {
-        match target {
-            Target::Page if self.pages.is_asset(req.uri().path()) => None,
-            Target::Page => Some(PublicEndpoint::Pages),
-            Target::Data => Some(PublicEndpoint::Data),
-            _ => None,
-        }
-    }
-}
-
-/// The key's record when it was accepted, or the refusal: 401 for an unknown, revoked or
-/// expired key, 503 when keys cannot be read.
-fn key_gate(authenticated: Result<KeyRecord, impl Into<AuthError>>) -> Result<Gated, ApiError> {
-    match authenticated.map_err(Into::into) {
-        Ok(record) => Ok(Gated::Key(record)),
-        Err(AuthError::Key(KeyError::Invalid)) => Err(ApiError::new(
-            ErrorCode::InvalidKey,
-            "the API key is not valid or has been revoked",
-        )),
-        Err(AuthError::Key(KeyError::Expired)) => Err(ApiError::new(
-            ErrorCode::ExpiredKey,
-            "the API key has expired",
-        )),
-        Err(AuthError::Unavailable(_)) => Err(errors::state_unavailable()),
-    }
-}
-
-/// The error codes of a key failure (a 401), each with its `code` label: the code as the
-/// body writes it.
-const KEY_FAILURES: [(ErrorCode, &str); 3] = [
-    (ErrorCode::MissingKey, "missing_key"),
-    (ErrorCode::InvalidKey, "invalid_key"),
-    (ErrorCode::ExpiredKey, "expired_key"),
-];
-
-/// The `code` label of a key failure; `None` for any other error.
-fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
-    KEY_FAILURES
-        .iter()
-        .find(|(failure, _)| *failure == code)
-        .map(|(_, label)| *label)
-}
-
-/// Whom a request that passed authentication is counted against.
-enum Gated {
-    Public(PublicEndpoint),
-    Key(KeyRecord),
-}
-
-impl Gated {
-    /// What the store counts, for a request from `ip`.
-    fn counted(&self, ip: IpAddr) -> Counted<'_> {
-        match self {
-            Gated::Public(endpoint) => Counted::Public(ip, *endpoint),
-            Gated::Key(record) => Counted::Key(record),
-        }
-    }
-}
-
-/// What every response's common headers and access line need to know about its request.
-struct Exchange {
-    /// The request's wall-clock time of arrival (`crate::clock`): rate limits, key expiry,
-    /// the log.
-    received: SystemTime,
-    started: Instant,
-    /// The catalog the whole request is answered from.
-    catalog: arc_swap::Guard<Arc<Catalog>>,
-    client_ip: IpAddr,
-    /// The route label's index in the metrics ([`route_of`]).
-    route: usize,
-    /// As received (a HEAD is answered as a GET, then stripped).
-    method: Method,
-    admission: Admission,
-}
-
-impl App {
     /// Answers a request to one of the operations, `/api/v1/openapi.json` or a probe, or
     /// with a 405, borrowing it throughout (nothing of it is copied for the log).
     fn answer_api(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
@@ -491,17 +439,7 @@ impl App {
             _ => errors::method_not_allowed().into_response(),
         }
     }
-}
 
-/// What [`App::respond`] has for poem: an answer, or the future of one.
-enum Answered<'a> {
-    /// Computed already (every GET of the API: the whole answer comes from memory).
-    Now(Response),
-    /// Still to be awaited (HEAD, the document routes, unknown paths).
-    Later(BoxFuture<'a, Response>),
-}
-
-impl App {
     /// Drops a HEAD answer's body (keeping its length), then [`App::finish`]es it.
     async fn finish_head_or_docs(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         if ex.method == Method::HEAD {
@@ -512,7 +450,7 @@ impl App {
 
     /// Adds the common headers, logs and counts. (A HEAD answer's body is already dropped.)
     fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-        finish_headers(&mut resp, &ex.catalog, ex.admission.decision.as_ref());
+        finish_headers(&mut resp, &ex.catalog, ex.decision.as_ref());
         let latency = Instant::now().saturating_duration_since(ex.started);
         self.metrics
             .request(ex.route, resp.status().as_u16(), latency);
@@ -523,31 +461,11 @@ impl App {
             resp.status(),
             latency,
             ex.client_ip,
-            ex.admission.key.as_ref().map(|k| k.owner.as_str()),
+            ex.key.as_ref().map(|k| k.owner.as_str()),
         );
         resp
     }
-}
 
-impl Endpoint for App {
-    type Output = Response;
-
-    /// Answers synchronously whenever it can, so the future poem boxes for every request is
-    /// a small ready value rather than the state machine of every path (over 2 KiB, copied
-    /// into the box per request).
-    fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
-        // The work happens here, before any future is polled, so a panic is caught here too
-        // (poem's `CatchPanic` only guards the polling).
-        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
-            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
-        match answered {
-            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
-            Answered::Later(pending) => Either::Right(pending.map(Ok)),
-        }
-    }
-}
-
-impl App {
     /// The answer to `req`, or its future.
     fn respond(&self, mut req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
@@ -565,7 +483,8 @@ impl App {
             client_ip,
             route: route_of(target, req.uri().path()),
             method: req.method().clone(),
-            admission: Admission::default(),
+            decision: None,
+            key: None,
         };
         if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = target {
             // A store that must be awaited (Redis): the gate runs in the future (a store that
@@ -620,6 +539,40 @@ impl App {
     }
 }
 
+impl Endpoint for App {
+    type Output = Response;
+
+    /// Answers synchronously whenever it can, so the future poem boxes for every request is
+    /// a small ready value rather than the state machine of every path (over 2 KiB, copied
+    /// into the box per request).
+    fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
+        // The work happens here, before any future is polled, so a panic is caught here too
+        // (poem's `CatchPanic` only guards the polling).
+        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
+            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
+        match answered {
+            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
+            Answered::Later(pending) => Either::Right(pending.map(Ok)),
+        }
+    }
+}
+
+/// The error codes of a key failure (a 401), each with its `code` label: the code as the
+/// body writes it.
+const KEY_FAILURES: [(ErrorCode, &str); 3] = [
+    (ErrorCode::MissingKey, "missing_key"),
+    (ErrorCode::InvalidKey, "invalid_key"),
+    (ErrorCode::ExpiredKey, "expired_key"),
+];
+
+/// The `code` label of a key failure; `None` for any other error.
+fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
+    KEY_FAILURES
+        .iter()
+        .find(|(failure, _)| *failure == code)
+        .map(|(_, label)| *label)
+}
+
 /// The 400 RFC 9112 (3.2) requires: an HTTP/1.1 request without `Host`, or any with more
 /// than one (servers on the way could each read another); HTTP/2 uses `:authority`.
 fn host_refusal(req: &Request) -> Option<ApiError> {
@@ -634,38 +587,15 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
     Some(ApiError::new(ErrorCode::InvalidHost, problem))
 }
 
-/// Runs the operation's handler. A panic (a bug) becomes a JSON `internal` 500 that still
-/// gets the common headers and its log line.
-fn answer(
-    op: &Operation,
-    req: &Request,
-    catalog: &Catalog,
-    today: &Today,
-    feeds: &Feeds,
-) -> Response {
-    let context = Context {
-        catalog,
-        today,
-        feeds,
-    };
-    let run = || (op.handle)(req, &context).unwrap_or_else(IntoResponse::into_response);
-    let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
-        .unwrap_or_else(errors::panic_response);
-    // An answer that used `today` is cacheable for a minute only (`crate::api::today`).
-    today.finish(response, req, catalog)
-}
-
-/// Whose requests a public endpoint's limits count, for a 429's message.
-pub(crate) const PER_ADDRESS: &str = "requests from this address to this endpoint";
-
-/// Whose requests a keyed endpoint's limits count, for a 429's message.
-pub(crate) const PER_KEY: &str = "requests with this API key";
-
-/// The 429 of an exhausted window (docs/api.md, Rate limits) of [`PER_ADDRESS`] or
-/// [`PER_KEY`]. The `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`]
-/// from the decision.
-pub(crate) fn rate_limited(window: Window, whose: &str) -> ApiError {
+/// The 429 of an exhausted window (docs/api.md, Rate limits) of a key or of an address. The
+/// `RateLimit-*` and `Retry-After` headers are added by [`finish_headers`] from the decision.
+fn rate_limited(window: Window, keyed: bool) -> ApiError {
     let period = window.name();
+    let whose = if keyed {
+        "requests with this API key"
+    } else {
+        "requests from this address to this endpoint"
+    };
     let code = match window {
         Window::Minute => ErrorCode::RateLimitMinute,
         Window::Day => ErrorCode::RateLimitDay,
@@ -756,7 +686,7 @@ mod tests {
     #[test]
     fn refusal_codes_match_the_limiter_windows() {
         for window in [Window::Minute, Window::Day, Window::Month] {
-            let resp = rate_limited(window, "x").into_response();
+            let resp = rate_limited(window, false).into_response();
             assert_eq!(resp.status(), StatusCode::TOO_MANY_REQUESTS);
             let code = match window {
                 Window::Minute => ErrorCode::RateLimitMinute,
@@ -777,14 +707,8 @@ mod tests {
     #[test]
     fn probes_and_the_document_are_targets_too() {
         let target = Target::from_path;
-        assert!(matches!(
-            target("/health"),
-            Some(Target::Probe(Probe::Health))
-        ));
-        assert!(matches!(
-            target("/ready"),
-            Some(Target::Probe(Probe::Ready))
-        ));
+        assert!(matches!(target("/health"), Some(Target::Probe(p)) if p.path == "/health"));
+        assert!(matches!(target("/ready"), Some(Target::Probe(p)) if p.path == "/ready"));
         assert!(matches!(target(OPENAPI_PATH), Some(Target::OpenApi)));
         assert!(target("/docs").is_none());
         assert!(target("/health/").is_none());

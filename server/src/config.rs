@@ -85,21 +85,16 @@ impl Default for Settings {
             data: PathBuf::from("output"),
             state: StateLocation::Directory(PathBuf::from("var/state")),
             trusted_proxies: Vec::new(),
-            metrics_allow: default_metrics_allow(),
+            // This machine: loopback, IPv4 and IPv6.
+            metrics_allow: ["127.0.0.0/8", "::1/128"]
+                .map(|net| net.parse().expect("the default networks parse"))
+                .to_vec(),
             shutdown_timeout_secs: 10,
             connections: ConnectionSettings::default(),
             log: LogSettings::default(),
             limits: LimitsConfig::default(),
         }
     }
-}
-
-/// The clients `/metrics` answers by default: this machine (loopback, IPv4 and IPv6).
-pub fn default_metrics_allow() -> Vec<IpNet> {
-    ["127.0.0.0/8", "::1/128"]
-        .iter()
-        .map(|net| net.parse().expect("the default networks parse"))
-        .collect()
 }
 
 /// Flags of `serve`; each also reads its `KALENDORIUS_*` variable.
@@ -144,32 +139,31 @@ pub struct ServeArgs {
 impl Settings {
     /// Resolves the settings of `serve`.
     pub fn resolve(args: &ServeArgs) -> anyhow::Result<Settings> {
-        let mut settings = match &args.config {
-            Some(path) => Settings::from_file(path)?,
-            None => Settings::default(),
-        };
-        settings.limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
-        if let Some(listen) = args.listen {
-            settings.listen = listen;
-        }
-        if let Some(data) = &args.data {
-            settings.data = data.clone();
-        }
-        if let Some(state) = &args.state {
-            settings.state = StateLocation::from(state.clone());
-        }
+        let mut settings = Settings::load(args.config.as_deref())?;
+        settings.listen = args.listen.unwrap_or(settings.listen);
+        settings.data = args.data.clone().unwrap_or(settings.data);
+        settings.state = args
+            .state
+            .clone()
+            .map_or(settings.state, StateLocation::from);
         if !args.trusted_proxies.is_empty() {
             settings.trusted_proxies = args.trusted_proxies.clone();
         }
         if !args.metrics_allow.is_empty() {
             settings.metrics_allow = args.metrics_allow.clone();
         }
-        if let Some(format) = args.log_format {
-            settings.log.format = format;
-        }
-        if let Some(level) = &args.log_level {
-            settings.log.level = level.clone();
-        }
+        settings.log.format = args.log_format.unwrap_or(settings.log.format);
+        settings.log.level = args.log_level.clone().unwrap_or(settings.log.level);
+        Ok(settings)
+    }
+
+    /// The settings file at `config` (else the defaults) with `KALENDORIUS_LIMITS_*` applied.
+    pub fn load(config: Option<&Path>) -> anyhow::Result<Settings> {
+        let mut settings = match config {
+            Some(path) => Settings::from_file(path)?,
+            None => Settings::default(),
+        };
+        settings.limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
         Ok(settings)
     }
 

@@ -44,23 +44,24 @@ pub enum ProbeState {
     Ok,
 }
 
-/// What the OpenAPI document says of a probe.
-pub struct ProbeDoc {
+/// A probe: its path, and what the OpenAPI document says of it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Probe {
     /// Its path.
     pub path: &'static str,
-    /// The document's `operationId`.
+    /// The document's `operationId` (also its route label in the metrics).
     pub operation_id: &'static str,
     /// One line.
     pub summary: &'static str,
     /// What it answers.
     pub description: &'static str,
-    /// Whether it may answer 503 `not_ready`.
+    /// Whether it checks readiness, and so may answer 503 `not_ready`.
     pub may_be_unready: bool,
 }
 
-/// The probes, for the OpenAPI document.
-pub const PROBES: [ProbeDoc; 2] = [
-    ProbeDoc {
+/// The probes.
+pub static PROBES: [Probe; 2] = [
+    Probe {
         path: HEALTH_PATH,
         operation_id: "health",
         summary: "Liveness",
@@ -68,7 +69,7 @@ pub const PROBES: [ProbeDoc; 2] = [
                       no key, `Cache-Control: no-store`.",
         may_be_unready: false,
     },
-    ProbeDoc {
+    Probe {
         path: READY_PATH,
         operation_id: "ready",
         summary: "Readiness",
@@ -80,23 +81,10 @@ pub const PROBES: [ProbeDoc; 2] = [
     },
 ];
 
-/// The two probes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Probe {
-    /// `/health`: the process serves.
-    Health,
-    /// `/ready`: the process can answer the API.
-    Ready,
-}
-
 impl Probe {
     /// The probe at exactly `path`.
-    pub fn from_path(path: &str) -> Option<Probe> {
-        match path {
-            HEALTH_PATH => Some(Probe::Health),
-            READY_PATH => Some(Probe::Ready),
-            _ => None,
-        }
+    pub fn from_path(path: &str) -> Option<&'static Probe> {
+        PROBES.iter().find(|probe| probe.path == path)
     }
 }
 
@@ -106,8 +94,8 @@ impl Probe {
 /// one (it does not start without, a reload swaps in only a dataset that passed every check,
 /// and a failed reload keeps the old one), so readiness comes down to the state: the sled
 /// database usable, or Redis reachable.
-pub fn answer(probe: Probe, store: &Store) -> Response {
-    if probe == Probe::Ready {
+pub fn answer(probe: &Probe, store: &Store) -> Response {
+    if probe.may_be_unready {
         if let Some(reason) = store.unready_reason() {
             return ApiError::new(ErrorCode::NotReady, reason).into_response();
         }

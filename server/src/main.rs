@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use kalendorius_server::config::{limits_from_env, ServeArgs, Settings};
+use kalendorius_server::config::{ServeArgs, Settings};
 use kalendorius_server::server::Server;
 use kalendorius_server::shutdown;
 use kalendorius_server::state::keys_cli::{self, KeysCommand};
@@ -124,13 +124,9 @@ fn announcement(format: LogFormat, addr: SocketAddr) -> String {
 }
 
 fn keys(args: KeysArgs) -> anyhow::Result<()> {
-    let settings = match &args.config {
-        Some(path) => Settings::from_file(path)?,
-        None => Settings::default(),
-    };
-    let limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
+    let settings = Settings::load(args.config.as_deref())?;
     let state = args.state.map_or(settings.state, StateLocation::from);
-    keys_cli::run(args.command, &state, &limits)
+    keys_cli::run(args.command, &state, &settings.limits)
 }
 
 /// glibc's allocator gives every thread that allocates its own arena (up to 8 per core) and

@@ -9,12 +9,11 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::task::Poll;
 use std::time::Duration;
 
 use anyhow::Context;
+use futures_util::future::{poll_immediate, BoxFuture};
 use poem::EndpointExt;
 use tokio::net::TcpListener;
 
@@ -57,15 +56,6 @@ impl Server {
         Server::bind_with_store(settings, Arc::new(data), store).await
     }
 
-    /// Binds with a dataset and sled state already opened (tests share them with the server).
-    pub async fn bind_with(
-        settings: Settings,
-        data: Arc<DataHandle>,
-        state: Arc<State>,
-    ) -> anyhow::Result<Server> {
-        Server::bind_with_store(settings, data, Store::Sled(state)).await
-    }
-
     /// Binds with a dataset and a store (sled or Redis) already opened.
     pub async fn bind_with_store(
         settings: Settings,
@@ -106,18 +96,13 @@ impl Server {
         self.data.clone()
     }
 
-    /// The sled state (keys and counters). Panics when the state is in Redis: for tests
-    /// and tools that opened a directory; [`Server::store`] serves both.
+    /// The sled state (keys and counters), for tests and tools that opened a directory.
+    /// Panics when the state is in Redis.
     pub fn state(&self) -> Arc<State> {
         match &self.store {
             Store::Sled(state) => state.clone(),
             Store::Redis(_) => panic!("the state is a sled database, not Redis"),
         }
-    }
-
-    /// The store of keys and counters.
-    pub fn store(&self) -> Store {
-        self.store.clone()
     }
 
     /// Serves until `shutdown` resolves, then drains and flushes.
@@ -150,8 +135,8 @@ impl Server {
             store.clone(),
             trusted.clone(),
             settings.metrics_allow.clone(),
-        )
-        .with_today_clock(today_clock);
+            today_clock,
+        );
         let connection_metrics = app.connection_metrics();
         let app = app.with(
             // Last resort: a panic outside the operations still answers a JSON 500.
@@ -165,32 +150,23 @@ impl Server {
         let background_stop = async move {
             let _ = background_stop.await;
         };
-        let (background, state) = match &store {
+        let background: BoxFuture<'static, anyhow::Result<()>> = match &store {
             Store::Sled(state) => {
-                let admin_socket: PathBuf = crate::state::admin::socket_path(state.dir());
-                let sled = state.clone();
+                let admin_socket = crate::state::admin::socket_path(state.dir());
+                let state = state.clone();
                 let mut background =
                     Box::pin(
-                        async move { sled.run_background(&admin_socket, background_stop).await },
+                        async move { state.run_background(&admin_socket, background_stop).await },
                     );
                 // One poll binds the admin socket (run_background binds it before its first
                 // await).
-                let mut finished_early = None;
-                std::future::poll_fn(|cx| {
-                    if let Poll::Ready(result) = background.as_mut().poll(cx) {
-                        finished_early = Some(result);
+                let finished_early = poll_immediate(&mut background).await;
+                Box::pin(async move {
+                    match finished_early {
+                        Some(result) => result,
+                        None => background.await,
                     }
-                    Poll::Ready(())
                 })
-                .await;
-                let background: futures_util::future::BoxFuture<'static, anyhow::Result<()>> =
-                    Box::pin(async move {
-                        match finished_early {
-                            Some(result) => result,
-                            None => background.await,
-                        }
-                    });
-                (background, Some(state.clone()))
             }
             Store::Redis(redis) => {
                 let redis = redis.clone();
@@ -198,12 +174,10 @@ impl Server {
                 if let Err(e) = redis.refresh().await {
                     tracing::error!(url = redis.url(), error = %e, "Redis cannot be reached; public requests are answered uncounted until it can");
                 }
-                let background: futures_util::future::BoxFuture<'static, anyhow::Result<()>> =
-                    Box::pin(async move {
-                        redis.run_background(background_stop).await;
-                        Ok(())
-                    });
-                (background, None)
+                Box::pin(async move {
+                    redis.run_background(background_stop).await;
+                    Ok(())
+                })
             }
         };
         ready(local_addr);
@@ -224,10 +198,10 @@ impl Server {
         if let Err(e) = &background_result {
             tracing::error!(error = format!("{e:#}"), "state background task failed");
         }
-        let flushed = match state {
-            Some(state) => state.flush().context("final flush of the state"),
+        let flushed = match &store {
+            Store::Sled(state) => state.flush().context("final flush of the state"),
             // Redis holds every count already.
-            None => Ok(()),
+            Store::Redis(_) => Ok(()),
         };
         http_result.context("the HTTP server failed")?;
         flushed?;

@@ -3,9 +3,10 @@
 //! values and a header map sized once for everything the gate adds.
 
 use poem::http::{header, HeaderValue, StatusCode};
-use poem::{Body, Response};
+use poem::{Body, Request, Response};
 use serde::Serialize;
 
+use crate::api::endpoint::Context;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -18,44 +19,41 @@ pub fn to_json(answer: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(answer).expect("answer types always serialize")
 }
 
-/// A public 200: the JSON `body`, its strong `etag`, cacheable by anyone for an hour.
-pub fn public(body: impl Into<Body>, etag: HeaderValue) -> Response {
-    cacheable(json(body), etag)
-}
-
-/// A public 200 of another type than JSON (a calendar feed): the `body` of `content_type`,
-/// its strong `etag`, cacheable by anyone for an hour.
-pub fn public_typed(
-    body: impl Into<Body>,
-    content_type: &'static str,
+/// A public 200: the `body` of `content_type` (built only now), its strong `etag`,
+/// cacheable by anyone for an hour; a 304 when `If-None-Match` matches `etag`.
+pub fn public<B: Into<Body>>(
+    req: &Request,
     etag: HeaderValue,
+    content_type: &'static str,
+    body: impl FnOnce() -> B,
 ) -> Response {
-    let mut response = with_room(Response::builder().body(body));
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    cacheable(response, etag)
+    let mut response = if caching::not_modified(req.headers(), &etag) {
+        with_room(
+            Response::builder()
+                .status(StatusCode::NOT_MODIFIED)
+                .finish(),
+        )
+    } else {
+        typed(body(), content_type)
+    };
+    response.headers_mut().insert(header::ETAG, etag);
+    with_cache_control(response, caching::PUBLIC)
 }
 
-/// A public 304: `If-None-Match` matched `etag`.
-pub fn not_modified(etag: HeaderValue) -> Response {
-    let response = with_room(
-        Response::builder()
-            .status(StatusCode::NOT_MODIFIED)
-            .finish(),
-    );
-    cacheable(response, etag)
+/// A keyed 200 of the answer `build` gives, kept in the catalog's cache of answers under
+/// `operation` and `params` (built on a miss only).
+pub fn private_cached<T: Serialize>(
+    cx: &Context,
+    operation: &'static str,
+    params: String,
+    build: impl FnOnce() -> T,
+) -> Response {
+    private(cx.catalog.answer(operation, params, || to_json(&build())))
 }
 
 /// A keyed 200: the JSON `body`, for the key holder only.
 pub fn private(body: impl Into<Body>) -> Response {
-    with_cache_control(json(body), caching::PRIVATE)
-}
-
-/// `response` with its `etag`, cacheable by anyone for an hour.
-fn cacheable(mut response: Response, etag: HeaderValue) -> Response {
-    response.headers_mut().insert(header::ETAG, etag);
-    with_cache_control(response, caching::PUBLIC)
+    with_cache_control(typed(body, JSON_CONTENT_TYPE), caching::PRIVATE)
 }
 
 fn with_cache_control(mut response: Response, policy: &'static str) -> Response {
@@ -65,18 +63,17 @@ fn with_cache_control(mut response: Response, policy: &'static str) -> Response 
     response
 }
 
-/// `response` with room for every header of an answer.
-fn with_room(mut response: Response) -> Response {
-    response.headers_mut().reserve(HEADERS_PER_ANSWER);
+/// A 200 of `body` of `content_type`.
+fn typed(body: impl Into<Body>, content_type: &'static str) -> Response {
+    let mut response = with_room(Response::builder().body(body));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     response
 }
 
-/// A 200 with a JSON body and room for every header of an answer.
-fn json(body: impl Into<Body>) -> Response {
-    let mut response = with_room(Response::builder().body(body));
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(JSON_CONTENT_TYPE),
-    );
+/// `response` with room for every header of an answer.
+fn with_room(mut response: Response) -> Response {
+    response.headers_mut().reserve(HEADERS_PER_ANSWER);
     response
 }

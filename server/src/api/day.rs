@@ -2,13 +2,11 @@
 
 use kalendorius_dataset::{Date, Lang, Reason};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{
-    schema_of, Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG,
-};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
 use super::query::{self, Query};
 use super::records::{Holiday, LegalBasis, NameDay, SchoolPeriod};
 use crate::catalog::Catalog;
@@ -26,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   (`/school-holidays` says whether the date is covered).",
     access: Access::Keyed,
     params: &[DATE, LANG],
-    answer: AnswerKind::Json(schema_of::<DayDetails>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayDetails>),
     bad_request: DATE_AND_LANG_ERRORS,
     handle,
 };
@@ -90,35 +88,29 @@ impl<'a> Status<'a> {
     }
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
     let catalog = cx.catalog;
     let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
     let params = format!("{date}{}", lang.code());
-    Ok(answer::private(catalog.answer(
-        ENDPOINT.operation_id,
-        params,
-        || {
-            answer::to_json(&DayDetails {
-                date,
-                lang,
-                day_of_week,
-                is_weekend,
-                week_number,
-                status: Status::of(catalog, date, lang),
-                holidays: catalog
-                    .holidays_on(date)
-                    .map(|h| Holiday::new(date, h, lang, false))
-                    .collect(),
-                name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
-                school_holidays: catalog
-                    .school_holidays()
-                    .overlapping(date, date, None)
-                    .map(|p| SchoolPeriod::new(p, lang))
-                    .collect(),
-            })
-        },
-    )))
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || DayDetails {
+        date,
+        lang,
+        day_of_week,
+        is_weekend,
+        week_number,
+        status: Status::of(catalog, date, lang),
+        holidays: catalog
+            .holidays_on(date)
+            .map(|h| Holiday::new(date, h, lang, false))
+            .collect(),
+        name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+        school_holidays: catalog
+            .school_holidays()
+            .overlapping(date, date, None)
+            .map(|p| SchoolPeriod::new(p, lang))
+            .collect(),
+    });
+    Ok(response)
 }

@@ -2,14 +2,14 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO};
 use super::query::{self, Query};
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::limits::PublicEndpoint;
 
 /// Longest range served in one request, in days.
@@ -26,7 +26,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Days),
     params: &[FROM, TO],
-    answer: AnswerKind::Json(schema_of::<DaysRange>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DaysRange>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
@@ -66,8 +66,7 @@ pub struct DayEntry {
     pub shorter_workday: bool,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     // Check order: missing_param (both), invalid_date, invalid_range, range_too_large.
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let days = from.days_until(to) + 1;
@@ -80,8 +79,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         ));
     }
     let etag = caching::etag(cx.catalog.etag_tag(), &[from, to]);
-    if caching::not_modified(req.headers(), &etag) {
-        return Ok(answer::not_modified(etag));
-    }
-    Ok(answer::public(cx.catalog.days_json(from, to), etag))
+    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+        cx.catalog.days_json(from, to)
+    }))
 }

@@ -4,6 +4,7 @@
 
 use poem::{Request, Response};
 
+use crate::api::query::Query;
 use crate::api::today::Today;
 use crate::catalog::Catalog;
 use crate::feeds::Feeds;
@@ -28,11 +29,20 @@ pub struct Endpoint {
     pub answer: AnswerKind,
     /// The codes its 400 may carry (`invalid_host` is added for every endpoint).
     pub bad_request: &'static [ErrorCode],
-    /// Answers a request that passed the gate.
-    pub handle: fn(&Request, &Context) -> Result<Response, ApiError>,
+    /// Answers a request that passed the gate, from its query.
+    pub handle: fn(&Request, &Query, &Context) -> Result<Response, ApiError>,
 }
 
 impl Endpoint {
+    /// Reads the parameters (and `api_key` on a keyed endpoint) from the query of `req` and
+    /// answers it.
+    pub fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let names = self.params.iter().map(|p| p.name);
+        let api_key = (self.access == Access::Keyed).then_some("api_key");
+        let query = Query::parse(req.uri().query(), names.chain(api_key))?;
+        (self.handle)(req, &query, cx)
+    }
+
     /// The per-IP counter of a public endpoint; `None` for a keyed one.
     pub fn public(&self) -> Option<PublicEndpoint> {
         match self.access {
@@ -59,17 +69,10 @@ pub enum Access {
 
 /// What a successful answer carries.
 pub enum AnswerKind {
-    /// JSON of this schema (the answer type's `JsonSchema`).
+    /// JSON of this schema: `SchemaGenerator::subschema_for` of the answer type.
     Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
     /// An iCalendar text.
     Calendar,
-}
-
-/// The schema of answer type `T`, for [`AnswerKind::Json`].
-pub fn schema_of<T: schemars::JsonSchema>(
-    generator: &mut schemars::SchemaGenerator,
-) -> schemars::Schema {
-    generator.subschema_for::<T>()
 }
 
 /// A query parameter: the name it is read by and what the document says of it.

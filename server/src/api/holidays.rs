@@ -2,11 +2,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, DateOrYear, Query};
 use super::records::Holiday;
 use crate::http::errors::{ApiError, ErrorCode};
@@ -39,7 +39,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         LANG,
     ],
-    answer: AnswerKind::Json(schema_of::<Holidays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<Holidays>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
@@ -76,12 +76,12 @@ pub enum Holidays<'a> {
     },
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
-    let answer = match query::date_or_year(catalog, query.get(0), query.get(1), cx.today)? {
+    let asked = query::date_or_year(catalog, query.get(0), query.get(1), cx.today)?;
+    let lang = query::lang(query.get(2))?;
+    let answer = match asked {
         DateOrYear::Date(date) => {
-            let lang = query::lang(query.get(2))?;
             let holidays: Vec<_> = catalog
                 .holidays_on(date)
                 .map(|h| Holiday::new(date, h, lang, true))
@@ -93,7 +93,6 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
             }
         }
         DateOrYear::Year(year) => {
-            let lang = query::lang(query.get(2))?;
             let holidays: Vec<_> = catalog
                 .dates_of_year(year)
                 .flat_map(|date| {

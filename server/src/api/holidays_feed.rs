@@ -9,7 +9,6 @@ use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, Query};
 use crate::feeds::params::{window, FeedRequest, HolidayFeedRequest, Scope};
 use crate::feeds::CONTENT_TYPE;
-use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
 
@@ -80,8 +79,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
 };
 
 /// The feed's window is counted in years of Europe/Vilnius from the request's `today`.
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let this_year = cx.today.current().year();
     let lang = query::lang(query.get(0))?;
     let scope = match query::choice("scope", query.get(1), &["red", "all"], 0)? {
@@ -90,9 +88,9 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     };
     let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
     let year = |i: usize, name: &str| {
-        query
-            .get(i)
-            .map(|v| query::year(cx.catalog, name, v).map(|y| y.get()))
+        let value = query.get(i);
+        value
+            .map(|_| query::year(cx.catalog, name, value))
             .transpose()
     };
     let (from, to) = (year(3, "from_year")?, year(4, "to_year")?);
@@ -102,7 +100,7 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
         shortened,
         years: window(cx.catalog, this_year, from, to)?,
     });
-    feed_answer(req, cx, request, this_year)
+    feed_answer(req, cx, request)
 }
 
 /// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
@@ -110,15 +108,11 @@ pub fn feed_answer(
     req: &Request,
     cx: &Context,
     request: FeedRequest,
-    this_year: i32,
 ) -> Result<Response, ApiError> {
-    let feed = cx.feeds.feed(request, cx.catalog, this_year);
-    if caching::not_modified(req.headers(), &feed.etag) {
-        return Ok(answer::not_modified(feed.etag.clone()));
-    }
-    Ok(answer::public_typed(
-        feed.body.clone(),
-        CONTENT_TYPE,
-        feed.etag.clone(),
-    ))
+    let feed = cx
+        .feeds
+        .feed(request, cx.catalog, cx.today.current().year());
+    Ok(answer::public(req, feed.etag.clone(), CONTENT_TYPE, || {
+        feed.body.clone()
+    }))
 }

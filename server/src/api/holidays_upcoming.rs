@@ -2,11 +2,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, Query};
 use super::records::Holiday;
 use super::today::TODAY;
@@ -66,7 +66,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         LANG,
     ],
-    answer: AnswerKind::Json(schema_of::<UpcomingHolidays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<UpcomingHolidays>),
     bad_request: &[
         ErrorCode::InvalidDate,
         ErrorCode::InvalidParam,
@@ -113,8 +113,7 @@ pub struct UpcomingDate<'a> {
     pub declared_day_off: Option<&'a str>,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     // Check order: invalid_date (from), invalid_param (count, then scope), invalid_lang.
     let from = query::date_or_today(catalog, "from", query.get(0).or(Some(TODAY)), cx.today)?;
@@ -128,29 +127,26 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     };
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{count}{scope:?}{}", lang.code());
-    Ok(answer::private(catalog.answer(
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let dates: Vec<UpcomingDate> = catalog
-                .holiday_dates_from(from, scope, count as usize)
-                .map(|date| UpcomingDate {
-                    date,
-                    days_until: from.days_until(date) as u32,
-                    laisvadienis: catalog.status_of(date).laisvadienis,
-                    holidays: catalog
-                        .holidays_on(date)
-                        .map(|h| Holiday::new(date, h, lang, true))
-                        .collect(),
-                    declared_day_off: catalog.declared_day_off_name(date, lang),
-                })
-                .collect();
-            answer::to_json(&UpcomingHolidays {
-                from,
-                scope: scope_word,
-                count: dates.len(),
-                dates,
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
+        let dates: Vec<UpcomingDate> = catalog
+            .holiday_dates_from(from, scope, count as usize)
+            .map(|date| UpcomingDate {
+                date,
+                days_until: from.days_until(date) as u32,
+                laisvadienis: catalog.status_of(date).laisvadienis,
+                holidays: catalog
+                    .holidays_on(date)
+                    .map(|h| Holiday::new(date, h, lang, true))
+                    .collect(),
+                declared_day_off: catalog.declared_day_off_name(date, lang),
             })
-        },
-    )))
+            .collect();
+        UpcomingHolidays {
+            from,
+            scope: scope_word,
+            count: dates.len(),
+            dates,
+        }
+    });
+    Ok(response)
 }

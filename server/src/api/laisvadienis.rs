@@ -2,14 +2,14 @@
 
 use kalendorius_dataset::{Date, Reason};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, DATE};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE};
 use super::query::{self, Query};
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode};
+use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::limits::PublicEndpoint;
 
 /// The operation.
@@ -24,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   10 000 per calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Laisvadienis),
     params: &[DATE],
-    answer: AnswerKind::Json(schema_of::<DayStatus>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayStatus>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
@@ -54,12 +54,10 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let etag = caching::etag(cx.catalog.etag_tag(), &[date]);
-    if caching::not_modified(req.headers(), &etag) {
-        return Ok(answer::not_modified(etag));
-    }
-    Ok(answer::public(cx.catalog.status_json(date), etag))
+    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+        cx.catalog.status_json(date)
+    }))
 }

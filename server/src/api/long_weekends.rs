@@ -4,11 +4,11 @@
 
 use kalendorius_dataset::{Date, Lang};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, Query};
 use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
 use crate::http::errors::{ApiError, ErrorCode};
@@ -48,7 +48,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         LANG,
     ],
-    answer: AnswerKind::Json(schema_of::<LongWeekends>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<LongWeekends>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidYear,
@@ -124,31 +124,27 @@ impl<'a> LongWeekend<'a> {
     }
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     // Check order: missing_param, invalid_year, invalid_param (max_leave_days), invalid_lang.
-    let Some(year) = query.get(0) else {
-        return Err(query::missing("year", "YYYY"));
-    };
-    let year = query::year(catalog, "year", year)?.get();
+    let year = query::year(catalog, "year", query.get(0))?;
     let max_leave_days = match query.get(1) {
         Some(v) => query::integer("max_leave_days", v, 0, MAX_LEAVE_DAYS as i64)? as usize,
         None => 0,
     };
     let lang = query::lang(query.get(2))?;
     let params = format!("{year}{max_leave_days}{}", lang.code());
-    let body = catalog.answer(ENDPOINT.operation_id, params, || {
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
         let periods: Vec<LongWeekend> = catalog
             .long_weekends(year, max_leave_days)
             .map(|p| LongWeekend::new(catalog, p, lang))
             .collect();
-        answer::to_json(&LongWeekends {
+        LongWeekends {
             year,
             max_leave_days,
             count: periods.len(),
             periods,
-        })
+        }
     });
-    Ok(answer::private(body))
+    Ok(response)
 }

@@ -1,5 +1,5 @@
-//! The operations of `/api/v1`, one file per endpoint, and the OpenAPI document built from
-//! them. Each file holds one [`endpoint::Endpoint`] (path, words, access, parameters, answer
+//! The operations of `/api/v1`, one file per endpoint (the app writes the OpenAPI document
+//! from them). Each file holds one [`endpoint::Endpoint`] (path, words, access, parameters, answer
 //! type whose `JsonSchema` is the document's schema, handler). The route table (`ROUTES`,
 //! in `app`) lists them; the gate finds one by path and calls its handler after
 //! authentication and limits. A new endpoint is one file here, one line in the route table
@@ -18,7 +18,6 @@ pub mod long_weekends;
 pub mod name_days;
 pub mod name_days_feed;
 pub mod name_search;
-pub mod openapi;
 pub mod query;
 pub mod records;
 pub mod school_holidays;

@@ -2,12 +2,12 @@
 
 use kalendorius_dataset::{Date, Lang};
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
 use super::endpoint::{
-    schema_of, Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
+    Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
 };
 use super::query::{self, Query};
 use super::records::NameDay;
@@ -30,7 +30,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
             ..LANG
         },
     ],
-    answer: AnswerKind::Json(schema_of::<NameDays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameDays>),
     bad_request: DATE_AND_LANG_ERRORS,
     handle,
 };
@@ -48,8 +48,7 @@ pub struct NameDays<'a> {
     pub name_days: Vec<NameDay<'a>>,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
     let name_days: Vec<_> = cx.catalog.name_days_on(date).map(NameDay::from).collect();

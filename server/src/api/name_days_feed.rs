@@ -1,7 +1,6 @@
 //! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public, limited
 //! per client IP.
 
-use chrono::Datelike;
 use poem::{Request, Response};
 
 use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
@@ -33,10 +32,9 @@ pub const ENDPOINT: Endpoint = Endpoint {
     handle,
 };
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let request = FeedRequest::NameDays {
         lang: query::lang(query.get(0))?,
     };
-    feed_answer(req, cx, request, cx.today.current().year())
+    feed_answer(req, cx, request)
 }

@@ -6,12 +6,12 @@
 //! answer around them.
 
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param};
 use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::name_index::{NameMatch, MAX_MATCHES, MAX_QUERY_CHARS};
@@ -37,7 +37,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         description: "A name or part of one, 1 to 64 characters; case and diacritics are \
                       ignored. Empty or blank is `missing_param`, longer `invalid_param`.",
     }],
-    answer: AnswerKind::Json(schema_of::<NameSearch>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameSearch>),
     bad_request: &[ErrorCode::MissingParam, ErrorCode::InvalidParam],
     handle,
 };
@@ -54,8 +54,7 @@ pub struct NameSearch<'a> {
     pub matches: Vec<&'a RawValue>,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let name = name(query.get(0))?;
     let matches = cx
         .catalog

@@ -1,16 +1,14 @@
 //! The one query extractor: a query string read once by the rules of docs/api.md
-//! (Conventions, Errors) against the parameters its [`Endpoint`] declares: a parameter sent
-//! twice is `invalid_param`, an empty value counts as absent, unknown ones are ignored.
-//! [`Query`] holds the raw values in [`Param`] order; the typed readers below turn them into
-//! the dataset crate's newtypes, each endpoint in its documented check order.
+//! (Conventions, Errors) against the parameters its endpoint declares: a parameter sent twice
+//! is `invalid_param`, an empty value counts as absent, unknown ones are ignored. [`Query`]
+//! holds the raw values in the order of the endpoint's parameters; the typed readers below
+//! turn them into the dataset crate's newtypes, each endpoint in its documented check order.
 
 use std::borrow::Cow;
 
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
-use poem::Request;
 
-use crate::api::endpoint::{Access, Endpoint};
 use crate::api::today::{Today, TODAY};
 use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
@@ -29,15 +27,8 @@ pub struct Query<'q> {
 }
 
 impl<'q> Query<'q> {
-    /// Reads the parameters of `endpoint` (and `api_key` on a keyed one) from the query: a
-    /// known name sent more than once is `invalid_param`; anything else is ignored.
-    pub fn read(req: &'q Request, endpoint: &Endpoint) -> Result<Self, ApiError> {
-        let names = endpoint.params.iter().map(|p| p.name);
-        let api_key = (endpoint.access == Access::Keyed).then_some("api_key");
-        Query::parse(req.uri().query(), names.chain(api_key))
-    }
-
-    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
+    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string: a name sent more
+    /// than once is `invalid_param`; anything else is ignored.
     pub fn parse<'n>(
         query: Option<&'q str>,
         names: impl IntoIterator<Item = &'n str>,
@@ -112,16 +103,33 @@ pub fn missing(name: &str, form: &str) -> ApiError {
     )
 }
 
-/// Parses a date parameter and checks that the catalog serves it.
-pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, ApiError> {
+/// Parses a date parameter, `YYYY-MM-DD` or `today` (resolved by `today`, in Vilnius), and
+/// checks that the catalog serves it.
+pub fn date_or_today(
+    catalog: &Catalog,
+    name: &str,
+    value: Option<&str>,
+    today: &Today,
+) -> Result<Date, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY-MM-DD"))?;
+    let (first, last) = (catalog.first(), catalog.last());
+    if value == TODAY {
+        let resolved = today.date();
+        return match Date::from_naive(resolved) {
+            Ok(date) if catalog.contains(date) => Ok(date),
+            _ => Err(ApiError::new(
+                ErrorCode::InvalidDate,
+                format!(
+                    "parameter '{name}' is 'today', {resolved} in Vilnius, which is outside the dates served ({first} to {last})"
+                ),
+            )),
+        };
+    }
     let invalid = |what: &str| {
         ApiError::new(
             ErrorCode::InvalidDate,
             format!(
-                "parameter '{name}' must be a real date in YYYY-MM-DD form between {} and {}, or 'today', got '{}'{what}",
-                catalog.first(),
-                catalog.last(),
+                "parameter '{name}' must be a real date in YYYY-MM-DD form between {first} and {last}, or 'today', got '{}'{what}",
                 echo(value)
             ),
         )
@@ -131,31 +139,6 @@ pub fn date(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<Date, 
         Ok(_) | Err(DateError::OutOfRange) => Err(invalid(" (outside the range served)")),
         Err(DateError::NotReal) => Err(invalid(" (no such day)")),
         Err(_) => Err(invalid("")),
-    }
-}
-
-/// Parses a date parameter that may also be `today` (resolved by `today`, in Vilnius), and
-/// checks that the catalog serves it.
-pub fn date_or_today(
-    catalog: &Catalog,
-    name: &str,
-    value: Option<&str>,
-    today: &Today,
-) -> Result<Date, ApiError> {
-    if value != Some(TODAY) {
-        return date(catalog, name, value);
-    }
-    let resolved = today.date();
-    match Date::from_naive(resolved) {
-        Ok(date) if catalog.contains(date) => Ok(date),
-        _ => Err(ApiError::new(
-            ErrorCode::InvalidDate,
-            format!(
-                "parameter '{name}' is 'today', {resolved} in Vilnius, which is outside the dates served ({} to {})",
-                catalog.first(),
-                catalog.last()
-            ),
-        )),
     }
 }
 
@@ -185,13 +168,13 @@ pub fn date_range(
     Ok((from, to))
 }
 
-/// Parses a year parameter `name`: plain digits, a year the catalog serves. The caller has
-/// checked presence.
-pub fn year(catalog: &Catalog, name: &str, value: &str) -> Result<Year, ApiError> {
+/// Parses a year parameter `name`: required, plain digits, a year the catalog serves.
+pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, ApiError> {
+    let value = value.ok_or_else(|| missing(name, "YYYY"))?;
     let (first, last) = (catalog.first().year(), catalog.last().year());
     match Year::parse(value) {
         // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
-        Ok(year) if (first..=last).contains(&year.get()) => Ok(year),
+        Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),
         _ => Err(ApiError::new(
             ErrorCode::InvalidYear,
             format!(
@@ -230,7 +213,7 @@ pub fn date_or_year(
             "one of the parameters 'date' (YYYY-MM-DD) or 'year' (an integer) is required",
         )),
         (Some(_), None) => date_or_today(catalog, "date", date, today).map(DateOrYear::Date),
-        (None, Some(value)) => year(catalog, "year", value).map(|y| DateOrYear::Year(y.get())),
+        (None, Some(_)) => year(catalog, "year", year_value).map(DateOrYear::Year),
     }
 }
 
@@ -387,15 +370,10 @@ mod tests {
 
     #[test]
     fn integers_are_bounded_and_plain() {
-        assert_eq!(integer("days", "0", -100_000, 100_000).unwrap(), 0);
-        assert_eq!(
-            integer("days", "-100000", -100_000, 100_000).unwrap(),
-            -100_000
-        );
-        assert_eq!(
-            integer("days", "100000", -100_000, 100_000).unwrap(),
-            100_000
-        );
+        let days = |value| integer("days", value, -100_000, 100_000);
+        assert_eq!(days("0").unwrap(), 0);
+        assert_eq!(days("-100000").unwrap(), -100_000);
+        assert_eq!(days("100000").unwrap(), 100_000);
         for bad in [
             "100001",
             "-100001",
@@ -406,8 +384,11 @@ mod tests {
             "1e3",
             "99999999999999999999",
         ] {
-            let err = integer("days", bad, -100_000, 100_000).unwrap_err();
-            assert_eq!(err.code, ErrorCode::InvalidParam, "{bad}");
+            assert_eq!(
+                days(bad).unwrap_err().code,
+                ErrorCode::InvalidParam,
+                "{bad}"
+            );
         }
     }
 }

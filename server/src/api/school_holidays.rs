@@ -4,11 +4,11 @@
 use kalendorius_dataset::school::MAX_GRADE;
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, DateOrYear, Query};
 use super::records::SchoolPeriod;
 use crate::http::errors::{ApiError, ErrorCode};
@@ -60,7 +60,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         GRADE,
         LANG,
     ],
-    answer: AnswerKind::Json(schema_of::<SchoolHolidays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<SchoolHolidays>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
@@ -108,8 +108,7 @@ pub fn grade(value: Option<&str>) -> Result<Option<u8>, ApiError> {
         .transpose()
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     let (from, to, on_date) =
         match query::date_or_year(catalog, query.get(0), query.get(1), cx.today)? {
@@ -123,31 +122,28 @@ fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
     let grade = grade(query.get(2))?;
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{to}{grade:?}{}", lang.code());
-    Ok(answer::private(catalog.answer(
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let school = catalog.school_holidays();
-            let periods: Vec<SchoolPeriod> = school
-                .overlapping(from, to, grade)
-                .map(|p| SchoolPeriod::new(p, lang))
-                .collect();
-            let (count, covered) = (periods.len(), school.covered(from, to, grade));
-            answer::to_json(&if on_date {
-                SchoolHolidays::OnDate {
-                    date: from,
-                    count,
-                    periods,
-                    covered,
-                }
-            } else {
-                SchoolHolidays::OfYear {
-                    year: from.year(),
-                    count,
-                    periods,
-                    covered,
-                }
-            })
-        },
-    )))
+    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
+        let school = catalog.school_holidays();
+        let periods: Vec<SchoolPeriod> = school
+            .overlapping(from, to, grade)
+            .map(|p| SchoolPeriod::new(p, lang))
+            .collect();
+        let (count, covered) = (periods.len(), school.covered(from, to, grade));
+        if on_date {
+            SchoolHolidays::OnDate {
+                date: from,
+                count,
+                periods,
+                covered,
+            }
+        } else {
+            SchoolHolidays::OfYear {
+                year: from.year(),
+                count,
+                periods,
+                covered,
+            }
+        }
+    });
+    Ok(response)
 }

@@ -1,7 +1,6 @@
 //! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed.
 //! Public, limited per client IP.
 
-use chrono::Datelike;
 use poem::{Request, Response};
 
 use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
@@ -42,11 +41,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     handle,
 };
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let request = FeedRequest::SchoolHolidays {
         grade: grade(query.get(0))?,
         lang: query::lang(query.get(1))?,
     };
-    feed_answer(req, cx, request, cx.today.current().year())
+    feed_answer(req, cx, request)
 }

@@ -63,17 +63,9 @@ impl Today {
         }
     }
 
-    /// "Today" of an operation called outside the gate (the poem-openapi routes).
-    pub fn now() -> Today {
-        Today::at(SystemTime::now(), None)
-    }
-
     /// The date in Vilnius, remembered as used by the answer.
     pub fn date(&self) -> chrono::NaiveDate {
-        if let Some(date) = self.resolved.get() {
-            return date;
-        }
-        let date = self.current();
+        let date = self.resolved.get().unwrap_or_else(|| self.current());
         self.resolved.set(Some(date));
         date
     }
@@ -81,10 +73,9 @@ impl Today {
     /// The date in Vilnius without marking it used: for answers whose own ETag already
     /// names the day (the pages, the feeds' Vilnius year), which keep their own caching.
     pub fn current(&self) -> chrono::NaiveDate {
-        let at = match self.clock {
-            Some(clock) => clock.read(self.received),
-            None => self.received,
-        };
+        let at = self
+            .clock
+            .map_or(self.received, |clock| clock.read(self.received));
         crate::clock::vilnius_date(at)
     }
 

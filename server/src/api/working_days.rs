@@ -3,11 +3,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, FROM, TO, WEEK};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO, WEEK};
 use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -21,7 +21,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   range of served dates (no length limit).",
     access: Access::Keyed,
     params: &[FROM, TO, WEEK],
-    answer: AnswerKind::Json(schema_of::<WorkingDays>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDays>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
@@ -53,8 +53,7 @@ pub struct WorkingDays {
     pub working_hours: u32,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     // Check order: missing_param (both), invalid_date, invalid_range, invalid_param (week).
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let week = query::week(query.get(2))?;

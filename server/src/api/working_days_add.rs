@@ -3,11 +3,11 @@
 
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
 use super::query::{self, Query};
 use crate::http::errors::{ApiError, ErrorCode};
 
@@ -44,7 +44,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         WEEK,
     ],
-    answer: AnswerKind::Json(schema_of::<WorkingDaysAdded>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDaysAdded>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
@@ -68,8 +68,7 @@ pub struct WorkingDaysAdded {
     pub result: Date,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     // Check order: missing_param (date, then days), invalid_date, invalid_param (days, then
     // week), out_of_range.

@@ -4,13 +4,13 @@
 use kalendorius_dataset::working_time::{Week, HOURS_PER_WEEK};
 use kalendorius_dataset::Date;
 use poem::{Request, Response};
-use schemars::JsonSchema;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{schema_of, Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
 use super::query::{self, Query};
-use crate::catalog::{Catalog, WorkingSummary};
+use crate::catalog::Catalog;
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
@@ -34,7 +34,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         },
         WEEK,
     ],
-    answer: AnswerKind::Json(schema_of::<WorkingTime>),
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingTime>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidYear,
@@ -107,10 +107,8 @@ pub struct AverageMonth {
     pub working_hours: f64,
 }
 
-fn handle(req: &Request, cx: &Context) -> Result<Response, ApiError> {
-    let query = Query::read(req, &ENDPOINT)?;
-    let year = query.get(0).ok_or_else(|| query::missing("year", "YYYY"))?;
-    let year = query::year(cx.catalog, "year", year)?.get();
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
+    let year = query::year(cx.catalog, "year", query.get(0))?;
     let week = query::week(query.get(1))?;
     // A year's answer does not change within a dataset: built once, then shared.
     let body = cx.catalog.working_year_body(year, week, || {
@@ -129,33 +127,27 @@ fn working_time(catalog: &Catalog, year: i32, week: Week) -> WorkingTime {
             while let Some(next) = last.succ().filter(|d| d.month() == month) {
                 last = next;
             }
-            let WorkingSummary {
-                calendar_days,
-                working_days,
-                non_working_days,
-                shortened_days,
-                working_hours,
-            } = catalog.working_summary(first, last, week);
+            let summary = catalog.working_summary(first, last, week);
             let dates_where = |keep: &dyn Fn(Date) -> bool| -> Vec<Date> {
                 std::iter::successors(Some(first), |d| d.succ().filter(|d| *d <= last))
                     .filter(|d| keep(*d))
                     .collect()
             };
             let red_holidays = dates_where(&|d| catalog.working_day(d).is_red());
-            total.calendar_days += calendar_days;
-            total.working_days += working_days;
-            total.non_working_days += non_working_days;
+            total.calendar_days += summary.calendar_days;
+            total.working_days += summary.working_days;
+            total.non_working_days += summary.non_working_days;
             total.red_holidays += red_holidays.len() as u32;
-            total.shortened_days += shortened_days;
-            total.working_hours += working_hours;
+            total.shortened_days += summary.shortened_days;
+            total.working_hours += summary.working_hours;
             WorkingMonth {
                 month,
-                calendar_days,
-                working_days,
-                non_working_days,
+                calendar_days: summary.calendar_days,
+                working_days: summary.working_days,
+                non_working_days: summary.non_working_days,
                 red_holidays,
                 shortened_days: dates_where(&|d| catalog.working_day(d).is_shortened(week)),
-                working_hours,
+                working_hours: summary.working_hours,
             }
         })
         .collect();
