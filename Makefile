@@ -12,7 +12,7 @@ SERVER     := target/release/kalendorius-server
 # What a dataset is made from: the sources and the code that reads and writes them.
 DATASET_INPUTS := $(shell find sources dataset/src generator/src -type f 2>/dev/null) Cargo.lock
 
-.PHONY: run test dataset check-sources release lint bench bench-floods clean redis-server image check-image
+.PHONY: run test dataset check-sources release lint bench bench-floods bench-compare clean redis-server image check-image
 
 ## make run: build the dataset if the sources changed, create a local development key on
 ## first run (printed every time), and serve on 127.0.0.1:8080 (another address:
@@ -81,6 +81,11 @@ bench:
 ## make bench-floods: only the floods.
 bench-floods:
 	bash bench/floods.sh
+
+## make bench-compare BEFORE=path/to/older/kalendorius-server: the bench's rows for an older
+## server binary and this checkout's, side by side in one run (bench/README.md).
+bench-compare: release redis-server
+	bash bench/compare.sh
 
 ## make image: the container image (Containerfile; README "Running in a container"), tagged
 ## IMAGE (kalendorius:latest), with podman or docker (ENGINE; ENGINE_OPTS are its global
