@@ -69,17 +69,13 @@ impl DocsPages {
             other => other,
         };
         let page = self.pages.iter().find(|p| p.sub_path == sub_path)?;
-        let builder = Response::builder()
-            .header(header::ETAG, page.etag.clone())
-            .header(header::CACHE_CONTROL, CACHE_CONTROL);
-        if caching::not_modified(req.headers(), &page.etag) {
-            return Some(builder.status(StatusCode::NOT_MODIFIED).finish());
-        }
-        Some(
-            builder
-                .header(header::CONTENT_TYPE, page.content_type.clone())
-                .body(page.body.clone()),
-        )
+        Some(caching::fixed(
+            req.headers(),
+            &page.etag,
+            CACHE_CONTROL,
+            page.content_type.clone(),
+            page.body.clone(),
+        ))
     }
 }
 
@@ -123,10 +119,10 @@ const STYLE_OVERRIDES: &str = include_str!("docs_overrides.css");
 /// (another poem-openapi) is served as it is; the tests of `/docs` then fail.
 fn ours(page: &str) -> String {
     // Their stylesheet, then their script (the UI, 1.5 MB), then the body.
-    let Some((_, rest)) = page.split_once(THEIR_STYLE) else {
-        return page.to_string();
-    };
-    let Some((style, rest)) = rest.split_once("</style>") else {
+    let Some((style, rest)) = page
+        .split_once(THEIR_STYLE)
+        .and_then(|(_, rest)| rest.split_once("</style>"))
+    else {
         return page.to_string();
     };
     let mut out = String::with_capacity(page.len() + 2048);
@@ -153,13 +149,9 @@ fn ours(page: &str) -> String {
 /// JavaScript escape: Swagger UI's script has a few raw in its string literals, where
 /// `\u0007` means the same character.
 fn escape_controls(text: &str) -> String {
-    let forbidden = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c');
-    if !text.contains(forbidden) {
-        return text.to_string();
-    }
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {
-        if forbidden(c) {
+        if c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c') {
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
