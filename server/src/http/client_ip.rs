@@ -139,6 +139,7 @@ mod tests {
         assert_eq!(net("2001:db8:1:2::5").to_string(), "2001:db8:1:2::");
         assert_ne!(net("2001:db8:1:2::1"), net("2001:db8:1:3::1"));
         assert_eq!(net("::ffff:192.0.2.7"), net("192.0.2.7"));
+        assert_eq!(net("::ffff:192.0.2.7").to_string(), "192.0.2.7");
         assert_ne!(net("192.0.2.7"), net("192.0.2.8"));
     }
 

@@ -28,21 +28,14 @@ pub struct DocsPages {
     pages: Vec<Page>,
 }
 
-/// The pages the UI endpoint serves.
-const SUB_PATHS: [&str; 2] = ["/", "/oauth-receiver.html"];
-
 impl DocsPages {
     /// Renders every page of the UI endpoint `ui` (mounted at `/docs`). A page the endpoint
     /// does not answer at once with a 200 is left to the endpoint itself.
     pub fn render<E: Endpoint>(ui: &E) -> DocsPages {
-        let pages = SUB_PATHS
-            .iter()
-            .filter_map(|&sub_path| {
-                let req = Request::builder().uri(Uri::from_static(sub_path)).finish();
-                let resp = ui.call(req).now_or_never()?.ok()?.into_response();
-                if resp.status() != StatusCode::OK {
-                    return None;
-                }
+        let pages = ["/", "/oauth-receiver.html"]
+            .into_iter()
+            .filter_map(|sub_path| {
+                let resp = get_now(ui, sub_path).filter(|resp| resp.status() == StatusCode::OK)?;
                 let content_type = resp.headers().get(header::CONTENT_TYPE)?.clone();
                 let body = resp.into_body().into_bytes().now_or_never()?.ok()?;
                 let etag = caching::digest_etag("docs", &body);
@@ -77,6 +70,12 @@ impl DocsPages {
             page.body.clone(),
         ))
     }
+}
+
+/// The answer `ui` gives at once to a GET of `path`, if any.
+fn get_now<E: Endpoint>(ui: &E, path: &'static str) -> Option<Response> {
+    let req = Request::builder().uri(Uri::from_static(path)).finish();
+    Some(ui.call(req).now_or_never()?.ok()?.into_response())
 }
 
 /// What replaces the head of poem-openapi's page, up to its stylesheet: a doctype, the
@@ -168,15 +167,7 @@ pub fn swagger_ui(spec: &str) -> poem::Route {
 
     let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
     let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
-    let receiver = Request::builder()
-        .uri(Uri::from_static("/oauth-receiver.html"))
-        .finish();
-    let receiver = empty
-        .swagger_ui()
-        .call(receiver)
-        .now_or_never()
-        .and_then(Result::ok)
-        .map(IntoResponse::into_response)
+    let receiver = get_now(&empty.swagger_ui(), "/oauth-receiver.html")
         .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
         .unwrap_or_default();
     poem::Route::new()

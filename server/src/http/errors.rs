@@ -171,15 +171,9 @@ pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Resp
 /// Turns any error that reached the top of the application into an `{"error","message"}`
 /// response (ours already are; poem's are reshaped by kind or status).
 pub fn from_poem_error(err: poem::Error) -> Response {
-    use poem::error::{MethodNotAllowedError, NotFoundError};
     use poem_openapi::error::{AuthorizationError, ParseParamError};
 
-    if err.is::<NotFoundError>() {
-        return not_found().into_response();
-    }
-    if err.is::<MethodNotAllowedError>() {
-        return method_not_allowed().into_response();
-    }
+    // poem's not-found and method-not-allowed errors go by their status.
     if let Some(e) = err.downcast_ref::<ParseParamError>() {
         // Our parameter types never fail to parse; kept so a future one still answers JSON.
         return ApiError::new(
