@@ -451,8 +451,6 @@ where
             }
         };
         let _ = stream.set_nodelay(true);
-        // The task waits (small) for the first request's head; the one that serves the
-        // connection with hyper is spawned only then.
         tracker.spawn(WaitForHead {
             connection: Some((stream, slot)),
             deadline: tokio::time::sleep(bounds.header_read_timeout),

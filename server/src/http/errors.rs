@@ -78,11 +78,6 @@ impl ApiError {
             message: message.into(),
         }
     }
-
-    /// The JSON body bytes.
-    pub fn body(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("an error body always serializes")
-    }
 }
 
 impl poem::IntoResponse for ApiError {
@@ -93,7 +88,7 @@ impl poem::IntoResponse for ApiError {
             .status(self.code.status())
             .header(header::CONTENT_TYPE, JSON_CONTENT_TYPE)
             .header(header::CACHE_CONTROL, "no-store")
-            .body(self.body());
+            .body(serde_json::to_vec(&self).expect("an error body always serializes"));
         if self.code == ErrorCode::MethodNotAllowed {
             resp.headers_mut()
                 .insert(header::ALLOW, HeaderValue::from_static(ALLOW));
@@ -229,7 +224,8 @@ mod tests {
 
     #[test]
     fn error_body_is_d1_shaped() {
-        let body = ApiError::new(ErrorCode::InvalidDate, "parameter 'date' ...").body();
+        let error = ApiError::new(ErrorCode::InvalidDate, "parameter 'date' ...");
+        let body = serde_json::to_vec(&error).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(v["error"], "invalid_date");
         assert_eq!(v["message"], "parameter 'date' ...");
