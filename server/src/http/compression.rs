@@ -167,16 +167,14 @@ impl Compressor {
             resp.take_body().into();
         let size = hyper::body::Body::size_hint(&body).exact();
         let body = Body::from(body);
-        if size.is_none_or(|size| size < MIN_SIZE)
-            || resp.headers().contains_key(header::CONTENT_ENCODING)
-            || !is_textual(resp.headers())
-        {
-            resp.set_body(body);
-            return resp;
+        let compressible = size.is_some_and(|size| size >= MIN_SIZE)
+            && !resp.headers().contains_key(header::CONTENT_ENCODING)
+            && is_textual(resp.headers());
+        if compressible {
+            resp.headers_mut()
+                .append(header::VARY, HeaderValue::from_static("accept-encoding"));
         }
-        resp.headers_mut()
-            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
-        let Some(encoding) = negotiate(request) else {
+        let Some(encoding) = negotiate(request).filter(|_| compressible) else {
             resp.set_body(body);
             return resp;
         };
