@@ -82,36 +82,34 @@ enum Effort {
 /// (`;q=`, default 1, 0 refuses), `*` for codings not named, `x-gzip` as `gzip`; brotli when
 /// weighed at least as high as gzip. Identity is always acceptable (never a 406).
 pub fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
-    let mut gzip: Option<f32> = None;
-    let mut br: Option<f32> = None;
-    let mut any: Option<f32> = None;
-    for value in headers.get_all(header::ACCEPT_ENCODING) {
-        let Ok(value) = value.to_str() else { continue };
-        for item in value.split(',') {
-            let mut parts = item.split(';');
-            let coding = parts.next().unwrap_or("").trim();
-            let weight = parts
-                .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            let weight = if weight.is_finite() {
-                weight.clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let slot =
-                if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
-                    &mut gzip
-                } else if coding.eq_ignore_ascii_case("br") {
-                    &mut br
-                } else if coding == "*" {
-                    &mut any
-                } else {
-                    continue;
-                };
-            // A coding listed twice keeps its higher weight.
-            *slot = Some(slot.map_or(weight, |w: f32| w.max(weight)));
-        }
+    let (mut gzip, mut br, mut any) = (None, None, None);
+    let items = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','));
+    for item in items {
+        let mut parts = item.split(';');
+        let coding = parts.next().unwrap_or("").trim();
+        let slot = if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
+            &mut gzip
+        } else if coding.eq_ignore_ascii_case("br") {
+            &mut br
+        } else if coding == "*" {
+            &mut any
+        } else {
+            continue;
+        };
+        let weight = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
+            .find_map(|q| q.trim().parse::<f32>().ok());
+        let weight = match weight {
+            None => 1.0,
+            Some(w) if w.is_finite() => w.clamp(0.0, 1.0),
+            Some(_) => 0.0,
+        };
+        // A coding listed twice keeps its higher weight.
+        *slot = Some(slot.map_or(weight, |w: f32| w.max(weight)));
     }
     let gzip = gzip.or(any).unwrap_or(0.0);
     let br = br.or(any).unwrap_or(0.0);
