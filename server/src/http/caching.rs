@@ -50,7 +50,7 @@ pub fn fixed(
     request: &HeaderMap,
     etag: &HeaderValue,
     cache_control: &'static str,
-    content_type: &'static str,
+    content_type: impl TryInto<HeaderValue>,
     body: Bytes,
 ) -> poem::Response {
     let builder = poem::Response::builder()

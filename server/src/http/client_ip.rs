@@ -12,7 +12,7 @@ use poem::http::HeaderMap;
 /// that also reads a bare address (as the network of that one address) and an
 /// IPv4-mapped IPv6 one (as IPv4, as requests are counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[serde(try_from = "String")]
 pub struct IpNet(ipnet::IpNet);
 
 /// A trusted-proxy entry that is neither an address nor a CIDR network.
@@ -24,19 +24,18 @@ impl FromStr for IpNet {
     type Err = IpNetError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = || IpNetError(s.to_string());
-        let net = match s.trim() {
-            t if t.contains('/') => t.parse::<ipnet::IpNet>().map_err(|_| err())?,
-            t => ipnet::IpNet::from(t.parse::<IpAddr>().map_err(|_| err())?),
+        let t = s.trim();
+        let net = t
+            .parse::<ipnet::IpNet>()
+            .or_else(|_| t.parse::<IpAddr>().map(ipnet::IpNet::from))
+            .map_err(|_| IpNetError(s.to_string()))?;
+        let mapped = match net {
+            ipnet::IpNet::V6(v6) => v6.addr().to_ipv4_mapped().map(|v4| {
+                ipnet::Ipv4Net::new_assert(v4, v6.prefix_len().saturating_sub(96)).into()
+            }),
+            ipnet::IpNet::V4(_) => None,
         };
-        let net = match (net, canonical(net.addr())) {
-            (ipnet::IpNet::V6(v6), IpAddr::V4(v4)) => {
-                let prefix = v6.prefix_len().saturating_sub(96);
-                ipnet::IpNet::V4(ipnet::Ipv4Net::new(v4, prefix).map_err(|_| err())?)
-            }
-            (net, _) => net,
-        };
-        Ok(IpNet(net))
+        Ok(IpNet(mapped.unwrap_or(net)))
     }
 }
 
@@ -45,12 +44,6 @@ impl TryFrom<String> for IpNet {
 
     fn try_from(s: String) -> Result<Self, Self::Error> {
         s.parse()
-    }
-}
-
-impl From<IpNet> for String {
-    fn from(net: IpNet) -> String {
-        net.0.to_string()
     }
 }
 
@@ -71,16 +64,15 @@ pub fn canonical(ip: IpAddr) -> IpAddr {
 /// address (or an IPv4-mapped IPv6 one) as itself, an IPv6 address by its /64, since a host
 /// normally holds a whole /64 and could otherwise rotate addresses past every limit.
 pub fn client_network(ip: IpAddr) -> IpAddr {
-    match ip.to_canonical() {
-        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+    match canonical(ip) {
+        IpAddr::V6(v6) => ipnet::Ipv6Net::new_assert(v6, 64).network().into(),
         v4 => v4,
     }
 }
 
-/// The configured trusted proxies.
+/// The configured trusted proxies; none means the TCP peer is always the client.
 #[derive(Debug, Clone, Default)]
 pub struct TrustedProxies {
-    /// Empty means: trust nobody, the TCP peer is always the client.
     nets: Vec<IpNet>,
 }
 
@@ -90,13 +82,9 @@ impl TrustedProxies {
         TrustedProxies { nets }
     }
 
-    fn trusted(&self, ip: IpAddr) -> bool {
-        self.nets.iter().any(|n| n.contains(ip))
-    }
-
     /// True when `ip` is a configured trusted proxy.
     pub fn contains(&self, ip: IpAddr) -> bool {
-        self.trusted(canonical(ip))
+        self.nets.iter().any(|n| n.contains(ip))
     }
 
     /// The client address of a request from `peer` with `headers`.
@@ -104,7 +92,7 @@ impl TrustedProxies {
         // A peer that is not a socket (never the case for the TCP listener) counts as one
         // anonymous client rather than being let through unlimited.
         let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| canonical(p.ip()));
-        if self.nets.is_empty() || !self.trusted(peer) {
+        if !self.contains(peer) {
             return peer;
         }
         // All X-Forwarded-For headers form one list, read from the right entry by entry as bytes:
@@ -116,7 +104,7 @@ impl TrustedProxies {
             .flat_map(|v| v.as_bytes().rsplit(|b| *b == b','));
         for entry in forwarded {
             match parse_forwarded_ip(entry) {
-                Some(ip) if self.trusted(ip) => continue,
+                Some(ip) if self.contains(ip) => continue,
                 Some(ip) => return ip,
                 // Garbage written by someone: everything left of it is untrustworthy too,
                 // so the last trusted hop is the best we know.
@@ -131,14 +119,18 @@ impl TrustedProxies {
 /// `[::1]:80`).
 fn parse_forwarded_ip(entry: &[u8]) -> Option<IpAddr> {
     let entry = std::str::from_utf8(entry.trim_ascii()).ok()?;
-    if let Ok(ip) = entry.parse::<IpAddr>() {
-        return Some(canonical(ip));
-    }
-    entry.parse::<SocketAddr>().ok().map(|s| canonical(s.ip()))
+    let ip = entry
+        .parse::<IpAddr>()
+        .or_else(|_| entry.parse::<SocketAddr>().map(|s| s.ip()))
+        .ok()?;
+    Some(canonical(ip))
 }
 
 #[cfg(test)]
 mod tests {
+    use poem::http::HeaderValue;
+
+    use super::*;
 
     #[test]
     fn an_ipv6_client_is_its_64_and_an_ipv4_one_itself() {
@@ -147,12 +139,9 @@ mod tests {
         assert_eq!(net("2001:db8:1:2::5").to_string(), "2001:db8:1:2::");
         assert_ne!(net("2001:db8:1:2::1"), net("2001:db8:1:3::1"));
         assert_eq!(net("::ffff:192.0.2.7"), net("192.0.2.7"));
+        assert_eq!(net("::ffff:192.0.2.7").to_string(), "192.0.2.7");
         assert_ne!(net("192.0.2.7"), net("192.0.2.8"));
     }
-
-    use poem::http::HeaderValue;
-
-    use super::*;
 
     fn headers(xff: &[&str]) -> HeaderMap {
         let mut h = HeaderMap::new();
@@ -213,13 +202,9 @@ mod tests {
     fn networks_parse_strictly() {
         assert!("10.0.0.0/33".parse::<IpNet>().is_err());
         assert!("nonsense".parse::<IpNet>().is_err());
-        assert!("fd00::/8"
-            .parse::<IpNet>()
-            .unwrap()
-            .contains("fd12::1".parse().unwrap()));
-        assert!("0.0.0.0/0"
-            .parse::<IpNet>()
-            .unwrap()
-            .contains("8.8.8.8".parse().unwrap()));
+        let contains =
+            |net: &str, ip: &str| net.parse::<IpNet>().unwrap().contains(ip.parse().unwrap());
+        assert!(contains("fd00::/8", "fd12::1"));
+        assert!(contains("0.0.0.0/0", "8.8.8.8"));
     }
 }

@@ -1,36 +1,26 @@
 //! The accept loop: who may hold a connection, for how long, and how connections end.
 //!
-//! poem's own `Server` has no deadline for a request's headers (a client that sends half a
-//! request holds its socket for as long as it keeps it open) and no cap on connections, so
+//! poem's own `Server` has no deadline for a request's headers and no cap on connections, so
 //! a few thousand slow clients used to exhaust the process's descriptors and memory. This
-//! module replaces it with a loop of our own around hyper, which owns every bound:
+//! loop around hyper owns every bound:
 //!
 //! - **Header deadline.** A connection must deliver its first request's headers within
-//!   `header_read_timeout` (default 10 s) of being accepted, whatever the protocol (this
-//!   also covers a client that never sends a byte, or stalls in HTTP/2's preface); later
-//!   HTTP/1 requests get the same deadline from hyper's `header_read_timeout`, which runs
-//!   from the end of the previous answer: an idle HTTP/1 keep-alive connection is therefore
-//!   closed after `header_read_timeout` of silence (measured), sooner than the idle
-//!   deadline. A connection that misses it is closed.
-//! - **Waiting for the first request.** Until its first request's head has arrived, a
-//!   connection is only a small task that peeks at the socket (`MSG_PEEK`: the bytes stay in
-//!   the kernel's receive buffer, outside the process). hyper, whose connection state holds
-//!   two 8 KiB buffers from the first byte, gets the connection only then; so thousands of
-//!   half-sent requests from as many addresses cost about a kilobyte each, not twenty.
+//!   `header_read_timeout` (10 s) of being accepted, whatever the protocol (also a client that
+//!   never sends a byte); later HTTP/1 requests get it from hyper, counted from the previous
+//!   answer, so an idle HTTP/1 keep-alive connection is closed after that much silence.
+//! - **Waiting for the first request.** Until its first head has arrived, a connection is a
+//!   small task that peeks at the socket (`MSG_PEEK`: the bytes stay in the kernel). hyper,
+//!   whose connection state holds two 8 KiB buffers from the first byte, gets it only then:
+//!   a half-sent request costs about a kilobyte, not twenty.
 //! - **Idle deadline.** A connection with no request in flight is closed after
-//!   `idle_timeout` (75 s) without a new request (for HTTP/2, where hyper has no header
-//!   deadline, this also ends a stream whose headers never complete). HTTP/2 pings every
-//!   20 s detect dead peers.
-//! - **Caps.** At most `max_connections` open at once (sized from the descriptor limit, see
-//!   [`ConnectionSettings::effective_max_connections`]) and at most
-//!   `max_connections_per_ip` from one client address (an IPv6 client is its /64, since
-//!   one host is usually given a whole /64). Trusted proxies count only against the global
-//!   cap. Over a cap, the new connection is closed at once, before anything is read;
-//!   connections already served are not touched. Refusals are logged at most once a second
-//!   and counted by cap (`crate::metrics`, as are the connections open).
-//! - **Shutdown.** On the shutdown signal the listener is dropped, every connection is told
-//!   to finish its in-flight requests and close, and after `shutdown_timeout` the rest are
-//!   cut.
+//!   `idle_timeout` (75 s) without one (for HTTP/2, where hyper has no header deadline, this
+//!   also ends a stream whose headers never complete). HTTP/2 pings detect dead peers.
+//! - **Caps.** At most `max_connections` open at once (by default from the descriptor limit)
+//!   and `max_connections_per_ip` per client network (an IPv6 client is its /64); trusted
+//!   proxies count only against the global cap. Over a cap, a new connection is closed
+//!   before anything is read. Refusals are logged at most once a second, and counted.
+//! - **Shutdown.** The listener is dropped, every connection finishes its in-flight requests
+//!   and closes, and after `shutdown_timeout` the rest are cut.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -114,45 +104,38 @@ impl ConnectionSettings {
         if self.max_connections > 0 {
             return self.max_connections;
         }
-        let limit = raise_descriptor_limit();
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit/setrlimit only read and write the struct passed by pointer.
+        let limit = unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+                1024
+            } else {
+                let raised = libc::rlimit {
+                    rlim_cur: lim.rlim_max,
+                    rlim_max: lim.rlim_max,
+                };
+                if lim.rlim_cur < lim.rlim_max && libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0
+                {
+                    lim.rlim_max
+                } else {
+                    lim.rlim_cur
+                }
+            }
+        };
         usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS).max(16)).unwrap_or(usize::MAX)
     }
-}
-
-/// Raises the soft `RLIMIT_NOFILE` to the hard limit and returns the soft limit in force.
-fn raise_descriptor_limit() -> u64 {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit/setrlimit only read and write the struct passed by pointer.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
-            return 1024;
-        }
-        if lim.rlim_cur < lim.rlim_max {
-            let raised = libc::rlimit {
-                rlim_cur: lim.rlim_max,
-                rlim_max: lim.rlim_max,
-            };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                lim.rlim_cur = lim.rlim_max;
-            }
-        }
-    }
-    lim.rlim_cur
 }
 
 /// The bounds as the loop uses them.
 #[derive(Debug, Clone)]
 pub struct Bounds {
-    /// See [`ConnectionSettings::header_read_timeout_secs`].
     pub header_read_timeout: Duration,
-    /// See [`ConnectionSettings::idle_timeout_secs`].
     pub idle_timeout: Duration,
     /// The global cap in force.
     pub max_connections: usize,
-    /// See [`ConnectionSettings::max_connections_per_ip`].
     pub max_connections_per_ip: usize,
     /// Time in-flight requests get after the shutdown signal.
     pub shutdown_timeout: Duration,
@@ -173,6 +156,7 @@ impl Bounds {
 
 /// Open connections, in all and per client address. Entries exist only for addresses with
 /// an open connection, so the map is bounded by the global cap.
+#[derive(Default)]
 struct OpenConnections {
     total: AtomicUsize,
     /// The most open at once since memory was last given back.
@@ -187,6 +171,10 @@ struct Slot {
     open: Arc<OpenConnections>,
     ip: Option<IpAddr>,
 }
+
+/// Open connections from which a fall to a quarter gives memory back: a few hundred
+/// connections hold too little to be worth a heap walk.
+const RELEASE_AFTER_PEAK: usize = 1024;
 
 /// Why a connection was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,13 +218,7 @@ impl OpenConnections {
         }
         Ok(slot)
     }
-}
 
-/// Open connections from which a fall to a quarter gives memory back: a few hundred
-/// connections hold too little to be worth a heap walk.
-const RELEASE_AFTER_PEAK: usize = 1024;
-
-impl OpenConnections {
     /// Gives the allocator's free memory back once the connections open have fallen to a
     /// quarter of a peak of at least [`RELEASE_AFTER_PEAK`] (after a flood: glibc would
     /// keep the pages of its connections, see `crate::memory`). Returns whether it did.
@@ -382,19 +364,31 @@ where
 {
     let local_addr = listener.local_addr()?;
     let open = Arc::new(OpenConnections {
-        total: AtomicUsize::new(0),
-        peak: AtomicUsize::new(0),
-        per_ip: Mutex::new(HashMap::new()),
         metrics,
+        ..OpenConnections::default()
     });
     let refusal_warning = WarnGate::new();
     let accept_error_warning = WarnGate::new();
     let graceful = CancellationToken::new();
     let cut = CancellationToken::new();
     let tracker = TaskTracker::new();
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(bounds.header_read_timeout)
+        .keep_alive(true);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(Duration::from_secs(20))
+        .keep_alive_timeout(Duration::from_secs(20))
+        .max_concurrent_streams(64)
+        .max_header_list_size(64 * 1024)
+        .max_pending_accept_reset_streams(Some(20));
     let shared = Arc::new(Shared {
         endpoint,
-        builder: protocol_builder(&bounds),
+        builder,
         bounds: bounds.clone(),
         local_addr,
         graceful: graceful.clone(),
@@ -457,8 +451,6 @@ where
             }
         };
         let _ = stream.set_nodelay(true);
-        // The task waits (small) for the first request's head; the one that serves the
-        // connection with hyper is spawned only then.
         tracker.spawn(WaitForHead {
             connection: Some((stream, slot)),
             deadline: tokio::time::sleep(bounds.header_read_timeout),
@@ -483,29 +475,11 @@ where
     Ok(())
 }
 
-/// hyper's protocol settings, shared by every connection.
-fn protocol_builder(bounds: &Bounds) -> auto::Builder<TokioExecutor> {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(bounds.header_read_timeout)
-        .keep_alive(true);
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .keep_alive_interval(Duration::from_secs(20))
-        .keep_alive_timeout(Duration::from_secs(20))
-        .max_concurrent_streams(64)
-        .max_header_list_size(64 * 1024)
-        .max_pending_accept_reset_streams(Some(20));
-    builder
-}
-
 /// What every connection's task shares: one pointer in each task, so the task that waits
 /// for a request's head stays small.
 struct Shared<E> {
     endpoint: E,
+    /// hyper's protocol settings.
     builder: auto::Builder<TokioExecutor>,
     bounds: Bounds,
     local_addr: SocketAddr,
@@ -641,7 +615,9 @@ enum Peeked {
 /// stack, never in the connection's task.
 fn peek_head(stream: &TcpStream) -> io::Result<Peeked> {
     let mut buf = [0u8; PEEK_LIMIT];
-    let n = socket2::SockRef::from(stream).peek(as_uninit(&mut buf))?;
+    // SAFETY: initialised bytes are valid `MaybeUninit<u8>`, and peek only writes bytes.
+    let uninit = unsafe { &mut *(&mut buf[..] as *mut [u8] as *mut [std::mem::MaybeUninit<u8>]) };
+    let n = socket2::SockRef::from(stream).peek(uninit)?;
     Ok(head_state(&buf[..n]))
 }
 
@@ -658,12 +634,6 @@ fn head_state(bytes: &[u8]) -> Peeked {
         Ok(httparse::Status::Partial) if bytes.len() < PEEK_LIMIT => Peeked::Partial,
         _ => Peeked::Head,
     }
-}
-
-/// `buf` as the uninitialised bytes `socket2`'s peek writes into.
-fn as_uninit(buf: &mut [u8]) -> &mut [std::mem::MaybeUninit<u8>] {
-    // SAFETY: initialised bytes are valid `MaybeUninit<u8>`, and peek only writes bytes.
-    unsafe { &mut *(buf as *mut [u8] as *mut [std::mem::MaybeUninit<u8>]) }
 }
 
 /// Serves a connection whose first request head has arrived, until it ends, misses a
@@ -710,7 +680,10 @@ async fn serve_http<E>(
     let mut conn = pin!(conn);
     let mut draining = false;
     loop {
-        let deadline = activity.deadline(bounds);
+        // Re-checked at least every second while a request is in flight.
+        let deadline = activity
+            .deadline(bounds)
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
         tokio::select! {
             _ = conn.as_mut() => break,
             _ = shared.cut.cancelled() => break,
@@ -718,8 +691,7 @@ async fn serve_http<E>(
                 draining = true;
                 conn.as_mut().graceful_shutdown();
             }
-            // Re-checked at least every second while a request is in flight.
-            _ = sleep_until(deadline) => {
+            _ = tokio::time::sleep_until(deadline.into()) => {
                 if activity.deadline(bounds).is_some_and(|d| d <= Instant::now()) {
                     // Nothing in flight and nothing asked in time: close without a word
                     // (a half-sent request gets no answer, as with any server timeout).
@@ -731,16 +703,10 @@ async fn serve_http<E>(
     drop(slot);
 }
 
-/// Sleeps until `deadline`, or one second when there is none (a request in flight).
-async fn sleep_until(deadline: Option<Instant>) {
-    let at = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
-    tokio::time::sleep_until(at.into()).await;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::net::{Ipv4Addr, Ipv6Addr};
+    use std::net::Ipv4Addr;
 
     fn bounds(total: usize, per_ip: usize) -> Bounds {
         Bounds {
@@ -753,12 +719,7 @@ mod tests {
     }
 
     fn open() -> Arc<OpenConnections> {
-        Arc::new(OpenConnections {
-            total: AtomicUsize::new(0),
-            peak: AtomicUsize::new(0),
-            per_ip: Mutex::new(HashMap::new()),
-            metrics: ConnectionMetrics::default(),
-        })
+        Arc::new(OpenConnections::default())
     }
 
     #[test]
@@ -783,17 +744,6 @@ mod tests {
             (m.refused_total_cap.get(), m.refused_per_ip_cap.get()),
             (1, 1)
         );
-    }
-
-    #[test]
-    fn an_ipv6_host_is_its_slash_64_and_mapped_ipv4_is_ipv4() {
-        let one = Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0, 0, 0, 1);
-        let same_64 = Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0xffff, 3, 4, 5);
-        let other_64 = Ipv6Addr::new(0x2001, 0xdb8, 1, 3, 0, 0, 0, 1);
-        assert_eq!(client_network(one.into()), client_network(same_64.into()));
-        assert_ne!(client_network(one.into()), client_network(other_64.into()));
-        let v4 = Ipv4Addr::new(192, 0, 2, 1);
-        assert_eq!(client_network(v4.to_ipv6_mapped().into()), IpAddr::V4(v4));
     }
 
     #[test]

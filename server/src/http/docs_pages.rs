@@ -28,21 +28,14 @@ pub struct DocsPages {
     pages: Vec<Page>,
 }
 
-/// The pages the UI endpoint serves.
-const SUB_PATHS: [&str; 2] = ["/", "/oauth-receiver.html"];
-
 impl DocsPages {
     /// Renders every page of the UI endpoint `ui` (mounted at `/docs`). A page the endpoint
     /// does not answer at once with a 200 is left to the endpoint itself.
     pub fn render<E: Endpoint>(ui: &E) -> DocsPages {
-        let pages = SUB_PATHS
-            .iter()
-            .filter_map(|&sub_path| {
-                let req = Request::builder().uri(Uri::from_static(sub_path)).finish();
-                let resp = ui.call(req).now_or_never()?.ok()?.into_response();
-                if resp.status() != StatusCode::OK {
-                    return None;
-                }
+        let pages = ["/", "/oauth-receiver.html"]
+            .into_iter()
+            .filter_map(|sub_path| {
+                let resp = get_now(ui, sub_path).filter(|resp| resp.status() == StatusCode::OK)?;
                 let content_type = resp.headers().get(header::CONTENT_TYPE)?.clone();
                 let body = resp.into_body().into_bytes().now_or_never()?.ok()?;
                 let etag = caching::digest_etag("docs", &body);
@@ -69,18 +62,20 @@ impl DocsPages {
             other => other,
         };
         let page = self.pages.iter().find(|p| p.sub_path == sub_path)?;
-        let builder = Response::builder()
-            .header(header::ETAG, page.etag.clone())
-            .header(header::CACHE_CONTROL, CACHE_CONTROL);
-        if caching::not_modified(req.headers(), &page.etag) {
-            return Some(builder.status(StatusCode::NOT_MODIFIED).finish());
-        }
-        Some(
-            builder
-                .header(header::CONTENT_TYPE, page.content_type.clone())
-                .body(page.body.clone()),
-        )
+        Some(caching::fixed(
+            req.headers(),
+            &page.etag,
+            CACHE_CONTROL,
+            page.content_type.clone(),
+            page.body.clone(),
+        ))
     }
+}
+
+/// The answer `ui` gives at once to a GET of `path`, if any.
+fn get_now<E: Endpoint>(ui: &E, path: &'static str) -> Option<Response> {
+    let req = Request::builder().uri(Uri::from_static(path)).finish();
+    Some(ui.call(req).now_or_never()?.ok()?.into_response())
 }
 
 /// What replaces the head of poem-openapi's page, up to its stylesheet: a doctype, the
@@ -123,10 +118,10 @@ const STYLE_OVERRIDES: &str = include_str!("docs_overrides.css");
 /// (another poem-openapi) is served as it is; the tests of `/docs` then fail.
 fn ours(page: &str) -> String {
     // Their stylesheet, then their script (the UI, 1.5 MB), then the body.
-    let Some((_, rest)) = page.split_once(THEIR_STYLE) else {
-        return page.to_string();
-    };
-    let Some((style, rest)) = rest.split_once("</style>") else {
+    let Some((style, rest)) = page
+        .split_once(THEIR_STYLE)
+        .and_then(|(_, rest)| rest.split_once("</style>"))
+    else {
         return page.to_string();
     };
     let mut out = String::with_capacity(page.len() + 2048);
@@ -153,13 +148,9 @@ fn ours(page: &str) -> String {
 /// JavaScript escape: Swagger UI's script has a few raw in its string literals, where
 /// `\u0007` means the same character.
 fn escape_controls(text: &str) -> String {
-    let forbidden = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c');
-    if !text.contains(forbidden) {
-        return text.to_string();
-    }
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {
-        if forbidden(c) {
+        if c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c') {
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
@@ -176,15 +167,7 @@ pub fn swagger_ui(spec: &str) -> poem::Route {
 
     let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
     let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
-    let receiver = Request::builder()
-        .uri(Uri::from_static("/oauth-receiver.html"))
-        .finish();
-    let receiver = empty
-        .swagger_ui()
-        .call(receiver)
-        .now_or_never()
-        .and_then(Result::ok)
-        .map(IntoResponse::into_response)
+    let receiver = get_now(&empty.swagger_ui(), "/oauth-receiver.html")
         .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
         .unwrap_or_default();
     poem::Route::new()

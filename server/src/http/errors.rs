@@ -18,49 +18,26 @@ pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
-    /// 400: a required parameter is absent or empty.
     MissingParam,
-    /// 400: a date is not a real `YYYY-MM-DD` date in the served range.
     InvalidDate,
-    /// 400: `/days` got `from` later than `to`.
     InvalidRange,
-    /// 400: `/days` range longer than 366 days.
     RangeTooLarge,
-    /// 400: `/holidays` year not an integer in the served range.
     InvalidYear,
-    /// 400: `/holidays` got both `date` and `year`.
     ConflictingParams,
-    /// 400: `lang` not one of lt, en, pl, ru.
     InvalidLang,
-    /// 400: a parameter given more than once, or otherwise malformed.
     InvalidParam,
-    /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
     InvalidHost,
-    /// 400: the result of `/working-days/add` would fall outside the dates served.
     OutOfRange,
-    /// 401: no API key.
     MissingKey,
-    /// 401: unknown or revoked key.
     InvalidKey,
-    /// 401: key past its expiry.
     ExpiredKey,
-    /// 429: per-minute window exhausted.
     RateLimitMinute,
-    /// 429: per-day window exhausted.
     RateLimitDay,
-    /// 429: per-month window exhausted.
     RateLimitMonth,
-    /// 404: no such path.
     NotFound,
-    /// 405: method other than GET, HEAD, OPTIONS.
     MethodNotAllowed,
-    /// 503: `/ready` while the server cannot answer the API (the state database is not
-    /// usable).
     NotReady,
-    /// 503: a keyed request while the shared state store (Redis) cannot be reached: the
-    /// key cannot be checked.
     StateUnavailable,
-    /// 500: a bug; no detail is given.
     Internal,
 }
 
@@ -83,21 +60,13 @@ impl ErrorCode {
     }
 }
 
-/// The body of every non-2xx response: `{"error","message"}`.
-#[derive(Debug, Clone, Serialize)]
-pub struct ErrorBody {
-    /// Machine-readable code.
-    pub error: ErrorCode,
-    /// One English sentence naming the parameter (if any) and the accepted form.
-    pub message: String,
-}
-
-/// A refusal of a request, before it becomes a response.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A refusal of a request; serialized, the body of every non-2xx response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ApiError {
     /// The code (and so the status).
+    #[serde(rename = "error")]
     pub code: ErrorCode,
-    /// The `message` of the body: one English sentence.
+    /// One English sentence naming the parameter (if any) and the accepted form.
     pub message: String,
 }
 
@@ -109,15 +78,6 @@ impl ApiError {
             message: message.into(),
         }
     }
-
-    /// The JSON body bytes.
-    pub fn body(&self) -> Vec<u8> {
-        serde_json::to_vec(&ErrorBody {
-            error: self.code,
-            message: self.message.clone(),
-        })
-        .expect("an error body always serializes")
-    }
 }
 
 impl poem::IntoResponse for ApiError {
@@ -128,7 +88,7 @@ impl poem::IntoResponse for ApiError {
             .status(self.code.status())
             .header(header::CONTENT_TYPE, JSON_CONTENT_TYPE)
             .header(header::CACHE_CONTROL, "no-store")
-            .body(self.body());
+            .body(serde_json::to_vec(&self).expect("an error body always serializes"));
         if self.code == ErrorCode::MethodNotAllowed {
             resp.headers_mut()
                 .insert(header::ALLOW, HeaderValue::from_static(ALLOW));
@@ -206,15 +166,9 @@ pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Resp
 /// Turns any error that reached the top of the application into an `{"error","message"}`
 /// response (ours already are; poem's are reshaped by kind or status).
 pub fn from_poem_error(err: poem::Error) -> Response {
-    use poem::error::{MethodNotAllowedError, NotFoundError};
     use poem_openapi::error::{AuthorizationError, ParseParamError};
 
-    if err.is::<NotFoundError>() {
-        return not_found().into_response();
-    }
-    if err.is::<MethodNotAllowedError>() {
-        return method_not_allowed().into_response();
-    }
+    // poem's not-found and method-not-allowed errors go by their status.
     if let Some(e) = err.downcast_ref::<ParseParamError>() {
         // Our parameter types never fail to parse; kept so a future one still answers JSON.
         return ApiError::new(
@@ -240,17 +194,15 @@ pub fn from_poem_error(err: poem::Error) -> Response {
 /// Reshapes an error response poem wrote in plain text by its status; others pass.
 pub fn ensure_d1(resp: Response) -> Response {
     let status = resp.status();
-    if status.is_success() || status.is_redirection() || is_json(&resp) {
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == JSON_CONTENT_TYPE.as_bytes());
+    if status.is_success() || status.is_redirection() || is_json {
         resp
     } else {
         by_status(status)
     }
-}
-
-fn is_json(resp: &Response) -> bool {
-    resp.headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes() == JSON_CONTENT_TYPE.as_bytes())
 }
 
 fn by_status(status: StatusCode) -> Response {
@@ -272,7 +224,8 @@ mod tests {
 
     #[test]
     fn error_body_is_d1_shaped() {
-        let body = ApiError::new(ErrorCode::InvalidDate, "parameter 'date' ...").body();
+        let error = ApiError::new(ErrorCode::InvalidDate, "parameter 'date' ...");
+        let body = serde_json::to_vec(&error).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(v["error"], "invalid_date");
         assert_eq!(v["message"], "parameter 'date' ...");
