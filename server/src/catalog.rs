@@ -8,7 +8,7 @@
 //! written by the same functions from the same [`DayInfo`], so they cannot disagree.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::io::Write as _;
 
 use bytes::Bytes;
 use kalendorius_dataset::{
@@ -113,13 +113,7 @@ impl HolidayRecord {
 
     /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        let i = match lang {
-            Lang::Lt => 0,
-            Lang::En => 1,
-            Lang::Pl => 2,
-            Lang::Ru => 3,
-        };
-        &self.names[i]
+        &self.names[lang as usize]
     }
 }
 
@@ -143,7 +137,7 @@ pub struct TransferRecord {
 impl TransferRecord {
     /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        &self.names[Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)]
+        &self.names[lang as usize]
     }
 }
 
@@ -217,12 +211,15 @@ struct Interner<T: std::hash::Hash + Eq + Clone> {
 }
 
 impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
-    fn with_first(first: T) -> Self {
+    /// An interner holding `first` (index 0) if given.
+    fn new(first: Option<T>) -> Self {
         let mut interner = Interner {
             index: HashMap::new(),
             values: Vec::new(),
         };
-        interner.intern(first);
+        if let Some(first) = first {
+            interner.intern(first);
+        }
         interner
     }
 
@@ -237,148 +234,18 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
     }
 }
 
-impl Catalog {
-    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
-    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
-    pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
-        let manifest = &dir.manifest;
-        let path = dir.path.display().to_string();
-        let inconsistent = |date: Date, reason: &'static str| CatalogError::Inconsistent {
-            path: path.clone(),
-            date,
-            reason,
-        };
-        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
-            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
-        })?;
-        let last = Date::from_ymd(manifest.last_year, 12, 31)
-            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+/// The shared tables a catalog is built into, as they fill.
+struct Tables {
+    holiday_names: Interner<Box<str>>,
+    holidays: Interner<HolidayRecord>,
+    holiday_lists: Interner<Box<[u32]>>,
+    names: Interner<NameDayRecord>,
+    name_day_lists: Interner<Box<[u32]>>,
+}
 
-        let mut holiday_names = Interner::with_first(Box::<str>::from("null"));
-        let mut holidays: Interner<HolidayRecord> = Interner {
-            index: HashMap::new(),
-            values: Vec::new(),
-        };
-        let mut holiday_lists = Interner::with_first(Box::<[u32]>::from([]));
-        let mut names: Interner<NameDayRecord> = Interner {
-            index: HashMap::new(),
-            values: Vec::new(),
-        };
-        let mut name_day_lists = Interner::with_first(Box::<[u32]>::from([]));
-
-        let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
-        let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
-        let mut years: Vec<YearJson> = Vec::new();
-        let mut year_buf: Vec<u8> = Vec::new();
-        let mut year_offsets: Vec<u32> = Vec::new();
-        let mut problem: Option<CatalogError> = None;
-        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
-        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
-        let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
-
-        dir.read_database(|day: Day| {
-            if problem.is_some() {
-                return;
-            }
-            if let Some(t) = &day.transfer {
-                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
-                let names = names.map(|name| Box::<str>::from(name.as_str()));
-                transfers.push((
-                    day.date,
-                    TransferRecord {
-                        kind: t.kind,
-                        names,
-                        confidence: t.confidence,
-                        basis: t.basis.as_slice().into(),
-                    },
-                ));
-            }
-            let eve = &day.shorter_workday_basis;
-            if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
-                eve_bases.push((day.date, eve.as_slice().into()));
-            }
-            match Self::day_info(
-                &day,
-                &mut holiday_names,
-                &mut holidays,
-                &mut holiday_lists,
-                &mut names,
-                &mut name_day_lists,
-            ) {
-                Ok(info) => {
-                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
-                        let finished = day.date.year() - 1;
-                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
-                    }
-                    if !year_offsets.is_empty() {
-                        year_buf.push(b',');
-                    }
-                    year_offsets.push(year_buf.len() as u32);
-                    write_days_entry(&mut year_buf, day.date, info, &holiday_names.values);
-                    days.push(info);
-                    working.push(&day);
-                }
-                Err(reason) => problem = Some(inconsistent(day.date, reason)),
-            }
-        })?;
-        if let Some(problem) = problem {
-            return Err(problem);
-        }
-        if !year_offsets.is_empty() {
-            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
-        }
-        // `read_database` guarantees every day of the range, once and in order.
-        debug_assert_eq!(days.len(), day_count);
-
-        let version = manifest.dataset_version.clone();
-        poem::http::HeaderValue::from_str(&version)
-            .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
-        let version_header = poem::http::HeaderValue::from_static(interned(&version));
-        let etag_tag = short_digest(&version);
-        let mut catalog = Catalog {
-            version,
-            version_header,
-            etag_tag,
-            first,
-            last,
-            days,
-            years,
-            holiday_names: holiday_names.values,
-            holidays: holidays.values,
-            holiday_lists: holiday_lists.values,
-            names: names.values,
-            name_day_lists: name_day_lists.values,
-            working: working.finish(),
-            transfers,
-            eve_bases,
-            name_index: NameIndex::default(),
-            answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
-            planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
-            school_holidays: dir.read_school_holidays()?,
-        };
-        // The names of one year: a leap year when the dataset serves one (its February 29
-        // names are listed on 02-29), else its first year (where they are celebrated on
-        // February 28, as the dataset says for common years).
-        let year = (first.year()..=last.year())
-            .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
-            .unwrap_or(first.year());
-        catalog.name_index = NameIndex::build(catalog.dates_of_year(year).flat_map(|date| {
-            catalog
-                .name_days_on(date)
-                .map(move |record| (date, &*record.name, record.gender))
-        }));
-        Ok(catalog)
-    }
-
+impl Tables {
     /// Packs one [`Day`], checking the invariants the server relies on.
-    fn day_info(
-        day: &Day,
-        holiday_names: &mut Interner<Box<str>>,
-        holidays: &mut Interner<HolidayRecord>,
-        holiday_lists: &mut Interner<Box<[u32]>>,
-        names: &mut Interner<NameDayRecord>,
-        name_day_lists: &mut Interner<Box<[u32]>>,
-    ) -> Result<DayInfo, &'static str> {
+    fn day_info(&mut self, day: &Day) -> Result<DayInfo, &'static str> {
         if day.laisvadienis != day.reason.is_some() {
             return Err("laisvadienis disagrees with reason");
         }
@@ -419,13 +286,17 @@ impl Catalog {
         }
         let holiday_name = match &day.holiday_name {
             None => 0,
-            Some(name) => holiday_names.intern(json_string(name).into_boxed_str()),
+            Some(name) => self.holiday_names.intern(
+                serde_json::to_string(name)
+                    .expect("a str always serializes")
+                    .into(),
+            ),
         };
         let holiday_ids: Box<[u32]> = day
             .holidays
             .iter()
             .map(|h| {
-                holidays.intern(HolidayRecord {
+                self.holidays.intern(HolidayRecord {
                     id: h.id.as_str().into(),
                     kind: h.kind,
                     is_red: h.is_red,
@@ -439,7 +310,7 @@ impl Catalog {
             .name_days
             .iter()
             .map(|n| {
-                names.intern(NameDayRecord {
+                self.names.intern(NameDayRecord {
                     name: n.name.as_str().into(),
                     gender: n.gender.as_str(),
                 })
@@ -450,9 +321,132 @@ impl Catalog {
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
             holiday_name,
-            holidays: holiday_lists.intern(holiday_ids),
-            name_days: name_day_lists.intern(name_ids),
+            holidays: self.holiday_lists.intern(holiday_ids),
+            name_days: self.name_day_lists.intern(name_ids),
         })
+    }
+}
+
+impl Catalog {
+    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
+    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
+    pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
+        let manifest = &dir.manifest;
+        let path = dir.path.display().to_string();
+        let inconsistent = |date: Date, reason: &'static str| CatalogError::Inconsistent {
+            path: path.clone(),
+            date,
+            reason,
+        };
+        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
+            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
+        })?;
+        let last = Date::from_ymd(manifest.last_year, 12, 31)
+            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+
+        let mut tables = Tables {
+            holiday_names: Interner::new(Some("null".into())),
+            holidays: Interner::new(None),
+            holiday_lists: Interner::new(Some([].into())),
+            names: Interner::new(None),
+            name_day_lists: Interner::new(Some([].into())),
+        };
+
+        let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
+        let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
+        let mut years: Vec<YearJson> = Vec::new();
+        let mut year_buf: Vec<u8> = Vec::new();
+        let mut year_offsets: Vec<u32> = Vec::new();
+        let mut problem: Option<CatalogError> = None;
+        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
+        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
+        let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
+
+        dir.read_database(|day: Day| {
+            if problem.is_some() {
+                return;
+            }
+            if let Some(t) = &day.transfer {
+                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
+                let names = names.map(|name| Box::<str>::from(name.as_str()));
+                transfers.push((
+                    day.date,
+                    TransferRecord {
+                        kind: t.kind,
+                        names,
+                        confidence: t.confidence,
+                        basis: t.basis.as_slice().into(),
+                    },
+                ));
+            }
+            let eve = &day.shorter_workday_basis;
+            if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
+                eve_bases.push((day.date, eve.as_slice().into()));
+            }
+            match tables.day_info(&day) {
+                Ok(info) => {
+                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
+                        let finished = day.date.year() - 1;
+                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
+                    }
+                    if !year_offsets.is_empty() {
+                        year_buf.push(b',');
+                    }
+                    year_offsets.push(year_buf.len() as u32);
+                    write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
+                    days.push(info);
+                    working.push(&day);
+                }
+                Err(reason) => problem = Some(inconsistent(day.date, reason)),
+            }
+        })?;
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        if !year_offsets.is_empty() {
+            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
+        }
+        // `read_database` guarantees every day of the range, once and in order.
+        debug_assert_eq!(days.len(), day_count);
+
+        let version = manifest.dataset_version.clone();
+        poem::http::HeaderValue::from_str(&version)
+            .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
+        let version_header = poem::http::HeaderValue::from_static(interned(&version));
+        let etag_tag = short_digest(&version);
+        let mut catalog = Catalog {
+            version,
+            version_header,
+            etag_tag,
+            first,
+            last,
+            days,
+            years,
+            holiday_names: tables.holiday_names.values,
+            holidays: tables.holidays.values,
+            holiday_lists: tables.holiday_lists.values,
+            names: tables.names.values,
+            name_day_lists: tables.name_day_lists.values,
+            working: working.finish(),
+            transfers,
+            eve_bases,
+            name_index: NameIndex::default(),
+            answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
+            planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
+            school_holidays: dir.read_school_holidays()?,
+        };
+        // The names of one year: a leap year when the dataset serves one (its February 29
+        // names are listed on 02-29), else its first year (where they are celebrated on
+        // February 28, as the dataset says for common years).
+        let year = (first.year()..=last.year())
+            .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
+            .unwrap_or(first.year());
+        catalog.name_index = NameIndex::build(catalog.dates_of_year(year).flat_map(|date| {
+            catalog
+                .name_days_on(date)
+                .map(move |record| (date, &*record.name, record.gender))
+        }));
+        Ok(catalog)
     }
 
     /// The pupils' holidays and the school years they are known for.
@@ -714,7 +708,7 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
     push_date(out, from);
     out.extend_from_slice(b"\",\"to\":\"");
     push_date(out, to);
-    let _ = write!(ByteWriter(out), "\",\"count\":{count},\"days\":[");
+    let _ = write!(out, "\",\"count\":{count},\"days\":[");
 }
 
 /// The end of a `/days` body.
@@ -725,16 +719,12 @@ fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names:
     out.extend_from_slice(b"{\"date\":\"");
     push_date(out, date);
     out.extend_from_slice(b"\",\"laisvadienis\":");
-    push_bool(out, info.flags & flag::LAISVADIENIS != 0);
+    out.extend_from_slice(bool_json(info.flags & flag::LAISVADIENIS != 0));
     out.extend_from_slice(b",\"holiday_name\":");
     out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
-    push_bool(out, info.flags & flag::SHORTER != 0);
+    out.extend_from_slice(bool_json(info.flags & flag::SHORTER != 0));
     out.push(b'}');
-}
-
-fn push_bool(out: &mut Vec<u8>, value: bool) {
-    out.extend_from_slice(bool_json(value));
 }
 
 /// `true` or `false`.
@@ -764,23 +754,9 @@ pub fn push_date(out: &mut Vec<u8>, date: Date) {
     out.extend_from_slice(&date.iso_bytes());
 }
 
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).expect("a str always serializes")
-}
-
 /// First 16 hex digits of the SHA-256 of `s`.
 fn short_digest(s: &str) -> String {
     kalendorius_dataset::digest::short_sha256_hex(s.as_bytes())
-}
-
-/// Lets `write!` append to a byte vector.
-struct ByteWriter<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for ByteWriter<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -78,21 +78,15 @@ impl Period {
 pub struct Planning {
     /// Day positions (from the catalog's first date) of the holiday dates.
     dates: OnceLock<HolidayDates>,
-    /// One entry per served year, from the first.
-    years: Box<[OnceLock<YearPlan>]>,
+    /// Per served year, from the first: every period of the year with at most
+    /// [`MAX_LEAVE_DAYS`] leave days, by start, then by leave days.
+    years: Box<[OnceLock<Box<[Period]>>]>,
 }
 
 /// Sorted day positions of the holiday dates of each scope.
 struct HolidayDates {
     red: Box<[u32]>,
     all: Box<[u32]>,
-}
-
-/// The periods of one year.
-struct YearPlan {
-    /// Every period of the year with at most [`MAX_LEAVE_DAYS`] leave days, by start, then
-    /// by leave days.
-    periods: Box<[Period]>,
 }
 
 impl Planning {
@@ -232,7 +226,7 @@ impl Catalog {
             .map(|&p| self.date_at(p as usize))
     }
 
-    fn year_plan(&self, year: i32) -> &YearPlan {
+    fn year_plan(&self, year: i32) -> &[Period] {
         let slot = (year - self.first.year()) as usize;
         self.planning.years[slot].get_or_init(|| {
             let len = self.days.len();
@@ -247,7 +241,7 @@ impl Catalog {
             let rest = |i: usize| self.days[i].flags & flag::LAISVADIENIS != 0;
             let red = &self.planning_dates().red;
             let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
-            let periods = periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
+            periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
                 .into_iter()
                 .map(|(start, end, leave)| Period {
                     start: self.date_at(start),
@@ -258,8 +252,7 @@ impl Catalog {
                         .map(|i| self.date_at(i))
                         .collect(),
                 })
-                .collect();
-            YearPlan { periods }
+                .collect()
         })
     }
 
@@ -272,7 +265,6 @@ impl Catalog {
         max_leave_days: usize,
     ) -> impl Iterator<Item = &Period> + '_ {
         self.year_plan(year)
-            .periods
             .iter()
             .filter(move |p| p.leave_day_count() <= max_leave_days)
     }

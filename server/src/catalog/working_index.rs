@@ -15,7 +15,7 @@ use kalendorius_dataset::{Date, Day};
 use super::Catalog;
 
 /// Totals of working time over an inclusive range of dates, in one week form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct WorkingSummary {
     pub calendar_days: u32,
     /// Days with working hours in the week form.
