@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use self::i18n::Texts;
 use self::route::Page;
-use self::view::{day_path, month_path, Frame, Viewer};
+use self::view::{day_path, month_path, Viewer};
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
@@ -243,39 +243,13 @@ impl Pages {
         page: Option<Page>,
         query: &PageQuery,
     ) -> Result<Rendered, minijinja::Error> {
-        let today_month = Date::from_naive(v.today)
-            .ok()
-            .filter(|d| v.catalog.contains(*d))
-            .map(|d| month_path(d.year(), d.month()));
-        let today_href = format!(
-            "{}{}",
-            today_month.as_deref().unwrap_or("/"),
-            view::page_query(v.lang, v.grade, '?')
-        );
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("q={}", encode(&query.q)));
-        let mut frame = Frame::new(
-            &self.texts,
-            v.lang,
-            v.grade,
-            &self.style_path,
-            path,
-            extra,
-            today_href,
-            v.catalog.version(),
-        );
-        frame.description = v.texts.fill(
-            v.lang,
-            "site_description",
-            &[
-                ("first", &v.catalog.first().year().to_string()),
-                ("last", &v.catalog.last().year().to_string()),
-            ],
-        );
+        let frame = v.frame(&self.style_path, path, extra);
         let (name, ctx) = match page {
             Some(Page::Home) => {
                 let (y, m) = (v.today.year(), v.today.month());
-                let next_red = Serde(v.next_red_day());
+                let next_red = v.next_red_day();
                 (
                     "month.html",
                     context! { next_red, ..self.month_context(v, y, m) },
@@ -348,19 +322,14 @@ impl Pages {
         let served = |y: i32| y >= v.catalog.first().year() && y <= v.catalog.last().year();
         let first = Date::from_ymd(year, 1, 1).expect("a served year");
         let last = Date::from_ymd(year, 12, 31).expect("a served year");
-        let s = v
+        let summary = v
             .catalog
             .working_summary(first, last, kalendorius_dataset::Week::Five);
         context! {
             title => v.texts.fill(v.lang, "year_title", &[("y", &year.to_string())]),
             year,
             months => Serde(months),
-            summary => Serde(view::Summary {
-                working_days: s.working_days,
-                working_hours: s.working_hours,
-                non_working_days: s.non_working_days,
-                shortened_days: s.shortened_days,
-            }),
+            summary => Serde(summary),
             long_weekends => planning::long_weekends_path(year),
             prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
             next => served(year + 1).then(|| format!("/{:04}", year + 1)),
@@ -369,41 +338,32 @@ impl Pages {
     }
 
     fn day_context(&self, v: &Viewer, date: Date) -> minijinja::Value {
-        #[derive(Serialize)]
-        struct HolidayLine {
-            name: String,
-            kind: String,
-            red: bool,
-            /// The confidence word when it is not `confirmed`.
-            unsure: Option<String>,
-        }
-        #[derive(Serialize)]
-        struct BasisLine {
-            text: String,
-            unsure: Option<String>,
-        }
         let weekday = v.texts.item(
             v.lang,
             "weekdays",
             date.weekday().num_days_from_monday() as usize,
         );
-        let holidays: Vec<HolidayLine> = v
+        let holidays: Vec<_> = v
             .catalog
             .holidays_on(date)
-            .map(|h| HolidayLine {
-                name: h.name(v.lang).to_string(),
-                kind: v.type_label(h.kind).to_string(),
-                red: h.is_red,
-                unsure: v.unsure_label(h.confidence),
+            .map(|h| {
+                context! {
+                    name => h.name(v.lang),
+                    kind => v.type_label(h.kind),
+                    red => h.is_red,
+                    unsure => v.unsure_label(h.confidence),
+                }
             })
             .collect();
-        let basis: Vec<BasisLine> = v
+        let basis: Vec<_> = v
             .catalog
             .bases_of(date)
             .into_iter()
-            .map(|b| BasisLine {
-                text: b.text(v.lang).to_string(),
-                unsure: v.unsure_label(Some(b.confidence)),
+            .map(|b| {
+                context! {
+                    text => b.text(v.lang),
+                    unsure => v.unsure_label(Some(b.confidence)),
+                }
             })
             .collect();
         let names: Vec<Link> = v
@@ -447,14 +407,14 @@ impl Pages {
             is_today => v.is_today(date),
             status => v.status_sentences(date),
             off => v.catalog.status_of(date).laisvadienis,
-            holidays => Serde(holidays),
-            basis => Serde(basis),
+            holidays,
+            basis,
             names => Serde(names),
             prev => Serde(near(prev)),
             next => Serde(near(date.succ())),
             month => Serde(Link { href: month_path(date.year(), date.month()), label: v.month_title(date.year(), date.month()) }),
             api => api.to_vec(),
-            school => Serde(school),
+            school,
             school_covered,
             marks => marks(),
         }
@@ -474,7 +434,7 @@ impl Pages {
             searched => !q.is_empty() && !too_long,
             too_long,
             count_text => v.texts.fill(v.lang, "search_results", &[("count", &results.len().to_string())]),
-            results => Serde(results),
+            results,
         }
     }
 }

@@ -4,10 +4,11 @@
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Confidence, Date, HolidayType, Lang, Reason, TransferKind};
+use minijinja::context;
 use serde::Serialize;
 
 use super::i18n::{capitalized, Texts};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, WorkingSummary};
 use crate::name_index::{MatchKind, MonthDay, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
@@ -66,11 +67,6 @@ fn endonym(lang: Lang) -> &'static str {
     }
 }
 
-/// `?lang=xx` for a language other than the default.
-pub fn lang_query(lang: Lang, separator: char) -> String {
-    page_query(lang, None, separator)
-}
-
 /// The query that keeps the language (other than the default) and the grade on internal
 /// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
 pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
@@ -83,61 +79,6 @@ pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
         String::new()
     } else {
         format!("{separator}{}", parts.join("&"))
-    }
-}
-
-impl Frame {
-    /// The frame of the page at `path` (with `extra`, such as `q=...`, and the grade kept on
-    /// the language links), in `lang`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        texts: &Texts,
-        lang: Lang,
-        grade: Option<u8>,
-        css: &str,
-        path: &str,
-        extra: Option<String>,
-        today_href: String,
-        version: &str,
-    ) -> Frame {
-        let langs = Lang::ALL
-            .iter()
-            .map(|&other| {
-                let query: Vec<String> = extra
-                    .iter()
-                    .cloned()
-                    .chain((other != Lang::Lt).then(|| format!("lang={}", other.code())))
-                    .chain(grade.map(|g| format!("grade={g}")))
-                    .collect();
-                let href = if query.is_empty() {
-                    path.to_string()
-                } else {
-                    format!("{path}?{}", query.join("&"))
-                };
-                LangLink {
-                    code: other.code(),
-                    name: endonym(other),
-                    href,
-                    current: other == lang,
-                }
-            })
-            .collect();
-        Frame {
-            lang: lang.code(),
-            t: texts.value(lang),
-            css: css.to_string(),
-            q: page_query(lang, grade, '?'),
-            qa: page_query(lang, grade, '&'),
-            langs,
-            today_href,
-            version: version.to_string(),
-            path: path.to_string(),
-            grade,
-            grade_text: grade
-                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
-                .unwrap_or_default(),
-            description: String::new(),
-        }
     }
 }
 
@@ -177,23 +118,6 @@ pub struct WeekRow {
     pub cells: Vec<Option<Cell>>,
 }
 
-/// A weekday column header.
-#[derive(Debug, Serialize)]
-pub struct WeekdayHead {
-    pub short: String,
-    pub full: String,
-    pub weekend: bool,
-}
-
-/// Working time of a period (5-day week).
-#[derive(Debug, Serialize)]
-pub struct Summary {
-    pub working_days: u32,
-    pub working_hours: u32,
-    pub non_working_days: u32,
-    pub shortened_days: u32,
-}
-
 /// A month as a grid.
 #[derive(Debug, Serialize)]
 pub struct MonthGrid {
@@ -201,9 +125,11 @@ pub struct MonthGrid {
     /// The month's name alone, capitalized (the year page).
     pub name: String,
     pub href: String,
-    pub weekdays: Vec<WeekdayHead>,
+    /// The weekday column headers: `short`, `full`, `weekend`.
+    pub weekdays: Vec<minijinja::Value>,
     pub weeks: Vec<WeekRow>,
-    pub summary: Summary,
+    /// Working time of the month (5-day week).
+    pub summary: WorkingSummary,
 }
 
 /// Builds the pages' values from one catalog, in one language, on one day.
@@ -219,6 +145,62 @@ pub struct Viewer<'a> {
 impl Viewer<'_> {
     fn text(&self, key: &str) -> &str {
         self.texts.text(self.lang, key)
+    }
+
+    /// The frame of the page at `path` (with `extra`, such as `q=...`, and the grade kept on
+    /// the language links), its stylesheet at `css`.
+    pub fn frame(&self, css: &str, path: &str, extra: Option<String>) -> Frame {
+        let (lang, grade) = (self.lang, self.grade);
+        let langs = Lang::ALL
+            .iter()
+            .map(|&other| {
+                let query: Vec<String> = extra
+                    .iter()
+                    .cloned()
+                    .chain((other != Lang::Lt).then(|| format!("lang={}", other.code())))
+                    .chain(grade.map(|g| format!("grade={g}")))
+                    .collect();
+                let href = if query.is_empty() {
+                    path.to_string()
+                } else {
+                    format!("{path}?{}", query.join("&"))
+                };
+                LangLink {
+                    code: other.code(),
+                    name: endonym(other),
+                    href,
+                    current: other == lang,
+                }
+            })
+            .collect();
+        let today_month = Date::from_naive(self.today)
+            .ok()
+            .filter(|d| self.catalog.contains(*d))
+            .map(|d| month_path(d.year(), d.month()));
+        let years: [(&str, &str); 2] = [
+            ("first", &self.catalog.first().year().to_string()),
+            ("last", &self.catalog.last().year().to_string()),
+        ];
+        Frame {
+            lang: lang.code(),
+            t: self.texts.value(lang),
+            css: css.to_string(),
+            q: page_query(lang, grade, '?'),
+            qa: page_query(lang, grade, '&'),
+            langs,
+            today_href: format!(
+                "{}{}",
+                today_month.as_deref().unwrap_or("/"),
+                page_query(lang, grade, '?')
+            ),
+            version: self.catalog.version().to_string(),
+            path: path.to_string(),
+            grade,
+            grade_text: grade
+                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
+                .unwrap_or_default(),
+            description: self.texts.fill(lang, "site_description", &years),
+        }
     }
 
     /// "2026 m. gruodis", "December 2026".
@@ -305,25 +287,21 @@ impl Viewer<'_> {
             date = day.succ().filter(|d| self.catalog.contains(*d));
         }
         let last = Date::from_ymd(year, month, days_in_month(year, month)).expect("a real date");
-        let s = self.catalog.working_summary(first, last, Week::Five);
         MonthGrid {
             title: self.month_title(year, month),
             name: capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
             href: month_path(year, month),
             weekdays: (0..7)
-                .map(|i| WeekdayHead {
-                    short: self.texts.item(self.lang, "weekdays_short", i).to_string(),
-                    full: self.weekday(i as u32).to_string(),
-                    weekend: i >= 5,
+                .map(|i| {
+                    context! {
+                        short => self.texts.item(self.lang, "weekdays_short", i),
+                        full => self.weekday(i as u32),
+                        weekend => i >= 5,
+                    }
                 })
                 .collect(),
             weeks,
-            summary: Summary {
-                working_days: s.working_days,
-                working_hours: s.working_hours,
-                non_working_days: s.non_working_days,
-                shortened_days: s.shortened_days,
-            },
+            summary: self.catalog.working_summary(first, last, Week::Five),
         }
     }
 
@@ -452,17 +430,19 @@ impl Viewer<'_> {
 
     /// The pupils' holiday periods containing `date` (of the chosen grade), and whether the
     /// data covers the date for that grade.
-    pub fn school_lines(&self, date: Date) -> (Vec<SchoolLine>, bool) {
+    pub fn school_lines(&self, date: Date) -> (Vec<minijinja::Value>, bool) {
         let school = self.catalog.school_holidays();
         let lines = school
             .overlapping(date, date, self.grade)
-            .map(|p| SchoolLine {
-                name: p.kind.name(self.lang).to_string(),
-                start: p.start.to_string(),
-                end: p.end.to_string(),
-                start_text: self.date_long(p.start),
-                end_text: self.date_long(p.end),
-                grades: crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
+            .map(|p| {
+                context! {
+                    name => p.kind.name(self.lang),
+                    start => p.start.to_string(),
+                    end => p.end.to_string(),
+                    start_text => self.date_long(p.start),
+                    end_text => self.date_long(p.end),
+                    grades => crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
+                }
             })
             .collect();
         (lines, school.covered(date, date, self.grade))
@@ -493,71 +473,44 @@ impl Viewer<'_> {
     /// The search results for `query` (already checked), each date linked to its day in
     /// today's year (February 29 in a common year: February 28, where the name is
     /// celebrated then).
-    pub fn search(&self, query: &str) -> Vec<SearchResult> {
+    pub fn search(&self, query: &str) -> Vec<minijinja::Value> {
         let year = self.today.year();
         self.catalog
             .name_index()
             .search(query, MAX_MATCHES)
             .into_iter()
-            .map(|(kind, entry)| SearchResult {
-                name: entry.name.to_string(),
-                exact: kind == MatchKind::Exact,
-                gender: self
-                    .text(if entry.gender == "f" {
-                        "gender_f"
-                    } else {
-                        "gender_m"
-                    })
-                    .to_string(),
-                dates: entry
+            .map(|(kind, entry)| {
+                let gender = if entry.gender == "f" {
+                    "gender_f"
+                } else {
+                    "gender_m"
+                };
+                let dates: Vec<_> = entry
                     .dates
                     .iter()
                     .map(|md| self.search_date(year, *md))
-                    .collect(),
+                    .collect();
+                context! {
+                    name => &*entry.name,
+                    exact => kind == MatchKind::Exact,
+                    gender => self.text(gender),
+                    dates,
+                }
             })
             .collect()
     }
 
-    fn search_date(&self, year: i32, md: MonthDay) -> SearchDate {
+    fn search_date(&self, year: i32, md: MonthDay) -> minijinja::Value {
         let (month, day) = (u32::from(md.month), u32::from(md.day));
         let date = Date::from_ymd(year, month, day)
             .or_else(|_| Date::from_ymd(year, month, day - 1))
             .ok()
             .filter(|d| self.catalog.contains(*d));
-        SearchDate {
-            label: self.day_month(month, day),
-            month_day: md.to_string(),
-            href: date.map(day_path),
+        context! {
+            label => self.day_month(month, day),
+            href => date.map(day_path),
         }
     }
-}
-
-/// A pupils' holiday period on the day page.
-#[derive(Debug, Serialize)]
-pub struct SchoolLine {
-    pub name: String,
-    pub start: String,
-    pub end: String,
-    pub start_text: String,
-    pub end_text: String,
-    pub grades: String,
-}
-
-/// A name found by the search page.
-#[derive(Debug, Serialize)]
-pub struct SearchResult {
-    pub name: String,
-    pub exact: bool,
-    pub gender: String,
-    pub dates: Vec<SearchDate>,
-}
-
-/// A day of a found name.
-#[derive(Debug, Serialize)]
-pub struct SearchDate {
-    pub label: String,
-    pub month_day: String,
-    pub href: Option<String>,
 }
 
 /// Number of days of a month.
