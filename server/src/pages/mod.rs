@@ -21,7 +21,6 @@ use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Request, Response};
-use serde::Serialize;
 
 use self::i18n::Texts;
 use self::route::Page;
@@ -103,12 +102,6 @@ pub struct Pages {
     cache: ByteCache<Box<str>, Bytes>,
 }
 
-/// A rendered page (or the reason it cannot be).
-struct Rendered {
-    status: StatusCode,
-    body: Bytes,
-}
-
 impl Pages {
     /// Compiles the templates and reads the labels; the cache of rendered pages is counted
     /// in `cache_metrics`.
@@ -185,11 +178,8 @@ impl Pages {
         }
         let key = etag.to_str().unwrap_or_default();
         let cached = if found { self.cache.get(key) } else { None };
-        let rendered = match cached {
-            Some(body) => Rendered {
-                status: StatusCode::OK,
-                body,
-            },
+        let body = match cached {
+            Some(body) => body,
             None => {
                 let viewer = Viewer {
                     catalog,
@@ -199,13 +189,13 @@ impl Pages {
                     grade,
                 };
                 match self.render(&viewer, path, page, &query) {
-                    Ok(rendered) => {
+                    Ok(body) => {
                         // 404 pages are not kept: any path is one, and they would push
                         // the real pages out.
                         if found {
-                            self.cache.insert(key.into(), rendered.body.clone());
+                            self.cache.insert(key.into(), body.clone());
                         }
-                        rendered
+                        body
                     }
                     Err(err) => {
                         tracing::error!(error = %err, path, "a page failed to render");
@@ -215,14 +205,19 @@ impl Pages {
                 }
             }
         };
+        let status = if found {
+            StatusCode::OK
+        } else {
+            StatusCode::NOT_FOUND
+        };
         let mut resp = Response::builder()
-            .status(rendered.status)
+            .status(status)
             .header(header::CONTENT_TYPE, HTML)
             .header(header::ETAG, etag);
         if found {
             resp = resp.header(header::CACHE_CONTROL, cache_control);
         }
-        resp.body(rendered.body)
+        resp.body(body)
     }
 
     fn stylesheet(&self, req: &Request) -> Response {
@@ -242,7 +237,7 @@ impl Pages {
         path: &str,
         page: Option<Page>,
         query: &PageQuery,
-    ) -> Result<Rendered, minijinja::Error> {
+    ) -> Result<Bytes, minijinja::Error> {
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("q={}", encode(&query.q)));
         let frame = v.frame(&self.style_path, path, extra);
@@ -271,19 +266,11 @@ impl Pages {
                 },
             ),
         };
-        let status = if page.is_some() {
-            StatusCode::OK
-        } else {
-            StatusCode::NOT_FOUND
-        };
         let html = self
             .env
             .get_template(name)?
-            .render(context! { c => Serde(frame), ..ctx })?;
-        Ok(Rendered {
-            status,
-            body: Bytes::from(html),
-        })
+            .render(context! { c => frame, ..ctx })?;
+        Ok(Bytes::from(html))
     }
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
@@ -292,27 +279,17 @@ impl Pages {
             Date::from_ymd(y, m, 1)
                 .ok()
                 .filter(|d| v.catalog.contains(*d))
-                .map(|_| Link {
-                    href: month_path(y, m),
-                    label: v.month_title(y, m),
-                })
+                .map(|_| link(month_path(y, m), v.month_title(y, m)))
         };
-        let (py, pm) = if month == 1 {
-            (year - 1, 12)
-        } else {
-            (year, month - 1)
-        };
-        let (ny, nm) = if month == 12 {
-            (year + 1, 1)
-        } else {
-            (year, month + 1)
-        };
+        let first = NaiveDate::from_ymd_opt(year, month, 1).expect("a served month");
+        let prev = first - chrono::Months::new(1);
+        let next = first + chrono::Months::new(1);
         context! {
-            title => grid.title.clone(),
-            grid => Serde(grid),
+            title => v.month_title(year, month),
+            grid,
             year,
-            prev => Serde(neighbour(py, pm)),
-            next => Serde(neighbour(ny, nm)),
+            prev => neighbour(prev.year(), prev.month()),
+            next => neighbour(next.year(), next.month()),
             marks => marks(),
         }
     }
@@ -328,7 +305,7 @@ impl Pages {
         context! {
             title => v.texts.fill(v.lang, "year_title", &[("y", &year.to_string())]),
             year,
-            months => Serde(months),
+            months,
             summary => Serde(summary),
             long_weekends => planning::long_weekends_path(year),
             prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
@@ -366,19 +343,17 @@ impl Pages {
                 }
             })
             .collect();
-        let names: Vec<Link> = v
+        let names: Vec<_> = v
             .catalog
             .name_days_on(date)
-            .map(|n| Link {
-                href: format!("{}?q={}", route::SEARCH_PATH, encode(&n.name)),
-                label: n.name.to_string(),
+            .map(|n| {
+                let href = format!("{}?q={}", route::SEARCH_PATH, encode(&n.name));
+                link(href, n.name.to_string())
             })
             .collect();
         let near = |d: Option<Date>| {
-            d.filter(|d| v.catalog.contains(*d)).map(|d| Link {
-                href: day_path(d),
-                label: v.date_long(d),
-            })
+            d.filter(|d| v.catalog.contains(*d))
+                .map(|d| link(day_path(d), v.date_long(d)))
         };
         let prev = date
             .naive()
@@ -409,10 +384,10 @@ impl Pages {
             off => v.catalog.status_of(date).laisvadienis,
             holidays,
             basis,
-            names => Serde(names),
-            prev => Serde(near(prev)),
-            next => Serde(near(date.succ())),
-            month => Serde(Link { href: month_path(date.year(), date.month()), label: v.month_title(date.year(), date.month()) }),
+            names,
+            prev => near(prev),
+            next => near(date.succ()),
+            month => link(month_path(date.year(), date.month()), v.month_title(date.year(), date.month())),
             api => api.to_vec(),
             school,
             school_covered,
@@ -440,10 +415,8 @@ impl Pages {
 }
 
 /// A link with its text.
-#[derive(Debug, Serialize)]
-struct Link {
-    href: String,
-    label: String,
+fn link(href: String, label: String) -> minijinja::Value {
+    context! { href, label }
 }
 
 /// The symbols of the legend.

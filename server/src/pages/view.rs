@@ -5,10 +5,10 @@ use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Confidence, Date, HolidayType, Lang, Reason, TransferKind};
 use minijinja::context;
-use serde::Serialize;
+use minijinja::value::Serde;
 
 use super::i18n::{capitalized, Texts};
-use crate::catalog::{Catalog, WorkingSummary};
+use crate::catalog::Catalog;
 use crate::name_index::{MatchKind, MonthDay, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
@@ -23,38 +23,6 @@ pub mod mark {
     pub const SHORTENED: &str = "−1";
     /// A day of the pupils' holidays (of the chosen grade, or of any grade).
     pub const SCHOOL: &str = "○";
-}
-
-/// What every page needs: the language, the labels, the links of the frame.
-#[derive(Debug, Serialize)]
-pub struct Frame {
-    pub lang: &'static str,
-    pub t: minijinja::Value,
-    pub css: String,
-    /// The query that keeps the language on internal links: `""` for lt, `?lang=en`...
-    pub q: String,
-    /// The same, to follow another parameter: `""` or `&lang=en`.
-    pub qa: String,
-    pub langs: Vec<LangLink>,
-    pub today_href: String,
-    pub version: String,
-    /// The page's path (the grade form submits to it).
-    pub path: String,
-    /// The grade chosen for the pupils' holidays (`?grade=`), if any.
-    pub grade: Option<u8>,
-    /// The chosen grade in words ("5 kl.", "grade 5"); empty without one.
-    pub grade_text: String,
-    /// The page's `<meta name="description">` (the site's, with the years served).
-    pub description: String,
-}
-
-/// A link to the same page in another language.
-#[derive(Debug, Serialize)]
-pub struct LangLink {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub href: String,
-    pub current: bool,
 }
 
 /// The language's name in itself.
@@ -92,46 +60,6 @@ pub fn day_path(date: Date) -> String {
     format!("/{:04}/{:02}/{:02}", date.year(), date.month(), date.day())
 }
 
-/// One day in a month grid.
-#[derive(Debug, Serialize)]
-pub struct Cell {
-    pub day: u32,
-    pub date: String,
-    pub href: String,
-    /// CSS classes: `weekend`, `red`, `dayoff`, `workday`, `short`, `school`, `today`.
-    pub kinds: String,
-    /// The symbols of its kinds (see [`mark`]).
-    pub marks: String,
-    /// Its kinds in words (for screen readers and the tooltip), the pupils' holidays with
-    /// their names.
-    pub label: String,
-    /// Names of its red holidays or of its declared transfer, in the page's language.
-    pub holidays: Vec<String>,
-    pub names: Vec<String>,
-}
-
-/// One week row.
-#[derive(Debug, Serialize)]
-pub struct WeekRow {
-    pub number: u8,
-    /// Monday to Sunday; `None` outside the month.
-    pub cells: Vec<Option<Cell>>,
-}
-
-/// A month as a grid.
-#[derive(Debug, Serialize)]
-pub struct MonthGrid {
-    pub title: String,
-    /// The month's name alone, capitalized (the year page).
-    pub name: String,
-    pub href: String,
-    /// The weekday column headers: `short`, `full`, `weekend`.
-    pub weekdays: Vec<minijinja::Value>,
-    pub weeks: Vec<WeekRow>,
-    /// Working time of the month (5-day week).
-    pub summary: WorkingSummary,
-}
-
 /// Builds the pages' values from one catalog, in one language, on one day.
 pub struct Viewer<'a> {
     pub catalog: &'a Catalog,
@@ -147,11 +75,12 @@ impl Viewer<'_> {
         self.texts.text(self.lang, key)
     }
 
-    /// The frame of the page at `path` (with `extra`, such as `q=...`, and the grade kept on
+    /// What every page needs (`c` in the templates): the language, the labels, the links of
+    /// the frame, for the page at `path` (with `extra`, such as `q=...`, and the grade kept on
     /// the language links), its stylesheet at `css`.
-    pub fn frame(&self, css: &str, path: &str, extra: Option<String>) -> Frame {
+    pub fn frame(&self, css: &str, path: &str, extra: Option<String>) -> minijinja::Value {
         let (lang, grade) = (self.lang, self.grade);
-        let langs = Lang::ALL
+        let langs: Vec<_> = Lang::ALL
             .iter()
             .map(|&other| {
                 let query: Vec<String> = extra
@@ -165,11 +94,11 @@ impl Viewer<'_> {
                 } else {
                     format!("{path}?{}", query.join("&"))
                 };
-                LangLink {
-                    code: other.code(),
-                    name: endonym(other),
+                context! {
+                    code => other.code(),
+                    name => endonym(other),
                     href,
-                    current: other == lang,
+                    current => other == lang,
                 }
             })
             .collect();
@@ -181,25 +110,30 @@ impl Viewer<'_> {
             ("first", &self.catalog.first().year().to_string()),
             ("last", &self.catalog.last().year().to_string()),
         ];
-        Frame {
-            lang: lang.code(),
-            t: self.texts.value(lang),
-            css: css.to_string(),
-            q: page_query(lang, grade, '?'),
-            qa: page_query(lang, grade, '&'),
+        context! {
+            lang => lang.code(),
+            t => self.texts.value(lang),
+            css,
+            // The query that keeps the language on internal links: `""` for lt, `?lang=en`...
+            q => page_query(lang, grade, '?'),
+            // The same, to follow another parameter: `""` or `&lang=en`.
+            qa => page_query(lang, grade, '&'),
             langs,
-            today_href: format!(
+            today_href => format!(
                 "{}{}",
                 today_month.as_deref().unwrap_or("/"),
                 page_query(lang, grade, '?')
             ),
-            version: self.catalog.version().to_string(),
-            path: path.to_string(),
+            version => self.catalog.version(),
+            // The grade form submits to the page's path.
+            path,
             grade,
-            grade_text: grade
+            // The chosen grade in words ("5 kl.", "grade 5"); empty without one.
+            grade_text => grade
                 .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
                 .unwrap_or_default(),
-            description: self.texts.fill(lang, "site_description", &years),
+            // The page's `<meta name="description">`.
+            description => self.texts.fill(lang, "site_description", &years),
         }
     }
 
@@ -267,82 +201,83 @@ impl Viewer<'_> {
             .collect()
     }
 
-    /// The grid of a served month, each cell with its marks, holidays and name days (the
-    /// templates choose what to show), and the month's working time.
-    pub fn month_grid(&self, year: i32, month: u32) -> MonthGrid {
+    /// The grid of a served month: its week rows (`number`, `cells` Monday to Sunday, none
+    /// outside the month), each cell with its marks, holidays and name days (the templates
+    /// choose what to show), and the month's working time (5-day week).
+    pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
-        let mut weeks: Vec<WeekRow> = Vec::new();
+        let mut weeks: Vec<(u8, Vec<Option<minijinja::Value>>)> = Vec::new();
         let mut date = Some(first);
         while let Some(day) = date.filter(|d| d.month() == month) {
             let column = day.weekday().num_days_from_monday() as usize;
             if column == 0 || weeks.is_empty() {
                 let (_, iso_week, _) = self.catalog.calendar_of(day);
-                weeks.push(WeekRow {
-                    number: iso_week,
-                    cells: (0..7).map(|_| None).collect(),
-                });
+                weeks.push((iso_week, vec![None; 7]));
             }
-            let row = weeks.last_mut().expect("a row was pushed");
-            row.cells[column] = Some(self.cell(day));
+            let (_, cells) = weeks.last_mut().expect("a row was pushed");
+            cells[column] = Some(self.cell(day));
             date = day.succ().filter(|d| self.catalog.contains(*d));
         }
         let last = Date::from_ymd(year, month, days_in_month(year, month)).expect("a real date");
-        MonthGrid {
-            title: self.month_title(year, month),
-            name: capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
-            href: month_path(year, month),
-            weekdays: (0..7)
-                .map(|i| {
-                    context! {
-                        short => self.texts.item(self.lang, "weekdays_short", i),
-                        full => self.weekday(i as u32),
-                        weekend => i >= 5,
-                    }
-                })
-                .collect(),
+        let weekdays: Vec<_> = (0..7)
+            .map(|i| {
+                context! {
+                    short => self.texts.item(self.lang, "weekdays_short", i),
+                    full => self.weekday(i as u32),
+                    weekend => i >= 5,
+                }
+            })
+            .collect();
+        let weeks: Vec<_> = weeks
+            .into_iter()
+            .map(|(number, cells)| context! { number, cells })
+            .collect();
+        context! {
+            title => self.month_title(year, month),
+            // The month's name alone, capitalized (the year page).
+            name => capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
+            href => month_path(year, month),
+            weekdays,
             weeks,
-            summary: self.catalog.working_summary(first, last, Week::Five),
+            summary => Serde(self.catalog.working_summary(first, last, Week::Five)),
         }
     }
 
-    fn cell(&self, date: Date) -> Cell {
+    /// One day in a month grid: its CSS classes (`kinds`: `weekend`, `red`, `dayoff`,
+    /// `workday`, `short`, `school`, `today`), the symbols of its kinds (see [`mark`]), its
+    /// kinds in words (`label`, for screen readers and the tooltip, the pupils' holidays
+    /// with their names), the names of its red holidays or of its declared transfer, and
+    /// its name days.
+    fn cell(&self, date: Date) -> minijinja::Value {
         let status = self.catalog.status_of(date);
         let (_, _, weekend) = self.catalog.calendar_of(date);
         let transfer = self.catalog.transfer_on(date);
         let red = self.red_names(date);
-        let mut kinds: Vec<&str> = Vec::new();
-        let mut marks: Vec<&str> = Vec::new();
-        let mut label: Vec<&str> = Vec::new();
+        // Each kind of the day: its class, its mark, its words.
+        let mut kinds: Vec<(&str, Option<&str>, &str)> = Vec::new();
         let mut holidays = red.clone();
         if weekend {
-            kinds.push("weekend");
-            label.push(self.text("weekend"));
+            kinds.push(("weekend", None, self.text("weekend")));
         }
         if !red.is_empty() {
-            kinds.push("red");
-            marks.push(mark::RED);
-            label.push(self.text("red_holiday"));
+            kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
         }
         match transfer.map(|t| t.kind) {
             Some(TransferKind::DayOff) => {
-                kinds.push("dayoff");
-                marks.push(mark::DAY_OFF);
-                label.push(self.text("declared_day_off"));
+                kinds.push(("dayoff", Some(mark::DAY_OFF), self.text("declared_day_off")))
             }
-            Some(TransferKind::WorkingDay) => {
-                kinds.push("workday");
-                marks.push(mark::WORKING);
-                label.push(self.text("declared_working_day"));
-            }
+            Some(TransferKind::WorkingDay) => kinds.push((
+                "workday",
+                Some(mark::WORKING),
+                self.text("declared_working_day"),
+            )),
             None => {}
         }
         if let Some(t) = transfer {
             holidays.push(t.name(self.lang).to_string());
         }
         if status.shorter_workday {
-            kinds.push("short");
-            marks.push(mark::SHORTENED);
-            label.push(self.text("shortened"));
+            kinds.push(("short", Some(mark::SHORTENED), self.text("shortened")));
         }
         let school: Vec<&str> = self
             .catalog
@@ -352,27 +287,28 @@ impl Viewer<'_> {
             .collect();
         let school_label = format!("{} ({})", self.text("school_holidays"), school.join(", "));
         if !school.is_empty() {
-            kinds.push("school");
-            marks.push(mark::SCHOOL);
-            label.push(&school_label);
+            kinds.push(("school", Some(mark::SCHOOL), &school_label));
         }
         if self.is_today(date) {
-            kinds.push("today");
-            label.push(self.text("today"));
+            kinds.push(("today", None, self.text("today")));
         }
-        Cell {
-            day: date.day(),
-            date: date.to_string(),
-            href: day_path(date),
-            kinds: kinds.join(" "),
-            marks: marks.join(" "),
-            label: label.join("; "),
+        let names: Vec<String> = self
+            .catalog
+            .name_days_on(date)
+            .map(|n| n.name.to_string())
+            .collect();
+        let classes: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+        let marks: Vec<&str> = kinds.iter().filter_map(|k| k.1).collect();
+        let words: Vec<&str> = kinds.iter().map(|k| k.2).collect();
+        context! {
+            day => date.day(),
+            date => date.to_string(),
+            href => day_path(date),
+            kinds => classes.join(" "),
+            marks => marks.join(" "),
+            label => words.join("; "),
             holidays,
-            names: self
-                .catalog
-                .name_days_on(date)
-                .map(|n| n.name.to_string())
-                .collect(),
+            names,
         }
     }
 
