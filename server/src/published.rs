@@ -79,6 +79,7 @@ pub enum PublishedError {
 }
 
 /// A served JSON document: its bytes and strong tag.
+#[derive(Clone)]
 struct Document {
     body: Bytes,
     etag: HeaderValue,
@@ -274,62 +275,33 @@ impl PublishedDataset {
 
     /// The document at `rest` (the path after `/data`), `None` when there is none.
     fn document(&self, rest: &str) -> Result<Option<Document>, PublishedError> {
-        if rest == "/manifest.json" {
-            return Ok(Some(Document {
-                body: self.manifest_file.body.clone(),
-                etag: self.manifest_file.etag.clone(),
-            }));
-        }
-        if rest == "/school_holidays.json" {
-            let entry = self
+        let mismatch = |reason: String| PublishedError::Mismatch {
+            path: self.dir.join(MANIFEST_FILE),
+            reason,
+        };
+        let year = year_of(rest);
+        let entry = match rest {
+            "/manifest.json" => return Ok(Some(self.manifest_file.clone())),
+            "/school_holidays.json" => self
                 .manifest
                 .files
                 .iter()
                 .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
-                .ok_or_else(|| PublishedError::Mismatch {
-                    path: self.dir.join(MANIFEST_FILE),
-                    reason: format!("{SCHOOL_HOLIDAYS_FILE} is not listed"),
-                })?;
-            return self.listed_file(entry).map(Some);
-        }
-        if rest == "/changes.json" {
-            if self.manifest.changes.path != CHANGES_FILE {
-                return Err(PublishedError::Mismatch {
-                    path: self.dir.join(MANIFEST_FILE),
-                    reason: format!("the changes entry names {}", self.manifest.changes.path),
-                });
+                .ok_or_else(|| mismatch(format!("{SCHOOL_HOLIDAYS_FILE} is not listed")))?,
+            "/changes.json" if self.manifest.changes.path != CHANGES_FILE => {
+                let reason = format!("the changes entry names {}", self.manifest.changes.path);
+                return Err(mismatch(reason));
             }
-            return self.listed_file(&self.manifest.changes).map(Some);
-        }
-        let Some(year) = year_of(rest) else {
-            return Ok(None);
-        };
-        let Some((body, sha)) = self.year_bytes(year)? else {
-            return Ok(None);
+            "/changes.json" => &self.manifest.changes,
+            _ => match year.and_then(|year| self.year_entries.get(&year)) {
+                Some(&index) => &self.manifest.files[index],
+                None => return Ok(None),
+            },
         };
         Ok(Some(Document {
-            body,
-            etag: quoted(sha),
-        }))
-    }
-
-    /// A file the manifest lists besides the years (`school_holidays.json`,
-    /// `changes.json`), with its tag.
-    fn listed_file(&self, entry: &FileEntry) -> Result<Document, PublishedError> {
-        Ok(Document {
-            body: self.file_bytes(entry, None)?,
+            body: self.file_bytes(entry, year)?,
             etag: quoted(&entry.sha256),
-        })
-    }
-
-    /// The bytes of `years/{year}.json` and their SHA-256 from the manifest, or `None` when
-    /// the dataset has no such year.
-    fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
-        let Some(&index) = self.year_entries.get(&year) else {
-            return Ok(None);
-        };
-        let entry = &self.manifest.files[index];
-        Ok(Some((self.file_bytes(entry, Some(year))?, &entry.sha256)))
+        }))
     }
 
     /// The bytes of `entry`'s file: read on first request, checked against its size and
