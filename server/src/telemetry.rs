@@ -167,13 +167,6 @@ impl BatchWriter {
             .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
     }
 
-    /// Appends complete lines to this thread's buffer, and writes the buffer out to `out`
-    /// once it holds [`WRITE_AT`] bytes.
-    #[cfg(test)]
-    fn append_or_write<W: Write>(&self, lines: &[u8], out: impl FnOnce() -> W) {
-        self.append_with_or_write(|buffer| buffer.extend_from_slice(lines), out);
-    }
-
     /// Lets `write_lines` append complete lines to this thread's buffer, and writes the
     /// buffer out to `out` once it holds [`WRITE_AT`] bytes.
     fn append_with_or_write<W: Write>(
@@ -210,12 +203,6 @@ impl BatchWriter {
         });
     }
 
-    /// Appends complete lines to this thread's buffer (see
-    /// [`BatchWriter::append_with_or_write`]).
-    fn append(&self, lines: &[u8]) {
-        self.append_with(|buffer| buffer.extend_from_slice(lines));
-    }
-
     /// Lets `write_lines` append complete lines to this thread's buffer (see
     /// [`BatchWriter::append_with_or_write`]).
     fn append_with(&self, write_lines: impl FnOnce(&mut Vec<u8>)) {
@@ -226,7 +213,7 @@ impl BatchWriter {
 impl Write for &BatchWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         // The fmt layer writes each event whole, in one call.
-        self.append(buf);
+        self.append_with(|buffer| buffer.extend_from_slice(buf));
         Ok(buf.len())
     }
 
@@ -495,7 +482,11 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..LINES {
                         let line = format!("thread {t} line {i} {}\n", "x".repeat(40));
-                        writer.append_or_write(line.as_bytes(), || Locked(sink.lock()));
+                        let line = line.as_bytes();
+                        writer.append_with_or_write(
+                            |b| b.extend_from_slice(line),
+                            || Locked(sink.lock()),
+                        );
                     }
                     // What is left is below the threshold.
                     THREAD_BUFFER.with_borrow(|slot| {
@@ -521,7 +512,8 @@ mod tests {
         let line = format!("thread 0 line 0 {}\n", "x".repeat(100));
         let mut appended = 0;
         while appended < WRITE_AT {
-            writer.append_or_write(line.as_bytes(), || Locked(sink.lock()));
+            let lines = |b: &mut Vec<u8>| b.extend_from_slice(line.as_bytes());
+            writer.append_with_or_write(lines, || Locked(sink.lock()));
             appended += line.len();
             assert!(sink.lock().is_empty() || appended >= WRITE_AT);
         }
@@ -540,7 +532,8 @@ mod tests {
                 let writer = writer.clone();
                 std::thread::spawn(move || {
                     for i in 0..100 {
-                        writer.append(format!("thread {t} line {i}\n").as_bytes());
+                        let line = format!("thread {t} line {i}\n");
+                        writer.append_with(|b| b.extend_from_slice(line.as_bytes()));
                     }
                 })
             })
