@@ -438,7 +438,8 @@ impl Catalog {
         // The names of one year: a leap year when the dataset serves one (its February 29
         // names are listed on 02-29), else its first year (where they are celebrated on
         // February 28, as the dataset says for common years).
-        let year = (first.year()..=last.year())
+        let year = catalog
+            .years()
             .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
             .unwrap_or(first.year());
         catalog.name_index = NameIndex::build(catalog.dates_of_year(year).flat_map(|date| {
@@ -477,6 +478,11 @@ impl Catalog {
     /// Last date served.
     pub fn last(&self) -> Date {
         self.last
+    }
+
+    /// The years served.
+    pub fn years(&self) -> std::ops::RangeInclusive<i32> {
+        self.first.year()..=self.last.year()
     }
 
     /// Whether `date` is served.
@@ -662,12 +668,7 @@ impl Catalog {
         let start = Date::from_ymd(year, 1, 1)
             .ok()
             .filter(|d| self.contains(*d));
-        let mut next = start;
-        std::iter::from_fn(move || {
-            let current = next?;
-            next = current.succ().filter(|d| d.year() == year);
-            Some(current)
-        })
+        std::iter::successors(start, move |d| d.succ().filter(|d| d.year() == year))
     }
 }
 

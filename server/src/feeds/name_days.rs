@@ -45,7 +45,8 @@ fn calendar_description(lang: Lang) -> &'static str {
 /// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
 /// `this_year`.
 pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> String {
-    let leap_year = (catalog.first().year()..=catalog.last().year())
+    let leap_year = catalog
+        .years()
         .filter(|&y| NaiveDate::from_ymd_opt(y, 2, 29).is_some())
         .min_by_key(|&y| (y - this_year).abs());
     let days = leap_year.into_iter().flat_map(|y| catalog.dates_of_year(y));

@@ -259,10 +259,7 @@ impl Pages {
                 "not_found.html",
                 context! {
                     title => v.texts.text(v.lang, "not_found_title"),
-                    range => v.texts.fill(v.lang, "served_range", &[
-                        ("first", &v.catalog.first().year().to_string()),
-                        ("last", &v.catalog.last().year().to_string()),
-                    ]),
+                    range => v.fill_years("served_range"),
                 },
             ),
         };
@@ -296,7 +293,6 @@ impl Pages {
 
     fn year_context(&self, v: &Viewer, year: i32) -> minijinja::Value {
         let months: Vec<_> = (1..=12).map(|m| v.month_grid(year, m)).collect();
-        let served = |y: i32| y >= v.catalog.first().year() && y <= v.catalog.last().year();
         let first = Date::from_ymd(year, 1, 1).expect("a served year");
         let last = Date::from_ymd(year, 12, 31).expect("a served year");
         let summary = v
@@ -308,8 +304,8 @@ impl Pages {
             months,
             summary => Serde(summary),
             long_weekends => planning::long_weekends_path(year),
-            prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
-            next => served(year + 1).then(|| format!("/{:04}", year + 1)),
+            prev => v.catalog.years().contains(&(year - 1)).then(|| format!("/{:04}", year - 1)),
+            next => v.catalog.years().contains(&(year + 1)).then(|| format!("/{:04}", year + 1)),
             marks => marks(),
         }
     }
@@ -432,7 +428,7 @@ fn marks() -> minijinja::Value {
 
 /// A served page, or `None` for a date outside the dataset.
 fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
-    let served_year = |y: i32| (catalog.first().year()..=catalog.last().year()).contains(&y);
+    let served_year = |y: i32| catalog.years().contains(&y);
     match page {
         Page::Home => served_year(today.year()).then_some(Page::Home),
         Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y).then_some(page),

@@ -22,7 +22,7 @@ impl Viewer<'_> {
     /// A date in words: without the year when it is in `year`.
     fn date_in(&self, date: Date, year: i32) -> String {
         if date.year() == year {
-            self.day_month(date.month(), date.day())
+            self.day_month(date.month(), &date.day().to_string())
         } else {
             self.date_long(date)
         }
@@ -32,15 +32,7 @@ impl Viewer<'_> {
     /// dates ("balandžio 25 d. – gegužės 3 d."); a year only when it is not `year`.
     fn range_in(&self, start: Date, end: Date, year: i32) -> String {
         if (start.year(), start.month()) == (year, end.month()) && end.year() == year {
-            let days = format!("{}–{}", start.day(), end.day());
-            let month_gen = self
-                .texts
-                .item(self.lang, "months_gen", start.month() as usize - 1);
-            return self.texts.fill(
-                self.lang,
-                "day_month",
-                &[("month_gen", month_gen), ("d", &days)],
-            );
+            return self.day_month(start.month(), &format!("{}–{}", start.day(), end.day()));
         }
         format!(
             "{} – {}",
@@ -62,19 +54,7 @@ impl Viewer<'_> {
         }
         groups
             .into_iter()
-            .map(|(_, month, days)| {
-                self.texts.fill(
-                    self.lang,
-                    "day_month",
-                    &[
-                        (
-                            "month_gen",
-                            self.texts.item(self.lang, "months_gen", month as usize - 1),
-                        ),
-                        ("d", &days.join(", ")),
-                    ],
-                )
-            })
+            .map(|(_, month, days)| self.day_month(month, &days.join(", ")))
             .collect::<Vec<_>>()
             .join("; ")
     }
@@ -123,7 +103,7 @@ impl Viewer<'_> {
             .collect();
         bridges.sort_by(|a, b| by_efficiency(a, b));
         let bridges: Vec<_> = bridges.into_iter().map(|p| self.row(p, year)).collect();
-        let served = |y: i32| y >= self.catalog.first().year() && y <= self.catalog.last().year();
+        let served = |y: i32| self.catalog.years().contains(&y);
         let lang = self.lang.code();
         context! {
             title => self.texts.fill(self.lang, "lw_title", &[("y", &year.to_string())]),

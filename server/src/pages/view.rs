@@ -106,10 +106,6 @@ impl Viewer<'_> {
             .ok()
             .filter(|d| self.catalog.contains(*d))
             .map(|d| month_path(d.year(), d.month()));
-        let years: [(&str, &str); 2] = [
-            ("first", &self.catalog.first().year().to_string()),
-            ("last", &self.catalog.last().year().to_string()),
-        ];
         context! {
             lang => lang.code(),
             t => self.texts.value(lang),
@@ -133,7 +129,7 @@ impl Viewer<'_> {
                 .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
                 .unwrap_or_default(),
             // The page's `<meta name="description">`.
-            description => self.texts.fill(lang, "site_description", &years),
+            description => self.fill_years("site_description"),
         }
     }
 
@@ -165,16 +161,20 @@ impl Viewer<'_> {
         )
     }
 
-    /// "birželio 24 d.", "24 June".
-    pub fn day_month(&self, month: u32, day: u32) -> String {
-        self.texts.fill(
-            self.lang,
-            "day_month",
-            &[
-                ("month_gen", self.month_gen(month)),
-                ("d", &day.to_string()),
-            ],
-        )
+    /// "birželio 24 d.", "24 June"; `days` may be several ("14–16", "28, 29").
+    pub fn day_month(&self, month: u32, days: &str) -> String {
+        let fields = [("month_gen", self.month_gen(month)), ("d", days)];
+        self.texts.fill(self.lang, "day_month", &fields)
+    }
+
+    /// The pattern `key` with the first and the last year served.
+    pub fn fill_years(&self, key: &str) -> String {
+        let years = self.catalog.years();
+        let fields: [(&str, &str); 2] = [
+            ("first", &years.start().to_string()),
+            ("last", &years.end().to_string()),
+        ];
+        self.texts.fill(self.lang, key, &fields)
     }
 
     fn month_gen(&self, month: u32) -> &str {
@@ -218,7 +218,8 @@ impl Viewer<'_> {
             cells[column] = Some(self.cell(day));
             date = day.succ().filter(|d| self.catalog.contains(*d));
         }
-        let last = Date::from_ymd(year, month, days_in_month(year, month)).expect("a real date");
+        let next_month = first.naive() + chrono::Months::new(1);
+        let last = Date::from_naive(next_month.pred_opt().expect("a real date")).expect("served");
         let weekdays: Vec<_> = (0..7)
             .map(|i| {
                 context! {
@@ -443,21 +444,8 @@ impl Viewer<'_> {
             .ok()
             .filter(|d| self.catalog.contains(*d));
         context! {
-            label => self.day_month(month, day),
+            label => self.day_month(month, &day.to_string()),
             href => date.map(day_path),
         }
     }
-}
-
-/// Number of days of a month.
-pub fn days_in_month(year: i32, month: u32) -> u32 {
-    let (next_year, next_month) = if month == 12 {
-        (year + 1, 1)
-    } else {
-        (year, month + 1)
-    };
-    NaiveDate::from_ymd_opt(next_year, next_month, 1)
-        .and_then(|d| d.pred_opt())
-        .map(|d| d.day())
-        .unwrap_or(31)
 }
