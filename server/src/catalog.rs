@@ -106,18 +106,15 @@ pub struct HolidayRecord {
 }
 
 impl HolidayRecord {
-    /// The stable id of the source record.
     pub fn id(&self) -> &str {
         &self.id
     }
 
-    /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
         &self.names[lang as usize]
     }
 }
 
-/// A name celebrated on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NameDayRecord {
     pub name: Box<str>,
@@ -135,7 +132,6 @@ pub struct TransferRecord {
 }
 
 impl TransferRecord {
-    /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
         &self.names[lang as usize]
     }
@@ -204,7 +200,6 @@ pub struct Catalog {
     school_holidays: SchoolHolidaysFile,
 }
 
-/// Interns values, handing out dense indices.
 struct Interner<T: std::hash::Hash + Eq + Clone> {
     index: HashMap<T, u32>,
     values: Vec<T>,
@@ -395,7 +390,7 @@ impl Catalog {
                     year_offsets.push(year_buf.len() as u32);
                     write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
                     days.push(info);
-                    working.push(&day);
+                    working.push(WorkingDay::of(&day));
                 }
                 Err(reason) => problem = Some(inconsistent(day.date, reason)),
             }
@@ -409,6 +404,7 @@ impl Catalog {
         // `read_database` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
 
+        let year_count = (last.year() - first.year() + 1) as usize;
         let version = manifest.dataset_version.clone();
         poem::http::HeaderValue::from_str(&version)
             .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
@@ -427,12 +423,12 @@ impl Catalog {
             holiday_lists: tables.holiday_lists.values,
             names: tables.names.values,
             name_day_lists: tables.name_day_lists.values,
-            working: working.finish(),
+            working: working.finish(year_count),
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
             answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
-            planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
+            planning: planning::Planning::new(year_count),
             school_holidays: dir.read_school_holidays()?,
         };
         // The names of one year: a leap year when the dataset serves one (its February 29
@@ -450,17 +446,14 @@ impl Catalog {
         Ok(catalog)
     }
 
-    /// The pupils' holidays and the school years they are known for.
     pub fn school_holidays(&self) -> &SchoolHolidaysFile {
         &self.school_holidays
     }
 
-    /// The dataset version (`X-Dataset-Version`).
     pub fn version(&self) -> &str {
         &self.version
     }
 
-    /// The version as a header value.
     pub fn version_header(&self) -> &poem::http::HeaderValue {
         &self.version_header
     }
@@ -470,22 +463,18 @@ impl Catalog {
         &self.etag_tag
     }
 
-    /// First date served.
     pub fn first(&self) -> Date {
         self.first
     }
 
-    /// Last date served.
     pub fn last(&self) -> Date {
         self.last
     }
 
-    /// The years served.
     pub fn years(&self) -> std::ops::RangeInclusive<i32> {
         self.first.year()..=self.last.year()
     }
 
-    /// Whether `date` is served.
     pub fn contains(&self, date: Date) -> bool {
         self.first <= date && date <= self.last
     }
@@ -570,7 +559,6 @@ impl Catalog {
             .map(|&i| &self.holidays[i as usize])
     }
 
-    /// The name days of `date`.
     pub fn name_days_on(&self, date: Date) -> impl Iterator<Item = &NameDayRecord> + '_ {
         let info = self.info(date);
         self.name_day_lists[info.name_days as usize]
@@ -598,7 +586,6 @@ impl Catalog {
         }
     }
 
-    /// The transfer declared for `date`, if any.
     pub fn transfer_on(&self, date: Date) -> Option<&TransferRecord> {
         let i = self
             .transfers
@@ -658,7 +645,6 @@ impl Catalog {
         i.checked_sub(1).map_or(&[], |i| &self.eve_bases[i].1)
     }
 
-    /// Every name of the dataset with its days, for the name search.
     pub fn name_index(&self) -> &NameIndex {
         &self.name_index
     }
@@ -712,7 +698,6 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
     let _ = write!(out, "\",\"count\":{count},\"days\":[");
 }
 
-/// The end of a `/days` body.
 const DAYS_TAIL: &[u8] = b"]}";
 
 /// One `/days` entry (docs/api.md, `/days`).
@@ -728,7 +713,6 @@ fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names:
     out.push(b'}');
 }
 
-/// `true` or `false`.
 fn bool_json(value: bool) -> &'static [u8] {
     if value {
         b"true"

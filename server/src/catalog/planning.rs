@@ -42,7 +42,6 @@ pub enum DayOffCause<'a> {
 }
 
 impl<'a> DayOffCause<'a> {
-    /// Its name in `lang`.
     pub fn name(self, lang: Lang) -> &'a str {
         match self {
             DayOffCause::Holiday(h) => h.name(lang),
@@ -68,7 +67,6 @@ impl Period {
         (self.start.days_until(self.end) + 1) as u32
     }
 
-    /// Number of leave days.
     pub fn leave_day_count(&self) -> usize {
         self.leave_days.len()
     }
@@ -90,7 +88,6 @@ struct HolidayDates {
 }
 
 impl Planning {
-    /// Empty tables for a catalog of `years` years.
     pub fn new(years: usize) -> Planning {
         Planning {
             dates: OnceLock::new(),
@@ -179,13 +176,11 @@ impl Catalog {
         })
     }
 
-    /// The date at day position `i`.
     fn date_at(&self, i: usize) -> Date {
         Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
             .expect("a position inside the served range")
     }
 
-    /// The declared extra day off on `date`, if any.
     fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
         self.transfer_on(date)
             .filter(|t| t.kind == TransferKind::DayOff)

@@ -31,7 +31,6 @@ pub struct WorkingSummary {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkingDay(u16);
 
-/// Bits of [`WorkingDay`].
 mod bit {
     /// Hours in the 5-day week: bits 0..4.
     pub const HOURS_5_SHIFT: u16 = 0;
@@ -45,7 +44,7 @@ mod bit {
 }
 
 impl WorkingDay {
-    fn of(day: &Day) -> WorkingDay {
+    pub(super) fn of(day: &Day) -> WorkingDay {
         let mut bits = u16::from(day.working_hours_5 & 0xF) << bit::HOURS_5_SHIFT
             | u16::from(day.working_hours_6 & 0xF) << bit::HOURS_6_SHIFT;
         if day.shorter_workday {
@@ -69,12 +68,10 @@ impl WorkingDay {
         u32::from((self.0 >> shift) & bit::HOURS_MASK)
     }
 
-    /// Whether the date is a working day in `week`.
     pub fn is_working(self, week: Week) -> bool {
         self.hours(week) > 0
     }
 
-    /// Whether the eve rule shortens the date in `week`.
     pub fn is_shortened(self, week: Week) -> bool {
         let flag = match week {
             Week::Five => bit::SHORTENED_5,
@@ -141,12 +138,9 @@ pub struct WorkingIndexBuilder {
     days: Vec<WorkingDay>,
     five: Vec<Tally>,
     six: Vec<Tally>,
-    /// The years seen, by the days fed (January 1 starts one).
-    years: usize,
 }
 
 impl WorkingIndexBuilder {
-    /// A builder for `capacity` days.
     pub fn with_capacity(capacity: usize) -> WorkingIndexBuilder {
         let mut five = Vec::with_capacity(capacity + 1);
         let mut six = Vec::with_capacity(capacity + 1);
@@ -156,16 +150,11 @@ impl WorkingIndexBuilder {
             days: Vec::with_capacity(capacity),
             five,
             six,
-            years: 0,
         }
     }
 
-    /// Adds the next day of the range (which starts on a January 1).
-    pub fn push(&mut self, day: &Day) {
-        if self.days.is_empty() || (day.date.month() == 1 && day.date.day() == 1) {
-            self.years += 1;
-        }
-        let facts = WorkingDay::of(day);
+    /// Adds the facts of the next day of the range.
+    pub fn push(&mut self, facts: WorkingDay) {
         self.days.push(facts);
         let add = |tallies: &mut Vec<Tally>, week| {
             let last = *tallies.last().expect("starts with a zero tally");
@@ -175,13 +164,13 @@ impl WorkingIndexBuilder {
         add(&mut self.six, Week::Six);
     }
 
-    /// The index of the days pushed.
-    pub fn finish(self) -> WorkingIndex {
+    /// The index of the days pushed, those of `years` whole years.
+    pub fn finish(self, years: usize) -> WorkingIndex {
         WorkingIndex {
             days: self.days.into_boxed_slice(),
             five: self.five.into_boxed_slice(),
             six: self.six.into_boxed_slice(),
-            year_bodies: (0..2 * self.years).map(|_| OnceLock::new()).collect(),
+            year_bodies: (0..2 * years).map(|_| OnceLock::new()).collect(),
         }
     }
 }
@@ -269,7 +258,6 @@ impl Catalog {
             .clone()
     }
 
-    /// The working-time facts of a served `date`.
     pub fn working_day(&self, date: Date) -> WorkingDay {
         self.working.days[self.working_position(date)]
     }
@@ -294,17 +282,11 @@ mod tests {
     fn index(hours: &[u8]) -> WorkingIndex {
         let mut builder = WorkingIndexBuilder::with_capacity(hours.len());
         for &h in hours {
-            let facts = WorkingDay(u16::from(h) | if h == 7 { bit::SHORTENED_5 } else { 0 });
-            builder.days.push(facts);
-            for (tallies, week) in [
-                (&mut builder.five, Week::Five),
-                (&mut builder.six, Week::Six),
-            ] {
-                let last = *tallies.last().unwrap();
-                tallies.push(Tally(last.0 + Tally::of(facts, week).0));
-            }
+            builder.push(WorkingDay(
+                u16::from(h) | if h == 7 { bit::SHORTENED_5 } else { 0 },
+            ));
         }
-        builder.finish()
+        builder.finish(0)
     }
 
     #[test]
