@@ -25,7 +25,6 @@ pub struct DataHandle {
     current: ArcSwap<Catalog>,
     /// Serialises reloads, so two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
-    /// When the dataset in service was loaded, and the reloads' results.
     reload_metrics: ReloadMetrics,
     /// The answers cache of every catalog loaded here (one cache in service at a time).
     answers_metrics: CacheMetrics,
@@ -62,12 +61,10 @@ impl DataHandle {
         &self.answers_metrics
     }
 
-    /// When the dataset in service was loaded, and the reloads' results.
     pub fn reload_metrics(&self) -> &ReloadMetrics {
         &self.reload_metrics
     }
 
-    /// Where the dataset is read from: an output root, or a dataset directory.
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -99,7 +96,6 @@ impl DataHandle {
     }
 }
 
-/// Now, in Unix seconds.
 fn unix_now() -> i64 {
     chrono::Utc::now().timestamp()
 }

@@ -35,20 +35,16 @@ struct MonthDayText(
     #[schemars(regex(pattern = r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"))] String,
 );
 
-/// Most matches one search returns.
 pub const MAX_MATCHES: usize = 50;
 
 /// A day of the year, month and day (the name-day calendar repeats every year).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MonthDay {
-    /// 1-12.
     pub month: u8,
-    /// 1-31.
     pub day: u8,
 }
 
 impl std::fmt::Display for MonthDay {
-    /// `MM-DD`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:02}-{:02}", self.month, self.day)
     }
@@ -149,16 +145,6 @@ impl NameIndex {
             starts,
             json,
         }
-    }
-
-    /// Number of distinct names.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the dataset has no names.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The names matching `query` (folded here): exact matches first, then names that start

@@ -26,7 +26,6 @@ use crate::http::caching;
 use crate::http::errors::{self, ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::metrics::CacheMetrics;
 
-/// Where the published files are served.
 pub const PREFIX: &str = "/data";
 
 /// `Cache-Control` of the published files: a dataset changes at most daily.
@@ -35,7 +34,6 @@ pub const CACHE_CONTROL: &str = "public, max-age=86400";
 /// Bytes of year files kept in memory (about 20 years of 185 KB).
 pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 
-/// The media type of a JSON Schema.
 pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 
 /// The directory of the schemas under [`PREFIX`].
@@ -61,13 +59,11 @@ pub enum PublishedError {
     /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
     Missing { root: PathBuf, version: String },
-    /// A file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// The manifest does not parse.
     #[error("manifest {path} does not parse: {source}")]
     BadManifest {
         path: PathBuf,
@@ -120,7 +116,6 @@ impl Published {
         }
     }
 
-    /// The files of the dataset `catalog` was loaded from.
     fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
         if let Some(dataset) = self
             .current
@@ -199,7 +194,6 @@ fn year_of(rest: &str) -> Option<i32> {
     digits.parse().ok()
 }
 
-/// A 200 (or 304) of `document`.
 fn serve(req: &Request, document: &Document, content_type: &'static str) -> Response {
     caching::fixed(
         req.headers(),
@@ -210,7 +204,6 @@ fn serve(req: &Request, document: &Document, content_type: &'static str) -> Resp
     )
 }
 
-/// The published files of one dataset version.
 pub struct PublishedDataset {
     version: String,
     dir: PathBuf,

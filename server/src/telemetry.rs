@@ -92,7 +92,6 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
 /// written to it directly (see [`access`]).
 static PLAIN_TEXT_ACCESS: OnceLock<BatchWriter> = OnceLock::new();
 
-/// How often pending log lines are written out.
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
 /// Pending bytes at which a thread writes its buffer out itself: small enough to stay in
@@ -115,12 +114,10 @@ struct BatchShared {
     stop: AtomicBool,
 }
 
-/// One thread's pending lines.
 type ThreadBuffer = Arc<Mutex<Vec<u8>>>;
 
 /// What a thread keeps to log through one writer.
 struct ThreadSlot {
-    /// The writer the buffer belongs to.
     owner: Weak<BatchShared>,
     /// The pending lines, shared with the flusher.
     buffer: ThreadBuffer,
@@ -135,12 +132,10 @@ thread_local! {
 }
 
 impl BatchWriter {
-    /// Writes every pending line to stdout.
     fn write_out(&self) {
         self.write_out_to(&mut std::io::stdout().lock());
     }
 
-    /// Writes every pending line to `out`.
     fn write_out_to(&self, out: &mut impl Write) {
         let buffers = self.shared.buffers.lock().clone();
         for buffer in &buffers {
@@ -276,7 +271,6 @@ struct AccessLine<'a> {
 }
 
 impl AccessLine<'_> {
-    /// As a `tracing` event.
     fn emit(&self) {
         tracing::info!(
             target: "access",

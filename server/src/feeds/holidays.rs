@@ -12,7 +12,6 @@ use super::params::{HolidayFeedRequest, Scope};
 use super::UID_DOMAIN;
 use crate::catalog::{Catalog, HolidayRecord};
 
-/// The calendar's name in `lang`.
 fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
     match (scope, lang) {
         (Scope::Red, Lang::Lt) => "Lietuvos šventės ir poilsio dienos",
@@ -26,7 +25,6 @@ fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
     }
 }
 
-/// The calendar's description in `lang`.
 fn calendar_description(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Iš kalendorius duomenų rinkinio; atnaujinama kasdien.",
@@ -36,7 +34,6 @@ fn calendar_description(lang: Lang) -> &'static str {
     }
 }
 
-/// The summary of a shortened working day in `lang`.
 pub fn shortened_summary(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Sutrumpinta darbo diena",
@@ -63,7 +60,6 @@ pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> St
     ics::calendar(name, calendar_description(lang), stamp, 64 * 1024, events)
 }
 
-/// The events of one served date.
 fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
     let lang = request.lang;
     let day = date.naive();

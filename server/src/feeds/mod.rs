@@ -27,13 +27,10 @@ use params::FeedRequest;
 /// 1 MB). A feed larger than a quarter of it is served without being kept.
 pub const CACHE_BUDGET: usize = 4 << 20;
 
-/// The `Content-Type` of a feed.
 pub const CONTENT_TYPE: &str = "text/calendar; charset=utf-8";
 
-/// `PRODID` of every feed.
 pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
 
-/// A built feed.
 pub struct Feed {
     pub body: Bytes,
     /// Strong tag: 16 hex digits of the body's SHA-256.
@@ -54,7 +51,6 @@ impl Weighed for Feed {
     }
 }
 
-/// The feeds built so far.
 pub struct Feeds {
     cache: ByteCache<FeedKey, Arc<Feed>>,
 }
@@ -89,7 +85,6 @@ impl Feeds {
     }
 }
 
-/// The calendar text of `request`.
 fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String {
     // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's bytes
     // (and its ETag) depend only on its key, on every server.

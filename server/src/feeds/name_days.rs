@@ -13,7 +13,6 @@ use crate::catalog::Catalog;
 /// The year every event starts from (a leap year, so February 29 exists).
 pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
 
-/// The calendar's name in `lang`.
 fn calendar_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Vardadieniai",

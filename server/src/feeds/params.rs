@@ -39,7 +39,6 @@ pub struct HolidayFeedRequest {
     pub years: RangeInclusive<i32>,
 }
 
-/// A valid feed request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FeedRequest {
     Holidays(HolidayFeedRequest),

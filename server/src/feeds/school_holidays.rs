@@ -9,7 +9,6 @@ use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
 
-/// The calendar's name in `lang`.
 fn calendar_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Mokinių atostogos",

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use kalendorius_dataset::Lang;
 use serde::Deserialize;
 
-/// The translations, embedded at build time.
 const SOURCE: &str = include_str!("i18n.toml");
 
 /// One label: a text (possibly a pattern with `{fields}`) or a list (months, weekdays).
@@ -29,7 +28,6 @@ pub enum TextsError {
     MissingLanguage(&'static str),
 }
 
-/// The labels of every language.
 #[derive(Debug)]
 pub struct Texts {
     tables: [BTreeMap<String, Label>; 4],
@@ -37,7 +35,6 @@ pub struct Texts {
 }
 
 impl Texts {
-    /// Parses the embedded file.
     pub fn load() -> Result<Texts, TextsError> {
         let mut all: BTreeMap<String, BTreeMap<String, Label>> = toml::from_str(SOURCE)?;
         let mut take = |lang: Lang| {
@@ -68,7 +65,6 @@ impl Texts {
         }
     }
 
-    /// Item `i` of the list `key` in `lang`.
     pub fn item(&self, lang: Lang, key: &str, i: usize) -> &str {
         match self.tables[lang as usize].get(key) {
             Some(Label::List(items)) => items.get(i).map(String::as_str).unwrap_or(""),

@@ -35,10 +35,8 @@ use poem::IntoResponse;
 
 pub use self::route::is_page_path;
 
-/// `Content-Type` of the pages.
 pub const HTML: &str = "text/html; charset=utf-8";
 
-/// `Content-Type` of the stylesheet.
 const CSS: &str = "text/css; charset=utf-8";
 
 /// `Cache-Control` of a page that shows today (its mark, or the current month).
@@ -54,13 +52,11 @@ pub const CACHE_BUDGET: usize = 8 << 20;
 /// `Cache-Control` of the icon: its URL is fixed, so a week, then revalidated by its ETag.
 pub const FAVICON_CACHE: &str = "public, max-age=604800";
 
-/// `Content-Type` of the icon.
 const ICON: &str = "image/x-icon";
 
 /// The icon (32 by 32 pixels, one PNG image in an ICO file), embedded at build time.
 const FAVICON: &[u8] = include_bytes!("templates/favicon.ico");
 
-/// The templates, by name, embedded at build time.
 const TEMPLATES: [(&str, &str); 8] = [
     ("base.html", include_str!("templates/base.html")),
     ("macros.html", include_str!("templates/macros.html")),
@@ -75,19 +71,16 @@ const TEMPLATES: [(&str, &str); 8] = [
     ),
 ];
 
-/// The stylesheet, embedded at build time.
 const STYLE: &str = include_str!("templates/style.css");
 
 /// Why the pages cannot be set up (a bug in an embedded file, caught by the unit tests).
 #[derive(Debug, thiserror::Error)]
 pub enum PagesError {
-    /// A template does not compile.
     #[error("template {name}: {source}")]
     Template {
         name: &'static str,
         source: minijinja::Error,
     },
-    /// The translations do not parse.
     #[error(transparent)]
     Texts(#[from] i18n::TextsError),
 }
@@ -125,7 +118,6 @@ impl Pages {
         })
     }
 
-    /// The stylesheet's path (with its content hash).
     pub fn style_path(&self) -> &str {
         &self.style_path
     }
@@ -410,12 +402,10 @@ impl Pages {
     }
 }
 
-/// A link with its text.
 fn link(href: String, label: String) -> minijinja::Value {
     context! { href, label }
 }
 
-/// The symbols of the legend.
 fn marks() -> minijinja::Value {
     context! {
         red => view::mark::RED,
@@ -469,7 +459,6 @@ impl PageQuery {
     }
 }
 
-/// `text` percent-encoded for a query value.
 fn encode(text: &str) -> Cow<'_, str> {
     form_urlencoded::byte_serialize(text.as_bytes())
         .collect::<String>()

@@ -13,7 +13,6 @@ use crate::catalog::{HolidayScope, Period};
 /// The most leave days of a bridge the page lists.
 pub const PAGE_MAX_LEAVE_DAYS: usize = 4;
 
-/// `/{YYYY}/ilgieji-savaitgaliai`.
 pub fn long_weekends_path(year: i32) -> String {
     format!("/{year:04}/{LONG_WEEKENDS}")
 }
@@ -59,7 +58,6 @@ impl Viewer<'_> {
             .join("; ")
     }
 
-    /// A period as the page shows it.
     fn row(&self, p: &Period, year: i32) -> minijinja::Value {
         let leave = p.leave_day_count();
         let holidays: Vec<String> = p

@@ -7,7 +7,6 @@ use kalendorius_dataset::Date;
 /// probes and the metrics keep their JSON answers (and their JSON 404s).
 const NOT_PAGES: [&str; 6] = ["/api", "/data", "/docs", "/health", "/ready", "/metrics"];
 
-/// The path of the search page.
 pub const SEARCH_PATH: &str = "/vardai";
 
 /// The last part of the path of a year's long weekends.
@@ -19,7 +18,6 @@ pub const STYLE_PREFIX: &str = "/static/style.";
 /// The site's icon, where browsers ask for it unprompted.
 pub const FAVICON_PATH: &str = "/favicon.ico";
 
-/// A page the server renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {
     Home,

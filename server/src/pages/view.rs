@@ -13,19 +13,14 @@ use crate::name_index::{MatchKind, MonthDay, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
 pub mod mark {
-    /// A red holiday.
     pub const RED: &str = "★";
-    /// A declared extra day off.
     pub const DAY_OFF: &str = "◆";
-    /// A weekend day declared a working day.
     pub const WORKING: &str = "▲";
-    /// A working day one hour shorter.
     pub const SHORTENED: &str = "−1";
     /// A day of the pupils' holidays (of the chosen grade, or of any grade).
     pub const SCHOOL: &str = "○";
 }
 
-/// The language's name in itself.
 fn endonym(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Lietuvių",
@@ -50,12 +45,10 @@ pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
     }
 }
 
-/// `/YYYY/MM` of a month.
 pub fn month_path(year: i32, month: u32) -> String {
     format!("/{year:04}/{month:02}")
 }
 
-/// `/YYYY/MM/DD` of a date.
 pub fn day_path(date: Date) -> String {
     format!("/{:04}/{:02}/{:02}", date.year(), date.month(), date.day())
 }
@@ -187,7 +180,6 @@ impl Viewer<'_> {
             .item(self.lang, "weekdays", monday_based as usize)
     }
 
-    /// Whether `date` is today.
     pub fn is_today(&self, date: Date) -> bool {
         date.naive() == self.today
     }
@@ -396,7 +388,6 @@ impl Viewer<'_> {
         Some(self.text(key).to_string())
     }
 
-    /// The label of a holiday type.
     pub fn type_label(&self, kind: HolidayType) -> &str {
         self.text(match kind {
             HolidayType::Public => "type_public",

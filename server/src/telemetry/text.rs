@@ -16,7 +16,6 @@ use tracing_subscriber::fmt::format::{FormatEvent, FormatFields, Writer};
 use tracing_subscriber::fmt::FmtContext;
 use tracing_subscriber::registry::LookupSpan;
 
-/// The event formatter (see the module documentation).
 pub struct PlainText;
 
 impl<S, N> FormatEvent<S, N> for PlainText
@@ -68,7 +67,6 @@ pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fm
     write_quoted(out, value)
 }
 
-/// Writes ` name=value`.
 pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
     write_name(out, name)?;
     out.write_str(itoa::Buffer::new().format(value))
@@ -128,7 +126,6 @@ fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     std::str::from_utf8(buf).expect("digits and separators")
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.` of `now`.
 fn second_prefix(now: DateTime<Utc>) -> [u8; 20] {
     let (date, time) = (now.date_naive(), now.time());
     let mut prefix = *b"0000-00-00T00:00:00.";
