@@ -7,6 +7,8 @@
 //! entry's object of the API answer is written once here too, so an answer is a few copies. The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`],
 //! so they list the same names in the same order.
 
+use std::collections::BTreeMap;
+
 use kalendorius_dataset::names::fold;
 use kalendorius_dataset::Date;
 use serde_json::value::RawValue;
@@ -93,33 +95,28 @@ impl NameIndex {
     pub fn build<'a>(
         name_days: impl IntoIterator<Item = (Date, &'a str, &'static str)>,
     ) -> NameIndex {
-        let mut entries: Vec<NameEntry> = Vec::new();
-        let mut by_name: std::collections::HashMap<(&str, &str), usize> = Default::default();
-        let mut dates: Vec<Vec<MonthDay>> = Vec::new();
+        // Keyed so that the entries come out sorted.
+        let mut by_name: BTreeMap<(String, &str, &str), Vec<MonthDay>> = BTreeMap::new();
         for (date, name, gender) in name_days {
             let day = MonthDay {
                 month: date.month() as u8,
                 day: date.day() as u8,
             };
-            let slot = *by_name.entry((name, gender)).or_insert_with(|| {
-                entries.push(NameEntry {
-                    folded: fold(name).into(),
-                    name: name.into(),
-                    gender,
-                    dates: Box::new([]),
-                });
-                dates.push(Vec::new());
-                entries.len() - 1
-            });
+            let dates = by_name.entry((fold(name), name, gender)).or_default();
             // Days come in calendar order; a name listed twice on a day counts once.
-            if dates[slot].last() != Some(&day) {
-                dates[slot].push(day);
+            if dates.last() != Some(&day) {
+                dates.push(day);
             }
         }
-        for (entry, days) in entries.iter_mut().zip(dates) {
-            entry.dates = days.into_boxed_slice();
-        }
-        entries.sort_by(|a, b| (&a.folded, &a.name, a.gender).cmp(&(&b.folded, &b.name, b.gender)));
+        let entries = by_name
+            .into_iter()
+            .map(|((folded, name, gender), dates)| NameEntry {
+                folded: folded.into(),
+                name: name.into(),
+                gender,
+                dates: dates.into(),
+            })
+            .collect();
         NameIndex::from_sorted(entries)
     }
 

@@ -133,10 +133,14 @@ impl Pages {
         let path = req.uri().path();
         let query = PageQuery::parse(req.uri().query());
         let page = route::parse(path, &self.style_path);
-        match page {
-            Some(Page::Style) => return self.stylesheet(req),
-            Some(Page::Favicon) => return self.favicon(req),
-            _ => {}
+        let asset = match page {
+            Some(Page::Style) => Some((STYLE.as_bytes(), &self.style_etag, STYLE_CACHE, CSS)),
+            Some(Page::Favicon) => Some((FAVICON, &self.favicon_etag, FAVICON_CACHE, ICON)),
+            _ => None,
+        };
+        if let Some((body, etag, cache_control, content_type)) = asset {
+            let body = Bytes::from_static(body);
+            return caching::fixed(req.headers(), etag, cache_control, content_type, body);
         }
         let (lang, grade) = (query.lang, query.grade);
         let page = page.and_then(|p| resolve(p, catalog, today));
@@ -210,16 +214,6 @@ impl Pages {
             resp = resp.header(header::CACHE_CONTROL, cache_control);
         }
         resp.body(body)
-    }
-
-    fn stylesheet(&self, req: &Request) -> Response {
-        let body = Bytes::from_static(STYLE.as_bytes());
-        caching::fixed(req.headers(), &self.style_etag, STYLE_CACHE, CSS, body)
-    }
-
-    fn favicon(&self, req: &Request) -> Response {
-        let body = Bytes::from_static(FAVICON);
-        caching::fixed(req.headers(), &self.favicon_etag, FAVICON_CACHE, ICON, body)
     }
 
     /// Renders `page` (`None`: the 404 page).
@@ -303,11 +297,7 @@ impl Pages {
     }
 
     fn day_context(&self, v: &Viewer, date: Date) -> minijinja::Value {
-        let weekday = v.texts.item(
-            v.lang,
-            "weekdays",
-            date.weekday().num_days_from_monday() as usize,
-        );
+        let weekday = v.weekday(date.weekday().num_days_from_monday());
         let holidays: Vec<_> = v
             .catalog
             .holidays_on(date)

@@ -175,7 +175,7 @@ impl Viewer<'_> {
     }
 
     /// The weekday's name (0 = Monday).
-    fn weekday(&self, monday_based: u32) -> &str {
+    pub fn weekday(&self, monday_based: u32) -> &str {
         self.texts
             .item(self.lang, "weekdays", monday_based as usize)
     }
@@ -311,48 +311,29 @@ impl Viewer<'_> {
         let transfer = self.catalog.transfer_on(date);
         let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
         let weekday = self.weekday(date.weekday().num_days_from_monday());
-        let mut out = Vec::new();
+        let fill = |key, field, value: &str| self.texts.fill(self.lang, key, &[(field, value)]);
         if status.laisvadienis {
             let red = self.red_names(date);
-            out.push(match status.reason {
-                Some(Reason::PublicHoliday) if !red.is_empty() => self.texts.fill(
-                    self.lang,
-                    "status_off_holiday",
-                    &[("names", &red.join(", "))],
-                ),
-                Some(Reason::PublicHoliday) => {
-                    self.texts
-                        .fill(self.lang, "status_off_declared", &[("name", transfer_name)])
+            return vec![match status.reason {
+                Some(Reason::PublicHoliday) if !red.is_empty() => {
+                    fill("status_off_holiday", "names", &red.join(", "))
                 }
-                _ => self
-                    .texts
-                    .fill(self.lang, "status_off_weekend", &[("weekday", weekday)]),
-            });
-            return out;
+                Some(Reason::PublicHoliday) => fill("status_off_declared", "name", transfer_name),
+                _ => fill("status_off_weekend", "weekday", weekday),
+            }];
         }
         let hours = self
             .catalog
             .working_summary(date, date, Week::Five)
             .working_hours;
-        out.push(self.texts.fill(
-            self.lang,
-            "status_working",
-            &[("hours", &hours.to_string())],
-        ));
+        let mut out = vec![fill("status_working", "hours", &hours.to_string())];
         if transfer.map(|t| t.kind) == Some(TransferKind::WorkingDay) {
-            out.push(self.texts.fill(
-                self.lang,
-                "note_declared_working",
-                &[("name", transfer_name)],
-            ));
+            out.push(fill("note_declared_working", "name", transfer_name));
         }
         if status.shorter_workday {
             let next = date.succ().filter(|d| self.catalog.contains(*d));
             let names = next.map(|d| self.red_names(d)).unwrap_or_default();
-            out.push(
-                self.texts
-                    .fill(self.lang, "note_shortened", &[("names", &names.join(", "))]),
-            );
+            out.push(fill("note_shortened", "names", &names.join(", ")));
         }
         out
     }
