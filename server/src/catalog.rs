@@ -93,7 +93,7 @@ impl DayInfo {
 pub struct HolidayRecord {
     /// Stable id of the source record (`kalendorius_dataset::Holiday::id`): the same across
     /// dataset versions, so the feeds build their event UIDs from it.
-    id: Box<str>,
+    pub id: Box<str>,
     pub kind: HolidayType,
     /// Non-working under the law in force on that date.
     pub is_red: bool,
@@ -106,10 +106,6 @@ pub struct HolidayRecord {
 }
 
 impl HolidayRecord {
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
     pub fn name(&self, lang: Lang) -> &str {
         &self.names[lang as usize]
     }
@@ -604,7 +600,14 @@ impl Catalog {
             all.extend(t.basis.iter());
         }
         if self.status_of(date).shorter_workday {
-            all.extend(self.eve_basis(date));
+            // The eve rule's provisions of the nearest shortened day on or before it (they
+            // change only between periods of the rule).
+            let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
+            all.extend(
+                i.checked_sub(1)
+                    .into_iter()
+                    .flat_map(|i| &*self.eve_bases[i].1),
+            );
         }
         // Two holidays on one date may rest on the same provision (a day has a few bases).
         let mut bases: Vec<&Basis> = Vec::with_capacity(all.len());
@@ -636,13 +639,6 @@ impl Catalog {
             self.answers.insert(key, body.clone());
         }
         body
-    }
-
-    /// The eve rule's provisions for a date shortened in either week: those of the nearest
-    /// shortened day on or before it (they change only between periods of the rule).
-    fn eve_basis(&self, date: Date) -> &[Basis] {
-        let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
-        i.checked_sub(1).map_or(&[], |i| &self.eve_bases[i].1)
     }
 
     pub fn name_index(&self) -> &NameIndex {

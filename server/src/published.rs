@@ -317,28 +317,22 @@ impl PublishedDataset {
                 source,
             },
         })?;
-        check_entry(&path, &bytes, entry)?;
+        let sha = kalendorius_dataset::digest::sha256_hex(&bytes);
+        if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
+            return Err(PublishedError::Mismatch {
+                reason: format!(
+                    "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
+                    bytes.len(),
+                    entry.bytes,
+                    entry.sha256
+                ),
+                path,
+            });
+        }
         let bytes = Bytes::from(bytes);
         self.files.insert(entry.path.clone(), bytes.clone());
         Ok(bytes)
     }
-}
-
-/// The bytes of the file at `path` match its manifest `entry` (size and SHA-256).
-fn check_entry(path: &Path, bytes: &[u8], entry: &FileEntry) -> Result<(), PublishedError> {
-    let sha = kalendorius_dataset::digest::sha256_hex(bytes);
-    if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
-        return Err(PublishedError::Mismatch {
-            path: path.to_path_buf(),
-            reason: format!(
-                "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
-                bytes.len(),
-                entry.bytes,
-                entry.sha256
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// `"<text>"`, a strong tag.

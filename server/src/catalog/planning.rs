@@ -221,9 +221,16 @@ impl Catalog {
             .map(|&p| self.date_at(p as usize))
     }
 
-    fn year_plan(&self, year: i32) -> &[Period] {
+    /// The periods (long weekends and bridges) that start in a served `year`, with at most
+    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave
+    /// days.
+    pub fn long_weekends(
+        &self,
+        year: i32,
+        max_leave_days: usize,
+    ) -> impl Iterator<Item = &Period> + '_ {
         let slot = (year - self.first.year()) as usize;
-        self.planning.years[slot].get_or_init(|| {
+        let periods = self.planning.years[slot].get_or_init(|| {
             let len = self.days.len();
             let first = self
                 .first
@@ -247,19 +254,9 @@ impl Catalog {
                         .map(|i| self.date_at(i))
                         .collect(),
                 })
-                .collect()
-        })
-    }
-
-    /// The periods (long weekends and bridges) that start in a served `year`, with at most
-    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave
-    /// days.
-    pub fn long_weekends(
-        &self,
-        year: i32,
-        max_leave_days: usize,
-    ) -> impl Iterator<Item = &Period> + '_ {
-        self.year_plan(year)
+                .collect::<Box<[Period]>>()
+        });
+        periods
             .iter()
             .filter(move |p| p.leave_day_count() <= max_leave_days)
     }

@@ -120,14 +120,24 @@ impl Tally {
     }
 }
 
+/// The week forms, in the order of the per-form tables.
+const WEEKS: [Week; 2] = [Week::Five, Week::Six];
+
+/// The index of `week` in [`WEEKS`].
+fn form(week: Week) -> usize {
+    match week {
+        Week::Five => 0,
+        Week::Six => 1,
+    }
+}
+
 /// The index: per-day facts and per-week-form prefix tallies.
 ///
-/// Invariant: `days.len() + 1 == five.len() == six.len()`; `five[0]` and `six[0]` are zero
-/// and `five[i + 1] == five[i] + Tally::of(days[i], Week::Five)` (the same for `six`).
+/// Invariant, for each form `f`: `tallies[f].len() == days.len() + 1`, `tallies[f][0]` is
+/// zero and `tallies[f][i + 1] == tallies[f][i] + Tally::of(days[i], WEEKS[f])`.
 pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
-    five: Box<[Tally]>,
-    six: Box<[Tally]>,
+    tallies: [Box<[Tally]>; 2],
     /// The whole-year bodies asked for so far: two per served year (5-day week, then
     /// 6-day), from the first year.
     year_bodies: Box<[OnceLock<Bytes>]>,
@@ -136,40 +146,33 @@ pub struct WorkingIndex {
 /// Builds a [`WorkingIndex`] from the days of the served range, fed in order.
 pub struct WorkingIndexBuilder {
     days: Vec<WorkingDay>,
-    five: Vec<Tally>,
-    six: Vec<Tally>,
+    tallies: [Vec<Tally>; 2],
 }
 
 impl WorkingIndexBuilder {
     pub fn with_capacity(capacity: usize) -> WorkingIndexBuilder {
-        let mut five = Vec::with_capacity(capacity + 1);
-        let mut six = Vec::with_capacity(capacity + 1);
-        five.push(Tally::default());
-        six.push(Tally::default());
+        let mut tallies = WEEKS.map(|_| Vec::with_capacity(capacity + 1));
+        tallies.iter_mut().for_each(|t| t.push(Tally::default()));
         WorkingIndexBuilder {
             days: Vec::with_capacity(capacity),
-            five,
-            six,
+            tallies,
         }
     }
 
     /// Adds the facts of the next day of the range.
     pub fn push(&mut self, facts: WorkingDay) {
         self.days.push(facts);
-        let add = |tallies: &mut Vec<Tally>, week| {
+        for (tallies, week) in self.tallies.iter_mut().zip(WEEKS) {
             let last = *tallies.last().expect("starts with a zero tally");
             tallies.push(Tally(last.0 + Tally::of(facts, week).0));
-        };
-        add(&mut self.five, Week::Five);
-        add(&mut self.six, Week::Six);
+        }
     }
 
     /// The index of the days pushed, those of `years` whole years.
     pub fn finish(self, years: usize) -> WorkingIndex {
         WorkingIndex {
             days: self.days.into_boxed_slice(),
-            five: self.five.into_boxed_slice(),
-            six: self.six.into_boxed_slice(),
+            tallies: self.tallies.map(Vec::into_boxed_slice),
             year_bodies: (0..2 * years).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -177,10 +180,7 @@ impl WorkingIndexBuilder {
 
 impl WorkingIndex {
     fn tallies(&self, week: Week) -> &[Tally] {
-        match week {
-            Week::Five => &self.five,
-            Week::Six => &self.six,
-        }
+        &self.tallies[form(week)]
     }
 
     /// Totals over the days `from..=to` (indices; `from <= to < days.len()`).
@@ -248,11 +248,7 @@ impl Catalog {
         week: Week,
         build: impl FnOnce() -> Vec<u8>,
     ) -> Bytes {
-        let form = match week {
-            Week::Five => 0,
-            Week::Six => 1,
-        };
-        let slot = 2 * (year - self.first.year()) as usize + form;
+        let slot = 2 * (year - self.first.year()) as usize + form(week);
         self.working.year_bodies[slot]
             .get_or_init(|| Bytes::from(build().into_boxed_slice()))
             .clone()

@@ -81,7 +81,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         Scope::Red => {
             let red: Vec<&HolidayRecord> = catalog.holidays_on(date).filter(|h| h.is_red).collect();
             if !red.is_empty() {
-                let ids: Vec<&str> = red.iter().map(|h| h.id()).collect();
+                let ids: Vec<&str> = red.iter().map(|h| &*h.id).collect();
                 let names: Vec<&str> = red.iter().map(|h| h.name(lang)).collect();
                 events.push(event(&ids.join("+"), names.join(", "), None));
             } else if let Some(transfer) = day_off {
@@ -91,7 +91,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         Scope::All => {
             for holiday in catalog.holidays_on(date) {
                 let category = Some(holiday.kind.as_str());
-                events.push(event(holiday.id(), holiday.name(lang).into(), category));
+                events.push(event(&holiday.id, holiday.name(lang).into(), category));
             }
             if let Some(transfer) = day_off {
                 let name = transfer.name(lang).into();

@@ -12,8 +12,6 @@ pub mod planning;
 pub mod route;
 pub mod view;
 
-use std::borrow::Cow;
-
 use bytes::Bytes;
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::{Date, Lang};
@@ -449,10 +447,8 @@ impl PageQuery {
     }
 }
 
-fn encode(text: &str) -> Cow<'_, str> {
-    form_urlencoded::byte_serialize(text.as_bytes())
-        .collect::<String>()
-        .into()
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 /// The strong ETag of a page: a digest of everything the page is made of.

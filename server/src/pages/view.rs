@@ -9,7 +9,7 @@ use minijinja::value::Serde;
 
 use super::i18n::{capitalized, Texts};
 use crate::catalog::Catalog;
-use crate::name_index::{MatchKind, MonthDay, MAX_MATCHES};
+use crate::name_index::{MatchKind, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
 pub mod mark {
@@ -397,7 +397,17 @@ impl Viewer<'_> {
                 let dates: Vec<_> = entry
                     .dates
                     .iter()
-                    .map(|md| self.search_date(year, *md))
+                    .map(|md| {
+                        let (month, day) = (u32::from(md.month), u32::from(md.day));
+                        let date = Date::from_ymd(year, month, day)
+                            .or_else(|_| Date::from_ymd(year, month, day - 1))
+                            .ok()
+                            .filter(|d| self.catalog.contains(*d));
+                        context! {
+                            label => self.day_month(month, &day.to_string()),
+                            href => date.map(day_path),
+                        }
+                    })
                     .collect();
                 context! {
                     name => &*entry.name,
@@ -407,17 +417,5 @@ impl Viewer<'_> {
                 }
             })
             .collect()
-    }
-
-    fn search_date(&self, year: i32, md: MonthDay) -> minijinja::Value {
-        let (month, day) = (u32::from(md.month), u32::from(md.day));
-        let date = Date::from_ymd(year, month, day)
-            .or_else(|_| Date::from_ymd(year, month, day - 1))
-            .ok()
-            .filter(|d| self.catalog.contains(*d));
-        context! {
-            label => self.day_month(month, &day.to_string()),
-            href => date.map(day_path),
-        }
     }
 }
