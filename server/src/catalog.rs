@@ -489,6 +489,7 @@ impl Catalog {
             None => (b"", b"null", b""),
             Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
         };
+        // `concat` allocates the exact length.
         let parts: [&[u8]; 13] = [
             b"{\"date\":\"",
             &date.iso_bytes(),
@@ -504,11 +505,7 @@ impl Catalog {
             bool_json(info.flags & flag::SHORTER != 0),
             b"}",
         ];
-        let mut out = Vec::with_capacity(parts.iter().map(|part| part.len()).sum());
-        for part in parts {
-            out.extend_from_slice(part);
-        }
-        out
+        parts.concat()
     }
 
     /// The `/days` body for `from..=to` (docs/api.md, `/days`). Both must be served and
@@ -687,11 +684,10 @@ fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> Year
 
 /// The start of a `/days` body, up to the opening of the list.
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
-    out.extend_from_slice(b"{\"from\":\"");
-    push_date(out, from);
-    out.extend_from_slice(b"\",\"to\":\"");
-    push_date(out, to);
-    let _ = write!(out, "\",\"count\":{count},\"days\":[");
+    let _ = write!(
+        out,
+        "{{\"from\":\"{from}\",\"to\":\"{to}\",\"count\":{count},\"days\":["
+    );
 }
 
 const DAYS_TAIL: &[u8] = b"]}";

@@ -87,9 +87,8 @@ impl DataHandle {
             .and_then(|loaded| loaded.map_err(anyhow::Error::from));
         self.reload_metrics.loaded(unix_now(), true, loaded.is_ok());
         let catalog = Arc::new(loaded?);
-        let old = self.current.swap(catalog.clone());
         // In-flight requests may still hold the old catalog; it is freed with the last one.
-        drop(old);
+        self.current.store(catalog.clone());
         // Loading parses every year file into short-lived records.
         crate::memory::release_free();
         Ok(catalog)

@@ -68,8 +68,13 @@ pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fm
 }
 
 pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
+    write_raw_field(out, name, itoa::Buffer::new().format(value))
+}
+
+/// Writes ` name=value`, `value` as it is.
+fn write_raw_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
-    out.write_str(itoa::Buffer::new().format(value))
+    out.write_str(value)
 }
 
 fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
@@ -188,17 +193,14 @@ impl Visit for Fields<'_> {
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.record_with(|out| {
-            write_name(out, field.name())?;
-            out.write_str(itoa::Buffer::new().format(value))
-        });
+        let mut digits = itoa::Buffer::new();
+        let value = digits.format(value);
+        self.record_with(|out| write_raw_field(out, field.name(), value));
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.record_with(|out| {
-            write_name(out, field.name())?;
-            out.write_str(if value { "true" } else { "false" })
-        });
+        let value = if value { "true" } else { "false" };
+        self.record_with(|out| write_raw_field(out, field.name(), value));
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
