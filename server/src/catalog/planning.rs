@@ -181,7 +181,7 @@ impl Catalog {
             .expect("a position inside the served range")
     }
 
-    fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
+    pub fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
         self.transfer_on(date)
             .filter(|t| t.kind == TransferKind::DayOff)
     }

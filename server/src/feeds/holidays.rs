@@ -5,7 +5,7 @@
 //! the date and what the event is, never the dataset version, so a subscribed calendar
 //! updates a renamed event instead of adding a copy.
 
-use kalendorius_dataset::{Date, Lang, TransferKind};
+use kalendorius_dataset::{Date, Lang};
 
 use super::ics::{self, basic_date, Event};
 use super::params::{HolidayFeedRequest, Scope};
@@ -74,9 +74,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         category,
     };
     let mut events = Vec::new();
-    let day_off = catalog
-        .transfer_on(date)
-        .filter(|t| t.kind == TransferKind::DayOff);
+    let day_off = catalog.declared_day_off(date);
     match request.scope {
         Scope::Red => {
             let red: Vec<&HolidayRecord> = catalog.holidays_on(date).filter(|h| h.is_red).collect();

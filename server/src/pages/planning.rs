@@ -124,9 +124,7 @@ impl Viewer<'_> {
     /// extra day off): its name, its date and how many days remain; `None` past the served
     /// range.
     pub fn next_red_day(&self) -> Option<minijinja::Value> {
-        let today = Date::from_naive(self.today)
-            .ok()
-            .filter(|d| self.catalog.contains(*d))?;
+        let today = self.served_today()?;
         let date = self
             .catalog
             .holiday_dates_from(today, HolidayScope::Red, 1)

@@ -95,10 +95,7 @@ impl Viewer<'_> {
                 }
             })
             .collect();
-        let today_month = Date::from_naive(self.today)
-            .ok()
-            .filter(|d| self.catalog.contains(*d))
-            .map(|d| month_path(d.year(), d.month()));
+        let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
         context! {
             lang => lang.code(),
             t => self.texts.value(lang),
@@ -178,6 +175,13 @@ impl Viewer<'_> {
     pub fn weekday(&self, monday_based: u32) -> &str {
         self.texts
             .item(self.lang, "weekdays", monday_based as usize)
+    }
+
+    /// Today, when the catalog serves it.
+    pub fn served_today(&self) -> Option<Date> {
+        Date::from_naive(self.today)
+            .ok()
+            .filter(|d| self.catalog.contains(*d))
     }
 
     pub fn is_today(&self, date: Date) -> bool {
