@@ -310,7 +310,7 @@ impl AccessLine<'_> {
 fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
     if shown.bytes().any(|b| b == b'_' || b == b'%') {
-        Cow::Owned(RedactedUri(uri).to_string())
+        Cow::Owned(redacted(uri))
     } else {
         Cow::Borrowed(shown)
     }
@@ -335,50 +335,45 @@ fn ip_string(ip: IpAddr, buf: &mut [u8; 15]) -> Cow<'_, str> {
     Cow::Borrowed(std::str::from_utf8(&buf[..len]).expect("digits and dots"))
 }
 
-/// Displays a URI's path and query with every `api_key` value, and every key-shaped token
-/// anywhere else, replaced by `REDACTED`. Names are compared after percent-decoding, as the
-/// key lookup decodes them; tokens are found through percent-encoding too.
-pub struct RedactedUri<'a>(pub &'a Uri);
-
-impl fmt::Display for RedactedUri<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_without_keys(f, self.0.path())?;
-        let Some(query) = self.0.query() else {
-            return Ok(());
-        };
-        f.write_str("?")?;
-        for (i, pair) in query.split('&').enumerate() {
-            if i > 0 {
-                f.write_str("&")?;
-            }
-            let name = pair.split_once('=').map_or(pair, |(n, _)| n);
-            let decoded = form_urlencoded::parse(name.as_bytes()).next();
-            if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
-                write!(f, "{name}=REDACTED")?;
-            } else {
-                write_without_keys(f, pair)?;
-            }
+/// A URI's path and query with every `api_key` value, and every key-shaped token anywhere
+/// else, replaced by `REDACTED`. Names are compared after percent-decoding, as the key
+/// lookup decodes them; tokens are found through percent-encoding too.
+fn redacted(uri: &Uri) -> String {
+    let mut out = String::new();
+    push_without_keys(&mut out, uri.path());
+    let Some(query) = uri.query() else {
+        return out;
+    };
+    for (i, pair) in query.split('&').enumerate() {
+        out.push(if i == 0 { '?' } else { '&' });
+        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+        let decoded = form_urlencoded::parse(name.as_bytes()).next();
+        if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
+            out.push_str(name);
+            out.push_str("=REDACTED");
+        } else {
+            push_without_keys(&mut out, pair);
         }
-        Ok(())
     }
+    out
 }
 
-/// Writes `raw` with every key-shaped token replaced by `REDACTED`.
-fn write_without_keys(f: &mut fmt::Formatter<'_>, raw: &str) -> fmt::Result {
+/// Appends `raw` with every key-shaped token replaced by `REDACTED`.
+fn push_without_keys(out: &mut String, raw: &str) {
     let bytes = raw.as_bytes();
     let (mut written, mut at) = (0, 0);
     while at < bytes.len() {
         match key_token_end(bytes, at) {
             Some(end) => {
                 // A token starts and ends at ASCII bytes, so these are character boundaries.
-                f.write_str(&raw[written..at])?;
-                f.write_str("REDACTED")?;
+                out.push_str(&raw[written..at]);
+                out.push_str("REDACTED");
                 (written, at) = (end, end);
             }
             None => at += 1,
         }
     }
-    f.write_str(&raw[written..])
+    out.push_str(&raw[written..]);
 }
 
 /// Where the key-shaped token starting at `raw[at]` ends, if one does: `ltk_` in any case,
@@ -672,7 +667,7 @@ mod tests {
         let uri: Uri = "/api/v1/day?date=2024-01-01&api_key=ltk_secret&api%5Fkey=ltk_x&api_key"
             .parse()
             .unwrap();
-        let shown = RedactedUri(&uri).to_string();
+        let shown = redacted(&uri);
         assert!(!shown.contains("ltk_"), "{shown}");
         assert_eq!(
             shown,
