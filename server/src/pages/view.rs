@@ -76,16 +76,9 @@ impl Viewer<'_> {
         let langs: Vec<_> = Lang::ALL
             .iter()
             .map(|&other| {
-                let query: Vec<String> = extra
-                    .iter()
-                    .cloned()
-                    .chain((other != Lang::Lt).then(|| format!("lang={}", other.code())))
-                    .chain(grade.map(|g| format!("grade={g}")))
-                    .collect();
-                let href = if query.is_empty() {
-                    path.to_string()
-                } else {
-                    format!("{path}?{}", query.join("&"))
+                let href = match &extra {
+                    Some(extra) => format!("{path}?{extra}{}", page_query(other, grade, '&')),
+                    None => format!("{path}{}", page_query(other, grade, '?')),
                 };
                 context! {
                     code => other.code(),
@@ -96,20 +89,17 @@ impl Viewer<'_> {
             })
             .collect();
         let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
+        // The query that keeps the language on internal links: `""` for lt, `?lang=en`...
+        let q = page_query(lang, grade, '?');
         context! {
             lang => lang.code(),
             t => self.texts.value(lang),
             css,
-            // The query that keeps the language on internal links: `""` for lt, `?lang=en`...
-            q => page_query(lang, grade, '?'),
+            today_href => format!("{}{q}", today_month.as_deref().unwrap_or("/")),
+            q,
             // The same, to follow another parameter: `""` or `&lang=en`.
             qa => page_query(lang, grade, '&'),
             langs,
-            today_href => format!(
-                "{}{}",
-                today_month.as_deref().unwrap_or("/"),
-                page_query(lang, grade, '?')
-            ),
             version => self.catalog.version(),
             // The grade form submits to the page's path.
             path,
