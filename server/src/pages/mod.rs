@@ -150,13 +150,22 @@ impl Pages {
             Some(Page::Day(d)) => d.naive() == today,
             Some(Page::Style | Page::Favicon) => false,
         };
-        let etag = page_etag(
-            catalog,
+        // The strong ETag of a page: a digest of everything the page is made of.
+        let today_part = if shows_today {
+            today.to_string()
+        } else {
+            String::new()
+        };
+        let grade_part = grade.map(|g| g.to_string()).unwrap_or_default();
+        let parts = [
+            catalog.etag_tag(),
             path,
-            (lang, grade),
+            lang.code(),
             &query.q,
-            shows_today.then_some(today),
-        );
+            &today_part,
+            &grade_part,
+        ];
+        let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
             TODAY_CACHE
         } else {
@@ -417,6 +426,7 @@ fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
 
 /// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt), `q`, and
 /// `grade` (0..12 chooses whose pupils' holidays are shown; anything else is none).
+#[derive(Default)]
 struct PageQuery {
     lang: Lang,
     q: String,
@@ -425,11 +435,7 @@ struct PageQuery {
 
 impl PageQuery {
     fn parse(query: Option<&str>) -> PageQuery {
-        let mut out = PageQuery {
-            lang: Lang::Lt,
-            q: String::new(),
-            grade: None,
-        };
+        let mut out = PageQuery::default();
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             match name.as_ref() {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
@@ -449,20 +455,6 @@ impl PageQuery {
 
 fn encode(text: &str) -> String {
     form_urlencoded::byte_serialize(text.as_bytes()).collect()
-}
-
-/// The strong ETag of a page: a digest of everything the page is made of.
-fn page_etag(
-    catalog: &Catalog,
-    path: &str,
-    (lang, grade): (Lang, Option<u8>),
-    q: &str,
-    today: Option<NaiveDate>,
-) -> HeaderValue {
-    let today = today.map(|d| d.to_string()).unwrap_or_default();
-    let grade = grade.map(|g| g.to_string()).unwrap_or_default();
-    let parts = [catalog.etag_tag(), path, lang.code(), q, &today, &grade];
-    crate::http::caching::digest_etag("pg", parts.join("\u{0}").as_bytes())
 }
 
 #[cfg(test)]
