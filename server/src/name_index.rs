@@ -177,15 +177,12 @@ impl NameIndex {
                 .iter()
                 .take_while(|e| e.folded.starts_with(q))
                 .count();
-        let is_exact = |i: &usize| *self.entries[*i].folded == *q;
+        // The exact matches sort first among the names that start with the query.
         let mut found: Vec<(MatchKind, usize)> = (start..end)
-            .filter(is_exact)
-            .map(|i| (MatchKind::Exact, i))
-            .chain(
-                (start..end)
-                    .filter(|i| !is_exact(i))
-                    .map(|i| (MatchKind::Prefix, i)),
-            )
+            .map(|i| match *self.entries[i].folded == *q {
+                true => (MatchKind::Exact, i),
+                false => (MatchKind::Prefix, i),
+            })
             .take(limit)
             .collect();
         let mut last = None;

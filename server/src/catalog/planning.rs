@@ -74,17 +74,12 @@ impl Period {
 
 /// The planning tables of one catalog, each built on first use.
 pub struct Planning {
-    /// Day positions (from the catalog's first date) of the holiday dates.
-    dates: OnceLock<HolidayDates>,
+    /// Sorted day positions (from the catalog's first date) of the holiday dates of each
+    /// scope, in [`HolidayScope`] order.
+    dates: OnceLock<[Box<[u32]>; 2]>,
     /// Per served year, from the first: every period of the year with at most
     /// [`MAX_LEAVE_DAYS`] leave days, by start, then by leave days.
     years: Box<[OnceLock<Box<[Period]>>]>,
-}
-
-/// Sorted day positions of the holiday dates of each scope.
-struct HolidayDates {
-    red: Box<[u32]>,
-    all: Box<[u32]>,
 }
 
 impl Planning {
@@ -154,7 +149,7 @@ fn periods_in(
 }
 
 impl Catalog {
-    fn planning_dates(&self) -> &HolidayDates {
+    fn planning_dates(&self) -> &[Box<[u32]>; 2] {
         self.planning.dates.get_or_init(|| {
             let mut red = Vec::new();
             let mut all = Vec::new();
@@ -169,10 +164,7 @@ impl Catalog {
                     all.push(i as u32);
                 }
             }
-            HolidayDates {
-                red: red.into_boxed_slice(),
-                all: all.into_boxed_slice(),
-            }
+            [red.into_boxed_slice(), all.into_boxed_slice()]
         })
     }
 
@@ -208,11 +200,7 @@ impl Catalog {
         scope: HolidayScope,
         count: usize,
     ) -> impl Iterator<Item = Date> + '_ {
-        let tables = self.planning_dates();
-        let list = match scope {
-            HolidayScope::Red => &tables.red,
-            HolidayScope::All => &tables.all,
-        };
+        let list = &self.planning_dates()[scope as usize];
         let at = self.first.days_until(from) as u32;
         let begin = list.partition_point(|&p| p < at);
         list[begin..]
@@ -241,7 +229,7 @@ impl Catalog {
                 .days_until(Date::from_ymd(year, 12, 31).expect("a served year"))
                 as usize;
             let rest = |i: usize| self.days[i].flags & flag::LAISVADIENIS != 0;
-            let red = &self.planning_dates().red;
+            let red = &self.planning_dates()[HolidayScope::Red as usize];
             let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
             periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
                 .into_iter()
