@@ -123,7 +123,6 @@ impl Tally {
 /// The week forms, in the order of the per-form tables.
 const WEEKS: [Week; 2] = [Week::Five, Week::Six];
 
-/// The index of `week` in [`WEEKS`].
 fn form(week: Week) -> usize {
     match week {
         Week::Five => 0,

@@ -47,7 +47,6 @@ pub fn shortened_summary(lang: Lang) -> &'static str {
 const DAY_OFF_CATEGORY: &str = "day_off";
 const SHORTENED_CATEGORY: &str = "shortened_workday";
 
-/// The calendar text of `request` from the dataset of `catalog`.
 pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
     let lang = request.lang;
     // A year the dataset does not serve has no dates.

@@ -27,7 +27,6 @@ pub enum Scope {
     All,
 }
 
-/// A valid request for a holiday feed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayFeedRequest {
     /// Language of names and of the calendar's name.

@@ -63,7 +63,6 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
     }
 }
 
-/// The stable UID of a period.
 pub fn uid(p: &SchoolHoliday) -> String {
     let grades: Vec<String> = grade_ranges(&p.grades)
         .into_iter()

@@ -140,7 +140,6 @@ impl Pages {
             let body = Bytes::from_static(body);
             return caching::fixed(req.headers(), etag, cache_control, content_type, body);
         }
-        let (lang, grade) = (query.lang, query.grade);
         let page = page.and_then(|p| resolve(p, catalog, today));
         let shows_today = match page {
             Some(Page::Home) | Some(Page::Search) | None => true,
@@ -151,19 +150,18 @@ impl Pages {
             Some(Page::Style | Page::Favicon) => false,
         };
         // The strong ETag of a page: a digest of everything the page is made of.
-        let today_part = if shows_today {
-            today.to_string()
-        } else {
-            String::new()
-        };
-        let grade_part = grade.map(|g| g.to_string()).unwrap_or_default();
+        let day = shows_today
+            .then_some(today)
+            .map(|d| d.to_string())
+            .unwrap_or_default();
+        let grade = query.grade.map(|g| g.to_string()).unwrap_or_default();
         let parts = [
             catalog.etag_tag(),
             path,
-            lang.code(),
+            query.lang.code(),
             &query.q,
-            &today_part,
-            &grade_part,
+            &day,
+            &grade,
         ];
         let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
@@ -183,30 +181,21 @@ impl Pages {
         let cached = if found { self.cache.get(key) } else { None };
         let body = match cached {
             Some(body) => body,
-            None => {
-                let viewer = Viewer {
-                    catalog,
-                    texts: &self.texts,
-                    lang,
-                    today,
-                    grade,
-                };
-                match self.render(&viewer, path, page, &query) {
-                    Ok(body) => {
-                        // 404 pages are not kept: any path is one, and they would push
-                        // the real pages out.
-                        if found {
-                            self.cache.insert(key.into(), body.clone());
-                        }
-                        body
+            None => match self.render(catalog, today, path, page, &query) {
+                Ok(body) => {
+                    // 404 pages are not kept: any path is one, and they would push the real
+                    // pages out.
+                    if found {
+                        self.cache.insert(key.into(), body.clone());
                     }
-                    Err(err) => {
-                        tracing::error!(error = %err, path, "a page failed to render");
-                        let err = ApiError::new(ErrorCode::Internal, "internal error");
-                        return err.into_response();
-                    }
+                    body
                 }
-            }
+                Err(err) => {
+                    tracing::error!(error = %err, path, "a page failed to render");
+                    let err = ApiError::new(ErrorCode::Internal, "internal error");
+                    return err.into_response();
+                }
+            },
         };
         let status = if found {
             StatusCode::OK
@@ -226,11 +215,19 @@ impl Pages {
     /// Renders `page` (`None`: the 404 page).
     fn render(
         &self,
-        v: &Viewer,
+        catalog: &Catalog,
+        today: NaiveDate,
         path: &str,
         page: Option<Page>,
         query: &PageQuery,
     ) -> Result<Bytes, minijinja::Error> {
+        let v = &Viewer {
+            catalog,
+            texts: &self.texts,
+            lang: query.lang,
+            today,
+            grade: query.grade,
+        };
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("q={}", encode(&query.q)));
         let frame = v.frame(&self.style_path, path, extra);
