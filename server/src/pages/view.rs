@@ -354,23 +354,13 @@ impl Viewer<'_> {
 
     /// The mark of a fact or citation that is not confirmed: its confidence in words
     /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
-    pub fn unsure_label(&self, c: Option<Confidence>) -> Option<String> {
-        let key = match c? {
-            Confidence::Confirmed => return None,
-            Confidence::Derived => "confidence_derived",
-            Confidence::Uncertain => "confidence_uncertain",
-        };
-        Some(self.text(key).to_string())
+    pub fn unsure_label(&self, c: Option<Confidence>) -> Option<&str> {
+        let c = c.filter(|c| *c != Confidence::Confirmed)?;
+        Some(self.text(&format!("confidence_{}", c.as_str())))
     }
 
     pub fn type_label(&self, kind: HolidayType) -> &str {
-        self.text(match kind {
-            HolidayType::Public => "type_public",
-            HolidayType::Traditional => "type_traditional",
-            HolidayType::Religious => "type_religious",
-            HolidayType::School => "type_school",
-            HolidayType::Other => "type_other",
-        })
+        self.text(&format!("type_{}", kind.as_str()))
     }
 
     /// The search results for `query` (already checked), each date linked to its day in
@@ -383,11 +373,6 @@ impl Viewer<'_> {
             .search(query, MAX_MATCHES)
             .into_iter()
             .map(|(kind, entry)| {
-                let gender = if entry.gender == "f" {
-                    "gender_f"
-                } else {
-                    "gender_m"
-                };
                 let dates: Vec<_> = entry
                     .dates
                     .iter()
@@ -406,7 +391,7 @@ impl Viewer<'_> {
                 context! {
                     name => &*entry.name,
                     exact => kind == MatchKind::Exact,
-                    gender => self.text(gender),
+                    gender => self.text(&format!("gender_{}", entry.gender)),
                     dates,
                 }
             })
