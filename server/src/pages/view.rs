@@ -21,15 +21,6 @@ pub mod mark {
     pub const SCHOOL: &str = "○";
 }
 
-fn endonym(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Lietuvių",
-        Lang::En => "English",
-        Lang::Pl => "Polski",
-        Lang::Ru => "Русский",
-    }
-}
-
 /// The query that keeps the language (other than the default) and the grade on internal
 /// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
 pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
@@ -82,7 +73,7 @@ impl Viewer<'_> {
                 };
                 context! {
                     code => other.code(),
-                    name => endonym(other),
+                    name => self.texts.text(other, "language_name"),
                     href,
                     current => other == lang,
                 }
