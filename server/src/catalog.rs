@@ -8,7 +8,7 @@
 //! written by the same functions from the same [`DayInfo`], so they cannot disagree.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::io::Write as _;
 
 use bytes::Bytes;
 use kalendorius_dataset::{
@@ -93,7 +93,7 @@ impl DayInfo {
 pub struct HolidayRecord {
     /// Stable id of the source record (`kalendorius_dataset::Holiday::id`): the same across
     /// dataset versions, so the feeds build their event UIDs from it.
-    id: Box<str>,
+    pub id: Box<str>,
     pub kind: HolidayType,
     /// Non-working under the law in force on that date.
     pub is_red: bool,
@@ -106,24 +106,11 @@ pub struct HolidayRecord {
 }
 
 impl HolidayRecord {
-    /// The stable id of the source record.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        let i = match lang {
-            Lang::Lt => 0,
-            Lang::En => 1,
-            Lang::Pl => 2,
-            Lang::Ru => 3,
-        };
-        &self.names[i]
+        &self.names[lang as usize]
     }
 }
 
-/// A name celebrated on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NameDayRecord {
     pub name: Box<str>,
@@ -141,9 +128,8 @@ pub struct TransferRecord {
 }
 
 impl TransferRecord {
-    /// The name in `lang`.
     pub fn name(&self, lang: Lang) -> &str {
-        &self.names[Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)]
+        &self.names[lang as usize]
     }
 }
 
@@ -210,19 +196,21 @@ pub struct Catalog {
     school_holidays: SchoolHolidaysFile,
 }
 
-/// Interns values, handing out dense indices.
 struct Interner<T: std::hash::Hash + Eq + Clone> {
     index: HashMap<T, u32>,
     values: Vec<T>,
 }
 
 impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
-    fn with_first(first: T) -> Self {
+    /// An interner holding `first` (index 0) if given.
+    fn new(first: Option<T>) -> Self {
         let mut interner = Interner {
             index: HashMap::new(),
             values: Vec::new(),
         };
-        interner.intern(first);
+        if let Some(first) = first {
+            interner.intern(first);
+        }
         interner
     }
 
@@ -237,148 +225,18 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
     }
 }
 
-impl Catalog {
-    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
-    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
-    pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
-        let manifest = &dir.manifest;
-        let path = dir.path.display().to_string();
-        let inconsistent = |date: Date, reason: &'static str| CatalogError::Inconsistent {
-            path: path.clone(),
-            date,
-            reason,
-        };
-        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
-            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
-        })?;
-        let last = Date::from_ymd(manifest.last_year, 12, 31)
-            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+/// The shared tables a catalog is built into, as they fill.
+struct Tables {
+    holiday_names: Interner<Box<str>>,
+    holidays: Interner<HolidayRecord>,
+    holiday_lists: Interner<Box<[u32]>>,
+    names: Interner<NameDayRecord>,
+    name_day_lists: Interner<Box<[u32]>>,
+}
 
-        let mut holiday_names = Interner::with_first(Box::<str>::from("null"));
-        let mut holidays: Interner<HolidayRecord> = Interner {
-            index: HashMap::new(),
-            values: Vec::new(),
-        };
-        let mut holiday_lists = Interner::with_first(Box::<[u32]>::from([]));
-        let mut names: Interner<NameDayRecord> = Interner {
-            index: HashMap::new(),
-            values: Vec::new(),
-        };
-        let mut name_day_lists = Interner::with_first(Box::<[u32]>::from([]));
-
-        let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
-        let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
-        let mut years: Vec<YearJson> = Vec::new();
-        let mut year_buf: Vec<u8> = Vec::new();
-        let mut year_offsets: Vec<u32> = Vec::new();
-        let mut problem: Option<CatalogError> = None;
-        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
-        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
-        let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
-
-        dir.read_database(|day: Day| {
-            if problem.is_some() {
-                return;
-            }
-            if let Some(t) = &day.transfer {
-                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
-                let names = names.map(|name| Box::<str>::from(name.as_str()));
-                transfers.push((
-                    day.date,
-                    TransferRecord {
-                        kind: t.kind,
-                        names,
-                        confidence: t.confidence,
-                        basis: t.basis.as_slice().into(),
-                    },
-                ));
-            }
-            let eve = &day.shorter_workday_basis;
-            if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
-                eve_bases.push((day.date, eve.as_slice().into()));
-            }
-            match Self::day_info(
-                &day,
-                &mut holiday_names,
-                &mut holidays,
-                &mut holiday_lists,
-                &mut names,
-                &mut name_day_lists,
-            ) {
-                Ok(info) => {
-                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
-                        let finished = day.date.year() - 1;
-                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
-                    }
-                    if !year_offsets.is_empty() {
-                        year_buf.push(b',');
-                    }
-                    year_offsets.push(year_buf.len() as u32);
-                    write_days_entry(&mut year_buf, day.date, info, &holiday_names.values);
-                    days.push(info);
-                    working.push(&day);
-                }
-                Err(reason) => problem = Some(inconsistent(day.date, reason)),
-            }
-        })?;
-        if let Some(problem) = problem {
-            return Err(problem);
-        }
-        if !year_offsets.is_empty() {
-            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
-        }
-        // `read_database` guarantees every day of the range, once and in order.
-        debug_assert_eq!(days.len(), day_count);
-
-        let version = manifest.dataset_version.clone();
-        poem::http::HeaderValue::from_str(&version)
-            .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
-        let version_header = poem::http::HeaderValue::from_static(interned(&version));
-        let etag_tag = short_digest(&version);
-        let mut catalog = Catalog {
-            version,
-            version_header,
-            etag_tag,
-            first,
-            last,
-            days,
-            years,
-            holiday_names: holiday_names.values,
-            holidays: holidays.values,
-            holiday_lists: holiday_lists.values,
-            names: names.values,
-            name_day_lists: name_day_lists.values,
-            working: working.finish(),
-            transfers,
-            eve_bases,
-            name_index: NameIndex::default(),
-            answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
-            planning: planning::Planning::new((last.year() - first.year() + 1) as usize),
-            school_holidays: dir.read_school_holidays()?,
-        };
-        // The names of one year: a leap year when the dataset serves one (its February 29
-        // names are listed on 02-29), else its first year (where they are celebrated on
-        // February 28, as the dataset says for common years).
-        let year = (first.year()..=last.year())
-            .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
-            .unwrap_or(first.year());
-        catalog.name_index = NameIndex::build(catalog.dates_of_year(year).flat_map(|date| {
-            catalog
-                .name_days_on(date)
-                .map(move |record| (date, &*record.name, record.gender))
-        }));
-        Ok(catalog)
-    }
-
+impl Tables {
     /// Packs one [`Day`], checking the invariants the server relies on.
-    fn day_info(
-        day: &Day,
-        holiday_names: &mut Interner<Box<str>>,
-        holidays: &mut Interner<HolidayRecord>,
-        holiday_lists: &mut Interner<Box<[u32]>>,
-        names: &mut Interner<NameDayRecord>,
-        name_day_lists: &mut Interner<Box<[u32]>>,
-    ) -> Result<DayInfo, &'static str> {
+    fn day_info(&mut self, day: &Day) -> Result<DayInfo, &'static str> {
         if day.laisvadienis != day.reason.is_some() {
             return Err("laisvadienis disagrees with reason");
         }
@@ -419,13 +277,17 @@ impl Catalog {
         }
         let holiday_name = match &day.holiday_name {
             None => 0,
-            Some(name) => holiday_names.intern(json_string(name).into_boxed_str()),
+            Some(name) => self.holiday_names.intern(
+                serde_json::to_string(name)
+                    .expect("a str always serializes")
+                    .into(),
+            ),
         };
         let holiday_ids: Box<[u32]> = day
             .holidays
             .iter()
             .map(|h| {
-                holidays.intern(HolidayRecord {
+                self.holidays.intern(HolidayRecord {
                     id: h.id.as_str().into(),
                     kind: h.kind,
                     is_red: h.is_red,
@@ -439,7 +301,7 @@ impl Catalog {
             .name_days
             .iter()
             .map(|n| {
-                names.intern(NameDayRecord {
+                self.names.intern(NameDayRecord {
                     name: n.name.as_str().into(),
                     gender: n.gender.as_str(),
                 })
@@ -450,22 +312,144 @@ impl Catalog {
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
             holiday_name,
-            holidays: holiday_lists.intern(holiday_ids),
-            name_days: name_day_lists.intern(name_ids),
+            holidays: self.holiday_lists.intern(holiday_ids),
+            name_days: self.name_day_lists.intern(name_ids),
         })
     }
+}
 
-    /// The pupils' holidays and the school years they are known for.
+impl Catalog {
+    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
+    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
+    pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
+        let manifest = &dir.manifest;
+        let path = dir.path.display().to_string();
+        let inconsistent = |date: Date, reason: &'static str| CatalogError::Inconsistent {
+            path: path.clone(),
+            date,
+            reason,
+        };
+        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
+            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
+        })?;
+        let last = Date::from_ymd(manifest.last_year, 12, 31)
+            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+
+        let mut tables = Tables {
+            holiday_names: Interner::new(Some("null".into())),
+            holidays: Interner::new(None),
+            holiday_lists: Interner::new(Some([].into())),
+            names: Interner::new(None),
+            name_day_lists: Interner::new(Some([].into())),
+        };
+
+        let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
+        let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
+        let mut years: Vec<YearJson> = Vec::new();
+        let mut year_buf: Vec<u8> = Vec::new();
+        let mut year_offsets: Vec<u32> = Vec::new();
+        let mut problem: Option<CatalogError> = None;
+        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
+        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
+        let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
+
+        dir.read_database(|day: Day| {
+            if problem.is_some() {
+                return;
+            }
+            if let Some(t) = &day.transfer {
+                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
+                let names = names.map(|name| Box::<str>::from(name.as_str()));
+                transfers.push((
+                    day.date,
+                    TransferRecord {
+                        kind: t.kind,
+                        names,
+                        confidence: t.confidence,
+                        basis: t.basis.as_slice().into(),
+                    },
+                ));
+            }
+            let eve = &day.shorter_workday_basis;
+            if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
+                eve_bases.push((day.date, eve.as_slice().into()));
+            }
+            match tables.day_info(&day) {
+                Ok(info) => {
+                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
+                        let finished = day.date.year() - 1;
+                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
+                    }
+                    if !year_offsets.is_empty() {
+                        year_buf.push(b',');
+                    }
+                    year_offsets.push(year_buf.len() as u32);
+                    write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
+                    days.push(info);
+                    working.push(WorkingDay::of(&day));
+                }
+                Err(reason) => problem = Some(inconsistent(day.date, reason)),
+            }
+        })?;
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        if !year_offsets.is_empty() {
+            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
+        }
+        // `read_database` guarantees every day of the range, once and in order.
+        debug_assert_eq!(days.len(), day_count);
+
+        let year_count = (last.year() - first.year() + 1) as usize;
+        let version = manifest.dataset_version.clone();
+        poem::http::HeaderValue::from_str(&version)
+            .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
+        let version_header = poem::http::HeaderValue::from_static(interned(&version));
+        let etag_tag = short_digest(&version);
+        let mut catalog = Catalog {
+            version,
+            version_header,
+            etag_tag,
+            first,
+            last,
+            days,
+            years,
+            holiday_names: tables.holiday_names.values,
+            holidays: tables.holidays.values,
+            holiday_lists: tables.holiday_lists.values,
+            names: tables.names.values,
+            name_day_lists: tables.name_day_lists.values,
+            working: working.finish(year_count),
+            transfers,
+            eve_bases,
+            name_index: NameIndex::default(),
+            answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
+            planning: planning::Planning::new(year_count),
+            school_holidays: dir.read_school_holidays()?,
+        };
+        // The names of one year: a leap year when the dataset serves one (its February 29
+        // names are listed on 02-29), else its first year (where they are celebrated on
+        // February 28, as the dataset says for common years).
+        let year = catalog
+            .years()
+            .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
+            .unwrap_or(first.year());
+        catalog.name_index = NameIndex::build(catalog.dates_of_year(year).flat_map(|date| {
+            catalog
+                .name_days_on(date)
+                .map(move |record| (date, &*record.name, record.gender))
+        }));
+        Ok(catalog)
+    }
+
     pub fn school_holidays(&self) -> &SchoolHolidaysFile {
         &self.school_holidays
     }
 
-    /// The dataset version (`X-Dataset-Version`).
     pub fn version(&self) -> &str {
         &self.version
     }
 
-    /// The version as a header value.
     pub fn version_header(&self) -> &poem::http::HeaderValue {
         &self.version_header
     }
@@ -475,17 +459,18 @@ impl Catalog {
         &self.etag_tag
     }
 
-    /// First date served.
     pub fn first(&self) -> Date {
         self.first
     }
 
-    /// Last date served.
     pub fn last(&self) -> Date {
         self.last
     }
 
-    /// Whether `date` is served.
+    pub fn years(&self) -> std::ops::RangeInclusive<i32> {
+        self.first.year()..=self.last.year()
+    }
+
     pub fn contains(&self, date: Date) -> bool {
         self.first <= date && date <= self.last
     }
@@ -504,6 +489,7 @@ impl Catalog {
             None => (b"", b"null", b""),
             Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
         };
+        // `concat` allocates the exact length.
         let parts: [&[u8]; 13] = [
             b"{\"date\":\"",
             &date.iso_bytes(),
@@ -519,11 +505,7 @@ impl Catalog {
             bool_json(info.flags & flag::SHORTER != 0),
             b"}",
         ];
-        let mut out = Vec::with_capacity(parts.iter().map(|part| part.len()).sum());
-        for part in parts {
-            out.extend_from_slice(part);
-        }
-        out
+        parts.concat()
     }
 
     /// The `/days` body for `from..=to` (docs/api.md, `/days`). Both must be served and
@@ -570,7 +552,6 @@ impl Catalog {
             .map(|&i| &self.holidays[i as usize])
     }
 
-    /// The name days of `date`.
     pub fn name_days_on(&self, date: Date) -> impl Iterator<Item = &NameDayRecord> + '_ {
         let info = self.info(date);
         self.name_day_lists[info.name_days as usize]
@@ -598,7 +579,6 @@ impl Catalog {
         }
     }
 
-    /// The transfer declared for `date`, if any.
     pub fn transfer_on(&self, date: Date) -> Option<&TransferRecord> {
         let i = self
             .transfers
@@ -617,7 +597,14 @@ impl Catalog {
             all.extend(t.basis.iter());
         }
         if self.status_of(date).shorter_workday {
-            all.extend(self.eve_basis(date));
+            // The eve rule's provisions of the nearest shortened day on or before it (they
+            // change only between periods of the rule).
+            let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
+            all.extend(
+                i.checked_sub(1)
+                    .into_iter()
+                    .flat_map(|i| &*self.eve_bases[i].1),
+            );
         }
         // Two holidays on one date may rest on the same provision (a day has a few bases).
         let mut bases: Vec<&Basis> = Vec::with_capacity(all.len());
@@ -651,14 +638,6 @@ impl Catalog {
         body
     }
 
-    /// The eve rule's provisions for a date shortened in either week: those of the nearest
-    /// shortened day on or before it (they change only between periods of the rule).
-    fn eve_basis(&self, date: Date) -> &[Basis] {
-        let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
-        i.checked_sub(1).map_or(&[], |i| &self.eve_bases[i].1)
-    }
-
-    /// Every name of the dataset with its days, for the name search.
     pub fn name_index(&self) -> &NameIndex {
         &self.name_index
     }
@@ -668,12 +647,7 @@ impl Catalog {
         let start = Date::from_ymd(year, 1, 1)
             .ok()
             .filter(|d| self.contains(*d));
-        let mut next = start;
-        std::iter::from_fn(move || {
-            let current = next?;
-            next = current.succ().filter(|d| d.year() == year);
-            Some(current)
-        })
+        std::iter::successors(start, move |d| d.succ().filter(|d| d.year() == year))
     }
 }
 
@@ -710,14 +684,12 @@ fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> Year
 
 /// The start of a `/days` body, up to the opening of the list.
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
-    out.extend_from_slice(b"{\"from\":\"");
-    push_date(out, from);
-    out.extend_from_slice(b"\",\"to\":\"");
-    push_date(out, to);
-    let _ = write!(ByteWriter(out), "\",\"count\":{count},\"days\":[");
+    let _ = write!(
+        out,
+        "{{\"from\":\"{from}\",\"to\":\"{to}\",\"count\":{count},\"days\":["
+    );
 }
 
-/// The end of a `/days` body.
 const DAYS_TAIL: &[u8] = b"]}";
 
 /// One `/days` entry (docs/api.md, `/days`).
@@ -725,19 +697,14 @@ fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names:
     out.extend_from_slice(b"{\"date\":\"");
     push_date(out, date);
     out.extend_from_slice(b"\",\"laisvadienis\":");
-    push_bool(out, info.flags & flag::LAISVADIENIS != 0);
+    out.extend_from_slice(bool_json(info.flags & flag::LAISVADIENIS != 0));
     out.extend_from_slice(b",\"holiday_name\":");
     out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
-    push_bool(out, info.flags & flag::SHORTER != 0);
+    out.extend_from_slice(bool_json(info.flags & flag::SHORTER != 0));
     out.push(b'}');
 }
 
-fn push_bool(out: &mut Vec<u8>, value: bool) {
-    out.extend_from_slice(bool_json(value));
-}
-
-/// `true` or `false`.
 fn bool_json(value: bool) -> &'static [u8] {
     if value {
         b"true"
@@ -764,23 +731,9 @@ pub fn push_date(out: &mut Vec<u8>, date: Date) {
     out.extend_from_slice(&date.iso_bytes());
 }
 
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).expect("a str always serializes")
-}
-
 /// First 16 hex digits of the SHA-256 of `s`.
 fn short_digest(s: &str) -> String {
     kalendorius_dataset::digest::short_sha256_hex(s.as_bytes())
-}
-
-/// Lets `write!` append to a byte vector.
-struct ByteWriter<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for ByteWriter<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,6 @@ pub struct DataHandle {
     current: ArcSwap<Catalog>,
     /// Serialises reloads, so two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
-    /// When the dataset in service was loaded, and the reloads' results.
     reload_metrics: ReloadMetrics,
     /// The answers cache of every catalog loaded here (one cache in service at a time).
     answers_metrics: CacheMetrics,
@@ -62,12 +61,10 @@ impl DataHandle {
         &self.answers_metrics
     }
 
-    /// When the dataset in service was loaded, and the reloads' results.
     pub fn reload_metrics(&self) -> &ReloadMetrics {
         &self.reload_metrics
     }
 
-    /// Where the dataset is read from: an output root, or a dataset directory.
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -90,16 +87,14 @@ impl DataHandle {
             .and_then(|loaded| loaded.map_err(anyhow::Error::from));
         self.reload_metrics.loaded(unix_now(), true, loaded.is_ok());
         let catalog = Arc::new(loaded?);
-        let old = self.current.swap(catalog.clone());
         // In-flight requests may still hold the old catalog; it is freed with the last one.
-        drop(old);
+        self.current.store(catalog.clone());
         // Loading parses every year file into short-lived records.
         crate::memory::release_free();
         Ok(catalog)
     }
 }
 
-/// Now, in Unix seconds.
 fn unix_now() -> i64 {
     chrono::Utc::now().timestamp()
 }

@@ -35,7 +35,6 @@ use prometheus_client::registry::Registry;
 /// The path of the metrics (outside the API: not counted, no key).
 pub const PATH: &str = "/metrics";
 
-/// The content type of the Prometheus text format.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// Upper bounds of the latency buckets, in nanoseconds: 50 µs to 2.5 s (an answer from
@@ -70,7 +69,6 @@ struct LatencyCells {
 }
 
 impl Latency {
-    /// Counts one observation of `elapsed`.
     pub fn observe(&self, elapsed: Duration) {
         let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         let bucket = BUCKET_NANOS.partition_point(|bound| *bound < nanos);
@@ -108,7 +106,6 @@ impl EncodeMetric for Latency {
 /// A set of one label: its name and value (`{window="minute"}`).
 type Label<V = &'static str> = [(&'static str, V); 1];
 
-/// The status classes, by hundreds: `status` label values.
 const STATUS_CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
 
 /// One route's cells: its counter per status class and its histogram, each made (and so
@@ -259,70 +256,62 @@ impl Metrics {
         reloads: &ReloadMetrics,
         redis: Option<&RedisMetrics>,
     ) -> Metrics {
-        let mut registry = Registry::default();
-        let requests = Family::<(Label<String>, Label), Counter>::default();
-        let latency = Family::<Label<String>, Latency>::default();
-        let refusals = Family::<Label, Counter>::default();
-        let key_failures = Family::<Label, Counter>::default();
-        let open = Gauge::default();
         let refused = Family::<Label, Counter>::default();
-        let caches = Arc::new(Caches::default());
-        let dataset = Family::<Label<String>, Gauge>::default();
-        let state_up = Gauge::default();
+        let reason = |reason| refused.get_or_create(&[("reason", reason)]).clone();
+        let mut metrics = Metrics {
+            registry: Registry::default(),
+            scraping: Mutex::default(),
+            routes: routes
+                .into_iter()
+                .map(|label| RouteCells {
+                    label: label.as_ref().to_owned(),
+                    by_class: Default::default(),
+                    latency: OnceLock::new(),
+                })
+                .collect(),
+            requests: Family::default(),
+            latency: Family::default(),
+            refusals: Family::default(),
+            key_failures: Family::default(),
+            connections: ConnectionMetrics {
+                open: Gauge::default(),
+                refused_total_cap: reason("max_connections"),
+                refused_per_ip_cap: reason("max_connections_per_ip"),
+            },
+            caches: Arc::default(),
+            dataset: Family::default(),
+            state_up: Gauge::default(),
+        };
         // Registered in this order, which is the order of the scrape.
         macro_rules! register {
             ($($name:literal, $help:literal, $metric:expr;)*) => {
-                $(registry.register($name, $help, $metric.clone());)*
+                $(metrics.registry.register($name, $help, $metric.clone());)*
             };
         }
         register! {
-            "kalendorius_http_requests", "Requests answered, by route template and status class", requests;
-            "kalendorius_http_request_duration_seconds", "Time from a request's arrival to its answer's headers, by route template", latency;
-            "kalendorius_rate_limit_refusals", "Requests refused with 429, by the window that was used up", refusals;
-            "kalendorius_key_failures", "Requests to a keyed endpoint refused with 401, by error code", key_failures;
-            "kalendorius_connections_open", "Connections open now", open;
+            "kalendorius_http_requests", "Requests answered, by route template and status class", metrics.requests;
+            "kalendorius_http_request_duration_seconds", "Time from a request's arrival to its answer's headers, by route template", metrics.latency;
+            "kalendorius_rate_limit_refusals", "Requests refused with 429, by the window that was used up", metrics.refusals;
+            "kalendorius_key_failures", "Requests to a keyed endpoint refused with 401, by error code", metrics.key_failures;
+            "kalendorius_connections_open", "Connections open now", metrics.connections.open;
             "kalendorius_connections_refused", "Connections closed at once, by the cap they were over", refused;
-            "kalendorius_dataset_info", "The dataset in service (always 1), by its version", dataset;
+            "kalendorius_dataset_info", "The dataset in service (always 1), by its version", metrics.dataset;
             "kalendorius_dataset_last_reload_timestamp_seconds", "When the dataset in service was loaded (at start or by the last successful reload), in Unix seconds", reloads.last;
             "kalendorius_dataset_last_reload_success", "1 when the last load of the dataset (at start or by a reload) succeeded, 0 when the last reload failed", reloads.last_ok;
             "kalendorius_dataset_reloads", "Dataset reloads (SIGHUP), by result", reloads.results;
-            "kalendorius_state_store_up", "1 when the state store (sled, or Redis) is usable, else 0", state_up;
+            "kalendorius_state_store_up", "1 when the state store (sled, or Redis) is usable, else 0", metrics.state_up;
         }
-        registry.register_collector(Box::new(caches.clone()));
+        metrics
+            .registry
+            .register_collector(Box::new(metrics.caches.clone()));
         if let Some(redis) = redis {
-            registry.register(
+            metrics.registry.register(
                 "kalendorius_redis_command_duration_seconds",
                 "Time of the commands sent to Redis, by command",
                 redis.latency.clone(),
             );
         }
-        let reason = |reason| refused.get_or_create(&[("reason", reason)]).clone();
-        let connections = ConnectionMetrics {
-            open,
-            refused_total_cap: reason("max_connections"),
-            refused_per_ip_cap: reason("max_connections_per_ip"),
-        };
-        let routes = routes
-            .into_iter()
-            .map(|label| RouteCells {
-                label: label.as_ref().to_owned(),
-                by_class: Default::default(),
-                latency: OnceLock::new(),
-            })
-            .collect();
-        Metrics {
-            registry,
-            scraping: Mutex::new(String::new()),
-            routes,
-            requests,
-            latency,
-            refusals,
-            key_failures,
-            connections,
-            caches,
-            dataset,
-            state_up,
-        }
+        metrics
     }
 
     /// Records a request to the route of index `route` answered with `status` after
@@ -367,12 +356,10 @@ impl Metrics {
         self.refusals.get_or_create(&[("window", window)]).inc();
     }
 
-    /// Records a 401 with the error `code`.
     pub fn key_failure(&self, code: &'static str) {
         self.key_failures.get_or_create(&[("code", code)]).inc();
     }
 
-    /// The handles of the accept loop.
     pub fn connections(&self) -> ConnectionMetrics {
         self.connections.clone()
     }

@@ -7,6 +7,8 @@
 //! entry's object of the API answer is written once here too, so an answer is a few copies. The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`],
 //! so they list the same names in the same order.
 
+use std::collections::BTreeMap;
+
 use kalendorius_dataset::names::fold;
 use kalendorius_dataset::Date;
 use serde_json::value::RawValue;
@@ -35,20 +37,16 @@ struct MonthDayText(
     #[schemars(regex(pattern = r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"))] String,
 );
 
-/// Most matches one search returns.
 pub const MAX_MATCHES: usize = 50;
 
 /// A day of the year, month and day (the name-day calendar repeats every year).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MonthDay {
-    /// 1-12.
     pub month: u8,
-    /// 1-31.
     pub day: u8,
 }
 
 impl std::fmt::Display for MonthDay {
-    /// `MM-DD`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:02}-{:02}", self.month, self.day)
     }
@@ -97,33 +95,28 @@ impl NameIndex {
     pub fn build<'a>(
         name_days: impl IntoIterator<Item = (Date, &'a str, &'static str)>,
     ) -> NameIndex {
-        let mut entries: Vec<NameEntry> = Vec::new();
-        let mut by_name: std::collections::HashMap<(&str, &str), usize> = Default::default();
-        let mut dates: Vec<Vec<MonthDay>> = Vec::new();
+        // Keyed so that the entries come out sorted.
+        let mut by_name: BTreeMap<(String, &str, &str), Vec<MonthDay>> = BTreeMap::new();
         for (date, name, gender) in name_days {
             let day = MonthDay {
                 month: date.month() as u8,
                 day: date.day() as u8,
             };
-            let slot = *by_name.entry((name, gender)).or_insert_with(|| {
-                entries.push(NameEntry {
-                    folded: fold(name).into(),
-                    name: name.into(),
-                    gender,
-                    dates: Box::new([]),
-                });
-                dates.push(Vec::new());
-                entries.len() - 1
-            });
+            let dates = by_name.entry((fold(name), name, gender)).or_default();
             // Days come in calendar order; a name listed twice on a day counts once.
-            if dates[slot].last() != Some(&day) {
-                dates[slot].push(day);
+            if dates.last() != Some(&day) {
+                dates.push(day);
             }
         }
-        for (entry, days) in entries.iter_mut().zip(dates) {
-            entry.dates = days.into_boxed_slice();
-        }
-        entries.sort_by(|a, b| (&a.folded, &a.name, a.gender).cmp(&(&b.folded, &b.name, b.gender)));
+        let entries = by_name
+            .into_iter()
+            .map(|((folded, name, gender), dates)| NameEntry {
+                folded: folded.into(),
+                name: name.into(),
+                gender,
+                dates: dates.into(),
+            })
+            .collect();
         NameIndex::from_sorted(entries)
     }
 
@@ -149,16 +142,6 @@ impl NameIndex {
             starts,
             json,
         }
-    }
-
-    /// Number of distinct names.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the dataset has no names.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The names matching `query` (folded here): exact matches first, then names that start
@@ -194,15 +177,12 @@ impl NameIndex {
                 .iter()
                 .take_while(|e| e.folded.starts_with(q))
                 .count();
-        let is_exact = |i: &usize| *self.entries[*i].folded == *q;
+        // The exact matches sort first among the names that start with the query.
         let mut found: Vec<(MatchKind, usize)> = (start..end)
-            .filter(is_exact)
-            .map(|i| (MatchKind::Exact, i))
-            .chain(
-                (start..end)
-                    .filter(|i| !is_exact(i))
-                    .map(|i| (MatchKind::Prefix, i)),
-            )
+            .map(|i| match *self.entries[i].folded == *q {
+                true => (MatchKind::Exact, i),
+                false => (MatchKind::Prefix, i),
+            })
             .take(limit)
             .collect();
         let mut last = None;

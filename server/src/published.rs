@@ -26,7 +26,6 @@ use crate::http::caching;
 use crate::http::errors::{self, ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::metrics::CacheMetrics;
 
-/// Where the published files are served.
 pub const PREFIX: &str = "/data";
 
 /// `Cache-Control` of the published files: a dataset changes at most daily.
@@ -35,7 +34,6 @@ pub const CACHE_CONTROL: &str = "public, max-age=86400";
 /// Bytes of year files kept in memory (about 20 years of 185 KB).
 pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 
-/// The media type of a JSON Schema.
 pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 
 /// The directory of the schemas under [`PREFIX`].
@@ -61,13 +59,11 @@ pub enum PublishedError {
     /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
     Missing { root: PathBuf, version: String },
-    /// A file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// The manifest does not parse.
     #[error("manifest {path} does not parse: {source}")]
     BadManifest {
         path: PathBuf,
@@ -79,6 +75,7 @@ pub enum PublishedError {
 }
 
 /// A served JSON document: its bytes and strong tag.
+#[derive(Clone)]
 struct Document {
     body: Bytes,
     etag: HeaderValue,
@@ -119,7 +116,6 @@ impl Published {
         }
     }
 
-    /// The files of the dataset `catalog` was loaded from.
     fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
         if let Some(dataset) = self
             .current
@@ -198,7 +194,6 @@ fn year_of(rest: &str) -> Option<i32> {
     digits.parse().ok()
 }
 
-/// A 200 (or 304) of `document`.
 fn serve(req: &Request, document: &Document, content_type: &'static str) -> Response {
     caching::fixed(
         req.headers(),
@@ -209,7 +204,6 @@ fn serve(req: &Request, document: &Document, content_type: &'static str) -> Resp
     )
 }
 
-/// The published files of one dataset version.
 pub struct PublishedDataset {
     version: String,
     dir: PathBuf,
@@ -274,62 +268,33 @@ impl PublishedDataset {
 
     /// The document at `rest` (the path after `/data`), `None` when there is none.
     fn document(&self, rest: &str) -> Result<Option<Document>, PublishedError> {
-        if rest == "/manifest.json" {
-            return Ok(Some(Document {
-                body: self.manifest_file.body.clone(),
-                etag: self.manifest_file.etag.clone(),
-            }));
-        }
-        if rest == "/school_holidays.json" {
-            let entry = self
+        let mismatch = |reason: String| PublishedError::Mismatch {
+            path: self.dir.join(MANIFEST_FILE),
+            reason,
+        };
+        let year = year_of(rest);
+        let entry = match rest {
+            "/manifest.json" => return Ok(Some(self.manifest_file.clone())),
+            "/school_holidays.json" => self
                 .manifest
                 .files
                 .iter()
                 .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
-                .ok_or_else(|| PublishedError::Mismatch {
-                    path: self.dir.join(MANIFEST_FILE),
-                    reason: format!("{SCHOOL_HOLIDAYS_FILE} is not listed"),
-                })?;
-            return self.listed_file(entry).map(Some);
-        }
-        if rest == "/changes.json" {
-            if self.manifest.changes.path != CHANGES_FILE {
-                return Err(PublishedError::Mismatch {
-                    path: self.dir.join(MANIFEST_FILE),
-                    reason: format!("the changes entry names {}", self.manifest.changes.path),
-                });
+                .ok_or_else(|| mismatch(format!("{SCHOOL_HOLIDAYS_FILE} is not listed")))?,
+            "/changes.json" if self.manifest.changes.path != CHANGES_FILE => {
+                let reason = format!("the changes entry names {}", self.manifest.changes.path);
+                return Err(mismatch(reason));
             }
-            return self.listed_file(&self.manifest.changes).map(Some);
-        }
-        let Some(year) = year_of(rest) else {
-            return Ok(None);
-        };
-        let Some((body, sha)) = self.year_bytes(year)? else {
-            return Ok(None);
+            "/changes.json" => &self.manifest.changes,
+            _ => match year.and_then(|year| self.year_entries.get(&year)) {
+                Some(&index) => &self.manifest.files[index],
+                None => return Ok(None),
+            },
         };
         Ok(Some(Document {
-            body,
-            etag: quoted(sha),
-        }))
-    }
-
-    /// A file the manifest lists besides the years (`school_holidays.json`,
-    /// `changes.json`), with its tag.
-    fn listed_file(&self, entry: &FileEntry) -> Result<Document, PublishedError> {
-        Ok(Document {
-            body: self.file_bytes(entry, None)?,
+            body: self.file_bytes(entry, year)?,
             etag: quoted(&entry.sha256),
-        })
-    }
-
-    /// The bytes of `years/{year}.json` and their SHA-256 from the manifest, or `None` when
-    /// the dataset has no such year.
-    fn year_bytes(&self, year: i32) -> Result<Option<(Bytes, &str)>, PublishedError> {
-        let Some(&index) = self.year_entries.get(&year) else {
-            return Ok(None);
-        };
-        let entry = &self.manifest.files[index];
-        Ok(Some((self.file_bytes(entry, Some(year))?, &entry.sha256)))
+        }))
     }
 
     /// The bytes of `entry`'s file: read on first request, checked against its size and
@@ -352,28 +317,22 @@ impl PublishedDataset {
                 source,
             },
         })?;
-        check_entry(&path, &bytes, entry)?;
+        let sha = kalendorius_dataset::digest::sha256_hex(&bytes);
+        if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
+            return Err(PublishedError::Mismatch {
+                reason: format!(
+                    "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
+                    bytes.len(),
+                    entry.bytes,
+                    entry.sha256
+                ),
+                path,
+            });
+        }
         let bytes = Bytes::from(bytes);
         self.files.insert(entry.path.clone(), bytes.clone());
         Ok(bytes)
     }
-}
-
-/// The bytes of the file at `path` match its manifest `entry` (size and SHA-256).
-fn check_entry(path: &Path, bytes: &[u8], entry: &FileEntry) -> Result<(), PublishedError> {
-    let sha = kalendorius_dataset::digest::sha256_hex(bytes);
-    if bytes.len() as u64 != entry.bytes || sha != entry.sha256 {
-        return Err(PublishedError::Mismatch {
-            path: path.to_path_buf(),
-            reason: format!(
-                "{} bytes with SHA-256 {sha}, the manifest says {} bytes with {}",
-                bytes.len(),
-                entry.bytes,
-                entry.sha256
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// `"<text>"`, a strong tag.

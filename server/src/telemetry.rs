@@ -92,7 +92,6 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
 /// written to it directly (see [`access`]).
 static PLAIN_TEXT_ACCESS: OnceLock<BatchWriter> = OnceLock::new();
 
-/// How often pending log lines are written out.
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
 /// Pending bytes at which a thread writes its buffer out itself: small enough to stay in
@@ -115,12 +114,10 @@ struct BatchShared {
     stop: AtomicBool,
 }
 
-/// One thread's pending lines.
 type ThreadBuffer = Arc<Mutex<Vec<u8>>>;
 
 /// What a thread keeps to log through one writer.
 struct ThreadSlot {
-    /// The writer the buffer belongs to.
     owner: Weak<BatchShared>,
     /// The pending lines, shared with the flusher.
     buffer: ThreadBuffer,
@@ -135,12 +132,10 @@ thread_local! {
 }
 
 impl BatchWriter {
-    /// Writes every pending line to stdout.
     fn write_out(&self) {
         self.write_out_to(&mut std::io::stdout().lock());
     }
 
-    /// Writes every pending line to `out`.
     fn write_out_to(&self, out: &mut impl Write) {
         let buffers = self.shared.buffers.lock().clone();
         for buffer in &buffers {
@@ -165,13 +160,6 @@ impl BatchWriter {
             .buffers
             .lock()
             .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
-    }
-
-    /// Appends complete lines to this thread's buffer, and writes the buffer out to `out`
-    /// once it holds [`WRITE_AT`] bytes.
-    #[cfg(test)]
-    fn append_or_write<W: Write>(&self, lines: &[u8], out: impl FnOnce() -> W) {
-        self.append_with_or_write(|buffer| buffer.extend_from_slice(lines), out);
     }
 
     /// Lets `write_lines` append complete lines to this thread's buffer, and writes the
@@ -210,12 +198,6 @@ impl BatchWriter {
         });
     }
 
-    /// Appends complete lines to this thread's buffer (see
-    /// [`BatchWriter::append_with_or_write`]).
-    fn append(&self, lines: &[u8]) {
-        self.append_with(|buffer| buffer.extend_from_slice(lines));
-    }
-
     /// Lets `write_lines` append complete lines to this thread's buffer (see
     /// [`BatchWriter::append_with_or_write`]).
     fn append_with(&self, write_lines: impl FnOnce(&mut Vec<u8>)) {
@@ -226,7 +208,7 @@ impl BatchWriter {
 impl Write for &BatchWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         // The fmt layer writes each event whole, in one call.
-        self.append(buf);
+        self.append_with(|buffer| buffer.extend_from_slice(buf));
         Ok(buf.len())
     }
 
@@ -289,7 +271,6 @@ struct AccessLine<'a> {
 }
 
 impl AccessLine<'_> {
-    /// As a `tracing` event.
     fn emit(&self) {
         tracing::info!(
             target: "access",
@@ -329,7 +310,7 @@ impl AccessLine<'_> {
 fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
     if shown.bytes().any(|b| b == b'_' || b == b'%') {
-        Cow::Owned(RedactedUri(uri).to_string())
+        Cow::Owned(redacted(uri))
     } else {
         Cow::Borrowed(shown)
     }
@@ -354,50 +335,45 @@ fn ip_string(ip: IpAddr, buf: &mut [u8; 15]) -> Cow<'_, str> {
     Cow::Borrowed(std::str::from_utf8(&buf[..len]).expect("digits and dots"))
 }
 
-/// Displays a URI's path and query with every `api_key` value, and every key-shaped token
-/// anywhere else, replaced by `REDACTED`. Names are compared after percent-decoding, as the
-/// key lookup decodes them; tokens are found through percent-encoding too.
-pub struct RedactedUri<'a>(pub &'a Uri);
-
-impl fmt::Display for RedactedUri<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_without_keys(f, self.0.path())?;
-        let Some(query) = self.0.query() else {
-            return Ok(());
-        };
-        f.write_str("?")?;
-        for (i, pair) in query.split('&').enumerate() {
-            if i > 0 {
-                f.write_str("&")?;
-            }
-            let name = pair.split_once('=').map_or(pair, |(n, _)| n);
-            let decoded = form_urlencoded::parse(name.as_bytes()).next();
-            if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
-                write!(f, "{name}=REDACTED")?;
-            } else {
-                write_without_keys(f, pair)?;
-            }
+/// A URI's path and query with every `api_key` value, and every key-shaped token anywhere
+/// else, replaced by `REDACTED`. Names are compared after percent-decoding, as the key
+/// lookup decodes them; tokens are found through percent-encoding too.
+fn redacted(uri: &Uri) -> String {
+    let mut out = String::new();
+    push_without_keys(&mut out, uri.path());
+    let Some(query) = uri.query() else {
+        return out;
+    };
+    for (i, pair) in query.split('&').enumerate() {
+        out.push(if i == 0 { '?' } else { '&' });
+        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+        let decoded = form_urlencoded::parse(name.as_bytes()).next();
+        if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
+            out.push_str(name);
+            out.push_str("=REDACTED");
+        } else {
+            push_without_keys(&mut out, pair);
         }
-        Ok(())
     }
+    out
 }
 
-/// Writes `raw` with every key-shaped token replaced by `REDACTED`.
-fn write_without_keys(f: &mut fmt::Formatter<'_>, raw: &str) -> fmt::Result {
+/// Appends `raw` with every key-shaped token replaced by `REDACTED`.
+fn push_without_keys(out: &mut String, raw: &str) {
     let bytes = raw.as_bytes();
     let (mut written, mut at) = (0, 0);
     while at < bytes.len() {
         match key_token_end(bytes, at) {
             Some(end) => {
                 // A token starts and ends at ASCII bytes, so these are character boundaries.
-                f.write_str(&raw[written..at])?;
-                f.write_str("REDACTED")?;
+                out.push_str(&raw[written..at]);
+                out.push_str("REDACTED");
                 (written, at) = (end, end);
             }
             None => at += 1,
         }
     }
-    f.write_str(&raw[written..])
+    out.push_str(&raw[written..]);
 }
 
 /// Where the key-shaped token starting at `raw[at]` ends, if one does: `ltk_` in any case,
@@ -495,7 +471,11 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..LINES {
                         let line = format!("thread {t} line {i} {}\n", "x".repeat(40));
-                        writer.append_or_write(line.as_bytes(), || Locked(sink.lock()));
+                        let line = line.as_bytes();
+                        writer.append_with_or_write(
+                            |b| b.extend_from_slice(line),
+                            || Locked(sink.lock()),
+                        );
                     }
                     // What is left is below the threshold.
                     THREAD_BUFFER.with_borrow(|slot| {
@@ -521,7 +501,8 @@ mod tests {
         let line = format!("thread 0 line 0 {}\n", "x".repeat(100));
         let mut appended = 0;
         while appended < WRITE_AT {
-            writer.append_or_write(line.as_bytes(), || Locked(sink.lock()));
+            let lines = |b: &mut Vec<u8>| b.extend_from_slice(line.as_bytes());
+            writer.append_with_or_write(lines, || Locked(sink.lock()));
             appended += line.len();
             assert!(sink.lock().is_empty() || appended >= WRITE_AT);
         }
@@ -540,7 +521,8 @@ mod tests {
                 let writer = writer.clone();
                 std::thread::spawn(move || {
                     for i in 0..100 {
-                        writer.append(format!("thread {t} line {i}\n").as_bytes());
+                        let line = format!("thread {t} line {i}\n");
+                        writer.append_with(|b| b.extend_from_slice(line.as_bytes()));
                     }
                 })
             })
@@ -685,7 +667,7 @@ mod tests {
         let uri: Uri = "/api/v1/day?date=2024-01-01&api_key=ltk_secret&api%5Fkey=ltk_x&api_key"
             .parse()
             .unwrap();
-        let shown = RedactedUri(&uri).to_string();
+        let shown = redacted(&uri);
         assert!(!shown.contains("ltk_"), "{shown}");
         assert_eq!(
             shown,

@@ -42,7 +42,6 @@ pub enum DayOffCause<'a> {
 }
 
 impl<'a> DayOffCause<'a> {
-    /// Its name in `lang`.
     pub fn name(self, lang: Lang) -> &'a str {
         match self {
             DayOffCause::Holiday(h) => h.name(lang),
@@ -68,7 +67,6 @@ impl Period {
         (self.start.days_until(self.end) + 1) as u32
     }
 
-    /// Number of leave days.
     pub fn leave_day_count(&self) -> usize {
         self.leave_days.len()
     }
@@ -76,27 +74,15 @@ impl Period {
 
 /// The planning tables of one catalog, each built on first use.
 pub struct Planning {
-    /// Day positions (from the catalog's first date) of the holiday dates.
-    dates: OnceLock<HolidayDates>,
-    /// One entry per served year, from the first.
-    years: Box<[OnceLock<YearPlan>]>,
-}
-
-/// Sorted day positions of the holiday dates of each scope.
-struct HolidayDates {
-    red: Box<[u32]>,
-    all: Box<[u32]>,
-}
-
-/// The periods of one year.
-struct YearPlan {
-    /// Every period of the year with at most [`MAX_LEAVE_DAYS`] leave days, by start, then
-    /// by leave days.
-    periods: Box<[Period]>,
+    /// Sorted day positions (from the catalog's first date) of the holiday dates of each
+    /// scope, in [`HolidayScope`] order.
+    dates: OnceLock<[Box<[u32]>; 2]>,
+    /// Per served year, from the first: every period of the year with at most
+    /// [`MAX_LEAVE_DAYS`] leave days, by start, then by leave days.
+    years: Box<[OnceLock<Box<[Period]>>]>,
 }
 
 impl Planning {
-    /// Empty tables for a catalog of `years` years.
     pub fn new(years: usize) -> Planning {
         Planning {
             dates: OnceLock::new(),
@@ -163,7 +149,7 @@ fn periods_in(
 }
 
 impl Catalog {
-    fn planning_dates(&self) -> &HolidayDates {
+    fn planning_dates(&self) -> &[Box<[u32]>; 2] {
         self.planning.dates.get_or_init(|| {
             let mut red = Vec::new();
             let mut all = Vec::new();
@@ -178,21 +164,16 @@ impl Catalog {
                     all.push(i as u32);
                 }
             }
-            HolidayDates {
-                red: red.into_boxed_slice(),
-                all: all.into_boxed_slice(),
-            }
+            [red.into_boxed_slice(), all.into_boxed_slice()]
         })
     }
 
-    /// The date at day position `i`.
     fn date_at(&self, i: usize) -> Date {
         Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
             .expect("a position inside the served range")
     }
 
-    /// The declared extra day off on `date`, if any.
-    fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
+    pub fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
         self.transfer_on(date)
             .filter(|t| t.kind == TransferKind::DayOff)
     }
@@ -219,48 +200,13 @@ impl Catalog {
         scope: HolidayScope,
         count: usize,
     ) -> impl Iterator<Item = Date> + '_ {
-        let tables = self.planning_dates();
-        let list = match scope {
-            HolidayScope::Red => &tables.red,
-            HolidayScope::All => &tables.all,
-        };
+        let list = &self.planning_dates()[scope as usize];
         let at = self.first.days_until(from) as u32;
         let begin = list.partition_point(|&p| p < at);
         list[begin..]
             .iter()
             .take(count)
             .map(|&p| self.date_at(p as usize))
-    }
-
-    fn year_plan(&self, year: i32) -> &YearPlan {
-        let slot = (year - self.first.year()) as usize;
-        self.planning.years[slot].get_or_init(|| {
-            let len = self.days.len();
-            let first = self
-                .first
-                .days_until(Date::from_ymd(year, 1, 1).expect("a served year"))
-                as usize;
-            let last = self
-                .first
-                .days_until(Date::from_ymd(year, 12, 31).expect("a served year"))
-                as usize;
-            let rest = |i: usize| self.days[i].flags & flag::LAISVADIENIS != 0;
-            let red = &self.planning_dates().red;
-            let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
-            let periods = periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
-                .into_iter()
-                .map(|(start, end, leave)| Period {
-                    start: self.date_at(start),
-                    end: self.date_at(end),
-                    leave_days: leave.into_iter().map(|i| self.date_at(i)).collect(),
-                    marked: (start..=end)
-                        .filter(|&i| marked(i))
-                        .map(|i| self.date_at(i))
-                        .collect(),
-                })
-                .collect();
-            YearPlan { periods }
-        })
     }
 
     /// The periods (long weekends and bridges) that start in a served `year`, with at most
@@ -271,8 +217,34 @@ impl Catalog {
         year: i32,
         max_leave_days: usize,
     ) -> impl Iterator<Item = &Period> + '_ {
-        self.year_plan(year)
-            .periods
+        let slot = (year - self.first.year()) as usize;
+        let periods = self.planning.years[slot].get_or_init(|| {
+            let len = self.days.len();
+            let first = self
+                .first
+                .days_until(Date::from_ymd(year, 1, 1).expect("a served year"))
+                as usize;
+            let last = self
+                .first
+                .days_until(Date::from_ymd(year, 12, 31).expect("a served year"))
+                as usize;
+            let rest = |i: usize| self.days[i].flags & flag::LAISVADIENIS != 0;
+            let red = &self.planning_dates()[HolidayScope::Red as usize];
+            let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
+            periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
+                .into_iter()
+                .map(|(start, end, leave)| Period {
+                    start: self.date_at(start),
+                    end: self.date_at(end),
+                    leave_days: leave.into_iter().map(|i| self.date_at(i)).collect(),
+                    marked: (start..=end)
+                        .filter(|&i| marked(i))
+                        .map(|i| self.date_at(i))
+                        .collect(),
+                })
+                .collect::<Box<[Period]>>()
+        });
+        periods
             .iter()
             .filter(move |p| p.leave_day_count() <= max_leave_days)
     }

@@ -15,7 +15,7 @@ use kalendorius_dataset::{Date, Day};
 use super::Catalog;
 
 /// Totals of working time over an inclusive range of dates, in one week form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct WorkingSummary {
     pub calendar_days: u32,
     /// Days with working hours in the week form.
@@ -31,7 +31,6 @@ pub struct WorkingSummary {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkingDay(u16);
 
-/// Bits of [`WorkingDay`].
 mod bit {
     /// Hours in the 5-day week: bits 0..4.
     pub const HOURS_5_SHIFT: u16 = 0;
@@ -45,7 +44,7 @@ mod bit {
 }
 
 impl WorkingDay {
-    fn of(day: &Day) -> WorkingDay {
+    pub(super) fn of(day: &Day) -> WorkingDay {
         let mut bits = u16::from(day.working_hours_5 & 0xF) << bit::HOURS_5_SHIFT
             | u16::from(day.working_hours_6 & 0xF) << bit::HOURS_6_SHIFT;
         if day.shorter_workday {
@@ -69,12 +68,10 @@ impl WorkingDay {
         u32::from((self.0 >> shift) & bit::HOURS_MASK)
     }
 
-    /// Whether the date is a working day in `week`.
     pub fn is_working(self, week: Week) -> bool {
         self.hours(week) > 0
     }
 
-    /// Whether the eve rule shortens the date in `week`.
     pub fn is_shortened(self, week: Week) -> bool {
         let flag = match week {
             Week::Five => bit::SHORTENED_5,
@@ -123,14 +120,23 @@ impl Tally {
     }
 }
 
+/// The week forms, in the order of the per-form tables.
+const WEEKS: [Week; 2] = [Week::Five, Week::Six];
+
+fn form(week: Week) -> usize {
+    match week {
+        Week::Five => 0,
+        Week::Six => 1,
+    }
+}
+
 /// The index: per-day facts and per-week-form prefix tallies.
 ///
-/// Invariant: `days.len() + 1 == five.len() == six.len()`; `five[0]` and `six[0]` are zero
-/// and `five[i + 1] == five[i] + Tally::of(days[i], Week::Five)` (the same for `six`).
+/// Invariant, for each form `f`: `tallies[f].len() == days.len() + 1`, `tallies[f][0]` is
+/// zero and `tallies[f][i + 1] == tallies[f][i] + Tally::of(days[i], WEEKS[f])`.
 pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
-    five: Box<[Tally]>,
-    six: Box<[Tally]>,
+    tallies: [Box<[Tally]>; 2],
     /// The whole-year bodies asked for so far: two per served year (5-day week, then
     /// 6-day), from the first year.
     year_bodies: Box<[OnceLock<Bytes>]>,
@@ -139,59 +145,41 @@ pub struct WorkingIndex {
 /// Builds a [`WorkingIndex`] from the days of the served range, fed in order.
 pub struct WorkingIndexBuilder {
     days: Vec<WorkingDay>,
-    five: Vec<Tally>,
-    six: Vec<Tally>,
-    /// The years seen, by the days fed (January 1 starts one).
-    years: usize,
+    tallies: [Vec<Tally>; 2],
 }
 
 impl WorkingIndexBuilder {
-    /// A builder for `capacity` days.
     pub fn with_capacity(capacity: usize) -> WorkingIndexBuilder {
-        let mut five = Vec::with_capacity(capacity + 1);
-        let mut six = Vec::with_capacity(capacity + 1);
-        five.push(Tally::default());
-        six.push(Tally::default());
+        let mut tallies = WEEKS.map(|_| Vec::with_capacity(capacity + 1));
+        tallies.iter_mut().for_each(|t| t.push(Tally::default()));
         WorkingIndexBuilder {
             days: Vec::with_capacity(capacity),
-            five,
-            six,
-            years: 0,
+            tallies,
         }
     }
 
-    /// Adds the next day of the range (which starts on a January 1).
-    pub fn push(&mut self, day: &Day) {
-        if self.days.is_empty() || (day.date.month() == 1 && day.date.day() == 1) {
-            self.years += 1;
-        }
-        let facts = WorkingDay::of(day);
+    /// Adds the facts of the next day of the range.
+    pub fn push(&mut self, facts: WorkingDay) {
         self.days.push(facts);
-        let add = |tallies: &mut Vec<Tally>, week| {
+        for (tallies, week) in self.tallies.iter_mut().zip(WEEKS) {
             let last = *tallies.last().expect("starts with a zero tally");
             tallies.push(Tally(last.0 + Tally::of(facts, week).0));
-        };
-        add(&mut self.five, Week::Five);
-        add(&mut self.six, Week::Six);
+        }
     }
 
-    /// The index of the days pushed.
-    pub fn finish(self) -> WorkingIndex {
+    /// The index of the days pushed, those of `years` whole years.
+    pub fn finish(self, years: usize) -> WorkingIndex {
         WorkingIndex {
             days: self.days.into_boxed_slice(),
-            five: self.five.into_boxed_slice(),
-            six: self.six.into_boxed_slice(),
-            year_bodies: (0..2 * self.years).map(|_| OnceLock::new()).collect(),
+            tallies: self.tallies.map(Vec::into_boxed_slice),
+            year_bodies: (0..2 * years).map(|_| OnceLock::new()).collect(),
         }
     }
 }
 
 impl WorkingIndex {
     fn tallies(&self, week: Week) -> &[Tally] {
-        match week {
-            Week::Five => &self.five,
-            Week::Six => &self.six,
-        }
+        &self.tallies[form(week)]
     }
 
     /// Totals over the days `from..=to` (indices; `from <= to < days.len()`).
@@ -259,17 +247,12 @@ impl Catalog {
         week: Week,
         build: impl FnOnce() -> Vec<u8>,
     ) -> Bytes {
-        let form = match week {
-            Week::Five => 0,
-            Week::Six => 1,
-        };
-        let slot = 2 * (year - self.first.year()) as usize + form;
+        let slot = 2 * (year - self.first.year()) as usize + form(week);
         self.working.year_bodies[slot]
             .get_or_init(|| Bytes::from(build().into_boxed_slice()))
             .clone()
     }
 
-    /// The working-time facts of a served `date`.
     pub fn working_day(&self, date: Date) -> WorkingDay {
         self.working.days[self.working_position(date)]
     }
@@ -294,17 +277,11 @@ mod tests {
     fn index(hours: &[u8]) -> WorkingIndex {
         let mut builder = WorkingIndexBuilder::with_capacity(hours.len());
         for &h in hours {
-            let facts = WorkingDay(u16::from(h) | if h == 7 { bit::SHORTENED_5 } else { 0 });
-            builder.days.push(facts);
-            for (tallies, week) in [
-                (&mut builder.five, Week::Five),
-                (&mut builder.six, Week::Six),
-            ] {
-                let last = *tallies.last().unwrap();
-                tallies.push(Tally(last.0 + Tally::of(facts, week).0));
-            }
+            builder.push(WorkingDay(
+                u16::from(h) | if h == 7 { bit::SHORTENED_5 } else { 0 },
+            ));
         }
-        builder.finish()
+        builder.finish(0)
     }
 
     #[test]

@@ -5,14 +5,13 @@
 //! the date and what the event is, never the dataset version, so a subscribed calendar
 //! updates a renamed event instead of adding a copy.
 
-use kalendorius_dataset::{Date, Lang, TransferKind};
+use kalendorius_dataset::{Date, Lang};
 
-use super::ics::{basic_date, IcsWriter};
+use super::ics::{self, basic_date, Event};
 use super::params::{HolidayFeedRequest, Scope};
-use super::{calendar_head, UID_DOMAIN};
+use super::UID_DOMAIN;
 use crate::catalog::{Catalog, HolidayRecord};
 
-/// The calendar's name in `lang`.
 fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
     match (scope, lang) {
         (Scope::Red, Lang::Lt) => "Lietuvos šventės ir poilsio dienos",
@@ -26,7 +25,6 @@ fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
     }
 }
 
-/// The calendar's description in `lang`.
 fn calendar_description(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Iš kalendorius duomenų rinkinio; atnaujinama kasdien.",
@@ -36,7 +34,6 @@ fn calendar_description(lang: Lang) -> &'static str {
     }
 }
 
-/// The summary of a shortened working day in `lang`.
 pub fn shortened_summary(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Sutrumpinta darbo diena",
@@ -50,113 +47,58 @@ pub fn shortened_summary(lang: Lang) -> &'static str {
 const DAY_OFF_CATEGORY: &str = "day_off";
 const SHORTENED_CATEGORY: &str = "shortened_workday";
 
-/// One all-day event.
-struct Event<'a> {
-    date: Date,
-    /// What the event is, unique within its date: the UID is `<YYYYMMDD>-<what>@...`.
-    what: String,
-    summary: String,
-    category: Option<&'a str>,
-}
-
-/// The calendar text of `request` from the dataset of `catalog`.
 pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
     let lang = request.lang;
-    let mut ics = IcsWriter::with_capacity(64 * 1024);
-    calendar_head(
-        &mut ics,
-        calendar_name(lang, request.scope),
-        calendar_description(lang),
-    );
-    for year in request.years.clone() {
-        // A year the dataset does not serve has no dates.
-        for date in catalog.dates_of_year(year) {
-            for event in events_of(catalog, date, request) {
-                write_event(&mut ics, &event, stamp);
-            }
-        }
-    }
-    ics.end("VCALENDAR");
-    ics.finish()
+    // A year the dataset does not serve has no dates.
+    let dates = request
+        .years
+        .clone()
+        .flat_map(|year| catalog.dates_of_year(year));
+    let events = dates.flat_map(|date| events_of(catalog, date, request));
+    let name = calendar_name(lang, request.scope);
+    ics::calendar(name, calendar_description(lang), stamp, 64 * 1024, events)
 }
 
-/// The events of one served date.
 fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
     let lang = request.lang;
+    let day = date.naive();
+    // The UID is `<YYYYMMDD>-<what>@...`, `what` unique within its date.
+    let event = |what: &str, summary: String, category: Option<&'a str>| Event {
+        uid: format!("{}-{what}@{UID_DOMAIN}", basic_date(day)),
+        start: day,
+        end: day.succ_opt().expect("a served date has a next day"),
+        rule: None,
+        summary,
+        description: None,
+        category,
+    };
     let mut events = Vec::new();
-    let day_off = catalog
-        .transfer_on(date)
-        .filter(|t| t.kind == TransferKind::DayOff);
+    let day_off = catalog.declared_day_off(date);
     match request.scope {
         Scope::Red => {
             let red: Vec<&HolidayRecord> = catalog.holidays_on(date).filter(|h| h.is_red).collect();
             if !red.is_empty() {
-                events.push(Event {
-                    date,
-                    what: red.iter().map(|h| h.id()).collect::<Vec<_>>().join("+"),
-                    summary: red
-                        .iter()
-                        .map(|h| h.name(lang))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    category: None,
-                });
+                let ids: Vec<&str> = red.iter().map(|h| &*h.id).collect();
+                let names: Vec<&str> = red.iter().map(|h| h.name(lang)).collect();
+                events.push(event(&ids.join("+"), names.join(", "), None));
             } else if let Some(transfer) = day_off {
-                events.push(Event {
-                    date,
-                    what: "day-off".into(),
-                    summary: transfer.name(lang).into(),
-                    category: None,
-                });
+                events.push(event("day-off", transfer.name(lang).into(), None));
             }
         }
         Scope::All => {
             for holiday in catalog.holidays_on(date) {
-                events.push(Event {
-                    date,
-                    what: holiday.id().into(),
-                    summary: holiday.name(lang).into(),
-                    category: Some(holiday.kind.as_str()),
-                });
+                let category = Some(holiday.kind.as_str());
+                events.push(event(&holiday.id, holiday.name(lang).into(), category));
             }
             if let Some(transfer) = day_off {
-                events.push(Event {
-                    date,
-                    what: "day-off".into(),
-                    summary: transfer.name(lang).into(),
-                    category: Some(DAY_OFF_CATEGORY),
-                });
+                let name = transfer.name(lang).into();
+                events.push(event("day-off", name, Some(DAY_OFF_CATEGORY)));
             }
         }
     }
     if request.shortened && catalog.status_of(date).shorter_workday {
-        events.push(Event {
-            date,
-            what: "shortened".into(),
-            summary: shortened_summary(lang).into(),
-            category: Some(SHORTENED_CATEGORY),
-        });
+        let summary = shortened_summary(lang).into();
+        events.push(event("shortened", summary, Some(SHORTENED_CATEGORY)));
     }
     events
-}
-
-fn write_event(ics: &mut IcsWriter, event: &Event<'_>, stamp: &str) {
-    let date = event.date.naive();
-    ics.begin("VEVENT");
-    ics.raw(
-        "UID",
-        &format!("{}-{}@{UID_DOMAIN}", basic_date(date), event.what),
-    );
-    ics.raw("DTSTAMP", stamp);
-    ics.date("DTSTART", date);
-    // The end of an all-day event is exclusive: the next day.
-    if let Some(next) = date.succ_opt() {
-        ics.date("DTEND", next);
-    }
-    ics.text("SUMMARY", &event.summary);
-    if let Some(category) = event.category {
-        ics.text("CATEGORIES", category);
-    }
-    ics.raw("TRANSP", "TRANSPARENT");
-    ics.end("VEVENT");
 }

@@ -1,63 +1,66 @@
 //! Writing iCalendar text (RFC 5545): CRLF lines folded at 75 octets without splitting a
-//! UTF-8 character, TEXT values escaped. Every feed writes through [`IcsWriter`].
+//! UTF-8 character, TEXT values escaped. Every feed writes through [`calendar`].
 
 use chrono::{Datelike, NaiveDate};
+
+use super::PRODID;
 
 /// The longest content line, in octets, before folding (RFC 5545, 3.1).
 pub const MAX_LINE_OCTETS: usize = 75;
 
-/// A calendar being written.
-pub struct IcsWriter {
-    out: String,
+/// One all-day event: `end` is exclusive (the day after the last), `rule` an `RRULE`.
+pub struct Event<'a> {
+    pub uid: String,
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+    pub rule: Option<&'static str>,
+    pub summary: String,
+    pub description: Option<String>,
+    pub category: Option<&'a str>,
 }
 
-impl IcsWriter {
-    /// An empty calendar text, with room for `capacity` bytes.
-    pub fn with_capacity(capacity: usize) -> IcsWriter {
-        IcsWriter {
-            out: String::with_capacity(capacity),
+/// The calendar text: the properties every feed starts with (`name`, `description`), then
+/// `events`, each stamped `stamp`; `capacity` bytes reserved.
+pub fn calendar<'a>(
+    name: &str,
+    description: &str,
+    stamp: &str,
+    capacity: usize,
+    events: impl IntoIterator<Item = Event<'a>>,
+) -> String {
+    let mut out = String::with_capacity(capacity);
+    let mut raw = |name: &str, value: &str| fold_into(&mut out, &format!("{name}:{value}"));
+    raw("BEGIN", "VCALENDAR");
+    raw("VERSION", "2.0");
+    raw("PRODID", &escape_text(PRODID));
+    raw("CALSCALE", "GREGORIAN");
+    raw("METHOD", "PUBLISH");
+    raw("X-WR-CALNAME", &escape_text(name));
+    raw("X-WR-CALDESC", &escape_text(description));
+    raw("X-WR-TIMEZONE", "Europe/Vilnius");
+    raw("REFRESH-INTERVAL;VALUE=DURATION", "P1D");
+    raw("X-PUBLISHED-TTL", "P1D");
+    for event in events {
+        raw("BEGIN", "VEVENT");
+        raw("UID", &event.uid);
+        raw("DTSTAMP", stamp);
+        raw("DTSTART;VALUE=DATE", &basic_date(event.start));
+        raw("DTEND;VALUE=DATE", &basic_date(event.end));
+        if let Some(rule) = event.rule {
+            raw("RRULE", rule);
         }
+        raw("SUMMARY", &escape_text(&event.summary));
+        if let Some(description) = &event.description {
+            raw("DESCRIPTION", &escape_text(description));
+        }
+        if let Some(category) = event.category {
+            raw("CATEGORIES", &escape_text(category));
+        }
+        raw("TRANSP", "TRANSPARENT");
+        raw("END", "VEVENT");
     }
-
-    /// A property whose value is written as it is (dates, durations, rules, tokens):
-    /// `name` may carry parameters (`DTSTART;VALUE=DATE`).
-    pub fn raw(&mut self, name: &str, value: &str) {
-        let mut line = String::with_capacity(name.len() + 1 + value.len());
-        line.push_str(name);
-        line.push(':');
-        line.push_str(value);
-        self.line(&line);
-    }
-
-    /// A property whose value is TEXT, escaped.
-    pub fn text(&mut self, name: &str, value: &str) {
-        self.raw(name, &escape_text(value));
-    }
-
-    /// An all-day date property (`DTSTART;VALUE=DATE:YYYYMMDD`).
-    pub fn date(&mut self, name: &str, date: NaiveDate) {
-        self.raw(&format!("{name};VALUE=DATE"), &basic_date(date));
-    }
-
-    /// `BEGIN:component`.
-    pub fn begin(&mut self, component: &str) {
-        self.raw("BEGIN", component);
-    }
-
-    /// `END:component`.
-    pub fn end(&mut self, component: &str) {
-        self.raw("END", component);
-    }
-
-    /// The calendar text.
-    pub fn finish(self) -> String {
-        self.out
-    }
-
-    /// Appends one content line, folded.
-    fn line(&mut self, line: &str) {
-        fold_into(&mut self.out, line);
-    }
+    raw("END", "VCALENDAR");
+    out
 }
 
 /// `line` folded into `out` (RFC 5545, 3.1): at most [`MAX_LINE_OCTETS`] octets per physical

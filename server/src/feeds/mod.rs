@@ -27,13 +27,10 @@ use params::FeedRequest;
 /// 1 MB). A feed larger than a quarter of it is served without being kept.
 pub const CACHE_BUDGET: usize = 4 << 20;
 
-/// The `Content-Type` of a feed.
 pub const CONTENT_TYPE: &str = "text/calendar; charset=utf-8";
 
-/// `PRODID` of every feed.
 pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
 
-/// A built feed.
 pub struct Feed {
     pub body: Bytes,
     /// Strong tag: 16 hex digits of the body's SHA-256.
@@ -54,15 +51,8 @@ impl Weighed for Feed {
     }
 }
 
-/// The feeds built so far.
 pub struct Feeds {
     cache: ByteCache<FeedKey, Arc<Feed>>,
-}
-
-impl Default for Feeds {
-    fn default() -> Self {
-        Feeds::new(CacheMetrics::default())
-    }
 }
 
 impl Feeds {
@@ -95,9 +85,10 @@ impl Feeds {
     }
 }
 
-/// The calendar text of `request`.
 fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String {
-    let stamp = dtstamp(vilnius_year);
+    // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's bytes
+    // (and its ETag) depend only on its key, on every server.
+    let stamp = format!("{vilnius_year:04}0101T000000Z");
     match request {
         FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
         FeedRequest::NameDays { lang } => name_days::build(*lang, catalog, vilnius_year, &stamp),
@@ -105,26 +96,6 @@ fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String 
             school_holidays::build(*grade, *lang, catalog, &stamp)
         }
     }
-}
-
-/// `DTSTAMP` of a feed built in `vilnius_year`: midnight UTC opening that year. Fixed for
-/// the year, so a feed's bytes (and its ETag) depend only on its key, on every server.
-fn dtstamp(vilnius_year: i32) -> String {
-    format!("{vilnius_year:04}0101T000000Z")
-}
-
-/// Writes the calendar properties every feed starts with.
-fn calendar_head(ics: &mut ics::IcsWriter, name: &str, description: &str) {
-    ics.begin("VCALENDAR");
-    ics.raw("VERSION", "2.0");
-    ics.text("PRODID", PRODID);
-    ics.raw("CALSCALE", "GREGORIAN");
-    ics.raw("METHOD", "PUBLISH");
-    ics.text("X-WR-CALNAME", name);
-    ics.text("X-WR-CALDESC", description);
-    ics.raw("X-WR-TIMEZONE", "Europe/Vilnius");
-    ics.raw("REFRESH-INTERVAL;VALUE=DURATION", "P1D");
-    ics.raw("X-PUBLISHED-TTL", "P1D");
 }
 
 /// The `UID` domain part: UIDs are `<what>@kalendorius`.

@@ -3,17 +3,16 @@
 //! leap year nearest this one; the February 29 event repeats on the last day of February
 //! (`BYMONTHDAY=-1`), so common years show them on February 28 as the project does.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use kalendorius_dataset::Lang;
 
-use super::ics::IcsWriter;
-use super::{calendar_head, UID_DOMAIN};
+use super::ics::{self, Event};
+use super::UID_DOMAIN;
 use crate::catalog::Catalog;
 
 /// The year every event starts from (a leap year, so February 29 exists).
 pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
 
-/// The calendar's name in `lang`.
 fn calendar_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Vardadieniai",
@@ -45,45 +44,33 @@ fn calendar_description(lang: Lang) -> &'static str {
 /// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
 /// `this_year`.
 pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> String {
-    let mut ics = IcsWriter::with_capacity(96 * 1024);
-    calendar_head(&mut ics, calendar_name(lang), calendar_description(lang));
-    let leap_year = (catalog.first().year()..=catalog.last().year())
+    let leap_year = catalog
+        .years()
         .filter(|&y| NaiveDate::from_ymd_opt(y, 2, 29).is_some())
         .min_by_key(|&y| (y - this_year).abs());
-    for day in leap_year.into_iter().flat_map(|y| catalog.dates_of_year(y)) {
-        let mut names = catalog.name_days_on(day).map(|n| &*n.name).peekable();
-        if names.peek().is_none() {
-            continue;
+    let days = leap_year.into_iter().flat_map(|y| catalog.dates_of_year(y));
+    let events = days.filter_map(|day| {
+        let names: Vec<&str> = catalog.name_days_on(day).map(|n| &*n.name).collect();
+        if names.is_empty() {
+            return None;
         }
-        let names: Vec<&str> = names.collect();
-        let date = day.naive();
-        let first = NaiveDate::from_ymd_opt(FIRST_OCCURRENCE_YEAR, date.month(), date.day())
+        let (month, day) = (day.month(), day.day());
+        let first = NaiveDate::from_ymd_opt(FIRST_OCCURRENCE_YEAR, month, day)
             .expect("every day of a leap year exists in the year 2000");
-        ics.begin("VEVENT");
-        ics.raw(
-            "UID",
-            &format!(
-                "name-days-{:02}{:02}@{UID_DOMAIN}",
-                date.month(),
-                date.day()
-            ),
-        );
-        ics.raw("DTSTAMP", stamp);
-        ics.date("DTSTART", first);
-        ics.date("DTEND", first.succ_opt().expect("2000 has a next day"));
-        let rule = if (date.month(), date.day()) == (2, 29) {
-            "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1"
-        } else {
-            "FREQ=YEARLY"
-        };
-        ics.raw("RRULE", rule);
-        ics.text(
-            "SUMMARY",
-            &format!("{}: {}", summary_prefix(lang), names.join(", ")),
-        );
-        ics.raw("TRANSP", "TRANSPARENT");
-        ics.end("VEVENT");
-    }
-    ics.end("VCALENDAR");
-    ics.finish()
+        Some(Event {
+            uid: format!("name-days-{month:02}{day:02}@{UID_DOMAIN}"),
+            start: first,
+            end: first.succ_opt().expect("2000 has a next day"),
+            rule: Some(if (month, day) == (2, 29) {
+                "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1"
+            } else {
+                "FREQ=YEARLY"
+            }),
+            summary: format!("{}: {}", summary_prefix(lang), names.join(", ")),
+            description: None,
+            category: None,
+        })
+    });
+    let name = calendar_name(lang);
+    ics::calendar(name, calendar_description(lang), stamp, 96 * 1024, events)
 }

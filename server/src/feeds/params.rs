@@ -27,7 +27,6 @@ pub enum Scope {
     All,
 }
 
-/// A valid request for a holiday feed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayFeedRequest {
     /// Language of names and of the calendar's name.
@@ -39,7 +38,6 @@ pub struct HolidayFeedRequest {
     pub years: RangeInclusive<i32>,
 }
 
-/// A valid feed request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FeedRequest {
     Holidays(HolidayFeedRequest),

@@ -5,11 +5,10 @@
 
 use kalendorius_dataset::{Lang, SchoolHoliday};
 
-use super::ics::IcsWriter;
-use super::{calendar_head, UID_DOMAIN};
+use super::ics::{self, Event};
+use super::UID_DOMAIN;
 use crate::catalog::Catalog;
 
-/// The calendar's name in `lang`.
 fn calendar_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Lt => "Mokinių atostogos",
@@ -64,7 +63,6 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
     }
 }
 
-/// The stable UID of a period.
 pub fn uid(p: &SchoolHoliday) -> String {
     let grades: Vec<String> = grade_ranges(&p.grades)
         .into_iter()
@@ -80,38 +78,27 @@ pub fn uid(p: &SchoolHoliday) -> String {
 
 /// The calendar text of the periods of `grade` (`None`: all) in `lang`.
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
-    let mut ics = IcsWriter::with_capacity(16 * 1024);
     let name = match grade {
         Some(g) => format!("{} ({})", calendar_name(lang), grades_text(&[g], lang)),
         None => calendar_name(lang).to_string(),
     };
-    calendar_head(&mut ics, &name, calendar_description(lang));
-    let school = catalog.school_holidays();
-    for p in school.periods.iter().filter(|p| p.applies_to(grade)) {
-        let Some(after) = p.end.naive().succ_opt() else {
-            continue;
-        };
-        let summary = if grade.is_some() {
-            p.kind.name(lang).to_string()
-        } else {
-            format!("{} ({})", p.kind.name(lang), grades_text(&p.grades, lang))
-        };
-        ics.begin("VEVENT");
-        ics.raw("UID", &uid(p));
-        ics.raw("DTSTAMP", stamp);
-        ics.date("DTSTART", p.start.naive());
-        ics.date("DTEND", after);
-        ics.text("SUMMARY", &summary);
-        ics.text(
-            "DESCRIPTION",
-            &format!("{} {}. {}", p.school_year, p.kind.name(lang), p.source),
-        );
-        ics.raw("CATEGORIES", "SCHOOL");
-        ics.raw("TRANSP", "TRANSPARENT");
-        ics.end("VEVENT");
-    }
-    ics.end("VCALENDAR");
-    ics.finish()
+    let periods = catalog.school_holidays().periods.iter();
+    let events = periods.filter(|p| p.applies_to(grade)).filter_map(|p| {
+        let kind = p.kind.name(lang);
+        Some(Event {
+            uid: uid(p),
+            start: p.start.naive(),
+            end: p.end.naive().succ_opt()?,
+            rule: None,
+            summary: match grade {
+                Some(_) => kind.to_string(),
+                None => format!("{kind} ({})", grades_text(&p.grades, lang)),
+            },
+            description: Some(format!("{} {kind}. {}", p.school_year, p.source)),
+            category: Some("SCHOOL"),
+        })
+    });
+    ics::calendar(&name, calendar_description(lang), stamp, 16 * 1024, events)
 }
 
 #[cfg(test)]

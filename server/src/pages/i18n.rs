@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use kalendorius_dataset::Lang;
 use serde::Deserialize;
 
-/// The translations, embedded at build time.
 const SOURCE: &str = include_str!("i18n.toml");
 
 /// One label: a text (possibly a pattern with `{fields}`) or a list (months, weekdays).
@@ -29,19 +28,13 @@ pub enum TextsError {
     MissingLanguage(&'static str),
 }
 
-/// The labels of every language.
 #[derive(Debug)]
 pub struct Texts {
     tables: [BTreeMap<String, Label>; 4],
     values: [minijinja::Value; 4],
 }
 
-fn index(lang: Lang) -> usize {
-    Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)
-}
-
 impl Texts {
-    /// Parses the embedded file.
     pub fn load() -> Result<Texts, TextsError> {
         let mut all: BTreeMap<String, BTreeMap<String, Label>> = toml::from_str(SOURCE)?;
         let mut take = |lang: Lang| {
@@ -61,20 +54,19 @@ impl Texts {
 
     /// Every label of `lang`, for a template's `t`.
     pub fn value(&self, lang: Lang) -> minijinja::Value {
-        self.values[index(lang)].clone()
+        self.values[lang as usize].clone()
     }
 
     /// The text `key` in `lang` (empty when absent: the tests keep every key present).
     pub fn text(&self, lang: Lang, key: &str) -> &str {
-        match self.tables[index(lang)].get(key) {
+        match self.tables[lang as usize].get(key) {
             Some(Label::Text(text)) => text,
             _ => "",
         }
     }
 
-    /// Item `i` of the list `key` in `lang`.
     pub fn item(&self, lang: Lang, key: &str, i: usize) -> &str {
-        match self.tables[index(lang)].get(key) {
+        match self.tables[lang as usize].get(key) {
             Some(Label::List(items)) => items.get(i).map(String::as_str).unwrap_or(""),
             _ => "",
         }
@@ -96,21 +88,6 @@ pub fn capitalized(text: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-impl Label {
-    /// Number of items (1 for a text).
-    pub fn len(&self) -> usize {
-        match self {
-            Label::Text(_) => 1,
-            Label::List(items) => items.len(),
-        }
-    }
-
-    /// Whether a list is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -151,8 +128,12 @@ mod tests {
             }
         }
         for lang in Lang::ALL {
-            assert_eq!(texts.tables[index(lang)]["months"].len(), 12);
-            assert_eq!(texts.tables[index(lang)]["weekdays"].len(), 7);
+            let len = |key: &str| match &texts.tables[lang as usize][key] {
+                Label::Text(_) => 1,
+                Label::List(items) => items.len(),
+            };
+            assert_eq!(len("months"), 12);
+            assert_eq!(len("weekdays"), 7);
         }
     }
 

@@ -12,8 +12,6 @@ pub mod planning;
 pub mod route;
 pub mod view;
 
-use std::borrow::Cow;
-
 use bytes::Bytes;
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::{Date, Lang};
@@ -21,11 +19,10 @@ use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Request, Response};
-use serde::Serialize;
 
 use self::i18n::Texts;
 use self::route::Page;
-use self::view::{day_path, month_path, Frame, Viewer};
+use self::view::{day_path, month_path, Viewer};
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
@@ -36,10 +33,8 @@ use poem::IntoResponse;
 
 pub use self::route::is_page_path;
 
-/// `Content-Type` of the pages.
 pub const HTML: &str = "text/html; charset=utf-8";
 
-/// `Content-Type` of the stylesheet.
 const CSS: &str = "text/css; charset=utf-8";
 
 /// `Cache-Control` of a page that shows today (its mark, or the current month).
@@ -55,13 +50,11 @@ pub const CACHE_BUDGET: usize = 8 << 20;
 /// `Cache-Control` of the icon: its URL is fixed, so a week, then revalidated by its ETag.
 pub const FAVICON_CACHE: &str = "public, max-age=604800";
 
-/// `Content-Type` of the icon.
 const ICON: &str = "image/x-icon";
 
 /// The icon (32 by 32 pixels, one PNG image in an ICO file), embedded at build time.
 const FAVICON: &[u8] = include_bytes!("templates/favicon.ico");
 
-/// The templates, by name, embedded at build time.
 const TEMPLATES: [(&str, &str); 8] = [
     ("base.html", include_str!("templates/base.html")),
     ("macros.html", include_str!("templates/macros.html")),
@@ -76,19 +69,16 @@ const TEMPLATES: [(&str, &str); 8] = [
     ),
 ];
 
-/// The stylesheet, embedded at build time.
 const STYLE: &str = include_str!("templates/style.css");
 
 /// Why the pages cannot be set up (a bug in an embedded file, caught by the unit tests).
 #[derive(Debug, thiserror::Error)]
 pub enum PagesError {
-    /// A template does not compile.
     #[error("template {name}: {source}")]
     Template {
         name: &'static str,
         source: minijinja::Error,
     },
-    /// The translations do not parse.
     #[error(transparent)]
     Texts(#[from] i18n::TextsError),
 }
@@ -101,12 +91,6 @@ pub struct Pages {
     style_etag: HeaderValue,
     favicon_etag: HeaderValue,
     cache: ByteCache<Box<str>, Bytes>,
-}
-
-/// A rendered page (or the reason it cannot be).
-struct Rendered {
-    status: StatusCode,
-    body: Bytes,
 }
 
 impl Pages {
@@ -132,7 +116,6 @@ impl Pages {
         })
     }
 
-    /// The stylesheet's path (with its content hash).
     pub fn style_path(&self) -> &str {
         &self.style_path
     }
@@ -148,12 +131,15 @@ impl Pages {
         let path = req.uri().path();
         let query = PageQuery::parse(req.uri().query());
         let page = route::parse(path, &self.style_path);
-        match page {
-            Some(Page::Style) => return self.stylesheet(req),
-            Some(Page::Favicon) => return self.favicon(req),
-            _ => {}
+        let asset = match page {
+            Some(Page::Style) => Some((STYLE.as_bytes(), &self.style_etag, STYLE_CACHE, CSS)),
+            Some(Page::Favicon) => Some((FAVICON, &self.favicon_etag, FAVICON_CACHE, ICON)),
+            _ => None,
+        };
+        if let Some((body, etag, cache_control, content_type)) = asset {
+            let body = Bytes::from_static(body);
+            return caching::fixed(req.headers(), etag, cache_control, content_type, body);
         }
-        let (lang, grade) = (query.lang, query.grade);
         let page = page.and_then(|p| resolve(p, catalog, today));
         let shows_today = match page {
             Some(Page::Home) | Some(Page::Search) | None => true,
@@ -163,13 +149,21 @@ impl Pages {
             Some(Page::Day(d)) => d.naive() == today,
             Some(Page::Style | Page::Favicon) => false,
         };
-        let etag = page_etag(
-            catalog,
+        // The strong ETag of a page: a digest of everything the page is made of.
+        let day = shows_today
+            .then_some(today)
+            .map(|d| d.to_string())
+            .unwrap_or_default();
+        let grade = query.grade.map(|g| g.to_string()).unwrap_or_default();
+        let parts = [
+            catalog.etag_tag(),
             path,
-            (lang, grade),
+            query.lang.code(),
             &query.q,
-            shows_today.then_some(today),
-        );
+            &day,
+            &grade,
+        ];
+        let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
             TODAY_CACHE
         } else {
@@ -185,97 +179,62 @@ impl Pages {
         }
         let key = etag.to_str().unwrap_or_default();
         let cached = if found { self.cache.get(key) } else { None };
-        let rendered = match cached {
-            Some(body) => Rendered {
-                status: StatusCode::OK,
-                body,
-            },
-            None => {
-                let viewer = Viewer {
-                    catalog,
-                    texts: &self.texts,
-                    lang,
-                    today,
-                    grade,
-                };
-                match self.render(&viewer, path, page, &query) {
-                    Ok(rendered) => {
-                        // 404 pages are not kept: any path is one, and they would push
-                        // the real pages out.
-                        if found {
-                            self.cache.insert(key.into(), rendered.body.clone());
-                        }
-                        rendered
+        let body = match cached {
+            Some(body) => body,
+            None => match self.render(catalog, today, path, page, &query) {
+                Ok(body) => {
+                    // 404 pages are not kept: any path is one, and they would push the real
+                    // pages out.
+                    if found {
+                        self.cache.insert(key.into(), body.clone());
                     }
-                    Err(err) => {
-                        tracing::error!(error = %err, path, "a page failed to render");
-                        let err = ApiError::new(ErrorCode::Internal, "internal error");
-                        return err.into_response();
-                    }
+                    body
                 }
-            }
+                Err(err) => {
+                    tracing::error!(error = %err, path, "a page failed to render");
+                    let err = ApiError::new(ErrorCode::Internal, "internal error");
+                    return err.into_response();
+                }
+            },
+        };
+        let status = if found {
+            StatusCode::OK
+        } else {
+            StatusCode::NOT_FOUND
         };
         let mut resp = Response::builder()
-            .status(rendered.status)
+            .status(status)
             .header(header::CONTENT_TYPE, HTML)
             .header(header::ETAG, etag);
         if found {
             resp = resp.header(header::CACHE_CONTROL, cache_control);
         }
-        resp.body(rendered.body)
-    }
-
-    fn stylesheet(&self, req: &Request) -> Response {
-        let body = Bytes::from_static(STYLE.as_bytes());
-        caching::fixed(req.headers(), &self.style_etag, STYLE_CACHE, CSS, body)
-    }
-
-    fn favicon(&self, req: &Request) -> Response {
-        let body = Bytes::from_static(FAVICON);
-        caching::fixed(req.headers(), &self.favicon_etag, FAVICON_CACHE, ICON, body)
+        resp.body(body)
     }
 
     /// Renders `page` (`None`: the 404 page).
     fn render(
         &self,
-        v: &Viewer,
+        catalog: &Catalog,
+        today: NaiveDate,
         path: &str,
         page: Option<Page>,
         query: &PageQuery,
-    ) -> Result<Rendered, minijinja::Error> {
-        let today_month = Date::from_naive(v.today)
-            .ok()
-            .filter(|d| v.catalog.contains(*d))
-            .map(|d| month_path(d.year(), d.month()));
-        let today_href = format!(
-            "{}{}",
-            today_month.as_deref().unwrap_or("/"),
-            view::page_query(v.lang, v.grade, '?')
-        );
+    ) -> Result<Bytes, minijinja::Error> {
+        let v = &Viewer {
+            catalog,
+            texts: &self.texts,
+            lang: query.lang,
+            today,
+            grade: query.grade,
+        };
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("q={}", encode(&query.q)));
-        let mut frame = Frame::new(
-            &self.texts,
-            v.lang,
-            v.grade,
-            &self.style_path,
-            path,
-            extra,
-            today_href,
-            v.catalog.version(),
-        );
-        frame.description = v.texts.fill(
-            v.lang,
-            "site_description",
-            &[
-                ("first", &v.catalog.first().year().to_string()),
-                ("last", &v.catalog.last().year().to_string()),
-            ],
-        );
+        let frame = v.frame(&self.style_path, path, extra);
         let (name, ctx) = match page {
             Some(Page::Home) => {
                 let (y, m) = (v.today.year(), v.today.month());
-                let next_red = Serde(v.next_red_day());
+                let next_red = v.next_red_day();
                 (
                     "month.html",
                     context! { next_red, ..self.month_context(v, y, m) },
@@ -290,26 +249,15 @@ impl Pages {
                 "not_found.html",
                 context! {
                     title => v.texts.text(v.lang, "not_found_title"),
-                    range => v.texts.fill(v.lang, "served_range", &[
-                        ("first", &v.catalog.first().year().to_string()),
-                        ("last", &v.catalog.last().year().to_string()),
-                    ]),
+                    range => v.fill_years("served_range"),
                 },
             ),
-        };
-        let status = if page.is_some() {
-            StatusCode::OK
-        } else {
-            StatusCode::NOT_FOUND
         };
         let html = self
             .env
             .get_template(name)?
-            .render(context! { c => Serde(frame), ..ctx })?;
-        Ok(Rendered {
-            status,
-            body: Bytes::from(html),
-        })
+            .render(context! { c => frame, ..ctx })?;
+        Ok(Bytes::from(html))
     }
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
@@ -318,107 +266,76 @@ impl Pages {
             Date::from_ymd(y, m, 1)
                 .ok()
                 .filter(|d| v.catalog.contains(*d))
-                .map(|_| Link {
-                    href: month_path(y, m),
-                    label: v.month_title(y, m),
-                })
+                .map(|_| link(month_path(y, m), v.month_title(y, m)))
         };
-        let (py, pm) = if month == 1 {
-            (year - 1, 12)
-        } else {
-            (year, month - 1)
-        };
-        let (ny, nm) = if month == 12 {
-            (year + 1, 1)
-        } else {
-            (year, month + 1)
-        };
+        let first = NaiveDate::from_ymd_opt(year, month, 1).expect("a served month");
+        let prev = first - chrono::Months::new(1);
+        let next = first + chrono::Months::new(1);
         context! {
-            title => grid.title.clone(),
-            grid => Serde(grid),
+            title => v.month_title(year, month),
+            grid,
             year,
-            prev => Serde(neighbour(py, pm)),
-            next => Serde(neighbour(ny, nm)),
+            prev => neighbour(prev.year(), prev.month()),
+            next => neighbour(next.year(), next.month()),
             marks => marks(),
         }
     }
 
     fn year_context(&self, v: &Viewer, year: i32) -> minijinja::Value {
         let months: Vec<_> = (1..=12).map(|m| v.month_grid(year, m)).collect();
-        let served = |y: i32| y >= v.catalog.first().year() && y <= v.catalog.last().year();
         let first = Date::from_ymd(year, 1, 1).expect("a served year");
         let last = Date::from_ymd(year, 12, 31).expect("a served year");
-        let s = v
+        let summary = v
             .catalog
             .working_summary(first, last, kalendorius_dataset::Week::Five);
         context! {
             title => v.texts.fill(v.lang, "year_title", &[("y", &year.to_string())]),
             year,
-            months => Serde(months),
-            summary => Serde(view::Summary {
-                working_days: s.working_days,
-                working_hours: s.working_hours,
-                non_working_days: s.non_working_days,
-                shortened_days: s.shortened_days,
-            }),
+            months,
+            summary => Serde(summary),
             long_weekends => planning::long_weekends_path(year),
-            prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
-            next => served(year + 1).then(|| format!("/{:04}", year + 1)),
+            prev => v.catalog.years().contains(&(year - 1)).then(|| format!("/{:04}", year - 1)),
+            next => v.catalog.years().contains(&(year + 1)).then(|| format!("/{:04}", year + 1)),
             marks => marks(),
         }
     }
 
     fn day_context(&self, v: &Viewer, date: Date) -> minijinja::Value {
-        #[derive(Serialize)]
-        struct HolidayLine {
-            name: String,
-            kind: String,
-            red: bool,
-            /// The confidence word when it is not `confirmed`.
-            unsure: Option<String>,
-        }
-        #[derive(Serialize)]
-        struct BasisLine {
-            text: String,
-            unsure: Option<String>,
-        }
-        let weekday = v.texts.item(
-            v.lang,
-            "weekdays",
-            date.weekday().num_days_from_monday() as usize,
-        );
-        let holidays: Vec<HolidayLine> = v
+        let weekday = v.weekday(date.weekday().num_days_from_monday());
+        let holidays: Vec<_> = v
             .catalog
             .holidays_on(date)
-            .map(|h| HolidayLine {
-                name: h.name(v.lang).to_string(),
-                kind: v.type_label(h.kind).to_string(),
-                red: h.is_red,
-                unsure: v.unsure_label(h.confidence),
+            .map(|h| {
+                context! {
+                    name => h.name(v.lang),
+                    kind => v.type_label(h.kind),
+                    red => h.is_red,
+                    unsure => v.unsure_label(h.confidence),
+                }
             })
             .collect();
-        let basis: Vec<BasisLine> = v
+        let basis: Vec<_> = v
             .catalog
             .bases_of(date)
             .into_iter()
-            .map(|b| BasisLine {
-                text: b.text(v.lang).to_string(),
-                unsure: v.unsure_label(Some(b.confidence)),
+            .map(|b| {
+                context! {
+                    text => b.text(v.lang),
+                    unsure => v.unsure_label(Some(b.confidence)),
+                }
             })
             .collect();
-        let names: Vec<Link> = v
+        let names: Vec<_> = v
             .catalog
             .name_days_on(date)
-            .map(|n| Link {
-                href: format!("{}?q={}", route::SEARCH_PATH, encode(&n.name)),
-                label: n.name.to_string(),
+            .map(|n| {
+                let href = format!("{}?q={}", route::SEARCH_PATH, encode(&n.name));
+                link(href, n.name.to_string())
             })
             .collect();
         let near = |d: Option<Date>| {
-            d.filter(|d| v.catalog.contains(*d)).map(|d| Link {
-                href: day_path(d),
-                label: v.date_long(d),
-            })
+            d.filter(|d| v.catalog.contains(*d))
+                .map(|d| link(day_path(d), v.date_long(d)))
         };
         let prev = date
             .naive()
@@ -447,14 +364,14 @@ impl Pages {
             is_today => v.is_today(date),
             status => v.status_sentences(date),
             off => v.catalog.status_of(date).laisvadienis,
-            holidays => Serde(holidays),
-            basis => Serde(basis),
-            names => Serde(names),
-            prev => Serde(near(prev)),
-            next => Serde(near(date.succ())),
-            month => Serde(Link { href: month_path(date.year(), date.month()), label: v.month_title(date.year(), date.month()) }),
+            holidays,
+            basis,
+            names,
+            prev => near(prev),
+            next => near(date.succ()),
+            month => link(month_path(date.year(), date.month()), v.month_title(date.year(), date.month())),
             api => api.to_vec(),
-            school => Serde(school),
+            school,
             school_covered,
             marks => marks(),
         }
@@ -474,19 +391,15 @@ impl Pages {
             searched => !q.is_empty() && !too_long,
             too_long,
             count_text => v.texts.fill(v.lang, "search_results", &[("count", &results.len().to_string())]),
-            results => Serde(results),
+            results,
         }
     }
 }
 
-/// A link with its text.
-#[derive(Debug, Serialize)]
-struct Link {
-    href: String,
-    label: String,
+fn link(href: String, label: String) -> minijinja::Value {
+    context! { href, label }
 }
 
-/// The symbols of the legend.
 fn marks() -> minijinja::Value {
     context! {
         red => view::mark::RED,
@@ -499,7 +412,7 @@ fn marks() -> minijinja::Value {
 
 /// A served page, or `None` for a date outside the dataset.
 fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
-    let served_year = |y: i32| (catalog.first().year()..=catalog.last().year()).contains(&y);
+    let served_year = |y: i32| catalog.years().contains(&y);
     match page {
         Page::Home => served_year(today.year()).then_some(Page::Home),
         Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y).then_some(page),
@@ -510,6 +423,7 @@ fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
 
 /// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt), `q`, and
 /// `grade` (0..12 chooses whose pupils' holidays are shown; anything else is none).
+#[derive(Default)]
 struct PageQuery {
     lang: Lang,
     q: String,
@@ -518,11 +432,7 @@ struct PageQuery {
 
 impl PageQuery {
     fn parse(query: Option<&str>) -> PageQuery {
-        let mut out = PageQuery {
-            lang: Lang::Lt,
-            q: String::new(),
-            grade: None,
-        };
+        let mut out = PageQuery::default();
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             match name.as_ref() {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
@@ -540,25 +450,8 @@ impl PageQuery {
     }
 }
 
-/// `text` percent-encoded for a query value.
-fn encode(text: &str) -> Cow<'_, str> {
-    form_urlencoded::byte_serialize(text.as_bytes())
-        .collect::<String>()
-        .into()
-}
-
-/// The strong ETag of a page: a digest of everything the page is made of.
-fn page_etag(
-    catalog: &Catalog,
-    path: &str,
-    (lang, grade): (Lang, Option<u8>),
-    q: &str,
-    today: Option<NaiveDate>,
-) -> HeaderValue {
-    let today = today.map(|d| d.to_string()).unwrap_or_default();
-    let grade = grade.map(|g| g.to_string()).unwrap_or_default();
-    let parts = [catalog.etag_tag(), path, lang.code(), q, &today, &grade];
-    crate::http::caching::digest_etag("pg", parts.join("\u{0}").as_bytes())
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 #[cfg(test)]

@@ -5,8 +5,6 @@ use std::cmp::Ordering;
 
 use kalendorius_dataset::{Date, Lang};
 use minijinja::context;
-use minijinja::value::Serde;
-use serde::Serialize;
 
 use super::route::LONG_WEEKENDS;
 use super::view::{day_path, Viewer};
@@ -15,35 +13,15 @@ use crate::catalog::{HolidayScope, Period};
 /// The most leave days of a bridge the page lists.
 pub const PAGE_MAX_LEAVE_DAYS: usize = 4;
 
-/// `/{YYYY}/ilgieji-savaitgaliai`.
 pub fn long_weekends_path(year: i32) -> String {
     format!("/{year:04}/{LONG_WEEKENDS}")
-}
-
-/// A period as the page shows it.
-#[derive(Debug, Serialize)]
-struct Row {
-    /// `YYYY-MM-DD` of its first and last day.
-    start: String,
-    end: String,
-    href: String,
-    /// "balandžio 4 d. – balandžio 6 d.".
-    range: String,
-    days_off: u32,
-    /// The leave days in words, grouped by month ("gruodžio 28, 29, 30, 31 d.").
-    leave: String,
-    leave_count: usize,
-    /// Days off per leave day, in the page's number format ("2,75").
-    efficiency: String,
-    /// The red holidays and declared days off inside.
-    holidays: Vec<String>,
 }
 
 impl Viewer<'_> {
     /// A date in words: without the year when it is in `year`.
     fn date_in(&self, date: Date, year: i32) -> String {
         if date.year() == year {
-            self.day_month(date.month(), date.day())
+            self.day_month(date.month(), &date.day().to_string())
         } else {
             self.date_long(date)
         }
@@ -53,15 +31,7 @@ impl Viewer<'_> {
     /// dates ("balandžio 25 d. – gegužės 3 d."); a year only when it is not `year`.
     fn range_in(&self, start: Date, end: Date, year: i32) -> String {
         if (start.year(), start.month()) == (year, end.month()) && end.year() == year {
-            let days = format!("{}–{}", start.day(), end.day());
-            let month_gen = self
-                .texts
-                .item(self.lang, "months_gen", start.month() as usize - 1);
-            return self.texts.fill(
-                self.lang,
-                "day_month",
-                &[("month_gen", month_gen), ("d", &days)],
-            );
+            return self.day_month(start.month(), &format!("{}–{}", start.day(), end.day()));
         }
         format!(
             "{} – {}",
@@ -83,47 +53,35 @@ impl Viewer<'_> {
         }
         groups
             .into_iter()
-            .map(|(_, month, days)| {
-                self.texts.fill(
-                    self.lang,
-                    "day_month",
-                    &[
-                        (
-                            "month_gen",
-                            self.texts.item(self.lang, "months_gen", month as usize - 1),
-                        ),
-                        ("d", &days.join(", ")),
-                    ],
-                )
-            })
+            .map(|(_, month, days)| self.day_month(month, &days.join(", ")))
             .collect::<Vec<_>>()
             .join("; ")
     }
 
-    fn row(&self, p: &Period, year: i32) -> Row {
+    fn row(&self, p: &Period, year: i32) -> minijinja::Value {
         let leave = p.leave_day_count();
-        Row {
-            start: p.start.to_string(),
-            end: p.end.to_string(),
-            href: day_path(p.start),
-            range: self.range_in(p.start, p.end, year),
-            days_off: p.days_off(),
-            leave: self.days_in_words(&p.leave_days),
-            leave_count: leave,
-            efficiency: if leave == 0 {
+        let holidays: Vec<String> = p
+            .marked
+            .iter()
+            .flat_map(|&d| self.catalog.day_off_causes(d))
+            .map(|c| c.name(self.lang).to_string())
+            .collect();
+        context! {
+            start => p.start.to_string(),
+            href => day_path(p.start),
+            // "balandžio 4 d. – balandžio 6 d."
+            range => self.range_in(p.start, p.end, year),
+            days_off => p.days_off(),
+            // Grouped by month: "gruodžio 28, 29, 30, 31 d.".
+            leave => self.days_in_words(&p.leave_days),
+            leave_count => leave,
+            // Days off per leave day, in the page's number format ("2,75").
+            efficiency => if leave == 0 {
                 String::new()
             } else {
                 number(f64::from(p.days_off()) / leave as f64, self.lang)
             },
-            holidays: p
-                .marked
-                .iter()
-                .flat_map(|&d| {
-                    self.catalog
-                        .day_off_causes(d)
-                        .map(|c| c.name(self.lang).to_string())
-                })
-                .collect(),
+            holidays,
         }
     }
 
@@ -131,7 +89,7 @@ impl Viewer<'_> {
     /// needed) by date, and the bridges of 1 to [`PAGE_MAX_LEAVE_DAYS`] leave days, the
     /// most days off per leave day first (then the longer, then the earlier).
     pub fn long_weekends_context(&self, year: i32) -> minijinja::Value {
-        let weekends: Vec<Row> = self
+        let weekends: Vec<_> = self
             .catalog
             .long_weekends(year, 0)
             .map(|p| self.row(p, year))
@@ -142,8 +100,8 @@ impl Viewer<'_> {
             .filter(|p| p.leave_day_count() > 0)
             .collect();
         bridges.sort_by(|a, b| by_efficiency(a, b));
-        let bridges: Vec<Row> = bridges.into_iter().map(|p| self.row(p, year)).collect();
-        let served = |y: i32| y >= self.catalog.first().year() && y <= self.catalog.last().year();
+        let bridges: Vec<_> = bridges.into_iter().map(|p| self.row(p, year)).collect();
+        let served = |y: i32| self.catalog.years().contains(&y);
         let lang = self.lang.code();
         context! {
             title => self.texts.fill(self.lang, "lw_title", &[("y", &year.to_string())]),
@@ -151,8 +109,8 @@ impl Viewer<'_> {
             year_href => format!("/{year:04}"),
             prev => served(year - 1).then(|| long_weekends_path(year - 1)),
             next => served(year + 1).then(|| long_weekends_path(year + 1)),
-            weekends => Serde(weekends),
-            bridges => Serde(bridges),
+            weekends,
+            bridges,
             bridges_intro => self.texts.fill(
                 self.lang,
                 "lw_bridges_intro",
@@ -165,10 +123,8 @@ impl Viewer<'_> {
     /// The home page's line about the next red day from today (a red holiday or a declared
     /// extra day off): its name, its date and how many days remain; `None` past the served
     /// range.
-    pub fn next_red_day(&self) -> Option<NextRedDay> {
-        let today = Date::from_naive(self.today)
-            .ok()
-            .filter(|d| self.catalog.contains(*d))?;
+    pub fn next_red_day(&self) -> Option<minijinja::Value> {
+        let today = self.served_today()?;
         let date = self
             .catalog
             .holiday_dates_from(today, HolidayScope::Red, 1)
@@ -184,32 +140,17 @@ impl Viewer<'_> {
             1 => "next_red_tomorrow",
             _ => "next_red_days",
         };
-        Some(NextRedDay {
-            text: self.texts.fill(
-                self.lang,
-                key,
-                &[
-                    ("name", &names.join(", ")),
-                    ("date", &self.date_long(date)),
-                    ("days", &days.to_string()),
-                ],
-            ),
-            date: date.to_string(),
-            href: day_path(date),
-            days,
-            long_weekends: long_weekends_path(date.year()),
+        let fields: [(&str, &str); 3] = [
+            ("name", &names.join(", ")),
+            ("date", &self.date_long(date)),
+            ("days", &days.to_string()),
+        ];
+        Some(context! {
+            text => self.texts.fill(self.lang, key, &fields),
+            href => day_path(date),
+            long_weekends => long_weekends_path(date.year()),
         })
     }
-}
-
-/// The next red day, for the home page.
-#[derive(Debug, Serialize)]
-pub struct NextRedDay {
-    pub text: String,
-    pub date: String,
-    pub href: String,
-    pub days: i64,
-    pub long_weekends: String,
 }
 
 /// More days off per leave day first; then more days off; then the earlier.

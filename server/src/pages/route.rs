@@ -7,7 +7,6 @@ use kalendorius_dataset::Date;
 /// probes and the metrics keep their JSON answers (and their JSON 404s).
 const NOT_PAGES: [&str; 6] = ["/api", "/data", "/docs", "/health", "/ready", "/metrics"];
 
-/// The path of the search page.
 pub const SEARCH_PATH: &str = "/vardai";
 
 /// The last part of the path of a year's long weekends.
@@ -19,7 +18,6 @@ pub const STYLE_PREFIX: &str = "/static/style.";
 /// The site's icon, where browsers ask for it unprompted.
 pub const FAVICON_PATH: &str = "/favicon.ico";
 
-/// A page the server renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {
     Home,
@@ -50,27 +48,22 @@ pub fn parse(path: &str, style_path: &str) -> Option<Page> {
         _ => {}
     }
     let mut parts = path.strip_prefix('/')?.split('/');
-    let year = number(parts.next()?, 4)?;
-    let Some(month) = parts.next() else {
-        return Some(Page::Year(year as i32));
-    };
-    if month == LONG_WEEKENDS {
-        return parts
-            .next()
-            .is_none()
-            .then_some(Page::LongWeekends(year as i32));
+    let year = number(parts.next()?, 4)? as i32;
+    match (parts.next(), parts.next(), parts.next()) {
+        (None, _, _) => Some(Page::Year(year)),
+        (Some(LONG_WEEKENDS), None, _) => Some(Page::LongWeekends(year)),
+        (Some(month), None, _) => {
+            let month = number(month, 2)?;
+            (1..=12)
+                .contains(&month)
+                .then_some(Page::Month(year, month))
+        }
+        (Some(month), Some(day), None) => {
+            let (month, day) = (number(month, 2)?, number(day, 2)?);
+            Date::from_ymd(year, month, day).ok().map(Page::Day)
+        }
+        _ => None,
     }
-    let month = number(month, 2)?;
-    let Some(day) = parts.next() else {
-        return (1..=12)
-            .contains(&month)
-            .then_some(Page::Month(year as i32, month));
-    };
-    let day = number(day, 2)?;
-    if parts.next().is_some() {
-        return None;
-    }
-    Date::from_ymd(year as i32, month, day).ok().map(Page::Day)
 }
 
 /// `text` as a number of exactly `digits` ASCII digits.

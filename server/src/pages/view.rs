@@ -4,71 +4,21 @@
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Confidence, Date, HolidayType, Lang, Reason, TransferKind};
-use serde::Serialize;
+use minijinja::context;
+use minijinja::value::Serde;
 
 use super::i18n::{capitalized, Texts};
 use crate::catalog::Catalog;
-use crate::name_index::{MatchKind, MonthDay, MAX_MATCHES};
+use crate::name_index::{MatchKind, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
 pub mod mark {
-    /// A red holiday.
     pub const RED: &str = "★";
-    /// A declared extra day off.
     pub const DAY_OFF: &str = "◆";
-    /// A weekend day declared a working day.
     pub const WORKING: &str = "▲";
-    /// A working day one hour shorter.
     pub const SHORTENED: &str = "−1";
     /// A day of the pupils' holidays (of the chosen grade, or of any grade).
     pub const SCHOOL: &str = "○";
-}
-
-/// What every page needs: the language, the labels, the links of the frame.
-#[derive(Debug, Serialize)]
-pub struct Frame {
-    pub lang: &'static str,
-    pub t: minijinja::Value,
-    pub css: String,
-    /// The query that keeps the language on internal links: `""` for lt, `?lang=en`...
-    pub q: String,
-    /// The same, to follow another parameter: `""` or `&lang=en`.
-    pub qa: String,
-    pub langs: Vec<LangLink>,
-    pub today_href: String,
-    pub version: String,
-    /// The page's path (the grade form submits to it).
-    pub path: String,
-    /// The grade chosen for the pupils' holidays (`?grade=`), if any.
-    pub grade: Option<u8>,
-    /// The chosen grade in words ("5 kl.", "grade 5"); empty without one.
-    pub grade_text: String,
-    /// The page's `<meta name="description">` (the site's, with the years served).
-    pub description: String,
-}
-
-/// A link to the same page in another language.
-#[derive(Debug, Serialize)]
-pub struct LangLink {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub href: String,
-    pub current: bool,
-}
-
-/// The language's name in itself.
-fn endonym(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Lietuvių",
-        Lang::En => "English",
-        Lang::Pl => "Polski",
-        Lang::Ru => "Русский",
-    }
-}
-
-/// `?lang=xx` for a language other than the default.
-pub fn lang_query(lang: Lang, separator: char) -> String {
-    page_query(lang, None, separator)
 }
 
 /// The query that keeps the language (other than the default) and the grade on internal
@@ -86,124 +36,12 @@ pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
     }
 }
 
-impl Frame {
-    /// The frame of the page at `path` (with `extra`, such as `q=...`, and the grade kept on
-    /// the language links), in `lang`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        texts: &Texts,
-        lang: Lang,
-        grade: Option<u8>,
-        css: &str,
-        path: &str,
-        extra: Option<String>,
-        today_href: String,
-        version: &str,
-    ) -> Frame {
-        let langs = Lang::ALL
-            .iter()
-            .map(|&other| {
-                let query: Vec<String> = extra
-                    .iter()
-                    .cloned()
-                    .chain((other != Lang::Lt).then(|| format!("lang={}", other.code())))
-                    .chain(grade.map(|g| format!("grade={g}")))
-                    .collect();
-                let href = if query.is_empty() {
-                    path.to_string()
-                } else {
-                    format!("{path}?{}", query.join("&"))
-                };
-                LangLink {
-                    code: other.code(),
-                    name: endonym(other),
-                    href,
-                    current: other == lang,
-                }
-            })
-            .collect();
-        Frame {
-            lang: lang.code(),
-            t: texts.value(lang),
-            css: css.to_string(),
-            q: page_query(lang, grade, '?'),
-            qa: page_query(lang, grade, '&'),
-            langs,
-            today_href,
-            version: version.to_string(),
-            path: path.to_string(),
-            grade,
-            grade_text: grade
-                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
-                .unwrap_or_default(),
-            description: String::new(),
-        }
-    }
-}
-
-/// `/YYYY/MM` of a month.
 pub fn month_path(year: i32, month: u32) -> String {
     format!("/{year:04}/{month:02}")
 }
 
-/// `/YYYY/MM/DD` of a date.
 pub fn day_path(date: Date) -> String {
     format!("/{:04}/{:02}/{:02}", date.year(), date.month(), date.day())
-}
-
-/// One day in a month grid.
-#[derive(Debug, Serialize)]
-pub struct Cell {
-    pub day: u32,
-    pub date: String,
-    pub href: String,
-    /// CSS classes: `weekend`, `red`, `dayoff`, `workday`, `short`, `school`, `today`.
-    pub kinds: String,
-    /// The symbols of its kinds (see [`mark`]).
-    pub marks: String,
-    /// Its kinds in words (for screen readers and the tooltip), the pupils' holidays with
-    /// their names.
-    pub label: String,
-    /// Names of its red holidays or of its declared transfer, in the page's language.
-    pub holidays: Vec<String>,
-    pub names: Vec<String>,
-}
-
-/// One week row.
-#[derive(Debug, Serialize)]
-pub struct WeekRow {
-    pub number: u8,
-    /// Monday to Sunday; `None` outside the month.
-    pub cells: Vec<Option<Cell>>,
-}
-
-/// A weekday column header.
-#[derive(Debug, Serialize)]
-pub struct WeekdayHead {
-    pub short: String,
-    pub full: String,
-    pub weekend: bool,
-}
-
-/// Working time of a period (5-day week).
-#[derive(Debug, Serialize)]
-pub struct Summary {
-    pub working_days: u32,
-    pub working_hours: u32,
-    pub non_working_days: u32,
-    pub shortened_days: u32,
-}
-
-/// A month as a grid.
-#[derive(Debug, Serialize)]
-pub struct MonthGrid {
-    pub title: String,
-    /// The month's name alone, capitalized (the year page).
-    pub name: String,
-    pub href: String,
-    pub weekdays: Vec<WeekdayHead>,
-    pub weeks: Vec<WeekRow>,
-    pub summary: Summary,
 }
 
 /// Builds the pages' values from one catalog, in one language, on one day.
@@ -219,6 +57,51 @@ pub struct Viewer<'a> {
 impl Viewer<'_> {
     fn text(&self, key: &str) -> &str {
         self.texts.text(self.lang, key)
+    }
+
+    /// What every page needs (`c` in the templates): the language, the labels, the links of
+    /// the frame, for the page at `path` (with `extra`, such as `q=...`, and the grade kept on
+    /// the language links), its stylesheet at `css`.
+    pub fn frame(&self, css: &str, path: &str, extra: Option<String>) -> minijinja::Value {
+        let (lang, grade) = (self.lang, self.grade);
+        let langs: Vec<_> = Lang::ALL
+            .iter()
+            .map(|&other| {
+                let href = match &extra {
+                    Some(extra) => format!("{path}?{extra}{}", page_query(other, grade, '&')),
+                    None => format!("{path}{}", page_query(other, grade, '?')),
+                };
+                context! {
+                    code => other.code(),
+                    name => self.texts.text(other, "language_name"),
+                    href,
+                    current => other == lang,
+                }
+            })
+            .collect();
+        let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
+        // The query that keeps the language on internal links: `""` for lt, `?lang=en`...
+        let q = page_query(lang, grade, '?');
+        context! {
+            lang => lang.code(),
+            t => self.texts.value(lang),
+            css,
+            today_href => format!("{}{q}", today_month.as_deref().unwrap_or("/")),
+            q,
+            // The same, to follow another parameter: `""` or `&lang=en`.
+            qa => page_query(lang, grade, '&'),
+            langs,
+            version => self.catalog.version(),
+            // The grade form submits to the page's path.
+            path,
+            grade,
+            // The chosen grade in words ("5 kl.", "grade 5"); empty without one.
+            grade_text => grade
+                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
+                .unwrap_or_default(),
+            // The page's `<meta name="description">`.
+            description => self.fill_years("site_description"),
+        }
     }
 
     /// "2026 m. gruodis", "December 2026".
@@ -249,16 +132,20 @@ impl Viewer<'_> {
         )
     }
 
-    /// "birželio 24 d.", "24 June".
-    pub fn day_month(&self, month: u32, day: u32) -> String {
-        self.texts.fill(
-            self.lang,
-            "day_month",
-            &[
-                ("month_gen", self.month_gen(month)),
-                ("d", &day.to_string()),
-            ],
-        )
+    /// "birželio 24 d.", "24 June"; `days` may be several ("14–16", "28, 29").
+    pub fn day_month(&self, month: u32, days: &str) -> String {
+        let fields = [("month_gen", self.month_gen(month)), ("d", days)];
+        self.texts.fill(self.lang, "day_month", &fields)
+    }
+
+    /// The pattern `key` with the first and the last year served.
+    pub fn fill_years(&self, key: &str) -> String {
+        let years = self.catalog.years();
+        let fields: [(&str, &str); 2] = [
+            ("first", &years.start().to_string()),
+            ("last", &years.end().to_string()),
+        ];
+        self.texts.fill(self.lang, key, &fields)
     }
 
     fn month_gen(&self, month: u32) -> &str {
@@ -266,12 +153,18 @@ impl Viewer<'_> {
     }
 
     /// The weekday's name (0 = Monday).
-    fn weekday(&self, monday_based: u32) -> &str {
+    pub fn weekday(&self, monday_based: u32) -> &str {
         self.texts
             .item(self.lang, "weekdays", monday_based as usize)
     }
 
-    /// Whether `date` is today.
+    /// Today, when the catalog serves it.
+    pub fn served_today(&self) -> Option<Date> {
+        Date::from_naive(self.today)
+            .ok()
+            .filter(|d| self.catalog.contains(*d))
+    }
+
     pub fn is_today(&self, date: Date) -> bool {
         date.naive() == self.today
     }
@@ -285,86 +178,84 @@ impl Viewer<'_> {
             .collect()
     }
 
-    /// The grid of a served month, each cell with its marks, holidays and name days (the
-    /// templates choose what to show), and the month's working time.
-    pub fn month_grid(&self, year: i32, month: u32) -> MonthGrid {
+    /// The grid of a served month: its week rows (`number`, `cells` Monday to Sunday, none
+    /// outside the month), each cell with its marks, holidays and name days (the templates
+    /// choose what to show), and the month's working time (5-day week).
+    pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
-        let mut weeks: Vec<WeekRow> = Vec::new();
+        let mut weeks: Vec<(u8, Vec<Option<minijinja::Value>>)> = Vec::new();
         let mut date = Some(first);
         while let Some(day) = date.filter(|d| d.month() == month) {
             let column = day.weekday().num_days_from_monday() as usize;
             if column == 0 || weeks.is_empty() {
                 let (_, iso_week, _) = self.catalog.calendar_of(day);
-                weeks.push(WeekRow {
-                    number: iso_week,
-                    cells: (0..7).map(|_| None).collect(),
-                });
+                weeks.push((iso_week, vec![None; 7]));
             }
-            let row = weeks.last_mut().expect("a row was pushed");
-            row.cells[column] = Some(self.cell(day));
+            let (_, cells) = weeks.last_mut().expect("a row was pushed");
+            cells[column] = Some(self.cell(day));
             date = day.succ().filter(|d| self.catalog.contains(*d));
         }
-        let last = Date::from_ymd(year, month, days_in_month(year, month)).expect("a real date");
-        let s = self.catalog.working_summary(first, last, Week::Five);
-        MonthGrid {
-            title: self.month_title(year, month),
-            name: capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
-            href: month_path(year, month),
-            weekdays: (0..7)
-                .map(|i| WeekdayHead {
-                    short: self.texts.item(self.lang, "weekdays_short", i).to_string(),
-                    full: self.weekday(i as u32).to_string(),
-                    weekend: i >= 5,
-                })
-                .collect(),
+        let next_month = first.naive() + chrono::Months::new(1);
+        let last = Date::from_naive(next_month.pred_opt().expect("a real date")).expect("served");
+        let weekdays: Vec<_> = (0..7)
+            .map(|i| {
+                context! {
+                    short => self.texts.item(self.lang, "weekdays_short", i),
+                    full => self.weekday(i as u32),
+                    weekend => i >= 5,
+                }
+            })
+            .collect();
+        let weeks: Vec<_> = weeks
+            .into_iter()
+            .map(|(number, cells)| context! { number, cells })
+            .collect();
+        context! {
+            title => self.month_title(year, month),
+            // The month's name alone, capitalized (the year page).
+            name => capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
+            href => month_path(year, month),
+            weekdays,
             weeks,
-            summary: Summary {
-                working_days: s.working_days,
-                working_hours: s.working_hours,
-                non_working_days: s.non_working_days,
-                shortened_days: s.shortened_days,
-            },
+            summary => Serde(self.catalog.working_summary(first, last, Week::Five)),
         }
     }
 
-    fn cell(&self, date: Date) -> Cell {
+    /// One day in a month grid: its CSS classes (`kinds`: `weekend`, `red`, `dayoff`,
+    /// `workday`, `short`, `school`, `today`), the symbols of its kinds (see [`mark`]), its
+    /// kinds in words (`label`, for screen readers and the tooltip, the pupils' holidays
+    /// with their names), the names of its red holidays or of its declared transfer, and
+    /// its name days.
+    fn cell(&self, date: Date) -> minijinja::Value {
         let status = self.catalog.status_of(date);
         let (_, _, weekend) = self.catalog.calendar_of(date);
         let transfer = self.catalog.transfer_on(date);
         let red = self.red_names(date);
-        let mut kinds: Vec<&str> = Vec::new();
-        let mut marks: Vec<&str> = Vec::new();
-        let mut label: Vec<&str> = Vec::new();
+        // Each kind of the day: its class, its mark, its words.
+        let mut kinds: Vec<(&str, Option<&str>, &str)> = Vec::new();
         let mut holidays = red.clone();
         if weekend {
-            kinds.push("weekend");
-            label.push(self.text("weekend"));
+            kinds.push(("weekend", None, self.text("weekend")));
         }
         if !red.is_empty() {
-            kinds.push("red");
-            marks.push(mark::RED);
-            label.push(self.text("red_holiday"));
+            kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
         }
         match transfer.map(|t| t.kind) {
             Some(TransferKind::DayOff) => {
-                kinds.push("dayoff");
-                marks.push(mark::DAY_OFF);
-                label.push(self.text("declared_day_off"));
+                kinds.push(("dayoff", Some(mark::DAY_OFF), self.text("declared_day_off")))
             }
-            Some(TransferKind::WorkingDay) => {
-                kinds.push("workday");
-                marks.push(mark::WORKING);
-                label.push(self.text("declared_working_day"));
-            }
+            Some(TransferKind::WorkingDay) => kinds.push((
+                "workday",
+                Some(mark::WORKING),
+                self.text("declared_working_day"),
+            )),
             None => {}
         }
         if let Some(t) = transfer {
             holidays.push(t.name(self.lang).to_string());
         }
         if status.shorter_workday {
-            kinds.push("short");
-            marks.push(mark::SHORTENED);
-            label.push(self.text("shortened"));
+            kinds.push(("short", Some(mark::SHORTENED), self.text("shortened")));
         }
         let school: Vec<&str> = self
             .catalog
@@ -374,27 +265,28 @@ impl Viewer<'_> {
             .collect();
         let school_label = format!("{} ({})", self.text("school_holidays"), school.join(", "));
         if !school.is_empty() {
-            kinds.push("school");
-            marks.push(mark::SCHOOL);
-            label.push(&school_label);
+            kinds.push(("school", Some(mark::SCHOOL), &school_label));
         }
         if self.is_today(date) {
-            kinds.push("today");
-            label.push(self.text("today"));
+            kinds.push(("today", None, self.text("today")));
         }
-        Cell {
-            day: date.day(),
-            date: date.to_string(),
-            href: day_path(date),
-            kinds: kinds.join(" "),
-            marks: marks.join(" "),
-            label: label.join("; "),
+        let names: Vec<String> = self
+            .catalog
+            .name_days_on(date)
+            .map(|n| n.name.to_string())
+            .collect();
+        let classes: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+        let marks: Vec<&str> = kinds.iter().filter_map(|k| k.1).collect();
+        let words: Vec<&str> = kinds.iter().map(|k| k.2).collect();
+        context! {
+            day => date.day(),
+            date => date.to_string(),
+            href => day_path(date),
+            kinds => classes.join(" "),
+            marks => marks.join(" "),
+            label => words.join("; "),
             holidays,
-            names: self
-                .catalog
-                .name_days_on(date)
-                .map(|n| n.name.to_string())
-                .collect(),
+            names,
         }
     }
 
@@ -404,65 +296,48 @@ impl Viewer<'_> {
         let transfer = self.catalog.transfer_on(date);
         let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
         let weekday = self.weekday(date.weekday().num_days_from_monday());
-        let mut out = Vec::new();
+        let fill = |key, field, value: &str| self.texts.fill(self.lang, key, &[(field, value)]);
         if status.laisvadienis {
             let red = self.red_names(date);
-            out.push(match status.reason {
-                Some(Reason::PublicHoliday) if !red.is_empty() => self.texts.fill(
-                    self.lang,
-                    "status_off_holiday",
-                    &[("names", &red.join(", "))],
-                ),
-                Some(Reason::PublicHoliday) => {
-                    self.texts
-                        .fill(self.lang, "status_off_declared", &[("name", transfer_name)])
+            return vec![match status.reason {
+                Some(Reason::PublicHoliday) if !red.is_empty() => {
+                    fill("status_off_holiday", "names", &red.join(", "))
                 }
-                _ => self
-                    .texts
-                    .fill(self.lang, "status_off_weekend", &[("weekday", weekday)]),
-            });
-            return out;
+                Some(Reason::PublicHoliday) => fill("status_off_declared", "name", transfer_name),
+                _ => fill("status_off_weekend", "weekday", weekday),
+            }];
         }
         let hours = self
             .catalog
             .working_summary(date, date, Week::Five)
             .working_hours;
-        out.push(self.texts.fill(
-            self.lang,
-            "status_working",
-            &[("hours", &hours.to_string())],
-        ));
+        let mut out = vec![fill("status_working", "hours", &hours.to_string())];
         if transfer.map(|t| t.kind) == Some(TransferKind::WorkingDay) {
-            out.push(self.texts.fill(
-                self.lang,
-                "note_declared_working",
-                &[("name", transfer_name)],
-            ));
+            out.push(fill("note_declared_working", "name", transfer_name));
         }
         if status.shorter_workday {
             let next = date.succ().filter(|d| self.catalog.contains(*d));
             let names = next.map(|d| self.red_names(d)).unwrap_or_default();
-            out.push(
-                self.texts
-                    .fill(self.lang, "note_shortened", &[("names", &names.join(", "))]),
-            );
+            out.push(fill("note_shortened", "names", &names.join(", ")));
         }
         out
     }
 
     /// The pupils' holiday periods containing `date` (of the chosen grade), and whether the
     /// data covers the date for that grade.
-    pub fn school_lines(&self, date: Date) -> (Vec<SchoolLine>, bool) {
+    pub fn school_lines(&self, date: Date) -> (Vec<minijinja::Value>, bool) {
         let school = self.catalog.school_holidays();
         let lines = school
             .overlapping(date, date, self.grade)
-            .map(|p| SchoolLine {
-                name: p.kind.name(self.lang).to_string(),
-                start: p.start.to_string(),
-                end: p.end.to_string(),
-                start_text: self.date_long(p.start),
-                end_text: self.date_long(p.end),
-                grades: crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
+            .map(|p| {
+                context! {
+                    name => p.kind.name(self.lang),
+                    start => p.start.to_string(),
+                    end => p.end.to_string(),
+                    start_text => self.date_long(p.start),
+                    end_text => self.date_long(p.end),
+                    grades => crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
+                }
             })
             .collect();
         (lines, school.covered(date, date, self.grade))
@@ -470,105 +345,47 @@ impl Viewer<'_> {
 
     /// The mark of a fact or citation that is not confirmed: its confidence in words
     /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
-    pub fn unsure_label(&self, c: Option<Confidence>) -> Option<String> {
-        let key = match c? {
-            Confidence::Confirmed => return None,
-            Confidence::Derived => "confidence_derived",
-            Confidence::Uncertain => "confidence_uncertain",
-        };
-        Some(self.text(key).to_string())
+    pub fn unsure_label(&self, c: Option<Confidence>) -> Option<&str> {
+        let c = c.filter(|c| *c != Confidence::Confirmed)?;
+        Some(self.text(&format!("confidence_{}", c.as_str())))
     }
 
-    /// The label of a holiday type.
     pub fn type_label(&self, kind: HolidayType) -> &str {
-        self.text(match kind {
-            HolidayType::Public => "type_public",
-            HolidayType::Traditional => "type_traditional",
-            HolidayType::Religious => "type_religious",
-            HolidayType::School => "type_school",
-            HolidayType::Other => "type_other",
-        })
+        self.text(&format!("type_{}", kind.as_str()))
     }
 
     /// The search results for `query` (already checked), each date linked to its day in
     /// today's year (February 29 in a common year: February 28, where the name is
     /// celebrated then).
-    pub fn search(&self, query: &str) -> Vec<SearchResult> {
+    pub fn search(&self, query: &str) -> Vec<minijinja::Value> {
         let year = self.today.year();
         self.catalog
             .name_index()
             .search(query, MAX_MATCHES)
             .into_iter()
-            .map(|(kind, entry)| SearchResult {
-                name: entry.name.to_string(),
-                exact: kind == MatchKind::Exact,
-                gender: self
-                    .text(if entry.gender == "f" {
-                        "gender_f"
-                    } else {
-                        "gender_m"
-                    })
-                    .to_string(),
-                dates: entry
+            .map(|(kind, entry)| {
+                let dates: Vec<_> = entry
                     .dates
                     .iter()
-                    .map(|md| self.search_date(year, *md))
-                    .collect(),
+                    .map(|md| {
+                        let (month, day) = (u32::from(md.month), u32::from(md.day));
+                        let date = Date::from_ymd(year, month, day)
+                            .or_else(|_| Date::from_ymd(year, month, day - 1))
+                            .ok()
+                            .filter(|d| self.catalog.contains(*d));
+                        context! {
+                            label => self.day_month(month, &day.to_string()),
+                            href => date.map(day_path),
+                        }
+                    })
+                    .collect();
+                context! {
+                    name => &*entry.name,
+                    exact => kind == MatchKind::Exact,
+                    gender => self.text(&format!("gender_{}", entry.gender)),
+                    dates,
+                }
             })
             .collect()
     }
-
-    fn search_date(&self, year: i32, md: MonthDay) -> SearchDate {
-        let (month, day) = (u32::from(md.month), u32::from(md.day));
-        let date = Date::from_ymd(year, month, day)
-            .or_else(|_| Date::from_ymd(year, month, day - 1))
-            .ok()
-            .filter(|d| self.catalog.contains(*d));
-        SearchDate {
-            label: self.day_month(month, day),
-            month_day: md.to_string(),
-            href: date.map(day_path),
-        }
-    }
-}
-
-/// A pupils' holiday period on the day page.
-#[derive(Debug, Serialize)]
-pub struct SchoolLine {
-    pub name: String,
-    pub start: String,
-    pub end: String,
-    pub start_text: String,
-    pub end_text: String,
-    pub grades: String,
-}
-
-/// A name found by the search page.
-#[derive(Debug, Serialize)]
-pub struct SearchResult {
-    pub name: String,
-    pub exact: bool,
-    pub gender: String,
-    pub dates: Vec<SearchDate>,
-}
-
-/// A day of a found name.
-#[derive(Debug, Serialize)]
-pub struct SearchDate {
-    pub label: String,
-    pub month_day: String,
-    pub href: Option<String>,
-}
-
-/// Number of days of a month.
-pub fn days_in_month(year: i32, month: u32) -> u32 {
-    let (next_year, next_month) = if month == 12 {
-        (year + 1, 1)
-    } else {
-        (year, month + 1)
-    };
-    NaiveDate::from_ymd_opt(next_year, next_month, 1)
-        .and_then(|d| d.pred_opt())
-        .map(|d| d.day())
-        .unwrap_or(31)
 }

@@ -16,7 +16,6 @@ use tracing_subscriber::fmt::format::{FormatEvent, FormatFields, Writer};
 use tracing_subscriber::fmt::FmtContext;
 use tracing_subscriber::registry::LookupSpan;
 
-/// The event formatter (see the module documentation).
 pub struct PlainText;
 
 impl<S, N> FormatEvent<S, N> for PlainText
@@ -68,10 +67,14 @@ pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fm
     write_quoted(out, value)
 }
 
-/// Writes ` name=value`.
 pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
+    write_raw_field(out, name, itoa::Buffer::new().format(value))
+}
+
+/// Writes ` name=value`, `value` as it is.
+fn write_raw_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
-    out.write_str(itoa::Buffer::new().format(value))
+    out.write_str(value)
 }
 
 fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
@@ -128,7 +131,6 @@ fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     std::str::from_utf8(buf).expect("digits and separators")
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.` of `now`.
 fn second_prefix(now: DateTime<Utc>) -> [u8; 20] {
     let (date, time) = (now.date_naive(), now.time());
     let mut prefix = *b"0000-00-00T00:00:00.";
@@ -191,17 +193,14 @@ impl Visit for Fields<'_> {
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.record_with(|out| {
-            write_name(out, field.name())?;
-            out.write_str(itoa::Buffer::new().format(value))
-        });
+        let mut digits = itoa::Buffer::new();
+        let value = digits.format(value);
+        self.record_with(|out| write_raw_field(out, field.name(), value));
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.record_with(|out| {
-            write_name(out, field.name())?;
-            out.write_str(if value { "true" } else { "false" })
-        });
+        let value = if value { "true" } else { "false" };
+        self.record_with(|out| write_raw_field(out, field.name(), value));
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
