@@ -530,7 +530,7 @@ impl App {
         }
         Answered::Later(Box::pin(async move {
             let resp = match self.docs.call(req).await {
-                Ok(resp) => errors::ensure_d1(resp),
+                Ok(resp) => errors::json_error(resp),
                 Err(err) => errors::from_poem_error(err),
             };
             let resp = self.compressor.encode(uri.path(), &request_headers, resp);

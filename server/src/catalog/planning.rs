@@ -1,10 +1,10 @@
 //! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`). A date is
-//! *non-working* by its D5 status and *marked* when it carries a red holiday or a declared
-//! extra day off. From those:
+//! *non-working* by its day status (docs/api.md, Day status) and *marked* when it carries a
+//! red holiday or a declared extra day off. From those:
 //!
 //! - the holiday dates as two sorted position lists (marked; any holiday or day off), so
 //!   "the next N from a date" is a binary search and a slice;
-//! - each year's periods (E11): a *rest run* is a maximal run of non-working days; a
+//! - each year's periods: a *rest run* is a maximal run of non-working days; a
 //!   *period* is one, or several joined by taking the working days between them as leave,
 //!   listed under the year of its first day when at least three days long with a marked
 //!   date; kept for up to [`MAX_LEAVE_DAYS`] leave days, sorted by first day then leave, so

@@ -18,26 +18,49 @@ pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
+    /// 400: a required parameter is absent or empty.
     MissingParam,
+    /// 400: a date is not a real `YYYY-MM-DD` date in the served range.
     InvalidDate,
+    /// 400: `/days` got `from` later than `to`.
     InvalidRange,
+    /// 400: `/days` range longer than 366 days.
     RangeTooLarge,
+    /// 400: `/holidays` year not an integer in the served range.
     InvalidYear,
+    /// 400: `/holidays` got both `date` and `year`.
     ConflictingParams,
+    /// 400: `lang` not one of lt, en, pl, ru.
     InvalidLang,
+    /// 400: a parameter given more than once, or otherwise malformed.
     InvalidParam,
+    /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
     InvalidHost,
+    /// 400: the result of `/working-days/add` would fall outside the dates served.
     OutOfRange,
+    /// 401: no API key.
     MissingKey,
+    /// 401: unknown or revoked key.
     InvalidKey,
+    /// 401: key past its expiry.
     ExpiredKey,
+    /// 429: per-minute window exhausted.
     RateLimitMinute,
+    /// 429: per-day window exhausted.
     RateLimitDay,
+    /// 429: per-month window exhausted.
     RateLimitMonth,
+    /// 404: no such path.
     NotFound,
+    /// 405: method other than GET, HEAD, OPTIONS.
     MethodNotAllowed,
+    /// 503: `/ready` while the server cannot answer the API (the state database is not
+    /// usable).
     NotReady,
+    /// 503: a keyed request while the shared state store (Redis) cannot be reached: the
+    /// key cannot be checked.
     StateUnavailable,
+    /// 500: a bug; no detail is given.
     Internal,
 }
 
@@ -182,7 +205,7 @@ pub fn from_poem_error(err: poem::Error) -> Response {
         return missing_key().into_response();
     }
     if err.is_from_response() {
-        return ensure_d1(err.into_response());
+        return json_error(err.into_response());
     }
     let status = err.status();
     if status.is_server_error() {
@@ -192,7 +215,7 @@ pub fn from_poem_error(err: poem::Error) -> Response {
 }
 
 /// Reshapes an error response poem wrote in plain text by its status; others pass.
-pub fn ensure_d1(resp: Response) -> Response {
+pub fn json_error(resp: Response) -> Response {
     let status = resp.status();
     let is_json = resp
         .headers()
