@@ -103,28 +103,20 @@ pub fn request(
         .map_err(|e| protocol(format!("{:?} error at column {}", e.classify(), e.column())))
 }
 
-/// A bound admin socket, not yet serving.
-pub(crate) struct AdminListener {
-    listener: std::os::unix::net::UnixListener,
-    path: PathBuf,
-    /// Identity (device, inode) of the socket file, so shutdown removes only our own.
-    file_id: (u64, u64),
-    /// Owner uid of the socket file: the server's effective uid.
-    owner_uid: u32,
-}
-
 /// A serving admin socket.
 pub(crate) struct AdminHandle {
     task: tokio::task::JoinHandle<()>,
     path: PathBuf,
+    /// Identity (device, inode) of the socket file, so `stop` removes only our own.
     file_id: (u64, u64),
 }
 
-impl AdminListener {
+impl AdminHandle {
     /// Binds `path` with mode 0600, replacing a stale socket (a live one or another file is an
-    /// error). The socket is made in a fresh 0700 directory and renamed into place, so no other
-    /// user can ever connect.
-    pub fn bind(path: &Path) -> std::io::Result<AdminListener> {
+    /// error), and serves it on the current tokio runtime, each request carried out by
+    /// `execute`. The socket is made in a fresh 0700 directory and renamed into place, so no
+    /// other user can ever connect.
+    pub fn serve(path: &Path, execute: Executor) -> std::io::Result<AdminHandle> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {
             Ok(m) if m.file_type().is_socket() => {
@@ -165,37 +157,21 @@ impl AdminListener {
         let listener = bound?;
         listener.set_nonblocking(true)?;
         let meta = std::fs::symlink_metadata(path)?;
-        Ok(AdminListener {
-            listener,
-            path: path.to_owned(),
-            file_id: (meta.dev(), meta.ino()),
-            owner_uid: meta.uid(),
-        })
-    }
-
-    /// Starts serving on the current tokio runtime, each request carried out by `execute`.
-    pub fn spawn(self, execute: Executor) -> AdminHandle {
-        let AdminListener {
-            listener,
-            path,
-            file_id,
-            owner_uid,
-        } = self;
+        // The server's effective uid: the peers allowed besides root.
+        let owner_uid = meta.uid();
         let task = tokio::spawn(async move {
             match tokio::net::UnixListener::from_std(listener) {
                 Ok(l) => accept_loop(l, execute, owner_uid).await,
                 Err(e) => tracing::error!(error = %e, "cannot serve the admin socket"),
             }
         });
-        AdminHandle {
+        Ok(AdminHandle {
             task,
-            path,
-            file_id,
-        }
+            path: path.to_owned(),
+            file_id: (meta.dev(), meta.ino()),
+        })
     }
-}
 
-impl AdminHandle {
     /// Stops serving (requests in progress are dropped with their connections; a key
     /// change either completed or did not start) and removes the socket file if it is
     /// still ours.

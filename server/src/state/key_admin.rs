@@ -195,18 +195,32 @@ pub(crate) fn decide(
             let view = view(&r);
             (changes, AdminResponse::Created { key, view })
         }
-        AdminRequest::List => (
-            Changes::default(),
-            AdminResponse::Keys {
-                views: keys.all().iter().map(view).collect(),
-            },
-        ),
+        AdminRequest::List => {
+            let views = keys.all().iter().map(view).collect();
+            (Changes::default(), AdminResponse::Keys { views })
+        }
         AdminRequest::Show { id } => one((Changes::default(), (find(keys, &id)?, false))),
         AdminRequest::Revoke { id } => one(revoke(keys, &id)?),
-        AdminRequest::Restore { id } => one(restore(keys, &id, now)?),
+        // Restoring a key that is not revoked changes nothing; one past its expiry is not
+        // restored (it would still be refused).
+        AdminRequest::Restore { id } => one(modify(keys, &id, |r| {
+            if r.active {
+                return Ok(false);
+            }
+            if let Some(expired) = r.expires.filter(|e| now >= *e) {
+                let id = r.id.clone();
+                return Err(KeyAdminError::RestoreExpired { id, expired });
+            }
+            r.active = true;
+            Ok(true)
+        })?),
+        // The record and its counters go; only importing a backup brings the key back.
         AdminRequest::Delete { id } => {
-            let (changes, r) = delete(keys, &id)?;
-            let (id, owner) = (r.id, r.owner);
+            let KeyRecord { id, owner, .. } = find(keys, &id)?;
+            let changes = Changes {
+                upserts: vec![],
+                removed: vec![id.clone()],
+            };
             (changes, AdminResponse::Deleted { id, owner })
         }
         AdminRequest::SetLimits {
@@ -329,37 +343,6 @@ pub(crate) fn revoke(
     modify(keys, id, |r| Ok(std::mem::replace(&mut r.active, false)))
 }
 
-/// Undoes `revoke`: the key is accepted again from now on. Restoring a key that is not
-/// revoked changes nothing; a key whose expiry has passed at `now` is not restored (it
-/// would still be refused).
-pub(crate) fn restore(
-    keys: &KeyTable,
-    id: &str,
-    now: DateTime<Utc>,
-) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
-    modify(keys, id, |r| {
-        if r.active {
-            return Ok(false);
-        }
-        if let Some(expired) = r.expires.filter(|e| now >= *e) {
-            let id = r.id.clone();
-            return Err(KeyAdminError::RestoreExpired { id, expired });
-        }
-        r.active = true;
-        Ok(true)
-    })
-}
-
-/// Deletes a key: its record and its rate-limit counters. Unlike a revoked key, a deleted
-/// one is gone from `keys list` and from exports; only importing a backup that holds it
-/// brings it back.
-pub(crate) fn delete(keys: &KeyTable, id: &str) -> Result<(Changes, KeyRecord), KeyAdminError> {
-    let record = find(keys, id)?;
-    let removed = vec![record.id.clone()];
-    let upserts = vec![];
-    Ok((Changes { upserts, removed }, record))
-}
-
 /// Changes a key's limits (at least one must be given).
 pub(crate) fn set_limits(
     keys: &KeyTable,
@@ -439,6 +422,9 @@ pub(crate) fn import(
             replaceable: !foreign,
         });
     }
-    let removed = vec![];
-    Ok((Changes { upserts, removed }, report))
+    let changes = Changes {
+        upserts,
+        removed: vec![],
+    };
+    Ok((changes, report))
 }

@@ -11,7 +11,7 @@
 //! so). `create` prints the key alone on the last line of stdout, the only time it is shown;
 //! nothing else prints key material. Bad input exits non-zero and changes nothing.
 
-use std::io::{BufRead as _, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
@@ -192,10 +192,7 @@ pub fn run_with_output(
     let request = match cmd {
         KeysCommand::Create(a) => {
             if let Some(e) = a.expires.filter(|e| *e <= now) {
-                bail!(
-                    "--expires {} is not in the future",
-                    e.format("%Y-%m-%dT%H:%M:%SZ")
-                );
+                bail!("--expires {} is not in the future", time(e));
             }
             AdminRequest::Create {
                 owner: a.owner,
@@ -230,66 +227,44 @@ pub fn run_with_output(
             replace: a.replace,
         },
     };
-    let state_dir = match state {
-        StateLocation::Redis(url) => {
-            let response = redis::execute(url, limits, request.clone(), now)?;
-            return output(&request, response, export_to, out);
-        }
-        StateLocation::Directory(dir) => dir.as_path(),
-    };
-    // Only `create` and `import` (a restore into a new directory) may bring a state
-    // database into existence; anything else on an empty directory is a wrong directory.
-    let creates = matches!(
-        request,
-        AdminRequest::Create { .. } | AdminRequest::Import { .. }
-    );
-    let fresh = State::is_fresh(state_dir);
-    if fresh && !creates {
-        bail!(
-            "no state database at {} (check --state, --config or KALENDORIUS_STATE; `keys \
-             create` makes a new one)",
-            shown.display()
-        );
-    }
-    let socket = admin::socket_path(state_dir);
-    let response = match admin::request(&socket, &request)
-        .context("a server seems to be running but its admin socket cannot be used")?
-    {
-        Some(r) => r,
-        None => {
-            let response = execute_directly(state_dir, limits, request.clone(), now);
-            // Said even when the command then failed: the database stays.
-            if fresh && !State::is_fresh(state_dir) {
-                writeln!(notes, "created a new state database at {}", shown.display())?;
-                notes.flush()?;
+    let response = match state {
+        StateLocation::Redis(url) => redis::execute(url, limits, request.clone(), now)?,
+        StateLocation::Directory(dir) => {
+            // Only `create` and `import` (a restore into a new directory) may bring a state
+            // database into existence; anything else on an empty directory is a wrong
+            // directory.
+            let creates = matches!(
+                request,
+                AdminRequest::Create { .. } | AdminRequest::Import { .. }
+            );
+            let fresh = State::is_fresh(dir);
+            if fresh && !creates {
+                bail!(
+                    "no state database at {} (check --state, --config or KALENDORIUS_STATE; \
+                     `keys create` makes a new one)",
+                    shown.display()
+                );
             }
-            response?
+            match admin::request(&admin::socket_path(dir), &request)
+                .context("a server seems to be running but its admin socket cannot be used")?
+            {
+                Some(response) => response,
+                None => {
+                    // Without a server: key changes (and the counters `delete` removes) are
+                    // flushed as they are made, so the database needs no further writing.
+                    let response = State::open(dir, limits.clone())
+                        .map(|state| state.execute(request.clone(), now));
+                    // Said even when the command then failed: the database stays.
+                    if fresh && !State::is_fresh(dir) {
+                        writeln!(notes, "created a new state database at {}", shown.display())?;
+                        notes.flush()?;
+                    }
+                    response?
+                }
+            }
         }
     };
-    output(&request, response, export_to, out)
-}
-
-/// Prints the answer to `request` (or writes an export to `export_to`).
-fn output(
-    request: &AdminRequest,
-    response: AdminResponse,
-    export_to: Option<PathBuf>,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    match (response, export_to) {
-        (AdminResponse::Exported { records }, Some(path)) => {
-            write_export(&path, &records)?;
-            writeln!(
-                out,
-                "exported {} to {}",
-                plural_keys(records.len()),
-                path.display()
-            )?;
-            out.flush()?;
-            Ok(())
-        }
-        (response, _) => print(request, response, out),
-    }
+    print(&request, response, export_to, out)
 }
 
 /// "1 key", "2 keys".
@@ -303,17 +278,15 @@ fn plural_keys(n: usize) -> String {
 
 /// Reads the records of an export file (`-` = standard input); blank lines are skipped.
 fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
-    let stdin = path == Path::new("-");
-    let name = if stdin {
-        "standard input".to_owned()
+    let (name, reader): (_, Box<dyn BufRead>) = if path == Path::new("-") {
+        (
+            "standard input".to_owned(),
+            Box::new(std::io::stdin().lock()),
+        )
     } else {
-        path.display().to_string()
-    };
-    let reader: Box<dyn std::io::BufRead> = if stdin {
-        Box::new(std::io::stdin().lock())
-    } else {
+        let name = path.display().to_string();
         let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
-        Box::new(std::io::BufReader::new(file))
+        (name, Box::new(std::io::BufReader::new(file)))
     };
     let mut records = vec![];
     for (n, line) in reader.lines().enumerate() {
@@ -343,25 +316,6 @@ fn export_lines(records: &[ExportedKey]) -> Vec<u8> {
         text.push(b'\n');
     }
     text
-}
-
-/// Writes an export to `path`, replacing it atomically (mode 0600).
-fn write_export(path: &Path, records: &[ExportedKey]) -> anyhow::Result<()> {
-    write_private_file(path, &export_lines(records))
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Executes on the database itself, when no server is running.
-fn execute_directly(
-    state_dir: &Path,
-    limits: &LimitsConfig,
-    request: AdminRequest,
-    now: DateTime<Utc>,
-) -> anyhow::Result<AdminResponse> {
-    // Key changes are flushed as they are made, and so are the counters `delete` removes;
-    // no other command touches counters, so nothing else needs writing.
-    let state = State::open(state_dir, limits.clone())?;
-    Ok(state.execute(request, now))
 }
 
 fn time(t: DateTime<Utc>) -> String {
@@ -395,9 +349,12 @@ fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
+/// Prints the answer to `request` (or writes an export to `export_to`, replacing it
+/// atomically, mode 0600).
 fn print(
     request: &AdminRequest,
     response: AdminResponse,
+    export_to: Option<PathBuf>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     match response {
@@ -429,7 +386,15 @@ fn print(
             print_view(&view, out)?;
         }
         AdminResponse::Deleted { id, owner } => writeln!(out, "deleted key {id} (owner {owner})")?,
-        AdminResponse::Exported { records } => out.write_all(&export_lines(&records))?,
+        AdminResponse::Exported { records } => match export_to {
+            Some(path) => {
+                write_private_file(&path, &export_lines(&records))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                let n = plural_keys(records.len());
+                writeln!(out, "exported {n} to {}", path.display())?;
+            }
+            None => out.write_all(&export_lines(&records))?,
+        },
         AdminResponse::Imported { report } => writeln!(
             out,
             "imported {}: {} added, {} unchanged, {} replaced",
@@ -511,6 +476,14 @@ mod tests {
             KeysCommand::Revoke(IdArg { id: "x".into() })
         );
         assert_eq!(
+            parse(&["restore", "abcd"]).unwrap(),
+            KeysCommand::Restore(IdArg { id: "abcd".into() })
+        );
+        assert_eq!(
+            parse(&["delete", "abcd"]).unwrap(),
+            KeysCommand::Delete(IdArg { id: "abcd".into() })
+        );
+        assert_eq!(
             parse(&["export", "--out", "b.jsonl", "--counters"]).unwrap(),
             KeysCommand::Export(ExportArgs {
                 out: Some("b.jsonl".into()),
@@ -538,6 +511,7 @@ mod tests {
             &["create", "--owner", "a", "--expires", "+2099-01-01"],
             &["set-limits", "abc", "--per-minute", "1000000001"],
             &["show"],
+            &["delete"],
             &["import"],
             &["export", "extra"],
             &["frobnicate"],
@@ -580,18 +554,5 @@ mod tests {
             );
         }
         assert!(parse_expiry("2027-02-29").is_err());
-    }
-
-    #[test]
-    fn parses_the_new_commands() {
-        assert_eq!(
-            parse(&["restore", "abcd"]).unwrap(),
-            KeysCommand::Restore(IdArg { id: "abcd".into() })
-        );
-        assert_eq!(
-            parse(&["delete", "abcd"]).unwrap(),
-            KeysCommand::Delete(IdArg { id: "abcd".into() })
-        );
-        assert!(parse(&["delete"]).is_err());
     }
 }

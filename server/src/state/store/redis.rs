@@ -117,11 +117,6 @@ fn month_bucket(month: i64, subject: &str) -> String {
     format!("{PREFIX}mo:{month}:{}", h % MONTH_BUCKETS)
 }
 
-/// The subject name of an API key.
-fn key_subject(id: &str) -> String {
-    format!("k:{id}")
-}
-
 /// The name of a subject's hash (its windows and clock).
 fn subject_hash(subject: &str) -> String {
     format!("{PREFIX}s:{subject}")
@@ -129,7 +124,7 @@ fn subject_hash(subject: &str) -> String {
 
 /// The name of the hash of a key's windows (`keys delete` removes it).
 fn key_hash(id: &str) -> String {
-    subject_hash(&key_subject(id))
+    subject_hash(&format!("k:{id}"))
 }
 
 /// Opens a client for `url`, with the username and password from the environment.
@@ -366,10 +361,7 @@ impl RedisState {
 
     /// The connection, once the background task has made one.
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
-        match self.conn.load().as_deref() {
-            Some(conn) => Ok(conn.clone()),
-            None => Err(StateUnavailable),
-        }
+        self.conn.load().as_deref().cloned().ok_or(StateUnavailable)
     }
 
     /// Marks Redis unreachable after `error` (logged), and returns the refusal.

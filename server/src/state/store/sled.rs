@@ -125,10 +125,7 @@ fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sle
 /// sled detects is damage like any other.
 fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
     move |e| match e {
-        sled::Error::Corruption { .. } => StateError::Damaged {
-            dir: dir.to_owned(),
-            detail: sled_message(&e),
-        },
+        sled::Error::Corruption { .. } => StateError::damaged(dir)(sled_message(&e)),
         _ => StateError::Storage {
             dir: dir.to_owned(),
             action,
@@ -165,10 +162,7 @@ impl State {
                 message: e.to_string(),
             }
         };
-        let damaged = |detail: String| StateError::Damaged {
-            dir: dir.to_owned(),
-            detail,
-        };
+        let damaged = StateError::damaged(dir);
         let recorded = integrity::read_record(dir).map_err(damaged)?;
         let fresh = match integrity::inspect(dir).map_err(io("read"))? {
             Layout::Complete => false,
@@ -200,25 +194,21 @@ impl State {
             .path(dir)
             .cache_capacity(options.cache_capacity);
         let open_db = || open_sled(&config, dir, options.open_timeout);
-        let db = if fresh {
+        if fresh {
             // The digest of no keys first: a crash before sled's files exist leaves a
             // fresh directory. Then sled is opened twice, so that the second open writes
             // the snapshot every complete database has (see `integrity`).
             integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
             let db = open_db()?;
-            db.open_tree(KEYS_TREE).map_err(sled_error(dir, "create"))?;
-            db.open_tree(COUNTERS_TREE)
-                .map_err(sled_error(dir, "create"))?;
-            db.flush().map_err(sled_error(dir, "create"))?;
-            drop(db);
-            open_db()?
-        } else {
-            open_db()?
-        };
-        let keys_tree = db.open_tree(KEYS_TREE).map_err(sled_error(dir, "open"))?;
-        let counters_tree = db
-            .open_tree(COUNTERS_TREE)
-            .map_err(sled_error(dir, "open"))?;
+            let failed = sled_error(dir, "create");
+            db.open_tree(KEYS_TREE).map_err(&failed)?;
+            db.open_tree(COUNTERS_TREE).map_err(&failed)?;
+            db.flush().map_err(failed)?;
+        }
+        let db = open_db()?;
+        let failed = sled_error(dir, "open");
+        let keys_tree = db.open_tree(KEYS_TREE).map_err(&failed)?;
+        let counters_tree = db.open_tree(COUNTERS_TREE).map_err(failed)?;
         let state = State {
             db,
             keys_tree,
@@ -501,10 +491,7 @@ impl State {
     /// Loads every key record and checks them against `integrity.json` (`recorded`, read
     /// before sled was opened); a database without the file gets one.
     fn load_keys(&self, recorded: Option<Vec<SetDigest>>) -> Result<(), StateError> {
-        let damaged = |detail: String| StateError::Damaged {
-            dir: self.dir.clone(),
-            detail,
-        };
+        let damaged = StateError::damaged(&self.dir);
         let mut table = KeyTable::default();
         let mut found = SetDigest::default();
         for item in self.keys_tree.iter() {
@@ -558,10 +545,7 @@ impl State {
     /// for rewriting. A damaged blob loses what follows the damage (logged); unknown entries
     /// are deleted.
     fn load_counters(&self) -> Result<(), StateError> {
-        let damaged = |detail: String| StateError::Damaged {
-            dir: self.dir.clone(),
-            detail,
-        };
+        let damaged = StateError::damaged(&self.dir);
         let mut junk = sled::Batch::default();
         let mut manifest = None;
         let mut persisted = self.persisted.lock();
@@ -669,9 +653,6 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// an existing directory is left as it is.
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
-    if dir.is_dir() {
-        return Ok(());
-    }
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)

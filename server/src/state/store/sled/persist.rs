@@ -20,7 +20,7 @@ use chrono::Utc;
 
 use super::integrity::{self, EntryHash, SetDigest};
 use super::{blob_key, State};
-use crate::state::admin::AdminListener;
+use crate::state::admin::AdminHandle;
 
 /// Counter blobs on their way to sled, and what sled holds.
 #[derive(Default)]
@@ -131,11 +131,10 @@ impl State {
         admin_socket: &Path,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
-        let admin = match AdminListener::bind(admin_socket) {
-            Ok(listener) => {
-                let state = Arc::clone(&self);
-                Some(listener.spawn(Arc::new(move |request| state.execute(request, Utc::now()))))
-            }
+        let state = Arc::clone(&self);
+        let execute = Arc::new(move |request| state.execute(request, Utc::now()));
+        let admin = match AdminHandle::serve(admin_socket, execute) {
+            Ok(handle) => Some(handle),
             Err(e) => {
                 tracing::error!(
                     socket = %admin_socket.display(),
