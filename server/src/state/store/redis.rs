@@ -259,7 +259,7 @@ impl RedisState {
         let stored: Option<String> = self
             .timed("key_lookup", conn.hget(keys_hash(), id_of(&hash)))
             .await
-            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+            .map_err(|e| self.unavailable(&e.to_string()))?;
         let Some(record) = stored.and_then(|json| serde_json::from_str::<KeyRecord>(&json).ok())
         else {
             return Err(KeyError::Invalid.into());
@@ -280,7 +280,7 @@ impl RedisState {
         let mut conn = self.connection()?;
         key_usage(&mut conn, id, now)
             .await
-            .map_err(|e| self.unavailable(Some(&e.to_string())))
+            .map_err(|e| self.unavailable(&e.to_string()))
     }
 
     /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
@@ -299,9 +299,7 @@ impl RedisState {
             let count: Option<u64> = conn.hget(month_bucket(month, &subject), &subject).await?;
             Ok::<_, redis::RedisError>((minute, count))
         };
-        let (minute, count) = read
-            .await
-            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+        let (minute, count) = read.await.map_err(|e| self.unavailable(&e.to_string()))?;
         Ok((
             window_used(&minute, 'm', Span::MINUTE, t),
             count.unwrap_or(0),
@@ -315,7 +313,7 @@ impl RedisState {
         now: SystemTime,
     ) -> Result<Decision, StateUnavailable> {
         if !self.is_reachable() {
-            return Err(self.unavailable(None));
+            return Err(StateUnavailable);
         }
         let now_ms = UnixMillis::from(now).0;
         let mut invocation = self.check.prepare_invoke();
@@ -352,10 +350,9 @@ impl RedisState {
             .timed("check", invocation.invoke_async::<Vec<i64>>(&mut conn))
             .await;
         match answer {
-            Ok(answer) => decision(&answer).ok_or_else(|| {
-                self.unavailable(Some("the rate-limit script gave an unexpected answer"))
-            }),
-            Err(e) => Err(self.unavailable(Some(&e.to_string()))),
+            Ok(answer) => decision(&answer)
+                .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer")),
+            Err(e) => Err(self.unavailable(&e.to_string())),
         }
     }
 
@@ -367,13 +364,11 @@ impl RedisState {
     /// Marks Redis unreachable after `error` (logged), and returns the refusal.
     /// A command that fails while the background task still reaches Redis (a script
     /// error, a full Redis) flips this back and forth: logged at most once a second.
-    fn unavailable(&self, error: Option<&str>) -> StateUnavailable {
-        if let Some(error) = error {
-            if self.reachable.swap(false, Ordering::Relaxed)
-                && once_a_second(&self.last_error, SystemTime::now())
-            {
-                tracing::error!(url = %self.url, error, "Redis cannot be reached");
-            }
+    fn unavailable(&self, error: &str) -> StateUnavailable {
+        if self.reachable.swap(false, Ordering::Relaxed)
+            && once_a_second(&self.last_error, SystemTime::now())
+        {
+            tracing::error!(url = %self.url, error, "Redis cannot be reached");
         }
         StateUnavailable
     }
