@@ -555,15 +555,25 @@ impl State {
                 manifest = Some(v);
                 continue;
             }
-            match blob_of(&k) {
-                Some(id) => {
-                    persisted.stored(&k, &v);
-                    self.load_blob(id, &k, &v);
+            let Some(part) = blob_of(&k) else {
+                junk.remove(k);
+                continue;
+            };
+            let hash = integrity::entry_hash(&k, &v);
+            persisted.stored.insert(k.to_vec(), hash);
+            if let Err(e) = self.table.restore(part, &v) {
+                let blob = String::from_utf8_lossy(&k);
+                match part {
+                    Part::Subjects(_) => {
+                        tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
+                    }
+                    _ => {
+                        tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one")
+                    }
                 }
-                None => junk.remove(k),
             }
         }
-        let found = persisted.digest();
+        let found: SetDigest = persisted.stored.values().copied().collect();
         match manifest.map(|m| SetDigest::from_manifest(&m)) {
             Some(Some(expected)) if expected == found => {}
             Some(Some(expected)) => {
@@ -590,20 +600,6 @@ impl State {
         self.table.mark_all_changed();
         tracing::debug!(subjects = self.table.len(), "counters loaded");
         Ok(())
-    }
-
-    /// Loads one counter blob (`key` names it in logs).
-    fn load_blob(&self, part: Part, key: &[u8], blob: &[u8]) {
-        let Err(e) = self.table.restore(part, blob) else {
-            return;
-        };
-        let blob = String::from_utf8_lossy(key);
-        match part {
-            Part::Subjects(_) => {
-                tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
-            }
-            _ => tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one"),
-        }
     }
 
     /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.

@@ -28,21 +28,8 @@ pub(super) struct Persisted {
     /// Blobs collected but not yet applied (`None` = delete). A failed batch stays here and
     /// is retried, newer blobs replacing older ones.
     pending: HashMap<Vec<u8>, Option<Vec<u8>>>,
-    /// The hash of every blob sled holds, by key.
-    stored: HashMap<Vec<u8>, EntryHash>,
-}
-
-impl Persisted {
-    /// Records a blob found in sled at open.
-    pub(super) fn stored(&mut self, key: &[u8], blob: &[u8]) {
-        self.stored
-            .insert(key.to_vec(), integrity::entry_hash(key, blob));
-    }
-
-    /// The digest of the blobs sled holds: what its manifest must say.
-    pub(super) fn digest(&self) -> SetDigest {
-        self.stored.values().copied().collect()
-    }
+    /// The hash of every blob sled holds, by key (their digest is what the manifest says).
+    pub(super) stored: HashMap<Vec<u8>, EntryHash>,
 }
 
 /// Interval between persistence rounds (the requirement is at least once a second).
@@ -98,14 +85,6 @@ impl State {
         Ok(n)
     }
 
-    /// Evicts beyond `max_subjects` without persisting (the next round writes what it
-    /// changed); under the same lock as a round, so an eviction's shard blob and sketch
-    /// still land in one batch.
-    fn maintain_between_rounds(&self) {
-        let _persisted = self.persisted.lock();
-        self.maintain_table();
-    }
-
     /// Prunes and evicts beyond `max_subjects` (the caller holds `persisted`).
     fn maintain_table(&self) {
         let stats = self.table.maintain(self.options.max_subjects);
@@ -158,9 +137,15 @@ impl State {
             tick += 1;
             if tick % ticks_per_round != 0 {
                 if self.table.len() > self.options.max_subjects {
+                    // Evicts without persisting (the next round writes what it changed), under
+                    // the lock of a round, so an eviction's shard blob and sketch still land in
+                    // one batch.
                     let state = Arc::clone(&self);
-                    let _ =
-                        tokio::task::spawn_blocking(move || state.maintain_between_rounds()).await;
+                    let maintain = move || {
+                        let _persisted = state.persisted.lock();
+                        state.maintain_table();
+                    };
+                    let _ = tokio::task::spawn_blocking(maintain).await;
                 }
                 continue;
             }
