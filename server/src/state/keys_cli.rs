@@ -164,10 +164,7 @@ pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
 
 /// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
 pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> anyhow::Result<()> {
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut out = stdout.lock();
-    let mut notes = stderr.lock();
+    let (mut out, mut notes) = (std::io::stdout().lock(), std::io::stderr().lock());
     run_with_output(cmd, state, limits, &mut out, &mut notes)
 }
 
