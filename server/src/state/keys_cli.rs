@@ -15,152 +15,19 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
-use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
-use chrono_tz::Europe::Vilnius;
+use chrono::{DateTime, Utc};
 
-use crate::limits::{LimitsConfig, MAX_LIMIT};
+use crate::limits::LimitsConfig;
 use crate::state::admin;
+pub use crate::state::key_admin::{
+    end_of_day_in_vilnius, parse_expiry, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand,
+    SetLimitsArgs,
+};
 use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
 use crate::state::keys::{ExportedKey, KeyRecord};
 use crate::state::store::location::StateLocation;
 use crate::state::store::redis;
 use crate::state::store::sled::{write_private_file, State};
-
-/// Manage API keys.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
-pub enum KeysCommand {
-    /// Issue a new API key. Prints its attributes, then the key itself as the last line of
-    /// output: the key is shown only this once (only its SHA-256 is stored).
-    Create(CreateArgs),
-    /// List all keys: id, owner, limits, dates, state and current usage. Never prints keys.
-    List,
-    /// Show one key's attributes and current usage.
-    Show(IdArg),
-    /// Revoke a key. A running server refuses it at once (no restart needed); `restore`
-    /// undoes it.
-    Revoke(IdArg),
-    /// Undo `revoke`: the key works again at once. A key past its expiry is not restored.
-    Restore(IdArg),
-    /// Delete a key: its record and its usage counters are removed (a running server
-    /// refuses it at once). Unlike `revoke`, this cannot be undone except by importing a
-    /// backup that holds the key.
-    Delete(IdArg),
-    /// Change a key's per-minute and/or per-day limit; a running server applies it at once.
-    SetLimits(SetLimitsArgs),
-    /// Back up the keys: every stored record as one JSON line (id, hash, owner, limits,
-    /// dates, state; never a key, which is not stored). Restore with `keys import`.
-    Export(ExportArgs),
-    /// Restore or move keys: merge the records of a `keys export` file. Absent keys are
-    /// added and identical ones left alone; a record that differs from a stored key refuses
-    /// the whole import (nothing is written) unless --replace is given.
-    Import(ImportArgs),
-}
-
-/// Arguments of `keys export`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct ExportArgs {
-    /// Write to FILE instead of standard output (replaced atomically, mode 0600, so a
-    /// failed export never leaves a partial backup in place of the last good one).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Add each key's current usage (`used_minute`, `used_day`); informational, not
-    /// restored by `import`.
-    #[arg(long)]
-    pub counters: bool,
-}
-
-/// Arguments of `keys import`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct ImportArgs {
-    /// A file written by `keys export` (`-` reads standard input).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Let the file's records replace stored records of the same key that differ (limits,
-    /// expiry, owner, revoked): the file's version wins.
-    #[arg(long)]
-    pub replace: bool,
-}
-
-/// Arguments of `keys create`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct CreateArgs {
-    /// Who the key is issued to (shown by `keys list`, logged instead of the key).
-    #[arg(long, value_name = "NAME")]
-    pub owner: String,
-    /// Requests per sliding minute [default: the configured key default, normally 60].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_minute: Option<u64>,
-    /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_day: Option<u64>,
-    /// Expiry: YYYY-MM-DD, the last day the key works: it is usable through the end of that
-    /// date in Lithuanian time (Europe/Vilnius) and refused from 00:00 of the next day,
-    /// which is what is stored and shown (in UTC: 2027-12-31 is stored as
-    /// 2027-12-31T22:00:00Z, 2027-07-31 as 2027-07-31T21:00:00Z in summer time). Or an
-    /// RFC 3339 time such as 2027-01-01T12:00:00+02:00, the instant the key stops working.
-    /// Must be in the future. Default: never.
-    #[arg(long, value_name = "DATE", value_parser = parse_expiry)]
-    pub expires: Option<DateTime<Utc>>,
-}
-
-/// The key a command acts on.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct IdArg {
-    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
-    /// unique prefix of at least 4 of them.
-    #[arg(value_name = "ID")]
-    pub id: String,
-}
-
-/// Arguments of `keys set-limits`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct SetLimitsArgs {
-    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
-    /// unique prefix of at least 4 of them.
-    #[arg(value_name = "ID")]
-    pub id: String,
-    /// New requests per sliding minute.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_minute: Option<u64>,
-    /// New requests per sliding 24 hours.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_day: Option<u64>,
-}
-
-fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
-}
-
-/// Parses `--expires`: a date (the key works through the end of it in Europe/Vilnius, see
-/// [`end_of_day_in_vilnius`]) or an RFC 3339 time (the instant it stops working).
-pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
-    let s = s.trim();
-    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
-        if s.len() == 10 {
-            return end_of_day_in_vilnius(d).ok_or_else(|| format!("'{s}' is out of range"));
-        }
-    }
-    DateTime::parse_from_rfc3339(s)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| {
-            format!("'{s}' is not a date (YYYY-MM-DD) or an RFC 3339 time (2027-01-01T00:00:00Z)")
-        })
-}
-
-/// The instant a key given `--expires date` stops working: 00:00 of the next day in
-/// Europe/Vilnius, in UTC (or the first local time that exists, should midnight ever be in
-/// a gap). `None` past chrono's range.
-pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
-    let midnight = date.succ_opt()?.and_hms_opt(0, 0, 0)?;
-    // A gap is at most a couple of hours; look for the first minute that exists.
-    (0..=180).find_map(|minutes| {
-        Vilnius
-            .from_local_datetime(&(midnight + chrono::Duration::minutes(minutes)))
-            .earliest()
-            .map(|t| t.with_timezone(&Utc))
-    })
-}
 
 /// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
 pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> anyhow::Result<()> {
