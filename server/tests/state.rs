@@ -9,11 +9,12 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use kalendorius_server::limits::{Decision, LimitsConfig, PublicEndpoint, Window};
-use kalendorius_server::state::admin::{self, AdminRequest, AdminResponse};
-use kalendorius_server::state::keys::{KeyAdminError, KeyError, PresentedKey};
-use kalendorius_server::state::keys_cli::{
-    self, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand, SetLimitsArgs,
+use kalendorius_server::state::admin;
+use kalendorius_server::state::key_admin::{
+    AdminResponse, CreateArgs, ExportArgs, IdArg, ImportArgs, KeyView, KeysCommand, SetLimitsArgs,
 };
+use kalendorius_server::state::keys::{hash_key, KeyAdminError, KeyError, KeyRecord, PresentedKey};
+use kalendorius_server::state::keys_cli;
 use kalendorius_server::state::store::location::StateLocation;
 use kalendorius_server::state::{State, StateOptions};
 
@@ -55,6 +56,87 @@ fn admitted(d: &Decision) -> bool {
 }
 
 const T0: &str = "2025-03-10T12:00:00Z";
+
+/// Issues a key created at `now` through the key commands: its plaintext and its record.
+fn create_key_at(
+    s: &State,
+    owner: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+    expires: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<(String, KeyRecord), KeyAdminError> {
+    let owner = owner.into();
+    let args = CreateArgs {
+        owner,
+        per_minute,
+        per_day,
+        expires,
+    };
+    let AdminResponse::Created { key, view } = s.execute(KeysCommand::Create(args), now)? else {
+        panic!("not a created key");
+    };
+    let record = KeyRecord {
+        id: view.id,
+        hash: hex::encode(hash_key(&key)),
+        owner: view.owner,
+        per_minute: view.per_minute,
+        per_day: view.per_day,
+        created: view.created,
+        expires: view.expires,
+        active: view.active,
+    };
+    Ok((key, record))
+}
+
+/// Issues a key now (see [`create_key_at`]).
+fn create_key(
+    s: &State,
+    owner: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+    expires: Option<DateTime<Utc>>,
+) -> Result<(String, KeyRecord), KeyAdminError> {
+    create_key_at(s, owner, per_minute, per_day, expires, Utc::now())
+}
+
+/// A key command's answer about one key: its view and whether it changed.
+fn one_key(s: &State, command: KeysCommand) -> Result<(KeyView, bool), KeyAdminError> {
+    match s.execute(command, Utc::now())? {
+        AdminResponse::Key { view, changed } => Ok((view, changed)),
+        other => panic!("not one key: {other:?}"),
+    }
+}
+
+fn revoke_key(s: &State, id: &str) -> Result<(KeyView, bool), KeyAdminError> {
+    one_key(s, KeysCommand::Revoke(IdArg { id: id.into() }))
+}
+
+fn set_key_limits(
+    s: &State,
+    id: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+) -> Result<KeyView, KeyAdminError> {
+    let args = SetLimitsArgs {
+        id: id.into(),
+        per_minute,
+        per_day,
+    };
+    Ok(one_key(s, KeysCommand::SetLimits(args))?.0)
+}
+
+/// All keys, oldest first (what `keys export` writes).
+fn keys(s: &State) -> Vec<KeyRecord> {
+    let export = KeysCommand::Export(ExportArgs {
+        out: None,
+        counters: false,
+    });
+    match s.execute(export, Utc::now()) {
+        Ok(AdminResponse::Exported { records }) => records.into_iter().map(|r| r.record).collect(),
+        other => panic!("not an export: {other:?}"),
+    }
+}
 
 // ---------------------------------------------------------------- windows and decisions
 
@@ -167,7 +249,7 @@ fn key_windows_minute_and_sliding_day() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     let t = at(T0);
-    let (_, k) = s.create_key_at("t", Some(3), Some(5), None, t).unwrap();
+    let (_, k) = create_key_at(&s, "t", Some(3), Some(5), None, t).unwrap();
     for i in 0..3 {
         let d = s.check_key(&k, t);
         assert!(admitted(&d));
@@ -212,14 +294,14 @@ fn the_longest_exhausted_window_names_the_refusal() {
         (0, to_april, Some(to_april))
     );
 
-    let (_, k) = s.create_key_at("t", Some(2), Some(2), None, t).unwrap();
+    let (_, k) = create_key_at(&s, "t", Some(2), Some(2), None, t).unwrap();
     s.check_key(&k, t);
     s.check_key(&k, t);
     let d = s.check_key(&k, t);
     assert_eq!(d.refused_by, Some(Window::Day));
     assert_eq!(d.refused_by.unwrap().code(), "rate_limit_day");
 
-    let (_, k) = s.create_key_at("t", Some(1), Some(10), None, t).unwrap();
+    let (_, k) = create_key_at(&s, "t", Some(1), Some(10), None, t).unwrap();
     s.check_key(&k, t);
     assert_eq!(
         s.check_key(&k, t).refused_by.unwrap().code(),
@@ -299,9 +381,7 @@ fn no_interval_ever_exceeds_the_limit() {
         ..LimitsConfig::default()
     };
     let s = open_limits(dir.path(), limits);
-    let (_, key) = s
-        .create_key_at("t", Some(1_000), Some(40), None, at(T0))
-        .unwrap();
+    let (_, key) = create_key_at(&s, "t", Some(1_000), Some(40), None, at(T0)).unwrap();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut rnd = move |n: u64| {
         seed ^= seed << 13;
@@ -354,9 +434,7 @@ fn concurrent_bursts_never_overshoot() {
         ..LimitsConfig::default()
     };
     let s = Arc::new(open_limits(dir.path(), limits));
-    let (_, key) = s
-        .create_key_at("t", Some(50), Some(10_000), None, at(T0))
-        .unwrap();
+    let (_, key) = create_key_at(&s, "t", Some(50), Some(10_000), None, at(T0)).unwrap();
     let barrier = Arc::new(Barrier::new(64));
     let handles: Vec<_> = (0..64)
         .map(|i| {
@@ -389,9 +467,8 @@ fn key_lifecycle() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     let t = at(T0);
-    let (plain, rec) = s
-        .create_key_at("Ona", None, None, Some(plus_ms(t, 3_600_000)), t)
-        .unwrap();
+    let (plain, rec) =
+        create_key_at(&s, "Ona", None, None, Some(plus_ms(t, 3_600_000)), t).unwrap();
     assert!(plain.starts_with("ltk_") && plain.len() >= 4 + 32);
     assert_eq!(
         (rec.per_minute, rec.per_day, rec.active),
@@ -414,9 +491,7 @@ fn key_lifecycle() {
         Err(KeyError::Invalid)
     );
 
-    let changed = s
-        .set_key_limits(&rec.id.to_uppercase(), Some(2), None)
-        .unwrap();
+    let changed = set_key_limits(&s, &rec.id.to_uppercase(), Some(2), None).unwrap();
     assert_eq!((changed.per_minute, changed.per_day), (2, 10_000));
     assert_eq!(
         s.authenticate(&PresentedKey(plain.clone()), t)
@@ -425,14 +500,14 @@ fn key_lifecycle() {
         2
     );
 
-    let (r, changed) = s.revoke_key(&rec.id).unwrap();
+    let (r, changed) = revoke_key(&s, &rec.id).unwrap();
     assert!(changed && !r.active);
     assert_eq!(
         s.authenticate(&PresentedKey(plain.clone()), t),
         Err(KeyError::Invalid)
     );
     assert!(
-        !s.revoke_key(&rec.id).unwrap().1,
+        !revoke_key(&s, &rec.id).unwrap().1,
         "revoking twice changes nothing"
     );
     // Revoked beats expired.
@@ -447,35 +522,35 @@ fn bad_key_input_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     let t = at(T0);
-    let (_, rec) = s.create_key_at("Ona", None, None, None, t).unwrap();
+    let (_, rec) = create_key_at(&s, "Ona", None, None, None, t).unwrap();
     assert!(matches!(
-        s.create_key_at("", None, None, None, t),
+        create_key_at(&s, "", None, None, None, t),
         Err(KeyAdminError::InvalidOwner)
     ));
     assert!(matches!(
-        s.create_key_at("x", Some(0), None, None, t),
+        create_key_at(&s, "x", Some(0), None, None, t),
         Err(KeyAdminError::InvalidLimit { .. })
     ));
     assert!(matches!(
-        s.create_key_at("x", None, None, Some(t), t),
+        create_key_at(&s, "x", None, None, Some(t), t),
         Err(KeyAdminError::ExpiryNotInFuture(_))
     ));
     assert!(matches!(
-        s.revoke_key("0000000000000000"),
+        revoke_key(&s, "0000000000000000"),
         Err(KeyAdminError::UnknownId(_))
     ));
     assert!(
-        matches!(s.revoke_key("ltk_secret"), Err(KeyAdminError::UnknownId(m)) if !m.contains("secret"))
+        matches!(revoke_key(&s, "ltk_secret"), Err(KeyAdminError::UnknownId(m)) if !m.contains("secret"))
     );
     assert!(matches!(
-        s.set_key_limits(&rec.id, None, None),
+        set_key_limits(&s, &rec.id, None, None),
         Err(KeyAdminError::NothingToChange)
     ));
     assert!(matches!(
-        s.set_key_limits(&rec.id, Some(5), Some(0)),
+        set_key_limits(&s, &rec.id, Some(5), Some(0)),
         Err(KeyAdminError::InvalidLimit { .. })
     ));
-    assert_eq!(s.keys(), vec![rec]);
+    assert_eq!(keys(&s), vec![rec]);
 }
 
 /// Walks `dir` and returns every file's bytes.
@@ -503,9 +578,7 @@ fn only_hashes_reach_the_disk() {
     let mut plains = vec![];
     let mut hashes = vec![];
     for i in 0..5 {
-        let (p, r) = s
-            .create_key(&format!("owner {i}"), None, None, None)
-            .unwrap();
+        let (p, r) = create_key(&s, &format!("owner {i}"), None, None, None).unwrap();
         s.check_key(&r, Utc::now());
         plains.push(p);
         hashes.push(r.hash);
@@ -535,9 +608,9 @@ fn counters_and_keys_survive_reopen() {
     let t = at(T0);
     let (plain, key, revoked) = {
         let s = open_limits(dir.path(), small());
-        let (plain, key) = s.create_key_at("a", Some(3), Some(4), None, t).unwrap();
-        let (_, revoked) = s.create_key_at("b", None, None, None, t).unwrap();
-        s.revoke_key(&revoked.id).unwrap();
+        let (plain, key) = create_key_at(&s, "a", Some(3), Some(4), None, t).unwrap();
+        let (_, revoked) = create_key_at(&s, "b", None, None, None, t).unwrap();
+        revoke_key(&s, &revoked.id).unwrap();
         assert!(admitted(&s.check_public(ip(1), D, t)));
         assert!(admitted(&s.check_public(ip(1), L, t)));
         for _ in 0..2 {
@@ -557,7 +630,7 @@ fn counters_and_keys_survive_reopen() {
     let s = open_limits(dir.path(), small());
     let t1 = plus_ms(t, 1_000);
     assert_eq!(s.authenticate(&PresentedKey(plain), t1), Ok(key.clone()));
-    assert!(!s.keys().iter().find(|k| k.id == revoked.id).unwrap().active);
+    assert!(!keys(&s).iter().find(|k| k.id == revoked.id).unwrap().active);
     // Minute windows, month and day counts are all back: the same decisions as before.
     assert_eq!(
         s.check_public(ip(1), L, t1).refused_by,
@@ -829,7 +902,13 @@ fn cli_without_a_server_opens_the_database() {
         s.authenticate(&PresentedKey(key), Utc::now()),
         Err(KeyError::Invalid)
     );
-    assert_eq!(s.key(&id).unwrap().per_minute, 7);
+    assert_eq!(
+        one_key(&s, KeysCommand::Show(IdArg { id }))
+            .unwrap()
+            .0
+            .per_minute,
+        7
+    );
 }
 
 #[test]
@@ -883,7 +962,7 @@ fn cli_goes_through_the_socket_of_a_running_server() {
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
     assert!(line.contains("longer than"), "{line}");
-    let r = admin::request(&socket, &AdminRequest::List)
+    let r = admin::request(&socket, &KeysCommand::List)
         .unwrap()
         .unwrap();
     assert!(matches!(r, AdminResponse::Keys { views } if views.len() == 1));
@@ -1050,7 +1129,7 @@ fn state_with_keys(dir: &Path, n: usize) -> Vec<String> {
     let s = open(dir);
     let ids = (0..n)
         .map(|i| {
-            s.create_key(&format!("owner {i}"), None, None, None)
+            create_key(&s, &format!("owner {i}"), None, None, None)
                 .unwrap()
                 .1
                 .id
@@ -1158,8 +1237,7 @@ fn a_truncated_database_is_refused_with_one_clear_line() {
             s.maintain_now().unwrap();
         }
         for i in 0..12 {
-            s.create_key(&format!("owner {i}"), None, None, None)
-                .unwrap();
+            create_key(&s, &format!("owner {i}"), None, None, None).unwrap();
         }
         s.flush().unwrap();
     }
@@ -1224,13 +1302,13 @@ fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
     let dir = tempfile::tempdir().unwrap();
     drop(std::os::unix::net::UnixListener::bind(admin::socket_path(dir.path())).unwrap());
     assert!(State::is_fresh(dir.path()));
-    assert!(open(dir.path()).keys().is_empty());
+    assert!(keys(&open(dir.path())).is_empty());
     assert!(!State::is_fresh(dir.path()), "created now");
     // A database written before integrity.json existed is accepted, and recorded.
     let dir = tempfile::tempdir().unwrap();
     state_with_keys(dir.path(), 2);
     std::fs::remove_file(dir.path().join("integrity.json")).unwrap();
-    assert_eq!(open(dir.path()).keys().len(), 2);
+    assert_eq!(keys(&open(dir.path())).len(), 2);
     assert!(dir.path().join("integrity.json").is_file());
 }
 
@@ -1357,9 +1435,7 @@ fn child_process() {
     let s = Arc::new(State::open(&dir, unlimited()).unwrap());
     if mode == "keys" {
         for i in 0.. {
-            let (_, r) = s
-                .create_key(&format!("child {i}"), None, None, None)
-                .unwrap();
+            let (_, r) = create_key(&s, &format!("child {i}"), None, None, None).unwrap();
             println!("created {}", r.id);
         }
     }
@@ -1367,7 +1443,7 @@ fn child_process() {
         .unwrap()
         .parse()
         .unwrap();
-    let key = s.keys()[0].clone();
+    let key = keys(&s)[0].clone();
     let (_stop, _background) = start_background(&s, &admin::socket_path(&dir));
     for j in 0..ops {
         let d = match child_subject(j) {
@@ -1421,7 +1497,7 @@ fn killed_while_changing_keys_the_database_opens_with_every_stored_key() {
         child.wait().unwrap();
         let s = State::open(dir.path(), unlimited())
             .unwrap_or_else(|e| panic!("round {round}: a kill is not damage: {e}"));
-        let ids: Vec<String> = s.keys().into_iter().map(|r| r.id).collect();
+        let ids: Vec<String> = keys(&s).into_iter().map(|r| r.id).collect();
         for id in &stored {
             assert!(ids.contains(id), "round {round}: key {id} lost");
         }
@@ -1445,7 +1521,7 @@ fn a_kill_a_second_after_the_last_request_loses_no_count() {
         }
         let s = State::open(dir.path(), unlimited()).unwrap();
         let now = Utc::now();
-        let key = s.keys()[0].id.clone();
+        let key = keys(&s)[0].id.clone();
         let got: Vec<u64> = (0..CHILD_SUBJECTS)
             .map(|n| s.public_usage(ip(n), D, now).1)
             .chain([s.key_usage(&key, now).1])
@@ -1470,7 +1546,7 @@ fn keys_bin(state: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 
 /// The records of a state database, as the next command opening it sees them.
 fn records_of(state: &Path) -> Vec<kalendorius_server::state::keys::KeyRecord> {
-    open(state).keys()
+    keys(&open(state))
 }
 
 #[test]
@@ -1480,12 +1556,18 @@ fn export_then_import_into_an_empty_state_restores_working_keys() {
     let t = Utc::now();
     let (a, b) = {
         let s = open(&src);
-        let (a, ka) = s
-            .create_key_at("ACME", Some(5), Some(50), Some(plus_ms(t, 86_400_000)), t)
-            .unwrap();
-        let (b, kb) = s.create_key_at("Ona", None, None, None, t).unwrap();
-        s.create_key_at("Jonas", None, Some(7), None, t).unwrap();
-        s.revoke_key(&kb.id).unwrap();
+        let (a, ka) = create_key_at(
+            &s,
+            "ACME",
+            Some(5),
+            Some(50),
+            Some(plus_ms(t, 86_400_000)),
+            t,
+        )
+        .unwrap();
+        let (b, kb) = create_key_at(&s, "Ona", None, None, None, t).unwrap();
+        create_key_at(&s, "Jonas", None, Some(7), None, t).unwrap();
+        revoke_key(&s, &kb.id).unwrap();
         s.check_key(&ka, t);
         s.flush().unwrap();
         (a, b)
@@ -1552,7 +1634,7 @@ fn an_import_that_conflicts_with_stored_keys_is_refused_whole() {
     );
     // A key changed since the backup, and a new key in the backup.
     let s = open(&state);
-    s.set_key_limits(&ids[1], Some(9), None).unwrap();
+    set_key_limits(&s, &ids[1], Some(9), None).unwrap();
     drop(s);
     let other = dir.path().join("other");
     state_with_keys(&other, 1);
@@ -1645,11 +1727,12 @@ fn export_and_import_go_through_a_running_server() {
     let (stop, handle) = start_background(&s, &admin::socket_path(&state));
     let import = KeysCommand::Import(ImportArgs {
         file: file.clone(),
+        records: vec![],
         replace: false,
     });
     let out = cli(&state, import).unwrap();
     assert_eq!(out, "imported 2 keys: 2 added, 0 unchanged, 0 replaced\n");
-    assert_eq!(s.keys(), records_of(&other), "in the server at once");
+    assert_eq!(keys(&s), records_of(&other), "in the server at once");
     assert_eq!(cli(&state, export).unwrap(), exported);
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
@@ -1923,8 +2006,8 @@ fn delete_removes_the_counters_of_the_key() {
     let now = Utc::now();
     let id = {
         let s = open(&state);
-        let (_, k) = s.create_key("Ona", None, None, None).unwrap();
-        let (_, other) = s.create_key("Jonas", None, None, None).unwrap();
+        let (_, k) = create_key(&s, "Ona", None, None, None).unwrap();
+        let (_, other) = create_key(&s, "Jonas", None, None, None).unwrap();
         s.check_key(&k, now);
         s.check_key(&other, now);
         s.flush().unwrap();
@@ -1939,16 +2022,16 @@ fn delete_removes_the_counters_of_the_key() {
         (0, 0),
         "its counters are gone"
     );
-    assert_eq!(s.keys().len(), 1);
+    assert_eq!(keys(&s).len(), 1);
     assert_eq!(
-        s.key_usage(&s.keys()[0].id, now),
+        s.key_usage(&keys(&s)[0].id, now),
         (1, 1),
         "the other key's stay"
     );
 
     // Through a running server too.
     let s = Arc::new(s);
-    let other = s.keys()[0].clone();
+    let other = keys(&s)[0].clone();
     let (stop, handle) = start_background(&s, &admin::socket_path(&state));
     let (code, _, err) = keys_bin(&state, &["delete", &other.id]);
     assert_eq!(code, Some(0), "{err}");
@@ -1967,16 +2050,16 @@ fn an_expired_key_is_not_restored() {
     let now = Utc::now();
     let id = {
         let s = open(&state);
-        let (_, k) = s
-            .create_key_at(
-                "Ona",
-                None,
-                None,
-                Some(plus_ms(now, -1_000)),
-                plus_ms(now, -60_000),
-            )
-            .unwrap();
-        s.revoke_key(&k.id).unwrap();
+        let (_, k) = create_key_at(
+            &s,
+            "Ona",
+            None,
+            None,
+            Some(plus_ms(now, -1_000)),
+            plus_ms(now, -60_000),
+        )
+        .unwrap();
+        revoke_key(&s, &k.id).unwrap();
         k.id
     };
     let (code, _, err) = keys_bin(&state, &["restore", &id]);

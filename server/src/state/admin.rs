@@ -2,7 +2,7 @@
 //! `kalendorius-server keys ...` reaches a running server (sled allows a single writer, and
 //! a revocation takes effect at once).
 //!
-//! One JSON object per line each way: an [`AdminRequest`] (`{"op":"list"}`, ...) in, an
+//! One JSON object per line each way: a [`KeysCommand`] (`{"op":"list"}`, ...) in, an
 //! [`AdminResponse`] out; several per connection. Lines are capped at 8 MiB (an import of
 //! some 25 000 keys), idle connections closed after 30 s, at most 8 served at once, and
 //! peers other than the server's uid or root refused. The commands run the same code as
@@ -17,7 +17,7 @@ use std::time::Duration;
 use rand::RngCore;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
-pub use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
+use crate::state::key_admin::{AdminResponse, KeysCommand};
 
 /// Longest request line accepted: an import carries every record in one request, so
 /// that it is applied all at once or not at all.
@@ -36,7 +36,7 @@ pub fn socket_path(state_dir: &Path) -> PathBuf {
 }
 
 /// What serves the requests of the socket: a store's key administration (blocking).
-pub type Executor = Arc<dyn Fn(AdminRequest) -> AdminResponse + Send + Sync>;
+pub type Executor = Arc<dyn Fn(KeysCommand) -> AdminResponse + Send + Sync>;
 
 /// Why the client could not complete an exchange with a running server.
 #[derive(Debug, thiserror::Error)]
@@ -64,14 +64,14 @@ pub enum AdminClientError {
 /// itself.
 pub fn request(
     socket: &Path,
-    req: &AdminRequest,
+    command: &KeysCommand,
 ) -> Result<Option<AdminResponse>, AdminClientError> {
     use std::io::ErrorKind::{ConnectionRefused, NotFound};
     let io = |source| AdminClientError::Io {
         path: socket.to_owned(),
         source,
     };
-    let mut line = serde_json::to_vec(req).expect("requests serialise");
+    let mut line = serde_json::to_vec(command).expect("commands serialise");
     line.push(b'\n');
     if line.len() as u64 > MAX_REQUEST {
         return Err(AdminClientError::TooLarge { bytes: line.len() });
@@ -242,10 +242,10 @@ async fn serve_connection(
                 message: format!("request longer than {MAX_REQUEST} bytes"),
             }
         } else {
-            match serde_json::from_str::<AdminRequest>(&line) {
-                Ok(req) => {
+            match serde_json::from_str::<KeysCommand>(&line) {
+                Ok(command) => {
                     let execute = Arc::clone(&execute);
-                    tokio::task::spawn_blocking(move || execute(req))
+                    tokio::task::spawn_blocking(move || execute(command))
                         .await
                         .unwrap_or_else(|e| AdminResponse::Error {
                             message: format!("internal error: {e}"),

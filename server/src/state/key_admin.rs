@@ -1,7 +1,8 @@
 //! Key administration as rules: a command and the key table in, the changes to store and
 //! the answer out. Each store persists the changes its own way (sled in one batch, Redis in
 //! a script that compares the version token), so every path gives the same answers.
-//! Commands travel as JSON (the admin socket's protocol); an `id` may be a unique prefix.
+//! One command type is parsed from `kalendorius-server keys ...` (clap), carried by the admin
+//! socket as one JSON line (serde) and decided here; an `id` may be a unique prefix.
 //!
 //! Import is all-or-nothing: every record is checked and compared with the stored keys;
 //! equal ones change nothing, absent ones are added, one stored with other attributes is a
@@ -20,8 +21,9 @@ use crate::state::keys::{self, ExportedKey, KeyAdminError, KeyId, KeyRecord, Key
 /// Conflicting ids listed in an import error, at most.
 const LISTED_CONFLICTS: usize = 5;
 
-/// Manage API keys.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+/// Manage API keys. As JSON: `{"op":"create","owner":...}`, `{"op":"list"}`, ...
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum KeysCommand {
     /// Issue a new API key. Prints its attributes, then the key itself as the last line of
     /// output: the key is shown only this once (only its SHA-256 is stored).
@@ -51,11 +53,12 @@ pub enum KeysCommand {
 }
 
 /// Arguments of `keys export`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct ExportArgs {
     /// Write to FILE instead of standard output (replaced atomically, mode 0600, so a
     /// failed export never leaves a partial backup in place of the last good one).
     #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
     pub out: Option<PathBuf>,
     /// Add each key's current usage (`used_minute`, `used_day`); informational, not
     /// restored by `import`.
@@ -64,11 +67,16 @@ pub struct ExportArgs {
 }
 
 /// Arguments of `keys import`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct ImportArgs {
     /// A file written by `keys export` (`-` reads standard input).
     #[arg(value_name = "FILE")]
+    #[serde(skip)]
     pub file: PathBuf,
+    /// The file's records, read by the key tool: what the admin socket carries. Merged into
+    /// the stored keys all or none (see the module documentation).
+    #[arg(skip)]
+    pub records: Vec<KeyRecord>,
     /// Let the file's records replace stored records of the same key that differ (limits,
     /// expiry, owner, revoked): the file's version wins.
     #[arg(long)]
@@ -76,7 +84,7 @@ pub struct ImportArgs {
 }
 
 /// Arguments of `keys create`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct CreateArgs {
     /// Who the key is issued to (shown by `keys list`, logged instead of the key).
     #[arg(long, value_name = "NAME")]
@@ -98,7 +106,7 @@ pub struct CreateArgs {
 }
 
 /// The key a command acts on.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct IdArg {
     /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
     /// unique prefix of at least 4 of them.
@@ -107,7 +115,7 @@ pub struct IdArg {
 }
 
 /// Arguments of `keys set-limits`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct SetLimitsArgs {
     /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
     /// unique prefix of at least 4 of them.
@@ -154,47 +162,6 @@ pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
             .earliest()
             .map(|t| t.with_timezone(&Utc))
     })
-}
-
-/// A key administration command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum AdminRequest {
-    Create {
-        owner: String,
-        /// Per-minute limit; `None` = the configured default.
-        per_minute: Option<u64>,
-        /// Per-day limit; `None` = the configured default.
-        per_day: Option<u64>,
-        expires: Option<DateTime<Utc>>,
-    },
-    List,
-    Show {
-        id: String,
-    },
-    Revoke {
-        id: String,
-    },
-    Restore {
-        id: String,
-    },
-    Delete {
-        id: String,
-    },
-    SetLimits {
-        id: String,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-    },
-    Export {
-        counters: bool,
-    },
-    /// Merge records into the stored keys, all or none (see the module documentation).
-    Import {
-        records: Vec<KeyRecord>,
-        /// Let records replace differing stored versions of the same key.
-        replace: bool,
-    },
 }
 
 /// What an operator may see of a key: never its plaintext or full hash.
@@ -308,40 +275,66 @@ impl Changes {
     }
 }
 
-/// The changes `request` makes to `keys` at `now`, and its answer (with every usage 0: the
+/// The changes `command` makes to `keys` at `now`, and its answer (with every usage 0: the
 /// store fills it in through [`usage_slots`]).
 pub(crate) fn decide(
-    request: AdminRequest,
+    command: KeysCommand,
     keys: &KeyTable,
     limits: &LimitsConfig,
     now: DateTime<Utc>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let view = |r: &KeyRecord| KeyView::of(r, now);
-    let one = |(changes, (r, changed)): (Changes, (KeyRecord, bool))| {
-        let view = view(&r);
-        (changes, AdminResponse::Key { view, changed })
-    };
-    Ok(match request {
-        AdminRequest::Create {
+    Ok(match command {
+        // Limits default to the configured key defaults.
+        KeysCommand::Create(CreateArgs {
             owner,
             per_minute,
             per_day,
             expires,
-        } => {
-            let (changes, (key, r)) =
-                create(keys, limits, &owner, per_minute, per_day, expires, now)?;
-            let view = view(&r);
-            (changes, AdminResponse::Created { key, view })
+        }) => {
+            let owner = keys::check_owner(&owner)?;
+            let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
+            let per_minute = keys::check_limit("per-minute", per_minute)?;
+            let per_day = per_day.unwrap_or(limits.key_default_per_day);
+            let per_day = keys::check_limit("per-day", per_day)?;
+            if let Some(e) = expires.filter(|e| *e <= now) {
+                return Err(KeyAdminError::ExpiryNotInFuture(e));
+            }
+            let (key, hash) = loop {
+                let (p, h) = keys::generate();
+                // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
+                if !keys.collides(&h) {
+                    break (p, h);
+                }
+            };
+            let record = KeyRecord {
+                id: keys::id_of(&hash),
+                hash: hex::encode(hash),
+                owner,
+                per_minute,
+                per_day,
+                created: now,
+                expires,
+                active: true,
+            };
+            let view = view(&record);
+            (
+                Changes::upsert(&record),
+                AdminResponse::Created { key, view },
+            )
         }
-        AdminRequest::List => {
+        KeysCommand::List => {
             let views = keys.all().iter().map(view).collect();
             (Changes::default(), AdminResponse::Keys { views })
         }
-        AdminRequest::Show { id } => one((Changes::default(), (find(keys, &id)?, false))),
-        AdminRequest::Revoke { id } => one(revoke(keys, &id)?),
+        KeysCommand::Show(IdArg { id }) => modify(keys, &id, now, |_| Ok(false))?,
+        // Revoking a revoked key changes nothing.
+        KeysCommand::Revoke(IdArg { id }) => modify(keys, &id, now, |r| {
+            Ok(std::mem::replace(&mut r.active, false))
+        })?,
         // Restoring a key that is not revoked changes nothing; one past its expiry is not
         // restored (it would still be refused).
-        AdminRequest::Restore { id } => one(modify(keys, &id, |r| {
+        KeysCommand::Restore(IdArg { id }) => modify(keys, &id, now, |r| {
             if r.active {
                 return Ok(false);
             }
@@ -351,9 +344,9 @@ pub(crate) fn decide(
             }
             r.active = true;
             Ok(true)
-        })?),
+        })?,
         // The record and its counters go; only importing a backup brings the key back.
-        AdminRequest::Delete { id } => {
+        KeysCommand::Delete(IdArg { id }) => {
             let KeyRecord { id, owner, .. } = find(keys, &id)?;
             let changes = Changes {
                 upserts: vec![],
@@ -361,15 +354,24 @@ pub(crate) fn decide(
             };
             (changes, AdminResponse::Deleted { id, owner })
         }
-        AdminRequest::SetLimits {
+        KeysCommand::SetLimits(SetLimitsArgs {
             id,
             per_minute,
             per_day,
-        } => {
-            let (changes, r) = set_limits(keys, &id, per_minute, per_day)?;
-            one((changes, (r, true)))
+        }) => {
+            if per_minute.is_none() && per_day.is_none() {
+                return Err(KeyAdminError::NothingToChange);
+            }
+            let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
+            let per_minute = check("per-minute", per_minute)?;
+            let per_day = check("per-day", per_day)?;
+            modify(keys, &id, now, |r| {
+                r.per_minute = per_minute.unwrap_or(r.per_minute);
+                r.per_day = per_day.unwrap_or(r.per_day);
+                Ok(true)
+            })?
         }
-        AdminRequest::Export { counters } => {
+        KeysCommand::Export(ExportArgs { counters, .. }) => {
             let used = counters.then_some(0);
             let records = keys.all().into_iter();
             let records = records.map(|record| ExportedKey {
@@ -380,7 +382,9 @@ pub(crate) fn decide(
             let records = records.collect();
             (Changes::default(), AdminResponse::Exported { records })
         }
-        AdminRequest::Import { records, replace } => {
+        KeysCommand::Import(ImportArgs {
+            records, replace, ..
+        }) => {
             let (changes, report) = import(keys, records, replace)?;
             (changes, AdminResponse::Imported { report })
         }
@@ -411,101 +415,35 @@ pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, 
 
 /// The key with this id or unique id prefix (any case, surrounding space ignored), or why
 /// there is none (unknown, too short, ambiguous).
-pub(crate) fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
+fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
     let id = keys.resolve(id)?;
     keys.get(&id)
         .cloned()
         .ok_or_else(|| KeyAdminError::unknown(&id))
 }
 
-/// Issues a key created at `now`: its plaintext (the only time it exists) and its record.
-/// Limits default to the configured key defaults.
-pub(crate) fn create(
-    keys: &KeyTable,
-    limits: &LimitsConfig,
-    owner: &str,
-    per_minute: Option<u64>,
-    per_day: Option<u64>,
-    expires: Option<DateTime<Utc>>,
-    now: DateTime<Utc>,
-) -> Result<(Changes, (String, KeyRecord)), KeyAdminError> {
-    let owner = keys::check_owner(owner)?;
-    let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
-    let per_minute = keys::check_limit("per-minute", per_minute)?;
-    let per_day = per_day.unwrap_or(limits.key_default_per_day);
-    let per_day = keys::check_limit("per-day", per_day)?;
-    if let Some(e) = expires.filter(|e| *e <= now) {
-        return Err(KeyAdminError::ExpiryNotInFuture(e));
-    }
-    let (plaintext, hash) = loop {
-        let (p, h) = keys::generate();
-        // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
-        if !keys.collides(&h) {
-            break (p, h);
-        }
-    };
-    let record = KeyRecord {
-        id: keys::id_of(&hash),
-        hash: hex::encode(hash),
-        owner,
-        per_minute,
-        per_day,
-        created: now,
-        expires,
-        active: true,
-    };
-    Ok((Changes::upsert(&record), (plaintext, record)))
-}
-
-/// Applies `change` to the key `id`; stores the result if `change` says it changed.
+/// Applies `change` to the key `id` and answers with it; stores it if `change` says it
+/// changed.
 fn modify(
     keys: &KeyTable,
     id: &str,
+    now: DateTime<Utc>,
     change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
-) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
+) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut record = find(keys, id)?;
     let changed = change(&mut record)?;
     let changes = match changed {
         true => Changes::upsert(&record),
         false => Changes::default(),
     };
-    Ok((changes, (record, changed)))
-}
-
-/// Revokes a key: it is refused from now on. Revoking a revoked key changes nothing.
-/// Returns the record and whether it changed.
-pub(crate) fn revoke(
-    keys: &KeyTable,
-    id: &str,
-) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
-    modify(keys, id, |r| Ok(std::mem::replace(&mut r.active, false)))
-}
-
-/// Changes a key's limits (at least one must be given).
-pub(crate) fn set_limits(
-    keys: &KeyTable,
-    id: &str,
-    per_minute: Option<u64>,
-    per_day: Option<u64>,
-) -> Result<(Changes, KeyRecord), KeyAdminError> {
-    if per_minute.is_none() && per_day.is_none() {
-        return Err(KeyAdminError::NothingToChange);
-    }
-    let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
-    let per_minute = check("per-minute", per_minute)?;
-    let per_day = check("per-day", per_day)?;
-    let (changes, (record, _)) = modify(keys, id, |r| {
-        r.per_minute = per_minute.unwrap_or(r.per_minute);
-        r.per_day = per_day.unwrap_or(r.per_day);
-        Ok(true)
-    })?;
-    Ok((changes, record))
+    let view = KeyView::of(&record, now);
+    Ok((changes, AdminResponse::Key { view, changed }))
 }
 
 /// Merges `records` into the stored keys (see the module documentation): all of them or,
 /// on any error, none. With `replace`, records that differ from a stored key with the same
 /// hash replace it.
-pub(crate) fn import(
+fn import(
     keys: &KeyTable,
     records: Vec<KeyRecord>,
     replace: bool,

@@ -19,11 +19,8 @@ use chrono::{DateTime, Utc};
 
 use crate::limits::LimitsConfig;
 use crate::state::admin;
-pub use crate::state::key_admin::{
-    end_of_day_in_vilnius, parse_expiry, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand,
-    SetLimitsArgs,
-};
-use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
+pub use crate::state::key_admin::KeysCommand;
+use crate::state::key_admin::{AdminResponse, ExportArgs, KeyView};
 use crate::state::keys::{ExportedKey, KeyRecord};
 use crate::state::store::location::StateLocation;
 use crate::state::store::redis;
@@ -38,7 +35,7 @@ pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> an
 /// Runs a keys command with its output to `out` and notes (`state: ...`, `created a new
 /// state database at ...`) to `notes`.
 pub fn run_with_output(
-    cmd: KeysCommand,
+    mut cmd: KeysCommand,
     state: &StateLocation,
     limits: &LimitsConfig,
     out: &mut dyn Write,
@@ -52,55 +49,25 @@ pub fn run_with_output(
     writeln!(notes, "state: {}", shown.display())?;
     notes.flush()?;
     let now = Utc::now();
-    let mut export_to = None;
-    let request = match cmd {
+    match &mut cmd {
         KeysCommand::Create(a) => {
             if let Some(e) = a.expires.filter(|e| *e <= now) {
                 bail!("--expires {} is not in the future", time(e));
             }
-            AdminRequest::Create {
-                owner: a.owner,
-                per_minute: a.per_minute,
-                per_day: a.per_day,
-                expires: a.expires,
-            }
         }
-        KeysCommand::List => AdminRequest::List,
-        KeysCommand::Show(a) => AdminRequest::Show { id: a.id },
-        KeysCommand::Revoke(a) => AdminRequest::Revoke { id: a.id },
-        KeysCommand::Restore(a) => AdminRequest::Restore { id: a.id },
-        KeysCommand::Delete(a) => AdminRequest::Delete { id: a.id },
-        KeysCommand::SetLimits(a) => {
-            if a.per_minute.is_none() && a.per_day.is_none() {
-                bail!("nothing to change: give --per-minute and/or --per-day");
-            }
-            AdminRequest::SetLimits {
-                id: a.id,
-                per_minute: a.per_minute,
-                per_day: a.per_day,
-            }
+        KeysCommand::SetLimits(a) if a.per_minute.is_none() && a.per_day.is_none() => {
+            bail!("nothing to change: give --per-minute and/or --per-day");
         }
-        KeysCommand::Export(a) => {
-            export_to = a.out;
-            AdminRequest::Export {
-                counters: a.counters,
-            }
-        }
-        KeysCommand::Import(a) => AdminRequest::Import {
-            records: read_records(&a.file)?,
-            replace: a.replace,
-        },
-    };
+        KeysCommand::Import(a) => a.records = read_records(&a.file)?,
+        _ => {}
+    }
     let response = match state {
-        StateLocation::Redis(url) => redis::execute(url, limits, request.clone(), now)?,
+        StateLocation::Redis(url) => redis::execute(url, limits, cmd.clone(), now)?,
         StateLocation::Directory(dir) => {
             // Only `create` and `import` (a restore into a new directory) may bring a state
             // database into existence; anything else on an empty directory is a wrong
             // directory.
-            let creates = matches!(
-                request,
-                AdminRequest::Create { .. } | AdminRequest::Import { .. }
-            );
+            let creates = matches!(cmd, KeysCommand::Create(_) | KeysCommand::Import(_));
             let fresh = State::is_fresh(dir);
             if fresh && !creates {
                 bail!(
@@ -109,7 +76,7 @@ pub fn run_with_output(
                     shown.display()
                 );
             }
-            match admin::request(&admin::socket_path(dir), &request)
+            match admin::request(&admin::socket_path(dir), &cmd)
                 .context("a server seems to be running but its admin socket cannot be used")?
             {
                 Some(response) => response,
@@ -117,18 +84,18 @@ pub fn run_with_output(
                     // Without a server: key changes (and the counters `delete` removes) are
                     // flushed as they are made, so the database needs no further writing.
                     let response = State::open(dir, limits.clone())
-                        .map(|state| state.execute(request.clone(), now));
+                        .map(|state| state.execute(cmd.clone(), now));
                     // Said even when the command then failed: the database stays.
                     if fresh && !State::is_fresh(dir) {
                         writeln!(notes, "created a new state database at {}", shown.display())?;
                         notes.flush()?;
                     }
-                    response?
+                    response??
                 }
             }
         }
     };
-    print(&request, response, export_to, out)
+    print(&cmd, response, out)
 }
 
 /// "1 key", "2 keys".
@@ -213,14 +180,9 @@ fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
-/// Prints the answer to `request` (or writes an export to `export_to`, replacing it
-/// atomically, mode 0600).
-fn print(
-    request: &AdminRequest,
-    response: AdminResponse,
-    export_to: Option<PathBuf>,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
+/// Prints the answer to `cmd` (or writes an export to its `--out`, replacing it atomically,
+/// mode 0600).
+fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> anyhow::Result<()> {
     match response {
         AdminResponse::Error { message } => bail!(message),
         AdminResponse::Created { key, view } => {
@@ -233,16 +195,16 @@ fn print(
             writeln!(out, "{key}")?;
         }
         AdminResponse::Key { view, changed } => {
-            match (request, changed) {
-                (AdminRequest::Revoke { .. }, true) => writeln!(out, "revoked key {}", view.id)?,
-                (AdminRequest::Revoke { .. }, false) => {
+            match (cmd, changed) {
+                (KeysCommand::Revoke(_), true) => writeln!(out, "revoked key {}", view.id)?,
+                (KeysCommand::Revoke(_), false) => {
                     writeln!(out, "key {} was already revoked", view.id)?
                 }
-                (AdminRequest::Restore { .. }, true) => writeln!(out, "restored key {}", view.id)?,
-                (AdminRequest::Restore { .. }, false) => {
+                (KeysCommand::Restore(_), true) => writeln!(out, "restored key {}", view.id)?,
+                (KeysCommand::Restore(_), false) => {
                     writeln!(out, "key {} was not revoked", view.id)?
                 }
-                (AdminRequest::SetLimits { .. }, _) => {
+                (KeysCommand::SetLimits(_), _) => {
                     writeln!(out, "updated the limits of key {}", view.id)?
                 }
                 _ => {}
@@ -250,14 +212,16 @@ fn print(
             print_view(&view, out)?;
         }
         AdminResponse::Deleted { id, owner } => writeln!(out, "deleted key {id} (owner {owner})")?,
-        AdminResponse::Exported { records } => match export_to {
-            Some(path) => {
-                write_private_file(&path, &export_lines(&records))
+        AdminResponse::Exported { records } => match cmd {
+            KeysCommand::Export(ExportArgs {
+                out: Some(path), ..
+            }) => {
+                write_private_file(path, &export_lines(&records))
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 let n = plural_keys(records.len());
                 writeln!(out, "exported {n} to {}", path.display())?;
             }
-            None => out.write_all(&export_lines(&records))?,
+            _ => out.write_all(&export_lines(&records))?,
         },
         AdminResponse::Imported { report } => writeln!(
             out,
@@ -301,6 +265,7 @@ fn print(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::key_admin::{parse_expiry, IdArg, ImportArgs};
     use clap::Parser;
 
     #[derive(Debug, clap::Parser)]
@@ -358,6 +323,7 @@ mod tests {
             parse(&["import", "-", "--replace"]).unwrap(),
             KeysCommand::Import(ImportArgs {
                 file: "-".into(),
+                records: vec![],
                 replace: true
             })
         );

@@ -39,7 +39,7 @@ use redis::AsyncCommands as _;
 use crate::limits::window::{month_and_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window, MAX_LIMIT};
 use crate::metrics::RedisMetrics;
-use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
+use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
 };
@@ -519,7 +519,7 @@ async fn key_usage(
 pub fn execute(
     url: &str,
     limits: &LimitsConfig,
-    request: AdminRequest,
+    command: KeysCommand,
     now: DateTime<Utc>,
 ) -> anyhow::Result<AdminResponse> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -540,7 +540,7 @@ pub fn execute(
                 .context("cannot read the keys from Redis")?;
             let keys = key_table(records);
             let (changes, mut response) =
-                match key_admin::decide(request.clone(), &keys, limits, now) {
+                match key_admin::decide(command.clone(), &keys, limits, now) {
                     Ok(decided) => decided,
                     Err(e) => return Ok(e.into()),
                 };

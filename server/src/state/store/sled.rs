@@ -25,7 +25,7 @@ use parking_lot::{Mutex, RwLock};
 use crate::limits::subject::{Limits, SubjectKey};
 use crate::limits::table::{CounterTable, Part};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
-use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
+use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::state::store::check::Counted;
 use crate::state::store::location::StateError;
@@ -339,69 +339,31 @@ impl State {
     }
 
     /// Carries out a key administration command at `now` (blocking): the rules of
-    /// `key_admin`, their changes written to sled, each key shown with its usage.
-    pub fn execute(&self, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
-        let decided = |keys: &KeyTable| key_admin::decide(request, keys, &self.limits, now);
-        let mut response = match self.change(decided) {
-            Ok(response) => response,
-            Err(e) => return e.into(),
-        };
+    /// `key_admin` decided under the admin lock, their changes written to sled (see
+    /// [`State::write_keys`]; a deleted key's counters are written out too), each key shown
+    /// with its usage.
+    pub fn execute(
+        &self,
+        command: KeysCommand,
+        now: DateTime<Utc>,
+    ) -> Result<AdminResponse, KeyAdminError> {
+        let mut digest = self.admin_lock.lock();
+        let (changes, mut response) =
+            key_admin::decide(command, &self.keys.read(), &self.limits, now)?;
+        if !changes.is_empty() {
+            self.write_keys(&mut digest, &changes)?;
+        }
+        drop(digest);
+        let forget = |id: &&String| self.table.remove(&SubjectKey::key(id));
+        if changes.removed.iter().filter(forget).count() > 0 {
+            self.persist_counters(false, false)
+                .and_then(|_| self.db.flush())
+                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
+        }
         for (id, minute, day) in key_admin::usage_slots(&mut response) {
             (*minute, *day) = self.key_usage(id, now);
         }
-        response
-    }
-
-    /// Issues a key now (see [`State::create_key_at`]).
-    pub fn create_key(
-        &self,
-        owner: &str,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-        expires: Option<DateTime<Utc>>,
-    ) -> Result<(String, KeyRecord), KeyAdminError> {
-        self.create_key_at(owner, per_minute, per_day, expires, Utc::now())
-    }
-
-    /// Issues a key created at `now` (see `key_admin::create`): returns its plaintext and
-    /// its record, durably in sled.
-    pub fn create_key_at(
-        &self,
-        owner: &str,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-        expires: Option<DateTime<Utc>>,
-        now: DateTime<Utc>,
-    ) -> Result<(String, KeyRecord), KeyAdminError> {
-        let limits = &self.limits;
-        self.change(|keys| {
-            key_admin::create(keys, limits, owner, per_minute, per_day, expires, now)
-        })
-    }
-
-    /// Revokes a key (see `key_admin::revoke`); returns the record and whether it changed.
-    pub fn revoke_key(&self, id: &str) -> Result<(KeyRecord, bool), KeyAdminError> {
-        self.change(|keys| key_admin::revoke(keys, id))
-    }
-
-    /// Changes a key's limits (see `key_admin::set_limits`).
-    pub fn set_key_limits(
-        &self,
-        id: &str,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-    ) -> Result<KeyRecord, KeyAdminError> {
-        self.change(|keys| key_admin::set_limits(keys, id, per_minute, per_day))
-    }
-
-    /// The key with this id or unique id prefix (any case, surrounding space ignored).
-    pub fn key(&self, id: &str) -> Option<KeyRecord> {
-        key_admin::find(&self.keys.read(), id).ok()
-    }
-
-    /// All keys, oldest first.
-    pub fn keys(&self) -> Vec<KeyRecord> {
-        self.keys.read().all()
+        Ok(response)
     }
 
     /// Persists every counter and key change now and waits for sled to flush.
@@ -410,28 +372,6 @@ impl State {
             .map_err(sled_error(&self.dir, "write counters to"))?;
         self.db.flush().map_err(sled_error(&self.dir, "flush"))?;
         Ok(())
-    }
-
-    /// Runs a key rule on the keys under the admin lock and writes the changes it decides
-    /// (see [`State::write_keys`]); a deleted key's counters are written out too.
-    fn change<T>(
-        &self,
-        rule: impl FnOnce(&KeyTable) -> Result<(Changes, T), KeyAdminError>,
-    ) -> Result<T, KeyAdminError> {
-        let mut digest = self.admin_lock.lock();
-        let (changes, answer) = rule(&self.keys.read())?;
-        if changes.is_empty() {
-            return Ok(answer);
-        }
-        self.write_keys(&mut digest, &changes)?;
-        drop(digest);
-        let forget = |id: &&String| self.table.remove(&SubjectKey::key(id));
-        if changes.removed.iter().filter(forget).count() > 0 {
-            self.persist_counters(false, false)
-                .and_then(|_| self.db.flush())
-                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
-        }
-        Ok(answer)
     }
 
     /// Writes and deletes key records in one atomic batch, flushes, then publishes the change

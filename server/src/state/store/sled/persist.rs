@@ -111,7 +111,11 @@ impl State {
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
         let state = Arc::clone(&self);
-        let execute = Arc::new(move |request| state.execute(request, Utc::now()));
+        let execute = Arc::new(move |command| {
+            state
+                .execute(command, Utc::now())
+                .unwrap_or_else(Into::into)
+        });
         let admin = match AdminHandle::serve(admin_socket, execute) {
             Ok(handle) => Some(handle),
             Err(e) => {
