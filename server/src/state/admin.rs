@@ -38,43 +38,24 @@ pub fn socket_path(state_dir: &Path) -> PathBuf {
 /// What serves the requests of the socket: a store's key administration (blocking).
 pub type Executor = Arc<dyn Fn(KeysCommand) -> AdminResponse + Send + Sync>;
 
-/// Why the client could not complete an exchange with a running server.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AdminClientError {
-    /// The socket exists but cannot be used (permissions, I/O, timeout).
-    #[error("admin socket {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// The request is longer than the server accepts.
-    #[error(
-        "the request ({bytes} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
-         socket accepts"
-    )]
-    TooLarge { bytes: usize },
-    /// The server's answer was not a valid response.
-    #[error("admin socket {path}: unexpected answer from the server: {detail}")]
-    Protocol { path: PathBuf, detail: String },
-}
-
-/// Sends one request to the server listening on `socket`. `Ok(None)` means no server is
+/// Sends one command to the server listening on `socket`. `Ok(None)` means no server is
 /// listening there (no socket file, or a stale one), so the caller may open the database
-/// itself.
-pub fn request(
-    socket: &Path,
-    command: &KeysCommand,
-) -> Result<Option<AdminResponse>, AdminClientError> {
+/// itself. Errors name the socket: it cannot be used (permissions, I/O, timeout), the
+/// command is longer than the server accepts, or the answer is not a response.
+pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<AdminResponse>> {
     use std::io::ErrorKind::{ConnectionRefused, NotFound};
-    let io = |source| AdminClientError::Io {
-        path: socket.to_owned(),
-        source,
+    let io = |e: std::io::Error| {
+        let message = format!("admin socket {}: {e}", socket.display());
+        anyhow::Error::new(e).context(message)
     };
     let mut line = serde_json::to_vec(command).expect("commands serialise");
     line.push(b'\n');
     if line.len() as u64 > MAX_REQUEST {
-        return Err(AdminClientError::TooLarge { bytes: line.len() });
+        anyhow::bail!(
+            "the request ({} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
+             socket accepts",
+            line.len()
+        );
     }
     let mut stream = match std::os::unix::net::UnixStream::connect(socket) {
         Ok(s) => s,
@@ -88,9 +69,9 @@ pub fn request(
     std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
         .read_line(&mut answer)
         .map_err(io)?;
-    let protocol = |detail: String| AdminClientError::Protocol {
-        path: socket.to_owned(),
-        detail,
+    let protocol = |detail: String| {
+        let socket = socket.display();
+        anyhow::anyhow!("admin socket {socket}: unexpected answer from the server: {detail}")
     };
     if !answer.ends_with('\n') {
         return Err(protocol(
