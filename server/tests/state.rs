@@ -16,6 +16,7 @@ use kalendorius_server::state::key_admin::{
 use kalendorius_server::state::keys::{hash_key, KeyAdminError, KeyError, KeyRecord, PresentedKey};
 use kalendorius_server::state::keys_cli;
 use kalendorius_server::state::store::location::StateLocation;
+use kalendorius_server::state::store::Counted;
 use kalendorius_server::state::{State, StateOptions};
 
 const L: PublicEndpoint = PublicEndpoint::Laisvadienis;
@@ -146,20 +147,20 @@ fn public_minute_limit_is_exact() {
     let s = open(dir.path());
     let t = at(T0);
     for i in 0..60u64 {
-        let d = s.check_public(ip(1), L, plus_ms(t, i as i64 * 10));
+        let d = s.check(Counted::Public(ip(1), L), plus_ms(t, i as i64 * 10));
         assert!(admitted(&d), "request {i}");
         assert_eq!((d.limit, d.remaining), (60, 59 - i), "tightest = minute");
         assert_eq!(d.retry_after_secs, None);
     }
-    let d = s.check_public(ip(1), L, plus_ms(t, 700));
+    let d = s.check(Counted::Public(ip(1), L), plus_ms(t, 700));
     assert_eq!(d.refused_by, Some(Window::Minute));
     assert_eq!((d.limit, d.remaining), (60, 0));
     // Everything sits in the bucket of 12:00:00, counted until 12:01:01.
     assert_eq!(d.retry_after_secs, Some(61));
     assert_eq!(d.reset_secs, 61);
     // Another IP and the other endpoint have their own quotas.
-    assert!(admitted(&s.check_public(ip(2), L, t)));
-    let d = s.check_public(ip(1), D, t);
+    assert!(admitted(&s.check(Counted::Public(ip(2), L), t)));
+    let d = s.check(Counted::Public(ip(1), D), t);
     assert_eq!((d.limit, d.remaining), (20, 19));
 }
 
@@ -169,7 +170,7 @@ fn days_minute_limit_is_twenty() {
     let s = open(dir.path());
     let t = at(T0);
     let n = (0..25)
-        .filter(|_| admitted(&s.check_public(ip(1), D, t)))
+        .filter(|_| admitted(&s.check(Counted::Public(ip(1), D), t)))
         .count();
     assert_eq!(n, 20);
 }
@@ -185,37 +186,37 @@ fn month_limits_are_exact_and_roll_over_in_utc() {
     let s = open_limits(dir.path(), limits);
     let t = at("2025-01-31T23:59:58Z");
     for i in 0..3 {
-        let d = s.check_public(ip(1), D, t);
+        let d = s.check(Counted::Public(ip(1), D), t);
         assert!(admitted(&d));
         assert_eq!((d.limit, d.remaining), (3, 2 - i), "tightest = month");
         assert_eq!(d.reset_secs, 2, "until 2025-02-01T00:00:00Z");
     }
-    let d = s.check_public(ip(1), D, plus_ms(t, 1_500));
+    let d = s.check(Counted::Public(ip(1), D), plus_ms(t, 1_500));
     assert_eq!(d.refused_by, Some(Window::Month));
     assert_eq!(d.retry_after_secs, Some(1), "0.5 s rounds up to 1");
     // 01:30 on Feb 1 in Vilnius is still January in UTC: still refused.
-    let d = s.check_public(
-        ip(1),
-        D,
+    let d = s.check(
+        Counted::Public(ip(1), D),
         at("2025-02-01T01:30:00+02:00") - chrono::Duration::minutes(31),
     );
     assert_eq!(d.refused_by, Some(Window::Month));
     // The UTC month boundary frees the quota.
-    let d = s.check_public(ip(1), D, at("2025-02-01T00:00:00Z"));
+    let d = s.check(Counted::Public(ip(1), D), at("2025-02-01T00:00:00Z"));
     assert!(admitted(&d));
     assert_eq!((d.limit, d.remaining), (3, 2));
     assert_eq!(d.reset_secs, 28 * 86_400, "until March 1");
     // December → January rolls over the year too.
     let t = at("2025-12-31T23:59:59Z");
     for _ in 0..3 {
-        assert!(admitted(&s.check_public(ip(2), D, t)));
+        assert!(admitted(&s.check(Counted::Public(ip(2), D), t)));
     }
-    assert_eq!(s.check_public(ip(2), D, t).refused_by, Some(Window::Month));
-    assert!(admitted(&s.check_public(
-        ip(2),
-        D,
-        at("2026-01-01T00:00:00Z")
-    )));
+    assert_eq!(
+        s.check(Counted::Public(ip(2), D), t).refused_by,
+        Some(Window::Month)
+    );
+    assert!(admitted(
+        &s.check(Counted::Public(ip(2), D), at("2026-01-01T00:00:00Z"))
+    ));
 }
 
 #[test]
@@ -223,15 +224,15 @@ fn sliding_minute_counts_until_the_bucket_after_sixty_seconds() {
     let dir = tempfile::tempdir().unwrap();
     let s = open_limits(dir.path(), small());
     let t = at(T0);
-    assert!(admitted(&s.check_public(ip(1), L, t)));
-    let d = s.check_public(ip(1), L, plus_ms(t, 59_900));
+    assert!(admitted(&s.check(Counted::Public(ip(1), L), t)));
+    let d = s.check(Counted::Public(ip(1), L), plus_ms(t, 59_900));
     assert_eq!(
         d.refused_by,
         Some(Window::Minute),
         "still counted at 59.9 s"
     );
     assert_eq!(d.retry_after_secs, Some(2), "61 - 59.9 = 1.1 s, rounded up");
-    let d = s.check_public(ip(1), L, plus_ms(t, 60_000));
+    let d = s.check(Counted::Public(ip(1), L), plus_ms(t, 60_000));
     assert_eq!(
         d.refused_by,
         Some(Window::Minute),
@@ -239,7 +240,7 @@ fn sliding_minute_counts_until_the_bucket_after_sixty_seconds() {
     );
     assert_eq!(d.retry_after_secs, Some(1));
     assert!(
-        admitted(&s.check_public(ip(1), L, plus_ms(t, 61_000))),
+        admitted(&s.check(Counted::Public(ip(1), L), plus_ms(t, 61_000))),
         "freed at 60 s + one bucket"
     );
 }
@@ -251,26 +252,27 @@ fn key_windows_minute_and_sliding_day() {
     let t = at(T0);
     let (_, k) = create_key_at(&s, "t", Some(3), Some(5), None, t).unwrap();
     for i in 0..3 {
-        let d = s.check_key(&k, t);
+        let d = s.check(Counted::Key(&k), t);
         assert!(admitted(&d));
         assert_eq!((d.limit, d.remaining), (3, 2 - i));
     }
-    let d = s.check_key(&k, t);
+    let d = s.check(Counted::Key(&k), t);
     assert_eq!(d.refused_by, Some(Window::Minute));
     // Two more fit into the day, in the next minutes.
     let t2 = plus_ms(t, 61_000);
-    let d = s.check_key(&k, t2);
+    let d = s.check(Counted::Key(&k), t2);
     assert_eq!((d.limit, d.remaining), (5, 1), "day is now the tightest");
-    assert!(admitted(&s.check_key(&k, t2)));
-    let d = s.check_key(&k, plus_ms(t, 122_000));
+    assert!(admitted(&s.check(Counted::Key(&k), t2)));
+    let d = s.check(Counted::Key(&k), plus_ms(t, 122_000));
     assert_eq!(d.refused_by, Some(Window::Day));
     // The first three requests (minute bucket 12:00) stop counting at 24 h + 1 min.
     assert_eq!(d.retry_after_secs, Some(86_400 + 60 - 122));
     assert_eq!(
-        s.check_key(&k, plus_ms(t, 86_400_000 + 59_999)).refused_by,
+        s.check(Counted::Key(&k), plus_ms(t, 86_400_000 + 59_999))
+            .refused_by,
         Some(Window::Day)
     );
-    let d = s.check_key(&k, plus_ms(t, 86_400_000 + 60_000));
+    let d = s.check(Counted::Key(&k), plus_ms(t, 86_400_000 + 60_000));
     assert!(admitted(&d));
     // 3 freed, 2 still counted, 1 new: day 2 left, minute 2 left; the tie goes to minute.
     assert_eq!((d.limit, d.remaining), (3, 2));
@@ -282,10 +284,10 @@ fn the_longest_exhausted_window_names_the_refusal() {
     let dir = tempfile::tempdir().unwrap();
     let s = open_limits(dir.path(), small());
     let t = at(T0);
-    assert!(admitted(&s.check_public(ip(1), D, t)));
-    assert!(admitted(&s.check_public(ip(1), D, t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
     // Minute (2) and month (2) both exhausted: month wins; Retry-After is the month's.
-    let d = s.check_public(ip(1), D, t);
+    let d = s.check(Counted::Public(ip(1), D), t);
     assert_eq!(d.refused_by, Some(Window::Month));
     assert_eq!(d.refused_by.unwrap().code(), "rate_limit_month");
     let to_april = (at("2025-04-01T00:00:00Z") - t).num_seconds() as u64;
@@ -295,16 +297,16 @@ fn the_longest_exhausted_window_names_the_refusal() {
     );
 
     let (_, k) = create_key_at(&s, "t", Some(2), Some(2), None, t).unwrap();
-    s.check_key(&k, t);
-    s.check_key(&k, t);
-    let d = s.check_key(&k, t);
+    s.check(Counted::Key(&k), t);
+    s.check(Counted::Key(&k), t);
+    let d = s.check(Counted::Key(&k), t);
     assert_eq!(d.refused_by, Some(Window::Day));
     assert_eq!(d.refused_by.unwrap().code(), "rate_limit_day");
 
     let (_, k) = create_key_at(&s, "t", Some(1), Some(10), None, t).unwrap();
-    s.check_key(&k, t);
+    s.check(Counted::Key(&k), t);
     assert_eq!(
-        s.check_key(&k, t).refused_by.unwrap().code(),
+        s.check(Counted::Key(&k), t).refused_by.unwrap().code(),
         "rate_limit_minute"
     );
 }
@@ -318,7 +320,7 @@ fn ties_go_to_the_shorter_window() {
         ..LimitsConfig::default()
     };
     let s = open_limits(dir.path(), limits);
-    let d = s.check_public(ip(1), D, at(T0));
+    let d = s.check(Counted::Public(ip(1), D), at(T0));
     assert_eq!(
         (d.limit, d.remaining, d.reset_secs),
         (5, 4, 61),
@@ -336,19 +338,21 @@ fn a_refused_request_uses_no_quota() {
     };
     let s = open_limits(dir.path(), limits);
     let t = at(T0);
-    assert!(admitted(&s.check_public(ip(1), D, t)));
-    assert!(admitted(&s.check_public(ip(1), D, t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
     for i in 0..100 {
-        assert!(!admitted(&s.check_public(ip(1), D, plus_ms(t, i * 100))));
+        assert!(!admitted(
+            &s.check(Counted::Public(ip(1), D), plus_ms(t, i * 100))
+        ));
     }
     // Refusals counted nothing: the month still has 8, the next minute admits exactly 2.
     let t2 = plus_ms(t, 61_000);
-    let d = s.check_public(ip(1), D, t2);
+    let d = s.check(Counted::Public(ip(1), D), t2);
     assert!(admitted(&d));
     assert_eq!(s.public_usage(ip(1), D, t2), (1, 3));
-    assert!(admitted(&s.check_public(ip(1), D, t2)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t2)));
     assert_eq!(
-        s.check_public(ip(1), D, t2).refused_by,
+        s.check(Counted::Public(ip(1), D), t2).refused_by,
         Some(Window::Minute)
     );
 }
@@ -359,14 +363,12 @@ fn ipv4_mapped_ipv6_shares_the_ipv4_quota() {
     let s = open_limits(dir.path(), small());
     let t = at(T0);
     let v4 = Ipv4Addr::new(192, 0, 2, 7);
-    assert!(admitted(&s.check_public(IpAddr::V4(v4), L, t)));
+    assert!(admitted(&s.check(Counted::Public(IpAddr::V4(v4), L), t)));
     let mapped = IpAddr::V6(v4.to_ipv6_mapped());
-    assert!(!admitted(&s.check_public(mapped, L, t)));
-    assert!(admitted(&s.check_public(
-        IpAddr::V6(Ipv6Addr::LOCALHOST),
-        L,
-        t
-    )));
+    assert!(!admitted(&s.check(Counted::Public(mapped, L), t)));
+    assert!(admitted(
+        &s.check(Counted::Public(IpAddr::V6(Ipv6Addr::LOCALHOST), L), t)
+    ));
 }
 
 /// Deterministic pseudo-random gaps; for ANY window-length interval of the admitted
@@ -400,7 +402,7 @@ fn no_interval_ever_exceeds_the_limit() {
     for _ in 0..4_000 {
         t += rnd(4_000) as i64;
         let now = DateTime::from_timestamp_millis(t).unwrap();
-        if admitted(&s.check_public(ip(1), D, now)) {
+        if admitted(&s.check(Counted::Public(ip(1), D), now)) {
             public.push(t);
         }
     }
@@ -418,7 +420,7 @@ fn no_interval_ever_exceeds_the_limit() {
     for _ in 0..3_000 {
         t += rnd(240_000) as i64;
         let now = DateTime::from_timestamp_millis(t).unwrap();
-        if admitted(&s.check_key(&key, now)) {
+        if admitted(&s.check(Counted::Key(&key), now)) {
             keyed.push(t);
         }
     }
@@ -445,9 +447,9 @@ fn concurrent_bursts_never_overshoot() {
                 for j in 0..40 {
                     // Clocks a few ms apart and out of order, as real threads read them.
                     let now = plus_ms(at(T0), (i * 7 + j) % 13);
-                    n[0] += usize::from(admitted(&s.check_public(ip(1), L, now)));
-                    n[1] += usize::from(admitted(&s.check_public(ip(2), D, now)));
-                    n[2] += usize::from(admitted(&s.check_key(&key, now)));
+                    n[0] += usize::from(admitted(&s.check(Counted::Public(ip(1), L), now)));
+                    n[1] += usize::from(admitted(&s.check(Counted::Public(ip(2), D), now)));
+                    n[2] += usize::from(admitted(&s.check(Counted::Key(&key), now)));
                 }
                 n
             })
@@ -579,7 +581,7 @@ fn only_hashes_reach_the_disk() {
     let mut hashes = vec![];
     for i in 0..5 {
         let (p, r) = create_key(&s, &format!("owner {i}"), None, None, None).unwrap();
-        s.check_key(&r, Utc::now());
+        s.check(Counted::Key(&r), Utc::now());
         plains.push(p);
         hashes.push(r.hash);
     }
@@ -611,17 +613,15 @@ fn counters_and_keys_survive_reopen() {
         let (plain, key) = create_key_at(&s, "a", Some(3), Some(4), None, t).unwrap();
         let (_, revoked) = create_key_at(&s, "b", None, None, None, t).unwrap();
         revoke_key(&s, &revoked.id).unwrap();
-        assert!(admitted(&s.check_public(ip(1), D, t)));
-        assert!(admitted(&s.check_public(ip(1), L, t)));
+        assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
+        assert!(admitted(&s.check(Counted::Public(ip(1), L), t)));
         for _ in 0..2 {
-            assert!(admitted(&s.check_public(
-                ip(2),
-                D,
-                at("2025-03-01T00:00:00Z")
-            )));
+            assert!(admitted(
+                &s.check(Counted::Public(ip(2), D), at("2025-03-01T00:00:00Z"))
+            ));
         }
         for _ in 0..3 {
-            assert!(admitted(&s.check_key(&key, t)));
+            assert!(admitted(&s.check(Counted::Key(&key), t)));
         }
         s.flush().unwrap();
         (plain, key, revoked)
@@ -633,18 +633,24 @@ fn counters_and_keys_survive_reopen() {
     assert!(!keys(&s).iter().find(|k| k.id == revoked.id).unwrap().active);
     // Minute windows, month and day counts are all back: the same decisions as before.
     assert_eq!(
-        s.check_public(ip(1), L, t1).refused_by,
+        s.check(Counted::Public(ip(1), L), t1).refused_by,
         Some(Window::Minute)
     );
-    let d = s.check_public(ip(1), D, t1);
+    let d = s.check(Counted::Public(ip(1), D), t1);
     assert!(admitted(&d));
     assert_eq!(d.remaining, 0);
-    assert_eq!(s.check_public(ip(2), D, t1).refused_by, Some(Window::Month));
-    assert_eq!(s.check_key(&key, t1).refused_by, Some(Window::Minute));
-    let d = s.check_key(&key, plus_ms(t, 61_000));
+    assert_eq!(
+        s.check(Counted::Public(ip(2), D), t1).refused_by,
+        Some(Window::Month)
+    );
+    assert_eq!(
+        s.check(Counted::Key(&key), t1).refused_by,
+        Some(Window::Minute)
+    );
+    let d = s.check(Counted::Key(&key), plus_ms(t, 61_000));
     assert!(admitted(&d));
     assert_eq!(
-        s.check_key(&key, plus_ms(t, 62_000)).refused_by,
+        s.check(Counted::Key(&key), plus_ms(t, 62_000)).refused_by,
         Some(Window::Day)
     );
 }
@@ -721,7 +727,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     let s = Arc::new(open(dir.path()));
     let (stop, handle) = start_background(&s, &socket);
     let now = Utc::now();
-    assert!(admitted(&s.check_public(ip(1), L, now)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), L), now)));
     std::thread::sleep(Duration::from_millis(1_200));
     assert_eq!(
         s.stored_public_usage(ip(1), L, now),
@@ -730,7 +736,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     );
     // Requests right before the stop are not lost.
     for _ in 0..4 {
-        assert!(admitted(&s.check_public(ip(1), L, now)));
+        assert!(admitted(&s.check(Counted::Public(ip(1), L), now)));
     }
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
@@ -738,7 +744,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     drop(s);
     let s = open(dir.path());
     assert_eq!(s.public_usage(ip(1), L, now), (5, 5));
-    assert_eq!(s.check_public(ip(1), L, now).remaining, 60 - 6);
+    assert_eq!(s.check(Counted::Public(ip(1), L), now).remaining, 60 - 6);
 }
 
 #[test]
@@ -758,15 +764,15 @@ fn memory_stays_bounded_and_evicted_subjects_keep_their_counts() {
         let s = State::open_with(dir.path(), limits.clone(), options.clone()).unwrap();
         // A burst of 100 addresses, each at its minute limit.
         for n in 0..100 {
-            assert!(admitted(&s.check_public(ip(n), D, t)));
-            assert!(admitted(&s.check_public(ip(n), D, t)));
+            assert!(admitted(&s.check(Counted::Public(ip(n), D), t)));
+            assert!(admitted(&s.check(Counted::Public(ip(n), D), t)));
         }
         assert_eq!(s.subjects_in_memory(), 100);
         s.maintain_now().unwrap();
         assert!(s.subjects_in_memory() <= 10, "{}", s.subjects_in_memory());
         // Evicted, yet every one is still at its minute limit.
         for n in 0..100 {
-            let d = s.check_public(ip(n), D, plus_ms(t, 1_000));
+            let d = s.check(Counted::Public(ip(n), D), plus_ms(t, 1_000));
             assert_eq!(d.refused_by, Some(Window::Minute), "ip {n}");
         }
         s.flush().unwrap();
@@ -774,15 +780,18 @@ fn memory_stays_bounded_and_evicted_subjects_keep_their_counts() {
     // After a graceful restart too.
     let s = State::open_with(dir.path(), limits, options).unwrap();
     for n in 0..100 {
-        let d = s.check_public(ip(n), D, plus_ms(t, 2_000));
+        let d = s.check(Counted::Public(ip(n), D), plus_ms(t, 2_000));
         assert_eq!(d.refused_by, Some(Window::Minute), "ip {n}");
     }
     // A minute on, the month count (2 of 3) is what remains: one more, then refused.
     let later = plus_ms(t, 61_000);
     for n in 0..100 {
-        assert!(admitted(&s.check_public(ip(n), D, later)), "ip {n}");
+        assert!(
+            admitted(&s.check(Counted::Public(ip(n), D), later)),
+            "ip {n}"
+        );
         assert_eq!(
-            s.check_public(ip(n), D, later).refused_by,
+            s.check(Counted::Public(ip(n), D), later).refused_by,
             Some(Window::Month),
             "ip {n}"
         );
@@ -794,11 +803,11 @@ fn idle_subjects_are_dropped_after_their_month() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     for n in 0..50 {
-        s.check_public(ip(n), L, at("2025-01-15T00:00:00Z"));
+        s.check(Counted::Public(ip(n), L), at("2025-01-15T00:00:00Z"));
     }
     s.maintain_now().unwrap();
     assert_eq!(s.subjects_in_memory(), 50);
-    s.check_public(ip(1_000), L, at("2025-02-01T00:00:00Z"));
+    s.check(Counted::Public(ip(1_000), L), at("2025-02-01T00:00:00Z"));
     s.maintain_now().unwrap();
     assert_eq!(s.subjects_in_memory(), 1);
     assert_eq!(
@@ -931,7 +940,7 @@ fn cli_goes_through_the_socket_of_a_running_server() {
         .authenticate(&PresentedKey(key.clone()), Utc::now())
         .expect("usable at once");
     assert_eq!(rec.per_day, 500);
-    s.check_key(&rec, Utc::now());
+    s.check(Counted::Key(&rec), Utc::now());
     let list = cli(dir.path(), KeysCommand::List).unwrap();
     assert!(list.contains(&id) && !list.contains(&key[4..20]), "{list}");
     let show = cli(dir.path(), KeysCommand::Show(IdArg { id: id.clone() })).unwrap();
@@ -1232,7 +1241,7 @@ fn a_truncated_database_is_refused_with_one_clear_line() {
         let t = Utc::now();
         for round in 0..10 {
             for n in 0..2_000 {
-                s.check_public(ip(n + round * 7), D, t);
+                s.check(Counted::Public(ip(n + round * 7), D), t);
             }
             s.maintain_now().unwrap();
         }
@@ -1371,7 +1380,7 @@ fn counter_blobs_that_differ_from_their_manifest_are_refused() {
     {
         let s = open(dir.path());
         for n in 0..50 {
-            s.check_public(ip(n), L, Utc::now());
+            s.check(Counted::Public(ip(n), L), Utc::now());
         }
         s.flush().unwrap();
     }
@@ -1447,8 +1456,8 @@ fn child_process() {
     let (_stop, _background) = start_background(&s, &admin::socket_path(&dir));
     for j in 0..ops {
         let d = match child_subject(j) {
-            Some(n) => s.check_public(ip(n), D, Utc::now()),
-            None => s.check_key(&key, Utc::now()),
+            Some(n) => s.check(Counted::Public(ip(n), D), Utc::now()),
+            None => s.check(Counted::Key(&key), Utc::now()),
         };
         assert!(admitted(&d));
     }
@@ -1568,7 +1577,7 @@ fn export_then_import_into_an_empty_state_restores_working_keys() {
         let (b, kb) = create_key_at(&s, "Ona", None, None, None, t).unwrap();
         create_key_at(&s, "Jonas", None, Some(7), None, t).unwrap();
         revoke_key(&s, &kb.id).unwrap();
-        s.check_key(&ka, t);
+        s.check(Counted::Key(&ka), t);
         s.flush().unwrap();
         (a, b)
     };
@@ -2008,8 +2017,8 @@ fn delete_removes_the_counters_of_the_key() {
         let s = open(&state);
         let (_, k) = create_key(&s, "Ona", None, None, None).unwrap();
         let (_, other) = create_key(&s, "Jonas", None, None, None).unwrap();
-        s.check_key(&k, now);
-        s.check_key(&other, now);
+        s.check(Counted::Key(&k), now);
+        s.check(Counted::Key(&other), now);
         s.flush().unwrap();
         assert_eq!(s.stored_key_usage(&k.id, now), (1, 1));
         k.id

@@ -265,7 +265,7 @@ fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> any
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::key_admin::{parse_expiry, IdArg, ImportArgs};
+    use crate::state::key_admin::{parse_expiry, CreateArgs, IdArg, ImportArgs, SetLimitsArgs};
     use clap::Parser;
 
     #[derive(Debug, clap::Parser)]
@@ -274,77 +274,72 @@ mod tests {
         keys: KeysCommand,
     }
 
-    fn parse(args: &[&str]) -> Result<KeysCommand, clap::Error> {
-        Cli::try_parse_from(std::iter::once("keys").chain(args.iter().copied())).map(|c| c.keys)
+    /// Parses `keys ARGS` (arguments split at spaces).
+    fn parse(args: &str) -> Result<KeysCommand, clap::Error> {
+        Cli::try_parse_from(std::iter::once("keys").chain(args.split_whitespace())).map(|c| c.keys)
     }
 
     #[test]
     fn parses_commands() {
-        let c = parse(&[
-            "create",
-            "--owner",
-            "Ona",
-            "--per-minute",
-            "5",
-            "--expires",
-            "2099-01-02",
-        ])
-        .unwrap();
-        let KeysCommand::Create(a) = c else { panic!() };
-        assert_eq!(
-            (a.owner.as_str(), a.per_minute, a.per_day),
-            ("Ona", Some(5), None)
-        );
-        assert_eq!(a.expires.unwrap().to_rfc3339(), "2099-01-02T22:00:00+00:00");
-        assert!(matches!(
-            parse(&["set-limits", "abc", "--per-day", "7"]),
-            Ok(KeysCommand::SetLimits(_))
-        ));
-        assert_eq!(
-            parse(&["revoke", "x"]).unwrap(),
-            KeysCommand::Revoke(IdArg { id: "x".into() })
-        );
-        assert_eq!(
-            parse(&["restore", "abcd"]).unwrap(),
-            KeysCommand::Restore(IdArg { id: "abcd".into() })
-        );
-        assert_eq!(
-            parse(&["delete", "abcd"]).unwrap(),
-            KeysCommand::Delete(IdArg { id: "abcd".into() })
-        );
-        assert_eq!(
-            parse(&["export", "--out", "b.jsonl", "--counters"]).unwrap(),
-            KeysCommand::Export(ExportArgs {
-                out: Some("b.jsonl".into()),
-                counters: true
-            })
-        );
-        assert_eq!(
-            parse(&["import", "-", "--replace"]).unwrap(),
-            KeysCommand::Import(ImportArgs {
-                file: "-".into(),
-                records: vec![],
-                replace: true
-            })
-        );
+        let id = |id: &str| IdArg { id: id.into() };
+        let create = CreateArgs {
+            owner: "Ona".into(),
+            per_minute: Some(5),
+            per_day: None,
+            expires: "2099-01-02T22:00:00Z".parse().ok(),
+        };
+        let set_limits = SetLimitsArgs {
+            id: "abc".into(),
+            per_minute: None,
+            per_day: Some(7),
+        };
+        let export = ExportArgs {
+            out: Some("b.jsonl".into()),
+            counters: true,
+        };
+        let import = ImportArgs {
+            file: "-".into(),
+            records: vec![],
+            replace: true,
+        };
+        for (args, command) in [
+            (
+                "create --owner Ona --per-minute 5 --expires 2099-01-02",
+                KeysCommand::Create(create),
+            ),
+            (
+                "set-limits abc --per-day 7",
+                KeysCommand::SetLimits(set_limits),
+            ),
+            ("revoke x", KeysCommand::Revoke(id("x"))),
+            ("restore abcd", KeysCommand::Restore(id("abcd"))),
+            ("delete abcd", KeysCommand::Delete(id("abcd"))),
+            (
+                "export --out b.jsonl --counters",
+                KeysCommand::Export(export),
+            ),
+            ("import - --replace", KeysCommand::Import(import)),
+        ] {
+            assert_eq!(parse(args).unwrap(), command, "{args:?}");
+        }
     }
 
     #[test]
     fn rejects_bad_input() {
         for args in [
-            &["create"][..],
-            &["create", "--owner", "a", "--per-minute", "0"],
-            &["create", "--owner", "a", "--per-day", "ten"],
-            &["create", "--owner", "a", "--per-day", "-1"],
-            &["create", "--owner", "a", "--expires", "2099-02-30"],
-            &["create", "--owner", "a", "--expires", "tomorrow"],
-            &["create", "--owner", "a", "--expires", "+2099-01-01"],
-            &["set-limits", "abc", "--per-minute", "1000000001"],
-            &["show"],
-            &["delete"],
-            &["import"],
-            &["export", "extra"],
-            &["frobnicate"],
+            "create",
+            "create --owner a --per-minute 0",
+            "create --owner a --per-day ten",
+            "create --owner a --per-day -1",
+            "create --owner a --expires 2099-02-30",
+            "create --owner a --expires tomorrow",
+            "create --owner a --expires +2099-01-01",
+            "set-limits abc --per-minute 1000000001",
+            "show",
+            "delete",
+            "import",
+            "export extra",
+            "frobnicate",
         ] {
             assert!(parse(args).is_err(), "{args:?} parsed");
         }

@@ -258,37 +258,22 @@ impl State {
         self.keys.read().authenticate(key, now)
     }
 
-    /// Checks and (if admitted) counts one request of `who`.
+    /// Checks and (if admitted) counts one request of `who`: a public request against its
+    /// endpoint's limits, a keyed one against the key's own per-minute and per-day limits
+    /// (shared by all keyed endpoints).
     pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
-        match who {
-            Counted::Public(ip, endpoint) => self.check_public(ip, endpoint, now),
-            Counted::Key(record) => self.check_key(record, now),
-        }
-    }
-
-    /// Checks and (if admitted) counts one request of `ip` to a public endpoint.
-    pub fn check_public(
-        &self,
-        ip: IpAddr,
-        endpoint: PublicEndpoint,
-        now: impl Into<UnixMillis>,
-    ) -> Decision {
-        self.table.check(
-            SubjectKey::public(ip, endpoint),
-            self.limits.public(endpoint),
-            now.into().0,
-        )
-    }
-
-    /// Checks and (if admitted) counts one request made with `key`, against the key's own
-    /// per-minute and per-day limits (shared by all keyed endpoints).
-    pub fn check_key(&self, key: &KeyRecord, now: impl Into<UnixMillis>) -> Decision {
-        let limits = Limits {
-            minute: key.per_minute.clamp(1, MAX_LIMIT),
-            long: key.per_day.clamp(1, MAX_LIMIT),
+        let (subject, limits) = match who {
+            Counted::Public(ip, endpoint) => (
+                SubjectKey::public(ip, endpoint),
+                self.limits.public(endpoint),
+            ),
+            Counted::Key(key) => {
+                let minute = key.per_minute.clamp(1, MAX_LIMIT);
+                let long = key.per_day.clamp(1, MAX_LIMIT);
+                (SubjectKey::key(&key.id), Limits { minute, long })
+            }
         };
-        self.table
-            .check(SubjectKey::key(&key.id), limits, now.into().0)
+        self.table.check(subject, limits, now.into().0)
     }
 
     /// Requests of a key counted at `now` in its (minute, day) windows.
