@@ -15,6 +15,7 @@ mod integrity;
 mod persist;
 
 use std::net::IpAddr;
+use std::os::unix::fs::DirBuilderExt as _;
 use std::path::{Path, PathBuf};
 
 use std::time::{Duration, Instant};
@@ -189,7 +190,13 @@ impl State {
                 }
             },
         };
-        create_private_dir(dir).map_err(io("create"))?;
+        // Mode 0700: it holds key hashes and the admin socket. An existing directory is
+        // left as it is.
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(io("create"))?;
         let config = sled::Config::new()
             .path(dir)
             .cache_capacity(options.cache_capacity);
@@ -568,14 +575,4 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     std::fs::File::open(dir)?.sync_all()
-}
-
-/// Creates the state directory with mode 0700 (it holds key hashes and the admin socket);
-/// an existing directory is left as it is.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
 }
