@@ -13,7 +13,7 @@ use kalendorius_server::state::admin;
 use kalendorius_server::state::key_admin::{
     AdminResponse, CreateArgs, ExportArgs, IdArg, ImportArgs, KeyView, KeysCommand, SetLimitsArgs,
 };
-use kalendorius_server::state::keys::{hash_key, KeyAdminError, KeyError, KeyRecord, PresentedKey};
+use kalendorius_server::state::keys::{KeyAdminError, KeyError, KeyRecord, PresentedKey};
 use kalendorius_server::state::keys_cli;
 use kalendorius_server::state::store::location::StateLocation;
 use kalendorius_server::state::store::Counted;
@@ -77,16 +77,8 @@ fn create_key_at(
     let AdminResponse::Created { key, view } = s.execute(KeysCommand::Create(args), now)? else {
         panic!("not a created key");
     };
-    let record = KeyRecord {
-        id: view.id,
-        hash: hex::encode(hash_key(&key)),
-        owner: view.owner,
-        per_minute: view.per_minute,
-        per_day: view.per_day,
-        created: view.created,
-        expires: view.expires,
-        active: view.active,
-    };
+    let stored = keys(s).into_iter().find(|r| r.id == view.id);
+    let record = stored.expect("the new key is stored");
     Ok((key, record))
 }
 
