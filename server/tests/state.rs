@@ -9,12 +9,14 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use kalendorius_server::limits::{Decision, LimitsConfig, PublicEndpoint, Window};
-use kalendorius_server::state::admin::{self, AdminRequest, AdminResponse};
-use kalendorius_server::state::keys::{KeyAdminError, KeyError, PresentedKey};
-use kalendorius_server::state::keys_cli::{
-    self, CreateArgs, ExportArgs, IdArg, ImportArgs, KeysCommand, SetLimitsArgs,
+use kalendorius_server::state::admin;
+use kalendorius_server::state::key_admin::{
+    AdminResponse, CreateArgs, ExportArgs, IdArg, ImportArgs, KeyView, KeysCommand, SetLimitsArgs,
 };
+use kalendorius_server::state::keys::{KeyAdminError, KeyError, KeyRecord, PresentedKey};
+use kalendorius_server::state::keys_cli;
 use kalendorius_server::state::store::location::StateLocation;
+use kalendorius_server::state::store::Counted;
 use kalendorius_server::state::{State, StateOptions};
 
 const L: PublicEndpoint = PublicEndpoint::Laisvadienis;
@@ -56,6 +58,79 @@ fn admitted(d: &Decision) -> bool {
 
 const T0: &str = "2025-03-10T12:00:00Z";
 
+/// Issues a key created at `now` through the key commands: its plaintext and its record.
+fn create_key_at(
+    s: &State,
+    owner: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+    expires: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<(String, KeyRecord), KeyAdminError> {
+    let owner = owner.into();
+    let args = CreateArgs {
+        owner,
+        per_minute,
+        per_day,
+        expires,
+    };
+    let AdminResponse::Created { key, view } = s.execute(KeysCommand::Create(args), now)? else {
+        panic!("not a created key");
+    };
+    let stored = keys(s).into_iter().find(|r| r.id == view.id);
+    let record = stored.expect("the new key is stored");
+    Ok((key, record))
+}
+
+/// Issues a key now (see [`create_key_at`]).
+fn create_key(
+    s: &State,
+    owner: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+    expires: Option<DateTime<Utc>>,
+) -> Result<(String, KeyRecord), KeyAdminError> {
+    create_key_at(s, owner, per_minute, per_day, expires, Utc::now())
+}
+
+/// A key command's answer about one key: its view and whether it changed.
+fn one_key(s: &State, command: KeysCommand) -> Result<(KeyView, bool), KeyAdminError> {
+    match s.execute(command, Utc::now())? {
+        AdminResponse::Key { view, changed } => Ok((view, changed)),
+        other => panic!("not one key: {other:?}"),
+    }
+}
+
+fn revoke_key(s: &State, id: &str) -> Result<(KeyView, bool), KeyAdminError> {
+    one_key(s, KeysCommand::Revoke(IdArg { id: id.into() }))
+}
+
+fn set_key_limits(
+    s: &State,
+    id: &str,
+    per_minute: Option<u64>,
+    per_day: Option<u64>,
+) -> Result<KeyView, KeyAdminError> {
+    let args = SetLimitsArgs {
+        id: id.into(),
+        per_minute,
+        per_day,
+    };
+    Ok(one_key(s, KeysCommand::SetLimits(args))?.0)
+}
+
+/// All keys, oldest first (what `keys export` writes).
+fn keys(s: &State) -> Vec<KeyRecord> {
+    let export = KeysCommand::Export(ExportArgs {
+        out: None,
+        counters: false,
+    });
+    match s.execute(export, Utc::now()) {
+        Ok(AdminResponse::Exported { records }) => records.into_iter().map(|r| r.record).collect(),
+        other => panic!("not an export: {other:?}"),
+    }
+}
+
 // ---------------------------------------------------------------- windows and decisions
 
 #[test]
@@ -64,20 +139,20 @@ fn public_minute_limit_is_exact() {
     let s = open(dir.path());
     let t = at(T0);
     for i in 0..60u64 {
-        let d = s.check_public(ip(1), L, plus_ms(t, i as i64 * 10));
+        let d = s.check(Counted::Public(ip(1), L), plus_ms(t, i as i64 * 10));
         assert!(admitted(&d), "request {i}");
         assert_eq!((d.limit, d.remaining), (60, 59 - i), "tightest = minute");
         assert_eq!(d.retry_after_secs, None);
     }
-    let d = s.check_public(ip(1), L, plus_ms(t, 700));
+    let d = s.check(Counted::Public(ip(1), L), plus_ms(t, 700));
     assert_eq!(d.refused_by, Some(Window::Minute));
     assert_eq!((d.limit, d.remaining), (60, 0));
     // Everything sits in the bucket of 12:00:00, counted until 12:01:01.
     assert_eq!(d.retry_after_secs, Some(61));
     assert_eq!(d.reset_secs, 61);
     // Another IP and the other endpoint have their own quotas.
-    assert!(admitted(&s.check_public(ip(2), L, t)));
-    let d = s.check_public(ip(1), D, t);
+    assert!(admitted(&s.check(Counted::Public(ip(2), L), t)));
+    let d = s.check(Counted::Public(ip(1), D), t);
     assert_eq!((d.limit, d.remaining), (20, 19));
 }
 
@@ -87,7 +162,7 @@ fn days_minute_limit_is_twenty() {
     let s = open(dir.path());
     let t = at(T0);
     let n = (0..25)
-        .filter(|_| admitted(&s.check_public(ip(1), D, t)))
+        .filter(|_| admitted(&s.check(Counted::Public(ip(1), D), t)))
         .count();
     assert_eq!(n, 20);
 }
@@ -103,37 +178,37 @@ fn month_limits_are_exact_and_roll_over_in_utc() {
     let s = open_limits(dir.path(), limits);
     let t = at("2025-01-31T23:59:58Z");
     for i in 0..3 {
-        let d = s.check_public(ip(1), D, t);
+        let d = s.check(Counted::Public(ip(1), D), t);
         assert!(admitted(&d));
         assert_eq!((d.limit, d.remaining), (3, 2 - i), "tightest = month");
         assert_eq!(d.reset_secs, 2, "until 2025-02-01T00:00:00Z");
     }
-    let d = s.check_public(ip(1), D, plus_ms(t, 1_500));
+    let d = s.check(Counted::Public(ip(1), D), plus_ms(t, 1_500));
     assert_eq!(d.refused_by, Some(Window::Month));
     assert_eq!(d.retry_after_secs, Some(1), "0.5 s rounds up to 1");
     // 01:30 on Feb 1 in Vilnius is still January in UTC: still refused.
-    let d = s.check_public(
-        ip(1),
-        D,
+    let d = s.check(
+        Counted::Public(ip(1), D),
         at("2025-02-01T01:30:00+02:00") - chrono::Duration::minutes(31),
     );
     assert_eq!(d.refused_by, Some(Window::Month));
     // The UTC month boundary frees the quota.
-    let d = s.check_public(ip(1), D, at("2025-02-01T00:00:00Z"));
+    let d = s.check(Counted::Public(ip(1), D), at("2025-02-01T00:00:00Z"));
     assert!(admitted(&d));
     assert_eq!((d.limit, d.remaining), (3, 2));
     assert_eq!(d.reset_secs, 28 * 86_400, "until March 1");
     // December → January rolls over the year too.
     let t = at("2025-12-31T23:59:59Z");
     for _ in 0..3 {
-        assert!(admitted(&s.check_public(ip(2), D, t)));
+        assert!(admitted(&s.check(Counted::Public(ip(2), D), t)));
     }
-    assert_eq!(s.check_public(ip(2), D, t).refused_by, Some(Window::Month));
-    assert!(admitted(&s.check_public(
-        ip(2),
-        D,
-        at("2026-01-01T00:00:00Z")
-    )));
+    assert_eq!(
+        s.check(Counted::Public(ip(2), D), t).refused_by,
+        Some(Window::Month)
+    );
+    assert!(admitted(
+        &s.check(Counted::Public(ip(2), D), at("2026-01-01T00:00:00Z"))
+    ));
 }
 
 #[test]
@@ -141,15 +216,15 @@ fn sliding_minute_counts_until_the_bucket_after_sixty_seconds() {
     let dir = tempfile::tempdir().unwrap();
     let s = open_limits(dir.path(), small());
     let t = at(T0);
-    assert!(admitted(&s.check_public(ip(1), L, t)));
-    let d = s.check_public(ip(1), L, plus_ms(t, 59_900));
+    assert!(admitted(&s.check(Counted::Public(ip(1), L), t)));
+    let d = s.check(Counted::Public(ip(1), L), plus_ms(t, 59_900));
     assert_eq!(
         d.refused_by,
         Some(Window::Minute),
         "still counted at 59.9 s"
     );
     assert_eq!(d.retry_after_secs, Some(2), "61 - 59.9 = 1.1 s, rounded up");
-    let d = s.check_public(ip(1), L, plus_ms(t, 60_000));
+    let d = s.check(Counted::Public(ip(1), L), plus_ms(t, 60_000));
     assert_eq!(
         d.refused_by,
         Some(Window::Minute),
@@ -157,7 +232,7 @@ fn sliding_minute_counts_until_the_bucket_after_sixty_seconds() {
     );
     assert_eq!(d.retry_after_secs, Some(1));
     assert!(
-        admitted(&s.check_public(ip(1), L, plus_ms(t, 61_000))),
+        admitted(&s.check(Counted::Public(ip(1), L), plus_ms(t, 61_000))),
         "freed at 60 s + one bucket"
     );
 }
@@ -167,28 +242,29 @@ fn key_windows_minute_and_sliding_day() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     let t = at(T0);
-    let (_, k) = s.create_key_at("t", Some(3), Some(5), None, t).unwrap();
+    let (_, k) = create_key_at(&s, "t", Some(3), Some(5), None, t).unwrap();
     for i in 0..3 {
-        let d = s.check_key(&k, t);
+        let d = s.check(Counted::Key(&k), t);
         assert!(admitted(&d));
         assert_eq!((d.limit, d.remaining), (3, 2 - i));
     }
-    let d = s.check_key(&k, t);
+    let d = s.check(Counted::Key(&k), t);
     assert_eq!(d.refused_by, Some(Window::Minute));
     // Two more fit into the day, in the next minutes.
     let t2 = plus_ms(t, 61_000);
-    let d = s.check_key(&k, t2);
+    let d = s.check(Counted::Key(&k), t2);
     assert_eq!((d.limit, d.remaining), (5, 1), "day is now the tightest");
-    assert!(admitted(&s.check_key(&k, t2)));
-    let d = s.check_key(&k, plus_ms(t, 122_000));
+    assert!(admitted(&s.check(Counted::Key(&k), t2)));
+    let d = s.check(Counted::Key(&k), plus_ms(t, 122_000));
     assert_eq!(d.refused_by, Some(Window::Day));
     // The first three requests (minute bucket 12:00) stop counting at 24 h + 1 min.
     assert_eq!(d.retry_after_secs, Some(86_400 + 60 - 122));
     assert_eq!(
-        s.check_key(&k, plus_ms(t, 86_400_000 + 59_999)).refused_by,
+        s.check(Counted::Key(&k), plus_ms(t, 86_400_000 + 59_999))
+            .refused_by,
         Some(Window::Day)
     );
-    let d = s.check_key(&k, plus_ms(t, 86_400_000 + 60_000));
+    let d = s.check(Counted::Key(&k), plus_ms(t, 86_400_000 + 60_000));
     assert!(admitted(&d));
     // 3 freed, 2 still counted, 1 new: day 2 left, minute 2 left; the tie goes to minute.
     assert_eq!((d.limit, d.remaining), (3, 2));
@@ -200,10 +276,10 @@ fn the_longest_exhausted_window_names_the_refusal() {
     let dir = tempfile::tempdir().unwrap();
     let s = open_limits(dir.path(), small());
     let t = at(T0);
-    assert!(admitted(&s.check_public(ip(1), D, t)));
-    assert!(admitted(&s.check_public(ip(1), D, t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
     // Minute (2) and month (2) both exhausted: month wins; Retry-After is the month's.
-    let d = s.check_public(ip(1), D, t);
+    let d = s.check(Counted::Public(ip(1), D), t);
     assert_eq!(d.refused_by, Some(Window::Month));
     assert_eq!(d.refused_by.unwrap().code(), "rate_limit_month");
     let to_april = (at("2025-04-01T00:00:00Z") - t).num_seconds() as u64;
@@ -212,17 +288,17 @@ fn the_longest_exhausted_window_names_the_refusal() {
         (0, to_april, Some(to_april))
     );
 
-    let (_, k) = s.create_key_at("t", Some(2), Some(2), None, t).unwrap();
-    s.check_key(&k, t);
-    s.check_key(&k, t);
-    let d = s.check_key(&k, t);
+    let (_, k) = create_key_at(&s, "t", Some(2), Some(2), None, t).unwrap();
+    s.check(Counted::Key(&k), t);
+    s.check(Counted::Key(&k), t);
+    let d = s.check(Counted::Key(&k), t);
     assert_eq!(d.refused_by, Some(Window::Day));
     assert_eq!(d.refused_by.unwrap().code(), "rate_limit_day");
 
-    let (_, k) = s.create_key_at("t", Some(1), Some(10), None, t).unwrap();
-    s.check_key(&k, t);
+    let (_, k) = create_key_at(&s, "t", Some(1), Some(10), None, t).unwrap();
+    s.check(Counted::Key(&k), t);
     assert_eq!(
-        s.check_key(&k, t).refused_by.unwrap().code(),
+        s.check(Counted::Key(&k), t).refused_by.unwrap().code(),
         "rate_limit_minute"
     );
 }
@@ -236,7 +312,7 @@ fn ties_go_to_the_shorter_window() {
         ..LimitsConfig::default()
     };
     let s = open_limits(dir.path(), limits);
-    let d = s.check_public(ip(1), D, at(T0));
+    let d = s.check(Counted::Public(ip(1), D), at(T0));
     assert_eq!(
         (d.limit, d.remaining, d.reset_secs),
         (5, 4, 61),
@@ -254,19 +330,21 @@ fn a_refused_request_uses_no_quota() {
     };
     let s = open_limits(dir.path(), limits);
     let t = at(T0);
-    assert!(admitted(&s.check_public(ip(1), D, t)));
-    assert!(admitted(&s.check_public(ip(1), D, t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
     for i in 0..100 {
-        assert!(!admitted(&s.check_public(ip(1), D, plus_ms(t, i * 100))));
+        assert!(!admitted(
+            &s.check(Counted::Public(ip(1), D), plus_ms(t, i * 100))
+        ));
     }
     // Refusals counted nothing: the month still has 8, the next minute admits exactly 2.
     let t2 = plus_ms(t, 61_000);
-    let d = s.check_public(ip(1), D, t2);
+    let d = s.check(Counted::Public(ip(1), D), t2);
     assert!(admitted(&d));
     assert_eq!(s.public_usage(ip(1), D, t2), (1, 3));
-    assert!(admitted(&s.check_public(ip(1), D, t2)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), D), t2)));
     assert_eq!(
-        s.check_public(ip(1), D, t2).refused_by,
+        s.check(Counted::Public(ip(1), D), t2).refused_by,
         Some(Window::Minute)
     );
 }
@@ -277,14 +355,12 @@ fn ipv4_mapped_ipv6_shares_the_ipv4_quota() {
     let s = open_limits(dir.path(), small());
     let t = at(T0);
     let v4 = Ipv4Addr::new(192, 0, 2, 7);
-    assert!(admitted(&s.check_public(IpAddr::V4(v4), L, t)));
+    assert!(admitted(&s.check(Counted::Public(IpAddr::V4(v4), L), t)));
     let mapped = IpAddr::V6(v4.to_ipv6_mapped());
-    assert!(!admitted(&s.check_public(mapped, L, t)));
-    assert!(admitted(&s.check_public(
-        IpAddr::V6(Ipv6Addr::LOCALHOST),
-        L,
-        t
-    )));
+    assert!(!admitted(&s.check(Counted::Public(mapped, L), t)));
+    assert!(admitted(
+        &s.check(Counted::Public(IpAddr::V6(Ipv6Addr::LOCALHOST), L), t)
+    ));
 }
 
 /// Deterministic pseudo-random gaps; for ANY window-length interval of the admitted
@@ -299,9 +375,7 @@ fn no_interval_ever_exceeds_the_limit() {
         ..LimitsConfig::default()
     };
     let s = open_limits(dir.path(), limits);
-    let (_, key) = s
-        .create_key_at("t", Some(1_000), Some(40), None, at(T0))
-        .unwrap();
+    let (_, key) = create_key_at(&s, "t", Some(1_000), Some(40), None, at(T0)).unwrap();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut rnd = move |n: u64| {
         seed ^= seed << 13;
@@ -320,7 +394,7 @@ fn no_interval_ever_exceeds_the_limit() {
     for _ in 0..4_000 {
         t += rnd(4_000) as i64;
         let now = DateTime::from_timestamp_millis(t).unwrap();
-        if admitted(&s.check_public(ip(1), D, now)) {
+        if admitted(&s.check(Counted::Public(ip(1), D), now)) {
             public.push(t);
         }
     }
@@ -338,7 +412,7 @@ fn no_interval_ever_exceeds_the_limit() {
     for _ in 0..3_000 {
         t += rnd(240_000) as i64;
         let now = DateTime::from_timestamp_millis(t).unwrap();
-        if admitted(&s.check_key(&key, now)) {
+        if admitted(&s.check(Counted::Key(&key), now)) {
             keyed.push(t);
         }
     }
@@ -354,9 +428,7 @@ fn concurrent_bursts_never_overshoot() {
         ..LimitsConfig::default()
     };
     let s = Arc::new(open_limits(dir.path(), limits));
-    let (_, key) = s
-        .create_key_at("t", Some(50), Some(10_000), None, at(T0))
-        .unwrap();
+    let (_, key) = create_key_at(&s, "t", Some(50), Some(10_000), None, at(T0)).unwrap();
     let barrier = Arc::new(Barrier::new(64));
     let handles: Vec<_> = (0..64)
         .map(|i| {
@@ -367,9 +439,9 @@ fn concurrent_bursts_never_overshoot() {
                 for j in 0..40 {
                     // Clocks a few ms apart and out of order, as real threads read them.
                     let now = plus_ms(at(T0), (i * 7 + j) % 13);
-                    n[0] += usize::from(admitted(&s.check_public(ip(1), L, now)));
-                    n[1] += usize::from(admitted(&s.check_public(ip(2), D, now)));
-                    n[2] += usize::from(admitted(&s.check_key(&key, now)));
+                    n[0] += usize::from(admitted(&s.check(Counted::Public(ip(1), L), now)));
+                    n[1] += usize::from(admitted(&s.check(Counted::Public(ip(2), D), now)));
+                    n[2] += usize::from(admitted(&s.check(Counted::Key(&key), now)));
                 }
                 n
             })
@@ -389,9 +461,8 @@ fn key_lifecycle() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     let t = at(T0);
-    let (plain, rec) = s
-        .create_key_at("Ona", None, None, Some(plus_ms(t, 3_600_000)), t)
-        .unwrap();
+    let (plain, rec) =
+        create_key_at(&s, "Ona", None, None, Some(plus_ms(t, 3_600_000)), t).unwrap();
     assert!(plain.starts_with("ltk_") && plain.len() >= 4 + 32);
     assert_eq!(
         (rec.per_minute, rec.per_day, rec.active),
@@ -414,9 +485,7 @@ fn key_lifecycle() {
         Err(KeyError::Invalid)
     );
 
-    let changed = s
-        .set_key_limits(&rec.id.to_uppercase(), Some(2), None)
-        .unwrap();
+    let changed = set_key_limits(&s, &rec.id.to_uppercase(), Some(2), None).unwrap();
     assert_eq!((changed.per_minute, changed.per_day), (2, 10_000));
     assert_eq!(
         s.authenticate(&PresentedKey(plain.clone()), t)
@@ -425,14 +494,14 @@ fn key_lifecycle() {
         2
     );
 
-    let (r, changed) = s.revoke_key(&rec.id).unwrap();
+    let (r, changed) = revoke_key(&s, &rec.id).unwrap();
     assert!(changed && !r.active);
     assert_eq!(
         s.authenticate(&PresentedKey(plain.clone()), t),
         Err(KeyError::Invalid)
     );
     assert!(
-        !s.revoke_key(&rec.id).unwrap().1,
+        !revoke_key(&s, &rec.id).unwrap().1,
         "revoking twice changes nothing"
     );
     // Revoked beats expired.
@@ -447,35 +516,35 @@ fn bad_key_input_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     let t = at(T0);
-    let (_, rec) = s.create_key_at("Ona", None, None, None, t).unwrap();
+    let (_, rec) = create_key_at(&s, "Ona", None, None, None, t).unwrap();
     assert!(matches!(
-        s.create_key_at("", None, None, None, t),
+        create_key_at(&s, "", None, None, None, t),
         Err(KeyAdminError::InvalidOwner)
     ));
     assert!(matches!(
-        s.create_key_at("x", Some(0), None, None, t),
+        create_key_at(&s, "x", Some(0), None, None, t),
         Err(KeyAdminError::InvalidLimit { .. })
     ));
     assert!(matches!(
-        s.create_key_at("x", None, None, Some(t), t),
+        create_key_at(&s, "x", None, None, Some(t), t),
         Err(KeyAdminError::ExpiryNotInFuture(_))
     ));
     assert!(matches!(
-        s.revoke_key("0000000000000000"),
+        revoke_key(&s, "0000000000000000"),
         Err(KeyAdminError::UnknownId(_))
     ));
     assert!(
-        matches!(s.revoke_key("ltk_secret"), Err(KeyAdminError::UnknownId(m)) if !m.contains("secret"))
+        matches!(revoke_key(&s, "ltk_secret"), Err(KeyAdminError::UnknownId(m)) if !m.contains("secret"))
     );
     assert!(matches!(
-        s.set_key_limits(&rec.id, None, None),
+        set_key_limits(&s, &rec.id, None, None),
         Err(KeyAdminError::NothingToChange)
     ));
     assert!(matches!(
-        s.set_key_limits(&rec.id, Some(5), Some(0)),
+        set_key_limits(&s, &rec.id, Some(5), Some(0)),
         Err(KeyAdminError::InvalidLimit { .. })
     ));
-    assert_eq!(s.keys(), vec![rec]);
+    assert_eq!(keys(&s), vec![rec]);
 }
 
 /// Walks `dir` and returns every file's bytes.
@@ -503,10 +572,8 @@ fn only_hashes_reach_the_disk() {
     let mut plains = vec![];
     let mut hashes = vec![];
     for i in 0..5 {
-        let (p, r) = s
-            .create_key(&format!("owner {i}"), None, None, None)
-            .unwrap();
-        s.check_key(&r, Utc::now());
+        let (p, r) = create_key(&s, &format!("owner {i}"), None, None, None).unwrap();
+        s.check(Counted::Key(&r), Utc::now());
         plains.push(p);
         hashes.push(r.hash);
     }
@@ -535,20 +602,18 @@ fn counters_and_keys_survive_reopen() {
     let t = at(T0);
     let (plain, key, revoked) = {
         let s = open_limits(dir.path(), small());
-        let (plain, key) = s.create_key_at("a", Some(3), Some(4), None, t).unwrap();
-        let (_, revoked) = s.create_key_at("b", None, None, None, t).unwrap();
-        s.revoke_key(&revoked.id).unwrap();
-        assert!(admitted(&s.check_public(ip(1), D, t)));
-        assert!(admitted(&s.check_public(ip(1), L, t)));
+        let (plain, key) = create_key_at(&s, "a", Some(3), Some(4), None, t).unwrap();
+        let (_, revoked) = create_key_at(&s, "b", None, None, None, t).unwrap();
+        revoke_key(&s, &revoked.id).unwrap();
+        assert!(admitted(&s.check(Counted::Public(ip(1), D), t)));
+        assert!(admitted(&s.check(Counted::Public(ip(1), L), t)));
         for _ in 0..2 {
-            assert!(admitted(&s.check_public(
-                ip(2),
-                D,
-                at("2025-03-01T00:00:00Z")
-            )));
+            assert!(admitted(
+                &s.check(Counted::Public(ip(2), D), at("2025-03-01T00:00:00Z"))
+            ));
         }
         for _ in 0..3 {
-            assert!(admitted(&s.check_key(&key, t)));
+            assert!(admitted(&s.check(Counted::Key(&key), t)));
         }
         s.flush().unwrap();
         (plain, key, revoked)
@@ -557,21 +622,27 @@ fn counters_and_keys_survive_reopen() {
     let s = open_limits(dir.path(), small());
     let t1 = plus_ms(t, 1_000);
     assert_eq!(s.authenticate(&PresentedKey(plain), t1), Ok(key.clone()));
-    assert!(!s.keys().iter().find(|k| k.id == revoked.id).unwrap().active);
+    assert!(!keys(&s).iter().find(|k| k.id == revoked.id).unwrap().active);
     // Minute windows, month and day counts are all back: the same decisions as before.
     assert_eq!(
-        s.check_public(ip(1), L, t1).refused_by,
+        s.check(Counted::Public(ip(1), L), t1).refused_by,
         Some(Window::Minute)
     );
-    let d = s.check_public(ip(1), D, t1);
+    let d = s.check(Counted::Public(ip(1), D), t1);
     assert!(admitted(&d));
     assert_eq!(d.remaining, 0);
-    assert_eq!(s.check_public(ip(2), D, t1).refused_by, Some(Window::Month));
-    assert_eq!(s.check_key(&key, t1).refused_by, Some(Window::Minute));
-    let d = s.check_key(&key, plus_ms(t, 61_000));
+    assert_eq!(
+        s.check(Counted::Public(ip(2), D), t1).refused_by,
+        Some(Window::Month)
+    );
+    assert_eq!(
+        s.check(Counted::Key(&key), t1).refused_by,
+        Some(Window::Minute)
+    );
+    let d = s.check(Counted::Key(&key), plus_ms(t, 61_000));
     assert!(admitted(&d));
     assert_eq!(
-        s.check_key(&key, plus_ms(t, 62_000)).refused_by,
+        s.check(Counted::Key(&key), plus_ms(t, 62_000)).refused_by,
         Some(Window::Day)
     );
 }
@@ -648,7 +719,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     let s = Arc::new(open(dir.path()));
     let (stop, handle) = start_background(&s, &socket);
     let now = Utc::now();
-    assert!(admitted(&s.check_public(ip(1), L, now)));
+    assert!(admitted(&s.check(Counted::Public(ip(1), L), now)));
     std::thread::sleep(Duration::from_millis(1_200));
     assert_eq!(
         s.stored_public_usage(ip(1), L, now),
@@ -657,7 +728,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     );
     // Requests right before the stop are not lost.
     for _ in 0..4 {
-        assert!(admitted(&s.check_public(ip(1), L, now)));
+        assert!(admitted(&s.check(Counted::Public(ip(1), L), now)));
     }
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
@@ -665,7 +736,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     drop(s);
     let s = open(dir.path());
     assert_eq!(s.public_usage(ip(1), L, now), (5, 5));
-    assert_eq!(s.check_public(ip(1), L, now).remaining, 60 - 6);
+    assert_eq!(s.check(Counted::Public(ip(1), L), now).remaining, 60 - 6);
 }
 
 #[test]
@@ -685,15 +756,15 @@ fn memory_stays_bounded_and_evicted_subjects_keep_their_counts() {
         let s = State::open_with(dir.path(), limits.clone(), options.clone()).unwrap();
         // A burst of 100 addresses, each at its minute limit.
         for n in 0..100 {
-            assert!(admitted(&s.check_public(ip(n), D, t)));
-            assert!(admitted(&s.check_public(ip(n), D, t)));
+            assert!(admitted(&s.check(Counted::Public(ip(n), D), t)));
+            assert!(admitted(&s.check(Counted::Public(ip(n), D), t)));
         }
         assert_eq!(s.subjects_in_memory(), 100);
         s.maintain_now().unwrap();
         assert!(s.subjects_in_memory() <= 10, "{}", s.subjects_in_memory());
         // Evicted, yet every one is still at its minute limit.
         for n in 0..100 {
-            let d = s.check_public(ip(n), D, plus_ms(t, 1_000));
+            let d = s.check(Counted::Public(ip(n), D), plus_ms(t, 1_000));
             assert_eq!(d.refused_by, Some(Window::Minute), "ip {n}");
         }
         s.flush().unwrap();
@@ -701,15 +772,18 @@ fn memory_stays_bounded_and_evicted_subjects_keep_their_counts() {
     // After a graceful restart too.
     let s = State::open_with(dir.path(), limits, options).unwrap();
     for n in 0..100 {
-        let d = s.check_public(ip(n), D, plus_ms(t, 2_000));
+        let d = s.check(Counted::Public(ip(n), D), plus_ms(t, 2_000));
         assert_eq!(d.refused_by, Some(Window::Minute), "ip {n}");
     }
     // A minute on, the month count (2 of 3) is what remains: one more, then refused.
     let later = plus_ms(t, 61_000);
     for n in 0..100 {
-        assert!(admitted(&s.check_public(ip(n), D, later)), "ip {n}");
+        assert!(
+            admitted(&s.check(Counted::Public(ip(n), D), later)),
+            "ip {n}"
+        );
         assert_eq!(
-            s.check_public(ip(n), D, later).refused_by,
+            s.check(Counted::Public(ip(n), D), later).refused_by,
             Some(Window::Month),
             "ip {n}"
         );
@@ -721,11 +795,11 @@ fn idle_subjects_are_dropped_after_their_month() {
     let dir = tempfile::tempdir().unwrap();
     let s = open(dir.path());
     for n in 0..50 {
-        s.check_public(ip(n), L, at("2025-01-15T00:00:00Z"));
+        s.check(Counted::Public(ip(n), L), at("2025-01-15T00:00:00Z"));
     }
     s.maintain_now().unwrap();
     assert_eq!(s.subjects_in_memory(), 50);
-    s.check_public(ip(1_000), L, at("2025-02-01T00:00:00Z"));
+    s.check(Counted::Public(ip(1_000), L), at("2025-02-01T00:00:00Z"));
     s.maintain_now().unwrap();
     assert_eq!(s.subjects_in_memory(), 1);
     assert_eq!(
@@ -829,7 +903,13 @@ fn cli_without_a_server_opens_the_database() {
         s.authenticate(&PresentedKey(key), Utc::now()),
         Err(KeyError::Invalid)
     );
-    assert_eq!(s.key(&id).unwrap().per_minute, 7);
+    assert_eq!(
+        one_key(&s, KeysCommand::Show(IdArg { id }))
+            .unwrap()
+            .0
+            .per_minute,
+        7
+    );
 }
 
 #[test]
@@ -852,7 +932,7 @@ fn cli_goes_through_the_socket_of_a_running_server() {
         .authenticate(&PresentedKey(key.clone()), Utc::now())
         .expect("usable at once");
     assert_eq!(rec.per_day, 500);
-    s.check_key(&rec, Utc::now());
+    s.check(Counted::Key(&rec), Utc::now());
     let list = cli(dir.path(), KeysCommand::List).unwrap();
     assert!(list.contains(&id) && !list.contains(&key[4..20]), "{list}");
     let show = cli(dir.path(), KeysCommand::Show(IdArg { id: id.clone() })).unwrap();
@@ -883,7 +963,7 @@ fn cli_goes_through_the_socket_of_a_running_server() {
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
     assert!(line.contains("longer than"), "{line}");
-    let r = admin::request(&socket, &AdminRequest::List)
+    let r = admin::request(&socket, &KeysCommand::List)
         .unwrap()
         .unwrap();
     assert!(matches!(r, AdminResponse::Keys { views } if views.len() == 1));
@@ -1050,7 +1130,7 @@ fn state_with_keys(dir: &Path, n: usize) -> Vec<String> {
     let s = open(dir);
     let ids = (0..n)
         .map(|i| {
-            s.create_key(&format!("owner {i}"), None, None, None)
+            create_key(&s, &format!("owner {i}"), None, None, None)
                 .unwrap()
                 .1
                 .id
@@ -1153,13 +1233,12 @@ fn a_truncated_database_is_refused_with_one_clear_line() {
         let t = Utc::now();
         for round in 0..10 {
             for n in 0..2_000 {
-                s.check_public(ip(n + round * 7), D, t);
+                s.check(Counted::Public(ip(n + round * 7), D), t);
             }
             s.maintain_now().unwrap();
         }
         for i in 0..12 {
-            s.create_key(&format!("owner {i}"), None, None, None)
-                .unwrap();
+            create_key(&s, &format!("owner {i}"), None, None, None).unwrap();
         }
         s.flush().unwrap();
     }
@@ -1224,13 +1303,13 @@ fn missing_sled_files_are_refused_and_an_empty_directory_is_fresh() {
     let dir = tempfile::tempdir().unwrap();
     drop(std::os::unix::net::UnixListener::bind(admin::socket_path(dir.path())).unwrap());
     assert!(State::is_fresh(dir.path()));
-    assert!(open(dir.path()).keys().is_empty());
+    assert!(keys(&open(dir.path())).is_empty());
     assert!(!State::is_fresh(dir.path()), "created now");
     // A database written before integrity.json existed is accepted, and recorded.
     let dir = tempfile::tempdir().unwrap();
     state_with_keys(dir.path(), 2);
     std::fs::remove_file(dir.path().join("integrity.json")).unwrap();
-    assert_eq!(open(dir.path()).keys().len(), 2);
+    assert_eq!(keys(&open(dir.path())).len(), 2);
     assert!(dir.path().join("integrity.json").is_file());
 }
 
@@ -1293,7 +1372,7 @@ fn counter_blobs_that_differ_from_their_manifest_are_refused() {
     {
         let s = open(dir.path());
         for n in 0..50 {
-            s.check_public(ip(n), L, Utc::now());
+            s.check(Counted::Public(ip(n), L), Utc::now());
         }
         s.flush().unwrap();
     }
@@ -1357,9 +1436,7 @@ fn child_process() {
     let s = Arc::new(State::open(&dir, unlimited()).unwrap());
     if mode == "keys" {
         for i in 0.. {
-            let (_, r) = s
-                .create_key(&format!("child {i}"), None, None, None)
-                .unwrap();
+            let (_, r) = create_key(&s, &format!("child {i}"), None, None, None).unwrap();
             println!("created {}", r.id);
         }
     }
@@ -1367,12 +1444,12 @@ fn child_process() {
         .unwrap()
         .parse()
         .unwrap();
-    let key = s.keys()[0].clone();
+    let key = keys(&s)[0].clone();
     let (_stop, _background) = start_background(&s, &admin::socket_path(&dir));
     for j in 0..ops {
         let d = match child_subject(j) {
-            Some(n) => s.check_public(ip(n), D, Utc::now()),
-            None => s.check_key(&key, Utc::now()),
+            Some(n) => s.check(Counted::Public(ip(n), D), Utc::now()),
+            None => s.check(Counted::Key(&key), Utc::now()),
         };
         assert!(admitted(&d));
     }
@@ -1421,7 +1498,7 @@ fn killed_while_changing_keys_the_database_opens_with_every_stored_key() {
         child.wait().unwrap();
         let s = State::open(dir.path(), unlimited())
             .unwrap_or_else(|e| panic!("round {round}: a kill is not damage: {e}"));
-        let ids: Vec<String> = s.keys().into_iter().map(|r| r.id).collect();
+        let ids: Vec<String> = keys(&s).into_iter().map(|r| r.id).collect();
         for id in &stored {
             assert!(ids.contains(id), "round {round}: key {id} lost");
         }
@@ -1445,7 +1522,7 @@ fn a_kill_a_second_after_the_last_request_loses_no_count() {
         }
         let s = State::open(dir.path(), unlimited()).unwrap();
         let now = Utc::now();
-        let key = s.keys()[0].id.clone();
+        let key = keys(&s)[0].id.clone();
         let got: Vec<u64> = (0..CHILD_SUBJECTS)
             .map(|n| s.public_usage(ip(n), D, now).1)
             .chain([s.key_usage(&key, now).1])
@@ -1470,7 +1547,7 @@ fn keys_bin(state: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 
 /// The records of a state database, as the next command opening it sees them.
 fn records_of(state: &Path) -> Vec<kalendorius_server::state::keys::KeyRecord> {
-    open(state).keys()
+    keys(&open(state))
 }
 
 #[test]
@@ -1480,13 +1557,19 @@ fn export_then_import_into_an_empty_state_restores_working_keys() {
     let t = Utc::now();
     let (a, b) = {
         let s = open(&src);
-        let (a, ka) = s
-            .create_key_at("ACME", Some(5), Some(50), Some(plus_ms(t, 86_400_000)), t)
-            .unwrap();
-        let (b, kb) = s.create_key_at("Ona", None, None, None, t).unwrap();
-        s.create_key_at("Jonas", None, Some(7), None, t).unwrap();
-        s.revoke_key(&kb.id).unwrap();
-        s.check_key(&ka, t);
+        let (a, ka) = create_key_at(
+            &s,
+            "ACME",
+            Some(5),
+            Some(50),
+            Some(plus_ms(t, 86_400_000)),
+            t,
+        )
+        .unwrap();
+        let (b, kb) = create_key_at(&s, "Ona", None, None, None, t).unwrap();
+        create_key_at(&s, "Jonas", None, Some(7), None, t).unwrap();
+        revoke_key(&s, &kb.id).unwrap();
+        s.check(Counted::Key(&ka), t);
         s.flush().unwrap();
         (a, b)
     };
@@ -1552,7 +1635,7 @@ fn an_import_that_conflicts_with_stored_keys_is_refused_whole() {
     );
     // A key changed since the backup, and a new key in the backup.
     let s = open(&state);
-    s.set_key_limits(&ids[1], Some(9), None).unwrap();
+    set_key_limits(&s, &ids[1], Some(9), None).unwrap();
     drop(s);
     let other = dir.path().join("other");
     state_with_keys(&other, 1);
@@ -1645,11 +1728,12 @@ fn export_and_import_go_through_a_running_server() {
     let (stop, handle) = start_background(&s, &admin::socket_path(&state));
     let import = KeysCommand::Import(ImportArgs {
         file: file.clone(),
+        records: vec![],
         replace: false,
     });
     let out = cli(&state, import).unwrap();
     assert_eq!(out, "imported 2 keys: 2 added, 0 unchanged, 0 replaced\n");
-    assert_eq!(s.keys(), records_of(&other), "in the server at once");
+    assert_eq!(keys(&s), records_of(&other), "in the server at once");
     assert_eq!(cli(&state, export).unwrap(), exported);
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
@@ -1923,10 +2007,10 @@ fn delete_removes_the_counters_of_the_key() {
     let now = Utc::now();
     let id = {
         let s = open(&state);
-        let (_, k) = s.create_key("Ona", None, None, None).unwrap();
-        let (_, other) = s.create_key("Jonas", None, None, None).unwrap();
-        s.check_key(&k, now);
-        s.check_key(&other, now);
+        let (_, k) = create_key(&s, "Ona", None, None, None).unwrap();
+        let (_, other) = create_key(&s, "Jonas", None, None, None).unwrap();
+        s.check(Counted::Key(&k), now);
+        s.check(Counted::Key(&other), now);
         s.flush().unwrap();
         assert_eq!(s.stored_key_usage(&k.id, now), (1, 1));
         k.id
@@ -1939,16 +2023,16 @@ fn delete_removes_the_counters_of_the_key() {
         (0, 0),
         "its counters are gone"
     );
-    assert_eq!(s.keys().len(), 1);
+    assert_eq!(keys(&s).len(), 1);
     assert_eq!(
-        s.key_usage(&s.keys()[0].id, now),
+        s.key_usage(&keys(&s)[0].id, now),
         (1, 1),
         "the other key's stay"
     );
 
     // Through a running server too.
     let s = Arc::new(s);
-    let other = s.keys()[0].clone();
+    let other = keys(&s)[0].clone();
     let (stop, handle) = start_background(&s, &admin::socket_path(&state));
     let (code, _, err) = keys_bin(&state, &["delete", &other.id]);
     assert_eq!(code, Some(0), "{err}");
@@ -1967,16 +2051,16 @@ fn an_expired_key_is_not_restored() {
     let now = Utc::now();
     let id = {
         let s = open(&state);
-        let (_, k) = s
-            .create_key_at(
-                "Ona",
-                None,
-                None,
-                Some(plus_ms(now, -1_000)),
-                plus_ms(now, -60_000),
-            )
-            .unwrap();
-        s.revoke_key(&k.id).unwrap();
+        let (_, k) = create_key_at(
+            &s,
+            "Ona",
+            None,
+            None,
+            Some(plus_ms(now, -1_000)),
+            plus_ms(now, -60_000),
+        )
+        .unwrap();
+        revoke_key(&s, &k.id).unwrap();
         k.id
     };
     let (code, _, err) = keys_bin(&state, &["restore", &id]);

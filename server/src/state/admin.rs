@@ -2,7 +2,7 @@
 //! `kalendorius-server keys ...` reaches a running server (sled allows a single writer, and
 //! a revocation takes effect at once).
 //!
-//! One JSON object per line each way: an [`AdminRequest`] (`{"op":"list"}`, ...) in, an
+//! One JSON object per line each way: a [`KeysCommand`] (`{"op":"list"}`, ...) in, an
 //! [`AdminResponse`] out; several per connection. Lines are capped at 8 MiB (an import of
 //! some 25 000 keys), idle connections closed after 30 s, at most 8 served at once, and
 //! peers other than the server's uid or root refused. The commands run the same code as
@@ -17,7 +17,7 @@ use std::time::Duration;
 use rand::RngCore;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
-pub use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
+use crate::state::key_admin::{AdminResponse, KeysCommand};
 
 /// Longest request line accepted: an import carries every record in one request, so
 /// that it is applied all at once or not at all.
@@ -36,45 +36,26 @@ pub fn socket_path(state_dir: &Path) -> PathBuf {
 }
 
 /// What serves the requests of the socket: a store's key administration (blocking).
-pub type Executor = Arc<dyn Fn(AdminRequest) -> AdminResponse + Send + Sync>;
+pub type Executor = Arc<dyn Fn(KeysCommand) -> AdminResponse + Send + Sync>;
 
-/// Why the client could not complete an exchange with a running server.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AdminClientError {
-    /// The socket exists but cannot be used (permissions, I/O, timeout).
-    #[error("admin socket {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// The request is longer than the server accepts.
-    #[error(
-        "the request ({bytes} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
-         socket accepts"
-    )]
-    TooLarge { bytes: usize },
-    /// The server's answer was not a valid response.
-    #[error("admin socket {path}: unexpected answer from the server: {detail}")]
-    Protocol { path: PathBuf, detail: String },
-}
-
-/// Sends one request to the server listening on `socket`. `Ok(None)` means no server is
+/// Sends one command to the server listening on `socket`. `Ok(None)` means no server is
 /// listening there (no socket file, or a stale one), so the caller may open the database
-/// itself.
-pub fn request(
-    socket: &Path,
-    req: &AdminRequest,
-) -> Result<Option<AdminResponse>, AdminClientError> {
+/// itself. Errors name the socket: it cannot be used (permissions, I/O, timeout), the
+/// command is longer than the server accepts, or the answer is not a response.
+pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<AdminResponse>> {
     use std::io::ErrorKind::{ConnectionRefused, NotFound};
-    let io = |source| AdminClientError::Io {
-        path: socket.to_owned(),
-        source,
+    let io = |e: std::io::Error| {
+        let message = format!("admin socket {}: {e}", socket.display());
+        anyhow::Error::new(e).context(message)
     };
-    let mut line = serde_json::to_vec(req).expect("requests serialise");
+    let mut line = serde_json::to_vec(command).expect("commands serialise");
     line.push(b'\n');
     if line.len() as u64 > MAX_REQUEST {
-        return Err(AdminClientError::TooLarge { bytes: line.len() });
+        anyhow::bail!(
+            "the request ({} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
+             socket accepts",
+            line.len()
+        );
     }
     let mut stream = match std::os::unix::net::UnixStream::connect(socket) {
         Ok(s) => s,
@@ -88,9 +69,9 @@ pub fn request(
     std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
         .read_line(&mut answer)
         .map_err(io)?;
-    let protocol = |detail: String| AdminClientError::Protocol {
-        path: socket.to_owned(),
-        detail,
+    let protocol = |detail: String| {
+        let socket = socket.display();
+        anyhow::anyhow!("admin socket {socket}: unexpected answer from the server: {detail}")
     };
     if !answer.ends_with('\n') {
         return Err(protocol(
@@ -103,28 +84,20 @@ pub fn request(
         .map_err(|e| protocol(format!("{:?} error at column {}", e.classify(), e.column())))
 }
 
-/// A bound admin socket, not yet serving.
-pub(crate) struct AdminListener {
-    listener: std::os::unix::net::UnixListener,
-    path: PathBuf,
-    /// Identity (device, inode) of the socket file, so shutdown removes only our own.
-    file_id: (u64, u64),
-    /// Owner uid of the socket file: the server's effective uid.
-    owner_uid: u32,
-}
-
 /// A serving admin socket.
 pub(crate) struct AdminHandle {
     task: tokio::task::JoinHandle<()>,
     path: PathBuf,
+    /// Identity (device, inode) of the socket file, so `stop` removes only our own.
     file_id: (u64, u64),
 }
 
-impl AdminListener {
+impl AdminHandle {
     /// Binds `path` with mode 0600, replacing a stale socket (a live one or another file is an
-    /// error). The socket is made in a fresh 0700 directory and renamed into place, so no other
-    /// user can ever connect.
-    pub fn bind(path: &Path) -> std::io::Result<AdminListener> {
+    /// error), and serves it on the current tokio runtime, each request carried out by
+    /// `execute`. The socket is made in a fresh 0700 directory and renamed into place, so no
+    /// other user can ever connect.
+    pub fn serve(path: &Path, execute: Executor) -> std::io::Result<AdminHandle> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {
             Ok(m) if m.file_type().is_socket() => {
@@ -165,37 +138,21 @@ impl AdminListener {
         let listener = bound?;
         listener.set_nonblocking(true)?;
         let meta = std::fs::symlink_metadata(path)?;
-        Ok(AdminListener {
-            listener,
-            path: path.to_owned(),
-            file_id: (meta.dev(), meta.ino()),
-            owner_uid: meta.uid(),
-        })
-    }
-
-    /// Starts serving on the current tokio runtime, each request carried out by `execute`.
-    pub fn spawn(self, execute: Executor) -> AdminHandle {
-        let AdminListener {
-            listener,
-            path,
-            file_id,
-            owner_uid,
-        } = self;
+        // The server's effective uid: the peers allowed besides root.
+        let owner_uid = meta.uid();
         let task = tokio::spawn(async move {
             match tokio::net::UnixListener::from_std(listener) {
                 Ok(l) => accept_loop(l, execute, owner_uid).await,
                 Err(e) => tracing::error!(error = %e, "cannot serve the admin socket"),
             }
         });
-        AdminHandle {
+        Ok(AdminHandle {
             task,
-            path,
-            file_id,
-        }
+            path: path.to_owned(),
+            file_id: (meta.dev(), meta.ino()),
+        })
     }
-}
 
-impl AdminHandle {
     /// Stops serving (requests in progress are dropped with their connections; a key
     /// change either completed or did not start) and removes the socket file if it is
     /// still ours.
@@ -266,10 +223,10 @@ async fn serve_connection(
                 message: format!("request longer than {MAX_REQUEST} bytes"),
             }
         } else {
-            match serde_json::from_str::<AdminRequest>(&line) {
-                Ok(req) => {
+            match serde_json::from_str::<KeysCommand>(&line) {
+                Ok(command) => {
                     let execute = Arc::clone(&execute);
-                    tokio::task::spawn_blocking(move || execute(req))
+                    tokio::task::spawn_blocking(move || execute(command))
                         .await
                         .unwrap_or_else(|e| AdminResponse::Error {
                             message: format!("internal error: {e}"),

@@ -1,62 +1,167 @@
 //! Key administration as rules: a command and the key table in, the changes to store and
 //! the answer out. Each store persists the changes its own way (sled in one batch, Redis in
 //! a script that compares the version token), so every path gives the same answers.
-//! Commands travel as JSON (the admin socket's protocol); an `id` may be a unique prefix.
+//! One command type is parsed from `kalendorius-server keys ...` (clap), carried by the admin
+//! socket as one JSON line (serde) and decided here; an `id` may be a unique prefix.
 //!
 //! Import is all-or-nothing: every record is checked and compared with the stored keys;
 //! equal ones change nothing, absent ones are added, one stored with other attributes is a
 //! conflict unless `replace`, and an id of a different stored key is always refused.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
+use chrono_tz::Europe::Vilnius;
 use serde::{Deserialize, Serialize};
 
-use crate::limits::LimitsConfig;
+use crate::limits::{LimitsConfig, MAX_LIMIT};
 use crate::state::keys::{self, ExportedKey, KeyAdminError, KeyId, KeyRecord, KeyTable};
 
 /// Conflicting ids listed in an import error, at most.
 const LISTED_CONFLICTS: usize = 5;
 
-/// A key administration command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Manage API keys. As JSON: `{"op":"create","owner":...}`, `{"op":"list"}`, ...
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
-pub enum AdminRequest {
-    Create {
-        owner: String,
-        /// Per-minute limit; `None` = the configured default.
-        per_minute: Option<u64>,
-        /// Per-day limit; `None` = the configured default.
-        per_day: Option<u64>,
-        expires: Option<DateTime<Utc>>,
-    },
+pub enum KeysCommand {
+    /// Issue a new API key. Prints its attributes, then the key itself as the last line of
+    /// output: the key is shown only this once (only its SHA-256 is stored).
+    Create(CreateArgs),
+    /// List all keys: id, owner, limits, dates, state and current usage. Never prints keys.
     List,
-    Show {
-        id: String,
-    },
-    Revoke {
-        id: String,
-    },
-    Restore {
-        id: String,
-    },
-    Delete {
-        id: String,
-    },
-    SetLimits {
-        id: String,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-    },
-    Export {
-        counters: bool,
-    },
-    /// Merge records into the stored keys, all or none (see the module documentation).
-    Import {
-        records: Vec<KeyRecord>,
-        /// Let records replace differing stored versions of the same key.
-        replace: bool,
-    },
+    /// Show one key's attributes and current usage.
+    Show(IdArg),
+    /// Revoke a key. A running server refuses it at once (no restart needed); `restore`
+    /// undoes it.
+    Revoke(IdArg),
+    /// Undo `revoke`: the key works again at once. A key past its expiry is not restored.
+    Restore(IdArg),
+    /// Delete a key: its record and its usage counters are removed (a running server
+    /// refuses it at once). Unlike `revoke`, this cannot be undone except by importing a
+    /// backup that holds the key.
+    Delete(IdArg),
+    /// Change a key's per-minute and/or per-day limit; a running server applies it at once.
+    SetLimits(SetLimitsArgs),
+    /// Back up the keys: every stored record as one JSON line (id, hash, owner, limits,
+    /// dates, state; never a key, which is not stored). Restore with `keys import`.
+    Export(ExportArgs),
+    /// Restore or move keys: merge the records of a `keys export` file. Absent keys are
+    /// added and identical ones left alone; a record that differs from a stored key refuses
+    /// the whole import (nothing is written) unless --replace is given.
+    Import(ImportArgs),
+}
+
+/// Arguments of `keys export`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+pub struct ExportArgs {
+    /// Write to FILE instead of standard output (replaced atomically, mode 0600, so a
+    /// failed export never leaves a partial backup in place of the last good one).
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    pub out: Option<PathBuf>,
+    /// Add each key's current usage (`used_minute`, `used_day`); informational, not
+    /// restored by `import`.
+    #[arg(long)]
+    pub counters: bool,
+}
+
+/// Arguments of `keys import`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+pub struct ImportArgs {
+    /// A file written by `keys export` (`-` reads standard input).
+    #[arg(value_name = "FILE")]
+    #[serde(skip)]
+    pub file: PathBuf,
+    /// The file's records, read by the key tool: what the admin socket carries. Merged into
+    /// the stored keys all or none (see the module documentation).
+    #[arg(skip)]
+    pub records: Vec<KeyRecord>,
+    /// Let the file's records replace stored records of the same key that differ (limits,
+    /// expiry, owner, revoked): the file's version wins.
+    #[arg(long)]
+    pub replace: bool,
+}
+
+/// Arguments of `keys create`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+pub struct CreateArgs {
+    /// Who the key is issued to (shown by `keys list`, logged instead of the key).
+    #[arg(long, value_name = "NAME")]
+    pub owner: String,
+    /// Requests per sliding minute [default: the configured key default, normally 60].
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_minute: Option<u64>,
+    /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_day: Option<u64>,
+    /// Expiry: YYYY-MM-DD, the last day the key works: it is usable through the end of that
+    /// date in Lithuanian time (Europe/Vilnius) and refused from 00:00 of the next day,
+    /// which is what is stored and shown (in UTC: 2027-12-31 is stored as
+    /// 2027-12-31T22:00:00Z, 2027-07-31 as 2027-07-31T21:00:00Z in summer time). Or an
+    /// RFC 3339 time such as 2027-01-01T12:00:00+02:00, the instant the key stops working.
+    /// Must be in the future. Default: never.
+    #[arg(long, value_name = "DATE", value_parser = parse_expiry)]
+    pub expires: Option<DateTime<Utc>>,
+}
+
+/// The key a command acts on.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+pub struct IdArg {
+    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
+    /// unique prefix of at least 4 of them.
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
+
+/// Arguments of `keys set-limits`.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+pub struct SetLimitsArgs {
+    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
+    /// unique prefix of at least 4 of them.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// New requests per sliding minute.
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_minute: Option<u64>,
+    /// New requests per sliding 24 hours.
+    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    pub per_day: Option<u64>,
+}
+
+fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
+}
+
+/// Parses `--expires`: a date (the key works through the end of it in Europe/Vilnius, see
+/// [`end_of_day_in_vilnius`]) or an RFC 3339 time (the instant it stops working).
+pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
+    let s = s.trim();
+    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
+        if s.len() == 10 {
+            return end_of_day_in_vilnius(d).ok_or_else(|| format!("'{s}' is out of range"));
+        }
+    }
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| {
+            format!("'{s}' is not a date (YYYY-MM-DD) or an RFC 3339 time (2027-01-01T00:00:00Z)")
+        })
+}
+
+/// The instant a key given `--expires date` stops working: 00:00 of the next day in
+/// Europe/Vilnius, in UTC (or the first local time that exists, should midnight ever be in
+/// a gap). `None` past chrono's range.
+pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
+    let midnight = date.succ_opt()?.and_hms_opt(0, 0, 0)?;
+    // A gap is at most a couple of hours; look for the first minute that exists.
+    (0..=180).find_map(|minutes| {
+        Vilnius
+            .from_local_datetime(&(midnight + chrono::Duration::minutes(minutes)))
+            .earliest()
+            .map(|t| t.with_timezone(&Utc))
+    })
 }
 
 /// What an operator may see of a key: never its plaintext or full hash.
@@ -170,54 +275,103 @@ impl Changes {
     }
 }
 
-/// The changes `request` makes to `keys` at `now`, and its answer (with every usage 0: the
+/// The changes `command` makes to `keys` at `now`, and its answer (with every usage 0: the
 /// store fills it in through [`usage_slots`]).
 pub(crate) fn decide(
-    request: AdminRequest,
+    command: KeysCommand,
     keys: &KeyTable,
     limits: &LimitsConfig,
     now: DateTime<Utc>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let view = |r: &KeyRecord| KeyView::of(r, now);
-    let one = |(changes, (r, changed)): (Changes, (KeyRecord, bool))| {
-        let view = view(&r);
-        (changes, AdminResponse::Key { view, changed })
-    };
-    Ok(match request {
-        AdminRequest::Create {
+    Ok(match command {
+        // Limits default to the configured key defaults.
+        KeysCommand::Create(CreateArgs {
             owner,
             per_minute,
             per_day,
             expires,
-        } => {
-            let (changes, (key, r)) =
-                create(keys, limits, &owner, per_minute, per_day, expires, now)?;
-            let view = view(&r);
-            (changes, AdminResponse::Created { key, view })
+        }) => {
+            let owner = keys::check_owner(&owner)?;
+            let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
+            let per_minute = keys::check_limit("per-minute", per_minute)?;
+            let per_day = per_day.unwrap_or(limits.key_default_per_day);
+            let per_day = keys::check_limit("per-day", per_day)?;
+            if let Some(e) = expires.filter(|e| *e <= now) {
+                return Err(KeyAdminError::ExpiryNotInFuture(e));
+            }
+            let (key, hash) = loop {
+                let (p, h) = keys::generate();
+                // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
+                if !keys.collides(&h) {
+                    break (p, h);
+                }
+            };
+            let record = KeyRecord {
+                id: keys::id_of(&hash),
+                hash: hex::encode(hash),
+                owner,
+                per_minute,
+                per_day,
+                created: now,
+                expires,
+                active: true,
+            };
+            let view = view(&record);
+            (
+                Changes::upsert(&record),
+                AdminResponse::Created { key, view },
+            )
         }
-        AdminRequest::List => (
-            Changes::default(),
-            AdminResponse::Keys {
-                views: keys.all().iter().map(view).collect(),
-            },
-        ),
-        AdminRequest::Show { id } => one((Changes::default(), (find(keys, &id)?, false))),
-        AdminRequest::Revoke { id } => one(revoke(keys, &id)?),
-        AdminRequest::Restore { id } => one(restore(keys, &id, now)?),
-        AdminRequest::Delete { id } => {
-            let (changes, r) = delete(keys, &id)?;
-            let (id, owner) = (r.id, r.owner);
+        KeysCommand::List => {
+            let views = keys.all().iter().map(view).collect();
+            (Changes::default(), AdminResponse::Keys { views })
+        }
+        KeysCommand::Show(IdArg { id }) => modify(keys, &id, now, |_| Ok(false))?,
+        // Revoking a revoked key changes nothing.
+        KeysCommand::Revoke(IdArg { id }) => modify(keys, &id, now, |r| {
+            Ok(std::mem::replace(&mut r.active, false))
+        })?,
+        // Restoring a key that is not revoked changes nothing; one past its expiry is not
+        // restored (it would still be refused).
+        KeysCommand::Restore(IdArg { id }) => modify(keys, &id, now, |r| {
+            if r.active {
+                return Ok(false);
+            }
+            if let Some(expired) = r.expires.filter(|e| now >= *e) {
+                let id = r.id.clone();
+                return Err(KeyAdminError::RestoreExpired { id, expired });
+            }
+            r.active = true;
+            Ok(true)
+        })?,
+        // The record and its counters go; only importing a backup brings the key back.
+        KeysCommand::Delete(IdArg { id }) => {
+            let KeyRecord { id, owner, .. } = find(keys, &id)?;
+            let changes = Changes {
+                upserts: vec![],
+                removed: vec![id.clone()],
+            };
             (changes, AdminResponse::Deleted { id, owner })
         }
-        AdminRequest::SetLimits {
+        KeysCommand::SetLimits(SetLimitsArgs {
             id,
             per_minute,
             per_day,
-        } => {
-            let (changes, r) = set_limits(keys, &id, per_minute, per_day)?;
-            one((changes, (r, true)))
+        }) => {
+            if per_minute.is_none() && per_day.is_none() {
+                return Err(KeyAdminError::NothingToChange);
+            }
+            let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
+            let per_minute = check("per-minute", per_minute)?;
+            let per_day = check("per-day", per_day)?;
+            modify(keys, &id, now, |r| {
+                r.per_minute = per_minute.unwrap_or(r.per_minute);
+                r.per_day = per_day.unwrap_or(r.per_day);
+                Ok(true)
+            })?
         }
-        AdminRequest::Export { counters } => {
+        KeysCommand::Export(ExportArgs { counters, .. }) => {
             let used = counters.then_some(0);
             let records = keys.all().into_iter();
             let records = records.map(|record| ExportedKey {
@@ -228,7 +382,9 @@ pub(crate) fn decide(
             let records = records.collect();
             (Changes::default(), AdminResponse::Exported { records })
         }
-        AdminRequest::Import { records, replace } => {
+        KeysCommand::Import(ImportArgs {
+            records, replace, ..
+        }) => {
             let (changes, report) = import(keys, records, replace)?;
             (changes, AdminResponse::Imported { report })
         }
@@ -259,132 +415,35 @@ pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, 
 
 /// The key with this id or unique id prefix (any case, surrounding space ignored), or why
 /// there is none (unknown, too short, ambiguous).
-pub(crate) fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
+fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
     let id = keys.resolve(id)?;
     keys.get(&id)
         .cloned()
         .ok_or_else(|| KeyAdminError::unknown(&id))
 }
 
-/// Issues a key created at `now`: its plaintext (the only time it exists) and its record.
-/// Limits default to the configured key defaults.
-pub(crate) fn create(
-    keys: &KeyTable,
-    limits: &LimitsConfig,
-    owner: &str,
-    per_minute: Option<u64>,
-    per_day: Option<u64>,
-    expires: Option<DateTime<Utc>>,
-    now: DateTime<Utc>,
-) -> Result<(Changes, (String, KeyRecord)), KeyAdminError> {
-    let owner = keys::check_owner(owner)?;
-    let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
-    let per_minute = keys::check_limit("per-minute", per_minute)?;
-    let per_day = per_day.unwrap_or(limits.key_default_per_day);
-    let per_day = keys::check_limit("per-day", per_day)?;
-    if let Some(e) = expires.filter(|e| *e <= now) {
-        return Err(KeyAdminError::ExpiryNotInFuture(e));
-    }
-    let (plaintext, hash) = loop {
-        let (p, h) = keys::generate();
-        // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
-        if !keys.collides(&h) {
-            break (p, h);
-        }
-    };
-    let record = KeyRecord {
-        id: keys::id_of(&hash),
-        hash: hex::encode(hash),
-        owner,
-        per_minute,
-        per_day,
-        created: now,
-        expires,
-        active: true,
-    };
-    Ok((Changes::upsert(&record), (plaintext, record)))
-}
-
-/// Applies `change` to the key `id`; stores the result if `change` says it changed.
+/// Applies `change` to the key `id` and answers with it; stores it if `change` says it
+/// changed.
 fn modify(
     keys: &KeyTable,
     id: &str,
+    now: DateTime<Utc>,
     change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
-) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
+) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut record = find(keys, id)?;
     let changed = change(&mut record)?;
     let changes = match changed {
         true => Changes::upsert(&record),
         false => Changes::default(),
     };
-    Ok((changes, (record, changed)))
-}
-
-/// Revokes a key: it is refused from now on. Revoking a revoked key changes nothing.
-/// Returns the record and whether it changed.
-pub(crate) fn revoke(
-    keys: &KeyTable,
-    id: &str,
-) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
-    modify(keys, id, |r| Ok(std::mem::replace(&mut r.active, false)))
-}
-
-/// Undoes `revoke`: the key is accepted again from now on. Restoring a key that is not
-/// revoked changes nothing; a key whose expiry has passed at `now` is not restored (it
-/// would still be refused).
-pub(crate) fn restore(
-    keys: &KeyTable,
-    id: &str,
-    now: DateTime<Utc>,
-) -> Result<(Changes, (KeyRecord, bool)), KeyAdminError> {
-    modify(keys, id, |r| {
-        if r.active {
-            return Ok(false);
-        }
-        if let Some(expired) = r.expires.filter(|e| now >= *e) {
-            let id = r.id.clone();
-            return Err(KeyAdminError::RestoreExpired { id, expired });
-        }
-        r.active = true;
-        Ok(true)
-    })
-}
-
-/// Deletes a key: its record and its rate-limit counters. Unlike a revoked key, a deleted
-/// one is gone from `keys list` and from exports; only importing a backup that holds it
-/// brings it back.
-pub(crate) fn delete(keys: &KeyTable, id: &str) -> Result<(Changes, KeyRecord), KeyAdminError> {
-    let record = find(keys, id)?;
-    let removed = vec![record.id.clone()];
-    let upserts = vec![];
-    Ok((Changes { upserts, removed }, record))
-}
-
-/// Changes a key's limits (at least one must be given).
-pub(crate) fn set_limits(
-    keys: &KeyTable,
-    id: &str,
-    per_minute: Option<u64>,
-    per_day: Option<u64>,
-) -> Result<(Changes, KeyRecord), KeyAdminError> {
-    if per_minute.is_none() && per_day.is_none() {
-        return Err(KeyAdminError::NothingToChange);
-    }
-    let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
-    let per_minute = check("per-minute", per_minute)?;
-    let per_day = check("per-day", per_day)?;
-    let (changes, (record, _)) = modify(keys, id, |r| {
-        r.per_minute = per_minute.unwrap_or(r.per_minute);
-        r.per_day = per_day.unwrap_or(r.per_day);
-        Ok(true)
-    })?;
-    Ok((changes, record))
+    let view = KeyView::of(&record, now);
+    Ok((changes, AdminResponse::Key { view, changed }))
 }
 
 /// Merges `records` into the stored keys (see the module documentation): all of them or,
 /// on any error, none. With `replace`, records that differ from a stored key with the same
 /// hash replace it.
-pub(crate) fn import(
+fn import(
     keys: &KeyTable,
     records: Vec<KeyRecord>,
     replace: bool,
@@ -439,6 +498,9 @@ pub(crate) fn import(
             replaceable: !foreign,
         });
     }
-    let removed = vec![];
-    Ok((Changes { upserts, removed }, report))
+    let changes = Changes {
+        upserts,
+        removed: vec![],
+    };
+    Ok((changes, report))
 }

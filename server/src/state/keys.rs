@@ -396,32 +396,18 @@ mod tests {
         assert!(t.upsert(record(&expired, Some(now), true)));
         let ok = t.authenticate(&PresentedKey(live.clone()), now).unwrap();
         assert_eq!(ok.id, id_of(&hash_key(&live)));
-        assert_eq!(
-            t.authenticate(&PresentedKey(revoked), now),
-            Err(KeyError::Invalid)
-        );
-        assert_eq!(
-            t.authenticate(&PresentedKey(expired), now),
-            Err(KeyError::Expired)
-        );
         let (unknown, _) = generate();
-        assert_eq!(
-            t.authenticate(&PresentedKey(unknown), now),
-            Err(KeyError::Invalid)
-        );
-        assert_eq!(
-            t.authenticate(&PresentedKey("x".repeat(1 << 20)), now),
-            Err(KeyError::Invalid)
-        );
-        assert_eq!(
-            t.authenticate(&PresentedKey(String::new()), now),
-            Err(KeyError::Invalid)
-        );
-        assert_eq!(
-            t.authenticate(&PresentedKey(live.to_uppercase()), now),
-            Err(KeyError::Invalid),
-            "keys are exact strings"
-        );
+        for (key, refused) in [
+            (revoked, KeyError::Invalid),
+            (expired, KeyError::Expired),
+            (unknown, KeyError::Invalid),
+            ("x".repeat(1 << 20), KeyError::Invalid),
+            (String::new(), KeyError::Invalid),
+            // Keys are exact strings.
+            (live.to_uppercase(), KeyError::Invalid),
+        ] {
+            assert_eq!(t.authenticate(&PresentedKey(key), now), Err(refused));
+        }
     }
 
     #[test]
@@ -443,34 +429,17 @@ mod tests {
             ..record("ltk_x", None, true)
         };
         assert_eq!(check_record(&good), Ok(()));
-        let bad = [
-            KeyRecord {
-                hash: good.hash.to_uppercase(),
-                id: good.id.to_uppercase(),
-                ..good.clone()
-            },
-            KeyRecord {
-                hash: good.hash[..62].into(),
-                ..good.clone()
-            },
-            KeyRecord {
-                id: "0000000000000000".into(),
-                ..good.clone()
-            },
-            KeyRecord {
-                owner: " Ona".into(),
-                ..good.clone()
-            },
-            KeyRecord {
-                per_minute: 0,
-                ..good.clone()
-            },
-            KeyRecord {
-                per_day: MAX_LIMIT + 1,
-                ..good.clone()
-            },
+        let spoilers: [fn(&mut KeyRecord); 6] = [
+            |r| (r.hash, r.id) = (r.hash.to_uppercase(), r.id.to_uppercase()),
+            |r| r.hash.truncate(62),
+            |r| r.id = "0000000000000000".into(),
+            |r| r.owner = " Ona".into(),
+            |r| r.per_minute = 0,
+            |r| r.per_day = MAX_LIMIT + 1,
         ];
-        for r in bad {
+        for spoil in spoilers {
+            let mut r = good.clone();
+            spoil(&mut r);
             assert!(check_record(&r).is_err(), "{r:?}");
         }
         // An export line is the stored record, with the usage only when asked for.
@@ -518,15 +487,10 @@ mod tests {
         );
         assert_eq!(t.resolve("abcd000000000002"), Ok("abcd000000000002".into()));
         assert_eq!(t.resolve("abc"), Err(KeyAdminError::ShortId("abc".into())));
-        assert!(matches!(
-            t.resolve("abcf"),
-            Err(KeyAdminError::UnknownId(_))
-        ));
-        assert!(matches!(t.resolve(""), Err(KeyAdminError::UnknownId(_))));
-        assert!(matches!(
-            t.resolve("abcd0000000000011"),
-            Err(KeyAdminError::UnknownId(_))
-        ));
+        for unknown in ["abcf", "", "abcd0000000000011"] {
+            let e = t.resolve(unknown);
+            assert!(matches!(e, Err(KeyAdminError::UnknownId(_))), "{unknown}");
+        }
         let msg = t.resolve("ltk_abcd").unwrap_err().to_string();
         assert!(msg.contains("(not an id)"), "{msg}");
         let msg = t.resolve("abcd").unwrap_err().to_string();

@@ -11,170 +11,31 @@
 //! so). `create` prints the key alone on the last line of stdout, the only time it is shown;
 //! nothing else prints key material. Bad input exits non-zero and changes nothing.
 
-use std::io::{BufRead as _, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
-use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
-use chrono_tz::Europe::Vilnius;
+use chrono::{DateTime, Utc};
 
-use crate::limits::{LimitsConfig, MAX_LIMIT};
+use crate::limits::LimitsConfig;
 use crate::state::admin;
-use crate::state::key_admin::{AdminRequest, AdminResponse, KeyView};
+pub use crate::state::key_admin::KeysCommand;
+use crate::state::key_admin::{AdminResponse, ExportArgs, KeyView};
 use crate::state::keys::{ExportedKey, KeyRecord};
 use crate::state::store::location::StateLocation;
 use crate::state::store::redis;
 use crate::state::store::sled::{write_private_file, State};
 
-/// Manage API keys.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
-pub enum KeysCommand {
-    /// Issue a new API key. Prints its attributes, then the key itself as the last line of
-    /// output: the key is shown only this once (only its SHA-256 is stored).
-    Create(CreateArgs),
-    /// List all keys: id, owner, limits, dates, state and current usage. Never prints keys.
-    List,
-    /// Show one key's attributes and current usage.
-    Show(IdArg),
-    /// Revoke a key. A running server refuses it at once (no restart needed); `restore`
-    /// undoes it.
-    Revoke(IdArg),
-    /// Undo `revoke`: the key works again at once. A key past its expiry is not restored.
-    Restore(IdArg),
-    /// Delete a key: its record and its usage counters are removed (a running server
-    /// refuses it at once). Unlike `revoke`, this cannot be undone except by importing a
-    /// backup that holds the key.
-    Delete(IdArg),
-    /// Change a key's per-minute and/or per-day limit; a running server applies it at once.
-    SetLimits(SetLimitsArgs),
-    /// Back up the keys: every stored record as one JSON line (id, hash, owner, limits,
-    /// dates, state; never a key, which is not stored). Restore with `keys import`.
-    Export(ExportArgs),
-    /// Restore or move keys: merge the records of a `keys export` file. Absent keys are
-    /// added and identical ones left alone; a record that differs from a stored key refuses
-    /// the whole import (nothing is written) unless --replace is given.
-    Import(ImportArgs),
-}
-
-/// Arguments of `keys export`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct ExportArgs {
-    /// Write to FILE instead of standard output (replaced atomically, mode 0600, so a
-    /// failed export never leaves a partial backup in place of the last good one).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Add each key's current usage (`used_minute`, `used_day`); informational, not
-    /// restored by `import`.
-    #[arg(long)]
-    pub counters: bool,
-}
-
-/// Arguments of `keys import`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct ImportArgs {
-    /// A file written by `keys export` (`-` reads standard input).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Let the file's records replace stored records of the same key that differ (limits,
-    /// expiry, owner, revoked): the file's version wins.
-    #[arg(long)]
-    pub replace: bool,
-}
-
-/// Arguments of `keys create`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct CreateArgs {
-    /// Who the key is issued to (shown by `keys list`, logged instead of the key).
-    #[arg(long, value_name = "NAME")]
-    pub owner: String,
-    /// Requests per sliding minute [default: the configured key default, normally 60].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_minute: Option<u64>,
-    /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_day: Option<u64>,
-    /// Expiry: YYYY-MM-DD, the last day the key works: it is usable through the end of that
-    /// date in Lithuanian time (Europe/Vilnius) and refused from 00:00 of the next day,
-    /// which is what is stored and shown (in UTC: 2027-12-31 is stored as
-    /// 2027-12-31T22:00:00Z, 2027-07-31 as 2027-07-31T21:00:00Z in summer time). Or an
-    /// RFC 3339 time such as 2027-01-01T12:00:00+02:00, the instant the key stops working.
-    /// Must be in the future. Default: never.
-    #[arg(long, value_name = "DATE", value_parser = parse_expiry)]
-    pub expires: Option<DateTime<Utc>>,
-}
-
-/// The key a command acts on.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct IdArg {
-    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
-    /// unique prefix of at least 4 of them.
-    #[arg(value_name = "ID")]
-    pub id: String,
-}
-
-/// Arguments of `keys set-limits`.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
-pub struct SetLimitsArgs {
-    /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
-    /// unique prefix of at least 4 of them.
-    #[arg(value_name = "ID")]
-    pub id: String,
-    /// New requests per sliding minute.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_minute: Option<u64>,
-    /// New requests per sliding 24 hours.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
-    pub per_day: Option<u64>,
-}
-
-fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
-}
-
-/// Parses `--expires`: a date (the key works through the end of it in Europe/Vilnius, see
-/// [`end_of_day_in_vilnius`]) or an RFC 3339 time (the instant it stops working).
-pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
-    let s = s.trim();
-    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
-        if s.len() == 10 {
-            return end_of_day_in_vilnius(d).ok_or_else(|| format!("'{s}' is out of range"));
-        }
-    }
-    DateTime::parse_from_rfc3339(s)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| {
-            format!("'{s}' is not a date (YYYY-MM-DD) or an RFC 3339 time (2027-01-01T00:00:00Z)")
-        })
-}
-
-/// The instant a key given `--expires date` stops working: 00:00 of the next day in
-/// Europe/Vilnius, in UTC (or the first local time that exists, should midnight ever be in
-/// a gap). `None` past chrono's range.
-pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
-    let midnight = date.succ_opt()?.and_hms_opt(0, 0, 0)?;
-    // A gap is at most a couple of hours; look for the first minute that exists.
-    (0..=180).find_map(|minutes| {
-        Vilnius
-            .from_local_datetime(&(midnight + chrono::Duration::minutes(minutes)))
-            .earliest()
-            .map(|t| t.with_timezone(&Utc))
-    })
-}
-
 /// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
 pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> anyhow::Result<()> {
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut out = stdout.lock();
-    let mut notes = stderr.lock();
+    let (mut out, mut notes) = (std::io::stdout().lock(), std::io::stderr().lock());
     run_with_output(cmd, state, limits, &mut out, &mut notes)
 }
 
 /// Runs a keys command with its output to `out` and notes (`state: ...`, `created a new
 /// state database at ...`) to `notes`.
 pub fn run_with_output(
-    cmd: KeysCommand,
+    mut cmd: KeysCommand,
     state: &StateLocation,
     limits: &LimitsConfig,
     out: &mut dyn Write,
@@ -188,108 +49,53 @@ pub fn run_with_output(
     writeln!(notes, "state: {}", shown.display())?;
     notes.flush()?;
     let now = Utc::now();
-    let mut export_to = None;
-    let request = match cmd {
+    match &mut cmd {
         KeysCommand::Create(a) => {
             if let Some(e) = a.expires.filter(|e| *e <= now) {
+                bail!("--expires {} is not in the future", time(e));
+            }
+        }
+        KeysCommand::SetLimits(a) if a.per_minute.is_none() && a.per_day.is_none() => {
+            bail!("nothing to change: give --per-minute and/or --per-day");
+        }
+        KeysCommand::Import(a) => a.records = read_records(&a.file)?,
+        _ => {}
+    }
+    let response = match state {
+        StateLocation::Redis(url) => redis::execute(url, limits, cmd.clone(), now)?,
+        StateLocation::Directory(dir) => {
+            // Only `create` and `import` (a restore into a new directory) may bring a state
+            // database into existence; anything else on an empty directory is a wrong
+            // directory.
+            let creates = matches!(cmd, KeysCommand::Create(_) | KeysCommand::Import(_));
+            let fresh = State::is_fresh(dir);
+            if fresh && !creates {
                 bail!(
-                    "--expires {} is not in the future",
-                    e.format("%Y-%m-%dT%H:%M:%SZ")
+                    "no state database at {} (check --state, --config or KALENDORIUS_STATE; \
+                     `keys create` makes a new one)",
+                    shown.display()
                 );
             }
-            AdminRequest::Create {
-                owner: a.owner,
-                per_minute: a.per_minute,
-                per_day: a.per_day,
-                expires: a.expires,
+            match admin::request(&admin::socket_path(dir), &cmd)
+                .context("a server seems to be running but its admin socket cannot be used")?
+            {
+                Some(response) => response,
+                None => {
+                    // Without a server: key changes (and the counters `delete` removes) are
+                    // flushed as they are made, so the database needs no further writing.
+                    let response = State::open(dir, limits.clone())
+                        .map(|state| state.execute(cmd.clone(), now));
+                    // Said even when the command then failed: the database stays.
+                    if fresh && !State::is_fresh(dir) {
+                        writeln!(notes, "created a new state database at {}", shown.display())?;
+                        notes.flush()?;
+                    }
+                    response??
+                }
             }
-        }
-        KeysCommand::List => AdminRequest::List,
-        KeysCommand::Show(a) => AdminRequest::Show { id: a.id },
-        KeysCommand::Revoke(a) => AdminRequest::Revoke { id: a.id },
-        KeysCommand::Restore(a) => AdminRequest::Restore { id: a.id },
-        KeysCommand::Delete(a) => AdminRequest::Delete { id: a.id },
-        KeysCommand::SetLimits(a) => {
-            if a.per_minute.is_none() && a.per_day.is_none() {
-                bail!("nothing to change: give --per-minute and/or --per-day");
-            }
-            AdminRequest::SetLimits {
-                id: a.id,
-                per_minute: a.per_minute,
-                per_day: a.per_day,
-            }
-        }
-        KeysCommand::Export(a) => {
-            export_to = a.out;
-            AdminRequest::Export {
-                counters: a.counters,
-            }
-        }
-        KeysCommand::Import(a) => AdminRequest::Import {
-            records: read_records(&a.file)?,
-            replace: a.replace,
-        },
-    };
-    let state_dir = match state {
-        StateLocation::Redis(url) => {
-            let response = redis::execute(url, limits, request.clone(), now)?;
-            return output(&request, response, export_to, out);
-        }
-        StateLocation::Directory(dir) => dir.as_path(),
-    };
-    // Only `create` and `import` (a restore into a new directory) may bring a state
-    // database into existence; anything else on an empty directory is a wrong directory.
-    let creates = matches!(
-        request,
-        AdminRequest::Create { .. } | AdminRequest::Import { .. }
-    );
-    let fresh = State::is_fresh(state_dir);
-    if fresh && !creates {
-        bail!(
-            "no state database at {} (check --state, --config or KALENDORIUS_STATE; `keys \
-             create` makes a new one)",
-            shown.display()
-        );
-    }
-    let socket = admin::socket_path(state_dir);
-    let response = match admin::request(&socket, &request)
-        .context("a server seems to be running but its admin socket cannot be used")?
-    {
-        Some(r) => r,
-        None => {
-            let response = execute_directly(state_dir, limits, request.clone(), now);
-            // Said even when the command then failed: the database stays.
-            if fresh && !State::is_fresh(state_dir) {
-                writeln!(notes, "created a new state database at {}", shown.display())?;
-                notes.flush()?;
-            }
-            response?
         }
     };
-    output(&request, response, export_to, out)
-}
-
-/// Prints the answer to `request` (or writes an export to `export_to`).
-fn output(
-    request: &AdminRequest,
-    response: AdminResponse,
-    export_to: Option<PathBuf>,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    match (response, export_to) {
-        (AdminResponse::Exported { records }, Some(path)) => {
-            write_export(&path, &records)?;
-            writeln!(
-                out,
-                "exported {} to {}",
-                plural_keys(records.len()),
-                path.display()
-            )?;
-            out.flush()?;
-            Ok(())
-        }
-        (response, _) => print(request, response, out),
-    }
+    print(&cmd, response, out)
 }
 
 /// "1 key", "2 keys".
@@ -303,17 +109,15 @@ fn plural_keys(n: usize) -> String {
 
 /// Reads the records of an export file (`-` = standard input); blank lines are skipped.
 fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
-    let stdin = path == Path::new("-");
-    let name = if stdin {
-        "standard input".to_owned()
+    let (name, reader): (_, Box<dyn BufRead>) = if path == Path::new("-") {
+        (
+            "standard input".to_owned(),
+            Box::new(std::io::stdin().lock()),
+        )
     } else {
-        path.display().to_string()
-    };
-    let reader: Box<dyn std::io::BufRead> = if stdin {
-        Box::new(std::io::stdin().lock())
-    } else {
+        let name = path.display().to_string();
         let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
-        Box::new(std::io::BufReader::new(file))
+        (name, Box::new(std::io::BufReader::new(file)))
     };
     let mut records = vec![];
     for (n, line) in reader.lines().enumerate() {
@@ -343,25 +147,6 @@ fn export_lines(records: &[ExportedKey]) -> Vec<u8> {
         text.push(b'\n');
     }
     text
-}
-
-/// Writes an export to `path`, replacing it atomically (mode 0600).
-fn write_export(path: &Path, records: &[ExportedKey]) -> anyhow::Result<()> {
-    write_private_file(path, &export_lines(records))
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Executes on the database itself, when no server is running.
-fn execute_directly(
-    state_dir: &Path,
-    limits: &LimitsConfig,
-    request: AdminRequest,
-    now: DateTime<Utc>,
-) -> anyhow::Result<AdminResponse> {
-    // Key changes are flushed as they are made, and so are the counters `delete` removes;
-    // no other command touches counters, so nothing else needs writing.
-    let state = State::open(state_dir, limits.clone())?;
-    Ok(state.execute(request, now))
 }
 
 fn time(t: DateTime<Utc>) -> String {
@@ -395,11 +180,9 @@ fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
-fn print(
-    request: &AdminRequest,
-    response: AdminResponse,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
+/// Prints the answer to `cmd` (or writes an export to its `--out`, replacing it atomically,
+/// mode 0600).
+fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> anyhow::Result<()> {
     match response {
         AdminResponse::Error { message } => bail!(message),
         AdminResponse::Created { key, view } => {
@@ -412,16 +195,16 @@ fn print(
             writeln!(out, "{key}")?;
         }
         AdminResponse::Key { view, changed } => {
-            match (request, changed) {
-                (AdminRequest::Revoke { .. }, true) => writeln!(out, "revoked key {}", view.id)?,
-                (AdminRequest::Revoke { .. }, false) => {
+            match (cmd, changed) {
+                (KeysCommand::Revoke(_), true) => writeln!(out, "revoked key {}", view.id)?,
+                (KeysCommand::Revoke(_), false) => {
                     writeln!(out, "key {} was already revoked", view.id)?
                 }
-                (AdminRequest::Restore { .. }, true) => writeln!(out, "restored key {}", view.id)?,
-                (AdminRequest::Restore { .. }, false) => {
+                (KeysCommand::Restore(_), true) => writeln!(out, "restored key {}", view.id)?,
+                (KeysCommand::Restore(_), false) => {
                     writeln!(out, "key {} was not revoked", view.id)?
                 }
-                (AdminRequest::SetLimits { .. }, _) => {
+                (KeysCommand::SetLimits(_), _) => {
                     writeln!(out, "updated the limits of key {}", view.id)?
                 }
                 _ => {}
@@ -429,7 +212,17 @@ fn print(
             print_view(&view, out)?;
         }
         AdminResponse::Deleted { id, owner } => writeln!(out, "deleted key {id} (owner {owner})")?,
-        AdminResponse::Exported { records } => out.write_all(&export_lines(&records))?,
+        AdminResponse::Exported { records } => match cmd {
+            KeysCommand::Export(ExportArgs {
+                out: Some(path), ..
+            }) => {
+                write_private_file(path, &export_lines(&records))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                let n = plural_keys(records.len());
+                writeln!(out, "exported {n} to {}", path.display())?;
+            }
+            _ => out.write_all(&export_lines(&records))?,
+        },
         AdminResponse::Imported { report } => writeln!(
             out,
             "imported {}: {} added, {} unchanged, {} replaced",
@@ -472,6 +265,7 @@ fn print(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::key_admin::{parse_expiry, CreateArgs, IdArg, ImportArgs, SetLimitsArgs};
     use clap::Parser;
 
     #[derive(Debug, clap::Parser)]
@@ -480,67 +274,72 @@ mod tests {
         keys: KeysCommand,
     }
 
-    fn parse(args: &[&str]) -> Result<KeysCommand, clap::Error> {
-        Cli::try_parse_from(std::iter::once("keys").chain(args.iter().copied())).map(|c| c.keys)
+    /// Parses `keys ARGS` (arguments split at spaces).
+    fn parse(args: &str) -> Result<KeysCommand, clap::Error> {
+        Cli::try_parse_from(std::iter::once("keys").chain(args.split_whitespace())).map(|c| c.keys)
     }
 
     #[test]
     fn parses_commands() {
-        let c = parse(&[
-            "create",
-            "--owner",
-            "Ona",
-            "--per-minute",
-            "5",
-            "--expires",
-            "2099-01-02",
-        ])
-        .unwrap();
-        let KeysCommand::Create(a) = c else { panic!() };
-        assert_eq!(
-            (a.owner.as_str(), a.per_minute, a.per_day),
-            ("Ona", Some(5), None)
-        );
-        assert_eq!(a.expires.unwrap().to_rfc3339(), "2099-01-02T22:00:00+00:00");
-        assert!(matches!(
-            parse(&["set-limits", "abc", "--per-day", "7"]),
-            Ok(KeysCommand::SetLimits(_))
-        ));
-        assert_eq!(
-            parse(&["revoke", "x"]).unwrap(),
-            KeysCommand::Revoke(IdArg { id: "x".into() })
-        );
-        assert_eq!(
-            parse(&["export", "--out", "b.jsonl", "--counters"]).unwrap(),
-            KeysCommand::Export(ExportArgs {
-                out: Some("b.jsonl".into()),
-                counters: true
-            })
-        );
-        assert_eq!(
-            parse(&["import", "-", "--replace"]).unwrap(),
-            KeysCommand::Import(ImportArgs {
-                file: "-".into(),
-                replace: true
-            })
-        );
+        let id = |id: &str| IdArg { id: id.into() };
+        let create = CreateArgs {
+            owner: "Ona".into(),
+            per_minute: Some(5),
+            per_day: None,
+            expires: "2099-01-02T22:00:00Z".parse().ok(),
+        };
+        let set_limits = SetLimitsArgs {
+            id: "abc".into(),
+            per_minute: None,
+            per_day: Some(7),
+        };
+        let export = ExportArgs {
+            out: Some("b.jsonl".into()),
+            counters: true,
+        };
+        let import = ImportArgs {
+            file: "-".into(),
+            records: vec![],
+            replace: true,
+        };
+        for (args, command) in [
+            (
+                "create --owner Ona --per-minute 5 --expires 2099-01-02",
+                KeysCommand::Create(create),
+            ),
+            (
+                "set-limits abc --per-day 7",
+                KeysCommand::SetLimits(set_limits),
+            ),
+            ("revoke x", KeysCommand::Revoke(id("x"))),
+            ("restore abcd", KeysCommand::Restore(id("abcd"))),
+            ("delete abcd", KeysCommand::Delete(id("abcd"))),
+            (
+                "export --out b.jsonl --counters",
+                KeysCommand::Export(export),
+            ),
+            ("import - --replace", KeysCommand::Import(import)),
+        ] {
+            assert_eq!(parse(args).unwrap(), command, "{args:?}");
+        }
     }
 
     #[test]
     fn rejects_bad_input() {
         for args in [
-            &["create"][..],
-            &["create", "--owner", "a", "--per-minute", "0"],
-            &["create", "--owner", "a", "--per-day", "ten"],
-            &["create", "--owner", "a", "--per-day", "-1"],
-            &["create", "--owner", "a", "--expires", "2099-02-30"],
-            &["create", "--owner", "a", "--expires", "tomorrow"],
-            &["create", "--owner", "a", "--expires", "+2099-01-01"],
-            &["set-limits", "abc", "--per-minute", "1000000001"],
-            &["show"],
-            &["import"],
-            &["export", "extra"],
-            &["frobnicate"],
+            "create",
+            "create --owner a --per-minute 0",
+            "create --owner a --per-day ten",
+            "create --owner a --per-day -1",
+            "create --owner a --expires 2099-02-30",
+            "create --owner a --expires tomorrow",
+            "create --owner a --expires +2099-01-01",
+            "set-limits abc --per-minute 1000000001",
+            "show",
+            "delete",
+            "import",
+            "export extra",
+            "frobnicate",
         ] {
             assert!(parse(args).is_err(), "{args:?} parsed");
         }
@@ -580,18 +379,5 @@ mod tests {
             );
         }
         assert!(parse_expiry("2027-02-29").is_err());
-    }
-
-    #[test]
-    fn parses_the_new_commands() {
-        assert_eq!(
-            parse(&["restore", "abcd"]).unwrap(),
-            KeysCommand::Restore(IdArg { id: "abcd".into() })
-        );
-        assert_eq!(
-            parse(&["delete", "abcd"]).unwrap(),
-            KeysCommand::Delete(IdArg { id: "abcd".into() })
-        );
-        assert!(parse(&["delete"]).is_err());
     }
 }

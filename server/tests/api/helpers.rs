@@ -6,14 +6,16 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use kalendorius_server::config::Settings;
 use kalendorius_server::data::DataHandle;
 use kalendorius_server::http::connections::ConnectionSettings;
 use kalendorius_server::limits::LimitsConfig;
 use kalendorius_server::limits::PublicEndpoint;
 use kalendorius_server::server::Server;
-use kalendorius_server::state::admin::{AdminRequest, AdminResponse};
+use kalendorius_server::state::key_admin::{
+    AdminResponse, CreateArgs, IdArg, ImportArgs, KeysCommand,
+};
 use kalendorius_server::state::keys::{hash_key, KeyRecord};
 use kalendorius_server::state::store::location::StateLocation;
 use kalendorius_server::state::store::redis::{self as redis_keys, RedisState};
@@ -312,21 +314,25 @@ impl TestApp {
     /// Issues a key with the given limits (on Redis: with the key tool's code, as an
     /// operator would).
     pub fn key(&self, per_minute: Option<u64>, per_day: Option<u64>) -> (String, KeyRecord) {
-        let Some(redis) = &self.redis else {
-            return self
-                .state
-                .create_key("test-owner", per_minute, per_day, None)
-                .expect("key created");
+        self.key_at("test-owner", per_minute, per_day, None, Utc::now())
+    }
+
+    /// Issues a key created at `now` with the key commands.
+    fn key_at(
+        &self,
+        owner: &str,
+        per_minute: Option<u64>,
+        per_day: Option<u64>,
+        expires: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> (String, KeyRecord) {
+        let args = CreateArgs {
+            owner: owner.into(),
+            per_minute,
+            per_day,
+            expires,
         };
-        let response = self.key_tool(
-            redis,
-            AdminRequest::Create {
-                owner: "test-owner".into(),
-                per_minute,
-                per_day,
-                expires: None,
-            },
-        );
+        let response = self.key_command(KeysCommand::Create(args), now);
         let AdminResponse::Created { key, view } = response else {
             panic!("not a created key: {response:?}");
         };
@@ -343,12 +349,18 @@ impl TestApp {
         (key, record)
     }
 
-    /// Runs the key tool's code on `redis` (on a thread of its own: it runs its own
-    /// runtime), failing on an error.
-    fn key_tool(&self, redis: &RedisServer, request: AdminRequest) -> AdminResponse {
+    /// Runs a key command at `now`: on sled in the server's state, on Redis with the key
+    /// tool's code (on a thread of its own: it runs its own runtime); fails on an error.
+    fn key_command(&self, command: KeysCommand, now: DateTime<Utc>) -> AdminResponse {
+        let Some(redis) = &self.redis else {
+            return self
+                .state
+                .execute(command, now)
+                .expect("the key command succeeds");
+        };
         let (url, limits) = (redis.url(), self.store.limits().clone());
         let response = std::thread::scope(|s| {
-            s.spawn(|| redis_keys::execute(&url, &limits, request, Utc::now()))
+            s.spawn(|| redis_keys::execute(&url, &limits, command, now))
                 .join()
                 .expect("the key tool does not panic")
         })
@@ -369,15 +381,8 @@ impl TestApp {
     /// Revokes a key (on Redis: with the key tool's code, and the server reloads its keys
     /// at once instead of within 250 ms).
     pub async fn revoke(&self, id: &str) {
-        match &self.redis {
-            Some(redis) => {
-                self.key_tool(redis, AdminRequest::Revoke { id: id.to_owned() });
-                self.reload_keys().await;
-            }
-            None => {
-                self.state.revoke_key(id).expect("key revoked");
-            }
-        }
+        self.key_command(KeysCommand::Revoke(IdArg { id: id.to_owned() }), Utc::now());
+        self.reload_keys().await;
     }
 
     /// Issues a key that expired yesterday (on Redis: a key created with the tool, then
@@ -388,22 +393,19 @@ impl TestApp {
             now - chrono::Duration::days(1),
             now - chrono::Duration::days(2),
         );
-        let Some(redis) = &self.redis else {
+        if self.redis.is_none() {
             return self
-                .state
-                .create_key_at("expired-owner", None, None, Some(yesterday), before)
-                .expect("key created")
+                .key_at("expired-owner", None, None, Some(yesterday), before)
                 .0;
-        };
+        }
         let (key, mut record) = self.key(None, None);
         (record.created, record.expires) = (before, Some(yesterday));
-        self.key_tool(
-            redis,
-            AdminRequest::Import {
-                records: vec![record],
-                replace: true,
-            },
-        );
+        let import = ImportArgs {
+            file: PathBuf::new(),
+            records: vec![record],
+            replace: true,
+        };
+        self.key_command(KeysCommand::Import(import), now);
         self.reload_keys().await;
         key
     }

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use kalendorius_server::config::Settings;
 use kalendorius_server::server::Server;
+use kalendorius_server::state::key_admin::{AdminResponse, CreateArgs, KeysCommand};
 use serde_json::Value;
 
 use crate::markdown::{self, Fence};
@@ -215,10 +216,16 @@ async fn start(dir: &Path, out: &Path) -> (String, String) {
         ..Settings::default()
     };
     let server = Server::bind(settings).await.expect("the server starts");
-    let (key, _) = server
-        .state()
-        .create_key("docs-samples", None, None, None)
-        .expect("a key");
+    let create = KeysCommand::Create(CreateArgs {
+        owner: "docs-samples".into(),
+        per_minute: None,
+        per_day: None,
+        expires: None,
+    });
+    let Ok(AdminResponse::Created { key, .. }) = server.state().execute(create, chrono::Utc::now())
+    else {
+        panic!("no key");
+    };
     let base = format!("http://{}", server.local_addr());
     tokio::spawn(server.run(std::future::pending()));
     (base, key)

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use kalendorius_server::config::Settings;
 use kalendorius_server::limits::LimitsConfig;
 use kalendorius_server::server::Server;
+use kalendorius_server::state::key_admin::{AdminResponse, CreateArgs, KeysCommand};
 use kalendorius_server::state::State;
 use serde_json::Value;
 
@@ -45,9 +46,15 @@ async fn start() -> Pipeline {
     };
     let server = Server::bind(settings).await.expect("the server starts");
     let state: Arc<State> = server.state();
-    let (key, _) = state
-        .create_key("pipeline-test", None, None, None)
-        .expect("a key");
+    let create = KeysCommand::Create(CreateArgs {
+        owner: "pipeline-test".into(),
+        per_minute: None,
+        per_day: None,
+        expires: None,
+    });
+    let Ok(AdminResponse::Created { key, .. }) = state.execute(create, chrono::Utc::now()) else {
+        panic!("no key");
+    };
     let base = format!("http://{}", server.local_addr());
     let (stop, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(server.run(async move {

@@ -43,14 +43,6 @@ pub enum LocationError {
 }
 
 impl StateLocation {
-    /// Reads a `state` setting: a `redis://` or `rediss://` URL, or else a directory
-    /// (checked: see [`StateLocation::check`]).
-    pub fn parse(given: &Path) -> Result<StateLocation, LocationError> {
-        let location = StateLocation::from(given.to_owned());
-        location.check()?;
-        Ok(location)
-    }
-
     /// Checks that a Redis URL can be used (no password in it, TLS built if asked for), when
     /// the store opens, so no message quotes a URL with a password (clap's and TOML's would).
     pub fn check(&self) -> Result<(), LocationError> {
@@ -154,31 +146,45 @@ pub enum StateError {
     },
 }
 
+impl StateError {
+    /// The error of a damaged database at `dir`, given what is wrong.
+    pub(crate) fn damaged(dir: &Path) -> impl Fn(String) -> StateError + Copy + '_ {
+        |detail| StateError::Damaged {
+            dir: dir.to_owned(),
+            detail,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn urls_name_redis_and_anything_else_a_directory() {
+        let parse = |given: &str| {
+            let location = StateLocation::from(PathBuf::from(given));
+            location.check().map(|()| location)
+        };
         assert_eq!(
-            StateLocation::parse(Path::new("var/state")).unwrap(),
+            parse("var/state").unwrap(),
             StateLocation::Directory("var/state".into())
         );
         assert_eq!(
-            StateLocation::parse(Path::new("redis://127.0.0.1:6379/2")).unwrap(),
+            parse("redis://127.0.0.1:6379/2").unwrap(),
             StateLocation::Redis("redis://127.0.0.1:6379/2".into())
         );
         assert_eq!(
-            StateLocation::parse(Path::new("redis://:secret@127.0.0.1:6379/0")),
+            parse("redis://:secret@127.0.0.1:6379/0"),
             Err(LocationError::PasswordInUrl)
         );
         assert!(matches!(
-            StateLocation::parse(Path::new("redis://127.0.0.1:6379/notanumber")),
+            parse("redis://127.0.0.1:6379/notanumber"),
             Err(LocationError::BadUrl(_))
         ));
         if !cfg!(feature = "redis-tls") {
             assert_eq!(
-                StateLocation::parse(Path::new("rediss://127.0.0.1:6380/0")),
+                parse("rediss://127.0.0.1:6380/0"),
                 Err(LocationError::TlsNotBuilt)
             );
         }

@@ -39,7 +39,7 @@ use redis::AsyncCommands as _;
 use crate::limits::window::{month_and_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window, MAX_LIMIT};
 use crate::metrics::RedisMetrics;
-use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
+use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
 };
@@ -117,11 +117,6 @@ fn month_bucket(month: i64, subject: &str) -> String {
     format!("{PREFIX}mo:{month}:{}", h % MONTH_BUCKETS)
 }
 
-/// The subject name of an API key.
-fn key_subject(id: &str) -> String {
-    format!("k:{id}")
-}
-
 /// The name of a subject's hash (its windows and clock).
 fn subject_hash(subject: &str) -> String {
     format!("{PREFIX}s:{subject}")
@@ -129,7 +124,7 @@ fn subject_hash(subject: &str) -> String {
 
 /// The name of the hash of a key's windows (`keys delete` removes it).
 fn key_hash(id: &str) -> String {
-    subject_hash(&key_subject(id))
+    subject_hash(&format!("k:{id}"))
 }
 
 /// Opens a client for `url`, with the username and password from the environment.
@@ -264,7 +259,7 @@ impl RedisState {
         let stored: Option<String> = self
             .timed("key_lookup", conn.hget(keys_hash(), id_of(&hash)))
             .await
-            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+            .map_err(|e| self.unavailable(&e.to_string()))?;
         let Some(record) = stored.and_then(|json| serde_json::from_str::<KeyRecord>(&json).ok())
         else {
             return Err(KeyError::Invalid.into());
@@ -285,7 +280,7 @@ impl RedisState {
         let mut conn = self.connection()?;
         key_usage(&mut conn, id, now)
             .await
-            .map_err(|e| self.unavailable(Some(&e.to_string())))
+            .map_err(|e| self.unavailable(&e.to_string()))
     }
 
     /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
@@ -304,9 +299,7 @@ impl RedisState {
             let count: Option<u64> = conn.hget(month_bucket(month, &subject), &subject).await?;
             Ok::<_, redis::RedisError>((minute, count))
         };
-        let (minute, count) = read
-            .await
-            .map_err(|e| self.unavailable(Some(&e.to_string())))?;
+        let (minute, count) = read.await.map_err(|e| self.unavailable(&e.to_string()))?;
         Ok((
             window_used(&minute, 'm', Span::MINUTE, t),
             count.unwrap_or(0),
@@ -320,7 +313,7 @@ impl RedisState {
         now: SystemTime,
     ) -> Result<Decision, StateUnavailable> {
         if !self.is_reachable() {
-            return Err(self.unavailable(None));
+            return Err(StateUnavailable);
         }
         let now_ms = UnixMillis::from(now).0;
         let mut invocation = self.check.prepare_invoke();
@@ -357,31 +350,25 @@ impl RedisState {
             .timed("check", invocation.invoke_async::<Vec<i64>>(&mut conn))
             .await;
         match answer {
-            Ok(answer) => decision(&answer).ok_or_else(|| {
-                self.unavailable(Some("the rate-limit script gave an unexpected answer"))
-            }),
-            Err(e) => Err(self.unavailable(Some(&e.to_string()))),
+            Ok(answer) => decision(&answer)
+                .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer")),
+            Err(e) => Err(self.unavailable(&e.to_string())),
         }
     }
 
     /// The connection, once the background task has made one.
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
-        match self.conn.load().as_deref() {
-            Some(conn) => Ok(conn.clone()),
-            None => Err(StateUnavailable),
-        }
+        self.conn.load().as_deref().cloned().ok_or(StateUnavailable)
     }
 
     /// Marks Redis unreachable after `error` (logged), and returns the refusal.
     /// A command that fails while the background task still reaches Redis (a script
     /// error, a full Redis) flips this back and forth: logged at most once a second.
-    fn unavailable(&self, error: Option<&str>) -> StateUnavailable {
-        if let Some(error) = error {
-            if self.reachable.swap(false, Ordering::Relaxed)
-                && once_a_second(&self.last_error, SystemTime::now())
-            {
-                tracing::error!(url = %self.url, error, "Redis cannot be reached");
-            }
+    fn unavailable(&self, error: &str) -> StateUnavailable {
+        if self.reachable.swap(false, Ordering::Relaxed)
+            && once_a_second(&self.last_error, SystemTime::now())
+        {
+            tracing::error!(url = %self.url, error, "Redis cannot be reached");
         }
         StateUnavailable
     }
@@ -532,7 +519,7 @@ async fn key_usage(
 pub fn execute(
     url: &str,
     limits: &LimitsConfig,
-    request: AdminRequest,
+    command: KeysCommand,
     now: DateTime<Utc>,
 ) -> anyhow::Result<AdminResponse> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -553,7 +540,7 @@ pub fn execute(
                 .context("cannot read the keys from Redis")?;
             let keys = key_table(records);
             let (changes, mut response) =
-                match key_admin::decide(request.clone(), &keys, limits, now) {
+                match key_admin::decide(command.clone(), &keys, limits, now) {
                     Ok(decided) => decided,
                     Err(e) => return Ok(e.into()),
                 };

@@ -15,6 +15,7 @@ mod integrity;
 mod persist;
 
 use std::net::IpAddr;
+use std::os::unix::fs::DirBuilderExt as _;
 use std::path::{Path, PathBuf};
 
 use std::time::{Duration, Instant};
@@ -25,7 +26,7 @@ use parking_lot::{Mutex, RwLock};
 use crate::limits::subject::{Limits, SubjectKey};
 use crate::limits::table::{CounterTable, Part};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
-use crate::state::key_admin::{self, AdminRequest, AdminResponse, Changes};
+use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::state::store::check::Counted;
 use crate::state::store::location::StateError;
@@ -125,10 +126,7 @@ fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sle
 /// sled detects is damage like any other.
 fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
     move |e| match e {
-        sled::Error::Corruption { .. } => StateError::Damaged {
-            dir: dir.to_owned(),
-            detail: sled_message(&e),
-        },
+        sled::Error::Corruption { .. } => StateError::damaged(dir)(sled_message(&e)),
         _ => StateError::Storage {
             dir: dir.to_owned(),
             action,
@@ -165,10 +163,7 @@ impl State {
                 message: e.to_string(),
             }
         };
-        let damaged = |detail: String| StateError::Damaged {
-            dir: dir.to_owned(),
-            detail,
-        };
+        let damaged = StateError::damaged(dir);
         let recorded = integrity::read_record(dir).map_err(damaged)?;
         let fresh = match integrity::inspect(dir).map_err(io("read"))? {
             Layout::Complete => false,
@@ -195,30 +190,32 @@ impl State {
                 }
             },
         };
-        create_private_dir(dir).map_err(io("create"))?;
+        // Mode 0700: it holds key hashes and the admin socket. An existing directory is
+        // left as it is.
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(io("create"))?;
         let config = sled::Config::new()
             .path(dir)
             .cache_capacity(options.cache_capacity);
         let open_db = || open_sled(&config, dir, options.open_timeout);
-        let db = if fresh {
+        if fresh {
             // The digest of no keys first: a crash before sled's files exist leaves a
             // fresh directory. Then sled is opened twice, so that the second open writes
             // the snapshot every complete database has (see `integrity`).
             integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
             let db = open_db()?;
-            db.open_tree(KEYS_TREE).map_err(sled_error(dir, "create"))?;
-            db.open_tree(COUNTERS_TREE)
-                .map_err(sled_error(dir, "create"))?;
-            db.flush().map_err(sled_error(dir, "create"))?;
-            drop(db);
-            open_db()?
-        } else {
-            open_db()?
-        };
-        let keys_tree = db.open_tree(KEYS_TREE).map_err(sled_error(dir, "open"))?;
-        let counters_tree = db
-            .open_tree(COUNTERS_TREE)
-            .map_err(sled_error(dir, "open"))?;
+            let failed = sled_error(dir, "create");
+            db.open_tree(KEYS_TREE).map_err(&failed)?;
+            db.open_tree(COUNTERS_TREE).map_err(&failed)?;
+            db.flush().map_err(failed)?;
+        }
+        let db = open_db()?;
+        let failed = sled_error(dir, "open");
+        let keys_tree = db.open_tree(KEYS_TREE).map_err(&failed)?;
+        let counters_tree = db.open_tree(COUNTERS_TREE).map_err(failed)?;
         let state = State {
             db,
             keys_tree,
@@ -268,37 +265,22 @@ impl State {
         self.keys.read().authenticate(key, now)
     }
 
-    /// Checks and (if admitted) counts one request of `who`.
+    /// Checks and (if admitted) counts one request of `who`: a public request against its
+    /// endpoint's limits, a keyed one against the key's own per-minute and per-day limits
+    /// (shared by all keyed endpoints).
     pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
-        match who {
-            Counted::Public(ip, endpoint) => self.check_public(ip, endpoint, now),
-            Counted::Key(record) => self.check_key(record, now),
-        }
-    }
-
-    /// Checks and (if admitted) counts one request of `ip` to a public endpoint.
-    pub fn check_public(
-        &self,
-        ip: IpAddr,
-        endpoint: PublicEndpoint,
-        now: impl Into<UnixMillis>,
-    ) -> Decision {
-        self.table.check(
-            SubjectKey::public(ip, endpoint),
-            self.limits.public(endpoint),
-            now.into().0,
-        )
-    }
-
-    /// Checks and (if admitted) counts one request made with `key`, against the key's own
-    /// per-minute and per-day limits (shared by all keyed endpoints).
-    pub fn check_key(&self, key: &KeyRecord, now: impl Into<UnixMillis>) -> Decision {
-        let limits = Limits {
-            minute: key.per_minute.clamp(1, MAX_LIMIT),
-            long: key.per_day.clamp(1, MAX_LIMIT),
+        let (subject, limits) = match who {
+            Counted::Public(ip, endpoint) => (
+                SubjectKey::public(ip, endpoint),
+                self.limits.public(endpoint),
+            ),
+            Counted::Key(key) => {
+                let minute = key.per_minute.clamp(1, MAX_LIMIT);
+                let long = key.per_day.clamp(1, MAX_LIMIT);
+                (SubjectKey::key(&key.id), Limits { minute, long })
+            }
         };
-        self.table
-            .check(SubjectKey::key(&key.id), limits, now.into().0)
+        self.table.check(subject, limits, now.into().0)
     }
 
     /// Requests of a key counted at `now` in its (minute, day) windows.
@@ -349,69 +331,31 @@ impl State {
     }
 
     /// Carries out a key administration command at `now` (blocking): the rules of
-    /// `key_admin`, their changes written to sled, each key shown with its usage.
-    pub fn execute(&self, request: AdminRequest, now: DateTime<Utc>) -> AdminResponse {
-        let decided = |keys: &KeyTable| key_admin::decide(request, keys, &self.limits, now);
-        let mut response = match self.change(decided) {
-            Ok(response) => response,
-            Err(e) => return e.into(),
-        };
+    /// `key_admin` decided under the admin lock, their changes written to sled (see
+    /// [`State::write_keys`]; a deleted key's counters are written out too), each key shown
+    /// with its usage.
+    pub fn execute(
+        &self,
+        command: KeysCommand,
+        now: DateTime<Utc>,
+    ) -> Result<AdminResponse, KeyAdminError> {
+        let mut digest = self.admin_lock.lock();
+        let (changes, mut response) =
+            key_admin::decide(command, &self.keys.read(), &self.limits, now)?;
+        if !changes.is_empty() {
+            self.write_keys(&mut digest, &changes)?;
+        }
+        drop(digest);
+        let forget = |id: &&String| self.table.remove(&SubjectKey::key(id));
+        if changes.removed.iter().filter(forget).count() > 0 {
+            self.persist_counters(false, false)
+                .and_then(|_| self.db.flush())
+                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
+        }
         for (id, minute, day) in key_admin::usage_slots(&mut response) {
             (*minute, *day) = self.key_usage(id, now);
         }
-        response
-    }
-
-    /// Issues a key now (see [`State::create_key_at`]).
-    pub fn create_key(
-        &self,
-        owner: &str,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-        expires: Option<DateTime<Utc>>,
-    ) -> Result<(String, KeyRecord), KeyAdminError> {
-        self.create_key_at(owner, per_minute, per_day, expires, Utc::now())
-    }
-
-    /// Issues a key created at `now` (see `key_admin::create`): returns its plaintext and
-    /// its record, durably in sled.
-    pub fn create_key_at(
-        &self,
-        owner: &str,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-        expires: Option<DateTime<Utc>>,
-        now: DateTime<Utc>,
-    ) -> Result<(String, KeyRecord), KeyAdminError> {
-        let limits = &self.limits;
-        self.change(|keys| {
-            key_admin::create(keys, limits, owner, per_minute, per_day, expires, now)
-        })
-    }
-
-    /// Revokes a key (see `key_admin::revoke`); returns the record and whether it changed.
-    pub fn revoke_key(&self, id: &str) -> Result<(KeyRecord, bool), KeyAdminError> {
-        self.change(|keys| key_admin::revoke(keys, id))
-    }
-
-    /// Changes a key's limits (see `key_admin::set_limits`).
-    pub fn set_key_limits(
-        &self,
-        id: &str,
-        per_minute: Option<u64>,
-        per_day: Option<u64>,
-    ) -> Result<KeyRecord, KeyAdminError> {
-        self.change(|keys| key_admin::set_limits(keys, id, per_minute, per_day))
-    }
-
-    /// The key with this id or unique id prefix (any case, surrounding space ignored).
-    pub fn key(&self, id: &str) -> Option<KeyRecord> {
-        key_admin::find(&self.keys.read(), id).ok()
-    }
-
-    /// All keys, oldest first.
-    pub fn keys(&self) -> Vec<KeyRecord> {
-        self.keys.read().all()
+        Ok(response)
     }
 
     /// Persists every counter and key change now and waits for sled to flush.
@@ -420,28 +364,6 @@ impl State {
             .map_err(sled_error(&self.dir, "write counters to"))?;
         self.db.flush().map_err(sled_error(&self.dir, "flush"))?;
         Ok(())
-    }
-
-    /// Runs a key rule on the keys under the admin lock and writes the changes it decides
-    /// (see [`State::write_keys`]); a deleted key's counters are written out too.
-    fn change<T>(
-        &self,
-        rule: impl FnOnce(&KeyTable) -> Result<(Changes, T), KeyAdminError>,
-    ) -> Result<T, KeyAdminError> {
-        let mut digest = self.admin_lock.lock();
-        let (changes, answer) = rule(&self.keys.read())?;
-        if changes.is_empty() {
-            return Ok(answer);
-        }
-        self.write_keys(&mut digest, &changes)?;
-        drop(digest);
-        let forget = |id: &&String| self.table.remove(&SubjectKey::key(id));
-        if changes.removed.iter().filter(forget).count() > 0 {
-            self.persist_counters(false, false)
-                .and_then(|_| self.db.flush())
-                .map_err(|e| KeyAdminError::Storage(sled_message(&e)))?;
-        }
-        Ok(answer)
     }
 
     /// Writes and deletes key records in one atomic batch, flushes, then publishes the change
@@ -501,10 +423,7 @@ impl State {
     /// Loads every key record and checks them against `integrity.json` (`recorded`, read
     /// before sled was opened); a database without the file gets one.
     fn load_keys(&self, recorded: Option<Vec<SetDigest>>) -> Result<(), StateError> {
-        let damaged = |detail: String| StateError::Damaged {
-            dir: self.dir.clone(),
-            detail,
-        };
+        let damaged = StateError::damaged(&self.dir);
         let mut table = KeyTable::default();
         let mut found = SetDigest::default();
         for item in self.keys_tree.iter() {
@@ -558,10 +477,7 @@ impl State {
     /// for rewriting. A damaged blob loses what follows the damage (logged); unknown entries
     /// are deleted.
     fn load_counters(&self) -> Result<(), StateError> {
-        let damaged = |detail: String| StateError::Damaged {
-            dir: self.dir.clone(),
-            detail,
-        };
+        let damaged = StateError::damaged(&self.dir);
         let mut junk = sled::Batch::default();
         let mut manifest = None;
         let mut persisted = self.persisted.lock();
@@ -571,15 +487,25 @@ impl State {
                 manifest = Some(v);
                 continue;
             }
-            match blob_of(&k) {
-                Some(id) => {
-                    persisted.stored(&k, &v);
-                    self.load_blob(id, &k, &v);
+            let Some(part) = blob_of(&k) else {
+                junk.remove(k);
+                continue;
+            };
+            let hash = integrity::entry_hash(&k, &v);
+            persisted.stored.insert(k.to_vec(), hash);
+            if let Err(e) = self.table.restore(part, &v) {
+                let blob = String::from_utf8_lossy(&k);
+                match part {
+                    Part::Subjects(_) => {
+                        tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
+                    }
+                    _ => {
+                        tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one")
+                    }
                 }
-                None => junk.remove(k),
             }
         }
-        let found = persisted.digest();
+        let found: SetDigest = persisted.stored.values().copied().collect();
         match manifest.map(|m| SetDigest::from_manifest(&m)) {
             Some(Some(expected)) if expected == found => {}
             Some(Some(expected)) => {
@@ -606,20 +532,6 @@ impl State {
         self.table.mark_all_changed();
         tracing::debug!(subjects = self.table.len(), "counters loaded");
         Ok(())
-    }
-
-    /// Loads one counter blob (`key` names it in logs).
-    fn load_blob(&self, part: Part, key: &[u8], blob: &[u8]) {
-        let Err(e) = self.table.restore(part, blob) else {
-            return;
-        };
-        let blob = String::from_utf8_lossy(key);
-        match part {
-            Part::Subjects(_) => {
-                tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
-            }
-            _ => tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one"),
-        }
     }
 
     /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.
@@ -663,17 +575,4 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     std::fs::File::open(dir)?.sync_all()
-}
-
-/// Creates the state directory with mode 0700 (it holds key hashes and the admin socket);
-/// an existing directory is left as it is.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    if dir.is_dir() {
-        return Ok(());
-    }
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
 }

@@ -20,7 +20,7 @@ use chrono::Utc;
 
 use super::integrity::{self, EntryHash, SetDigest};
 use super::{blob_key, State};
-use crate::state::admin::AdminListener;
+use crate::state::admin::AdminHandle;
 
 /// Counter blobs on their way to sled, and what sled holds.
 #[derive(Default)]
@@ -28,21 +28,8 @@ pub(super) struct Persisted {
     /// Blobs collected but not yet applied (`None` = delete). A failed batch stays here and
     /// is retried, newer blobs replacing older ones.
     pending: HashMap<Vec<u8>, Option<Vec<u8>>>,
-    /// The hash of every blob sled holds, by key.
-    stored: HashMap<Vec<u8>, EntryHash>,
-}
-
-impl Persisted {
-    /// Records a blob found in sled at open.
-    pub(super) fn stored(&mut self, key: &[u8], blob: &[u8]) {
-        self.stored
-            .insert(key.to_vec(), integrity::entry_hash(key, blob));
-    }
-
-    /// The digest of the blobs sled holds: what its manifest must say.
-    pub(super) fn digest(&self) -> SetDigest {
-        self.stored.values().copied().collect()
-    }
+    /// The hash of every blob sled holds, by key (their digest is what the manifest says).
+    pub(super) stored: HashMap<Vec<u8>, EntryHash>,
 }
 
 /// Interval between persistence rounds (the requirement is at least once a second).
@@ -98,14 +85,6 @@ impl State {
         Ok(n)
     }
 
-    /// Evicts beyond `max_subjects` without persisting (the next round writes what it
-    /// changed); under the same lock as a round, so an eviction's shard blob and sketch
-    /// still land in one batch.
-    fn maintain_between_rounds(&self) {
-        let _persisted = self.persisted.lock();
-        self.maintain_table();
-    }
-
     /// Prunes and evicts beyond `max_subjects` (the caller holds `persisted`).
     fn maintain_table(&self) {
         let stats = self.table.maintain(self.options.max_subjects);
@@ -131,11 +110,14 @@ impl State {
         admin_socket: &Path,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
-        let admin = match AdminListener::bind(admin_socket) {
-            Ok(listener) => {
-                let state = Arc::clone(&self);
-                Some(listener.spawn(Arc::new(move |request| state.execute(request, Utc::now()))))
-            }
+        let state = Arc::clone(&self);
+        let execute = Arc::new(move |command| {
+            state
+                .execute(command, Utc::now())
+                .unwrap_or_else(Into::into)
+        });
+        let admin = match AdminHandle::serve(admin_socket, execute) {
+            Ok(handle) => Some(handle),
             Err(e) => {
                 tracing::error!(
                     socket = %admin_socket.display(),
@@ -159,9 +141,15 @@ impl State {
             tick += 1;
             if tick % ticks_per_round != 0 {
                 if self.table.len() > self.options.max_subjects {
+                    // Evicts without persisting (the next round writes what it changed), under
+                    // the lock of a round, so an eviction's shard blob and sketch still land in
+                    // one batch.
                     let state = Arc::clone(&self);
-                    let _ =
-                        tokio::task::spawn_blocking(move || state.maintain_between_rounds()).await;
+                    let maintain = move || {
+                        let _persisted = state.persisted.lock();
+                        state.maintain_table();
+                    };
+                    let _ = tokio::task::spawn_blocking(maintain).await;
                 }
                 continue;
             }
