@@ -263,6 +263,19 @@ async fn access_lines(server: &Proc, count: usize, is_access: impl Fn(&str) -> b
     }
 }
 
+/// The JSON lines of `log` that pass `keep`, in the order of their timestamps: each worker
+/// thread has its own log buffer, so lines of requests served by different threads may be
+/// written out in either order.
+fn in_time_order(log: &str, keep: impl Fn(&str) -> bool) -> Vec<serde_json::Value> {
+    let mut lines: Vec<serde_json::Value> = log
+        .lines()
+        .filter(|l| keep(l))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines.sort_by_key(|v| v["timestamp"].as_str().expect("a timestamp").to_string());
+    lines
+}
+
 #[tokio::test]
 async fn the_access_log_has_one_line_per_request_and_never_a_key() {
     let (_tmp, server, key) = three_logged_requests("json").await;
@@ -271,11 +284,7 @@ async fn the_access_log_has_one_line_per_request_and_never_a_key() {
     };
     access_lines(&server, 3, is_access).await;
     let log = server.log();
-    let lines: Vec<serde_json::Value> = log
-        .lines()
-        .filter(|l| is_access(l))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = in_time_order(&log, is_access);
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(!log.contains(&key), "a key in the log:\n{log}");
     assert!(
@@ -302,7 +311,9 @@ async fn the_text_access_log_has_the_same_lines() {
     let is_access = |l: &str| l.contains(" INFO access: ");
     access_lines(&server, 3, is_access).await;
     let log = server.log();
-    let lines: Vec<&str> = log.lines().filter(|l| is_access(l)).collect();
+    let mut lines: Vec<&str> = log.lines().filter(|l| is_access(l)).collect();
+    // By their timestamp (the first 27 bytes), as in `in_time_order`.
+    lines.sort_by_key(|l| l.get(..27).unwrap_or(l).to_string());
     assert_eq!(lines.len(), 3, "{log}");
     assert!(!log.contains(&key), "a key in the log:\n{log}");
     assert!(
@@ -367,10 +378,9 @@ async fn a_key_under_a_wrong_parameter_name_is_not_logged_either() {
     access_lines(&server, queries.len(), is_access).await;
     let log = server.log();
     assert!(!log.contains(&key[4..]), "a key in the log:\n{log}");
-    let paths: Vec<String> = log
-        .lines()
-        .filter(|l| is_access(l))
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["path"].to_string())
+    let paths: Vec<String> = in_time_order(&log, is_access)
+        .iter()
+        .map(|v| v["path"].to_string())
         .collect();
     assert_eq!(
         paths,
