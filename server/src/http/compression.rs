@@ -10,6 +10,7 @@
 use std::io::Write as _;
 
 use bytes::Bytes;
+use moka::Equivalent;
 use poem::http::{header, HeaderMap, HeaderValue, StatusCode};
 use poem::{Body, IntoResponse, Response};
 
@@ -122,19 +123,44 @@ pub fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
     }
 }
 
-/// `etag` (a strong tag, `"..."`) with `encoding`'s suffix inside the quotes.
+/// `etag` (a strong tag, `"..."`) with `encoding`'s suffix inside the quotes: one
+/// allocation, taken by the header value as it is (this runs on every compressed answer).
 pub fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValue> {
-    let inner = etag.to_str().ok()?.strip_prefix('"')?.strip_suffix('"')?;
-    let suffix = match encoding {
-        Encoding::Gzip => "-gz",
-        Encoding::Brotli => "-br",
+    let tag = etag.as_bytes();
+    let inner = tag.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let suffix: &[u8] = match encoding {
+        Encoding::Gzip => b"-gz",
+        Encoding::Brotli => b"-br",
     };
-    HeaderValue::from_str(&format!("\"{inner}{suffix}\"")).ok()
+    let out = [&b"\""[..], inner, suffix, b"\""].concat();
+    HeaderValue::from_maybe_shared(Bytes::from(out)).ok()
+}
+
+/// Where a compressed body was served (two resources could carry equal tags) and its
+/// encoded tag (which names the identity tag and the encoding).
+#[derive(PartialEq, Eq, Hash)]
+struct BodyKey {
+    path: Box<str>,
+    tag: HeaderValue,
+}
+
+/// A [`BodyKey`] borrowed from the request, so that a lookup allocates nothing. Its fields
+/// hash as the key's do.
+#[derive(Hash)]
+struct BodyKeyRef<'a> {
+    path: &'a str,
+    tag: &'a HeaderValue,
+}
+
+impl Equivalent<BodyKey> for BodyKeyRef<'_> {
+    fn equivalent(&self, key: &BodyKey) -> bool {
+        *self.tag == key.tag && *self.path == *key.path
+    }
 }
 
 /// Compresses answers, keeping those with a strong ETag. One per application.
 pub struct Compressor {
-    cache: ByteCache<Box<[u8]>, Bytes>,
+    cache: ByteCache<BodyKey, Bytes>,
 }
 
 impl Compressor {
@@ -165,14 +191,16 @@ impl Compressor {
             resp.take_body().into();
         let size = hyper::body::Body::size_hint(&body).exact();
         let body = Body::from(body);
-        let compressible = size.is_some_and(|size| size >= MIN_SIZE)
-            && !resp.headers().contains_key(header::CONTENT_ENCODING)
-            && is_textual(resp.headers());
-        if compressible {
-            resp.headers_mut()
-                .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+        if size.is_none_or(|size| size < MIN_SIZE)
+            || resp.headers().contains_key(header::CONTENT_ENCODING)
+            || !is_textual(resp.headers())
+        {
+            resp.set_body(body);
+            return resp;
         }
-        let Some(encoding) = negotiate(request).filter(|_| compressible) else {
+        resp.headers_mut()
+            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+        let Some(encoding) = negotiate(request) else {
             resp.set_body(body);
             return resp;
         };
@@ -218,13 +246,15 @@ impl Compressor {
     /// `path` (two resources could carry equal tags): from the cache, or compressed now and
     /// kept.
     fn cached(&self, path: &str, tag: &HeaderValue, encoding: Encoding, body: &[u8]) -> Bytes {
-        // A path holds no space.
-        let key = [path.as_bytes(), b" ", tag.as_bytes()].concat();
-        if let Some(body) = self.cache.get(key.as_slice()) {
+        if let Some(body) = self.cache.get(&BodyKeyRef { path, tag }) {
             return body;
         }
         let compressed = Bytes::from(encoding.compress(body, Effort::Best));
-        self.cache.insert(key.into(), compressed.clone());
+        let key = BodyKey {
+            path: path.into(),
+            tag: tag.clone(),
+        };
+        self.cache.insert(key, compressed.clone());
         compressed
     }
 }
