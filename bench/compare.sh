@@ -82,7 +82,7 @@ for side in before after; do
     write_config "$side" "$WORK/state-$side"
     write_config "$side-redis" "redis://127.0.0.1:$REDIS_PORT/$db"
     for store in "" "-redis"; do
-        KEY[$side$store]="$("$bin" keys --config "$WORK/$side$store.toml" create --owner bench \
+        KEY[$side$store]="$("$bin" keys --config "$WORK/$side$store.toml" create --owner bench 2>>"$WORK/keys.err" \
             --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
         start_and_wait "$side$store" "$bin" serve --config "$WORK/$side$store.toml"
         ADDR[$side$store]="$STARTED_ADDR"
