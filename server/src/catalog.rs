@@ -684,10 +684,12 @@ fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> Year
 
 /// The start of a `/days` body, up to the opening of the list.
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
-    let _ = write!(
-        out,
-        "{{\"from\":\"{from}\",\"to\":\"{to}\",\"count\":{count},\"days\":["
-    );
+    // The dates without `core::fmt` (this runs on every `/days` request).
+    out.extend_from_slice(b"{\"from\":\"");
+    push_date(out, from);
+    out.extend_from_slice(b"\",\"to\":\"");
+    push_date(out, to);
+    let _ = write!(out, "\",\"count\":{count},\"days\":[");
 }
 
 const DAYS_TAIL: &[u8] = b"]}";
