@@ -4,10 +4,11 @@
 //!
 //! The layers, top to bottom; a module imports only from the layers below it:
 //! 1. `server`, `shutdown`, `config`: start-up, settings and the run loop;
-//! 2. `app`: the route table and the one request gate (client address, Host check, CORS,
-//!    authentication, rate limits, routing, common headers, the access line);
-//! 3. the endpoints: `api` (the `/api/v1` operations, one file each, and the OpenAPI
-//!    document written from them), `pages` (HTML), `published` (`/data`), `health` (probes);
+//! 2. `app`: the route table, the one request gate (client address, Host check, CORS,
+//!    authentication, rate limits, routing, common headers, the access line) and the OpenAPI
+//!    document written from the route table;
+//! 3. the endpoints: `api` (the `/api/v1` operations, one file each), `pages` (HTML),
+//!    `published` (`/data`), `health` (probes);
 //!    `feeds` builds the iCalendar feeds the API serves;
 //! 4. the dataset in service: `data` (loaded once, swapped whole on reload), `catalog` (its
 //!    precomputed answers), `name_index` (the names by folded form);
