@@ -501,8 +501,7 @@ mod tests {
         let name = "kalendorius_redis_command_duration_seconds_count{command=\"check\"} 1\n";
         let with = Metrics::new(["other"], &ReloadMetrics::default(), Some(&redis));
         assert!(with.scrape("v", true).contains(name));
-        let without = Metrics::new(["other"], &ReloadMetrics::default(), None);
-        assert!(!without.scrape("v", true).contains("redis"));
+        assert!(!metrics().scrape("v", true).contains("redis"));
     }
 
     #[test]
