@@ -71,17 +71,15 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
     installed.map_err(|e| anyhow::anyhow!("cannot install the logger: {e}"))?;
-    let flusher = {
-        let writer = writer.clone();
-        std::thread::Builder::new()
-            .name("log-flusher".into())
-            .spawn(move || {
-                while !writer.shared.stop.load(Ordering::Acquire) {
-                    std::thread::park_timeout(FLUSH_EVERY);
-                    writer.write_out();
-                }
-            })?
-    };
+    let flushed = writer.clone();
+    let flusher = std::thread::Builder::new()
+        .name("log-flusher".into())
+        .spawn(move || {
+            while !flushed.shared.stop.load(Ordering::Acquire) {
+                std::thread::park_timeout(FLUSH_EVERY);
+                flushed.write_out();
+            }
+        })?;
     Ok(LogGuard {
         writer,
         flusher: Some(flusher),
