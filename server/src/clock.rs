@@ -91,9 +91,8 @@ mod tests {
         assert_eq!(date("2026-12-31T23:30:00Z"), "2027-01-01");
         assert_eq!(date("2026-07-15T20:59:59Z"), "2026-07-15");
         assert_eq!(date("2026-07-15T21:00:00Z"), "2026-07-16"); // UTC+3, summer time
-                                                                // Summer time starts 2026-03-29 at 01:00 UTC.
         assert_eq!(date("2026-03-28T21:30:00Z"), "2026-03-28"); // still UTC+2
-        assert_eq!(date("2026-03-29T21:30:00Z"), "2026-03-30"); // UTC+3
+        assert_eq!(date("2026-03-29T21:30:00Z"), "2026-03-30"); // UTC+3 from 03-29 01:00 UTC
     }
 
     #[test]

@@ -17,10 +17,8 @@ use poem::{IntoResponse, Response};
 use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
 use crate::state::store::Store;
 
-/// The liveness probe's path.
 pub const HEALTH_PATH: &str = "/health";
 
-/// The readiness probe's path.
 pub const READY_PATH: &str = "/ready";
 
 /// `Cache-Control` of every probe answer: a cached "ok" says nothing about now.
@@ -47,7 +45,6 @@ pub enum ProbeState {
 /// A probe: its path, and what the OpenAPI document says of it.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Probe {
-    /// Its path.
     pub path: &'static str,
     /// The document's `operationId` (also its route label in the metrics).
     pub operation_id: &'static str,
@@ -59,7 +56,6 @@ pub struct Probe {
     pub may_be_unready: bool,
 }
 
-/// The probes.
 pub static PROBES: [Probe; 2] = [
     Probe {
         path: HEALTH_PATH,

@@ -1,22 +1,10 @@
 //! The service's own metrics, for `GET /metrics` (README, Metrics): one registry per
 //! server, the definition of every metric, and the cheap handles the request path records
-//! with. It knows nothing of the modules that record: label values come to it as
-//! `&'static str` (or, for the routes, as a table given once at start), so every label has
-//! a bounded set of values and recording allocates nothing.
-//!
-//! Recording is an atomic add: counters and gauges are `prometheus-client`'s, and the
-//! latency histograms are [`Latency`], a histogram of atomic buckets (the crate's own takes
-//! a lock per observation). A request's counter and histogram are reached by index, through
-//! a cell made on the route's first request, so the hot path takes no lock and hashes no
-//! label.
-//!
-//! The handles of the parts made before the registry ([`ReloadMetrics`] of the dataset
-//! handle, [`RedisMetrics`] of a Redis store) are theirs, and [`Metrics::new`] registers
-//! clones of them: a `prometheus-client` metric is shared by its clones.
-//!
-//! `prometheus-client` writes the OpenMetrics text format; [`Metrics::scrape`] turns it into
-//! the Prometheus text format 0.0.4 (a counter's `# HELP` and `# TYPE` name its samples,
-//! `..._total`; no `# EOF`), which every Prometheus version reads.
+//! with. Label values come as `&'static str` (the routes as a table given once at start), so
+//! every label has a bounded set of values and recording allocates nothing; a request's
+//! counter and histogram are reached by index, so the hot path takes no lock and hashes no
+//! label. A `prometheus-client` metric is shared by its clones: [`Metrics::new`] registers
+//! clones of the handles made before it ([`ReloadMetrics`], [`RedisMetrics`]).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,7 +44,8 @@ const BUCKET_NANOS: [u64; 14] = [
     2_500_000_000,
 ];
 
-/// A latency histogram of atomic buckets: observing is two atomic adds, no lock.
+/// A latency histogram of atomic buckets: observing is two atomic adds, no lock
+/// (`prometheus-client`'s own takes a lock per observation).
 #[derive(Debug, Clone, Default)]
 pub struct Latency(Arc<LatencyCells>);
 
@@ -83,17 +72,14 @@ impl TypedMetric for Latency {
 
 impl EncodeMetric for Latency {
     fn encode(&self, mut encoder: MetricEncoder) -> Result<(), std::fmt::Error> {
-        let mut buckets = [(f64::INFINITY, 0u64); BUCKET_NANOS.len() + 1];
-        let mut count = 0;
-        for (i, cell) in self.0.buckets.iter().enumerate() {
-            let n = cell.load(Ordering::Relaxed);
-            count += n;
+        let buckets: [(f64, u64); BUCKET_NANOS.len() + 1] = std::array::from_fn(|i| {
             // The last bucket's bound is infinity, which the encoder writes `+Inf`.
             let bound = BUCKET_NANOS
                 .get(i)
                 .map_or(f64::INFINITY, |b| *b as f64 / 1e9);
-            buckets[i] = (bound, n);
-        }
+            (bound, self.0.buckets[i].load(Ordering::Relaxed))
+        });
+        let count = buckets.iter().map(|(_, n)| n).sum();
         let sum = self.0.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
         encoder.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)
     }
@@ -231,6 +217,7 @@ impl RedisMetrics {
 }
 
 /// One server's metrics. Built once at start; recording takes `&self`.
+#[derive(Default)]
 pub struct Metrics {
     registry: Registry,
     /// One scrape at a time (the scrape-time gauges are set, then everything is written);
@@ -259,8 +246,6 @@ impl Metrics {
         let refused = Family::<Label, Counter>::default();
         let reason = |reason| refused.get_or_create(&[("reason", reason)]).clone();
         let mut metrics = Metrics {
-            registry: Registry::default(),
-            scraping: Mutex::default(),
             routes: routes
                 .into_iter()
                 .map(|label| RouteCells {
@@ -269,18 +254,12 @@ impl Metrics {
                     latency: OnceLock::new(),
                 })
                 .collect(),
-            requests: Family::default(),
-            latency: Family::default(),
-            refusals: Family::default(),
-            key_failures: Family::default(),
             connections: ConnectionMetrics {
                 open: Gauge::default(),
                 refused_total_cap: reason("max_connections"),
                 refused_per_ip_cap: reason("max_connections_per_ip"),
             },
-            caches: Arc::default(),
-            dataset: Family::default(),
-            state_up: Gauge::default(),
+            ..Metrics::default()
         };
         // Registered in this order, which is the order of the scrape.
         macro_rules! register {
@@ -396,8 +375,8 @@ impl Metrics {
     }
 }
 
-/// The OpenMetrics text `prometheus-client` writes, in the Prometheus text format 0.0.4:
-/// the `# HELP` and `# TYPE` lines of a counter name its samples (`x_total`, where
+/// The OpenMetrics text `prometheus-client` writes, in the Prometheus text format 0.0.4
+/// (which every Prometheus version reads): the `# HELP` and `# TYPE` lines of a counter name its samples (`x_total`, where
 /// OpenMetrics names the family `x`), and there is no `# EOF`. Every other line is the same
 /// in both (no units, info or exemplars are used).
 fn prometheus_text(openmetrics: &str) -> String {
@@ -522,8 +501,7 @@ mod tests {
         let name = "kalendorius_redis_command_duration_seconds_count{command=\"check\"} 1\n";
         let with = Metrics::new(["other"], &ReloadMetrics::default(), Some(&redis));
         assert!(with.scrape("v", true).contains(name));
-        let without = Metrics::new(["other"], &ReloadMetrics::default(), None);
-        assert!(!without.scrape("v", true).contains("redis"));
+        assert!(!metrics().scrape("v", true).contains("redis"));
     }
 
     #[test]

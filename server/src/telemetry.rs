@@ -71,17 +71,15 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
     installed.map_err(|e| anyhow::anyhow!("cannot install the logger: {e}"))?;
-    let flusher = {
-        let writer = writer.clone();
-        std::thread::Builder::new()
-            .name("log-flusher".into())
-            .spawn(move || {
-                while !writer.shared.stop.load(Ordering::Acquire) {
-                    std::thread::park_timeout(FLUSH_EVERY);
-                    writer.write_out();
-                }
-            })?
-    };
+    let flushed = writer.clone();
+    let flusher = std::thread::Builder::new()
+        .name("log-flusher".into())
+        .spawn(move || {
+            while !flushed.shared.stop.load(Ordering::Acquire) {
+                std::thread::park_timeout(FLUSH_EVERY);
+                flushed.write_out();
+            }
+        })?;
     Ok(LogGuard {
         writer,
         flusher: Some(flusher),
@@ -162,12 +160,12 @@ impl BatchWriter {
             .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
     }
 
-    /// Lets `write_lines` append complete lines to this thread's buffer, and writes the
-    /// buffer out to `out` once it holds [`WRITE_AT`] bytes.
-    fn append_with_or_write<W: Write>(
+    /// Lets `write_lines` append complete lines to this thread's buffer, and hands the
+    /// buffer to `write` once it holds [`WRITE_AT`] bytes.
+    fn append_with_or_write(
         &self,
         write_lines: impl FnOnce(&mut Vec<u8>),
-        out: impl FnOnce() -> W,
+        write: impl FnOnce(&[u8]),
     ) {
         THREAD_BUFFER.with_borrow_mut(|slot| {
             let slot = match slot {
@@ -193,7 +191,7 @@ impl BatchWriter {
             // Written without holding the buffer (the flusher takes the output before the
             // buffers). Only this thread appends to its buffer, so no later line of it can
             // be written before these.
-            let _ = out().write_all(&slot.spare);
+            write(&slot.spare);
             slot.spare.clear();
         });
     }
@@ -201,7 +199,9 @@ impl BatchWriter {
     /// Lets `write_lines` append complete lines to this thread's buffer (see
     /// [`BatchWriter::append_with_or_write`]).
     fn append_with(&self, write_lines: impl FnOnce(&mut Vec<u8>)) {
-        self.append_with_or_write(write_lines, || std::io::stdout().lock());
+        self.append_with_or_write(write_lines, |lines| {
+            let _ = std::io::stdout().lock().write_all(lines);
+        });
     }
 }
 
@@ -410,29 +410,6 @@ fn decoded_at(raw: &[u8], at: usize) -> Option<(u8, usize)> {
 mod tests {
     use super::*;
 
-    impl BatchWriter {
-        fn take_this_threads_lines(&self) -> String {
-            THREAD_BUFFER.with_borrow_mut(|slot| {
-                let slot = slot.as_ref().expect("this thread has logged");
-                String::from_utf8(std::mem::take(&mut *slot.buffer.lock())).unwrap()
-            })
-        }
-    }
-
-    /// A shared output, locked for the whole of each write (as stdout is).
-    struct Locked<'a>(parking_lot::MutexGuard<'a, Vec<u8>>);
-
-    impl Write for Locked<'_> {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.extend_from_slice(buf);
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     /// Checks that `out` holds exactly `per_thread` lines of each of `threads` threads, in
     /// order (lines are `thread T line I ...`).
     fn assert_whole_and_in_order(out: &[u8], threads: usize, per_thread: usize) {
@@ -460,7 +437,8 @@ mod tests {
             let (writer, sink, done) = (writer.clone(), sink.clone(), writers_done.clone());
             std::thread::spawn(move || {
                 while !done.load(Ordering::Acquire) {
-                    writer.write_out_to(&mut Locked(sink.lock()));
+                    // The sink stays locked for the whole write, as stdout is.
+                    writer.write_out_to(&mut *sink.lock());
                     std::thread::yield_now();
                 }
             })
@@ -474,7 +452,7 @@ mod tests {
                         let line = line.as_bytes();
                         writer.append_with_or_write(
                             |b| b.extend_from_slice(line),
-                            || Locked(sink.lock()),
+                            |lines| sink.lock().extend_from_slice(lines),
                         );
                     }
                     // What is left is below the threshold.
@@ -490,7 +468,7 @@ mod tests {
         }
         writers_done.store(true, Ordering::Release);
         flusher.join().unwrap();
-        writer.write_out_to(&mut Locked(sink.lock()));
+        writer.write_out_to(&mut *sink.lock());
         assert_whole_and_in_order(&sink.lock(), THREADS, LINES);
     }
 
@@ -502,7 +480,7 @@ mod tests {
         let mut appended = 0;
         while appended < WRITE_AT {
             let lines = |b: &mut Vec<u8>| b.extend_from_slice(line.as_bytes());
-            writer.append_with_or_write(lines, || Locked(sink.lock()));
+            writer.append_with_or_write(lines, |lines| sink.lock().extend_from_slice(lines));
             appended += line.len();
             assert!(sink.lock().is_empty() || appended >= WRITE_AT);
         }
@@ -532,16 +510,7 @@ mod tests {
         }
         let mut out = Vec::new();
         writer.write_out_to(&mut out);
-        let out = String::from_utf8(out).unwrap();
-        for t in 0..4 {
-            let lines: Vec<&str> = out
-                .lines()
-                .filter(|l| l.starts_with(&format!("thread {t} ")))
-                .collect();
-            let expected: Vec<String> = (0..100).map(|i| format!("thread {t} line {i}")).collect();
-            assert_eq!(lines, expected, "thread {t}: all lines, in order");
-        }
-        assert_eq!(out.lines().count(), 400);
+        assert_whole_and_in_order(&out, 4, 100);
         assert!(
             writer.shared.buffers.lock().is_empty(),
             "ended threads' buffers dropped"
@@ -568,7 +537,9 @@ mod tests {
                 key_owner,
             };
             tracing::dispatcher::with_default(&dispatch, || line.emit());
-            let through_tracing = captured.take_this_threads_lines();
+            let mut through_tracing = Vec::new();
+            captured.write_out_to(&mut through_tracing);
+            let through_tracing = String::from_utf8(through_tracing).unwrap();
             let mut direct = Vec::new();
             line.write_plain(&mut direct, SystemTime::now());
             let direct = String::from_utf8(direct).unwrap();
@@ -616,41 +587,30 @@ mod tests {
     #[test]
     fn key_shaped_tokens_are_redacted_under_any_name_and_in_the_path() {
         let key = format!("ltk_{}", "0123456789abcdef".repeat(4));
+        // After `/api/v1`; `{key}` is the key, `{body}` its part after `ltk_`, `{upper}` it
+        // upper-cased, `{part}` its first 20 characters.
         for (sent, logged) in [
+            ("/day?apikey={key}", "/day?apikey=REDACTED"),
             (
-                format!("/api/v1/day?apikey={key}"),
-                "/api/v1/day?apikey=REDACTED",
+                "/day?API_KEY={key}&lang=en",
+                "/day?API_KEY=REDACTED&lang=en",
             ),
-            (
-                format!("/api/v1/day?API_KEY={key}&lang=en"),
-                "/api/v1/day?API_KEY=REDACTED&lang=en",
-            ),
-            (
-                format!("/api/v1/day?date={key}"),
-                "/api/v1/day?date=REDACTED",
-            ),
-            (
-                format!("/api/v1/day?date=2024-01-01{key}"),
-                "/api/v1/day?date=2024-01-01REDACTED",
-            ),
-            (format!("/api/v1/day?{key}"), "/api/v1/day?REDACTED"),
-            (format!("/api/v1/{key}/day"), "/api/v1/REDACTED/day"),
+            ("/day?date={key}", "/day?date=REDACTED"),
+            ("/day?date=2024-01-01{key}", "/day?date=2024-01-01REDACTED"),
+            ("/day?{key}", "/day?REDACTED"),
+            ("/{key}/day", "/REDACTED/day"),
             // Encoded, upper-cased, or mistyped: still the secret.
-            (
-                format!("/api/v1/day?k=%6Ctk%5F{}", &key[4..]),
-                "/api/v1/day?k=REDACTED",
-            ),
-            (
-                format!("/api/v1/day?k={}", key.to_uppercase()),
-                "/api/v1/day?k=REDACTED",
-            ),
-            (
-                format!("/api/v1/day?k={}xyz-1", &key[..20]),
-                "/api/v1/day?k=REDACTED-1",
-            ),
+            ("/day?k=%6Ctk%5F{body}", "/day?k=REDACTED"),
+            ("/day?k={upper}", "/day?k=REDACTED"),
+            ("/day?k={part}xyz-1", "/day?k=REDACTED-1"),
         ] {
+            let sent = format!("/api/v1{sent}")
+                .replace("{key}", &key)
+                .replace("{body}", &key[4..])
+                .replace("{upper}", &key.to_uppercase())
+                .replace("{part}", &key[..20]);
             let uri: Uri = sent.parse().unwrap();
-            assert_eq!(redacted_path(&uri), logged, "{sent}");
+            assert_eq!(redacted_path(&uri), format!("/api/v1{logged}"), "{sent}");
         }
         // Not keys: left alone.
         for plain in [

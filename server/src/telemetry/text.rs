@@ -1,7 +1,8 @@
 //! The text log format: one line per event,
 //! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`,
-//! as `tracing_subscriber::fmt`'s default without colours, but without `core::fmt` for the
-//! common field types (the general formatter cost as much as the rest of a small request).
+//! as `tracing_subscriber::fmt`'s default without colours, but without `core::fmt` for
+//! strings and `u64`s, the access line's fields (the general formatter cost as much as the
+//! rest of a small request); other values are written as `Debug` writes them.
 //! `super::access` uses the same writers. Strings are quoted and escaped as `Debug` does,
 //! so no value can start a line or forge a field. At a terminal the default formatter stays.
 
@@ -68,13 +69,8 @@ pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fm
 }
 
 pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
-    write_raw_field(out, name, itoa::Buffer::new().format(value))
-}
-
-/// Writes ` name=value`, `value` as it is.
-fn write_raw_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
-    out.write_str(value)
+    out.write_str(itoa::Buffer::new().format(value))
 }
 
 fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
@@ -190,17 +186,6 @@ impl Visit for Fields<'_> {
 
     fn record_u64(&mut self, field: &Field, value: u64) {
         self.record_with(|out| write_u64_field(out, field.name(), value));
-    }
-
-    fn record_i64(&mut self, field: &Field, value: i64) {
-        let mut digits = itoa::Buffer::new();
-        let value = digits.format(value);
-        self.record_with(|out| write_raw_field(out, field.name(), value));
-    }
-
-    fn record_bool(&mut self, field: &Field, value: bool) {
-        let value = if value { "true" } else { "false" };
-        self.record_with(|out| write_raw_field(out, field.name(), value));
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
