@@ -8,8 +8,8 @@
 use kalendorius_dataset::{Date, Lang};
 
 use super::ics::{self, basic_date, Event};
-use super::params::{HolidayFeedRequest, Scope};
 use super::UID_DOMAIN;
+use super::{HolidayFeedRequest, Scope};
 use crate::catalog::{Catalog, HolidayRecord};
 
 fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
