@@ -24,16 +24,14 @@ pub mod mark {
 /// The query that keeps the language (other than the default) and the grade on internal
 /// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
 pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
-    let parts: Vec<String> = (lang != Lang::Lt)
-        .then(|| format!("lang={}", lang.code()))
-        .into_iter()
-        .chain(grade.map(|g| format!("grade={g}")))
-        .collect();
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!("{separator}{}", parts.join("&"))
+    let mut out = String::new();
+    if lang != Lang::Lt {
+        out = format!("&lang={}", lang.code());
     }
+    if let Some(g) = grade {
+        out += &format!("&grade={g}");
+    }
+    out.replacen('&', &separator.to_string(), 1)
 }
 
 pub fn month_path(year: i32, month: u32) -> String {
@@ -165,10 +163,6 @@ impl Viewer<'_> {
             .filter(|d| self.catalog.contains(*d))
     }
 
-    pub fn is_today(&self, date: Date) -> bool {
-        date.naive() == self.today
-    }
-
     /// The names of the red holidays on `date`, in the page's language.
     fn red_names(&self, date: Date) -> Vec<String> {
         self.catalog
@@ -267,7 +261,7 @@ impl Viewer<'_> {
         if !school.is_empty() {
             kinds.push(("school", Some(mark::SCHOOL), &school_label));
         }
-        if self.is_today(date) {
+        if date.naive() == self.today {
             kinds.push(("today", None, self.text("today")));
         }
         let names: Vec<String> = self
