@@ -76,26 +76,24 @@ impl Feeds {
             return feed;
         }
         // Built outside the cache's lock (tens of milliseconds for a long window).
-        let text = build(&key.request, catalog, vilnius_year);
+        // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's
+        // bytes (and its ETag) depend only on its key, on every server.
+        let stamp = format!("{vilnius_year:04}0101T000000Z");
+        let text = match &key.request {
+            FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
+            FeedRequest::NameDays { lang } => {
+                name_days::build(*lang, catalog, vilnius_year, &stamp)
+            }
+            FeedRequest::SchoolHolidays { grade, lang } => {
+                school_holidays::build(*grade, *lang, catalog, &stamp)
+            }
+        };
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
             body: Bytes::from(text),
         });
         self.cache.insert(key, feed.clone());
         feed
-    }
-}
-
-fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String {
-    // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's bytes
-    // (and its ETag) depend only on its key, on every server.
-    let stamp = format!("{vilnius_year:04}0101T000000Z");
-    match request {
-        FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
-        FeedRequest::NameDays { lang } => name_days::build(*lang, catalog, vilnius_year, &stamp),
-        FeedRequest::SchoolHolidays { grade, lang } => {
-            school_holidays::build(*grade, *lang, catalog, &stamp)
-        }
     }
 }
 
