@@ -132,13 +132,12 @@ pub struct HolidayFeedRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FeedRequest {
     Holidays(HolidayFeedRequest),
+    /// `lang`: of the summaries and of the calendar's name.
     NameDays {
-        /// Language of the summaries and of the calendar's name.
         lang: Lang,
     },
     SchoolHolidays {
         grade: Option<u8>,
-        /// Language of the summaries and of the calendar's name.
         lang: Lang,
     },
 }

@@ -215,11 +215,8 @@ impl Viewer<'_> {
         }
     }
 
-    /// One day in a month grid: its CSS classes (`kinds`: `weekend`, `red`, `dayoff`,
-    /// `workday`, `short`, `school`, `today`), the symbols of its kinds (see [`mark`]), its
-    /// kinds in words (`label`, for screen readers and the tooltip, the pupils' holidays
-    /// with their names), the names of its red holidays or of its declared transfer, and
-    /// its name days.
+    /// One day in a month grid: its kinds as CSS classes, [`mark`]s and words (`label`, for
+    /// screen readers and the tooltip), its red holidays' or transfer's names, its name days.
     fn cell(&self, date: Date) -> minijinja::Value {
         let status = self.catalog.status_of(date);
         let (_, _, weekend) = self.catalog.calendar_of(date);
