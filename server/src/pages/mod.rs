@@ -311,7 +311,7 @@ impl Pages {
             .map(|h| {
                 context! {
                     name => h.name(v.lang),
-                    kind => v.type_label(h.kind),
+                    kind => v.text(&format!("type_{}", h.kind.as_str())),
                     red => h.is_red,
                     unsure => v.unsure_label(h.confidence),
                 }
@@ -345,7 +345,21 @@ impl Pages {
             .pred_opt()
             .and_then(|d| Date::from_naive(d).ok());
         let (_, week, _) = v.catalog.calendar_of(date);
-        let (school, school_covered) = v.school_lines(date);
+        let school_holidays = v.catalog.school_holidays();
+        // The pupils' holiday periods containing `date` (of the chosen grade).
+        let school: Vec<_> = school_holidays
+            .overlapping(date, date, v.grade)
+            .map(|p| {
+                context! {
+                    name => p.kind.name(v.lang),
+                    start => p.start.to_string(),
+                    end => p.end.to_string(),
+                    start_text => v.date_long(p.start),
+                    end_text => v.date_long(p.end),
+                    grades => crate::feeds::school_holidays::grades_text(&p.grades, v.lang),
+                }
+            })
+            .collect();
         context! {
             title => v.date_long(date),
             date => date.to_string(),
@@ -361,7 +375,7 @@ impl Pages {
             next => near(date.succ()),
             month => link(month_path(date.year(), date.month()), v.month_title(date.year(), date.month())),
             school,
-            school_covered,
+            school_covered => school_holidays.covered(date, date, v.grade),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{Confidence, Date, HolidayType, Lang, Reason, TransferKind};
+use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind};
 use minijinja::context;
 use minijinja::value::Serde;
 
@@ -53,7 +53,7 @@ pub struct Viewer<'a> {
 }
 
 impl Viewer<'_> {
-    fn text(&self, key: &str) -> &str {
+    pub fn text(&self, key: &str) -> &str {
         self.texts.text(self.lang, key)
     }
 
@@ -314,35 +314,11 @@ impl Viewer<'_> {
         out
     }
 
-    /// The pupils' holiday periods containing `date` (of the chosen grade), and whether the
-    /// data covers the date for that grade.
-    pub fn school_lines(&self, date: Date) -> (Vec<minijinja::Value>, bool) {
-        let school = self.catalog.school_holidays();
-        let lines = school
-            .overlapping(date, date, self.grade)
-            .map(|p| {
-                context! {
-                    name => p.kind.name(self.lang),
-                    start => p.start.to_string(),
-                    end => p.end.to_string(),
-                    start_text => self.date_long(p.start),
-                    end_text => self.date_long(p.end),
-                    grades => crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
-                }
-            })
-            .collect();
-        (lines, school.covered(date, date, self.grade))
-    }
-
     /// The mark of a fact or citation that is not confirmed: its confidence in words
     /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
     pub fn unsure_label(&self, c: Option<Confidence>) -> Option<&str> {
         let c = c.filter(|c| *c != Confidence::Confirmed)?;
         Some(self.text(&format!("confidence_{}", c.as_str())))
-    }
-
-    pub fn type_label(&self, kind: HolidayType) -> &str {
-        self.text(&format!("type_{}", kind.as_str()))
     }
 
     /// The search results for `query` (already checked), each date linked to its day in
