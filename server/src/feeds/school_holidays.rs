@@ -26,14 +26,10 @@ const CALENDAR_DESCRIPTION: [&str; 4] = [
 
 /// The grades as inclusive ranges, in order: `[1..4, 11..12]`.
 pub fn grade_ranges(grades: &[u8]) -> Vec<(u8, u8)> {
-    let mut out: Vec<(u8, u8)> = Vec::new();
-    for &g in grades {
-        match out.last_mut() {
-            Some((_, to)) if g == *to + 1 => *to = g,
-            _ => out.push((g, g)),
-        }
-    }
-    out
+    grades
+        .chunk_by(|a, b| *b == a + 1)
+        .map(|run| (run[0], run[run.len() - 1]))
+        .collect()
 }
 
 /// The grades in words in `lang`: "1–10 kl.", "grades 1–10", "grade 11".
