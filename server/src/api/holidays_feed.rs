@@ -7,8 +7,8 @@ use poem::{Request, Response};
 use super::answer;
 use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
 use super::query::{self, Query};
-use crate::feeds::params::{window, FeedRequest, HolidayFeedRequest, Scope};
 use crate::feeds::CONTENT_TYPE;
+use crate::feeds::{window, FeedRequest, HolidayFeedRequest, Scope};
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
 

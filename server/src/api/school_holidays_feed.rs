@@ -7,7 +7,7 @@ use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
 use super::holidays_feed::feed_answer;
 use super::query::{self, Query};
 use super::school_holidays::{grade, GRADE};
-use crate::feeds::params::FeedRequest;
+use crate::feeds::FeedRequest;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
 

@@ -8,8 +8,8 @@
 use kalendorius_dataset::{Date, Lang};
 
 use super::ics::{self, basic_date, Event};
-use super::params::{HolidayFeedRequest, Scope};
 use super::UID_DOMAIN;
+use super::{HolidayFeedRequest, Scope};
 use crate::catalog::{Catalog, HolidayRecord};
 
 fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
@@ -25,23 +25,20 @@ fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
     }
 }
 
-fn calendar_description(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Iš kalendorius duomenų rinkinio; atnaujinama kasdien.",
-        Lang::En => "From the kalendorius dataset; refreshed daily.",
-        Lang::Pl => "Z zestawu danych kalendorius; odświeżane codziennie.",
-        Lang::Ru => "Из набора данных kalendorius; обновляется ежедневно.",
-    }
-}
+/// Texts by language, in the order of `Lang::ALL`.
+const CALENDAR_DESCRIPTION: [&str; 4] = [
+    "Iš kalendorius duomenų rinkinio; atnaujinama kasdien.",
+    "From the kalendorius dataset; refreshed daily.",
+    "Z zestawu danych kalendorius; odświeżane codziennie.",
+    "Из набора данных kalendorius; обновляется ежедневно.",
+];
 
-pub fn shortened_summary(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Sutrumpinta darbo diena",
-        Lang::En => "Shortened working day",
-        Lang::Pl => "Skrócony dzień pracy",
-        Lang::Ru => "Сокращённый рабочий день",
-    }
-}
+const SHORTENED_SUMMARY: [&str; 4] = [
+    "Sutrumpinta darbo diena",
+    "Shortened working day",
+    "Skrócony dzień pracy",
+    "Сокращённый рабочий день",
+];
 
 /// The `CATEGORIES` of a declared extra day off and of a shortened working day.
 const DAY_OFF_CATEGORY: &str = "day_off";
@@ -56,7 +53,8 @@ pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> St
         .flat_map(|year| catalog.dates_of_year(year));
     let events = dates.flat_map(|date| events_of(catalog, date, request));
     let name = calendar_name(lang, request.scope);
-    ics::calendar(name, calendar_description(lang), stamp, 64 * 1024, events)
+    let description = CALENDAR_DESCRIPTION[lang as usize];
+    ics::calendar(name, description, stamp, 64 * 1024, events)
 }
 
 fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest) -> Vec<Event<'a>> {
@@ -67,10 +65,9 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         uid: format!("{}-{what}@{UID_DOMAIN}", basic_date(day)),
         start: day,
         end: day.succ_opt().expect("a served date has a next day"),
-        rule: None,
         summary,
-        description: None,
         category,
+        ..Default::default()
     };
     let mut events = Vec::new();
     let day_off = catalog.declared_day_off(date);
@@ -97,7 +94,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         }
     }
     if request.shortened && catalog.status_of(date).shorter_workday {
-        let summary = shortened_summary(lang).into();
+        let summary = SHORTENED_SUMMARY[lang as usize].into();
         events.push(event("shortened", summary, Some(SHORTENED_CATEGORY)));
     }
     events

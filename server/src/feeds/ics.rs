@@ -9,6 +9,7 @@ use super::PRODID;
 pub const MAX_LINE_OCTETS: usize = 75;
 
 /// One all-day event: `end` is exclusive (the day after the last), `rule` an `RRULE`.
+#[derive(Default)]
 pub struct Event<'a> {
     pub uid: String,
     pub start: NaiveDate,

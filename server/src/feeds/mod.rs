@@ -1,6 +1,6 @@
 //! Calendar feeds (README, Calendar feeds; docs/api.md, `/feeds`): the holidays, the name
 //! days and the pupils' holidays as iCalendar files, built from the catalog like every other
-//! answer (`ics` writes the text, `params` reads the request).
+//! answer (`ics` writes the text); the request types below are the cache keys of built feeds.
 //!
 //! A feed is a pure function of its parameters, the dataset version and the year in
 //! Vilnius, so it is built once per such key, tagged with a digest of its bytes, and kept
@@ -9,18 +9,19 @@
 pub mod holidays;
 pub mod ics;
 pub mod name_days;
-pub mod params;
 pub mod school_holidays;
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use kalendorius_dataset::Lang;
 use poem::http::HeaderValue;
 
 use crate::catalog::Catalog;
 use crate::http::cache::{ByteCache, Weighed};
+use crate::http::errors::{ApiError, ErrorCode};
 use crate::metrics::CacheMetrics;
-use params::FeedRequest;
 
 /// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
 /// and scope many times over, or a few of the longest (30 years of every holiday, up to
@@ -75,7 +76,18 @@ impl Feeds {
             return feed;
         }
         // Built outside the cache's lock (tens of milliseconds for a long window).
-        let text = build(&key.request, catalog, vilnius_year);
+        // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's
+        // bytes (and its ETag) depend only on its key, on every server.
+        let stamp = format!("{vilnius_year:04}0101T000000Z");
+        let text = match &key.request {
+            FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
+            FeedRequest::NameDays { lang } => {
+                name_days::build(*lang, catalog, vilnius_year, &stamp)
+            }
+            FeedRequest::SchoolHolidays { grade, lang } => {
+                school_holidays::build(*grade, *lang, catalog, &stamp)
+            }
+        };
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
             body: Bytes::from(text),
@@ -85,18 +97,85 @@ impl Feeds {
     }
 }
 
-fn build(request: &FeedRequest, catalog: &Catalog, vilnius_year: i32) -> String {
-    // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's bytes
-    // (and its ETag) depend only on its key, on every server.
-    let stamp = format!("{vilnius_year:04}0101T000000Z");
-    match request {
-        FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
-        FeedRequest::NameDays { lang } => name_days::build(*lang, catalog, vilnius_year, &stamp),
-        FeedRequest::SchoolHolidays { grade, lang } => {
-            school_holidays::build(*grade, *lang, catalog, &stamp)
-        }
-    }
-}
-
 /// The `UID` domain part: UIDs are `<what>@kalendorius`.
 pub const UID_DOMAIN: &str = "kalendorius";
+
+/// The most years one holiday feed covers.
+pub const MAX_YEARS: i32 = 30;
+
+/// Years before the current one that the default window covers.
+pub const YEARS_BEFORE: i32 = 1;
+
+/// Years after the current one that the default window covers.
+pub const YEARS_AFTER: i32 = 5;
+
+/// Which holidays a holiday feed lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// One event per non-working holiday date: red holidays and declared extra days off.
+    Red,
+    /// One event per holiday record of every type (and per declared extra day off).
+    All,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HolidayFeedRequest {
+    /// Language of names and of the calendar's name.
+    pub lang: Lang,
+    pub scope: Scope,
+    /// Whether shortened working days (5-day week) are listed too.
+    pub shortened: bool,
+    /// The years covered (may be empty when the dataset ends before the default window).
+    pub years: RangeInclusive<i32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FeedRequest {
+    Holidays(HolidayFeedRequest),
+    /// `lang`: of the summaries and of the calendar's name.
+    NameDays {
+        lang: Lang,
+    },
+    SchoolHolidays {
+        grade: Option<u8>,
+        lang: Lang,
+    },
+}
+
+/// The years of a holiday feed. Without `from`/`to`: last year to five years ahead, clipped
+/// to the dataset. A missing bound is the default one, moved to the given bound when it
+/// would otherwise cross it. At most [`MAX_YEARS`] years, `from` not after `to`.
+pub fn window(
+    catalog: &Catalog,
+    this_year: i32,
+    from: Option<i32>,
+    to: Option<i32>,
+) -> Result<RangeInclusive<i32>, ApiError> {
+    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let default_from = (this_year - YEARS_BEFORE).max(first);
+    let default_to = (this_year + YEARS_AFTER).min(last);
+    let (from, to) = match (from, to) {
+        (None, None) => return Ok(default_from..=default_to),
+        (Some(from), None) => (from, default_to.max(from)),
+        (None, Some(to)) => (default_from.min(to), to),
+        (Some(from), Some(to)) => (from, to),
+    };
+    if from > to {
+        return Err(ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "parameter 'from_year' ({from}) must not be later than parameter 'to_year' ({to})"
+            ),
+        ));
+    }
+    let span = to - from + 1;
+    if span > MAX_YEARS {
+        return Err(ApiError::new(
+            ErrorCode::InvalidYear,
+            format!(
+                "the feed from {from} to {to} spans {span} years; at most {MAX_YEARS} years are allowed (set 'from_year' and 'to_year')"
+            ),
+        ));
+    }
+    Ok(from..=to)
+}

@@ -13,33 +13,23 @@ use crate::catalog::Catalog;
 /// The year every event starts from (a leap year, so February 29 exists).
 pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
 
-fn calendar_name(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Vardadieniai",
-        Lang::En => "Lithuanian name days",
-        Lang::Pl => "Litewskie imieniny",
-        Lang::Ru => "Литовские именины",
-    }
-}
+/// Texts by language, in the order of `Lang::ALL`.
+const CALENDAR_NAME: [&str; 4] = [
+    "Vardadieniai",
+    "Lithuanian name days",
+    "Litewskie imieniny",
+    "Литовские именины",
+];
 
 /// What a summary starts with in `lang` (the names themselves are Lithuanian).
-fn summary_prefix(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Vardadienis",
-        Lang::En => "Name day",
-        Lang::Pl => "Imieniny",
-        Lang::Ru => "Именины",
-    }
-}
+const SUMMARY_PREFIX: [&str; 4] = ["Vardadienis", "Name day", "Imieniny", "Именины"];
 
-fn calendar_description(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Lietuviški vardadieniai; vasario 29 d. vardai paprastaisiais metais švenčiami vasario 28 d.",
-        Lang::En => "Lithuanian name days; in a common year the names of February 29 are celebrated on February 28.",
-        Lang::Pl => "Litewskie imieniny; w roku zwykłym imiona z 29 lutego obchodzi się 28 lutego.",
-        Lang::Ru => "Литовские именины; в невисокосный год имена 29 февраля отмечаются 28 февраля.",
-    }
-}
+const CALENDAR_DESCRIPTION: [&str; 4] = [
+    "Lietuviški vardadieniai; vasario 29 d. vardai paprastaisiais metais švenčiami vasario 28 d.",
+    "Lithuanian name days; in a common year the names of February 29 are celebrated on February 28.",
+    "Litewskie imieniny; w roku zwykłym imiona z 29 lutego obchodzi się 28 lutego.",
+    "Литовские именины; в невисокосный год имена 29 февраля отмечаются 28 февраля.",
+];
 
 /// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
 /// `this_year`.
@@ -66,11 +56,11 @@ pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> Stri
             } else {
                 "FREQ=YEARLY"
             }),
-            summary: format!("{}: {}", summary_prefix(lang), names.join(", ")),
-            description: None,
-            category: None,
+            summary: format!("{}: {}", SUMMARY_PREFIX[lang as usize], names.join(", ")),
+            ..Default::default()
         })
     });
-    let name = calendar_name(lang);
-    ics::calendar(name, calendar_description(lang), stamp, 96 * 1024, events)
+    let name = CALENDAR_NAME[lang as usize];
+    let description = CALENDAR_DESCRIPTION[lang as usize];
+    ics::calendar(name, description, stamp, 96 * 1024, events)
 }

@@ -9,34 +9,27 @@ use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
 
-fn calendar_name(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Mokinių atostogos",
-        Lang::En => "Lithuanian school holidays",
-        Lang::Pl => "Litewskie ferie szkolne",
-        Lang::Ru => "Школьные каникулы в Литве",
-    }
-}
+/// Texts by language, in the order of `Lang::ALL`.
+const CALENDAR_NAME: [&str; 4] = [
+    "Mokinių atostogos",
+    "Lithuanian school holidays",
+    "Litewskie ferie szkolne",
+    "Школьные каникулы в Литве",
+];
 
-fn calendar_description(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Lt => "Bendrojo ugdymo mokyklų mokinių atostogos pagal švietimo, mokslo ir sporto ministro patvirtintus bendruosius ugdymo planus.",
-        Lang::En => "The pupils' holidays of Lithuanian general education schools, as the Minister of Education's general education plans set them.",
-        Lang::Pl => "Ferie uczniów litewskich szkół ogólnokształcących według planów nauczania zatwierdzonych przez ministra edukacji.",
-        Lang::Ru => "Каникулы учащихся общеобразовательных школ Литвы по общим учебным планам министра образования.",
-    }
-}
+const CALENDAR_DESCRIPTION: [&str; 4] = [
+    "Bendrojo ugdymo mokyklų mokinių atostogos pagal švietimo, mokslo ir sporto ministro patvirtintus bendruosius ugdymo planus.",
+    "The pupils' holidays of Lithuanian general education schools, as the Minister of Education's general education plans set them.",
+    "Ferie uczniów litewskich szkół ogólnokształcących według planów nauczania zatwierdzonych przez ministra edukacji.",
+    "Каникулы учащихся общеобразовательных школ Литвы по общим учебным планам министра образования.",
+];
 
 /// The grades as inclusive ranges, in order: `[1..4, 11..12]`.
 pub fn grade_ranges(grades: &[u8]) -> Vec<(u8, u8)> {
-    let mut out: Vec<(u8, u8)> = Vec::new();
-    for &g in grades {
-        match out.last_mut() {
-            Some((_, to)) if g == *to + 1 => *to = g,
-            _ => out.push((g, g)),
-        }
-    }
-    out
+    grades
+        .chunk_by(|a, b| *b == a + 1)
+        .map(|run| (run[0], run[run.len() - 1]))
+        .collect()
 }
 
 /// The grades in words in `lang`: "1–10 kl.", "grades 1–10", "grade 11".
@@ -78,9 +71,10 @@ pub fn uid(p: &SchoolHoliday) -> String {
 
 /// The calendar text of the periods of `grade` (`None`: all) in `lang`.
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
+    let name = CALENDAR_NAME[lang as usize];
     let name = match grade {
-        Some(g) => format!("{} ({})", calendar_name(lang), grades_text(&[g], lang)),
-        None => calendar_name(lang).to_string(),
+        Some(g) => format!("{name} ({})", grades_text(&[g], lang)),
+        None => name.to_string(),
     };
     let periods = catalog.school_holidays().periods.iter();
     let events = periods.filter(|p| p.applies_to(grade)).filter_map(|p| {
@@ -98,7 +92,8 @@ pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> S
             category: Some("SCHOOL"),
         })
     });
-    ics::calendar(&name, calendar_description(lang), stamp, 16 * 1024, events)
+    let description = CALENDAR_DESCRIPTION[lang as usize];
+    ics::calendar(&name, description, stamp, 16 * 1024, events)
 }
 
 #[cfg(test)]

@@ -17,36 +17,34 @@ pub enum Label {
     List(Vec<String>),
 }
 
-/// Why the embedded translations cannot be used (a bug in `i18n.toml`, caught by tests).
+/// Why the embedded translations cannot be used (a bug in `i18n.toml`, caught by tests):
+/// not TOML of tables of labels, or a language's table absent.
 #[derive(Debug, thiserror::Error)]
-pub enum TextsError {
-    /// Not valid TOML of tables of labels.
-    #[error("i18n.toml does not parse: {0}")]
-    Syntax(#[from] toml::de::Error),
-    /// A language's table is absent.
-    #[error("i18n.toml has no [{0}] table")]
-    MissingLanguage(&'static str),
+#[error("i18n.toml does not parse: {0}")]
+pub struct TextsError(#[from] toml::de::Error);
+
+type Table = BTreeMap<String, Label>;
+
+/// The tables of `i18n.toml`, one per language.
+#[derive(Deserialize)]
+struct Tables {
+    lt: Table,
+    en: Table,
+    pl: Table,
+    ru: Table,
 }
 
 #[derive(Debug)]
 pub struct Texts {
-    tables: [BTreeMap<String, Label>; 4],
+    tables: [Table; 4],
     values: [minijinja::Value; 4],
 }
 
 impl Texts {
     pub fn load() -> Result<Texts, TextsError> {
-        let mut all: BTreeMap<String, BTreeMap<String, Label>> = toml::from_str(SOURCE)?;
-        let mut take = |lang: Lang| {
-            all.remove(lang.code())
-                .ok_or(TextsError::MissingLanguage(lang.code()))
-        };
-        let tables = [
-            take(Lang::Lt)?,
-            take(Lang::En)?,
-            take(Lang::Pl)?,
-            take(Lang::Ru)?,
-        ];
+        let Tables { lt, en, pl, ru } = toml::from_str(SOURCE)?;
+        // In the order of `Lang::ALL`, indexed by `lang as usize`.
+        let tables = [lt, en, pl, ru];
         let values =
             std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
         Ok(Texts { tables, values })

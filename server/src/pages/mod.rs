@@ -104,6 +104,16 @@ impl Pages {
             env.add_template(name, source)
                 .map_err(|source| PagesError::Template { name, source })?;
         }
+        env.add_global(
+            "marks",
+            context! {
+                red => view::mark::RED,
+                dayoff => view::mark::DAY_OFF,
+                workday => view::mark::WORKING,
+                short => view::mark::SHORTENED,
+                school => view::mark::SCHOOL,
+            },
+        );
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Ok(Pages {
             env,
@@ -197,19 +207,14 @@ impl Pages {
                 }
             },
         };
-        let status = if found {
-            StatusCode::OK
-        } else {
-            StatusCode::NOT_FOUND
-        };
-        let mut resp = Response::builder()
-            .status(status)
+        let resp = Response::builder()
             .header(header::CONTENT_TYPE, HTML)
             .header(header::ETAG, etag);
         if found {
-            resp = resp.header(header::CACHE_CONTROL, cache_control);
+            resp.header(header::CACHE_CONTROL, cache_control).body(body)
+        } else {
+            resp.status(StatusCode::NOT_FOUND).body(body)
         }
-        resp.body(body)
     }
 
     /// Renders `page` (`None`: the 404 page).
@@ -277,7 +282,6 @@ impl Pages {
             year,
             prev => neighbour(prev.year(), prev.month()),
             next => neighbour(next.year(), next.month()),
-            marks => marks(),
         }
     }
 
@@ -296,7 +300,6 @@ impl Pages {
             long_weekends => planning::long_weekends_path(year),
             prev => v.catalog.years().contains(&(year - 1)).then(|| format!("/{:04}", year - 1)),
             next => v.catalog.years().contains(&(year + 1)).then(|| format!("/{:04}", year + 1)),
-            marks => marks(),
         }
     }
 
@@ -308,7 +311,7 @@ impl Pages {
             .map(|h| {
                 context! {
                     name => h.name(v.lang),
-                    kind => v.type_label(h.kind),
+                    kind => v.text(&format!("type_{}", h.kind.as_str())),
                     red => h.is_red,
                     unsure => v.unsure_label(h.confidence),
                 }
@@ -341,27 +344,28 @@ impl Pages {
             .naive()
             .pred_opt()
             .and_then(|d| Date::from_naive(d).ok());
-        let iso = date.to_string();
-        let lang = v.lang.code();
-        let api = [
-            (format!("/api/v1/laisvadienis?date={iso}"), false),
-            (format!("/api/v1/day?date={iso}&lang={lang}"), true),
-            (format!("/api/v1/holidays?date={iso}&lang={lang}"), true),
-            (format!("/api/v1/name-days?date={iso}"), true),
-            (
-                format!("/api/v1/school-holidays?date={iso}&lang={lang}"),
-                true,
-            ),
-        ]
-        .map(|(href, keyed)| context! { href, keyed });
         let (_, week, _) = v.catalog.calendar_of(date);
-        let (school, school_covered) = v.school_lines(date);
+        let school_holidays = v.catalog.school_holidays();
+        // The pupils' holiday periods containing `date` (of the chosen grade).
+        let school: Vec<_> = school_holidays
+            .overlapping(date, date, v.grade)
+            .map(|p| {
+                context! {
+                    name => p.kind.name(v.lang),
+                    start => p.start.to_string(),
+                    end => p.end.to_string(),
+                    start_text => v.date_long(p.start),
+                    end_text => v.date_long(p.end),
+                    grades => crate::feeds::school_holidays::grades_text(&p.grades, v.lang),
+                }
+            })
+            .collect();
         context! {
             title => v.date_long(date),
-            date => iso,
+            date => date.to_string(),
             weekday,
             week,
-            is_today => v.is_today(date),
+            is_today => date.naive() == v.today,
             status => v.status_sentences(date),
             off => v.catalog.status_of(date).laisvadienis,
             holidays,
@@ -370,10 +374,8 @@ impl Pages {
             prev => near(prev),
             next => near(date.succ()),
             month => link(month_path(date.year(), date.month()), v.month_title(date.year(), date.month())),
-            api => api.to_vec(),
             school,
-            school_covered,
-            marks => marks(),
+            school_covered => school_holidays.covered(date, date, v.grade),
         }
     }
 
@@ -398,16 +400,6 @@ impl Pages {
 
 fn link(href: String, label: String) -> minijinja::Value {
     context! { href, label }
-}
-
-fn marks() -> minijinja::Value {
-    context! {
-        red => view::mark::RED,
-        dayoff => view::mark::DAY_OFF,
-        workday => view::mark::WORKING,
-        short => view::mark::SHORTENED,
-        school => view::mark::SCHOOL,
-    }
 }
 
 /// A served page, or `None` for a date outside the dataset.

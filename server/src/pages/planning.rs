@@ -42,18 +42,12 @@ impl Viewer<'_> {
 
     /// The days of `dates` in words, grouped by month.
     fn days_in_words(&self, dates: &[Date]) -> String {
-        let mut groups: Vec<(i32, u32, Vec<String>)> = Vec::new();
-        for d in dates {
-            match groups.last_mut() {
-                Some((y, m, days)) if (*y, *m) == (d.year(), d.month()) => {
-                    days.push(d.day().to_string())
-                }
-                _ => groups.push((d.year(), d.month(), vec![d.day().to_string()])),
-            }
-        }
-        groups
-            .into_iter()
-            .map(|(_, month, days)| self.day_month(month, &days.join(", ")))
+        dates
+            .chunk_by(|a, b| (a.year(), a.month()) == (b.year(), b.month()))
+            .map(|month| {
+                let days: Vec<String> = month.iter().map(|d| d.day().to_string()).collect();
+                self.day_month(month[0].month(), &days.join(", "))
+            })
             .collect::<Vec<_>>()
             .join("; ")
     }

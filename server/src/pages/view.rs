@@ -3,7 +3,7 @@
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{Confidence, Date, HolidayType, Lang, Reason, TransferKind};
+use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind};
 use minijinja::context;
 use minijinja::value::Serde;
 
@@ -24,16 +24,14 @@ pub mod mark {
 /// The query that keeps the language (other than the default) and the grade on internal
 /// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
 pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
-    let parts: Vec<String> = (lang != Lang::Lt)
-        .then(|| format!("lang={}", lang.code()))
-        .into_iter()
-        .chain(grade.map(|g| format!("grade={g}")))
-        .collect();
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!("{separator}{}", parts.join("&"))
+    let mut out = String::new();
+    if lang != Lang::Lt {
+        out = format!("&lang={}", lang.code());
     }
+    if let Some(g) = grade {
+        out += &format!("&grade={g}");
+    }
+    out.replacen('&', &separator.to_string(), 1)
 }
 
 pub fn month_path(year: i32, month: u32) -> String {
@@ -55,7 +53,7 @@ pub struct Viewer<'a> {
 }
 
 impl Viewer<'_> {
-    fn text(&self, key: &str) -> &str {
+    pub fn text(&self, key: &str) -> &str {
         self.texts.text(self.lang, key)
     }
 
@@ -165,10 +163,6 @@ impl Viewer<'_> {
             .filter(|d| self.catalog.contains(*d))
     }
 
-    pub fn is_today(&self, date: Date) -> bool {
-        date.naive() == self.today
-    }
-
     /// The names of the red holidays on `date`, in the page's language.
     fn red_names(&self, date: Date) -> Vec<String> {
         self.catalog
@@ -221,11 +215,8 @@ impl Viewer<'_> {
         }
     }
 
-    /// One day in a month grid: its CSS classes (`kinds`: `weekend`, `red`, `dayoff`,
-    /// `workday`, `short`, `school`, `today`), the symbols of its kinds (see [`mark`]), its
-    /// kinds in words (`label`, for screen readers and the tooltip, the pupils' holidays
-    /// with their names), the names of its red holidays or of its declared transfer, and
-    /// its name days.
+    /// One day in a month grid: its kinds as CSS classes, [`mark`]s and words (`label`, for
+    /// screen readers and the tooltip), its red holidays' or transfer's names, its name days.
     fn cell(&self, date: Date) -> minijinja::Value {
         let status = self.catalog.status_of(date);
         let (_, _, weekend) = self.catalog.calendar_of(date);
@@ -267,7 +258,7 @@ impl Viewer<'_> {
         if !school.is_empty() {
             kinds.push(("school", Some(mark::SCHOOL), &school_label));
         }
-        if self.is_today(date) {
+        if date.naive() == self.today {
             kinds.push(("today", None, self.text("today")));
         }
         let names: Vec<String> = self
@@ -323,35 +314,11 @@ impl Viewer<'_> {
         out
     }
 
-    /// The pupils' holiday periods containing `date` (of the chosen grade), and whether the
-    /// data covers the date for that grade.
-    pub fn school_lines(&self, date: Date) -> (Vec<minijinja::Value>, bool) {
-        let school = self.catalog.school_holidays();
-        let lines = school
-            .overlapping(date, date, self.grade)
-            .map(|p| {
-                context! {
-                    name => p.kind.name(self.lang),
-                    start => p.start.to_string(),
-                    end => p.end.to_string(),
-                    start_text => self.date_long(p.start),
-                    end_text => self.date_long(p.end),
-                    grades => crate::feeds::school_holidays::grades_text(&p.grades, self.lang),
-                }
-            })
-            .collect();
-        (lines, school.covered(date, date, self.grade))
-    }
-
     /// The mark of a fact or citation that is not confirmed: its confidence in words
     /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
     pub fn unsure_label(&self, c: Option<Confidence>) -> Option<&str> {
         let c = c.filter(|c| *c != Confidence::Confirmed)?;
         Some(self.text(&format!("confidence_{}", c.as_str())))
-    }
-
-    pub fn type_label(&self, kind: HolidayType) -> &str {
-        self.text(&format!("type_{}", kind.as_str()))
     }
 
     /// The search results for `query` (already checked), each date linked to its day in
