@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::io::Write as _;
+use std::sync::OnceLock;
 
 use bytes::Bytes;
 use kalendorius_dataset::{
@@ -48,23 +49,20 @@ const ANSWERS_BUDGET: usize = 4 << 20;
 /// and bookkeeping (about 300 bytes each, not weighed) stay within half the budget again.
 const MIN_KEPT_ANSWER: usize = 512;
 
-/// Status bits of one day. Kept in one byte so the per-day table stays small.
+/// Status bits of one day, in one byte so that a [`DayInfo`] stays 16 bytes.
 mod flag {
-    pub const LAISVADIENIS: u8 = 1;
-    pub const SHORTER: u8 = 1 << 1;
-    pub const WEEKEND: u8 = 1 << 2;
-    /// Two bits at `REASON_SHIFT`: 0 none, 1 saturday, 2 sunday, 3 public_holiday.
-    pub const REASON_SHIFT: u8 = 3;
-    pub const REASON_MASK: u8 = 0b11 << REASON_SHIFT;
+    pub const SHORTER: u8 = 1;
+    pub const WEEKEND: u8 = 1 << 1;
 }
 
 /// Everything about one date, as indices into the catalog's shared tables.
 ///
-/// Invariant (checked at load): `LAISVADIENIS` is set exactly when the reason bits are
-/// non-zero; `holiday_name != 0` exactly when the reason is `public_holiday`; `SHORTER`
-/// implies not `LAISVADIENIS`.
+/// Invariant (checked at load): the day is a laisvadienis exactly when `reason` is set;
+/// `holiday_name != 0` exactly when the reason is `public_holiday`; `SHORTER` implies no
+/// reason.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
+    reason: Option<Reason>,
     flags: u8,
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
@@ -77,16 +75,7 @@ struct DayInfo {
     name_days: u32,
 }
 
-impl DayInfo {
-    fn reason(self) -> Option<Reason> {
-        match (self.flags & flag::REASON_MASK) >> flag::REASON_SHIFT {
-            1 => Some(Reason::Saturday),
-            2 => Some(Reason::Sunday),
-            3 => Some(Reason::PublicHoliday),
-            _ => None,
-        }
-    }
-}
+const _: () = assert!(std::mem::size_of::<DayInfo>() == 16);
 
 /// One holiday as it stands on a date (shared by every date with the same facts).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -190,8 +179,13 @@ pub struct Catalog {
     /// Built answers of keyed operations over this dataset, by operation and resolved
     /// parameters ([`Catalog::answer`]).
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
-    /// Upcoming holidays and long weekends (`planning`), built on first use.
-    planning: planning::Planning,
+    /// Sorted day positions of the holiday dates of each [`HolidayScope`], in its order
+    /// (`planning`), built on first use.
+    holiday_dates: OnceLock<[Box<[u32]>; 2]>,
+    /// Per served year, from the first: every period of the year with at most
+    /// [`MAX_LEAVE_DAYS`] leave days, by start, then by leave days (`planning`), built on
+    /// first use.
+    periods: Box<[OnceLock<Box<[Period]>>]>,
     /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
     school_holidays: SchoolHolidaysFile,
 }
@@ -259,16 +253,7 @@ impl Tables {
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
-        let reason_bits = match day.reason {
-            None => 0,
-            Some(Reason::Saturday) => 1,
-            Some(Reason::Sunday) => 2,
-            Some(Reason::PublicHoliday) => 3,
-        };
-        let mut flags = reason_bits << flag::REASON_SHIFT;
-        if day.laisvadienis {
-            flags |= flag::LAISVADIENIS;
-        }
+        let mut flags = 0;
         if day.shorter_workday {
             flags |= flag::SHORTER;
         }
@@ -308,6 +293,7 @@ impl Tables {
             })
             .collect();
         Ok(DayInfo {
+            reason: day.reason,
             flags,
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
@@ -349,7 +335,7 @@ impl Catalog {
         let mut year_buf: Vec<u8> = Vec::new();
         let mut year_offsets: Vec<u32> = Vec::new();
         let mut problem: Option<CatalogError> = None;
-        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
+        let mut working: Vec<WorkingDay> = Vec::with_capacity(day_count);
         let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
         let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
 
@@ -357,6 +343,13 @@ impl Catalog {
             if problem.is_some() {
                 return;
             }
+            let info = match tables.day_info(&day) {
+                Ok(info) => info,
+                Err(reason) => {
+                    problem = Some(inconsistent(day.date, reason));
+                    return;
+                }
+            };
             if let Some(t) = &day.transfer {
                 let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
                 let names = names.map(|name| Box::<str>::from(name.as_str()));
@@ -374,28 +367,23 @@ impl Catalog {
             if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
                 eve_bases.push((day.date, eve.as_slice().into()));
             }
-            match tables.day_info(&day) {
-                Ok(info) => {
-                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
-                        let finished = day.date.year() - 1;
-                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
-                    }
-                    if !year_offsets.is_empty() {
-                        year_buf.push(b',');
-                    }
-                    year_offsets.push(year_buf.len() as u32);
-                    write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
-                    days.push(info);
-                    working.push(WorkingDay::of(&day));
-                }
-                Err(reason) => problem = Some(inconsistent(day.date, reason)),
+            if !year_offsets.is_empty() {
+                year_buf.push(b',');
             }
+            year_offsets.push(year_buf.len() as u32);
+            write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
+            if day.date.month() == 12 && day.date.day() == 31 {
+                years.push(finish_year(
+                    day.date.year(),
+                    &mut year_buf,
+                    &mut year_offsets,
+                ));
+            }
+            days.push(info);
+            working.push(WorkingDay::of(&day));
         })?;
         if let Some(problem) = problem {
             return Err(problem);
-        }
-        if !year_offsets.is_empty() {
-            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
         }
         // `read_database` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
@@ -405,11 +393,10 @@ impl Catalog {
         poem::http::HeaderValue::from_str(&version)
             .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
         let version_header = poem::http::HeaderValue::from_static(interned(&version));
-        let etag_tag = short_digest(&version);
         let mut catalog = Catalog {
+            etag_tag: kalendorius_dataset::digest::short_sha256_hex(version.as_bytes()),
             version,
             version_header,
-            etag_tag,
             first,
             last,
             days,
@@ -419,12 +406,13 @@ impl Catalog {
             holiday_lists: tables.holiday_lists.values,
             names: tables.names.values,
             name_day_lists: tables.name_day_lists.values,
-            working: working.finish(year_count),
+            working: working_index::WorkingIndex::new(working, year_count),
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
             answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
-            planning: planning::Planning::new(year_count),
+            holiday_dates: OnceLock::new(),
+            periods: (0..year_count).map(|_| OnceLock::new()).collect(),
             school_holidays: dir.read_school_holidays()?,
         };
         // The names of one year: a leap year when the dataset serves one (its February 29
@@ -481,11 +469,17 @@ impl Catalog {
         self.days[self.first.days_until(date) as usize]
     }
 
+    /// The date at position `i` of the per-day tables.
+    fn date_at(&self, i: usize) -> Date {
+        Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
+            .expect("a position inside the served range")
+    }
+
     /// The `/laisvadienis` body of `date`, which must be served; sized exactly (spare capacity
     /// costs a second allocation when it becomes the body).
     pub fn status_json(&self, date: Date) -> Vec<u8> {
         let info = self.info(date);
-        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason() {
+        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason {
             None => (b"", b"null", b""),
             Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
         };
@@ -494,7 +488,7 @@ impl Catalog {
             b"{\"date\":\"",
             &date.iso_bytes(),
             b"\",\"laisvadienis\":",
-            bool_json(info.flags & flag::LAISVADIENIS != 0),
+            bool_json(info.reason.is_some()),
             b",\"reason\":",
             open,
             reason,
@@ -573,8 +567,8 @@ impl Catalog {
     pub fn status_of(&self, date: Date) -> DayStatus {
         let info = self.info(date);
         DayStatus {
-            laisvadienis: info.flags & flag::LAISVADIENIS != 0,
-            reason: info.reason(),
+            laisvadienis: info.reason.is_some(),
+            reason: info.reason,
             shorter_workday: info.flags & flag::SHORTER != 0,
         }
     }
@@ -686,9 +680,9 @@ fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> Year
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
     // The dates without `core::fmt` (this runs on every `/days` request).
     out.extend_from_slice(b"{\"from\":\"");
-    push_date(out, from);
+    out.extend_from_slice(&from.iso_bytes());
     out.extend_from_slice(b"\",\"to\":\"");
-    push_date(out, to);
+    out.extend_from_slice(&to.iso_bytes());
     let _ = write!(out, "\",\"count\":{count},\"days\":[");
 }
 
@@ -697,9 +691,9 @@ const DAYS_TAIL: &[u8] = b"]}";
 /// One `/days` entry (docs/api.md, `/days`).
 fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {
     out.extend_from_slice(b"{\"date\":\"");
-    push_date(out, date);
+    out.extend_from_slice(&date.iso_bytes());
     out.extend_from_slice(b"\",\"laisvadienis\":");
-    out.extend_from_slice(bool_json(info.flags & flag::LAISVADIENIS != 0));
+    out.extend_from_slice(bool_json(info.reason.is_some()));
     out.extend_from_slice(b",\"holiday_name\":");
     out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
@@ -728,29 +722,21 @@ fn interned(text: &str) -> &'static str {
     leaked
 }
 
-/// `YYYY-MM-DD` without going through `fmt`.
-pub fn push_date(out: &mut Vec<u8>, date: Date) {
-    out.extend_from_slice(&date.iso_bytes());
-}
-
-/// First 16 hex digits of the SHA-256 of `s`.
-fn short_digest(s: &str) -> String {
-    kalendorius_dataset::digest::short_sha256_hex(s.as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn dates_are_written_zero_padded() {
-        let mut out = Vec::new();
-        push_date(&mut out, Date::parse("1583-01-09").unwrap());
-        assert_eq!(out, b"1583-01-09");
+        assert_eq!(
+            &Date::parse("1583-01-09").unwrap().iso_bytes(),
+            b"1583-01-09"
+        );
     }
 
     #[test]
     fn short_digest_is_stable_hex() {
+        let short_digest = |s: &str| kalendorius_dataset::digest::short_sha256_hex(s.as_bytes());
         let tag = short_digest("v1-abc");
         assert_eq!(tag.len(), 16);
         assert!(tag.bytes().all(|b| b.is_ascii_hexdigit()));

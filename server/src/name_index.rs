@@ -108,7 +108,7 @@ impl NameIndex {
                 dates.push(day);
             }
         }
-        let entries = by_name
+        let entries: Vec<NameEntry> = by_name
             .into_iter()
             .map(|((folded, name, gender), dates)| NameEntry {
                 folded: folded.into(),
@@ -117,11 +117,6 @@ impl NameIndex {
                 dates: dates.into(),
             })
             .collect();
-        NameIndex::from_sorted(entries)
-    }
-
-    /// The index of `entries`, already sorted by (folded name, name, gender).
-    fn from_sorted(entries: Vec<NameEntry>) -> NameIndex {
         let mut haystack = String::new();
         let mut starts = Vec::with_capacity(entries.len());
         let mut json = Vec::with_capacity(entries.len());
@@ -211,22 +206,9 @@ impl NameIndex {
 mod tests {
     use super::*;
 
-    fn entry(name: &str, dates: &[(u8, u8)]) -> NameEntry {
-        NameEntry {
-            folded: fold(name).into(),
-            name: name.into(),
-            gender: "m",
-            dates: dates
-                .iter()
-                .map(|&(month, day)| MonthDay { month, day })
-                .collect(),
-        }
-    }
-
     fn index(names: &[&str]) -> NameIndex {
-        let mut entries: Vec<NameEntry> = names.iter().map(|n| entry(n, &[(1, 1)])).collect();
-        entries.sort_by(|a, b| (&a.folded, &a.name).cmp(&(&b.folded, &b.name)));
-        NameIndex::from_sorted(entries)
+        let day = Date::from_ymd(2024, 1, 1).unwrap();
+        NameIndex::build(names.iter().map(|&name| (day, name, "m")))
     }
 
     #[test]
