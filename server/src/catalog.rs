@@ -190,22 +190,16 @@ pub struct Catalog {
     school_holidays: SchoolHolidaysFile,
 }
 
-struct Interner<T: std::hash::Hash + Eq + Clone> {
+struct Interner<T> {
     index: HashMap<T, u32>,
     values: Vec<T>,
 }
 
 impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
-    /// An interner holding `first` (index 0) if given.
-    fn new(first: Option<T>) -> Self {
-        let mut interner = Interner {
-            index: HashMap::new(),
-            values: Vec::new(),
-        };
-        if let Some(first) = first {
-            interner.intern(first);
-        }
-        interner
+    /// An interner holding `values` (all distinct), at their indices.
+    fn new(values: Vec<T>) -> Self {
+        let index = values.iter().cloned().zip(0..).collect();
+        Interner { index, values }
     }
 
     fn intern(&mut self, value: T) -> u32 {
@@ -322,11 +316,11 @@ impl Catalog {
             .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
 
         let mut tables = Tables {
-            holiday_names: Interner::new(Some("null".into())),
-            holidays: Interner::new(None),
-            holiday_lists: Interner::new(Some([].into())),
-            names: Interner::new(None),
-            name_day_lists: Interner::new(Some([].into())),
+            holiday_names: Interner::new(vec!["null".into()]),
+            holidays: Interner::new(Vec::new()),
+            holiday_lists: Interner::new(vec![[].into()]),
+            names: Interner::new(Vec::new()),
+            name_day_lists: Interner::new(vec![[].into()]),
         };
 
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
@@ -367,17 +361,26 @@ impl Catalog {
             if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
                 eve_bases.push((day.date, eve.as_slice().into()));
             }
-            if !year_offsets.is_empty() {
+            // A year's block: the `/days` head, the entries joined by commas, the tail.
+            let date = day.date;
+            if date.month() == 1 && date.day() == 1 {
+                let end = Date::from_ymd(date.year(), 12, 31).expect("a served year");
+                days_head(&mut year_buf, date, end, date.days_until(end) + 1);
+            } else {
                 year_buf.push(b',');
             }
             year_offsets.push(year_buf.len() as u32);
-            write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
-            if day.date.month() == 12 && day.date.day() == 31 {
-                years.push(finish_year(
-                    day.date.year(),
-                    &mut year_buf,
-                    &mut year_offsets,
-                ));
+            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.values);
+            if date.month() == 12 && date.day() == 31 {
+                year_offsets.push(year_buf.len() as u32 + 1);
+                year_buf.extend_from_slice(DAYS_TAIL);
+                // Copied at their exact sizes: a grown Vec keeps up to twice its length.
+                years.push(YearJson {
+                    json: Bytes::copy_from_slice(&year_buf),
+                    offsets: year_offsets.as_slice().into(),
+                });
+                year_buf.clear();
+                year_offsets.clear();
             }
             days.push(info);
             working.push(WorkingDay::of(&day));
@@ -586,23 +589,20 @@ impl Catalog {
     /// rule on a shortened day; each once. Empty on an ordinary working or weekend day.
     pub fn bases_of(&self, date: Date) -> Vec<&Basis> {
         let red = self.holidays_on(date).filter(|h| h.is_red);
-        let mut all: Vec<&Basis> = red.flat_map(|h| h.basis.iter()).collect();
-        if let Some(t) = self.transfer_on(date) {
-            all.extend(t.basis.iter());
-        }
-        if self.status_of(date).shorter_workday {
-            // The eve rule's provisions of the nearest shortened day on or before it (they
-            // change only between periods of the rule).
-            let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
-            all.extend(
-                i.checked_sub(1)
-                    .into_iter()
-                    .flat_map(|i| &*self.eve_bases[i].1),
-            );
-        }
+        let red = red.flat_map(|h| h.basis.iter());
+        let declared = self
+            .transfer_on(date)
+            .into_iter()
+            .flat_map(|t| t.basis.iter());
+        // The eve rule's provisions of the nearest shortened day on or before it (they
+        // change only between periods of the rule).
+        let eve = (self.status_of(date).shorter_workday)
+            .then(|| self.eve_bases.partition_point(|(d, _)| *d <= date))
+            .and_then(|i| i.checked_sub(1));
+        let eve = eve.into_iter().flat_map(|i| &*self.eve_bases[i].1);
         // Two holidays on one date may rest on the same provision (a day has a few bases).
-        let mut bases: Vec<&Basis> = Vec::with_capacity(all.len());
-        for b in all {
+        let mut bases: Vec<&Basis> = Vec::new();
+        for b in red.chain(declared).chain(eve) {
             if !bases.contains(&b) {
                 bases.push(b);
             }
@@ -649,31 +649,6 @@ impl Catalog {
 fn day_of_year(date: Date) -> usize {
     use chrono::Datelike;
     date.naive().ordinal0() as usize
-}
-
-/// The year of `entries` (the comma-joined `/days` entries of `year`, entry `i` starting
-/// at `offsets[i]`) as its whole-year answer. Leaves both buffers empty for the next year.
-fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> YearJson {
-    let first = Date::from_ymd(year, 1, 1).expect("a served year");
-    let last = Date::from_ymd(year, 12, 31).expect("a served year");
-    let mut json = Vec::with_capacity(entries.len() + 80);
-    days_head(&mut json, first, last, offsets.len() as i64);
-    let shift = json.len() as u32;
-    json.extend_from_slice(entries);
-    let end = json.len() as u32;
-    json.extend_from_slice(DAYS_TAIL);
-    let shifted: Box<[u32]> = offsets
-        .iter()
-        .map(|offset| offset + shift)
-        .chain([end + 1])
-        .collect();
-    entries.clear();
-    offsets.clear();
-    YearJson {
-        // Exact size: a grown Vec keeps up to twice its length, and `Bytes` would keep that.
-        json: Bytes::from(json.into_boxed_slice()),
-        offsets: shifted,
-    }
 }
 
 /// The start of a `/days` body, up to the opening of the list.

@@ -107,11 +107,12 @@ impl Published {
             root: root.to_path_buf(),
             current: RwLock::new(None),
             schemas: [
-                schema(kalendorius_dataset::schema::manifest_schema()),
-                schema(kalendorius_dataset::schema::year_schema()),
-                schema(kalendorius_dataset::schema::school_holidays_schema()),
-                schema(kalendorius_dataset::schema::changes_schema()),
-            ],
+                kalendorius_dataset::schema::manifest_schema(),
+                kalendorius_dataset::schema::year_schema(),
+                kalendorius_dataset::schema::school_holidays_schema(),
+                kalendorius_dataset::schema::changes_schema(),
+            ]
+            .map(schema),
             cache_metrics,
         }
     }
@@ -121,7 +122,7 @@ impl Published {
             .current
             .read()
             .as_ref()
-            .filter(|d| d.version == catalog.version())
+            .filter(|d| d.manifest.dataset_version == catalog.version())
         {
             return Ok(dataset.clone());
         }
@@ -205,7 +206,6 @@ fn serve(req: &Request, document: &Document, content_type: &'static str) -> Resp
 }
 
 pub struct PublishedDataset {
-    version: String,
     dir: PathBuf,
     manifest: Manifest,
     /// Year → index of its entry in `manifest.files`.
@@ -249,7 +249,6 @@ impl PublishedDataset {
                 })
                 .collect();
             return Ok(PublishedDataset {
-                version: version.to_string(),
                 dir,
                 manifest,
                 year_entries,
