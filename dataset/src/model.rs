@@ -181,6 +181,18 @@ pub struct Transfer {
     pub basis: Vec<Basis>,
 }
 
+impl Transfer {
+    /// The name in a language.
+    pub fn name(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Lt => &self.name_lt,
+            Lang::En => &self.name_en,
+            Lang::Pl => &self.name_pl,
+            Lang::Ru => &self.name_ru,
+        }
+    }
+}
+
 /// A name celebrated on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NameDay {

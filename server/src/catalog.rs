@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use bytes::Bytes;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
-    SchoolHolidaysFile, TransferKind,
+    SchoolHolidaysFile, Transfer,
 };
 
 use crate::http::cache::ByteCache;
@@ -106,22 +106,6 @@ pub struct NameDayRecord {
     pub gender: &'static str,
 }
 
-/// A declared transfer on a date: an extra day off or a weekend day declared a working day.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransferRecord {
-    pub kind: TransferKind,
-    /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
-    names: [Box<str>; 4],
-    pub confidence: Confidence,
-    pub basis: Box<[Basis]>,
-}
-
-impl TransferRecord {
-    pub fn name(&self, lang: Lang) -> &str {
-        &self.names[lang as usize]
-    }
-}
-
 /// The status of one date as people read it (the HTML pages): the same facts as
 /// `/laisvadienis`, typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +154,7 @@ pub struct Catalog {
     /// Working time of every date, with prefix sums (`working_index`).
     working: working_index::WorkingIndex,
     /// The declared transfers, in date order (a few dozen in 500 years).
-    transfers: Vec<(Date, TransferRecord)>,
+    transfers: Vec<(Date, Transfer)>,
     /// The eve rule's provisions from each date on which they change, in date order (a
     /// handful): the basis of every shortened day from that date to the next change.
     eve_bases: Vec<(Date, Box<[Basis]>)>,
@@ -330,7 +314,7 @@ impl Catalog {
         let mut year_offsets: Vec<u32> = Vec::new();
         let mut problem: Option<CatalogError> = None;
         let mut working: Vec<WorkingDay> = Vec::with_capacity(day_count);
-        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
+        let mut transfers: Vec<(Date, Transfer)> = Vec::new();
         let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
 
         dir.read_database(|day: Day| {
@@ -345,17 +329,7 @@ impl Catalog {
                 }
             };
             if let Some(t) = &day.transfer {
-                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
-                let names = names.map(|name| Box::<str>::from(name.as_str()));
-                transfers.push((
-                    day.date,
-                    TransferRecord {
-                        kind: t.kind,
-                        names,
-                        confidence: t.confidence,
-                        basis: t.basis.as_slice().into(),
-                    },
-                ));
+                transfers.push((day.date, t.clone()));
             }
             let eve = &day.shorter_workday_basis;
             if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
@@ -576,7 +550,7 @@ impl Catalog {
         }
     }
 
-    pub fn transfer_on(&self, date: Date) -> Option<&TransferRecord> {
+    pub fn transfer_on(&self, date: Date) -> Option<&Transfer> {
         let i = self
             .transfers
             .binary_search_by_key(&date, |(d, _)| *d)

@@ -13,9 +13,9 @@
 //! Both are built on first use and kept with the catalog. The served range cuts a period:
 //! a rest run is taken to begin and end within it.
 
-use kalendorius_dataset::{Date, Lang, TransferKind};
+use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use super::{Catalog, HolidayRecord, TransferRecord};
+use super::{Catalog, HolidayRecord};
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
@@ -36,7 +36,7 @@ pub enum HolidayScope {
 #[derive(Debug, Clone, Copy)]
 pub enum DayOffCause<'a> {
     Holiday(&'a HolidayRecord),
-    Declared(&'a TransferRecord),
+    Declared(&'a Transfer),
 }
 
 impl<'a> DayOffCause<'a> {
@@ -84,30 +84,20 @@ fn periods_in(
     marked: impl Fn(usize) -> bool,
 ) -> Vec<(usize, usize, Vec<usize>)> {
     let mut out = Vec::new();
-    let mut i = first;
-    // The run under way on `first` began in the year before: skip it.
-    if i > 0 && i < len && rest(i - 1) {
-        while i < len && rest(i) {
-            i += 1;
-        }
-    }
-    while i <= last && i < len {
-        if !rest(i) {
-            i += 1;
+    // Each period starts a rest run; a run under way on `first` began in the year before.
+    for start in first..(last + 1).min(len) {
+        if !rest(start) || (start > 0 && rest(start - 1)) {
             continue;
         }
-        let start = i;
         let mut j = start;
         let mut leave: Vec<usize> = Vec::new();
         let mut holds_marked = false;
-        let mut first_run_end = None;
         loop {
             while j < len && rest(j) {
                 holds_marked |= marked(j);
                 j += 1;
             }
             let end = j - 1;
-            first_run_end.get_or_insert(end);
             if (end - start + 1) as u32 >= MIN_DAYS_OFF && holds_marked {
                 out.push((start, end, leave.clone()));
             }
@@ -122,7 +112,6 @@ fn periods_in(
             }
             leave.extend(gap_start..j);
         }
-        i = first_run_end.unwrap_or(start) + 1;
     }
     out
 }
@@ -147,7 +136,7 @@ impl Catalog {
         })
     }
 
-    pub fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
+    pub fn declared_day_off(&self, date: Date) -> Option<&Transfer> {
         self.transfer_on(date)
             .filter(|t| t.kind == TransferKind::DayOff)
     }
