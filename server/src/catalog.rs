@@ -49,26 +49,21 @@ const ANSWERS_BUDGET: usize = 4 << 20;
 /// and bookkeeping (about 300 bytes each, not weighed) stay within half the budget again.
 const MIN_KEPT_ANSWER: usize = 512;
 
-/// Status bits of one day, in one byte so that a [`DayInfo`] stays 16 bytes.
-mod flag {
-    pub const SHORTER: u8 = 1;
-    pub const WEEKEND: u8 = 1 << 1;
-}
-
-/// Everything about one date, as indices into the catalog's shared tables.
+/// Everything about one date, as indices into the catalog's shared tables, in 16 bytes.
 ///
 /// Invariant (checked at load): the day is a laisvadienis exactly when `reason` is set;
-/// `holiday_name != 0` exactly when the reason is `public_holiday`; `SHORTER` implies no
-/// reason.
+/// `holiday_name != 0` exactly when the reason is `public_holiday`; `shorter_workday`
+/// implies no reason.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
     reason: Option<Reason>,
-    flags: u8,
+    shorter_workday: bool,
+    is_weekend: bool,
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
     iso_week: u8,
-    /// Index into `holiday_names`; 0 is "no name" (JSON `null`).
-    holiday_name: u32,
+    /// Index into `holiday_names` (a few hundred); 0 is "no name" (JSON `null`).
+    holiday_name: u16,
     /// Index into `holiday_lists` (list 0 is empty).
     holidays: u32,
     /// Index into `name_day_lists` (list 0 is empty).
@@ -231,13 +226,6 @@ impl Tables {
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
-        let mut flags = 0;
-        if day.shorter_workday {
-            flags |= flag::SHORTER;
-        }
-        if day.is_weekend {
-            flags |= flag::WEEKEND;
-        }
         let holiday_name = match &day.holiday_name {
             None => 0,
             Some(name) => self.holiday_names.intern(
@@ -272,10 +260,11 @@ impl Tables {
             .collect();
         Ok(DayInfo {
             reason: day.reason,
-            flags,
+            shorter_workday: day.shorter_workday,
+            is_weekend: day.is_weekend,
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
-            holiday_name,
+            holiday_name: u16::try_from(holiday_name).expect("fewer than 2^16 holiday names"),
             holidays: self.holiday_lists.intern(holiday_ids),
             name_days: self.name_day_lists.intern(name_ids),
         })
@@ -473,7 +462,7 @@ impl Catalog {
             b",\"holiday_name\":",
             self.holiday_names[info.holiday_name as usize].as_bytes(),
             b",\"shorter_workday\":",
-            bool_json(info.flags & flag::SHORTER != 0),
+            bool_json(info.shorter_workday),
             b"}",
         ];
         parts.concat()
@@ -533,11 +522,7 @@ impl Catalog {
     /// Day of week (0 = Sunday), ISO week and weekend flag of `date`.
     pub fn calendar_of(&self, date: Date) -> (u8, u8, bool) {
         let info = self.info(date);
-        (
-            info.day_of_week,
-            info.iso_week,
-            info.flags & flag::WEEKEND != 0,
-        )
+        (info.day_of_week, info.iso_week, info.is_weekend)
     }
 
     /// The status of `date` (which must be served).
@@ -546,7 +531,7 @@ impl Catalog {
         DayStatus {
             laisvadienis: info.reason.is_some(),
             reason: info.reason,
-            shorter_workday: info.flags & flag::SHORTER != 0,
+            shorter_workday: info.shorter_workday,
         }
     }
 
@@ -646,7 +631,7 @@ fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names:
     out.extend_from_slice(b",\"holiday_name\":");
     out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
-    out.extend_from_slice(bool_json(info.flags & flag::SHORTER != 0));
+    out.extend_from_slice(bool_json(info.shorter_workday));
     out.push(b'}');
 }
 
