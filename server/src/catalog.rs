@@ -124,9 +124,9 @@ struct YearJson {
 /// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
 /// one and swaps it in whole.
 pub struct Catalog {
-    version: String,
-    /// The same, ready as the `X-Dataset-Version` header of every response. Static (see
-    /// [`interned`]), so copying it into a response touches no shared reference count.
+    version: &'static str,
+    /// The same, ready as the `X-Dataset-Version` header of every response: static, so
+    /// copying it into a response touches no shared reference count.
     version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
     etag_tag: String,
@@ -355,14 +355,13 @@ impl Catalog {
         debug_assert_eq!(days.len(), day_count);
 
         let year_count = (last.year() - first.year() + 1) as usize;
-        let version = manifest.dataset_version.clone();
-        poem::http::HeaderValue::from_str(&version)
+        poem::http::HeaderValue::from_str(&manifest.dataset_version)
             .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
-        let version_header = poem::http::HeaderValue::from_static(interned(&version));
+        let version = interned(&manifest.dataset_version);
         let mut catalog = Catalog {
             etag_tag: kalendorius_dataset::digest::short_sha256_hex(version.as_bytes()),
             version,
-            version_header,
+            version_header: poem::http::HeaderValue::from_static(version),
             first,
             last,
             days,
@@ -401,7 +400,7 @@ impl Catalog {
     }
 
     pub fn version(&self) -> &str {
-        &self.version
+        self.version
     }
 
     pub fn version_header(&self) -> &poem::http::HeaderValue {

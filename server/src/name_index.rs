@@ -4,8 +4,9 @@
 //! Built once when a catalog is loaded and swapped with it on reload. A search costs a
 //! binary search (exact and prefix matches: the entries are sorted by folded name) and one
 //! SIMD substring pass over all folded names joined in one string (contains matches); each
-//! entry's object of the API answer is written once here too, so an answer is a few copies. The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`],
-//! so they list the same names in the same order.
+//! entry's object of the API answer is written once here too, so an answer is a few copies.
+//! The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`], so
+//! they list the same names in the same order.
 
 use std::collections::BTreeMap;
 
