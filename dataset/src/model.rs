@@ -184,12 +184,7 @@ pub struct Transfer {
 impl Transfer {
     /// The name in a language.
     pub fn name(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::Lt => &self.name_lt,
-            Lang::En => &self.name_en,
-            Lang::Pl => &self.name_pl,
-            Lang::Ru => &self.name_ru,
-        }
+        [&self.name_lt, &self.name_en, &self.name_pl, &self.name_ru][lang as usize]
     }
 }
 

@@ -505,15 +505,13 @@ impl Catalog {
 
     /// The holidays on `date`: red first, then by type, then by Lithuanian name.
     pub fn holidays_on(&self, date: Date) -> impl Iterator<Item = &HolidayRecord> + '_ {
-        let info = self.info(date);
-        self.holiday_lists[info.holidays as usize]
+        self.holiday_lists[self.info(date).holidays as usize]
             .iter()
             .map(|&i| &self.holidays[i as usize])
     }
 
     pub fn name_days_on(&self, date: Date) -> impl Iterator<Item = &NameDayRecord> + '_ {
-        let info = self.info(date);
-        self.name_day_lists[info.name_days as usize]
+        self.name_day_lists[self.info(date).name_days as usize]
             .iter()
             .map(|&i| &self.names[i as usize])
     }
@@ -535,11 +533,8 @@ impl Catalog {
     }
 
     pub fn transfer_on(&self, date: Date) -> Option<&Transfer> {
-        let i = self
-            .transfers
-            .binary_search_by_key(&date, |(d, _)| *d)
-            .ok()?;
-        Some(&self.transfers[i].1)
+        let found = self.transfers.binary_search_by_key(&date, |(d, _)| *d);
+        found.ok().map(|i| &self.transfers[i].1)
     }
 
     /// The provisions that decide the status of `date` in the 5-day week (docs/data.md

@@ -149,41 +149,32 @@ impl Published {
         let document = self
             .dataset(catalog)
             .and_then(|dataset| dataset.document(rest));
-        match document {
-            Ok(Some(document)) => serve(req, &document, JSON_CONTENT_TYPE),
-            Ok(None) => not_published(rest, catalog).into_response(),
+        let (first, last) = (catalog.first().year(), catalog.last().year());
+        let message = match document {
+            Ok(Some(document)) => return serve(req, &document, JSON_CONTENT_TYPE),
+            Ok(None) => match year_of(rest) {
+                Some(year) => format!(
+                    "year {year} is not in the dataset in service, which covers {first}..{last}"
+                ),
+                None => format!(
+                    "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,changes}}.schema.json"
+                ),
+            },
             Err(PublishedError::FileMissing { year, path }) => {
                 tracing::warn!(path = %path.display(), "a published year file is missing");
-                ApiError::new(
-                    ErrorCode::NotFound,
-                    format!(
-                        "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
-                        catalog.version(),
-                        year_file(year)
-                    ),
+                format!(
+                    "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
+                    catalog.version(),
+                    year_file(year)
                 )
-                .into_response()
             }
             Err(err) => {
                 tracing::error!(error = %err, "a published file cannot be served");
-                errors::internal().into_response()
+                return errors::internal().into_response();
             }
-        }
+        };
+        ApiError::new(ErrorCode::NotFound, message).into_response()
     }
-}
-
-/// The 404 of a path under `/data` that is not a published file.
-fn not_published(rest: &str, catalog: &Catalog) -> ApiError {
-    let (first, last) = (catalog.first().year(), catalog.last().year());
-    let message = match year_of(rest) {
-        Some(year) => format!(
-            "year {year} is not in the dataset in service, which covers {first}..{last}"
-        ),
-        None => format!(
-            "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,changes}}.schema.json"
-        ),
-    };
-    ApiError::new(ErrorCode::NotFound, message)
 }
 
 /// The year of `/years/YYYY.json` (four digits).

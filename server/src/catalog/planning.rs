@@ -70,6 +70,9 @@ impl Period {
     }
 }
 
+/// A period by positions: first day, last day, leave days.
+type PeriodAt = (usize, usize, Vec<usize>);
+
 /// The periods whose first day lies in `first..=last` (positions), over days `0..len` with
 /// `rest(i)` telling a non-working day and `marked(i)` a marked one: every run of rest
 /// runs joined by at most `max_leave` working days, at least [`MIN_DAYS_OFF`] days long and
@@ -82,7 +85,7 @@ fn periods_in(
     max_leave: usize,
     rest: impl Fn(usize) -> bool,
     marked: impl Fn(usize) -> bool,
-) -> Vec<(usize, usize, Vec<usize>)> {
+) -> Vec<PeriodAt> {
     let mut out = Vec::new();
     // Each period starts a rest run; a run under way on `first` began in the year before.
     for start in first..(last + 1).min(len) {
@@ -210,21 +213,10 @@ mod tests {
 
     /// The periods of a pattern: `.` working, `_` rest, `*` marked rest; positions
     /// `first..=last` are "the year".
-    fn periods(
-        days: &str,
-        first: usize,
-        last: usize,
-        max: usize,
-    ) -> Vec<(usize, usize, Vec<usize>)> {
+    fn periods(days: &str, first: usize, last: usize, max: usize) -> Vec<PeriodAt> {
         let b = days.as_bytes();
-        periods_in(
-            b.len(),
-            first,
-            last,
-            max,
-            |i| b[i] != b'.',
-            |i| b[i] == b'*',
-        )
+        let (rest, marked) = (|i: usize| b[i] != b'.', |i: usize| b[i] == b'*');
+        periods_in(b.len(), first, last, max, rest, marked)
     }
 
     #[test]
