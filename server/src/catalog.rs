@@ -158,12 +158,10 @@ pub struct Catalog {
     /// Built answers of keyed operations over this dataset, by operation and resolved
     /// parameters ([`Catalog::answer`]).
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
-    /// Sorted day positions of the holiday dates of each [`HolidayScope`], in its order
-    /// (`planning`), built on first use.
+    /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
     holiday_dates: OnceLock<[Box<[u32]>; 2]>,
-    /// Per served year, from the first: every period of the year with at most
-    /// [`MAX_LEAVE_DAYS`] leave days, by start, then by leave days (`planning`), built on
-    /// first use.
+    /// Per served year, from the first: its periods with up to [`MAX_LEAVE_DAYS`] leave
+    /// days, by start, then by leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
     /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
     school_holidays: SchoolHolidaysFile,
@@ -182,13 +180,11 @@ impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
     }
 
     fn intern(&mut self, value: T) -> u32 {
-        if let Some(&i) = self.index.get(&value) {
-            return i;
-        }
-        let i = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct values");
-        self.index.insert(value.clone(), i);
-        self.values.push(value);
-        i
+        let values = &mut self.values;
+        *self.index.entry(value).or_insert_with_key(|value| {
+            values.push(value.clone());
+            u32::try_from(values.len() - 1).expect("fewer than 2^32 distinct values")
+        })
     }
 }
 
@@ -656,10 +652,8 @@ mod tests {
 
     #[test]
     fn dates_are_written_zero_padded() {
-        assert_eq!(
-            &Date::parse("1583-01-09").unwrap().iso_bytes(),
-            b"1583-01-09"
-        );
+        let date = Date::parse("1583-01-09").unwrap();
+        assert_eq!(&date.iso_bytes(), b"1583-01-09");
     }
 
     #[test]

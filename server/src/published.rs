@@ -118,13 +118,9 @@ impl Published {
     }
 
     fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
-        if let Some(dataset) = self
-            .current
-            .read()
-            .as_ref()
-            .filter(|d| d.manifest.dataset_version == catalog.version())
-        {
-            return Ok(dataset.clone());
+        let current = self.current.read().clone();
+        if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version()) {
+            return Ok(dataset);
         }
         let dataset = Arc::new(PublishedDataset::open(
             &self.root,

@@ -107,8 +107,7 @@ pub struct WorkingIndex {
 }
 
 impl WorkingIndex {
-    /// The index of the facts of every day of the served range, in order (`years` whole
-    /// years).
+    /// The index of every day's facts over the served range (`years` whole years).
     pub fn new(days: Vec<WorkingDay>, years: usize) -> WorkingIndex {
         let tallies = [Week::Five, Week::Six].map(|week| {
             let mut tallies = Vec::with_capacity(days.len() + 1);
@@ -160,10 +159,8 @@ impl WorkingIndex {
 }
 
 impl Catalog {
-    /// Index of a served date in the per-day tables.
+    /// Index of a served date in the per-day tables; a date outside is a bug (a JSON 500).
     fn working_position(&self, date: Date) -> usize {
-        // Callers check the range first (`contains`); a date outside is a bug, answered as
-        // a JSON 500 by the panic handler.
         assert!(self.contains(date), "{date} is not served");
         self.first.days_until(date) as usize
     }
