@@ -181,6 +181,13 @@ pub struct Transfer {
     pub basis: Vec<Basis>,
 }
 
+impl Transfer {
+    /// The name in a language.
+    pub fn name(&self, lang: Lang) -> &str {
+        [&self.name_lt, &self.name_en, &self.name_pl, &self.name_ru][lang as usize]
+    }
+}
+
 /// A name celebrated on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NameDay {

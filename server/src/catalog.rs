@@ -9,11 +9,12 @@
 
 use std::collections::HashMap;
 use std::io::Write as _;
+use std::sync::OnceLock;
 
 use bytes::Bytes;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
-    SchoolHolidaysFile, TransferKind,
+    SchoolHolidaysFile, Transfer,
 };
 
 use crate::http::cache::ByteCache;
@@ -48,45 +49,28 @@ const ANSWERS_BUDGET: usize = 4 << 20;
 /// and bookkeeping (about 300 bytes each, not weighed) stay within half the budget again.
 const MIN_KEPT_ANSWER: usize = 512;
 
-/// Status bits of one day. Kept in one byte so the per-day table stays small.
-mod flag {
-    pub const LAISVADIENIS: u8 = 1;
-    pub const SHORTER: u8 = 1 << 1;
-    pub const WEEKEND: u8 = 1 << 2;
-    /// Two bits at `REASON_SHIFT`: 0 none, 1 saturday, 2 sunday, 3 public_holiday.
-    pub const REASON_SHIFT: u8 = 3;
-    pub const REASON_MASK: u8 = 0b11 << REASON_SHIFT;
-}
-
-/// Everything about one date, as indices into the catalog's shared tables.
+/// Everything about one date, as indices into the catalog's shared tables, in 16 bytes.
 ///
-/// Invariant (checked at load): `LAISVADIENIS` is set exactly when the reason bits are
-/// non-zero; `holiday_name != 0` exactly when the reason is `public_holiday`; `SHORTER`
-/// implies not `LAISVADIENIS`.
+/// Invariant (checked at load): the day is a laisvadienis exactly when `reason` is set;
+/// `holiday_name != 0` exactly when the reason is `public_holiday`; `shorter_workday`
+/// implies no reason.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
-    flags: u8,
+    reason: Option<Reason>,
+    shorter_workday: bool,
+    is_weekend: bool,
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
     iso_week: u8,
-    /// Index into `holiday_names`; 0 is "no name" (JSON `null`).
-    holiday_name: u32,
+    /// Index into `holiday_names` (a few hundred); 0 is "no name" (JSON `null`).
+    holiday_name: u16,
     /// Index into `holiday_lists` (list 0 is empty).
     holidays: u32,
     /// Index into `name_day_lists` (list 0 is empty).
     name_days: u32,
 }
 
-impl DayInfo {
-    fn reason(self) -> Option<Reason> {
-        match (self.flags & flag::REASON_MASK) >> flag::REASON_SHIFT {
-            1 => Some(Reason::Saturday),
-            2 => Some(Reason::Sunday),
-            3 => Some(Reason::PublicHoliday),
-            _ => None,
-        }
-    }
-}
+const _: () = assert!(std::mem::size_of::<DayInfo>() == 16);
 
 /// One holiday as it stands on a date (shared by every date with the same facts).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -117,22 +101,6 @@ pub struct NameDayRecord {
     pub gender: &'static str,
 }
 
-/// A declared transfer on a date: an extra day off or a weekend day declared a working day.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransferRecord {
-    pub kind: TransferKind,
-    /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
-    names: [Box<str>; 4],
-    pub confidence: Confidence,
-    pub basis: Box<[Basis]>,
-}
-
-impl TransferRecord {
-    pub fn name(&self, lang: Lang) -> &str {
-        &self.names[lang as usize]
-    }
-}
-
 /// The status of one date as people read it (the HTML pages): the same facts as
 /// `/laisvadienis`, typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,9 +124,9 @@ struct YearJson {
 /// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
 /// one and swaps it in whole.
 pub struct Catalog {
-    version: String,
-    /// The same, ready as the `X-Dataset-Version` header of every response. Static (see
-    /// [`interned`]), so copying it into a response touches no shared reference count.
+    version: &'static str,
+    /// The same, ready as the `X-Dataset-Version` header of every response: static, so
+    /// copying it into a response touches no shared reference count.
     version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
     etag_tag: String,
@@ -181,7 +149,7 @@ pub struct Catalog {
     /// Working time of every date, with prefix sums (`working_index`).
     working: working_index::WorkingIndex,
     /// The declared transfers, in date order (a few dozen in 500 years).
-    transfers: Vec<(Date, TransferRecord)>,
+    transfers: Vec<(Date, Transfer)>,
     /// The eve rule's provisions from each date on which they change, in date order (a
     /// handful): the basis of every shortened day from that date to the next change.
     eve_bases: Vec<(Date, Box<[Basis]>)>,
@@ -190,38 +158,33 @@ pub struct Catalog {
     /// Built answers of keyed operations over this dataset, by operation and resolved
     /// parameters ([`Catalog::answer`]).
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
-    /// Upcoming holidays and long weekends (`planning`), built on first use.
-    planning: planning::Planning,
+    /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
+    holiday_dates: OnceLock<[Box<[u32]>; 2]>,
+    /// Per served year, from the first: its periods with up to [`MAX_LEAVE_DAYS`] leave
+    /// days, by start, then by leave days (`planning`).
+    periods: Box<[OnceLock<Box<[Period]>>]>,
     /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
     school_holidays: SchoolHolidaysFile,
 }
 
-struct Interner<T: std::hash::Hash + Eq + Clone> {
+struct Interner<T> {
     index: HashMap<T, u32>,
     values: Vec<T>,
 }
 
 impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
-    /// An interner holding `first` (index 0) if given.
-    fn new(first: Option<T>) -> Self {
-        let mut interner = Interner {
-            index: HashMap::new(),
-            values: Vec::new(),
-        };
-        if let Some(first) = first {
-            interner.intern(first);
-        }
-        interner
+    /// An interner holding `values` (all distinct), at their indices.
+    fn new(values: Vec<T>) -> Self {
+        let index = values.iter().cloned().zip(0..).collect();
+        Interner { index, values }
     }
 
     fn intern(&mut self, value: T) -> u32 {
-        if let Some(&i) = self.index.get(&value) {
-            return i;
-        }
-        let i = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct values");
-        self.index.insert(value.clone(), i);
-        self.values.push(value);
-        i
+        let values = &mut self.values;
+        *self.index.entry(value).or_insert_with_key(|value| {
+            values.push(value.clone());
+            u32::try_from(values.len() - 1).expect("fewer than 2^32 distinct values")
+        })
     }
 }
 
@@ -259,22 +222,6 @@ impl Tables {
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
-        let reason_bits = match day.reason {
-            None => 0,
-            Some(Reason::Saturday) => 1,
-            Some(Reason::Sunday) => 2,
-            Some(Reason::PublicHoliday) => 3,
-        };
-        let mut flags = reason_bits << flag::REASON_SHIFT;
-        if day.laisvadienis {
-            flags |= flag::LAISVADIENIS;
-        }
-        if day.shorter_workday {
-            flags |= flag::SHORTER;
-        }
-        if day.is_weekend {
-            flags |= flag::WEEKEND;
-        }
         let holiday_name = match &day.holiday_name {
             None => 0,
             Some(name) => self.holiday_names.intern(
@@ -308,10 +255,12 @@ impl Tables {
             })
             .collect();
         Ok(DayInfo {
-            flags,
+            reason: day.reason,
+            shorter_workday: day.shorter_workday,
+            is_weekend: day.is_weekend,
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
-            holiday_name,
+            holiday_name: u16::try_from(holiday_name).expect("fewer than 2^16 holiday names"),
             holidays: self.holiday_lists.intern(holiday_ids),
             name_days: self.name_day_lists.intern(name_ids),
         })
@@ -336,11 +285,11 @@ impl Catalog {
             .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
 
         let mut tables = Tables {
-            holiday_names: Interner::new(Some("null".into())),
-            holidays: Interner::new(None),
-            holiday_lists: Interner::new(Some([].into())),
-            names: Interner::new(None),
-            name_day_lists: Interner::new(Some([].into())),
+            holiday_names: Interner::new(vec!["null".into()]),
+            holidays: Interner::new(Vec::new()),
+            holiday_lists: Interner::new(vec![[].into()]),
+            names: Interner::new(Vec::new()),
+            name_day_lists: Interner::new(vec![[].into()]),
         };
 
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
@@ -349,67 +298,66 @@ impl Catalog {
         let mut year_buf: Vec<u8> = Vec::new();
         let mut year_offsets: Vec<u32> = Vec::new();
         let mut problem: Option<CatalogError> = None;
-        let mut working = working_index::WorkingIndexBuilder::with_capacity(day_count);
-        let mut transfers: Vec<(Date, TransferRecord)> = Vec::new();
+        let mut working: Vec<WorkingDay> = Vec::with_capacity(day_count);
+        let mut transfers: Vec<(Date, Transfer)> = Vec::new();
         let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
 
         dir.read_database(|day: Day| {
             if problem.is_some() {
                 return;
             }
+            let info = match tables.day_info(&day) {
+                Ok(info) => info,
+                Err(reason) => {
+                    problem = Some(inconsistent(day.date, reason));
+                    return;
+                }
+            };
             if let Some(t) = &day.transfer {
-                let names = [&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru];
-                let names = names.map(|name| Box::<str>::from(name.as_str()));
-                transfers.push((
-                    day.date,
-                    TransferRecord {
-                        kind: t.kind,
-                        names,
-                        confidence: t.confidence,
-                        basis: t.basis.as_slice().into(),
-                    },
-                ));
+                transfers.push((day.date, t.clone()));
             }
             let eve = &day.shorter_workday_basis;
             if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
                 eve_bases.push((day.date, eve.as_slice().into()));
             }
-            match tables.day_info(&day) {
-                Ok(info) => {
-                    if day.date.month() == 1 && day.date.day() == 1 && !year_offsets.is_empty() {
-                        let finished = day.date.year() - 1;
-                        years.push(finish_year(finished, &mut year_buf, &mut year_offsets));
-                    }
-                    if !year_offsets.is_empty() {
-                        year_buf.push(b',');
-                    }
-                    year_offsets.push(year_buf.len() as u32);
-                    write_days_entry(&mut year_buf, day.date, info, &tables.holiday_names.values);
-                    days.push(info);
-                    working.push(WorkingDay::of(&day));
-                }
-                Err(reason) => problem = Some(inconsistent(day.date, reason)),
+            // A year's block: the `/days` head, the entries joined by commas, the tail.
+            let date = day.date;
+            if date.month() == 1 && date.day() == 1 {
+                let end = Date::from_ymd(date.year(), 12, 31).expect("a served year");
+                days_head(&mut year_buf, date, end, date.days_until(end) + 1);
+            } else {
+                year_buf.push(b',');
             }
+            year_offsets.push(year_buf.len() as u32);
+            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.values);
+            if date.month() == 12 && date.day() == 31 {
+                year_offsets.push(year_buf.len() as u32 + 1);
+                year_buf.extend_from_slice(DAYS_TAIL);
+                // Copied at their exact sizes: a grown Vec keeps up to twice its length.
+                years.push(YearJson {
+                    json: Bytes::copy_from_slice(&year_buf),
+                    offsets: year_offsets.as_slice().into(),
+                });
+                year_buf.clear();
+                year_offsets.clear();
+            }
+            days.push(info);
+            working.push(WorkingDay::of(&day));
         })?;
         if let Some(problem) = problem {
             return Err(problem);
-        }
-        if !year_offsets.is_empty() {
-            years.push(finish_year(last.year(), &mut year_buf, &mut year_offsets));
         }
         // `read_database` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
 
         let year_count = (last.year() - first.year() + 1) as usize;
-        let version = manifest.dataset_version.clone();
-        poem::http::HeaderValue::from_str(&version)
+        poem::http::HeaderValue::from_str(&manifest.dataset_version)
             .map_err(|_| inconsistent(first, "dataset_version is not a valid header value"))?;
-        let version_header = poem::http::HeaderValue::from_static(interned(&version));
-        let etag_tag = short_digest(&version);
+        let version = interned(&manifest.dataset_version);
         let mut catalog = Catalog {
+            etag_tag: kalendorius_dataset::digest::short_sha256_hex(version.as_bytes()),
             version,
-            version_header,
-            etag_tag,
+            version_header: poem::http::HeaderValue::from_static(version),
             first,
             last,
             days,
@@ -419,12 +367,13 @@ impl Catalog {
             holiday_lists: tables.holiday_lists.values,
             names: tables.names.values,
             name_day_lists: tables.name_day_lists.values,
-            working: working.finish(year_count),
+            working: working_index::WorkingIndex::new(working, year_count),
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
             answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
-            planning: planning::Planning::new(year_count),
+            holiday_dates: OnceLock::new(),
+            periods: (0..year_count).map(|_| OnceLock::new()).collect(),
             school_holidays: dir.read_school_holidays()?,
         };
         // The names of one year: a leap year when the dataset serves one (its February 29
@@ -447,7 +396,7 @@ impl Catalog {
     }
 
     pub fn version(&self) -> &str {
-        &self.version
+        self.version
     }
 
     pub fn version_header(&self) -> &poem::http::HeaderValue {
@@ -481,11 +430,17 @@ impl Catalog {
         self.days[self.first.days_until(date) as usize]
     }
 
+    /// The date at position `i` of the per-day tables.
+    fn date_at(&self, i: usize) -> Date {
+        Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
+            .expect("a position inside the served range")
+    }
+
     /// The `/laisvadienis` body of `date`, which must be served; sized exactly (spare capacity
     /// costs a second allocation when it becomes the body).
     pub fn status_json(&self, date: Date) -> Vec<u8> {
         let info = self.info(date);
-        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason() {
+        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason {
             None => (b"", b"null", b""),
             Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
         };
@@ -494,7 +449,7 @@ impl Catalog {
             b"{\"date\":\"",
             &date.iso_bytes(),
             b"\",\"laisvadienis\":",
-            bool_json(info.flags & flag::LAISVADIENIS != 0),
+            bool_json(info.reason.is_some()),
             b",\"reason\":",
             open,
             reason,
@@ -502,7 +457,7 @@ impl Catalog {
             b",\"holiday_name\":",
             self.holiday_names[info.holiday_name as usize].as_bytes(),
             b",\"shorter_workday\":",
-            bool_json(info.flags & flag::SHORTER != 0),
+            bool_json(info.shorter_workday),
             b"}",
         ];
         parts.concat()
@@ -546,15 +501,13 @@ impl Catalog {
 
     /// The holidays on `date`: red first, then by type, then by Lithuanian name.
     pub fn holidays_on(&self, date: Date) -> impl Iterator<Item = &HolidayRecord> + '_ {
-        let info = self.info(date);
-        self.holiday_lists[info.holidays as usize]
+        self.holiday_lists[self.info(date).holidays as usize]
             .iter()
             .map(|&i| &self.holidays[i as usize])
     }
 
     pub fn name_days_on(&self, date: Date) -> impl Iterator<Item = &NameDayRecord> + '_ {
-        let info = self.info(date);
-        self.name_day_lists[info.name_days as usize]
+        self.name_day_lists[self.info(date).name_days as usize]
             .iter()
             .map(|&i| &self.names[i as usize])
     }
@@ -562,29 +515,22 @@ impl Catalog {
     /// Day of week (0 = Sunday), ISO week and weekend flag of `date`.
     pub fn calendar_of(&self, date: Date) -> (u8, u8, bool) {
         let info = self.info(date);
-        (
-            info.day_of_week,
-            info.iso_week,
-            info.flags & flag::WEEKEND != 0,
-        )
+        (info.day_of_week, info.iso_week, info.is_weekend)
     }
 
     /// The status of `date` (which must be served).
     pub fn status_of(&self, date: Date) -> DayStatus {
         let info = self.info(date);
         DayStatus {
-            laisvadienis: info.flags & flag::LAISVADIENIS != 0,
-            reason: info.reason(),
-            shorter_workday: info.flags & flag::SHORTER != 0,
+            laisvadienis: info.reason.is_some(),
+            reason: info.reason,
+            shorter_workday: info.shorter_workday,
         }
     }
 
-    pub fn transfer_on(&self, date: Date) -> Option<&TransferRecord> {
-        let i = self
-            .transfers
-            .binary_search_by_key(&date, |(d, _)| *d)
-            .ok()?;
-        Some(&self.transfers[i].1)
+    pub fn transfer_on(&self, date: Date) -> Option<&Transfer> {
+        let found = self.transfers.binary_search_by_key(&date, |(d, _)| *d);
+        found.ok().map(|i| &self.transfers[i].1)
     }
 
     /// The provisions that decide the status of `date` in the 5-day week (docs/data.md
@@ -592,23 +538,20 @@ impl Catalog {
     /// rule on a shortened day; each once. Empty on an ordinary working or weekend day.
     pub fn bases_of(&self, date: Date) -> Vec<&Basis> {
         let red = self.holidays_on(date).filter(|h| h.is_red);
-        let mut all: Vec<&Basis> = red.flat_map(|h| h.basis.iter()).collect();
-        if let Some(t) = self.transfer_on(date) {
-            all.extend(t.basis.iter());
-        }
-        if self.status_of(date).shorter_workday {
-            // The eve rule's provisions of the nearest shortened day on or before it (they
-            // change only between periods of the rule).
-            let i = self.eve_bases.partition_point(|(d, _)| *d <= date);
-            all.extend(
-                i.checked_sub(1)
-                    .into_iter()
-                    .flat_map(|i| &*self.eve_bases[i].1),
-            );
-        }
+        let red = red.flat_map(|h| h.basis.iter());
+        let declared = self
+            .transfer_on(date)
+            .into_iter()
+            .flat_map(|t| t.basis.iter());
+        // The eve rule's provisions of the nearest shortened day on or before it (they
+        // change only between periods of the rule).
+        let eve = (self.status_of(date).shorter_workday)
+            .then(|| self.eve_bases.partition_point(|(d, _)| *d <= date))
+            .and_then(|i| i.checked_sub(1));
+        let eve = eve.into_iter().flat_map(|i| &*self.eve_bases[i].1);
         // Two holidays on one date may rest on the same provision (a day has a few bases).
-        let mut bases: Vec<&Basis> = Vec::with_capacity(all.len());
-        for b in all {
+        let mut bases: Vec<&Basis> = Vec::new();
+        for b in red.chain(declared).chain(eve) {
             if !bases.contains(&b) {
                 bases.push(b);
             }
@@ -657,38 +600,13 @@ fn day_of_year(date: Date) -> usize {
     date.naive().ordinal0() as usize
 }
 
-/// The year of `entries` (the comma-joined `/days` entries of `year`, entry `i` starting
-/// at `offsets[i]`) as its whole-year answer. Leaves both buffers empty for the next year.
-fn finish_year(year: i32, entries: &mut Vec<u8>, offsets: &mut Vec<u32>) -> YearJson {
-    let first = Date::from_ymd(year, 1, 1).expect("a served year");
-    let last = Date::from_ymd(year, 12, 31).expect("a served year");
-    let mut json = Vec::with_capacity(entries.len() + 80);
-    days_head(&mut json, first, last, offsets.len() as i64);
-    let shift = json.len() as u32;
-    json.extend_from_slice(entries);
-    let end = json.len() as u32;
-    json.extend_from_slice(DAYS_TAIL);
-    let shifted: Box<[u32]> = offsets
-        .iter()
-        .map(|offset| offset + shift)
-        .chain([end + 1])
-        .collect();
-    entries.clear();
-    offsets.clear();
-    YearJson {
-        // Exact size: a grown Vec keeps up to twice its length, and `Bytes` would keep that.
-        json: Bytes::from(json.into_boxed_slice()),
-        offsets: shifted,
-    }
-}
-
 /// The start of a `/days` body, up to the opening of the list.
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
     // The dates without `core::fmt` (this runs on every `/days` request).
     out.extend_from_slice(b"{\"from\":\"");
-    push_date(out, from);
+    out.extend_from_slice(&from.iso_bytes());
     out.extend_from_slice(b"\",\"to\":\"");
-    push_date(out, to);
+    out.extend_from_slice(&to.iso_bytes());
     let _ = write!(out, "\",\"count\":{count},\"days\":[");
 }
 
@@ -697,13 +615,13 @@ const DAYS_TAIL: &[u8] = b"]}";
 /// One `/days` entry (docs/api.md, `/days`).
 fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {
     out.extend_from_slice(b"{\"date\":\"");
-    push_date(out, date);
+    out.extend_from_slice(&date.iso_bytes());
     out.extend_from_slice(b"\",\"laisvadienis\":");
-    out.extend_from_slice(bool_json(info.flags & flag::LAISVADIENIS != 0));
+    out.extend_from_slice(bool_json(info.reason.is_some()));
     out.extend_from_slice(b",\"holiday_name\":");
     out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
-    out.extend_from_slice(bool_json(info.flags & flag::SHORTER != 0));
+    out.extend_from_slice(bool_json(info.shorter_workday));
     out.push(b'}');
 }
 
@@ -728,29 +646,19 @@ fn interned(text: &str) -> &'static str {
     leaked
 }
 
-/// `YYYY-MM-DD` without going through `fmt`.
-pub fn push_date(out: &mut Vec<u8>, date: Date) {
-    out.extend_from_slice(&date.iso_bytes());
-}
-
-/// First 16 hex digits of the SHA-256 of `s`.
-fn short_digest(s: &str) -> String {
-    kalendorius_dataset::digest::short_sha256_hex(s.as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn dates_are_written_zero_padded() {
-        let mut out = Vec::new();
-        push_date(&mut out, Date::parse("1583-01-09").unwrap());
-        assert_eq!(out, b"1583-01-09");
+        let date = Date::parse("1583-01-09").unwrap();
+        assert_eq!(&date.iso_bytes(), b"1583-01-09");
     }
 
     #[test]
     fn short_digest_is_stable_hex() {
+        let short_digest = |s: &str| kalendorius_dataset::digest::short_sha256_hex(s.as_bytes());
         let tag = short_digest("v1-abc");
         assert_eq!(tag.len(), 16);
         assert!(tag.bytes().all(|b| b.is_ascii_hexdigit()));

@@ -4,8 +4,9 @@
 //! Built once when a catalog is loaded and swapped with it on reload. A search costs a
 //! binary search (exact and prefix matches: the entries are sorted by folded name) and one
 //! SIMD substring pass over all folded names joined in one string (contains matches); each
-//! entry's object of the API answer is written once here too, so an answer is a few copies. The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`],
-//! so they list the same names in the same order.
+//! entry's object of the API answer is written once here too, so an answer is a few copies.
+//! The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`], so
+//! they list the same names in the same order.
 
 use std::collections::BTreeMap;
 
@@ -108,7 +109,7 @@ impl NameIndex {
                 dates.push(day);
             }
         }
-        let entries = by_name
+        let entries: Vec<NameEntry> = by_name
             .into_iter()
             .map(|((folded, name, gender), dates)| NameEntry {
                 folded: folded.into(),
@@ -117,11 +118,6 @@ impl NameIndex {
                 dates: dates.into(),
             })
             .collect();
-        NameIndex::from_sorted(entries)
-    }
-
-    /// The index of `entries`, already sorted by (folded name, name, gender).
-    fn from_sorted(entries: Vec<NameEntry>) -> NameIndex {
         let mut haystack = String::new();
         let mut starts = Vec::with_capacity(entries.len());
         let mut json = Vec::with_capacity(entries.len());
@@ -166,8 +162,7 @@ impl NameIndex {
     /// The entries matching `query` (by position), exact, then prefix, then contains, each
     /// group in entry order, at most `limit`.
     fn matches(&self, query: &str, limit: usize) -> Vec<(MatchKind, usize)> {
-        let query = fold(query);
-        let q = query.as_str();
+        let q: &str = &fold(query);
         if q.is_empty() {
             return Vec::new();
         }
@@ -211,27 +206,14 @@ impl NameIndex {
 mod tests {
     use super::*;
 
-    fn entry(name: &str, dates: &[(u8, u8)]) -> NameEntry {
-        NameEntry {
-            folded: fold(name).into(),
-            name: name.into(),
-            gender: "m",
-            dates: dates
-                .iter()
-                .map(|&(month, day)| MonthDay { month, day })
-                .collect(),
-        }
-    }
-
-    fn index(names: &[&str]) -> NameIndex {
-        let mut entries: Vec<NameEntry> = names.iter().map(|n| entry(n, &[(1, 1)])).collect();
-        entries.sort_by(|a, b| (&a.folded, &a.name).cmp(&(&b.folded, &b.name)));
-        NameIndex::from_sorted(entries)
+    fn index<'a>(names: impl IntoIterator<Item = &'a str>) -> NameIndex {
+        let day = Date::from_ymd(2024, 1, 1).unwrap();
+        NameIndex::build(names.into_iter().map(|name| (day, name, "m")))
     }
 
     #[test]
     fn exact_then_prefix_then_contains() {
-        let idx = index(&["Jonė", "Jonas", "Fabijonas", "Jon", "Adomas", "Joná"]);
+        let idx = index(["Jonė", "Jonas", "Fabijonas", "Jon", "Adomas", "Joná"]);
         let found: Vec<(MatchKind, &str)> = idx
             .search("JON", 50)
             .into_iter()
@@ -251,7 +233,7 @@ mod tests {
 
     #[test]
     fn diacritics_and_case_are_ignored_both_ways() {
-        let idx = index(&["Žygimantė", "Zigmas"]);
+        let idx = index(["Žygimantė", "Zigmas"]);
         assert_eq!(idx.search("zygimante", 50)[0].1.name.as_ref(), "Žygimantė");
         assert_eq!(idx.search("ŽYGIMANTĖ", 50)[0].0, MatchKind::Exact);
         assert!(idx.search("", 50).is_empty());
@@ -264,11 +246,8 @@ mod tests {
     #[test]
     fn the_limit_is_kept() {
         let names: Vec<String> = (0..80).map(|i| format!("Vardas{i:02}")).collect();
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        assert_eq!(
-            index(&refs).search("vardas", MAX_MATCHES).len(),
-            MAX_MATCHES
-        );
+        let idx = index(names.iter().map(String::as_str));
+        assert_eq!(idx.search("vardas", MAX_MATCHES).len(), MAX_MATCHES);
     }
 
     #[test]

@@ -107,23 +107,20 @@ impl Published {
             root: root.to_path_buf(),
             current: RwLock::new(None),
             schemas: [
-                schema(kalendorius_dataset::schema::manifest_schema()),
-                schema(kalendorius_dataset::schema::year_schema()),
-                schema(kalendorius_dataset::schema::school_holidays_schema()),
-                schema(kalendorius_dataset::schema::changes_schema()),
-            ],
+                kalendorius_dataset::schema::manifest_schema(),
+                kalendorius_dataset::schema::year_schema(),
+                kalendorius_dataset::schema::school_holidays_schema(),
+                kalendorius_dataset::schema::changes_schema(),
+            ]
+            .map(schema),
             cache_metrics,
         }
     }
 
     fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
-        if let Some(dataset) = self
-            .current
-            .read()
-            .as_ref()
-            .filter(|d| d.version == catalog.version())
-        {
-            return Ok(dataset.clone());
+        let current = self.current.read().clone();
+        if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version()) {
+            return Ok(dataset);
         }
         let dataset = Arc::new(PublishedDataset::open(
             &self.root,
@@ -148,41 +145,32 @@ impl Published {
         let document = self
             .dataset(catalog)
             .and_then(|dataset| dataset.document(rest));
-        match document {
-            Ok(Some(document)) => serve(req, &document, JSON_CONTENT_TYPE),
-            Ok(None) => not_published(rest, catalog).into_response(),
+        let (first, last) = (catalog.first().year(), catalog.last().year());
+        let message = match document {
+            Ok(Some(document)) => return serve(req, &document, JSON_CONTENT_TYPE),
+            Ok(None) => match year_of(rest) {
+                Some(year) => format!(
+                    "year {year} is not in the dataset in service, which covers {first}..{last}"
+                ),
+                None => format!(
+                    "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,changes}}.schema.json"
+                ),
+            },
             Err(PublishedError::FileMissing { year, path }) => {
                 tracing::warn!(path = %path.display(), "a published year file is missing");
-                ApiError::new(
-                    ErrorCode::NotFound,
-                    format!(
-                        "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
-                        catalog.version(),
-                        year_file(year)
-                    ),
+                format!(
+                    "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
+                    catalog.version(),
+                    year_file(year)
                 )
-                .into_response()
             }
             Err(err) => {
                 tracing::error!(error = %err, "a published file cannot be served");
-                errors::internal().into_response()
+                return errors::internal().into_response();
             }
-        }
+        };
+        ApiError::new(ErrorCode::NotFound, message).into_response()
     }
-}
-
-/// The 404 of a path under `/data` that is not a published file.
-fn not_published(rest: &str, catalog: &Catalog) -> ApiError {
-    let (first, last) = (catalog.first().year(), catalog.last().year());
-    let message = match year_of(rest) {
-        Some(year) => format!(
-            "year {year} is not in the dataset in service, which covers {first}..{last}"
-        ),
-        None => format!(
-            "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,changes}}.schema.json"
-        ),
-    };
-    ApiError::new(ErrorCode::NotFound, message)
 }
 
 /// The year of `/years/YYYY.json` (four digits).
@@ -205,7 +193,6 @@ fn serve(req: &Request, document: &Document, content_type: &'static str) -> Resp
 }
 
 pub struct PublishedDataset {
-    version: String,
     dir: PathBuf,
     manifest: Manifest,
     /// Year → index of its entry in `manifest.files`.
@@ -249,7 +236,6 @@ impl PublishedDataset {
                 })
                 .collect();
             return Ok(PublishedDataset {
-                version: version.to_string(),
                 dir,
                 manifest,
                 year_entries,

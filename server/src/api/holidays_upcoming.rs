@@ -138,7 +138,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
                     .holidays_on(date)
                     .map(|h| Holiday::new(date, h, lang, true))
                     .collect(),
-                declared_day_off: catalog.declared_day_off_name(date, lang),
+                declared_day_off: catalog.declared_day_off(date).map(|t| t.name(lang)),
             })
             .collect();
         UpcomingHolidays {

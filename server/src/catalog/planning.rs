@@ -13,11 +13,9 @@
 //! Both are built on first use and kept with the catalog. The served range cuts a period:
 //! a rest run is taken to begin and end within it.
 
-use std::sync::OnceLock;
+use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use kalendorius_dataset::{Date, Lang, TransferKind};
-
-use super::{flag, Catalog, HolidayRecord, TransferRecord};
+use super::{Catalog, HolidayRecord};
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
@@ -38,7 +36,7 @@ pub enum HolidayScope {
 #[derive(Debug, Clone, Copy)]
 pub enum DayOffCause<'a> {
     Holiday(&'a HolidayRecord),
-    Declared(&'a TransferRecord),
+    Declared(&'a Transfer),
 }
 
 impl<'a> DayOffCause<'a> {
@@ -72,24 +70,8 @@ impl Period {
     }
 }
 
-/// The planning tables of one catalog, each built on first use.
-pub struct Planning {
-    /// Sorted day positions (from the catalog's first date) of the holiday dates of each
-    /// scope, in [`HolidayScope`] order.
-    dates: OnceLock<[Box<[u32]>; 2]>,
-    /// Per served year, from the first: every period of the year with at most
-    /// [`MAX_LEAVE_DAYS`] leave days, by start, then by leave days.
-    years: Box<[OnceLock<Box<[Period]>>]>,
-}
-
-impl Planning {
-    pub fn new(years: usize) -> Planning {
-        Planning {
-            dates: OnceLock::new(),
-            years: (0..years).map(|_| OnceLock::new()).collect(),
-        }
-    }
-}
+/// A period by positions: first day, last day, leave days.
+type PeriodAt = (usize, usize, Vec<usize>);
 
 /// The periods whose first day lies in `first..=last` (positions), over days `0..len` with
 /// `rest(i)` telling a non-working day and `marked(i)` a marked one: every run of rest
@@ -103,32 +85,22 @@ fn periods_in(
     max_leave: usize,
     rest: impl Fn(usize) -> bool,
     marked: impl Fn(usize) -> bool,
-) -> Vec<(usize, usize, Vec<usize>)> {
+) -> Vec<PeriodAt> {
     let mut out = Vec::new();
-    let mut i = first;
-    // The run under way on `first` began in the year before: skip it.
-    if i > 0 && i < len && rest(i - 1) {
-        while i < len && rest(i) {
-            i += 1;
-        }
-    }
-    while i <= last && i < len {
-        if !rest(i) {
-            i += 1;
+    // Each period starts a rest run; a run under way on `first` began in the year before.
+    for start in first..(last + 1).min(len) {
+        if !rest(start) || (start > 0 && rest(start - 1)) {
             continue;
         }
-        let start = i;
         let mut j = start;
         let mut leave: Vec<usize> = Vec::new();
         let mut holds_marked = false;
-        let mut first_run_end = None;
         loop {
             while j < len && rest(j) {
                 holds_marked |= marked(j);
                 j += 1;
             }
             let end = j - 1;
-            first_run_end.get_or_insert(end);
             if (end - start + 1) as u32 >= MIN_DAYS_OFF && holds_marked {
                 out.push((start, end, leave.clone()));
             }
@@ -143,14 +115,13 @@ fn periods_in(
             }
             leave.extend(gap_start..j);
         }
-        i = first_run_end.unwrap_or(start) + 1;
     }
     out
 }
 
 impl Catalog {
     fn planning_dates(&self) -> &[Box<[u32]>; 2] {
-        self.planning.dates.get_or_init(|| {
+        self.holiday_dates.get_or_init(|| {
             let mut red = Vec::new();
             let mut all = Vec::new();
             for (i, info) in self.days.iter().enumerate() {
@@ -168,19 +139,9 @@ impl Catalog {
         })
     }
 
-    fn date_at(&self, i: usize) -> Date {
-        Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
-            .expect("a position inside the served range")
-    }
-
-    pub fn declared_day_off(&self, date: Date) -> Option<&TransferRecord> {
+    pub fn declared_day_off(&self, date: Date) -> Option<&Transfer> {
         self.transfer_on(date)
             .filter(|t| t.kind == TransferKind::DayOff)
-    }
-
-    /// The name in `lang` of the declared extra day off on a served `date`, if any.
-    pub fn declared_day_off_name(&self, date: Date, lang: Lang) -> Option<&str> {
-        self.declared_day_off(date).map(|t| t.name(lang))
     }
 
     /// What makes a served `date` a holiday day off: its red holidays (in holiday order),
@@ -218,20 +179,16 @@ impl Catalog {
         max_leave_days: usize,
     ) -> impl Iterator<Item = &Period> + '_ {
         let slot = (year - self.first.year()) as usize;
-        let periods = self.planning.years[slot].get_or_init(|| {
-            let len = self.days.len();
-            let first = self
-                .first
-                .days_until(Date::from_ymd(year, 1, 1).expect("a served year"))
-                as usize;
-            let last = self
-                .first
-                .days_until(Date::from_ymd(year, 12, 31).expect("a served year"))
-                as usize;
-            let rest = |i: usize| self.days[i].flags & flag::LAISVADIENIS != 0;
+        let periods = self.periods[slot].get_or_init(|| {
+            let position = |month, day| {
+                let date = Date::from_ymd(year, month, day).expect("a served year");
+                self.first.days_until(date) as usize
+            };
+            let (first, last) = (position(1, 1), position(12, 31));
+            let rest = |i: usize| self.days[i].reason.is_some();
             let red = &self.planning_dates()[HolidayScope::Red as usize];
             let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
-            periods_in(len, first, last, MAX_LEAVE_DAYS, rest, marked)
+            periods_in(self.days.len(), first, last, MAX_LEAVE_DAYS, rest, marked)
                 .into_iter()
                 .map(|(start, end, leave)| Period {
                     start: self.date_at(start),
@@ -256,21 +213,10 @@ mod tests {
 
     /// The periods of a pattern: `.` working, `_` rest, `*` marked rest; positions
     /// `first..=last` are "the year".
-    fn periods(
-        days: &str,
-        first: usize,
-        last: usize,
-        max: usize,
-    ) -> Vec<(usize, usize, Vec<usize>)> {
+    fn periods(days: &str, first: usize, last: usize, max: usize) -> Vec<PeriodAt> {
         let b = days.as_bytes();
-        periods_in(
-            b.len(),
-            first,
-            last,
-            max,
-            |i| b[i] != b'.',
-            |i| b[i] == b'*',
-        )
+        let (rest, marked) = (|i: usize| b[i] != b'.', |i: usize| b[i] == b'*');
+        periods_in(b.len(), first, last, max, rest, marked)
     }
 
     #[test]

@@ -27,62 +27,36 @@ pub struct WorkingSummary {
     pub working_hours: u32,
 }
 
-/// The working-time facts of one date, as the dataset gives them.
+/// The working-time facts of one date, as the dataset gives them. Per week form `w`
+/// ([`Week`] as a number: 0 the 5-day week, 1 the 6-day), the hours in bits `4w..4w + 4`
+/// and the shortened flag in bit `8 + w`; bit 10 tells that a red holiday falls on the date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkingDay(u16);
 
-mod bit {
-    /// Hours in the 5-day week: bits 0..4.
-    pub const HOURS_5_SHIFT: u16 = 0;
-    /// Hours in the 6-day week: bits 4..8.
-    pub const HOURS_6_SHIFT: u16 = 4;
-    pub const HOURS_MASK: u16 = 0xF;
-    pub const SHORTENED_5: u16 = 1 << 8;
-    pub const SHORTENED_6: u16 = 1 << 9;
-    /// A red holiday falls on the date.
-    pub const RED: u16 = 1 << 10;
-}
+const RED: u16 = 1 << 10;
 
 impl WorkingDay {
     pub(super) fn of(day: &Day) -> WorkingDay {
-        let mut bits = u16::from(day.working_hours_5 & 0xF) << bit::HOURS_5_SHIFT
-            | u16::from(day.working_hours_6 & 0xF) << bit::HOURS_6_SHIFT;
-        if day.shorter_workday {
-            bits |= bit::SHORTENED_5;
-        }
-        if day.shorter_workday_6 {
-            bits |= bit::SHORTENED_6;
-        }
-        if day.carries_red_holiday() {
-            bits |= bit::RED;
+        let mut bits = if day.carries_red_holiday() { RED } else { 0 };
+        for week in [Week::Five, Week::Six] {
+            bits |= u16::from(day.hours(week) & 0xF) << (4 * week as u16);
+            bits |= u16::from(day.is_shortened(week)) << (8 + week as u16);
         }
         WorkingDay(bits)
     }
 
     /// The working hours in `week` (0 on a day that is not a working day there).
     pub fn hours(self, week: Week) -> u32 {
-        let shift = match week {
-            Week::Five => bit::HOURS_5_SHIFT,
-            Week::Six => bit::HOURS_6_SHIFT,
-        };
-        u32::from((self.0 >> shift) & bit::HOURS_MASK)
-    }
-
-    pub fn is_working(self, week: Week) -> bool {
-        self.hours(week) > 0
+        u32::from((self.0 >> (4 * week as u16)) & 0xF)
     }
 
     pub fn is_shortened(self, week: Week) -> bool {
-        let flag = match week {
-            Week::Five => bit::SHORTENED_5,
-            Week::Six => bit::SHORTENED_6,
-        };
-        self.0 & flag != 0
+        (self.0 >> (8 + week as u16)) & 1 != 0
     }
 
     /// Whether a red holiday falls on the date (whatever the weekday).
     pub fn is_red(self) -> bool {
-        self.0 & bit::RED != 0
+        self.0 & RED != 0
     }
 }
 
@@ -100,7 +74,7 @@ impl Tally {
 
     fn of(day: WorkingDay, week: Week) -> Tally {
         Tally(
-            u64::from(day.is_working(week))
+            u64::from(day.hours(week) > 0)
                 | u64::from(day.hours(week)) << Self::HOURS_SHIFT
                 | u64::from(day.is_shortened(week)) << Self::SHORTENED_SHIFT,
         )
@@ -120,20 +94,10 @@ impl Tally {
     }
 }
 
-/// The week forms, in the order of the per-form tables.
-const WEEKS: [Week; 2] = [Week::Five, Week::Six];
-
-fn form(week: Week) -> usize {
-    match week {
-        Week::Five => 0,
-        Week::Six => 1,
-    }
-}
-
 /// The index: per-day facts and per-week-form prefix tallies.
 ///
-/// Invariant, for each form `f`: `tallies[f].len() == days.len() + 1`, `tallies[f][0]` is
-/// zero and `tallies[f][i + 1] == tallies[f][i] + Tally::of(days[i], WEEKS[f])`.
+/// Invariant, for each week form `w`: `tallies[w].len() == days.len() + 1`, `tallies[w][0]`
+/// is zero and `tallies[w][i + 1] == tallies[w][i] + Tally::of(days[i], w)`.
 pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
     tallies: [Box<[Tally]>; 2],
@@ -142,49 +106,29 @@ pub struct WorkingIndex {
     year_bodies: Box<[OnceLock<Bytes>]>,
 }
 
-/// Builds a [`WorkingIndex`] from the days of the served range, fed in order.
-pub struct WorkingIndexBuilder {
-    days: Vec<WorkingDay>,
-    tallies: [Vec<Tally>; 2],
-}
-
-impl WorkingIndexBuilder {
-    pub fn with_capacity(capacity: usize) -> WorkingIndexBuilder {
-        let mut tallies = WEEKS.map(|_| Vec::with_capacity(capacity + 1));
-        tallies.iter_mut().for_each(|t| t.push(Tally::default()));
-        WorkingIndexBuilder {
-            days: Vec::with_capacity(capacity),
-            tallies,
-        }
-    }
-
-    /// Adds the facts of the next day of the range.
-    pub fn push(&mut self, facts: WorkingDay) {
-        self.days.push(facts);
-        for (tallies, week) in self.tallies.iter_mut().zip(WEEKS) {
-            let last = *tallies.last().expect("starts with a zero tally");
-            tallies.push(Tally(last.0 + Tally::of(facts, week).0));
-        }
-    }
-
-    /// The index of the days pushed, those of `years` whole years.
-    pub fn finish(self, years: usize) -> WorkingIndex {
+impl WorkingIndex {
+    /// The index of every day's facts over the served range (`years` whole years).
+    pub fn new(days: Vec<WorkingDay>, years: usize) -> WorkingIndex {
+        let tallies = [Week::Five, Week::Six].map(|week| {
+            let mut tallies = Vec::with_capacity(days.len() + 1);
+            let mut sum = Tally::default();
+            tallies.push(sum);
+            for &day in &days {
+                sum = Tally(sum.0 + Tally::of(day, week).0);
+                tallies.push(sum);
+            }
+            tallies.into_boxed_slice()
+        });
         WorkingIndex {
-            days: self.days.into_boxed_slice(),
-            tallies: self.tallies.map(Vec::into_boxed_slice),
+            days: days.into_boxed_slice(),
+            tallies,
             year_bodies: (0..2 * years).map(|_| OnceLock::new()).collect(),
         }
-    }
-}
-
-impl WorkingIndex {
-    fn tallies(&self, week: Week) -> &[Tally] {
-        &self.tallies[form(week)]
     }
 
     /// Totals over the days `from..=to` (indices; `from <= to < days.len()`).
     fn summary(&self, from: usize, to: usize, week: Week) -> WorkingSummary {
-        let tallies = self.tallies(week);
+        let tallies = &self.tallies[week as usize];
         let range = Tally(tallies[to + 1].0 - tallies[from].0);
         let calendar_days = (to - from + 1) as u32;
         WorkingSummary {
@@ -196,19 +140,9 @@ impl WorkingIndex {
         }
     }
 
-    /// The index of the `target`-th working day of the whole range (counted from 1), if
-    /// the range has that many.
-    fn target_th_working_day(&self, target: u32, week: Week) -> Option<usize> {
-        let tallies = self.tallies(week);
-        // The first boundary whose count reaches `target`; the day just before it is the
-        // working day that made it so.
-        let boundary = tallies.partition_point(|t| t.working_days() < target);
-        (boundary < tallies.len() && boundary > 0).then(|| boundary - 1)
-    }
-
-    /// "Add `n` working days" from index `at` (see [`WorkingIndex::add_working_days`]).
+    /// "Add `n` working days" from index `at` (see [`Catalog::add_working_days`]).
     fn add(&self, at: usize, n: i64, week: Week) -> Option<usize> {
-        let tallies = self.tallies(week);
+        let tallies = &self.tallies[week as usize];
         let before = i64::from(tallies[at].working_days());
         let through = i64::from(tallies[at + 1].working_days());
         let target = match n {
@@ -217,15 +151,16 @@ impl WorkingIndex {
             n => before + n + 1,
         };
         let target = u32::try_from(target).ok().filter(|&t| t >= 1)?;
-        self.target_th_working_day(target, week)
+        // The first boundary whose count reaches `target`; the day just before it is the
+        // working day that made it so.
+        let boundary = tallies.partition_point(|t| t.working_days() < target);
+        (boundary < tallies.len() && boundary > 0).then(|| boundary - 1)
     }
 }
 
 impl Catalog {
-    /// Index of a served date in the per-day tables.
+    /// Index of a served date in the per-day tables; a date outside is a bug (a JSON 500).
     fn working_position(&self, date: Date) -> usize {
-        // Callers check the range first (`contains`); a date outside is a bug, answered as
-        // a JSON 500 by the panic handler.
         assert!(self.contains(date), "{date} is not served");
         self.first.days_until(date) as usize
     }
@@ -247,7 +182,7 @@ impl Catalog {
         week: Week,
         build: impl FnOnce() -> Vec<u8>,
     ) -> Bytes {
-        let slot = 2 * (year - self.first.year()) as usize + form(week);
+        let slot = 2 * (year - self.first.year()) as usize + week as usize;
         self.working.year_bodies[slot]
             .get_or_init(|| Bytes::from(build().into_boxed_slice()))
             .clone()
@@ -262,10 +197,8 @@ impl Catalog {
     /// itself when it is a working day, else the next one. `None` when the result is not a
     /// served date. A binary search over the prefix tallies.
     pub fn add_working_days(&self, date: Date, n: i64, week: Week) -> Option<Date> {
-        let at = self.working_position(date);
-        let found = self.working.add(at, n, week)?;
-        let date = self.first.naive() + chrono::Days::new(found as u64);
-        Date::from_naive(date).ok()
+        let found = self.working.add(self.working_position(date), n, week)?;
+        Some(self.date_at(found))
     }
 }
 
@@ -275,18 +208,15 @@ mod tests {
 
     /// An index of `hours` (5-day week) with no 6-day hours, for the arithmetic.
     fn index(hours: &[u8]) -> WorkingIndex {
-        let mut builder = WorkingIndexBuilder::with_capacity(hours.len());
-        for &h in hours {
-            builder.push(WorkingDay(
-                u16::from(h) | if h == 7 { bit::SHORTENED_5 } else { 0 },
-            ));
-        }
-        builder.finish(0)
+        let days = hours
+            .iter()
+            .map(|&h| WorkingDay(u16::from(h) | u16::from(h == 7) << 8));
+        WorkingIndex::new(days.collect(), 0)
     }
 
     #[test]
     fn tallies_add_field_by_field_up_to_the_served_range() {
-        let day = WorkingDay(8 | bit::SHORTENED_5);
+        let day = WorkingDay(8 | 1 << 8);
         let mut total = Tally::default();
         for _ in 0..200_000 {
             total = Tally(total.0 + Tally::of(day, Week::Five).0);
