@@ -56,3 +56,34 @@ start_and_wait() {
     die "$name did not print its address within 30 s"
 }
 
+
+# Writes to $1 a server config that lifts every per-IP limit and the default key limits
+# (NO_LIMIT, set by the sourcing script), listens on a free loopback port, reads the dataset
+# in $WORK/data and keeps keys and counters in $2 (a directory or a redis:// URL); $3 is the
+# log level.
+write_unlimited_config() {
+    cat >"$1" <<EOF
+listen = "127.0.0.1:0"
+data = "$WORK/data"
+state = "$2"
+shutdown_timeout_secs = 2
+
+[log]
+format = "text"
+level = "$3"
+
+[limits]
+laisvadienis_per_minute = $NO_LIMIT
+laisvadienis_per_month = $NO_LIMIT
+days_per_minute = $NO_LIMIT
+days_per_month = $NO_LIMIT
+pages_per_minute = $NO_LIMIT
+pages_per_month = $NO_LIMIT
+feeds_per_minute = $NO_LIMIT
+feeds_per_month = $NO_LIMIT
+data_per_minute = $NO_LIMIT
+data_per_month = $NO_LIMIT
+key_default_per_minute = $NO_LIMIT
+key_default_per_day = $NO_LIMIT
+EOF
+}

@@ -44,43 +44,16 @@ redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --d
 PIDS+=("$!")
 for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
-# One config per server and store: limits lifted so every measured request is a real 200;
-# the two Redis servers use different databases of the one redis-server.
-write_config() { # name state
-    cat >"$WORK/$1.toml" <<EOF
-listen = "127.0.0.1:0"
-data = "$WORK/data"
-state = "$2"
-shutdown_timeout_secs = 2
-
-[log]
-format = "text"
-level = "info"
-
-[limits]
-laisvadienis_per_minute = $NO_LIMIT
-laisvadienis_per_month = $NO_LIMIT
-days_per_minute = $NO_LIMIT
-days_per_month = $NO_LIMIT
-pages_per_minute = $NO_LIMIT
-pages_per_month = $NO_LIMIT
-feeds_per_minute = $NO_LIMIT
-feeds_per_month = $NO_LIMIT
-data_per_minute = $NO_LIMIT
-data_per_month = $NO_LIMIT
-key_default_per_minute = $NO_LIMIT
-key_default_per_day = $NO_LIMIT
-EOF
-}
-
+# One config per server and store (every limit lifted, so every measured request is a real
+# 200); the two Redis servers use different databases of the one redis-server.
 declare -A ADDR KEY
 for side in before after; do
     bin="$BEFORE"
     [ "$side" = after ] && bin="$AFTER"
     db=1
     [ "$side" = after ] && db=2
-    write_config "$side" "$WORK/state-$side"
-    write_config "$side-redis" "redis://127.0.0.1:$REDIS_PORT/$db"
+    write_unlimited_config "$WORK/$side.toml" "$WORK/state-$side" info
+    write_unlimited_config "$WORK/$side-redis.toml" "redis://127.0.0.1:$REDIS_PORT/$db" info
     for store in "" "-redis"; do
         KEY[$side$store]="$("$bin" keys --config "$WORK/$side$store.toml" create --owner bench 2>>"$WORK/keys.err" \
             --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"

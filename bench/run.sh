@@ -162,33 +162,9 @@ build_dataset() {
     "$GENERATOR_BIN" build --sources sources --out "$WORK/data" >&2
 }
 
-# A config that lifts every per-IP limit and the default key limits, listens on a free
-# loopback port, and keeps state in the temp dir (a fresh database every run).
+# The bench config: every limit lifted, state in the temp dir (a fresh database every run).
 write_config() {
-    cat >"$WORK/bench.toml" <<EOF
-listen = "127.0.0.1:0"
-data = "$WORK/data"
-state = "$WORK/state"
-shutdown_timeout_secs = 2
-
-[log]
-format = "text"
-level = "$LOG_LEVEL"
-
-[limits]
-laisvadienis_per_minute = $NO_LIMIT
-laisvadienis_per_month = $NO_LIMIT
-days_per_minute = $NO_LIMIT
-days_per_month = $NO_LIMIT
-pages_per_minute = $NO_LIMIT
-pages_per_month = $NO_LIMIT
-feeds_per_minute = $NO_LIMIT
-feeds_per_month = $NO_LIMIT
-data_per_minute = $NO_LIMIT
-data_per_month = $NO_LIMIT
-key_default_per_minute = $NO_LIMIT
-key_default_per_day = $NO_LIMIT
-EOF
+    write_unlimited_config "$WORK/bench.toml" "$WORK/state" "$LOG_LEVEL"
 }
 
 # Created before the server starts: the key tool and the server share the state database.
