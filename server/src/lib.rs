@@ -9,7 +9,8 @@
 //!    document written from the route table;
 //! 3. the endpoints: `api` (the `/api/v1` operations, one file each), `pages` (HTML),
 //!    `published` (`/data`), `health` (probes);
-//!    `feeds` builds the iCalendar feeds the API serves;
+//!    `feeds` builds the iCalendar feeds the API serves; `i18n` (below `pages` and
+//!    `feeds`) holds their translated labels (lt, en, pl, ru);
 //! 4. the dataset in service: `data` (loaded once, swapped whole on reload), `catalog` (its
 //!    precomputed answers), `name_index` (the names by folded form);
 //! 5. keys and limits: `state` (keys, counters and their stores: sled, Redis; the admin
@@ -29,6 +30,7 @@ pub mod data;
 pub mod feeds;
 pub mod health;
 pub mod http;
+pub mod i18n;
 pub mod key_format;
 pub mod limits;
 pub mod memory;

@@ -7,7 +7,6 @@
 //! template). A page is cached ([`CACHE_BUDGET`] bytes) under its strong ETag, built from
 //! exactly its inputs (dataset version, path, language, and today on pages that show it).
 
-pub mod i18n;
 pub mod planning;
 pub mod route;
 pub mod view;
@@ -20,13 +19,13 @@ use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Request, Response};
 
-use self::i18n::Texts;
 use self::route::Page;
 use self::view::{day_path, month_path, Viewer};
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
+use crate::i18n::{self, Texts};
 use crate::metrics::CacheMetrics;
 use crate::name_index::MAX_QUERY_CHARS;
 use poem::IntoResponse;

@@ -7,8 +7,8 @@ use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind};
 use minijinja::context;
 use minijinja::value::Serde;
 
-use super::i18n::{capitalized, Texts};
 use crate::catalog::Catalog;
+use crate::i18n::{capitalized, Texts};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["app"],
     &["api", "pages", "published", "health"],
     &["feeds"],
+    &["i18n"],
     &["data"],
     &["catalog"],
     &["name_index"],
