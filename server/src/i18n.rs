@@ -1,8 +1,10 @@
-//! The labels of the pages in lt, en, pl and ru, from the embedded `i18n.toml` (one file, so
-//! a label cannot be forgotten in one language; a unit test compares them). Templates read
-//! `t.<key>`; sentences with values are filled by [`Texts::fill`].
+//! The labels of the pages and the feeds in lt, en, pl and ru, from the embedded `i18n.toml`
+//! (one file, so a label cannot be forgotten in one language; a unit test compares them),
+//! parsed once per process ([`texts`]). Templates read `t.<key>`; sentences with values are
+//! filled by [`Texts::fill`].
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use kalendorius_dataset::Lang;
 use serde::Deserialize;
@@ -16,12 +18,6 @@ pub enum Label {
     Text(String),
     List(Vec<String>),
 }
-
-/// Why the embedded translations cannot be used (a bug in `i18n.toml`, caught by tests):
-/// not TOML of tables of labels, or a language's table absent.
-#[derive(Debug, thiserror::Error)]
-#[error("i18n.toml does not parse: {0}")]
-pub struct TextsError(#[from] toml::de::Error);
 
 type Table = BTreeMap<String, Label>;
 
@@ -40,16 +36,22 @@ pub struct Texts {
     values: [minijinja::Value; 4],
 }
 
-impl Texts {
-    pub fn load() -> Result<Texts, TextsError> {
-        let Tables { lt, en, pl, ru } = toml::from_str(SOURCE)?;
+/// The labels. A bug in `i18n.toml` (not TOML of tables of labels, or a language's table
+/// absent) panics here; the unit tests below load it.
+pub fn texts() -> &'static Texts {
+    static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
+        let Tables { lt, en, pl, ru } =
+            toml::from_str(SOURCE).expect("the embedded translations parse");
         // In the order of `Lang::ALL`, indexed by `lang as usize`.
         let tables = [lt, en, pl, ru];
         let values =
             std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
-        Ok(Texts { tables, values })
-    }
+        Texts { tables, values }
+    });
+    &TEXTS
+}
 
+impl Texts {
     /// Every label of `lang`, for a template's `t`.
     pub fn value(&self, lang: Lang) -> minijinja::Value {
         self.values[lang as usize].clone()
@@ -95,7 +97,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_label_in_the_same_shape() {
-        let texts = Texts::load().expect("the embedded translations parse");
+        let texts = texts();
         let (lt, rest) = texts.tables.split_first().unwrap();
         for (table, lang) in rest.iter().zip(&Lang::ALL[1..]) {
             assert_eq!(
@@ -137,7 +139,7 @@ mod tests {
 
     #[test]
     fn patterns_are_filled() {
-        let texts = Texts::load().unwrap();
+        let texts = texts();
         assert_eq!(
             texts.fill(
                 Lang::Lt,

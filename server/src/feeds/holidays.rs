@@ -5,40 +5,13 @@
 //! the date and what the event is, never the dataset version, so a subscribed calendar
 //! updates a renamed event instead of adding a copy.
 
-use kalendorius_dataset::{Date, Lang};
+use kalendorius_dataset::Date;
 
 use super::ics::{self, basic_date, Event};
 use super::UID_DOMAIN;
 use super::{HolidayFeedRequest, Scope};
 use crate::catalog::{Catalog, HolidayRecord};
-
-fn calendar_name(lang: Lang, scope: Scope) -> &'static str {
-    match (scope, lang) {
-        (Scope::Red, Lang::Lt) => "Lietuvos šventės ir poilsio dienos",
-        (Scope::Red, Lang::En) => "Lithuanian public holidays and days off",
-        (Scope::Red, Lang::Pl) => "Święta państwowe i dni wolne na Litwie",
-        (Scope::Red, Lang::Ru) => "Государственные праздники и выходные дни Литвы",
-        (Scope::All, Lang::Lt) => "Lietuvos šventės ir atmintinos dienos",
-        (Scope::All, Lang::En) => "Lithuanian holidays and commemorative days",
-        (Scope::All, Lang::Pl) => "Święta i dni pamięci na Litwie",
-        (Scope::All, Lang::Ru) => "Праздники и памятные дни Литвы",
-    }
-}
-
-/// Texts by language, in the order of `Lang::ALL`.
-const CALENDAR_DESCRIPTION: [&str; 4] = [
-    "Iš kalendorius duomenų rinkinio; atnaujinama kasdien.",
-    "From the kalendorius dataset; refreshed daily.",
-    "Z zestawu danych kalendorius; odświeżane codziennie.",
-    "Из набора данных kalendorius; обновляется ежедневно.",
-];
-
-const SHORTENED_SUMMARY: [&str; 4] = [
-    "Sutrumpinta darbo diena",
-    "Shortened working day",
-    "Skrócony dzień pracy",
-    "Сокращённый рабочий день",
-];
+use crate::i18n::texts;
 
 /// The `CATEGORIES` of a declared extra day off and of a shortened working day.
 const DAY_OFF_CATEGORY: &str = "day_off";
@@ -52,8 +25,12 @@ pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> St
         .clone()
         .flat_map(|year| catalog.dates_of_year(year));
     let events = dates.flat_map(|date| events_of(catalog, date, request));
-    let name = calendar_name(lang, request.scope);
-    let description = CALENDAR_DESCRIPTION[lang as usize];
+    let name = match request.scope {
+        Scope::Red => "feed_holidays_red",
+        Scope::All => "feed_holidays_all",
+    };
+    let name = texts().text(lang, name);
+    let description = texts().text(lang, "feed_holidays_description");
     ics::calendar(name, description, stamp, 64 * 1024, events)
 }
 
@@ -94,7 +71,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         }
     }
     if request.shortened && catalog.status_of(date).shorter_workday {
-        let summary = SHORTENED_SUMMARY[lang as usize].into();
+        let summary = texts().text(lang, "feed_shortened").into();
         events.push(event("shortened", summary, Some(SHORTENED_CATEGORY)));
     }
     events

@@ -9,27 +9,10 @@ use kalendorius_dataset::Lang;
 use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
+use crate::i18n::texts;
 
 /// The year every event starts from (a leap year, so February 29 exists).
 pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
-
-/// Texts by language, in the order of `Lang::ALL`.
-const CALENDAR_NAME: [&str; 4] = [
-    "Vardadieniai",
-    "Lithuanian name days",
-    "Litewskie imieniny",
-    "Литовские именины",
-];
-
-/// What a summary starts with in `lang` (the names themselves are Lithuanian).
-const SUMMARY_PREFIX: [&str; 4] = ["Vardadienis", "Name day", "Imieniny", "Именины"];
-
-const CALENDAR_DESCRIPTION: [&str; 4] = [
-    "Lietuviški vardadieniai; vasario 29 d. vardai paprastaisiais metais švenčiami vasario 28 d.",
-    "Lithuanian name days; in a common year the names of February 29 are celebrated on February 28.",
-    "Litewskie imieniny; w roku zwykłym imiona z 29 lutego obchodzi się 28 lutego.",
-    "Литовские именины; в невисокосный год имена 29 февраля отмечаются 28 февраля.",
-];
 
 /// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
 /// `this_year`.
@@ -39,6 +22,8 @@ pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> Stri
         .filter(|&y| NaiveDate::from_ymd_opt(y, 2, 29).is_some())
         .min_by_key(|&y| (y - this_year).abs());
     let days = leap_year.into_iter().flat_map(|y| catalog.dates_of_year(y));
+    // What a summary starts with in `lang` (the names themselves are Lithuanian).
+    let prefix = texts().text(lang, "feed_name_day");
     let events = days.filter_map(|day| {
         let names: Vec<&str> = catalog.name_days_on(day).map(|n| &*n.name).collect();
         if names.is_empty() {
@@ -56,11 +41,11 @@ pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> Stri
             } else {
                 "FREQ=YEARLY"
             }),
-            summary: format!("{}: {}", SUMMARY_PREFIX[lang as usize], names.join(", ")),
+            summary: format!("{prefix}: {}", names.join(", ")),
             ..Default::default()
         })
     });
-    let name = CALENDAR_NAME[lang as usize];
-    let description = CALENDAR_DESCRIPTION[lang as usize];
+    let name = texts().text(lang, "feed_name_days");
+    let description = texts().text(lang, "feed_name_days_description");
     ics::calendar(name, description, stamp, 96 * 1024, events)
 }

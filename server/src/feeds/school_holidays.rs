@@ -8,21 +8,7 @@ use kalendorius_dataset::{Lang, SchoolHoliday};
 use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
-
-/// Texts by language, in the order of `Lang::ALL`.
-const CALENDAR_NAME: [&str; 4] = [
-    "Mokinių atostogos",
-    "Lithuanian school holidays",
-    "Litewskie ferie szkolne",
-    "Школьные каникулы в Литве",
-];
-
-const CALENDAR_DESCRIPTION: [&str; 4] = [
-    "Bendrojo ugdymo mokyklų mokinių atostogos pagal švietimo, mokslo ir sporto ministro patvirtintus bendruosius ugdymo planus.",
-    "The pupils' holidays of Lithuanian general education schools, as the Minister of Education's general education plans set them.",
-    "Ferie uczniów litewskich szkół ogólnokształcących według planów nauczania zatwierdzonych przez ministra edukacji.",
-    "Каникулы учащихся общеобразовательных школ Литвы по общим учебным планам министра образования.",
-];
+use crate::i18n::texts;
 
 /// The grades as inclusive ranges, in order: `[1..4, 11..12]`.
 pub fn grade_ranges(grades: &[u8]) -> Vec<(u8, u8)> {
@@ -44,16 +30,12 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
             }
         })
         .collect();
-    let list = ranges.join(", ");
-    let one = grades.len() == 1;
-    match lang {
-        Lang::Lt => format!("{list} kl."),
-        Lang::En if one => format!("grade {list}"),
-        Lang::En => format!("grades {list}"),
-        Lang::Pl if one => format!("klasa {list}"),
-        Lang::Pl => format!("klasy {list}"),
-        Lang::Ru => format!("{list} кл."),
-    }
+    let key = if grades.len() == 1 {
+        "grade_one"
+    } else {
+        "grades_many"
+    };
+    texts().fill(lang, key, &[("list", &ranges.join(", "))])
 }
 
 pub fn uid(p: &SchoolHoliday) -> String {
@@ -71,7 +53,7 @@ pub fn uid(p: &SchoolHoliday) -> String {
 
 /// The calendar text of the periods of `grade` (`None`: all) in `lang`.
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
-    let name = CALENDAR_NAME[lang as usize];
+    let name = texts().text(lang, "feed_school_holidays");
     let name = match grade {
         Some(g) => format!("{name} ({})", grades_text(&[g], lang)),
         None => name.to_string(),
@@ -92,7 +74,7 @@ pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> S
             category: Some("SCHOOL"),
         })
     });
-    let description = CALENDAR_DESCRIPTION[lang as usize];
+    let description = texts().text(lang, "feed_school_holidays_description");
     ics::calendar(&name, description, stamp, 16 * 1024, events)
 }
 

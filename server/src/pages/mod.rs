@@ -78,14 +78,12 @@ pub enum PagesError {
         name: &'static str,
         source: minijinja::Error,
     },
-    #[error(transparent)]
-    Texts(#[from] i18n::TextsError),
 }
 
 /// The pages: the compiled templates, the labels, the stylesheet and the rendered pages.
 pub struct Pages {
     env: Environment<'static>,
-    texts: Texts,
+    texts: &'static Texts,
     style_path: String,
     style_etag: HeaderValue,
     favicon_etag: HeaderValue,
@@ -116,7 +114,7 @@ impl Pages {
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Ok(Pages {
             env,
-            texts: Texts::load()?,
+            texts: i18n::texts(),
             style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
             style_etag: HeaderValue::from_str(&format!("\"css-{hash}\""))
                 .expect("hex digits are a valid header value"),
@@ -227,7 +225,7 @@ impl Pages {
     ) -> Result<Bytes, minijinja::Error> {
         let v = &Viewer {
             catalog,
-            texts: &self.texts,
+            texts: self.texts,
             lang: query.lang,
             today,
             grade: query.grade,
