@@ -10,19 +10,22 @@ pub const MIN_DAYS_OFF: u32 = 3;
 /// A period by positions: first day, last day, leave days.
 pub type PeriodAt = (usize, usize, Vec<usize>);
 
-/// The periods whose first day lies in `first..=last` (positions), over days `0..len` with
-/// `rest(i)` telling a non-working day and `marked(i)` a marked one: every run of rest
-/// runs joined by at most `max_leave` working days, at least [`MIN_DAYS_OFF`] days long and
-/// holding a marked day. As `(start, end, leave day positions)`, by start, then by leave
+/// What the rule knows of one day.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DayFacts {
+    /// Non-working by its day status.
+    pub rest: bool,
+    /// Carries a red holiday or a declared extra day off.
+    pub marked: bool,
+}
+
+/// The periods whose first day lies in `first..=last` (positions in `days`): every run of
+/// rest runs joined by at most `max_leave` working days, at least [`MIN_DAYS_OFF`] days long
+/// and holding a marked day. As `(start, end, leave day positions)`, by start, then by leave
 /// days. A rest run that starts before `first` is not listed (nor its joins).
-pub fn periods_in(
-    len: usize,
-    first: usize,
-    last: usize,
-    max_leave: usize,
-    rest: impl Fn(usize) -> bool,
-    marked: impl Fn(usize) -> bool,
-) -> Vec<PeriodAt> {
+pub fn periods(days: &[DayFacts], first: usize, last: usize, max_leave: usize) -> Vec<PeriodAt> {
+    let len = days.len();
+    let rest = |i: usize| days[i].rest;
     let mut out = Vec::new();
     // Each period starts a rest run; a run under way on `first` began in the year before.
     for start in first..(last + 1).min(len) {
@@ -34,7 +37,7 @@ pub fn periods_in(
         let mut holds_marked = false;
         loop {
             while j < len && rest(j) {
-                holds_marked |= marked(j);
+                holds_marked |= days[j].marked;
                 j += 1;
             }
             let end = j - 1;
@@ -62,31 +65,33 @@ mod tests {
 
     /// The periods of a pattern: `.` working, `_` rest, `*` marked rest; positions
     /// `first..=last` are "the year".
-    fn periods(days: &str, first: usize, last: usize, max: usize) -> Vec<PeriodAt> {
-        let b = days.as_bytes();
-        let (rest, marked) = (|i: usize| b[i] != b'.', |i: usize| b[i] == b'*');
-        periods_in(b.len(), first, last, max, rest, marked)
+    fn of(days: &str, first: usize, last: usize, max: usize) -> Vec<PeriodAt> {
+        let facts: Vec<DayFacts> = days
+            .bytes()
+            .map(|b| DayFacts {
+                rest: b != b'.',
+                marked: b == b'*',
+            })
+            .collect();
+        periods(&facts, first, last, max)
     }
 
     #[test]
     fn a_long_weekend_needs_three_days_and_a_marked_one() {
         //              0123456789
-        assert_eq!(periods(".__*.__..", 0, 8, 0), vec![(1, 3, vec![])]);
-        assert_eq!(periods(".*_.", 0, 3, 0), vec![], "two days are not enough");
-        assert_eq!(periods(".___.", 0, 4, 0), vec![], "no marked day");
+        assert_eq!(of(".__*.__..", 0, 8, 0), vec![(1, 3, vec![])]);
+        assert_eq!(of(".*_.", 0, 3, 0), vec![], "two days are not enough");
+        assert_eq!(of(".___.", 0, 4, 0), vec![], "no marked day");
     }
 
     #[test]
     fn bridges_join_runs_within_the_limit() {
         //          0123456789012
         let days = "..__.*__..__.";
-        assert_eq!(periods(days, 0, 12, 0), vec![(5, 7, vec![])]);
+        assert_eq!(of(days, 0, 12, 0), vec![(5, 7, vec![])]);
+        assert_eq!(of(days, 0, 12, 1), vec![(2, 7, vec![4]), (5, 7, vec![])]);
         assert_eq!(
-            periods(days, 0, 12, 1),
-            vec![(2, 7, vec![4]), (5, 7, vec![])]
-        );
-        assert_eq!(
-            periods(days, 0, 12, 3),
+            of(days, 0, 12, 3),
             vec![
                 (2, 7, vec![4]),
                 (2, 11, vec![4, 8, 9]),
@@ -101,17 +106,14 @@ mod tests {
         //          0123456789
         let days = "_*_..__*_.";
         // The year is 2..=5: the run 0..=2 began before it.
-        assert_eq!(periods(days, 2, 5, 2), vec![(5, 8, vec![])]);
+        assert_eq!(of(days, 2, 5, 2), vec![(5, 8, vec![])]);
         // The year is 0..=1: a period starting in it may end after it.
-        assert_eq!(
-            periods(days, 0, 1, 2),
-            vec![(0, 2, vec![]), (0, 8, vec![3, 4])]
-        );
+        assert_eq!(of(days, 0, 1, 2), vec![(0, 2, vec![]), (0, 8, vec![3, 4])]);
     }
 
     #[test]
     fn the_served_range_cuts_a_run() {
-        assert_eq!(periods("._*_", 0, 3, 4), vec![(1, 3, vec![])]);
-        assert_eq!(periods("*__", 0, 2, 0), vec![(0, 2, vec![])]);
+        assert_eq!(of("._*_", 0, 3, 4), vec![(1, 3, vec![])]);
+        assert_eq!(of("*__", 0, 2, 0), vec![(0, 2, vec![])]);
     }
 }

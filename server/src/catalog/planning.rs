@@ -12,7 +12,7 @@
 
 use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use kalendorius_dataset::planning::periods_in;
+use kalendorius_dataset::planning::{periods, DayFacts};
 
 use super::{Catalog, HolidayRecord};
 
@@ -86,6 +86,24 @@ impl Catalog {
         })
     }
 
+    /// Each served day's facts for the long-weekend rule, by position.
+    fn day_facts(&self) -> &[DayFacts] {
+        self.day_facts.get_or_init(|| {
+            let mut facts: Box<[DayFacts]> = self
+                .days
+                .iter()
+                .map(|info| DayFacts {
+                    rest: info.reason.is_some(),
+                    marked: false,
+                })
+                .collect();
+            for &i in self.planning_dates()[HolidayScope::Red as usize].iter() {
+                facts[i as usize].marked = true;
+            }
+            facts
+        })
+    }
+
     pub fn declared_day_off(&self, date: Date) -> Option<&Transfer> {
         self.transfer_on(date)
             .filter(|t| t.kind == TransferKind::DayOff)
@@ -131,18 +149,15 @@ impl Catalog {
                 let date = Date::from_ymd(year, month, day).expect("a served year");
                 self.first.days_until(date) as usize
             };
-            let (first, last) = (position(1, 1), position(12, 31));
-            let rest = |i: usize| self.days[i].reason.is_some();
-            let red = &self.planning_dates()[HolidayScope::Red as usize];
-            let marked = |i: usize| red.binary_search(&(i as u32)).is_ok();
-            periods_in(self.days.len(), first, last, MAX_LEAVE_DAYS, rest, marked)
+            let facts = self.day_facts();
+            periods(facts, position(1, 1), position(12, 31), MAX_LEAVE_DAYS)
                 .into_iter()
                 .map(|(start, end, leave)| Period {
                     start: self.date_at(start),
                     end: self.date_at(end),
                     leave_days: leave.into_iter().map(|i| self.date_at(i)).collect(),
                     marked: (start..=end)
-                        .filter(|&i| marked(i))
+                        .filter(|&i| facts[i].marked)
                         .map(|i| self.date_at(i))
                         .collect(),
                 })
