@@ -17,7 +17,8 @@
 //! - what changed between two datasets, the shape of `changes.json` ([`changes`]);
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]);
-//! - folding calendar names for case- and diacritic-blind matching ([`names`]).
+//! - folding calendar names for case- and diacritic-blind matching ([`names`]);
+//! - the long weekends of a year, from which days are non-working and marked ([`planning`]).
 
 pub mod basis;
 pub mod changes;
@@ -31,6 +32,7 @@ pub mod load;
 pub mod manifest;
 pub mod model;
 pub mod names;
+pub mod planning;
 pub mod schema;
 pub mod school;
 pub mod working_time;
