@@ -46,7 +46,7 @@ for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && brea
 
 # One config per server and store (every limit lifted, so every measured request is a real
 # 200); the two Redis servers use different databases of the one redis-server.
-declare -A ADDR KEY
+declare -A ADDR KEY PID
 for side in before after; do
     bin="$BEFORE"
     [ "$side" = after ] && bin="$AFTER"
@@ -59,6 +59,7 @@ for side in before after; do
             --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
         start_and_wait "$side$store" "$bin" serve --config "$WORK/$side$store.toml"
         ADDR[$side$store]="$STARTED_ADDR"
+        PID[$side$store]="$STARTED_PID"
     done
 done
 
@@ -129,7 +130,6 @@ for i in "${!ROWS[@]}"; do
         'BEGIN {printf "| %s | %d | %d | %.2f (%s) |\n", l, b, a, a / b, r}'
 done
 for side in before after; do
-    pid="$(pgrep -f -- "serve --config $WORK/$side.toml" | head -n 1)"
-    echo "$side: peak RSS $(awk '/VmHWM/ {printf "%.1f MiB", $2 / 1024}' "/proc/$pid/status")"
+    echo "$side: peak RSS $(awk '/VmHWM/ {printf "%.1f MiB", $2 / 1024}' "/proc/${PID[$side]}/status")"
 done
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), nproc $(nproc); before: $BEFORE; after: $(git rev-parse --short HEAD); $ROUNDS rounds, wrk -t$THREADS -c$CONNECTIONS -d$DURATION after $WARMUP warm-up"
