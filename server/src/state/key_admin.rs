@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 use crate::limits::{LimitsConfig, MAX_LIMIT};
 use crate::state::keys::{self, ExportedKey, KeyAdminError, KeyId, KeyRecord, KeyTable};
 
-/// Conflicting ids listed in an import error, at most.
 const LISTED_CONFLICTS: usize = 5;
 
 /// Manage API keys. As JSON: `{"op":"create","owner":...}`, `{"op":"list"}`, ...
@@ -52,7 +51,6 @@ pub enum KeysCommand {
     Import(ImportArgs),
 }
 
-/// Arguments of `keys export`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct ExportArgs {
     /// Write to FILE instead of standard output (replaced atomically, mode 0600, so a
@@ -66,7 +64,6 @@ pub struct ExportArgs {
     pub counters: bool,
 }
 
-/// Arguments of `keys import`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct ImportArgs {
     /// A file written by `keys export` (`-` reads standard input).
@@ -83,7 +80,6 @@ pub struct ImportArgs {
     pub replace: bool,
 }
 
-/// Arguments of `keys create`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct CreateArgs {
     /// Who the key is issued to (shown by `keys list`, logged instead of the key).
@@ -105,7 +101,6 @@ pub struct CreateArgs {
     pub expires: Option<DateTime<Utc>>,
 }
 
-/// The key a command acts on.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct IdArg {
     /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
@@ -114,7 +109,6 @@ pub struct IdArg {
     pub id: String,
 }
 
-/// Arguments of `keys set-limits`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
 pub struct SetLimitsArgs {
     /// The key's id: the 16 hex characters shown by `keys list` and `keys create`, or any
@@ -133,35 +127,31 @@ fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
 }
 
-/// Parses `--expires`: a date (the key works through the end of it in Europe/Vilnius, see
-/// [`end_of_day_in_vilnius`]) or an RFC 3339 time (the instant it stops working).
+/// Parses `--expires`: an RFC 3339 time (the instant the key stops working) or a date, the
+/// last day it works: it stops at 00:00 of the next day in Europe/Vilnius (or the first
+/// local time that exists, should midnight ever be in a gap).
 pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
     let s = s.trim();
-    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
-        if s.len() == 10 {
-            return end_of_day_in_vilnius(d).ok_or_else(|| format!("'{s}' is out of range"));
-        }
+    // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
+    if let Some(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .filter(|_| s.len() == 10)
+    {
+        let midnight = d.succ_opt().and_then(|d| d.and_hms_opt(0, 0, 0));
+        // A gap is at most a couple of hours; look for the first minute that exists.
+        let first = (0..=180).find_map(|minutes| {
+            let local = midnight? + chrono::Duration::minutes(minutes);
+            Vilnius.from_local_datetime(&local).earliest()
+        });
+        return first
+            .map(|t| t.with_timezone(&Utc))
+            .ok_or_else(|| format!("'{s}' is out of range"));
     }
     DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|_| {
             format!("'{s}' is not a date (YYYY-MM-DD) or an RFC 3339 time (2027-01-01T00:00:00Z)")
         })
-}
-
-/// The instant a key given `--expires date` stops working: 00:00 of the next day in
-/// Europe/Vilnius, in UTC (or the first local time that exists, should midnight ever be in
-/// a gap). `None` past chrono's range.
-pub fn end_of_day_in_vilnius(date: NaiveDate) -> Option<DateTime<Utc>> {
-    let midnight = date.succ_opt()?.and_hms_opt(0, 0, 0)?;
-    // A gap is at most a couple of hours; look for the first minute that exists.
-    (0..=180).find_map(|minutes| {
-        Vilnius
-            .from_local_datetime(&(midnight + chrono::Duration::minutes(minutes)))
-            .earliest()
-            .map(|t| t.with_timezone(&Utc))
-    })
 }
 
 /// What an operator may see of a key: never its plaintext or full hash.
@@ -183,10 +173,10 @@ pub struct KeyView {
 impl KeyView {
     /// The view of `record` at `now`; its usage is filled in by the store
     /// ([`usage_slots`]).
-    fn of(record: &KeyRecord, now: DateTime<Utc>) -> KeyView {
+    fn of(record: KeyRecord, now: DateTime<Utc>) -> KeyView {
         KeyView {
-            id: record.id.clone(),
-            owner: record.owner.clone(),
+            id: record.id,
+            owner: record.owner,
             per_minute: record.per_minute,
             per_day: record.per_day,
             created: record.created,
@@ -199,10 +189,8 @@ impl KeyView {
     }
 }
 
-/// What an import did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct ImportReport {
-    /// Records that were not stored and now are.
     pub added: usize,
     pub unchanged: usize,
     /// Stored records replaced by the file's version (only with `replace`).
@@ -261,15 +249,13 @@ pub(crate) struct Changes {
 }
 
 impl Changes {
-    /// True when nothing is to be written.
     pub fn is_empty(&self) -> bool {
         self.upserts.is_empty() && self.removed.is_empty()
     }
 
-    /// Writing `record`.
-    fn upsert(record: &KeyRecord) -> Changes {
+    fn upserts(upserts: Vec<KeyRecord>) -> Changes {
         Changes {
-            upserts: vec![record.clone()],
+            upserts,
             removed: vec![],
         }
     }
@@ -283,7 +269,6 @@ pub(crate) fn decide(
     limits: &LimitsConfig,
     now: DateTime<Utc>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
-    let view = |r: &KeyRecord| KeyView::of(r, now);
     Ok(match command {
         // Limits default to the configured key defaults.
         KeysCommand::Create(CreateArgs {
@@ -295,8 +280,8 @@ pub(crate) fn decide(
             let owner = keys::check_owner(&owner)?;
             let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
             let per_minute = keys::check_limit("per-minute", per_minute)?;
-            let per_day = per_day.unwrap_or(limits.key_default_per_day);
-            let per_day = keys::check_limit("per-day", per_day)?;
+            let per_day =
+                keys::check_limit("per-day", per_day.unwrap_or(limits.key_default_per_day))?;
             if let Some(e) = expires.filter(|e| *e <= now) {
                 return Err(KeyAdminError::ExpiryNotInFuture(e));
             }
@@ -317,14 +302,16 @@ pub(crate) fn decide(
                 expires,
                 active: true,
             };
-            let view = view(&record);
-            (
-                Changes::upsert(&record),
-                AdminResponse::Created { key, view },
-            )
+            let changes = Changes::upserts(vec![record.clone()]);
+            let view = KeyView::of(record, now);
+            (changes, AdminResponse::Created { key, view })
         }
         KeysCommand::List => {
-            let views = keys.all().iter().map(view).collect();
+            let views = keys
+                .all()
+                .into_iter()
+                .map(|r| KeyView::of(r, now))
+                .collect();
             (Changes::default(), AdminResponse::Keys { views })
         }
         KeysCommand::Show(IdArg { id }) => modify(keys, &id, now, |_| Ok(false))?,
@@ -349,8 +336,8 @@ pub(crate) fn decide(
         KeysCommand::Delete(IdArg { id }) => {
             let KeyRecord { id, owner, .. } = find(keys, &id)?;
             let changes = Changes {
-                upserts: vec![],
                 removed: vec![id.clone()],
+                ..Changes::default()
             };
             (changes, AdminResponse::Deleted { id, owner })
         }
@@ -373,8 +360,7 @@ pub(crate) fn decide(
         }
         KeysCommand::Export(ExportArgs { counters, .. }) => {
             let used = counters.then_some(0);
-            let records = keys.all().into_iter();
-            let records = records.map(|record| ExportedKey {
+            let records = keys.all().into_iter().map(|record| ExportedKey {
                 record,
                 used_minute: used,
                 used_day: used,
@@ -382,11 +368,12 @@ pub(crate) fn decide(
             let records = records.collect();
             (Changes::default(), AdminResponse::Exported { records })
         }
-        KeysCommand::Import(ImportArgs {
-            records, replace, ..
-        }) => {
-            let (changes, report) = import(keys, records, replace)?;
-            (changes, AdminResponse::Imported { report })
+        KeysCommand::Import(args) => {
+            let (upserts, report) = import(keys, args.records, args.replace)?;
+            (
+                Changes::upserts(upserts),
+                AdminResponse::Imported { report },
+            )
         }
     })
 }
@@ -413,8 +400,7 @@ pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, 
     }
 }
 
-/// The key with this id or unique id prefix (any case, surrounding space ignored), or why
-/// there is none (unknown, too short, ambiguous).
+/// The key an id or id prefix means (see [`KeyTable::resolve`]).
 fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
     let id = keys.resolve(id)?;
     keys.get(&id)
@@ -432,22 +418,23 @@ fn modify(
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut record = find(keys, id)?;
     let changed = change(&mut record)?;
-    let changes = match changed {
-        true => Changes::upsert(&record),
-        false => Changes::default(),
+    let upserts = if changed {
+        vec![record.clone()]
+    } else {
+        vec![]
     };
-    let view = KeyView::of(&record, now);
+    let changes = Changes::upserts(upserts);
+    let view = KeyView::of(record, now);
     Ok((changes, AdminResponse::Key { view, changed }))
 }
 
-/// Merges `records` into the stored keys (see the module documentation): all of them or,
-/// on any error, none. With `replace`, records that differ from a stored key with the same
-/// hash replace it.
+/// The records of an import to write (see the module documentation): all of them or, on
+/// any error, none.
 fn import(
     keys: &KeyTable,
     records: Vec<KeyRecord>,
     replace: bool,
-) -> Result<(Changes, ImportReport), KeyAdminError> {
+) -> Result<(Vec<KeyRecord>, ImportReport), KeyAdminError> {
     let mut by_id: HashMap<String, KeyRecord> = HashMap::new();
     for (n, r) in records.into_iter().enumerate() {
         let invalid = |reason: String| KeyAdminError::InvalidRecord {
@@ -470,7 +457,7 @@ fn import(
     let (mut conflicts, mut foreign) = (vec![], false);
     let mut upserts = vec![];
     let mut records: Vec<KeyRecord> = by_id.into_values().collect();
-    records.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+    keys::sort_oldest_first(&mut records);
     for r in records {
         match keys.get(&r.id) {
             None => {
@@ -498,9 +485,5 @@ fn import(
             replaceable: !foreign,
         });
     }
-    let changes = Changes {
-        upserts,
-        removed: vec![],
-    };
-    Ok((changes, report))
+    Ok((upserts, report))
 }

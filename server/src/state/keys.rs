@@ -14,17 +14,14 @@ use sha2::{Digest, Sha256};
 use crate::limits::MAX_LIMIT;
 
 pub use crate::key_format::KEY_PREFIX;
-/// Random bytes in a key.
 const KEY_RANDOM_BYTES: usize = 32;
 /// Length of a key's plaintext: prefix + hex of the random bytes.
 pub const KEY_LEN: usize = KEY_PREFIX.len() + 2 * KEY_RANDOM_BYTES;
-/// Length of a key id (hex characters of the hash's prefix).
+/// Hex characters of a key id.
 pub const ID_LEN: usize = 16;
 /// Shortest id prefix an operator may give for a key (as git accepts short hashes).
 pub const MIN_ID_PREFIX: usize = 4;
-/// Candidates named in the message of an ambiguous id prefix, at most.
 const LISTED_CANDIDATES: usize = 10;
-/// Longest accepted owner name, in characters.
 pub const MAX_OWNER_CHARS: usize = 200;
 
 /// A presented key, as sent by a client (never logged; `Debug` redacts it).
@@ -43,7 +40,6 @@ pub type KeyId = String;
 /// A stored key, as the server sees it after a successful lookup.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KeyRecord {
-    /// Short id (first 16 hex chars of the hash); what `keys show/revoke/...` take.
     pub id: KeyId,
     /// Full SHA-256 of the plaintext, lower-case hex.
     pub hash: String,
@@ -61,24 +57,20 @@ pub struct KeyRecord {
 /// asked for (`--counters`; ignored by import).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExportedKey {
-    /// The record.
     #[serde(flatten)]
     pub record: KeyRecord,
-    /// Requests counted in the last minute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used_minute: Option<u64>,
-    /// Requests counted in the last 24 h.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used_day: Option<u64>,
 }
 
-/// Why a presented key is refused.
+/// Why a presented key is refused (the 401's error code).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum KeyError {
-    /// Unknown or revoked: 401 `invalid_key`.
+    /// Unknown or revoked.
     #[error("invalid_key")]
     Invalid,
-    /// Past its expiry: 401 `expired_key`.
     #[error("expired_key")]
     Expired,
 }
@@ -88,24 +80,20 @@ pub enum KeyError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KeyAdminError {
-    /// No key has this id (or id prefix). The id is echoed only if it looks like an id
-    /// (so a plaintext key pasted by mistake is not printed back).
+    /// Made by [`KeyAdminError::unknown`], which echoes only an id-shaped id.
     #[error(
         "no key with id {0} (ids are the {ID_LEN} hex characters shown by `keys list`, or a \
          unique prefix of at least {MIN_ID_PREFIX} of them)"
     )]
     UnknownId(String),
-    /// An id prefix shorter than `MIN_ID_PREFIX`.
     #[error(
         "id '{0}' is too short: give at least {MIN_ID_PREFIX} of the {ID_LEN} hex characters \
          shown by `keys list`"
     )]
     ShortId(String),
-    /// An id prefix that several keys start with.
     #[error(
-        "id '{prefix}' is ambiguous: it starts {count} keys ({}{}); give more characters",
-        .candidates.join(", "),
-        if *.count > .candidates.len() { format!(" and {} more", .count - .candidates.len()) } else { String::new() }
+        "id '{prefix}' is ambiguous: it starts {count} keys ({}); give more characters",
+        listed(.candidates, *.count)
     )]
     AmbiguousId {
         prefix: String,
@@ -120,34 +108,27 @@ pub enum KeyAdminError {
         .expired.format("%Y-%m-%dT%H:%M:%SZ")
     )]
     RestoreExpired { id: KeyId, expired: DateTime<Utc> },
-    /// A limit outside `1..=MAX_LIMIT`.
     #[error("{what} must be a whole number between 1 and {MAX_LIMIT}, got {got}")]
     InvalidLimit { what: &'static str, got: u64 },
-    /// An expiry not after the current time.
     #[error("expiry {0} is not in the future")]
     ExpiryNotInFuture(DateTime<Utc>),
-    /// An empty, over-long or control-character owner.
     #[error("owner must be 1 to {MAX_OWNER_CHARS} characters with no control characters")]
     InvalidOwner,
-    /// `set-limits` with neither limit.
     #[error("nothing to change: give --per-minute and/or --per-day")]
     NothingToChange,
     /// The state database failed; nothing was changed in memory.
     #[error("state database error: {0}")]
     Storage(String),
-    /// An imported record is malformed or inconsistent; nothing was imported.
     #[error("record {id}: {reason}; nothing was imported")]
     InvalidRecord {
         /// The record's id as given (or its position when it has none).
         id: String,
         reason: String,
     },
-    /// Imported records differ from stored keys; nothing was imported.
     #[error(
-        "the file's records for {}{} differ from the stored keys with those ids; nothing was \
+        "the file's records for {} differ from the stored keys with those ids; nothing was \
          imported{}",
-        .ids.join(", "),
-        if *.count > .ids.len() { format!(" and {} more", .count - .ids.len()) } else { String::new() },
+        listed(.ids, *.count),
         if *.replaceable { " (--replace imports the file's version of them)" } else { "" }
     )]
     ImportConflict {
@@ -158,6 +139,14 @@ pub enum KeyAdminError {
         /// `--replace` does not allow either.
         replaceable: bool,
     },
+}
+
+/// The first few of `count` ids: "a, b" or "a, b and 3 more".
+fn listed(ids: &[String], count: usize) -> String {
+    match count - ids.len() {
+        0 => ids.join(", "),
+        more => format!("{} and {more} more", ids.join(", ")),
+    }
 }
 
 impl KeyAdminError {
@@ -173,10 +162,8 @@ impl KeyAdminError {
     }
 }
 
-/// SHA-256 of a key's plaintext.
 pub(crate) type KeyHash = [u8; 32];
 
-/// Hashes a plaintext key.
 pub fn hash_key(plaintext: &str) -> KeyHash {
     Sha256::digest(plaintext.as_bytes()).into()
 }
@@ -190,9 +177,15 @@ pub(crate) fn generate() -> (String, KeyHash) {
     (plaintext, hash)
 }
 
-/// The id of a key hash.
 pub(crate) fn id_of(hash: &KeyHash) -> KeyId {
     hex::encode(&hash[..ID_LEN / 2])
+}
+
+/// The hash a record's `hash` spells in hex (any case), if it is one.
+fn hash_of(record: &KeyRecord) -> Option<KeyHash> {
+    let mut hash = [0u8; 32];
+    hex::decode_to_slice(&record.hash, &mut hash).ok()?;
+    Some(hash)
 }
 
 /// Normalises an id typed by an operator (surrounding space, upper case); `None` if it is
@@ -203,7 +196,6 @@ pub fn normalize_id(id: &str) -> Option<KeyId> {
         .then(|| id.to_ascii_lowercase())
 }
 
-/// Checks a limit given for a key.
 pub(crate) fn check_limit(what: &'static str, got: u64) -> Result<u64, KeyAdminError> {
     if (1..=MAX_LIMIT).contains(&got) {
         Ok(got)
@@ -212,7 +204,6 @@ pub(crate) fn check_limit(what: &'static str, got: u64) -> Result<u64, KeyAdminE
     }
 }
 
-/// Checks and trims an owner name.
 pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
     let owner = owner.trim();
     let n = owner.chars().count();
@@ -225,13 +216,10 @@ pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
 /// Checks a record read from outside (an import): a 64-hex-character lower-case hash, the
 /// id its prefix, a valid owner exactly as stored (trimmed) and limits in range.
 pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
-    let mut hash = [0u8; 32];
-    if r.hash.len() != 64
-        || r.hash.bytes().any(|b| b.is_ascii_uppercase())
-        || hex::decode_to_slice(&r.hash, &mut hash).is_err()
-    {
+    let hash = hash_of(r).filter(|_| !r.hash.bytes().any(|b| b.is_ascii_uppercase()));
+    let Some(hash) = hash else {
         return Err("the hash is not 64 lower-case hex characters".into());
-    }
+    };
     if r.id != id_of(&hash) {
         return Err("the id is not the start of the hash".into());
     }
@@ -243,17 +231,20 @@ pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
     Ok(())
 }
 
+/// Sorts records oldest first (by creation, then id).
+pub(crate) fn sort_oldest_first(records: &mut [KeyRecord]) {
+    records.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+}
+
 /// All keys, by hash (for authentication) and by id (for administration).
 #[derive(Debug, Default)]
 pub(crate) struct KeyTable {
-    /// Records by the SHA-256 of their plaintext.
     by_hash: HashMap<KeyHash, KeyRecord>,
     /// Hash of each id; always the same key set as `by_hash`.
     by_id: HashMap<KeyId, KeyHash>,
 }
 
 impl KeyTable {
-    /// Checks a presented key at `now`.
     pub fn authenticate(
         &self,
         key: &PresentedKey,
@@ -315,7 +306,7 @@ impl KeyTable {
         }
     }
 
-    /// Removes the record with this (normalised) id; returns it.
+    /// Removes the record with this (normalised) id.
     pub fn remove(&mut self, id: &str) -> Option<KeyRecord> {
         let hash = self.by_id.remove(id)?;
         self.by_hash.remove(&hash)
@@ -329,10 +320,9 @@ impl KeyTable {
     /// Inserts or replaces a record. Returns false (and changes nothing) if the record is
     /// inconsistent: hash not 64 hex characters or id not its prefix.
     pub fn upsert(&mut self, record: KeyRecord) -> bool {
-        let mut hash = [0u8; 32];
-        if hex::decode_to_slice(&record.hash, &mut hash).is_err() || record.id != id_of(&hash) {
+        let Some(hash) = hash_of(&record).filter(|h| record.id == id_of(h)) else {
             return false;
-        }
+        };
         self.by_id.insert(record.id.clone(), hash);
         self.by_hash.insert(hash, record);
         true
@@ -341,11 +331,10 @@ impl KeyTable {
     /// All records, oldest first.
     pub fn all(&self) -> Vec<KeyRecord> {
         let mut v: Vec<KeyRecord> = self.by_hash.values().cloned().collect();
-        v.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+        sort_oldest_first(&mut v);
         v
     }
 
-    /// Number of keys.
     pub fn len(&self) -> usize {
         self.by_hash.len()
     }

@@ -21,7 +21,7 @@ use crate::limits::LimitsConfig;
 use crate::state::admin;
 pub use crate::state::key_admin::KeysCommand;
 use crate::state::key_admin::{AdminResponse, ExportArgs, KeyView};
-use crate::state::keys::{ExportedKey, KeyRecord};
+use crate::state::keys::{ExportedKey, KeyAdminError, KeyRecord};
 use crate::state::store::location::StateLocation;
 use crate::state::store::redis;
 use crate::state::store::sled::{write_private_file, State};
@@ -56,7 +56,7 @@ pub fn run_with_output(
             }
         }
         KeysCommand::SetLimits(a) if a.per_minute.is_none() && a.per_day.is_none() => {
-            bail!("nothing to change: give --per-minute and/or --per-day");
+            return Err(KeyAdminError::NothingToChange.into());
         }
         KeysCommand::Import(a) => a.records = read_records(&a.file)?,
         _ => {}
@@ -111,7 +111,7 @@ fn plural_keys(n: usize) -> String {
 fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
     let (name, reader): (_, Box<dyn BufRead>) = if path == Path::new("-") {
         (
-            "standard input".to_owned(),
+            String::from("standard input"),
             Box::new(std::io::stdin().lock()),
         )
     } else {
@@ -195,18 +195,13 @@ fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> any
             writeln!(out, "{key}")?;
         }
         AdminResponse::Key { view, changed } => {
+            let id = &view.id;
             match (cmd, changed) {
-                (KeysCommand::Revoke(_), true) => writeln!(out, "revoked key {}", view.id)?,
-                (KeysCommand::Revoke(_), false) => {
-                    writeln!(out, "key {} was already revoked", view.id)?
-                }
-                (KeysCommand::Restore(_), true) => writeln!(out, "restored key {}", view.id)?,
-                (KeysCommand::Restore(_), false) => {
-                    writeln!(out, "key {} was not revoked", view.id)?
-                }
-                (KeysCommand::SetLimits(_), _) => {
-                    writeln!(out, "updated the limits of key {}", view.id)?
-                }
+                (KeysCommand::Revoke(_), true) => writeln!(out, "revoked key {id}")?,
+                (KeysCommand::Revoke(_), false) => writeln!(out, "key {id} was already revoked")?,
+                (KeysCommand::Restore(_), true) => writeln!(out, "restored key {id}")?,
+                (KeysCommand::Restore(_), false) => writeln!(out, "key {id} was not revoked")?,
+                (KeysCommand::SetLimits(_), _) => writeln!(out, "updated the limits of key {id}")?,
                 _ => {}
             }
             print_view(&view, out)?;
