@@ -26,7 +26,6 @@ pub const MAX_REQUEST: u64 = 8 * 1024 * 1024;
 const MAX_RESPONSE: u64 = 64 * 1024 * 1024;
 /// Idle time after which a connection is closed (server) or a reply given up on (client).
 const IO_TIMEOUT: Duration = Duration::from_secs(30);
-/// Connections served at once.
 const MAX_CONNECTIONS: usize = 8;
 
 /// The admin socket of a state directory: `<state_dir>/admin.sock`. The server must pass
@@ -69,19 +68,17 @@ pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<Ad
     std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
         .read_line(&mut answer)
         .map_err(io)?;
-    let protocol = |detail: String| {
-        let socket = socket.display();
-        anyhow::anyhow!("admin socket {socket}: unexpected answer from the server: {detail}")
+    let detail = if !answer.ends_with('\n') {
+        "the connection closed before a full answer".to_owned()
+    } else {
+        match serde_json::from_str(&answer) {
+            Ok(response) => return Ok(Some(response)),
+            // Not serde's message: it can quote a value, and an answer may carry a new key.
+            Err(e) => format!("{:?} error at column {}", e.classify(), e.column()),
+        }
     };
-    if !answer.ends_with('\n') {
-        return Err(protocol(
-            "the connection closed before a full answer".into(),
-        ));
-    }
-    // Not serde's message: it can quote a value, and an answer may carry a new key.
-    serde_json::from_str(&answer)
-        .map(Some)
-        .map_err(|e| protocol(format!("{:?} error at column {}", e.classify(), e.column())))
+    let socket = socket.display();
+    anyhow::bail!("admin socket {socket}: unexpected answer from the server: {detail}")
 }
 
 /// A serving admin socket.

@@ -445,13 +445,10 @@ fn import(
             reason,
         };
         keys::check_record(&r).map_err(&invalid)?;
-        match by_id.get(&r.id) {
-            Some(seen) if *seen != r => return Err(invalid("given twice, differently".into())),
-            Some(_) => {}
-            None => {
-                by_id.insert(r.id.clone(), r);
-            }
+        if by_id.get(&r.id).is_some_and(|seen| *seen != r) {
+            return Err(invalid("given twice, differently".into()));
         }
+        by_id.insert(r.id.clone(), r);
     }
     let mut report = ImportReport::default();
     let (mut conflicts, mut foreign) = (vec![], false);
