@@ -190,9 +190,8 @@ fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> any
             print_view(&view, out)?;
             writeln!(
                 out,
-                "the key (shown only this once; only its hash is stored):"
+                "the key (shown only this once; only its hash is stored):\n{key}"
             )?;
-            writeln!(out, "{key}")?;
         }
         AdminResponse::Key { view, changed } => {
             let id = &view.id;
