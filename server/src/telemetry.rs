@@ -1,7 +1,7 @@
 //! Logging: the subscriber, and the one structured line per request (method, path, status,
 //! latency, client IP, key owner). A key never reaches a log: headers are not logged,
-//! `PresentedKey`'s `Debug` is redacted, and the whole path is searched for anything shaped
-//! like a key (one sent where none belongs is as secret), besides `api_key` values.
+//! `PresentedKey`'s `Debug` is redacted, and the path is searched for `api_key` values and
+//! anything shaped like a key (one sent where none belongs is as secret).
 
 mod text;
 
@@ -47,19 +47,17 @@ impl Drop for LogGuard {
     }
 }
 
-/// Installs the global subscriber, writing to stdout (`filter`: an `EnvFilter` directive).
-/// Request threads append lines to their own buffer, written out every [`FLUSH_EVERY`] by a
-/// flusher thread, or by the thread itself past [`WRITE_AT`] bytes (a channel per line cost
-/// a third of a request's CPU). Lines are never dropped.
+/// Installs the global subscriber, writing to stdout (`filter`: an `EnvFilter` directive)
+/// through a [`BatchWriter`] (a channel per line cost a third of a request's CPU).
 pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .map_err(|e| anyhow::anyhow!("invalid log level '{filter}': {e}"))?;
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let writer = BatchWriter::default();
+    // Colour codes only for a human at a terminal, never in files or collectors.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer.clone())
-        // Colour codes only for a human at a terminal, never in files or collectors.
         .with_ansi(ansi);
     let installed = match format {
         LogFormat::Text if ansi => builder.try_init(),
@@ -97,7 +95,9 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 const WRITE_AT: usize = 32 << 10;
 
 /// Log lines waiting to be written, one buffer per logging thread (no lock or cache line
-/// shared between request threads); ordered per thread, grouped by thread across threads.
+/// shared between request threads), written out every [`FLUSH_EVERY`] by a flusher thread or
+/// past [`WRITE_AT`] bytes by the thread itself; never dropped. Ordered per thread, grouped
+/// by thread across threads.
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -105,8 +105,7 @@ struct BatchWriter {
 
 #[derive(Default)]
 struct BatchShared {
-    /// The buffer of every thread that has logged, each holding complete lines only. A
-    /// buffer whose thread has ended is dropped once written out.
+    /// The buffer of every thread that has logged, each holding complete lines only.
     buffers: Mutex<Vec<ThreadBuffer>>,
     /// Set when the guard is dropped.
     stop: AtomicBool,
@@ -125,7 +124,6 @@ struct ThreadSlot {
 }
 
 thread_local! {
-    /// This thread's buffer, with the writer it belongs to.
     static THREAD_BUFFER: RefCell<Option<ThreadSlot>> = const { RefCell::new(None) };
 }
 
@@ -196,8 +194,6 @@ impl BatchWriter {
         });
     }
 
-    /// Lets `write_lines` append complete lines to this thread's buffer (see
-    /// [`BatchWriter::append_with_or_write`]).
     fn append_with(&self, write_lines: impl FnOnce(&mut Vec<u8>)) {
         self.append_with_or_write(write_lines, |lines| {
             let _ = std::io::stdout().lock().write_all(lines);
@@ -227,8 +223,7 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
 
 /// Writes the access line of a request that arrived at `received`, if the filter lets
 /// `access` at INFO through. In the plain-text format it goes straight to the log buffer
-/// exactly as the formatter would write it (a test holds them together): `tracing`'s
-/// dispatch cost twice as much. Other formats go through `tracing`.
+/// (`tracing`'s dispatch cost twice as much); other formats go through `tracing`.
 pub fn access(
     received: SystemTime,
     method: &Method,
@@ -252,14 +247,12 @@ pub fn access(
         key_owner,
     };
     match PLAIN_TEXT_ACCESS.get() {
-        // Stamped with the time the answer was complete, as any other event is; written
-        // straight into the log buffer.
+        // Stamped with the time the answer was complete, as any other event is.
         Some(writer) => writer.append_with(|buffer| line.write_plain(buffer, received + latency)),
         None => line.emit(),
     }
 }
 
-/// The fields of an access line, all strings and numbers.
 struct AccessLine<'a> {
     method: &'a str,
     /// Path and query, with any key redacted.

@@ -1,10 +1,9 @@
-//! The text log format: one line per event,
+//! The text log format away from a terminal: one line per event,
 //! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`,
-//! as `tracing_subscriber::fmt`'s default without colours, but without `core::fmt` for
-//! strings and `u64`s, the access line's fields (the general formatter cost as much as the
-//! rest of a small request); other values are written as `Debug` writes them.
-//! `super::access` uses the same writers. Strings are quoted and escaped as `Debug` does,
-//! so no value can start a line or forge a field. At a terminal the default formatter stays.
+//! as `tracing_subscriber::fmt`'s default without colours, but strings and `u64`s (the access
+//! line's fields, also written here by `super::access`) without `core::fmt`, which cost as
+//! much as the rest of a small request. Strings are quoted and escaped as `Debug` does, so no
+//! value can start a line or forge a field.
 
 use std::cell::Cell;
 use std::fmt;
@@ -32,12 +31,7 @@ where
     ) -> fmt::Result {
         let meta = event.metadata();
         write_head(&mut writer, SystemTime::now(), *meta.level(), meta.target())?;
-        let mut fields = Fields {
-            out: writer.by_ref(),
-            result: Ok(()),
-        };
-        event.record(&mut fields);
-        fields.result?;
+        event.record(&mut Fields(writer.by_ref()));
         writer.write_char('\n')
     }
 }
@@ -159,43 +153,30 @@ impl fmt::Write for LineBuffer<'_> {
     }
 }
 
-/// Writes each field as ` name=value`, the `message` field as its bare text.
-struct Fields<'w> {
-    out: Writer<'w>,
-    result: fmt::Result,
-}
-
-impl Fields<'_> {
-    fn record_with(&mut self, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
-        if self.result.is_ok() {
-            self.result = value(&mut self.out);
-        }
-    }
-}
+/// Writes each field as ` name=value`, the `message` field as its bare text. The fmt layer
+/// formats into a `String`, so writing cannot fail.
+struct Fields<'w>(Writer<'w>);
 
 impl Visit for Fields<'_> {
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.record_with(|out| match field.name() {
-            "message" => {
-                out.write_char(' ')?;
-                out.write_str(value)
-            }
-            name => write_str_field(out, name, value),
-        });
+        let _ = match field.name() {
+            "message" => write!(self.0, " {value}"),
+            name => write_str_field(&mut self.0, name, value),
+        };
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.record_with(|out| write_u64_field(out, field.name(), value));
+        let _ = write_u64_field(&mut self.0, field.name(), value);
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        self.record_with(|out| match field.name() {
-            "message" => write!(out, " {value:?}"),
+        let _ = match field.name() {
+            "message" => write!(self.0, " {value:?}"),
             name => {
-                write_name(out, name)?;
-                write!(out, "{value:?}")
+                let _ = write_name(&mut self.0, name);
+                write!(self.0, "{value:?}")
             }
-        });
+        };
     }
 }
 
