@@ -1,10 +1,9 @@
 //! The service's own metrics, for `GET /metrics` (README, Metrics): one registry per
 //! server, the definition of every metric, and the cheap handles the request path records
-//! with. Label values come as `&'static str` (the routes as a table given once at start), so
-//! every label has a bounded set of values and recording allocates nothing; a request's
-//! counter and histogram are reached by index, so the hot path takes no lock and hashes no
-//! label. A `prometheus-client` metric is shared by its clones: [`Metrics::new`] registers
-//! clones of the handles made before it ([`ReloadMetrics`], [`RedisMetrics`]).
+//! with. Label values are `&'static str` or the routes given once at start, so every label
+//! has a bounded set of values; a request's counter and histogram are reached by index, so
+//! the hot path takes no lock, allocates nothing and hashes no label. Handles are shared by
+//! their clones: [`Metrics::new`] registers those made before it ([`ReloadMetrics`], ...).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -121,8 +120,7 @@ struct RouteCells {
     latency: OnceLock<Latency>,
 }
 
-/// The handles of the accept loop: open connections, and
-/// the connections refused by each cap. Detached (recorded, never shown) by default.
+/// The handles of the accept loop. Detached (recorded, never shown) by default.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectionMetrics {
     pub open: Gauge,
@@ -179,14 +177,12 @@ impl Collector for Caches {
     }
 }
 
-/// The dataset's reloads, owned by the dataset handle and registered by
-/// every server that serves it.
+/// The dataset's reloads, owned by the dataset handle and registered by every server.
 #[derive(Debug, Clone, Default)]
 pub struct ReloadMetrics {
     /// When the dataset in service was loaded (at start or by a reload), in Unix seconds.
     last: Gauge,
-    /// 1 when the last load succeeded (the one at start always has), 0 after a failed
-    /// reload.
+    /// 1 when the last load succeeded, 0 after a failed reload.
     last_ok: Gauge,
     results: Family<Label, Counter>,
 }
