@@ -43,7 +43,7 @@ impl Drop for LogGuard {
             flusher.thread().unpark();
             let _ = flusher.join();
         }
-        self.writer.write_out();
+        self.writer.write_out(&mut std::io::stdout().lock());
     }
 }
 
@@ -75,7 +75,7 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         .spawn(move || {
             while !flushed.shared.stop.load(Ordering::Acquire) {
                 std::thread::park_timeout(FLUSH_EVERY);
-                flushed.write_out();
+                flushed.write_out(&mut std::io::stdout().lock());
             }
         })?;
     Ok(LogGuard {
@@ -128,11 +128,7 @@ thread_local! {
 }
 
 impl BatchWriter {
-    fn write_out(&self) {
-        self.write_out_to(&mut std::io::stdout().lock());
-    }
-
-    fn write_out_to(&self, out: &mut impl Write) {
+    fn write_out(&self, out: &mut impl Write) {
         let buffers = self.shared.buffers.lock().clone();
         for buffer in &buffers {
             let lines = {
@@ -297,16 +293,33 @@ impl AccessLine<'_> {
     }
 }
 
-/// The path and query of `uri` as logged: borrowed, unless it may hold a key and has to be
-/// redacted. `_` is in `api_key` and in every key's prefix, and `%` may encode either; the
-/// usual request has neither, and pays one scan of a short string.
+/// The path and query of `uri` as logged, with every `api_key` value, and every key-shaped
+/// token anywhere else, replaced by `REDACTED`. Names are compared after percent-decoding, as
+/// the key lookup decodes them; tokens are found through percent-encoding too. Borrowed,
+/// unless it may hold a key: `_` is in `api_key` and in every key's prefix, and `%` may
+/// encode either; the usual request has neither, and pays one scan of a short string.
 fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
-    if shown.bytes().any(|b| b == b'_' || b == b'%') {
-        Cow::Owned(redacted(uri))
-    } else {
-        Cow::Borrowed(shown)
+    if !shown.bytes().any(|b| b == b'_' || b == b'%') {
+        return Cow::Borrowed(shown);
     }
+    let mut out = String::new();
+    push_without_keys(&mut out, uri.path());
+    let Some(query) = uri.query() else {
+        return Cow::Owned(out);
+    };
+    for (i, pair) in query.split('&').enumerate() {
+        out.push(if i == 0 { '?' } else { '&' });
+        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+        let decoded = form_urlencoded::parse(name.as_bytes()).next();
+        if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
+            out.push_str(name);
+            out.push_str("=REDACTED");
+        } else {
+            push_without_keys(&mut out, pair);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// `ip` as text; an IPv4 address is written into `buf`, without `core::fmt`.
@@ -326,29 +339,6 @@ fn ip_string(ip: IpAddr, buf: &mut [u8; 15]) -> Cow<'_, str> {
         len += octet.len();
     }
     Cow::Borrowed(std::str::from_utf8(&buf[..len]).expect("digits and dots"))
-}
-
-/// A URI's path and query with every `api_key` value, and every key-shaped token anywhere
-/// else, replaced by `REDACTED`. Names are compared after percent-decoding, as the key
-/// lookup decodes them; tokens are found through percent-encoding too.
-fn redacted(uri: &Uri) -> String {
-    let mut out = String::new();
-    push_without_keys(&mut out, uri.path());
-    let Some(query) = uri.query() else {
-        return out;
-    };
-    for (i, pair) in query.split('&').enumerate() {
-        out.push(if i == 0 { '?' } else { '&' });
-        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
-        let decoded = form_urlencoded::parse(name.as_bytes()).next();
-        if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
-            out.push_str(name);
-            out.push_str("=REDACTED");
-        } else {
-            push_without_keys(&mut out, pair);
-        }
-    }
-    out
 }
 
 /// Appends `raw` with every key-shaped token replaced by `REDACTED`.
@@ -431,7 +421,7 @@ mod tests {
             std::thread::spawn(move || {
                 while !done.load(Ordering::Acquire) {
                     // The sink stays locked for the whole write, as stdout is.
-                    writer.write_out_to(&mut *sink.lock());
+                    writer.write_out(&mut *sink.lock());
                     std::thread::yield_now();
                 }
             })
@@ -461,7 +451,7 @@ mod tests {
         }
         writers_done.store(true, Ordering::Release);
         flusher.join().unwrap();
-        writer.write_out_to(&mut *sink.lock());
+        writer.write_out(&mut *sink.lock());
         assert_whole_and_in_order(&sink.lock(), THREADS, LINES);
     }
 
@@ -502,7 +492,7 @@ mod tests {
             thread.join().unwrap();
         }
         let mut out = Vec::new();
-        writer.write_out_to(&mut out);
+        writer.write_out(&mut out);
         assert_whole_and_in_order(&out, 4, 100);
         assert!(
             writer.shared.buffers.lock().is_empty(),
@@ -531,7 +521,7 @@ mod tests {
             };
             tracing::dispatcher::with_default(&dispatch, || line.emit());
             let mut through_tracing = Vec::new();
-            captured.write_out_to(&mut through_tracing);
+            captured.write_out(&mut through_tracing);
             let through_tracing = String::from_utf8(through_tracing).unwrap();
             let mut direct = Vec::new();
             line.write_plain(&mut direct, SystemTime::now());
@@ -620,7 +610,7 @@ mod tests {
         let uri: Uri = "/api/v1/day?date=2024-01-01&api_key=ltk_secret&api%5Fkey=ltk_x&api_key"
             .parse()
             .unwrap();
-        let shown = redacted(&uri);
+        let shown = redacted_path(&uri);
         assert!(!shown.contains("ltk_"), "{shown}");
         assert_eq!(
             shown,
