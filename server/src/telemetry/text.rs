@@ -56,10 +56,22 @@ pub fn write_head(
     out.write_char(':')
 }
 
-/// Writes ` name="value"`, escaped as `Debug` escapes a string.
+/// Writes ` name="value"`, escaped as `Debug` escapes a string, without its machinery when
+/// nothing needs escaping (printable ASCII, no quote or backslash).
 pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
-    write_quoted(out, value)
+    // Every byte is looked at (no early exit), which lets the compiler check 32 at a time:
+    // values are short and almost always plain.
+    let plain = value.bytes().fold(true, |plain, b| {
+        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
+    });
+    if plain {
+        out.write_char('"')?;
+        out.write_str(value)?;
+        out.write_char('"')
+    } else {
+        write!(out, "{value:?}")
+    }
 }
 
 pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
@@ -71,26 +83,6 @@ fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
     out.write_char(' ')?;
     out.write_str(name)?;
     out.write_char('=')
-}
-
-/// `value` quoted; what `Debug` writes, without its machinery when nothing needs escaping.
-fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
-    if is_plain(value) {
-        out.write_char('"')?;
-        out.write_str(value)?;
-        out.write_char('"')
-    } else {
-        write!(out, "{value:?}")
-    }
-}
-
-/// True when `value` is written quoted as it is (printable ASCII, no quote or backslash).
-fn is_plain(value: &str) -> bool {
-    // Every byte is looked at (no early exit), which lets the compiler check 32 at a time:
-    // values are short and almost always plain.
-    value.bytes().fold(true, |plain, b| {
-        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
-    })
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, into `buf`; the part down to the second is
@@ -112,26 +104,22 @@ fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     };
     let (cached, mut prefix) = SECOND.get();
     if cached != second {
-        prefix = second_prefix(DateTime::<Utc>::from(now));
+        let now = DateTime::<Utc>::from(now);
+        let (date, time) = (now.date_naive(), now.time());
+        prefix = *b"0000-00-00T00:00:00.";
+        // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
+        put_digits(&mut prefix[0..4], date.year().clamp(0, 9999) as u32);
+        put_digits(&mut prefix[5..7], date.month());
+        put_digits(&mut prefix[8..10], date.day());
+        put_digits(&mut prefix[11..13], time.hour());
+        put_digits(&mut prefix[14..16], time.minute());
+        put_digits(&mut prefix[17..19], time.second().min(59));
         SECOND.set((second, prefix));
     }
     buf[..20].copy_from_slice(&prefix);
     put_digits(&mut buf[20..26], micros);
     buf[26] = b'Z';
     std::str::from_utf8(buf).expect("digits and separators")
-}
-
-fn second_prefix(now: DateTime<Utc>) -> [u8; 20] {
-    let (date, time) = (now.date_naive(), now.time());
-    let mut prefix = *b"0000-00-00T00:00:00.";
-    // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
-    put_digits(&mut prefix[0..4], date.year().clamp(0, 9999) as u32);
-    put_digits(&mut prefix[5..7], date.month());
-    put_digits(&mut prefix[8..10], date.day());
-    put_digits(&mut prefix[11..13], time.hour());
-    put_digits(&mut prefix[14..16], time.minute());
-    put_digits(&mut prefix[17..19], time.second().min(59));
-    prefix
 }
 
 /// Writes the last `out.len()` decimal digits of `value`, zero-padded.
