@@ -1,9 +1,9 @@
 //! The text log format away from a terminal: one line per event,
 //! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`,
-//! as `tracing_subscriber::fmt`'s default without colours, but strings and `u64`s (the access
-//! line's fields, also written here by `super::access`) without `core::fmt`, which cost as
-//! much as the rest of a small request. Strings are quoted and escaped as `Debug` does, so no
-//! value can start a line or forge a field.
+//! as `tracing_subscriber::fmt`'s default without colours. The access line's writers are
+//! here too (`super::access` writes it directly), without `core::fmt`, which cost as much as
+//! the rest of a small request. Strings are quoted and escaped as `Debug` does, so no value
+//! can start a line or forge a field.
 
 use std::cell::Cell;
 use std::fmt;
@@ -141,29 +141,24 @@ impl fmt::Write for LineBuffer<'_> {
     }
 }
 
-/// Writes each field as ` name=value`, the `message` field as its bare text. The fmt layer
-/// formats into a `String`, so writing cannot fail.
+/// Writes each field as ` name=value`, the `message` field as its bare text, values as
+/// `Debug` writes them (the access line, the one event per request, does not come here). The
+/// fmt layer formats into a `String`, so writing cannot fail.
 struct Fields<'w>(Writer<'w>);
 
 impl Visit for Fields<'_> {
     fn record_str(&mut self, field: &Field, value: &str) {
-        let _ = match field.name() {
-            "message" => write!(self.0, " {value}"),
-            name => write_str_field(&mut self.0, name, value),
-        };
-    }
-
-    fn record_u64(&mut self, field: &Field, value: u64) {
-        let _ = write_u64_field(&mut self.0, field.name(), value);
+        if field.name() == "message" {
+            let _ = write!(self.0, " {value}");
+        } else {
+            self.record_debug(field, &value);
+        }
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
         let _ = match field.name() {
             "message" => write!(self.0, " {value:?}"),
-            name => {
-                let _ = write_name(&mut self.0, name);
-                write!(self.0, "{value:?}")
-            }
+            name => write!(self.0, " {name}={value:?}"),
         };
     }
 }
