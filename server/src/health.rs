@@ -1,15 +1,7 @@
-//! The operational probes, outside the versioned API: `GET /health` (liveness) and
-//! `GET /ready` (readiness), for a supervisor, a load balancer or a deployment script.
-//!
-//! - `/health` answers 200 `{"status":"ok"}` whenever the process serves HTTP at all.
-//! - `/ready` answers 200 `{"status":"ok"}` when a dataset is loaded and the state database
-//!   is usable (with a Redis store: Redis answers), and otherwise 503 with the usual error
-//!   body (`not_ready`).
-//!
-//! Neither is counted or rate-limited, neither needs a key, and both are `Cache-Control:
-//! no-store` (a cached "ok" says nothing about now). They answer GET and HEAD (and OPTIONS,
-//! as every path of the service does); the gate routes them before any limiter. The OpenAPI
-//! document describes them from [`PROBES`] and [`ProbeOk`].
+//! The operational probes, outside the versioned API, for a supervisor, a load balancer or
+//! a deployment script: `GET /health` (liveness) and `GET /ready` (readiness), as
+//! [`PROBES`] describes them to the OpenAPI document. The gate routes them before any
+//! limiter; they answer GET and HEAD (and OPTIONS, as every path does).
 
 use poem::http::header;
 use poem::{IntoResponse, Response};
@@ -24,7 +16,7 @@ pub const READY_PATH: &str = "/ready";
 /// `Cache-Control` of every probe answer: a cached "ok" says nothing about now.
 pub const CACHE_CONTROL: &str = "no-store";
 
-/// The body of a probe that is fine: [`ProbeOk`] as JSON (a unit test holds them together).
+/// [`ProbeOk`] as JSON (a unit test holds them together).
 const OK_BODY: &str = r#"{"status":"ok"}"#;
 
 /// The answer of a probe that is fine.
@@ -48,9 +40,7 @@ pub struct Probe {
     pub path: &'static str,
     /// The document's `operationId` (also its route label in the metrics).
     pub operation_id: &'static str,
-    /// One line.
     pub summary: &'static str,
-    /// What it answers.
     pub description: &'static str,
     /// Whether it checks readiness, and so may answer 503 `not_ready`.
     pub may_be_unready: bool,
@@ -78,18 +68,14 @@ pub static PROBES: [Probe; 2] = [
 ];
 
 impl Probe {
-    /// The probe at exactly `path`.
     pub fn from_path(path: &str) -> Option<&'static Probe> {
         PROBES.iter().find(|probe| probe.path == path)
     }
 }
 
-/// The answer of `probe` to a GET.
-///
-/// The dataset needs no check of its own: a running server always holds a complete, checked
-/// one (it does not start without, a reload swaps in only a dataset that passed every check,
-/// and a failed reload keeps the old one), so readiness comes down to the state: the sled
-/// database usable, or Redis reachable.
+/// The answer of `probe` to a GET. The dataset needs no check: a running server always holds
+/// a complete, checked one (a failed reload keeps the old one), so readiness comes down to
+/// the state store.
 pub fn answer(probe: &Probe, store: &Store) -> Response {
     if probe.may_be_unready {
         if let Some(reason) = store.unready_reason() {

@@ -80,12 +80,12 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let stop = shutdown::StopSignals::register()?;
+        let stop = shutdown::stop_signals()?;
         let format = settings.log.format;
         let server = Server::bind(settings).await?;
         tokio::spawn(shutdown::reload_on_hangup(server.data())?);
         server
-            .run_announced(stop.recv(), |addr| {
+            .run_announced(stop, |addr| {
                 // Printed (not only logged, whatever the log level) so scripts and tests can
                 // read the bound port; every signal handler and the admin socket are in
                 // place by now.

@@ -1,12 +1,10 @@
 //! The service's own metrics, for `GET /metrics` (README, Metrics): one registry per
 //! server, the definition of every metric, and the cheap handles the request path records
-//! with. Label values come as `&'static str` (the routes as a table given once at start), so
-//! every label has a bounded set of values and recording allocates nothing; a request's
-//! counter and histogram are reached by index, so the hot path takes no lock and hashes no
-//! label. A `prometheus-client` metric is shared by its clones: [`Metrics::new`] registers
-//! clones of the handles made before it ([`ReloadMetrics`], [`RedisMetrics`]).
+//! with. Label values are `&'static str` or the routes given once at start, so every label
+//! has a bounded set of values; a request's counter and histogram are reached by index, so
+//! the hot path takes no lock, allocates nothing and hashes no label. Handles are shared by
+//! their clones: [`Metrics::new`] registers those made before it ([`ReloadMetrics`], ...).
 
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -14,7 +12,7 @@ use std::time::Duration;
 use parking_lot::Mutex;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric, MetricEncoder, NoLabelSet};
-use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::{MetricType, TypedMetric};
@@ -25,23 +23,11 @@ pub const PATH: &str = "/metrics";
 
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// Upper bounds of the latency buckets, in nanoseconds: 50 µs to 2.5 s (an answer from
+/// Upper bounds of the latency buckets, in microseconds: 50 µs to 2.5 s (an answer from
 /// memory takes some tens of microseconds; a Redis round trip, hundreds).
-const BUCKET_NANOS: [u64; 14] = [
-    50_000,
-    100_000,
-    250_000,
-    500_000,
-    1_000_000,
+const BUCKET_MICROS: [u64; 14] = [
+    50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000,
     2_500_000,
-    5_000_000,
-    10_000_000,
-    25_000_000,
-    50_000_000,
-    100_000_000,
-    250_000_000,
-    1_000_000_000,
-    2_500_000_000,
 ];
 
 /// A latency histogram of atomic buckets: observing is two atomic adds, no lock
@@ -52,7 +38,7 @@ pub struct Latency(Arc<LatencyCells>);
 #[derive(Debug, Default)]
 struct LatencyCells {
     /// Observations per bucket (not cumulative), the last one past every bound (`+Inf`).
-    buckets: [AtomicU64; BUCKET_NANOS.len() + 1],
+    buckets: [AtomicU64; BUCKET_MICROS.len() + 1],
     /// The sum of every observation, in nanoseconds.
     sum_nanos: AtomicU64,
 }
@@ -60,7 +46,7 @@ struct LatencyCells {
 impl Latency {
     pub fn observe(&self, elapsed: Duration) {
         let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        let bucket = BUCKET_NANOS.partition_point(|bound| *bound < nanos);
+        let bucket = BUCKET_MICROS.partition_point(|bound| bound * 1_000 < nanos);
         self.0.buckets[bucket].fetch_add(1, Ordering::Relaxed);
         self.0.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
@@ -72,11 +58,11 @@ impl TypedMetric for Latency {
 
 impl EncodeMetric for Latency {
     fn encode(&self, mut encoder: MetricEncoder) -> Result<(), std::fmt::Error> {
-        let buckets: [(f64, u64); BUCKET_NANOS.len() + 1] = std::array::from_fn(|i| {
+        let buckets: [(f64, u64); BUCKET_MICROS.len() + 1] = std::array::from_fn(|i| {
             // The last bucket's bound is infinity, which the encoder writes `+Inf`.
-            let bound = BUCKET_NANOS
+            let bound = BUCKET_MICROS
                 .get(i)
-                .map_or(f64::INFINITY, |b| *b as f64 / 1e9);
+                .map_or(f64::INFINITY, |b| *b as f64 / 1e6);
             (bound, self.0.buckets[i].load(Ordering::Relaxed))
         });
         let count = buckets.iter().map(|(_, n)| n).sum();
@@ -89,6 +75,37 @@ impl EncodeMetric for Latency {
     }
 }
 
+/// A counter, written as the Prometheus text format 0.0.4 (which every Prometheus version
+/// reads) has it: registered under its samples' name (`x_total`), which its `# HELP` and
+/// `# TYPE` lines carry too, where `prometheus-client`'s OpenMetrics names the family `x`.
+#[derive(Debug, Clone, Default)]
+pub struct Counter(counter::Counter);
+
+impl Counter {
+    pub fn inc(&self) {
+        self.0.inc();
+    }
+
+    pub fn get(&self) -> u64 {
+        self.0.get()
+    }
+}
+
+impl TypedMetric for Counter {
+    const TYPE: MetricType = MetricType::Counter;
+}
+
+impl EncodeMetric for Counter {
+    fn encode(&self, mut encoder: MetricEncoder) -> Result<(), std::fmt::Error> {
+        // A gauge's sample has no suffix, and its value is written as a counter's is.
+        encoder.encode_gauge(&self.get())
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Counter
+    }
+}
+
 /// A set of one label: its name and value (`{window="minute"}`).
 type Label<V = &'static str> = [(&'static str, V); 1];
 
@@ -96,14 +113,14 @@ const STATUS_CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
 
 /// One route's cells: its counter per status class and its histogram, each made (and so
 /// shown) on first use.
+#[derive(Default)]
 struct RouteCells {
     label: String,
     by_class: [OnceLock<Counter>; 5],
     latency: OnceLock<Latency>,
 }
 
-/// The handles of the accept loop: open connections, and
-/// the connections refused by each cap. Detached (recorded, never shown) by default.
+/// The handles of the accept loop. Detached (recorded, never shown) by default.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectionMetrics {
     pub open: Gauge,
@@ -131,13 +148,13 @@ impl Collector for Caches {
         type Pick = fn(&CacheMetrics) -> &dyn EncodeMetric;
         let families: [(&str, &str, MetricType, Pick); 3] = [
             (
-                "kalendorius_cache_hits",
+                "kalendorius_cache_hits_total",
                 "Cache lookups that found their entry, by cache",
                 MetricType::Counter,
                 |m| &m.hits,
             ),
             (
-                "kalendorius_cache_misses",
+                "kalendorius_cache_misses_total",
                 "Cache lookups that did not find their entry, by cache",
                 MetricType::Counter,
                 |m| &m.misses,
@@ -160,31 +177,14 @@ impl Collector for Caches {
     }
 }
 
-/// The dataset's reloads, owned by the dataset handle and registered by
-/// every server that serves it.
-#[derive(Debug, Clone)]
+/// The dataset's reloads, owned by the dataset handle and registered by every server.
+#[derive(Debug, Clone, Default)]
 pub struct ReloadMetrics {
     /// When the dataset in service was loaded (at start or by a reload), in Unix seconds.
     last: Gauge,
-    /// 1 when the last load succeeded (the one at start always has), 0 after a failed
-    /// reload.
+    /// 1 when the last load succeeded, 0 after a failed reload.
     last_ok: Gauge,
     results: Family<Label, Counter>,
-}
-
-impl Default for ReloadMetrics {
-    fn default() -> Self {
-        let metrics = ReloadMetrics {
-            last: Gauge::default(),
-            last_ok: Gauge::default(),
-            results: Family::default(),
-        };
-        // Both shown from the start, at 0, so `increase()` sees the first failure.
-        for result in ["success", "failure"] {
-            let _ = metrics.results.get_or_create(&[("result", result)]);
-        }
-        metrics
-    }
 }
 
 impl ReloadMetrics {
@@ -250,8 +250,7 @@ impl Metrics {
                 .into_iter()
                 .map(|label| RouteCells {
                     label: label.as_ref().to_owned(),
-                    by_class: Default::default(),
-                    latency: OnceLock::new(),
+                    ..RouteCells::default()
                 })
                 .collect(),
             connections: ConnectionMetrics {
@@ -268,17 +267,21 @@ impl Metrics {
             };
         }
         register! {
-            "kalendorius_http_requests", "Requests answered, by route template and status class", metrics.requests;
+            "kalendorius_http_requests_total", "Requests answered, by route template and status class", metrics.requests;
             "kalendorius_http_request_duration_seconds", "Time from a request's arrival to its answer's headers, by route template", metrics.latency;
-            "kalendorius_rate_limit_refusals", "Requests refused with 429, by the window that was used up", metrics.refusals;
-            "kalendorius_key_failures", "Requests to a keyed endpoint refused with 401, by error code", metrics.key_failures;
+            "kalendorius_rate_limit_refusals_total", "Requests refused with 429, by the window that was used up", metrics.refusals;
+            "kalendorius_key_failures_total", "Requests to a keyed endpoint refused with 401, by error code", metrics.key_failures;
             "kalendorius_connections_open", "Connections open now", metrics.connections.open;
-            "kalendorius_connections_refused", "Connections closed at once, by the cap they were over", refused;
+            "kalendorius_connections_refused_total", "Connections closed at once, by the cap they were over", refused;
             "kalendorius_dataset_info", "The dataset in service (always 1), by its version", metrics.dataset;
             "kalendorius_dataset_last_reload_timestamp_seconds", "When the dataset in service was loaded (at start or by the last successful reload), in Unix seconds", reloads.last;
             "kalendorius_dataset_last_reload_success", "1 when the last load of the dataset (at start or by a reload) succeeded, 0 when the last reload failed", reloads.last_ok;
-            "kalendorius_dataset_reloads", "Dataset reloads (SIGHUP), by result", reloads.results;
+            "kalendorius_dataset_reloads_total", "Dataset reloads (SIGHUP), by result", reloads.results;
             "kalendorius_state_store_up", "1 when the state store (sled, or Redis) is usable, else 0", metrics.state_up;
+        }
+        // Both shown from the start, at 0, so `increase()` sees the first failure.
+        for result in ["success", "failure"] {
+            let _ = reloads.results.get_or_create(&[("result", result)]);
         }
         metrics
             .registry
@@ -368,44 +371,11 @@ impl Metrics {
             let labels = [("version", shown.clone())];
             self.dataset.get_or_create(&labels).set(1);
         }
-        let mut openmetrics = String::new();
-        prometheus_client::encoding::text::encode_registry(&mut openmetrics, &self.registry)
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode_registry(&mut text, &self.registry)
             .expect("writing to a String does not fail");
-        prometheus_text(&openmetrics)
+        text
     }
-}
-
-/// The OpenMetrics text `prometheus-client` writes, in the Prometheus text format 0.0.4
-/// (which every Prometheus version reads): the `# HELP` and `# TYPE` lines of a counter name its samples (`x_total`, where
-/// OpenMetrics names the family `x`), and there is no `# EOF`. Every other line is the same
-/// in both (no units, info or exemplars are used).
-fn prometheus_text(openmetrics: &str) -> String {
-    let mut out = String::with_capacity(openmetrics.len() + 1024);
-    let mut help = None;
-    for line in openmetrics.lines() {
-        if let Some(rest) = line.strip_prefix("# HELP ") {
-            // Written with its TYPE line, which says whether the name changes.
-            help = rest.split_once(' ');
-            continue;
-        }
-        if let Some((name, kind)) = line
-            .strip_prefix("# TYPE ")
-            .and_then(|rest| rest.rsplit_once(' '))
-        {
-            let suffix = if kind == "counter" { "_total" } else { "" };
-            if let Some((_, text)) = help.take() {
-                let _ = writeln!(out, "# HELP {name}{suffix} {text}");
-            }
-            let _ = writeln!(out, "# TYPE {name}{suffix} {kind}");
-            continue;
-        }
-        if line == "# EOF" {
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]

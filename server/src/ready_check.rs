@@ -1,10 +1,6 @@
 //! `kalendorius-server ready-check`: asks a running server `GET /ready` and exits 0 on a 200,
-//! 1 otherwise, for a container's `HEALTHCHECK` or a script on a machine without curl.
-//!
-//! The address is the one `serve` listens on (`--listen`, `KALENDORIUS_LISTEN`, or `listen`
-//! of the settings file), asked on loopback when it is an unspecified address (`0.0.0.0`,
-//! `::`); `--url` names any other `http://` URL. Plain HTTP/1.1 over one connection, with a
-//! deadline on connecting, sending and reading: no TLS, no redirects.
+//! 1 otherwise, for a container's `HEALTHCHECK` or a script on a machine without curl. Plain
+//! HTTP/1.1 over one connection, with a deadline on connecting, sending and reading.
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs};

@@ -1,7 +1,7 @@
 //! Logging: the subscriber, and the one structured line per request (method, path, status,
 //! latency, client IP, key owner). A key never reaches a log: headers are not logged,
-//! `PresentedKey`'s `Debug` is redacted, and the whole path is searched for anything shaped
-//! like a key (one sent where none belongs is as secret), besides `api_key` values.
+//! `PresentedKey`'s `Debug` is redacted, and the path is searched for `api_key` values and
+//! anything shaped like a key (one sent where none belongs is as secret).
 
 mod text;
 
@@ -43,23 +43,21 @@ impl Drop for LogGuard {
             flusher.thread().unpark();
             let _ = flusher.join();
         }
-        self.writer.write_out();
+        self.writer.write_out(&mut std::io::stdout().lock());
     }
 }
 
-/// Installs the global subscriber, writing to stdout (`filter`: an `EnvFilter` directive).
-/// Request threads append lines to their own buffer, written out every [`FLUSH_EVERY`] by a
-/// flusher thread, or by the thread itself past [`WRITE_AT`] bytes (a channel per line cost
-/// a third of a request's CPU). Lines are never dropped.
+/// Installs the global subscriber, writing to stdout (`filter`: an `EnvFilter` directive)
+/// through a [`BatchWriter`] (a channel per line cost a third of a request's CPU).
 pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .map_err(|e| anyhow::anyhow!("invalid log level '{filter}': {e}"))?;
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let writer = BatchWriter::default();
+    // Colour codes only for a human at a terminal, never in files or collectors.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer.clone())
-        // Colour codes only for a human at a terminal, never in files or collectors.
         .with_ansi(ansi);
     let installed = match format {
         LogFormat::Text if ansi => builder.try_init(),
@@ -77,7 +75,7 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         .spawn(move || {
             while !flushed.shared.stop.load(Ordering::Acquire) {
                 std::thread::park_timeout(FLUSH_EVERY);
-                flushed.write_out();
+                flushed.write_out(&mut std::io::stdout().lock());
             }
         })?;
     Ok(LogGuard {
@@ -97,7 +95,9 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 const WRITE_AT: usize = 32 << 10;
 
 /// Log lines waiting to be written, one buffer per logging thread (no lock or cache line
-/// shared between request threads); ordered per thread, grouped by thread across threads.
+/// shared between request threads), written out every [`FLUSH_EVERY`] by a flusher thread or
+/// past [`WRITE_AT`] bytes by the thread itself; never dropped. Ordered per thread, grouped
+/// by thread across threads.
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -105,8 +105,7 @@ struct BatchWriter {
 
 #[derive(Default)]
 struct BatchShared {
-    /// The buffer of every thread that has logged, each holding complete lines only. A
-    /// buffer whose thread has ended is dropped once written out.
+    /// The buffer of every thread that has logged, each holding complete lines only.
     buffers: Mutex<Vec<ThreadBuffer>>,
     /// Set when the guard is dropped.
     stop: AtomicBool,
@@ -125,16 +124,11 @@ struct ThreadSlot {
 }
 
 thread_local! {
-    /// This thread's buffer, with the writer it belongs to.
     static THREAD_BUFFER: RefCell<Option<ThreadSlot>> = const { RefCell::new(None) };
 }
 
 impl BatchWriter {
-    fn write_out(&self) {
-        self.write_out_to(&mut std::io::stdout().lock());
-    }
-
-    fn write_out_to(&self, out: &mut impl Write) {
+    fn write_out(&self, out: &mut impl Write) {
         let buffers = self.shared.buffers.lock().clone();
         for buffer in &buffers {
             let lines = {
@@ -196,8 +190,6 @@ impl BatchWriter {
         });
     }
 
-    /// Lets `write_lines` append complete lines to this thread's buffer (see
-    /// [`BatchWriter::append_with_or_write`]).
     fn append_with(&self, write_lines: impl FnOnce(&mut Vec<u8>)) {
         self.append_with_or_write(write_lines, |lines| {
             let _ = std::io::stdout().lock().write_all(lines);
@@ -227,8 +219,7 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
 
 /// Writes the access line of a request that arrived at `received`, if the filter lets
 /// `access` at INFO through. In the plain-text format it goes straight to the log buffer
-/// exactly as the formatter would write it (a test holds them together): `tracing`'s
-/// dispatch cost twice as much. Other formats go through `tracing`.
+/// (`tracing`'s dispatch cost twice as much); other formats go through `tracing`.
 pub fn access(
     received: SystemTime,
     method: &Method,
@@ -252,14 +243,12 @@ pub fn access(
         key_owner,
     };
     match PLAIN_TEXT_ACCESS.get() {
-        // Stamped with the time the answer was complete, as any other event is; written
-        // straight into the log buffer.
+        // Stamped with the time the answer was complete, as any other event is.
         Some(writer) => writer.append_with(|buffer| line.write_plain(buffer, received + latency)),
         None => line.emit(),
     }
 }
 
-/// The fields of an access line, all strings and numbers.
 struct AccessLine<'a> {
     method: &'a str,
     /// Path and query, with any key redacted.
@@ -304,16 +293,33 @@ impl AccessLine<'_> {
     }
 }
 
-/// The path and query of `uri` as logged: borrowed, unless it may hold a key and has to be
-/// redacted. `_` is in `api_key` and in every key's prefix, and `%` may encode either; the
-/// usual request has neither, and pays one scan of a short string.
+/// The path and query of `uri` as logged, with every `api_key` value, and every key-shaped
+/// token anywhere else, replaced by `REDACTED`. Names are compared after percent-decoding, as
+/// the key lookup decodes them; tokens are found through percent-encoding too. Borrowed,
+/// unless it may hold a key: `_` is in `api_key` and in every key's prefix, and `%` may
+/// encode either; the usual request has neither, and pays one scan of a short string.
 fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
-    if shown.bytes().any(|b| b == b'_' || b == b'%') {
-        Cow::Owned(redacted(uri))
-    } else {
-        Cow::Borrowed(shown)
+    if !shown.bytes().any(|b| b == b'_' || b == b'%') {
+        return Cow::Borrowed(shown);
     }
+    let mut out = String::new();
+    push_without_keys(&mut out, uri.path());
+    let Some(query) = uri.query() else {
+        return Cow::Owned(out);
+    };
+    for (i, pair) in query.split('&').enumerate() {
+        out.push(if i == 0 { '?' } else { '&' });
+        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+        let decoded = form_urlencoded::parse(name.as_bytes()).next();
+        if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
+            out.push_str(name);
+            out.push_str("=REDACTED");
+        } else {
+            push_without_keys(&mut out, pair);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// `ip` as text; an IPv4 address is written into `buf`, without `core::fmt`.
@@ -333,29 +339,6 @@ fn ip_string(ip: IpAddr, buf: &mut [u8; 15]) -> Cow<'_, str> {
         len += octet.len();
     }
     Cow::Borrowed(std::str::from_utf8(&buf[..len]).expect("digits and dots"))
-}
-
-/// A URI's path and query with every `api_key` value, and every key-shaped token anywhere
-/// else, replaced by `REDACTED`. Names are compared after percent-decoding, as the key
-/// lookup decodes them; tokens are found through percent-encoding too.
-fn redacted(uri: &Uri) -> String {
-    let mut out = String::new();
-    push_without_keys(&mut out, uri.path());
-    let Some(query) = uri.query() else {
-        return out;
-    };
-    for (i, pair) in query.split('&').enumerate() {
-        out.push(if i == 0 { '?' } else { '&' });
-        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
-        let decoded = form_urlencoded::parse(name.as_bytes()).next();
-        if decoded.is_some_and(|(n, _)| n == crate::key_format::KEY_QUERY) {
-            out.push_str(name);
-            out.push_str("=REDACTED");
-        } else {
-            push_without_keys(&mut out, pair);
-        }
-    }
-    out
 }
 
 /// Appends `raw` with every key-shaped token replaced by `REDACTED`.
@@ -438,7 +421,7 @@ mod tests {
             std::thread::spawn(move || {
                 while !done.load(Ordering::Acquire) {
                     // The sink stays locked for the whole write, as stdout is.
-                    writer.write_out_to(&mut *sink.lock());
+                    writer.write_out(&mut *sink.lock());
                     std::thread::yield_now();
                 }
             })
@@ -468,7 +451,7 @@ mod tests {
         }
         writers_done.store(true, Ordering::Release);
         flusher.join().unwrap();
-        writer.write_out_to(&mut *sink.lock());
+        writer.write_out(&mut *sink.lock());
         assert_whole_and_in_order(&sink.lock(), THREADS, LINES);
     }
 
@@ -509,7 +492,7 @@ mod tests {
             thread.join().unwrap();
         }
         let mut out = Vec::new();
-        writer.write_out_to(&mut out);
+        writer.write_out(&mut out);
         assert_whole_and_in_order(&out, 4, 100);
         assert!(
             writer.shared.buffers.lock().is_empty(),
@@ -538,7 +521,7 @@ mod tests {
             };
             tracing::dispatcher::with_default(&dispatch, || line.emit());
             let mut through_tracing = Vec::new();
-            captured.write_out_to(&mut through_tracing);
+            captured.write_out(&mut through_tracing);
             let through_tracing = String::from_utf8(through_tracing).unwrap();
             let mut direct = Vec::new();
             line.write_plain(&mut direct, SystemTime::now());
@@ -627,7 +610,7 @@ mod tests {
         let uri: Uri = "/api/v1/day?date=2024-01-01&api_key=ltk_secret&api%5Fkey=ltk_x&api_key"
             .parse()
             .unwrap();
-        let shown = redacted(&uri);
+        let shown = redacted_path(&uri);
         assert!(!shown.contains("ltk_"), "{shown}");
         assert_eq!(
             shown,

@@ -1,10 +1,9 @@
-//! The text log format: one line per event,
+//! The text log format away from a terminal: one line per event,
 //! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`,
-//! as `tracing_subscriber::fmt`'s default without colours, but without `core::fmt` for
-//! strings and `u64`s, the access line's fields (the general formatter cost as much as the
-//! rest of a small request); other values are written as `Debug` writes them.
-//! `super::access` uses the same writers. Strings are quoted and escaped as `Debug` does,
-//! so no value can start a line or forge a field. At a terminal the default formatter stays.
+//! as `tracing_subscriber::fmt`'s default without colours. The access line's writers are
+//! here too (`super::access` writes it directly), without `core::fmt`, which cost as much as
+//! the rest of a small request. Strings are quoted and escaped as `Debug` does, so no value
+//! can start a line or forge a field.
 
 use std::cell::Cell;
 use std::fmt;
@@ -32,12 +31,7 @@ where
     ) -> fmt::Result {
         let meta = event.metadata();
         write_head(&mut writer, SystemTime::now(), *meta.level(), meta.target())?;
-        let mut fields = Fields {
-            out: writer.by_ref(),
-            result: Ok(()),
-        };
-        event.record(&mut fields);
-        fields.result?;
+        event.record(&mut Fields(writer.by_ref()));
         writer.write_char('\n')
     }
 }
@@ -62,10 +56,22 @@ pub fn write_head(
     out.write_char(':')
 }
 
-/// Writes ` name="value"`, escaped as `Debug` escapes a string.
+/// Writes ` name="value"`, escaped as `Debug` escapes a string, without its machinery when
+/// nothing needs escaping (printable ASCII, no quote or backslash).
 pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
-    write_quoted(out, value)
+    // Every byte is looked at (no early exit), which lets the compiler check 32 at a time:
+    // values are short and almost always plain.
+    let plain = value.bytes().fold(true, |plain, b| {
+        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
+    });
+    if plain {
+        out.write_char('"')?;
+        out.write_str(value)?;
+        out.write_char('"')
+    } else {
+        write!(out, "{value:?}")
+    }
 }
 
 pub fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
@@ -77,26 +83,6 @@ fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
     out.write_char(' ')?;
     out.write_str(name)?;
     out.write_char('=')
-}
-
-/// `value` quoted; what `Debug` writes, without its machinery when nothing needs escaping.
-fn write_quoted(out: &mut impl fmt::Write, value: &str) -> fmt::Result {
-    if is_plain(value) {
-        out.write_char('"')?;
-        out.write_str(value)?;
-        out.write_char('"')
-    } else {
-        write!(out, "{value:?}")
-    }
-}
-
-/// True when `value` is written quoted as it is (printable ASCII, no quote or backslash).
-fn is_plain(value: &str) -> bool {
-    // Every byte is looked at (no early exit), which lets the compiler check 32 at a time:
-    // values are short and almost always plain.
-    value.bytes().fold(true, |plain, b| {
-        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
-    })
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, into `buf`; the part down to the second is
@@ -118,26 +104,22 @@ fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     };
     let (cached, mut prefix) = SECOND.get();
     if cached != second {
-        prefix = second_prefix(DateTime::<Utc>::from(now));
+        let now = DateTime::<Utc>::from(now);
+        let (date, time) = (now.date_naive(), now.time());
+        prefix = *b"0000-00-00T00:00:00.";
+        // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
+        put_digits(&mut prefix[0..4], date.year().clamp(0, 9999) as u32);
+        put_digits(&mut prefix[5..7], date.month());
+        put_digits(&mut prefix[8..10], date.day());
+        put_digits(&mut prefix[11..13], time.hour());
+        put_digits(&mut prefix[14..16], time.minute());
+        put_digits(&mut prefix[17..19], time.second().min(59));
         SECOND.set((second, prefix));
     }
     buf[..20].copy_from_slice(&prefix);
     put_digits(&mut buf[20..26], micros);
     buf[26] = b'Z';
     std::str::from_utf8(buf).expect("digits and separators")
-}
-
-fn second_prefix(now: DateTime<Utc>) -> [u8; 20] {
-    let (date, time) = (now.date_naive(), now.time());
-    let mut prefix = *b"0000-00-00T00:00:00.";
-    // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
-    put_digits(&mut prefix[0..4], date.year().clamp(0, 9999) as u32);
-    put_digits(&mut prefix[5..7], date.month());
-    put_digits(&mut prefix[8..10], date.day());
-    put_digits(&mut prefix[11..13], time.hour());
-    put_digits(&mut prefix[14..16], time.minute());
-    put_digits(&mut prefix[17..19], time.second().min(59));
-    prefix
 }
 
 /// Writes the last `out.len()` decimal digits of `value`, zero-padded.
@@ -159,43 +141,25 @@ impl fmt::Write for LineBuffer<'_> {
     }
 }
 
-/// Writes each field as ` name=value`, the `message` field as its bare text.
-struct Fields<'w> {
-    out: Writer<'w>,
-    result: fmt::Result,
-}
-
-impl Fields<'_> {
-    fn record_with(&mut self, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
-        if self.result.is_ok() {
-            self.result = value(&mut self.out);
-        }
-    }
-}
+/// Writes each field as ` name=value`, the `message` field as its bare text, values as
+/// `Debug` writes them (the access line, the one event per request, does not come here). The
+/// fmt layer formats into a `String`, so writing cannot fail.
+struct Fields<'w>(Writer<'w>);
 
 impl Visit for Fields<'_> {
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.record_with(|out| match field.name() {
-            "message" => {
-                out.write_char(' ')?;
-                out.write_str(value)
-            }
-            name => write_str_field(out, name, value),
-        });
-    }
-
-    fn record_u64(&mut self, field: &Field, value: u64) {
-        self.record_with(|out| write_u64_field(out, field.name(), value));
+        if field.name() == "message" {
+            let _ = write!(self.0, " {value}");
+        } else {
+            self.record_debug(field, &value);
+        }
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        self.record_with(|out| match field.name() {
-            "message" => write!(out, " {value:?}"),
-            name => {
-                write_name(out, name)?;
-                write!(out, "{value:?}")
-            }
-        });
+        let _ = match field.name() {
+            "message" => write!(self.0, " {value:?}"),
+            name => write!(self.0, " {name}={value:?}"),
+        };
     }
 }
 
