@@ -314,4 +314,23 @@ mod tests {
             .unwrap()
             .is_empty());
     }
+
+    /// A ledger written by the code of 5901e60: key(1) 2 requests at second 100, key(2) 5
+    /// at 101, key(3) 1 at 117 (two generations).
+    const OLD_LEDGER: &[u8] = &[
+        2, 31, 190, 200, 20, 177, 139, 29, 76, 62, 170, 124, 236, 65, 0, 126, 4, 6, 0, 0, 0, 0, 0,
+        0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 5, 128, 82, 155, 158, 196, 166, 226, 2, 0, 218, 96, 241, 197,
+        119, 127, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 128, 202, 22, 219, 87, 141,
+        138,
+    ];
+
+    #[test]
+    fn a_ledger_of_an_earlier_release_restores_identically() {
+        let l = MinuteLedger::decode(OLD_LEDGER).unwrap();
+        assert_eq!(l.lookup(&key(1), 101_000), Some((100, 2)));
+        assert_eq!(l.lookup(&key(2), 101_000), Some((101, 5)));
+        assert_eq!(l.lookup(&key(3), 118_000), Some((117, 1)));
+        assert_eq!(l.lookup(&key(4), 118_000), None);
+        assert_eq!(l.encode(), OLD_LEDGER);
+    }
 }

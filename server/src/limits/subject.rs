@@ -498,4 +498,42 @@ mod tests {
         c.advance(40 * 86_400_000);
         assert!(c.is_dead());
     }
+
+    /// Records written by the code of 5901e60 (the format every older blob has): a public
+    /// subject, a key and a public subject revived from eviction (month base 7, a ledger
+    /// bucket of 2), in Nov 2023. They must read back as the same counters.
+    const OLD_RECORDS: &[u8] = &[
+        112, 100, 4, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 222, 94, 0, 0, 3, 0, 0, 0,
+        0, 0, 0, 0, 2, 0, 0, 0, 0, 241, 83, 101, 0, 0, 0, 0, 2, 0, 0, 0, 1, 241, 83, 101, 0, 0, 0,
+        0, 1, 0, 0, 0, 107, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2, 0, 0, 241, 83, 101, 0, 0, 0, 0, 1, 0, 0,
+        0, 30, 241, 83, 101, 0, 0, 0, 0, 1, 0, 0, 0, 60, 241, 83, 101, 0, 0, 0, 0, 1, 0, 0, 0, 21,
+        85, 176, 1, 0, 0, 0, 0, 2, 0, 0, 0, 22, 85, 176, 1, 0, 0, 0, 0, 1, 0, 0, 0, 112, 102, 6,
+        32, 1, 13, 184, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 222, 94, 0, 0, 8, 0, 0, 0, 7, 0, 0,
+        0, 2, 0, 0, 0, 255, 240, 83, 101, 0, 0, 0, 0, 2, 0, 0, 0, 0, 241, 83, 101, 0, 0, 0, 0, 1,
+        0, 0, 0,
+    ];
+
+    #[test]
+    fn records_of_earlier_releases_restore_identically() {
+        let mut buf = OLD_RECORDS;
+        let (p, cp) = Counters::decode(&mut buf).unwrap();
+        let (k, ck) = Counters::decode(&mut buf).unwrap();
+        let (q, cq) = Counters::decode(&mut buf).unwrap();
+        assert!(buf.is_empty());
+        let v4 = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        assert_eq!(p, SubjectKey::public(v4, PublicEndpoint::Days));
+        assert_eq!(k, SubjectKey::key("0123456789abcdef"));
+        let v6 = IpAddr::V6("2001:db8::1".parse().unwrap());
+        assert_eq!(q, SubjectKey::public(v6, PublicEndpoint::Feeds));
+        assert_eq!(cp.usage(Kind::Public, 1_700_000_030_000), (3, 3));
+        assert_eq!(ck.usage(Kind::Key, 1_700_000_090_000), (2, 3));
+        assert_eq!(cq.usage(Kind::Public, 1_700_000_001_000), (3, 8));
+        assert_eq!(cq.evicted_month(), (2023 * 12 + 10, 1));
+        let mut again = vec![];
+        cp.encode(&p, &mut again);
+        ck.encode(&k, &mut again);
+        cq.encode(&q, &mut again);
+        assert_eq!(again, OLD_RECORDS);
+    }
 }
