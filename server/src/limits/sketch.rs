@@ -1,15 +1,12 @@
-//! The count-min sketch of evicted subjects' month counts: fixed memory, never an
-//! underestimate.
-//!
-//! Month counts must be kept a month, but client addresses are unbounded (IPv6). Past
-//! `max_subjects` the table evicts public subjects and adds their month count here; a
-//! returning subject starts from the estimate, at least its true count, so collisions can
-//! only make the month stricter (a saturated cell reads as more than any limit).
+//! The count-min sketch of evicted subjects' month counts: month counts must be kept a
+//! month but client addresses are unbounded (IPv6), so fixed memory, and never an
+//! underestimate: a returning subject starts from at least its true count, so collisions
+//! can only make the month stricter.
 //!
 //! With 4 rows of 16 384 cells, after 1 M one-request addresses a fresh one starts with
 //! about 50 phantom requests; the month limits refuse a newcomer only after some 30 M
-//! evicted requests in a month. The minute window, which a flood fills, is exact (`ledger`).
-//! The hash is our own (stable across releases), keyed with seeds persisted with the sketch.
+//! evicted requests in a month. The hash is our own (stable across releases), keyed with
+//! seeds persisted with the sketch.
 
 use bytes::{Buf, BufMut};
 use rand::RngCore;
@@ -20,7 +17,6 @@ use super::subject::SubjectKey;
 const DEPTH: usize = 4;
 /// Cells per row (a power of two).
 const MONTH_WIDTH: usize = 1 << 14;
-/// Encoding version of the month sketch.
 const VERSION: u8 = 1;
 
 /// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
@@ -74,7 +70,6 @@ pub(crate) struct MonthSketch {
 }
 
 impl MonthSketch {
-    /// An empty sketch with fresh random seeds.
     pub fn new() -> MonthSketch {
         MonthSketch {
             month: i64::MIN,

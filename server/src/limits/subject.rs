@@ -30,9 +30,9 @@ pub(crate) enum Kind {
 }
 
 impl SubjectKey {
-    /// The subject of `ip` on `endpoint`: its network (`client_network`): IPv4-mapped IPv6
-    /// addresses count as the IPv4 address, so a dual-stack listener cannot split one
-    /// client's quota in two, and an IPv6 client counts by its /64.
+    /// The subject of `ip` on `endpoint`: its network (`client_network`), so that an
+    /// IPv4-mapped address counts as the IPv4 one (a dual-stack listener cannot split one
+    /// client's quota in two) and an IPv6 client counts by its /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[..2].copy_from_slice(&[PUBLIC, endpoint.tag()]);
@@ -94,7 +94,7 @@ pub(crate) struct Limits {
 }
 
 /// The sliding windows of a subject that has recent requests.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
     /// The subject's monotonic clock (ms): the latest instant it was checked or pruned at.
     /// Checks use `max(now, last_ms)`, so a thread that read the clock a moment before the
@@ -105,14 +105,11 @@ struct Active {
     day: Sliding,
 }
 
-impl Active {
-    fn new(last_ms: i64) -> Box<Active> {
-        Box::new(Active {
-            last_ms,
-            minute: Sliding::default(),
-            day: Sliding::default(),
-        })
-    }
+fn active(last_ms: i64) -> Box<Active> {
+    Box::new(Active {
+        last_ms,
+        ..Active::default()
+    })
 }
 
 /// All counters of one subject.
@@ -149,11 +146,11 @@ fn month_i32(t_ms: i64) -> i32 {
 
 impl Counters {
     /// Counters of a public subject returning from eviction: `count` requests in `month`
-    /// (the month sketch's estimate) and its minute window as the ledger kept it, (newest
-    /// second, requests).
+    /// (the sketch's estimate) and the minute window the ledger kept, (newest second,
+    /// requests).
     pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
         let active = minute.map(|(newest, n)| {
-            let mut a = Active::new(Span::MINUTE.start_ms(newest));
+            let mut a = active(Span::MINUTE.start_ms(newest));
             a.minute.insert(newest, n);
             a
         });
@@ -186,7 +183,6 @@ impl Counters {
             }
         }
         if self.count > 0 && self.month < month_i32(t) {
-            // A new month: the old count no longer matters.
             (self.count, self.base) = (0, 0);
             changed = true;
         }
@@ -248,7 +244,7 @@ impl Counters {
                 retry_after_secs: Some(secs(exhausted().map(wait).max().unwrap_or(1))),
             };
         }
-        let a = self.active.get_or_insert_with(|| Active::new(t));
+        let a = self.active.get_or_insert_with(|| active(t));
         a.minute.add(Span::MINUTE, t);
         match kind {
             Kind::Key => a.day.add(Span::DAY, t),
@@ -303,15 +299,12 @@ impl Counters {
         (i64::from(self.month), self.count.saturating_sub(self.base))
     }
 
-    /// The subject's minute window as the eviction ledger keeps it: (its newest second,
-    /// all requests it counts), or `None` when it is empty.
+    /// The minute window as the eviction ledger keeps it: (its newest second, all its
+    /// requests), or `None` when it is empty.
     pub fn minute_window(&self) -> Option<(i64, u32)> {
         let minute = &self.active.as_ref()?.minute;
         let newest = minute.buckets().last()?.idx;
-        Some((
-            newest,
-            minute.buckets().fold(0, |n, b| n.saturating_add(b.count)),
-        ))
+        Some((newest, u32::try_from(minute.used()).unwrap_or(u32::MAX)))
     }
 
     /// Merges counters of the same subject found twice (conservatively: the larger
@@ -323,10 +316,11 @@ impl Counters {
             (self.count, self.base) = (other.count, other.base.max(self.base));
         }
         if let Some(o) = other.active {
-            let a = self.active.get_or_insert_with(|| Active::new(o.last_ms));
+            let a = self.active.get_or_insert_with(|| active(o.last_ms));
             a.last_ms = a.last_ms.max(o.last_ms);
-            a.minute.merge(&o.minute);
-            a.day.merge(&o.day);
+            for (mine, theirs) in [(&mut a.minute, &o.minute), (&mut a.day, &o.day)] {
+                theirs.buckets().for_each(|b| mine.insert(b.idx, b.count));
+            }
         }
     }
 
@@ -340,17 +334,13 @@ impl Counters {
         out.put_u32_le(self.base);
         let (minute, day) = self.windows();
         // Windows hold at most 61 and 1 441 buckets; the cap only guards the format.
-        let (nm, nd) = (
-            minute.len().min(u16::MAX.into()),
-            day.len().min(u16::MAX.into()),
-        );
-        out.put_u16_le(nm as u16);
-        out.put_u16_le(nd as u16);
-        for b in minute
-            .buckets()
-            .skip(minute.len() - nm)
-            .chain(day.buckets().skip(day.len() - nd))
-        {
+        let [minute, day] = [minute, day].map(|w| {
+            w.buckets()
+                .skip(w.buckets().len().saturating_sub(u16::MAX.into()))
+        });
+        out.put_u16_le(minute.len() as u16);
+        out.put_u16_le(day.len() as u16);
+        for b in minute.chain(day) {
             out.put_i64_le(b.idx);
             out.put_u32_le(b.count);
         }
@@ -367,20 +357,20 @@ impl Counters {
         let base = buf.try_get_u32_le().ok()?.min(count);
         let nm = buf.try_get_u16_le().ok()?;
         let nd = buf.try_get_u16_le().ok()?;
-        let mut active = Active::new(i64::MIN);
-        for i in 0..u32::from(nm) + u32::from(nd) {
+        let mut a = active(i64::MIN);
+        for i in 0..nm as u32 + nd as u32 {
             let idx = buf.try_get_i64_le().ok()?;
             let n = buf.try_get_u32_le().ok()?;
-            let (span, window) = if i < u32::from(nm) {
-                (Span::MINUTE, &mut active.minute)
+            let (span, window) = if i < nm.into() {
+                (Span::MINUTE, &mut a.minute)
             } else {
-                (Span::DAY, &mut active.day)
+                (Span::DAY, &mut a.day)
             };
             let start = span.start_ms(idx);
             if DateTime::from_timestamp_millis(start).is_some() {
                 window.insert(idx, n);
                 // A restart must not move the subject's clock back before a request.
-                active.last_ms = active.last_ms.max(start);
+                a.last_ms = a.last_ms.max(start);
             }
         }
         let mut c = Counters::default();
@@ -388,10 +378,10 @@ impl Counters {
             if DateTime::from_timestamp_millis(month_start_ms(i64::from(month))).is_some() {
                 (c.month, c.count, c.base) = (month, count, base);
             }
-            active.day = Sliding::default();
+            a.day = Sliding::default();
         }
-        if !(active.minute.is_empty() && active.day.is_empty()) {
-            c.active = Some(active);
+        if !(a.minute.is_empty() && a.day.is_empty()) {
+            c.active = Some(a);
         }
         Some((key, c))
     }
