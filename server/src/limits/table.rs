@@ -198,19 +198,14 @@ impl CounterTable {
             drop(guard);
             out(Part::Subjects(i), blob);
         }
+        let sketches = self.sketches.read();
         if self.month_dirty.swap(false, Ordering::AcqRel) {
-            let month = &self.sketches.read().month;
-            out(
-                Part::MonthSketch,
-                (!month.is_empty()).then(|| month.encode()),
-            );
+            let blob = (!sketches.month.is_empty()).then(|| sketches.month.encode());
+            out(Part::MonthSketch, blob);
         }
         if include_minute && self.minute_dirty.swap(false, Ordering::AcqRel) {
-            let minute = &self.sketches.read().minute;
-            out(
-                Part::MinuteLedger,
-                (!minute.is_empty()).then(|| minute.encode()),
-            );
+            let blob = (!sketches.minute.is_empty()).then(|| sketches.minute.encode());
+            out(Part::MinuteLedger, blob);
         }
     }
 
