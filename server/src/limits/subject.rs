@@ -105,11 +105,13 @@ struct Active {
     day: Sliding,
 }
 
-fn active(last_ms: i64) -> Box<Active> {
-    Box::new(Active {
-        last_ms,
-        ..Active::default()
-    })
+impl Active {
+    fn new(last_ms: i64) -> Box<Active> {
+        Box::new(Active {
+            last_ms,
+            ..Active::default()
+        })
+    }
 }
 
 /// All counters of one subject.
@@ -150,7 +152,7 @@ impl Counters {
     /// requests).
     pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
         let active = minute.map(|(newest, n)| {
-            let mut a = active(Span::MINUTE.start_ms(newest));
+            let mut a = Active::new(Span::MINUTE.start_ms(newest));
             a.minute.insert(newest, n);
             a
         });
@@ -244,7 +246,7 @@ impl Counters {
                 retry_after_secs: Some(secs(exhausted().map(wait).max().unwrap_or(1))),
             };
         }
-        let a = self.active.get_or_insert_with(|| active(t));
+        let a = self.active.get_or_insert_with(|| Active::new(t));
         a.minute.add(Span::MINUTE, t);
         match kind {
             Kind::Key => a.day.add(Span::DAY, t),
@@ -315,7 +317,7 @@ impl Counters {
             (self.count, self.base) = (other.count, other.base.max(self.base));
         }
         if let Some(o) = other.active {
-            let a = self.active.get_or_insert_with(|| active(o.last_ms));
+            let a = self.active.get_or_insert_with(|| Active::new(o.last_ms));
             a.last_ms = a.last_ms.max(o.last_ms);
             for (mine, theirs) in [(&mut a.minute, &o.minute), (&mut a.day, &o.day)] {
                 theirs.buckets().for_each(|b| mine.insert(b.idx, b.count));
@@ -356,7 +358,7 @@ impl Counters {
         let base = buf.try_get_u32_le().ok()?.min(count);
         let nm = buf.try_get_u16_le().ok()?;
         let nd = buf.try_get_u16_le().ok()?;
-        let mut a = active(i64::MIN);
+        let mut a = Active::new(i64::MIN);
         for i in 0..nm as u32 + nd as u32 {
             let idx = buf.try_get_i64_le().ok()?;
             let n = buf.try_get_u32_le().ok()?;
