@@ -1,9 +1,7 @@
 //! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the
 //! keyed ones. This file holds the vocabulary (configuration, clock, windows, decisions);
-//! the counting is in `window` (sliding windows, months), `subject` (one subject's windows,
-//! checked and counted as one step), `table` (all subjects: pruning, eviction, snapshot and
-//! restore), `sketch` and `ledger` (evicted subjects' month counts and minute windows). It
-//! knows nothing of where its state is kept.
+//! the counting is in `window`, `subject`, `table`, `sketch` and `ledger`. It knows nothing
+//! of where its state is kept.
 //!
 //! Every window is exact in the strong sense: in ANY interval of its length the admitted
 //! requests never exceed the limit, under concurrent bursts too (`window`, `table`).
@@ -40,8 +38,7 @@ impl From<std::time::SystemTime> for UnixMillis {
 /// and small enough that per-bucket counts fit in 32 bits.
 pub const MAX_LIMIT: u64 = 1_000_000_000;
 
-/// Declares [`LimitsConfig`] from one list of its fields and defaults (in this order in
-/// files, validation and the environment).
+/// Declares [`LimitsConfig`] from one list of its fields and defaults.
 macro_rules! limits_config {
     ($($(#[doc = $doc:expr])* $field:ident = $default:expr,)*) => {
         /// The configured limits; defaults are the numbers of docs/api.md, Rate limits.
@@ -65,7 +62,7 @@ macro_rules! limits_config {
             }
 
             /// Checks that every limit is in `1..=MAX_LIMIT` (0 would refuse everything,
-            /// which is never what a configuration means; use a firewall for that).
+            /// which is a firewall's job).
             pub fn validate(&self) -> Result<(), InvalidLimit> {
                 let fields = [$((stringify!($field), self.$field)),*];
                 match fields.into_iter().find(|(_, v)| !(1..=MAX_LIMIT).contains(v)) {
@@ -99,29 +96,24 @@ limits_config! {
     key_default_per_day = 10_000,
 }
 
-/// The public (per-IP limited) endpoints.
+/// The public (per-IP limited) endpoints; each one's value is its letter in its subjects'
+/// names (in memory and in Redis).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum PublicEndpoint {
-    Laisvadienis,
-    Days,
+    Laisvadienis = b'l',
+    Days = b'd',
     /// The HTML pages (`/`, `/{YYYY}`, ..., `/vardai`), one counter for all of them.
-    Pages,
+    Pages = b'h',
     /// The iCalendar feeds (`/api/v1/feeds/*.ics`), one counter for both.
-    Feeds,
+    Feeds = b'f',
     /// The published dataset (`/data/...`), one counter for every file.
-    Data,
+    Data = b'j',
 }
 
 impl PublicEndpoint {
-    /// The endpoint's letter in the names of its subjects (in memory and in Redis).
     pub(crate) fn tag(self) -> u8 {
-        match self {
-            PublicEndpoint::Laisvadienis => b'l',
-            PublicEndpoint::Days => b'd',
-            PublicEndpoint::Pages => b'h',
-            PublicEndpoint::Feeds => b'f',
-            PublicEndpoint::Data => b'j',
-        }
+        self as u8
     }
 }
 

@@ -1,9 +1,7 @@
-//! The minute windows of evicted subjects, held exactly for as long as they count.
-//!
-//! Under a flood of distinct addresses the table evicts subjects still inside their minute.
-//! A count-min sketch for them overcounted so much at 13 000 new addresses a second that a
-//! client that had sent nothing got a 429; here each window is one exact record until it
-//! leaves the window, so a fresh client gets its whole quota.
+//! The minute windows of evicted subjects (a flood of distinct addresses evicts subjects
+//! still inside their minute), each one exact record until it leaves the window, so a fresh
+//! client gets its whole quota; a count-min sketch overcounted so much under a flood that
+//! such a client got a 429.
 //!
 //! A record is one `u64`: a 44-bit keyed fingerprint, the newest second (an offset in its
 //! generation) and the minute count (15 bits). Folding the minute into its newest second
@@ -11,10 +9,8 @@
 //! fingerprint (below 10^-7 per lookup at a million records) can only make a limit stricter.
 //!
 //! Records live in generations of [`GEN_SECS`] seconds, each an open-addressing table sized
-//! from the one before and grown by half past a load of 0.85, freed whole once its seconds
-//! have left every window: about 10 bytes a record (10 MB under a flood of 13 000 addresses
-//! a second), nothing without one. Past [`MAX_GEN_SLOTS`] slots `record` refuses and the
-//! table keeps the subject.
+//! from the one before, freed whole once its seconds have left every window: about 10 bytes
+//! a record (10 MB under a flood of 13 000 addresses a second), nothing without one.
 
 use bytes::{Buf, BufMut};
 
@@ -24,9 +20,9 @@ use super::window::Span;
 
 /// Seconds of newest requests one generation holds.
 const GEN_SECS: i64 = 16;
-/// Slots of a generation's smallest table.
 const FIRST_SLOTS: usize = 1 << 12;
-/// The largest table of one generation.
+/// The largest table of one generation; past it `record` refuses and the table keeps the
+/// subject.
 const MAX_GEN_SLOTS: usize = 1 << 21;
 /// Bits of a record: fingerprint | offset in the generation | count.
 const COUNT_BITS: u32 = 15;
@@ -34,7 +30,6 @@ const OFFSET_BITS: u32 = 4;
 const FP_SHIFT: u32 = COUNT_BITS + OFFSET_BITS;
 /// The largest minute count a record holds; a subject with more stays in the table.
 const MAX_COUNT: u32 = (1 << COUNT_BITS) - 1;
-/// Encoding version of the persisted ledger.
 const VERSION: u8 = 2;
 
 const _: () = assert!(GEN_SECS == 1 << OFFSET_BITS);
@@ -77,30 +72,27 @@ impl Generation {
 
     /// Inserts or replaces; `false` when the table is full and may not grow.
     fn put(&mut self, record: u64) -> bool {
-        let fp = record >> FP_SHIFT;
-        let i = self.find(fp);
-        if self.slots[i] != 0 {
-            self.slots[i] = record;
-            return true;
-        }
-        // Keep the load at most 0.85 (probe lengths stay short for absent keys).
-        if (self.len + 1) * 20 > self.slots.len() * 17 {
-            if self.slots.len() >= MAX_GEN_SLOTS {
-                return false;
-            }
-            // Half as large again (doubling would leave a quarter of the memory unused on
-            // average).
-            let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
-            for r in std::mem::replace(&mut self.slots, wider) {
-                if r != 0 {
-                    let i = self.find(r >> FP_SHIFT);
-                    self.slots[i] = r;
+        let i = self.find(record >> FP_SHIFT);
+        if self.slots[i] == 0 {
+            // Keep the load at most 0.85 (probe lengths stay short for absent keys).
+            if (self.len + 1) * 20 > self.slots.len() * 17 {
+                if self.slots.len() >= MAX_GEN_SLOTS {
+                    return false;
                 }
+                // Half as large again (doubling would leave a quarter of the memory unused
+                // on average); the records fit it without growing again.
+                let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
+                self.len = 0;
+                for r in std::mem::replace(&mut self.slots, wider) {
+                    if r != 0 {
+                        self.put(r);
+                    }
+                }
+                return self.put(record);
             }
-            return self.put(record);
+            self.len += 1;
         }
         self.slots[i] = record;
-        self.len += 1;
         true
     }
 }
@@ -108,13 +100,12 @@ impl Generation {
 /// Exact minute windows of evicted subjects (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MinuteLedger {
-    /// Keys of the fingerprint (random per ledger, persisted with it).
+    /// Keys of the fingerprint, persisted with the ledger.
     seeds: [u64; 2],
     gens: Vec<Generation>,
 }
 
 impl MinuteLedger {
-    /// An empty ledger with fresh random keys.
     pub fn new() -> MinuteLedger {
         MinuteLedger {
             seeds: hash_keys(),
@@ -131,8 +122,7 @@ impl MinuteLedger {
         self.gens.iter().all(|g| g.len == 0)
     }
 
-    /// Frees the generations whose seconds no minute window counts at `t_ms` any more.
-    /// Returns true if any.
+    /// Frees the generations no minute window counts at `t_ms` any more; true if any.
     pub fn expire(&mut self, t_ms: i64) -> bool {
         let first = Span::MINUTE.first_counted(t_ms);
         let before = self.gens.len();
@@ -142,8 +132,7 @@ impl MinuteLedger {
 
     /// Records that `key`'s minute window holds `count` requests, the newest in second
     /// `newest`, replacing what was recorded of it before. `false` (nothing recorded)
-    /// when the count does not fit a record or the generation is full: the caller keeps
-    /// the subject.
+    /// when the count does not fit a record or the generation is full.
     pub fn record(&mut self, key: &SubjectKey, newest: i64, count: u32) -> bool {
         if count > MAX_COUNT {
             return false;
@@ -189,7 +178,7 @@ impl MinuteLedger {
             .filter(|&(idx, _)| idx >= first)
     }
 
-    /// Serialises: version, keys, then per generation its number, slot count and records.
+    /// Serialises: version, keys, then per generation its number, record count and records.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = vec![VERSION];
         self.seeds.iter().for_each(|&s| out.put_u64_le(s));
@@ -313,5 +302,24 @@ mod tests {
         assert!(MinuteLedger::decode(&MinuteLedger::new().encode())
             .unwrap()
             .is_empty());
+    }
+
+    /// A ledger written by the code of 5901e60: key(1) 2 requests at second 100, key(2) 5
+    /// at 101, key(3) 1 at 117 (two generations).
+    const OLD_LEDGER: &[u8] = &[
+        2, 31, 190, 200, 20, 177, 139, 29, 76, 62, 170, 124, 236, 65, 0, 126, 4, 6, 0, 0, 0, 0, 0,
+        0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 5, 128, 82, 155, 158, 196, 166, 226, 2, 0, 218, 96, 241, 197,
+        119, 127, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 128, 202, 22, 219, 87, 141,
+        138,
+    ];
+
+    #[test]
+    fn a_ledger_of_an_earlier_release_restores_identically() {
+        let l = MinuteLedger::decode(OLD_LEDGER).unwrap();
+        assert_eq!(l.lookup(&key(1), 101_000), Some((100, 2)));
+        assert_eq!(l.lookup(&key(2), 101_000), Some((101, 5)));
+        assert_eq!(l.lookup(&key(3), 118_000), Some((117, 1)));
+        assert_eq!(l.lookup(&key(4), 118_000), None);
+        assert_eq!(l.encode(), OLD_LEDGER);
     }
 }

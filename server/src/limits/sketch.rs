@@ -1,15 +1,12 @@
-//! The count-min sketch of evicted subjects' month counts: fixed memory, never an
-//! underestimate.
-//!
-//! Month counts must be kept a month, but client addresses are unbounded (IPv6). Past
-//! `max_subjects` the table evicts public subjects and adds their month count here; a
-//! returning subject starts from the estimate, at least its true count, so collisions can
-//! only make the month stricter (a saturated cell reads as more than any limit).
+//! The count-min sketch of evicted subjects' month counts: month counts must be kept a
+//! month but client addresses are unbounded (IPv6), so fixed memory, and never an
+//! underestimate: a returning subject starts from at least its true count, so collisions
+//! can only make the month stricter.
 //!
 //! With 4 rows of 16 384 cells, after 1 M one-request addresses a fresh one starts with
 //! about 50 phantom requests; the month limits refuse a newcomer only after some 30 M
-//! evicted requests in a month. The minute window, which a flood fills, is exact (`ledger`).
-//! The hash is our own (stable across releases), keyed with seeds persisted with the sketch.
+//! evicted requests in a month. The hash is our own (stable across releases), keyed with
+//! seeds persisted with the sketch.
 
 use bytes::{Buf, BufMut};
 use rand::RngCore;
@@ -20,7 +17,6 @@ use super::subject::SubjectKey;
 const DEPTH: usize = 4;
 /// Cells per row (a power of two).
 const MONTH_WIDTH: usize = 1 << 14;
-/// Encoding version of the month sketch.
 const VERSION: u8 = 1;
 
 /// 64-bit finaliser of MurmurHash3: a cheap, well-mixing bijection.
@@ -74,7 +70,6 @@ pub(crate) struct MonthSketch {
 }
 
 impl MonthSketch {
-    /// An empty sketch with fresh random seeds.
     pub fn new() -> MonthSketch {
         MonthSketch {
             month: i64::MIN,
@@ -212,5 +207,38 @@ mod tests {
             u32::MAX,
             "saturated means over any limit"
         );
+    }
+
+    /// The start of a month sketch written by the code of 5901e60 (version, month
+    /// 2023 * 12 + 10, seeds, total) and its nonzero cells (index, count): key(1) 3
+    /// requests, key(2) 70 000.
+    const OLD_HEAD: [u8; 49] = [
+        1, 222, 94, 0, 0, 0, 0, 0, 0, 228, 99, 188, 177, 166, 229, 114, 136, 255, 212, 103, 21, 3,
+        8, 47, 168, 101, 110, 62, 172, 183, 143, 177, 146, 95, 138, 124, 118, 64, 14, 142, 149,
+        115, 17, 1, 0, 0, 0, 0, 0,
+    ];
+    const OLD_CELLS: [(usize, u16); 8] = [
+        (1911, 3),
+        (3054, 65535),
+        (17026, 65535),
+        (25912, 3),
+        (33674, 65535),
+        (36363, 3),
+        (51630, 65535),
+        (54281, 3),
+    ];
+
+    #[test]
+    fn a_sketch_of_an_earlier_release_restores_identically() {
+        let mut old = OLD_HEAD.to_vec();
+        old.resize(OLD_HEAD.len() + 2 * DEPTH * MONTH_WIDTH, 0);
+        for (i, c) in OLD_CELLS {
+            old[OLD_HEAD.len() + 2 * i..][..2].copy_from_slice(&c.to_le_bytes());
+        }
+        let s = MonthSketch::decode(&old).unwrap();
+        assert_eq!(s.estimate(&key(1), 2023 * 12 + 10), 3);
+        assert_eq!(s.estimate(&key(2), 2023 * 12 + 10), u32::MAX);
+        assert_eq!(s.estimate(&key(3), 2023 * 12 + 10), 0);
+        assert_eq!(s.encode(), old);
     }
 }

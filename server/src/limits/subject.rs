@@ -30,9 +30,9 @@ pub(crate) enum Kind {
 }
 
 impl SubjectKey {
-    /// The subject of `ip` on `endpoint`: its network (`client_network`): IPv4-mapped IPv6
-    /// addresses count as the IPv4 address, so a dual-stack listener cannot split one
-    /// client's quota in two, and an IPv6 client counts by its /64.
+    /// The subject of `ip` on `endpoint`: its network (`client_network`), so that an
+    /// IPv4-mapped address counts as the IPv4 one (a dual-stack listener cannot split one
+    /// client's quota in two) and an IPv6 client counts by its /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[..2].copy_from_slice(&[PUBLIC, endpoint.tag()]);
@@ -94,7 +94,7 @@ pub(crate) struct Limits {
 }
 
 /// The sliding windows of a subject that has recent requests.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
     /// The subject's monotonic clock (ms): the latest instant it was checked or pruned at.
     /// Checks use `max(now, last_ms)`, so a thread that read the clock a moment before the
@@ -109,8 +109,7 @@ impl Active {
     fn new(last_ms: i64) -> Box<Active> {
         Box::new(Active {
             last_ms,
-            minute: Sliding::default(),
-            day: Sliding::default(),
+            ..Active::default()
         })
     }
 }
@@ -149,8 +148,8 @@ fn month_i32(t_ms: i64) -> i32 {
 
 impl Counters {
     /// Counters of a public subject returning from eviction: `count` requests in `month`
-    /// (the month sketch's estimate) and its minute window as the ledger kept it, (newest
-    /// second, requests).
+    /// (the sketch's estimate) and the minute window the ledger kept, (newest second,
+    /// requests).
     pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
         let active = minute.map(|(newest, n)| {
             let mut a = Active::new(Span::MINUTE.start_ms(newest));
@@ -186,7 +185,6 @@ impl Counters {
             }
         }
         if self.count > 0 && self.month < month_i32(t) {
-            // A new month: the old count no longer matters.
             (self.count, self.base) = (0, 0);
             changed = true;
         }
@@ -273,18 +271,17 @@ impl Counters {
         }
     }
 
-    /// Requests counted at `now_ms` in (minute, long window), without changing anything.
+    /// Requests counted at `now_ms` in (minute, long window), without changing anything
+    /// (diagnostics: it works on a copy).
     pub fn usage(&self, kind: Kind, now_ms: i64) -> (u64, u64) {
-        let t = self
-            .active
-            .as_ref()
-            .map_or(now_ms, |a| now_ms.max(a.last_ms));
-        let (minute, day) = self.windows();
+        let mut c = self.clone();
+        let (t, _) = c.advance(now_ms);
+        let (minute, day) = c.windows();
         let long = match kind {
-            Kind::Key => day.used_at(Span::DAY, t),
-            Kind::Public => self.month_used(month_i32(t)),
+            Kind::Key => day.used(),
+            Kind::Public => c.month_used(month_i32(t)),
         };
-        (minute.used_at(Span::MINUTE, t), long)
+        (minute.used(), long)
     }
 
     /// True when no sliding window holds a request (only a month count may remain).
@@ -303,15 +300,12 @@ impl Counters {
         (i64::from(self.month), self.count.saturating_sub(self.base))
     }
 
-    /// The subject's minute window as the eviction ledger keeps it: (its newest second,
-    /// all requests it counts), or `None` when it is empty.
+    /// The minute window as the eviction ledger keeps it: (its newest second, all its
+    /// requests), or `None` when it is empty.
     pub fn minute_window(&self) -> Option<(i64, u32)> {
         let minute = &self.active.as_ref()?.minute;
         let newest = minute.buckets().last()?.idx;
-        Some((
-            newest,
-            minute.buckets().fold(0, |n, b| n.saturating_add(b.count)),
-        ))
+        Some((newest, u32::try_from(minute.used()).unwrap_or(u32::MAX)))
     }
 
     /// Merges counters of the same subject found twice (conservatively: the larger
@@ -325,8 +319,9 @@ impl Counters {
         if let Some(o) = other.active {
             let a = self.active.get_or_insert_with(|| Active::new(o.last_ms));
             a.last_ms = a.last_ms.max(o.last_ms);
-            a.minute.merge(&o.minute);
-            a.day.merge(&o.day);
+            for (mine, theirs) in [(&mut a.minute, &o.minute), (&mut a.day, &o.day)] {
+                theirs.buckets().for_each(|b| mine.insert(b.idx, b.count));
+            }
         }
     }
 
@@ -340,17 +335,13 @@ impl Counters {
         out.put_u32_le(self.base);
         let (minute, day) = self.windows();
         // Windows hold at most 61 and 1 441 buckets; the cap only guards the format.
-        let (nm, nd) = (
-            minute.len().min(u16::MAX.into()),
-            day.len().min(u16::MAX.into()),
-        );
-        out.put_u16_le(nm as u16);
-        out.put_u16_le(nd as u16);
-        for b in minute
-            .buckets()
-            .skip(minute.len() - nm)
-            .chain(day.buckets().skip(day.len() - nd))
-        {
+        let [minute, day] = [minute, day].map(|w| {
+            w.buckets()
+                .skip(w.buckets().len().saturating_sub(u16::MAX.into()))
+        });
+        out.put_u16_le(minute.len() as u16);
+        out.put_u16_le(day.len() as u16);
+        for b in minute.chain(day) {
             out.put_i64_le(b.idx);
             out.put_u32_le(b.count);
         }
@@ -367,20 +358,20 @@ impl Counters {
         let base = buf.try_get_u32_le().ok()?.min(count);
         let nm = buf.try_get_u16_le().ok()?;
         let nd = buf.try_get_u16_le().ok()?;
-        let mut active = Active::new(i64::MIN);
-        for i in 0..u32::from(nm) + u32::from(nd) {
+        let mut a = Active::new(i64::MIN);
+        for i in 0..nm as u32 + nd as u32 {
             let idx = buf.try_get_i64_le().ok()?;
             let n = buf.try_get_u32_le().ok()?;
-            let (span, window) = if i < u32::from(nm) {
-                (Span::MINUTE, &mut active.minute)
+            let (span, window) = if i < nm.into() {
+                (Span::MINUTE, &mut a.minute)
             } else {
-                (Span::DAY, &mut active.day)
+                (Span::DAY, &mut a.day)
             };
             let start = span.start_ms(idx);
             if DateTime::from_timestamp_millis(start).is_some() {
                 window.insert(idx, n);
                 // A restart must not move the subject's clock back before a request.
-                active.last_ms = active.last_ms.max(start);
+                a.last_ms = a.last_ms.max(start);
             }
         }
         let mut c = Counters::default();
@@ -388,10 +379,10 @@ impl Counters {
             if DateTime::from_timestamp_millis(month_start_ms(i64::from(month))).is_some() {
                 (c.month, c.count, c.base) = (month, count, base);
             }
-            active.day = Sliding::default();
+            a.day = Sliding::default();
         }
-        if !(active.minute.is_empty() && active.day.is_empty()) {
-            c.active = Some(active);
+        if !(a.minute.is_empty() && a.day.is_empty()) {
+            c.active = Some(a);
         }
         Some((key, c))
     }
@@ -497,5 +488,43 @@ mod tests {
         // 40 days on, the month rolled: nothing is counted any more.
         c.advance(40 * 86_400_000);
         assert!(c.is_dead());
+    }
+
+    /// Records written by the code of 5901e60 (the format every older blob has): a public
+    /// subject, a key and a public subject revived from eviction (month base 7, a ledger
+    /// bucket of 2), in Nov 2023. They must read back as the same counters.
+    const OLD_RECORDS: &[u8] = &[
+        112, 100, 4, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 222, 94, 0, 0, 3, 0, 0, 0,
+        0, 0, 0, 0, 2, 0, 0, 0, 0, 241, 83, 101, 0, 0, 0, 0, 2, 0, 0, 0, 1, 241, 83, 101, 0, 0, 0,
+        0, 1, 0, 0, 0, 107, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 2, 0, 0, 241, 83, 101, 0, 0, 0, 0, 1, 0, 0,
+        0, 30, 241, 83, 101, 0, 0, 0, 0, 1, 0, 0, 0, 60, 241, 83, 101, 0, 0, 0, 0, 1, 0, 0, 0, 21,
+        85, 176, 1, 0, 0, 0, 0, 2, 0, 0, 0, 22, 85, 176, 1, 0, 0, 0, 0, 1, 0, 0, 0, 112, 102, 6,
+        32, 1, 13, 184, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 222, 94, 0, 0, 8, 0, 0, 0, 7, 0, 0,
+        0, 2, 0, 0, 0, 255, 240, 83, 101, 0, 0, 0, 0, 2, 0, 0, 0, 0, 241, 83, 101, 0, 0, 0, 0, 1,
+        0, 0, 0,
+    ];
+
+    #[test]
+    fn records_of_earlier_releases_restore_identically() {
+        let mut buf = OLD_RECORDS;
+        let (p, cp) = Counters::decode(&mut buf).unwrap();
+        let (k, ck) = Counters::decode(&mut buf).unwrap();
+        let (q, cq) = Counters::decode(&mut buf).unwrap();
+        assert!(buf.is_empty());
+        let v4 = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        assert_eq!(p, SubjectKey::public(v4, PublicEndpoint::Days));
+        assert_eq!(k, SubjectKey::key("0123456789abcdef"));
+        let v6 = IpAddr::V6("2001:db8::1".parse().unwrap());
+        assert_eq!(q, SubjectKey::public(v6, PublicEndpoint::Feeds));
+        assert_eq!(cp.usage(Kind::Public, 1_700_000_030_000), (3, 3));
+        assert_eq!(ck.usage(Kind::Key, 1_700_000_090_000), (2, 3));
+        assert_eq!(cq.usage(Kind::Public, 1_700_000_001_000), (3, 8));
+        assert_eq!(cq.evicted_month(), (2023 * 12 + 10, 1));
+        let mut again = vec![];
+        cp.encode(&p, &mut again);
+        ck.encode(&k, &mut again);
+        cq.encode(&q, &mut again);
+        assert_eq!(again, OLD_RECORDS);
     }
 }

@@ -1,10 +1,7 @@
-//! The in-memory counter table: every subject's counters, sharded behind mutexes, with the
-//! snapshot and restore of its state and the pruning and eviction that bound memory.
-//!
-//! A check reads and increments up to two windows of one subject as one step: a short
-//! per-shard lock makes it atomic while unrelated subjects rarely contend. The snapshot is
-//! in parts (the shards and the two eviction structures, one blob each), so a store keeps a
-//! few hundred entries whatever the number of subjects and rewrites only changed parts.
+//! The in-memory counter table: every subject's counters, sharded behind mutexes (a check
+//! is one step under a short per-shard lock, so unrelated subjects rarely contend), with
+//! snapshot and restore in parts (each shard and the two eviction structures, one blob
+//! each: a store keeps a few hundred entries and rewrites only changed ones).
 //!
 //! Subjects with nothing counted are dropped; past `max_subjects` public ones are evicted,
 //! idle ones first (month counts into `sketch`, minute windows exactly into `ledger`), so
@@ -23,7 +20,7 @@ use super::subject::{Counters, Kind, Limits, SubjectKey};
 use super::window::month_of;
 use super::Decision;
 
-/// Number of shards (and so of subject parts of a snapshot).
+/// Shards, and so subject parts of a snapshot.
 const SHARDS: usize = 256;
 /// Encoding version of a subject part (its first byte).
 const BLOB_VERSION: u8 = 1;
@@ -35,8 +32,7 @@ struct Shard {
     dirty: bool,
 }
 
-/// What one maintenance pass did: subjects dropped (nothing counted any more), evicted
-/// (idle ones first, the table being over its size) and left.
+/// What one maintenance pass did: subjects dropped (nothing counted), evicted and left.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MaintainStats {
     pub dropped: usize,
@@ -53,7 +49,6 @@ pub(crate) enum Part {
 }
 
 impl Part {
-    /// Every part a snapshot may hold.
     pub fn all() -> impl Iterator<Item = Part> {
         [Part::MonthSketch, Part::MinuteLedger]
             .into_iter()
@@ -75,21 +70,19 @@ pub(crate) struct DamagedPart {
     pub read: usize,
 }
 
-/// All subjects' counters.
 pub(crate) struct CounterTable {
-    /// A subject lives in `shards[hash(subject) % SHARDS]`.
     shards: Box<[Mutex<Shard>]>,
-    /// Per-process random keys of the shard choice, so clients cannot aim at one shard.
-    /// (Restored subjects are re-sharded, so the choice need not be stable.)
+    /// Per-process random keys of the shard choice, so clients cannot aim at one shard
+    /// (restored subjects are re-sharded, so the choice need not be stable).
     shard_keys: [u64; 3],
-    /// The latest `now` any check has used (ms); `i64::MIN` before the first check. The
-    /// background pruning runs on this clock so that it follows the clock checks use.
+    /// The latest `now` any check has used (ms), `i64::MIN` before the first: the clock
+    /// of the background pruning, so that it follows the clock checks use.
     latest_ms: AtomicI64,
-    /// Subjects in memory (kept in step with the shards' maps).
+    /// Subjects in memory.
     len: AtomicUsize,
-    /// Counts of evicted subjects. Lock order: a shard, then the sketches.
+    /// Lock order: a shard, then the sketches.
     sketches: RwLock<Sketches>,
-    /// Whether the month sketch and the minute ledger changed since last collected.
+    /// Whether the month sketch and the minute ledger changed since the last snapshot.
     month_dirty: AtomicBool,
     minute_dirty: AtomicBool,
 }
@@ -127,7 +120,6 @@ impl CounterTable {
         &self.shards[(h >> 56) as usize % SHARDS]
     }
 
-    /// Subjects in memory.
     pub fn len(&self) -> usize {
         self.len.load(Ordering::Relaxed)
     }
@@ -146,7 +138,6 @@ impl CounterTable {
         Counters::default()
     }
 
-    /// Checks and (if admitted) counts one request of `key`.
     pub fn check(&self, key: SubjectKey, limits: Limits, now_ms: i64) -> Decision {
         // Read first: the value changes at most once a millisecond, and a write on every
         // request would bounce this shared cache line between the request threads.
@@ -207,16 +198,13 @@ impl CounterTable {
             drop(guard);
             out(Part::Subjects(i), blob);
         }
+        let sketches = self.sketches.read();
         if self.month_dirty.swap(false, Ordering::AcqRel) {
-            let sketches = self.sketches.read();
             let blob = (!sketches.month.is_empty()).then(|| sketches.month.encode());
-            drop(sketches);
             out(Part::MonthSketch, blob);
         }
         if include_minute && self.minute_dirty.swap(false, Ordering::AcqRel) {
-            let sketches = self.sketches.read();
             let blob = (!sketches.minute.is_empty()).then(|| sketches.minute.encode());
-            drop(sketches);
             out(Part::MinuteLedger, blob);
         }
     }
@@ -234,19 +222,17 @@ impl CounterTable {
     /// those before it are kept (a damaged sketch stays empty).
     pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
         let unreadable = DamagedPart { read: 0 };
-        match part {
-            Part::Subjects(_) => {}
-            Part::MonthSketch => {
+        let mut buf = match (part, bytes.split_first()) {
+            (Part::Subjects(_), Some((&BLOB_VERSION, buf))) => buf,
+            (Part::Subjects(_), _) => return Err(unreadable),
+            (Part::MonthSketch, _) => {
                 self.sketches.write().month = MonthSketch::decode(bytes).ok_or(unreadable)?;
                 return Ok(0);
             }
-            Part::MinuteLedger => {
+            (Part::MinuteLedger, _) => {
                 self.sketches.write().minute = MinuteLedger::decode(bytes).ok_or(unreadable)?;
                 return Ok(0);
             }
-        }
-        let Some((&BLOB_VERSION, mut buf)) = bytes.split_first() else {
-            return Err(unreadable);
         };
         let mut read = 0;
         while !buf.is_empty() {

@@ -82,26 +82,15 @@ impl Sliding {
             self.buckets.pop_front();
         }
         if self.buckets.is_empty() && self.buckets.capacity() > 0 {
-            // An idle subject keeps no bucket allocation: this is what keeps memory
-            // proportional to recent activity.
+            // An idle subject keeps no bucket allocation: memory follows recent activity.
             self.buckets = VecDeque::new();
         }
         before != self.buckets.len()
     }
 
-    /// Requests counted (call after `prune`).
+    /// Requests counted (after `prune`).
     pub fn used(&self) -> u64 {
         self.total
-    }
-
-    /// Requests counted at `t_ms`, without pruning (for read-only views).
-    pub fn used_at(&self, span: Span, t_ms: i64) -> u64 {
-        let first = span.first_counted(t_ms);
-        self.buckets
-            .iter()
-            .filter(|b| b.idx >= first)
-            .map(|b| u64::from(b.count))
-            .sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -151,19 +140,8 @@ impl Sliding {
         }
     }
 
-    /// Inserts every bucket of `other` as [`Sliding::insert`] does.
-    pub fn merge(&mut self, other: &Sliding) {
-        for b in &other.buckets {
-            self.insert(b.idx, b.count);
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.buckets.len()
-    }
-
     /// The buckets, oldest first.
-    pub fn buckets(&self) -> impl Iterator<Item = &Bucket> {
+    pub fn buckets(&self) -> std::collections::vec_deque::Iter<'_, Bucket> {
         self.buckets.iter()
     }
 }
@@ -194,7 +172,6 @@ pub(crate) fn month_and_end(t_ms: i64) -> Option<(i64, i64)> {
     Some((month, end))
 }
 
-/// [`month_of`], computed.
 fn calendar_month_of(t_ms: i64) -> Option<i64> {
     let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
     Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
@@ -248,7 +225,7 @@ mod tests {
         assert!(!w.prune(s, 60_999));
         assert_eq!(w.used(), 3, "0.3 s still counted at 60.999 s");
         assert!(w.prune(s, 61_000));
-        assert_eq!((w.used(), w.len()), (1, 1), "one bucket dropped");
+        assert_eq!((w.used(), w.buckets().len()), (1, 1), "one bucket dropped");
     }
 
     #[test]
@@ -266,11 +243,8 @@ mod tests {
             w.buckets().map(|b| b.idx).collect::<Vec<_>>(),
             vec![0, 1, 2]
         );
-        assert_eq!(
-            w.used_at(s, 1_441 * 60_000),
-            8,
-            "bucket 0 no longer counted"
-        );
+        w.prune(s, 1_441 * 60_000);
+        assert_eq!(w.used(), 8, "bucket 0 no longer counted");
     }
 
     #[test]
