@@ -259,3 +259,27 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result<(), LoadError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::Encoder;
+
+    #[test]
+    fn a_database_of_another_format_is_refused_before_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db");
+        let strings = Encoder::new().string_table();
+        let mut entry = write_database(&db, "v0-test", &strings, &[]).unwrap();
+        read_database(&db, &entry, |_| Ok(())).unwrap();
+        entry.format = FORMAT_VERSION - 1;
+        let err = read_database(&db, &entry, |_| Ok(())).unwrap_err();
+        let message = err.to_string();
+        let formats = format!(
+            "the manifest says format {}, this program reads format {FORMAT_VERSION}",
+            FORMAT_VERSION - 1
+        );
+        assert!(message.contains(&formats), "{message}");
+        assert!(message.contains("kalendorius-generator build"), "{message}");
+    }
+}

@@ -2,49 +2,51 @@
 //!
 //! The per-year JSON files are the published form; the server loads this one. A year's
 //! JSON repeats every holiday's four names and source on each date it falls on and every
-//! field name on every day (about 160 KiB for 2026). Here every distinct string of the
+//! field name on every day (about 170 KiB for 2026). Here every distinct string of the
 //! dataset is stored once, in one string table, and a year refers to strings by index
 //! (about 9 KiB for 2026), so the database stays a fraction of the JSON it mirrors and
 //! decodes in milliseconds. Decoding gives back exactly the [`YearFile`] the JSON holds
 //! (`kalendorius-generator verify` compares them).
 //!
-//! Format version [`FORMAT_VERSION`] (integers are LEB128 varints unless sized; a string
-//! reference is an index into the string table):
+//! Format version [`FORMAT_VERSION`]: each value is a 4-byte header (magic `KDS` or `KDY`,
+//! then the format as one byte) followed by one [postcard] 1.x message: the string table
+//! as a sequence of strings, a year as the serde struct `YearValue` below. postcard does
+//! the byte work: integers as LEB128 varints (`u8` as a plain byte, `i32` zigzagged),
+//! lengths before sequences and strings, `Option` and `bool` as one byte that must be 0 or
+//! 1, enums as their variant's index, UTF-8 checked; its wire format is documented and
+//! stable across 1.x. A value that ends early or holds a bad varint, code or UTF-8 is
+//! refused ([`DecodeError::Malformed`]), and so are bytes left after the message.
 //!
-//! ```text
-//! string table: magic "KDS" | format u8 | count, then per string: byte length, UTF-8
-//! year:         magic "KDY" | format u8 | schema_version | year | day count
-//!   bases:     count, then per record: confidence u8 (1 confirmed, 2 derived, 3
-//!              uncertain), act, number, article, part, item, amended_by, text_lt,
-//!              text_en, text_pl, text_ru (an optional string is its reference + 1, 0 for
-//!              none; part and item are 0 for none)
-//!   holidays:  count, then per record: type u8, is_red u8, confidence u8 (0 none), id,
-//!              name_lt, name_en, name_pl, name_ru, source (string references), basis
-//!              count, basis indices
-//!   transfers: count, then per record: kind u8 (bit 0: 0 day_off, 1 working_day; bit 1:
-//!              six_day_week), confidence u8, name_lt, name_en, name_pl, name_ru, source,
-//!              basis count, basis indices
-//!   days, January 1 first (the date is implied by the position):
-//!     flags u8 (bit 0 is_weekend, 1 laisvadienis, 2 shorter_workday, 3 shorter_workday_6,
-//!     4 has holiday_name, 5 has transfer, bits 6-7 reason: 0 none, 1 saturday, 2 sunday,
-//!     3 public_holiday), day_of_week u8, iso_week u8, working_hours_5 u8,
-//!     working_hours_6 u8, [holiday_name], holiday count, holiday indices,
-//!     [transfer index], [when shortened (bit 2 or 3): basis count, basis indices],
-//!     name-day count, per name (string reference << 1 | 1 if feminine)
-//! ```
+//! What stays by hand, and why (postcard only writes what it is given):
+//! - the header: postcard has no magic or version of its own, and the header lets a value
+//!   of another kind or format be named as such rather than misread;
+//! - the interning: a year refers to strings of the shared table, and to the legal basis
+//!   and holiday records of its own tables, by index (postcard of the plain [`YearFile`]s
+//!   would spell out every name, source and citation on each date it falls on: several
+//!   times the size);
+//! - a day's four flags and its reason packed into one byte, and each name-day reference
+//!   carrying its gender in its low bit: postcard writes a `bool` as a whole byte, and
+//!   these two are a third of the years' size;
+//! - holiday names, transfers and the bases of shortened days, on a few days of a year,
+//!   listed once per year by the day's position rather than as an `Option` or a list on
+//!   every day (one byte each per day);
+//! - resolving the indices and positions back into records, refusing one that points past
+//!   its table or its year, and checking the year and its days.
 //!
-//! A change to this layout bumps [`FORMAT_VERSION`] (recorded in the manifest) and the
-//! dataset's schema version.
+//! A change to this layout bumps [`FORMAT_VERSION`], which the manifest records and a
+//! reader checks before it reads a value (format 3 and before: a hand-written LEB128 form).
 
 use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
 
 use crate::{
     Basis, Confidence, Date, Day, Gender, Holiday, HolidayType, NameDay, Reason, Transfer,
     TransferKind, YearFile,
 };
 
-/// Version of the binary layout described in the module documentation (3: the legal bases).
-pub const FORMAT_VERSION: u32 = 3;
+/// Version of the binary layout described in the module documentation (4: postcard).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The first bytes of every encoded year.
 const YEAR_MAGIC: &[u8; 3] = b"KDY";
@@ -66,62 +68,119 @@ pub enum DecodeError {
         /// Version found in the value.
         found: u8,
     },
-    /// The value ends in the middle of a field.
-    #[error("truncated at byte {at}")]
-    Truncated {
-        /// Offset where more bytes were needed.
-        at: usize,
-    },
-    /// Bytes are left after the last day.
+    /// postcard refuses the message: it ends early, or holds a bad varint, bool, option,
+    /// enum code or UTF-8.
+    #[error("malformed value: {0}")]
+    Malformed(#[from] postcard::Error),
+    /// Bytes are left after the message.
     #[error("{0} bytes after the last day")]
     TrailingBytes(usize),
-    /// A varint does not fit its field.
-    #[error("integer out of range at byte {at}")]
-    Overflow {
-        /// Offset of the integer.
-        at: usize,
-    },
-    /// A string of the string table is not UTF-8.
-    #[error("string {index} is not UTF-8")]
-    BadUtf8 {
-        /// Its index in the table.
-        index: usize,
-    },
     /// A reference points past the end of its table.
     #[error("{table} index {index} out of range (table of {len})")]
     BadIndex {
         /// Which table.
         table: &'static str,
         /// The index.
-        index: u64,
+        index: u32,
         /// The table's length.
         len: usize,
     },
-    /// An enumeration code that means nothing.
-    #[error("unknown {what} code {code}")]
-    BadCode {
-        /// Which field.
+    /// Something listed for a day past the year's end, or out of order.
+    #[error("{what} listed for day {day} of the year, past its end or out of order")]
+    Misplaced {
+        /// What is listed.
         what: &'static str,
-        /// The code.
-        code: u8,
+        /// The day's position (0 is January 1).
+        day: u16,
     },
     /// The year or the day count is impossible.
     #[error("year {year} with {days} days")]
     BadYear {
         /// The year.
-        year: u64,
+        year: i32,
         /// The day count.
-        days: u64,
+        days: usize,
     },
 }
 
+/// A year after its header.
+#[derive(Serialize, Deserialize)]
+struct YearValue {
+    schema_version: u32,
+    year: i32,
+    /// The distinct legal bases of the year, in order of first use.
+    bases: Vec<BasisRecord>,
+    /// The distinct holiday records of the year, in order of first use.
+    holidays: Vec<HolidayRecord>,
+    /// Every day, January 1 first (the date is implied by the position).
+    days: Vec<DayRecord>,
+    /// The days that have a holiday name (a few a year), by position, in order: the name's
+    /// string index.
+    holiday_names: Vec<(u16, u32)>,
+    /// The days that have a transfer (none in most years), by position, in order.
+    transfers: Vec<(u16, TransferRecord)>,
+    /// The shortened days' bases (a few a year), by position, in order: basis indices.
+    shorter_workday_bases: Vec<(u16, Vec<u32>)>,
+}
+
+/// A [`Basis`] with its strings as string-table indices.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct BasisRecord {
+    confidence: Confidence,
+    act: u32,
+    number: Option<u32>,
+    article: Option<u32>,
+    part: Option<u32>,
+    item: Option<u32>,
+    amended_by: Option<u32>,
+    /// text_lt, text_en, text_pl, text_ru.
+    texts: [u32; 4],
+}
+
+/// A [`Holiday`] with its strings as string-table indices (id, name_lt, name_en, name_pl,
+/// name_ru, source) and its bases as indices into the year's.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct HolidayRecord {
+    kind: HolidayType,
+    is_red: bool,
+    confidence: Option<Confidence>,
+    strings: [u32; 6],
+    basis: Vec<u32>,
+}
+
+/// A [`Transfer`] with its strings as string-table indices (name_lt, name_en, name_pl,
+/// name_ru, source) and its bases as indices into the year's.
+#[derive(Serialize, Deserialize)]
+struct TransferRecord {
+    kind: TransferKind,
+    six_day_week: bool,
+    confidence: Confidence,
+    strings: [u32; 5],
+    basis: Vec<u32>,
+}
+
+/// A [`Day`] without its date and what [`YearValue`] lists by position.
+#[derive(Serialize, Deserialize)]
+struct DayRecord {
+    /// [`flag`] bits and the reason.
+    flags: u8,
+    day_of_week: u8,
+    iso_week: u8,
+    working_hours_5: u8,
+    working_hours_6: u8,
+    /// Indices into the year's holiday records.
+    holidays: Vec<u32>,
+    /// Per name: string index << 1, | 1 if feminine.
+    name_days: Vec<u32>,
+}
+
+/// Bits of [`DayRecord::flags`]; bits 6-7 hold the reason: 0 none, 1 saturday, 2 sunday,
+/// 3 public_holiday.
 mod flag {
     pub const WEEKEND: u8 = 1;
     pub const LAISVADIENIS: u8 = 1 << 1;
     pub const SHORTER: u8 = 1 << 2;
     pub const SHORTER_6: u8 = 1 << 3;
-    pub const HOLIDAY_NAME: u8 = 1 << 4;
-    pub const TRANSFER: u8 = 1 << 5;
     pub const REASON_SHIFT: u8 = 6;
 }
 
@@ -141,137 +200,150 @@ impl Encoder {
     /// join the table ([`Encoder::string_table`]).
     pub fn year(&mut self, file: &YearFile) -> Vec<u8> {
         let strings = &mut self.strings;
-        let mut bases = Table::<[u32; 11]>::default();
-        // Fixed fields, then the basis indices.
-        let mut holidays = Table::<Vec<u32>>::default();
-        let mut transfers = Table::<Vec<u32>>::default();
+        let mut bases = Table::<BasisRecord>::default();
         let mut basis_list = |strings: &mut Table<String>, list: &[Basis]| -> Vec<u32> {
             list.iter()
-                .map(|b| bases.intern(basis_record(strings, b)))
+                .map(|b| {
+                    let mut optional =
+                        |v: &Option<String>| v.as_deref().map(|v| strings.intern_str(v));
+                    let (number, article, amended_by) = (
+                        optional(&b.number),
+                        optional(&b.article),
+                        optional(&b.amended_by),
+                    );
+                    bases.intern(BasisRecord {
+                        confidence: b.confidence,
+                        act: strings.intern_str(&b.act),
+                        number,
+                        article,
+                        part: b.part,
+                        item: b.item,
+                        amended_by,
+                        texts: strings
+                            .intern_each([&b.text_lt, &b.text_en, &b.text_pl, &b.text_ru]),
+                    })
+                })
                 .collect()
         };
-        let mut days = Vec::with_capacity(file.days.len() * 12);
-        for day in &file.days {
-            let reason = match day.reason {
-                None => 0,
-                Some(Reason::Saturday) => 1,
-                Some(Reason::Sunday) => 2,
-                Some(Reason::PublicHoliday) => 3,
-            };
-            let mut flags = reason << flag::REASON_SHIFT;
-            for (set, bit) in [
-                (day.is_weekend, flag::WEEKEND),
-                (day.laisvadienis, flag::LAISVADIENIS),
-                (day.shorter_workday, flag::SHORTER),
-                (day.shorter_workday_6, flag::SHORTER_6),
-                (day.holiday_name.is_some(), flag::HOLIDAY_NAME),
-                (day.transfer.is_some(), flag::TRANSFER),
-            ] {
-                if set {
-                    flags |= bit;
+        let mut holidays = Table::<HolidayRecord>::default();
+        let (mut holiday_names, mut transfers, mut shorter_workday_bases) =
+            (Vec::new(), Vec::new(), Vec::new());
+        let days = (0u16..)
+            .zip(&file.days)
+            .map(|(position, day)| {
+                if let Some(name) = &day.holiday_name {
+                    holiday_names.push((position, strings.intern_str(name)));
                 }
-            }
-            days.extend_from_slice(&[
-                flags,
-                day.day_of_week,
-                day.iso_week,
-                day.working_hours_5,
-                day.working_hours_6,
-            ]);
-            if let Some(name) = &day.holiday_name {
-                put(&mut days, strings.intern_str(name).into());
-            }
-            put(&mut days, day.holidays.len() as u64);
-            for h in &day.holidays {
-                let [id, lt, en, pl, ru, source] = strings.intern_each([
-                    &h.id, &h.name_lt, &h.name_en, &h.name_pl, &h.name_ru, &h.source,
-                ]);
-                let mut record = vec![
-                    h.kind as u32,
-                    u32::from(h.is_red),
-                    confidence_code(h.confidence),
-                    id,
-                    lt,
-                    en,
-                    pl,
-                    ru,
-                    source,
-                ];
-                record.extend(basis_list(strings, &h.basis));
-                put(&mut days, holidays.intern(record).into());
-            }
-            if let Some(t) = &day.transfer {
-                let [lt, en, pl, ru, source] = strings
-                    .intern_each([&t.name_lt, &t.name_en, &t.name_pl, &t.name_ru, &t.source]);
-                let mut record = vec![
-                    t.kind as u32 | u32::from(t.six_day_week) << 1,
-                    confidence_code(Some(t.confidence)),
-                    lt,
-                    en,
-                    pl,
-                    ru,
-                    source,
-                ];
-                record.extend(basis_list(strings, &t.basis));
-                put(&mut days, transfers.intern(record).into());
-            }
-            if day.shorter_workday || day.shorter_workday_6 {
-                let list = basis_list(strings, &day.shorter_workday_basis);
-                put(&mut days, list.len() as u64);
-                list.into_iter().for_each(|i| put(&mut days, i.into()));
-            }
-            put(&mut days, day.name_days.len() as u64);
-            for n in &day.name_days {
-                let feminine = u64::from(n.gender == Gender::Female);
-                put(
-                    &mut days,
-                    u64::from(strings.intern_str(&n.name)) << 1 | feminine,
-                );
-            }
-        }
-
-        let mut out = Vec::with_capacity(days.len() + 1024);
-        out.extend_from_slice(YEAR_MAGIC);
-        out.push(FORMAT_VERSION as u8);
-        put(&mut out, file.schema_version.into());
-        put(&mut out, file.year as u64);
-        put(&mut out, file.days.len() as u64);
-        put(&mut out, bases.values.len() as u64);
-        for [confidence, refs @ ..] in &bases.values {
-            out.push(*confidence as u8);
-            refs.iter().for_each(|&r| put(&mut out, r.into()));
-        }
-        // Fixed fields: a holiday's three bytes and six strings, a transfer's two bytes and
-        // five strings; then the basis indices.
-        for (table, bytes, fixed) in [(&holidays, 3, 9), (&transfers, 2, 7)] {
-            put(&mut out, table.values.len() as u64);
-            for record in &table.values {
-                out.extend(record[..bytes].iter().map(|&b| b as u8));
-                record[bytes..fixed]
-                    .iter()
-                    .for_each(|&r| put(&mut out, r.into()));
-                put(&mut out, (record.len() - fixed) as u64);
-                record[fixed..]
-                    .iter()
-                    .for_each(|&r| put(&mut out, r.into()));
-            }
-        }
-        out.extend_from_slice(&days);
-        out
+                if let Some(t) = &day.transfer {
+                    let record = TransferRecord {
+                        kind: t.kind,
+                        six_day_week: t.six_day_week,
+                        confidence: t.confidence,
+                        strings: strings.intern_each([
+                            &t.name_lt, &t.name_en, &t.name_pl, &t.name_ru, &t.source,
+                        ]),
+                        basis: basis_list(strings, &t.basis),
+                    };
+                    transfers.push((position, record));
+                }
+                if !day.shorter_workday_basis.is_empty() {
+                    let list = basis_list(strings, &day.shorter_workday_basis);
+                    shorter_workday_bases.push((position, list));
+                }
+                let reason = match day.reason {
+                    None => 0,
+                    Some(Reason::Saturday) => 1,
+                    Some(Reason::Sunday) => 2,
+                    Some(Reason::PublicHoliday) => 3,
+                };
+                let flags = [
+                    (day.is_weekend, flag::WEEKEND),
+                    (day.laisvadienis, flag::LAISVADIENIS),
+                    (day.shorter_workday, flag::SHORTER),
+                    (day.shorter_workday_6, flag::SHORTER_6),
+                ]
+                .into_iter()
+                .filter(|&(set, _)| set)
+                .fold(reason << flag::REASON_SHIFT, |flags, (_, bit)| flags | bit);
+                DayRecord {
+                    flags,
+                    day_of_week: day.day_of_week,
+                    iso_week: day.iso_week,
+                    working_hours_5: day.working_hours_5,
+                    working_hours_6: day.working_hours_6,
+                    holidays: day
+                        .holidays
+                        .iter()
+                        .map(|h| {
+                            let record = HolidayRecord {
+                                kind: h.kind,
+                                is_red: h.is_red,
+                                confidence: h.confidence,
+                                strings: strings.intern_each([
+                                    &h.id, &h.name_lt, &h.name_en, &h.name_pl, &h.name_ru,
+                                    &h.source,
+                                ]),
+                                basis: basis_list(strings, &h.basis),
+                            };
+                            holidays.intern(record)
+                        })
+                        .collect(),
+                    name_days: day
+                        .name_days
+                        .iter()
+                        .map(|n| {
+                            strings.intern_str(&n.name) << 1 | u32::from(n.gender == Gender::Female)
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let value = YearValue {
+            schema_version: file.schema_version,
+            year: file.year,
+            bases: bases.values,
+            holidays: holidays.values,
+            days,
+            holiday_names,
+            transfers,
+            shorter_workday_bases,
+        };
+        encode(YEAR_MAGIC, &value, file.days.len() * 16)
     }
 
     /// The string table of every year encoded so far, in order of first use (so the same
     /// years always give the same bytes: the manifest records their SHA-256).
     pub fn string_table(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 * 1024);
-        out.extend_from_slice(STRINGS_MAGIC);
-        out.push(FORMAT_VERSION as u8);
-        put(&mut out, self.strings.values.len() as u64);
-        for s in &self.strings.values {
-            put(&mut out, s.len() as u64);
-            out.extend_from_slice(s.as_bytes());
-        }
-        out
+        encode(STRINGS_MAGIC, &self.strings.values, 64 * 1024)
+    }
+}
+
+/// The header, then `value` as postcard writes it.
+fn encode(magic: &[u8; 3], value: &impl Serialize, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity);
+    out.extend_from_slice(magic);
+    out.push(FORMAT_VERSION as u8);
+    postcard::to_extend(value, out).expect("postcard writes any value into a Vec")
+}
+
+/// Checks the header, then reads one postcard message that must end the value.
+fn decode<'a, T: Deserialize<'a>>(
+    bytes: &'a [u8],
+    magic: &[u8; 3],
+    what: &'static str,
+) -> Result<T, DecodeError> {
+    let [m0, m1, m2, format, body @ ..] = bytes else {
+        return Err(postcard::Error::DeserializeUnexpectedEnd.into());
+    };
+    if [*m0, *m1, *m2] != *magic {
+        return Err(DecodeError::BadMagic(what));
+    }
+    if u32::from(*format) != FORMAT_VERSION {
+        return Err(DecodeError::FormatVersion { found: *format });
+    }
+    match postcard::take_from_bytes(body)? {
+        (value, []) => Ok(value),
+        (_, left) => Err(DecodeError::TrailingBytes(left.len())),
     }
 }
 
@@ -279,255 +351,187 @@ impl Encoder {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Strings(Vec<Box<str>>);
 
+impl Strings {
+    /// The string at `index`, copied (`str::to_owned`: `to_string` on a `Box<str>` goes
+    /// through `Display`, which cost an eighth of the decoding time).
+    fn get(&self, index: u32) -> Result<String, DecodeError> {
+        lookup(&self.0, index, "string").map(|s| s[..].to_owned())
+    }
+
+    fn each<const N: usize>(&self, indices: [u32; N]) -> Result<[String; N], DecodeError> {
+        let mut out: [String; N] = std::array::from_fn(|_| String::new());
+        for (slot, index) in out.iter_mut().zip(indices) {
+            *slot = self.get(index)?;
+        }
+        Ok(out)
+    }
+}
+
 /// Decodes the string table.
 pub fn decode_strings(bytes: &[u8]) -> Result<Strings, DecodeError> {
-    let mut r = Reader { bytes, at: 0 };
-    r.header(STRINGS_MAGIC, "string table")?;
-    let count = r.count()?;
-    let mut strings = Vec::with_capacity(count);
-    for index in 0..count {
-        let len = r.count()?;
-        let text = std::str::from_utf8(r.take(len)?).map_err(|_| DecodeError::BadUtf8 { index })?;
-        strings.push(text.into());
-    }
-    r.end()?;
-    Ok(Strings(strings))
+    decode(bytes, STRINGS_MAGIC, "string table").map(Strings)
 }
 
 /// Decodes an encoded year against the string table it was encoded with, refusing anything
 /// that is not exactly what [`Encoder::year`] writes (unknown codes, dangling references,
-/// trailing bytes).
+/// misplaced days, trailing bytes).
 pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeError> {
-    let strings = &strings.0;
-    let mut r = Reader { bytes, at: 0 };
-    r.header(YEAR_MAGIC, "year")?;
-    let schema_version = r.int::<u32>()?;
-    let (year, day_count) = (r.varint()?, r.varint()?);
+    let value: YearValue = decode(bytes, YEAR_MAGIC, "year")?;
     let bad_year = || DecodeError::BadYear {
-        year,
-        days: day_count,
+        year: value.year,
+        days: value.days.len(),
     };
-    let first = i32::try_from(year)
-        .ok()
-        .and_then(|y| Date::from_ymd(y, 1, 1).ok())
-        .ok_or_else(bad_year)?;
-    if day_count > 366 {
-        return Err(bad_year());
-    }
-
-    let basis_count = r.count()?;
-    let mut bases = Vec::with_capacity(basis_count);
-    for _ in 0..basis_count {
-        let confidence = r.confidence()?.ok_or(DecodeError::BadCode {
-            what: "confidence",
-            code: 0,
-        })?;
-        let [act] = r.strings(strings)?;
-        let number = r.optional_string(strings)?;
-        let article = r.optional_string(strings)?;
-        let part = Some(r.int::<u32>()?).filter(|&p| p != 0);
-        let item = Some(r.int::<u32>()?).filter(|&i| i != 0);
-        let amended_by = r.optional_string(strings)?;
-        let [text_lt, text_en, text_pl, text_ru] = r.strings(strings)?;
-        bases.push(Basis {
-            act,
-            number,
-            article,
-            part,
-            item,
-            amended_by,
-            confidence,
-            text_lt,
-            text_en,
-            text_pl,
-            text_ru,
-        });
-    }
-
-    let holiday_count = r.count()?;
-    let mut holidays = Vec::with_capacity(holiday_count);
-    for _ in 0..holiday_count {
-        let kind = match r.byte()? {
-            0 => HolidayType::Public,
-            1 => HolidayType::Traditional,
-            2 => HolidayType::Religious,
-            3 => HolidayType::School,
-            4 => HolidayType::Other,
-            code => return Err(DecodeError::BadCode { what: "type", code }),
-        };
-        let is_red = match r.byte()? {
-            0 => false,
-            1 => true,
-            code => {
-                return Err(DecodeError::BadCode {
-                    what: "is_red",
-                    code,
-                })
-            }
-        };
-        let confidence = r.confidence()?;
-        let [id, name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
-        holidays.push(Holiday {
-            id,
-            kind,
-            is_red,
+    let first = Date::from_ymd(value.year, 1, 1).map_err(|_| bad_year())?;
+    let optional = |index: Option<u32>| index.map(|i| strings.get(i)).transpose();
+    let bases = value
+        .bases
+        .iter()
+        .map(|b| {
+            let [act] = strings.each([b.act])?;
+            let [text_lt, text_en, text_pl, text_ru] = strings.each(b.texts)?;
+            Ok(Basis {
+                act,
+                number: optional(b.number)?,
+                article: optional(b.article)?,
+                part: b.part,
+                item: b.item,
+                amended_by: optional(b.amended_by)?,
+                confidence: b.confidence,
+                text_lt,
+                text_en,
+                text_pl,
+                text_ru,
+            })
+        })
+        .collect::<Result<Vec<_>, DecodeError>>()?;
+    let basis_list = |indices: &[u32]| -> Result<Vec<Basis>, DecodeError> {
+        indices
+            .iter()
+            .map(|&i| lookup(&bases, i, "basis").cloned())
+            .collect()
+    };
+    let holidays = value
+        .holidays
+        .iter()
+        .map(|record| {
+            let [id, name_lt, name_en, name_pl, name_ru, source] = strings.each(record.strings)?;
+            Ok(Holiday {
+                id,
+                kind: record.kind,
+                is_red: record.is_red,
+                name_lt,
+                name_en,
+                name_pl,
+                name_ru,
+                source,
+                confidence: record.confidence,
+                basis: basis_list(&record.basis)?,
+            })
+        })
+        .collect::<Result<Vec<_>, DecodeError>>()?;
+    let transfer = |record: &TransferRecord| {
+        let [name_lt, name_en, name_pl, name_ru, source] = strings.each(record.strings)?;
+        Ok::<_, DecodeError>(Transfer {
+            kind: record.kind,
+            six_day_week: record.six_day_week,
             name_lt,
             name_en,
             name_pl,
             name_ru,
             source,
-            confidence,
-            basis: r.basis_list(&bases)?,
-        });
-    }
+            confidence: record.confidence,
+            basis: basis_list(&record.basis)?,
+        })
+    };
 
-    let transfer_count = r.count()?;
-    let mut transfers = Vec::with_capacity(transfer_count);
-    for _ in 0..transfer_count {
-        let code = r.byte()?;
-        let kind = match code {
-            0 | 2 => TransferKind::DayOff,
-            1 => TransferKind::WorkingDay,
-            code => {
-                return Err(DecodeError::BadCode {
-                    what: "transfer kind",
-                    code,
-                })
-            }
-        };
-        let confidence = r.confidence()?.ok_or(DecodeError::BadCode {
-            what: "confidence",
-            code: 0,
-        })?;
-        let [name_lt, name_en, name_pl, name_ru, source] = r.strings(strings)?;
-        transfers.push(Transfer {
-            kind,
-            six_day_week: code & 2 != 0,
-            name_lt,
-            name_en,
-            name_pl,
-            name_ru,
-            source,
-            confidence,
-            basis: r.basis_list(&bases)?,
-        });
-    }
-
-    let mut days = Vec::with_capacity(day_count as usize);
+    let mut days = Vec::with_capacity(value.days.len());
     let mut date = Some(first);
-    for _ in 0..day_count {
+    let mut names = value.holiday_names.iter().peekable();
+    let mut transfers = value.transfers.iter().peekable();
+    let mut shortened = value.shorter_workday_bases.iter().peekable();
+    for (position, day) in (0u16..).zip(&value.days) {
         let day_date = date
             .filter(|d| d.year() == first.year())
             .ok_or_else(bad_year)?;
         date = day_date.succ();
-        let [flags, day_of_week, iso_week, working_hours_5, working_hours_6] = r.array()?;
-        let reason = match flags >> flag::REASON_SHIFT {
-            0 => None,
-            1 => Some(Reason::Saturday),
-            2 => Some(Reason::Sunday),
-            _ => Some(Reason::PublicHoliday),
-        };
-        let holiday_name = if flags & flag::HOLIDAY_NAME != 0 {
-            let [name] = r.strings(strings)?;
-            Some(name)
-        } else {
-            None
-        };
-        let on_day = r.count()?;
-        let mut day_holidays = Vec::with_capacity(on_day.min(holidays.len()));
-        for _ in 0..on_day {
-            day_holidays.push(r.index(&holidays, "holiday")?.clone());
-        }
-        let transfer = if flags & flag::TRANSFER != 0 {
-            Some(r.index(&transfers, "transfer")?.clone())
-        } else {
-            None
-        };
-        let shorter_workday_basis = if flags & (flag::SHORTER | flag::SHORTER_6) != 0 {
-            r.basis_list(&bases)?
-        } else {
-            Vec::new()
-        };
-        let name_count = r.count()?;
-        let mut name_days = Vec::with_capacity(name_count.min(64));
-        for _ in 0..name_count {
-            let at = r.at;
-            let reference = r.varint()?;
-            let name = strings
-                .get(usize::try_from(reference >> 1).map_err(|_| DecodeError::Overflow { at })?)
-                .ok_or(DecodeError::BadIndex {
-                    table: "string",
-                    index: reference >> 1,
-                    len: strings.len(),
-                })?;
-            name_days.push(NameDay {
-                name: name.to_string(),
-                gender: if reference & 1 == 1 {
-                    Gender::Female
-                } else {
-                    Gender::Male
-                },
-            });
-        }
+        let flags = day.flags;
         days.push(Day {
             date: day_date,
-            day_of_week,
-            iso_week,
+            day_of_week: day.day_of_week,
+            iso_week: day.iso_week,
             is_weekend: flags & flag::WEEKEND != 0,
             laisvadienis: flags & flag::LAISVADIENIS != 0,
-            reason,
-            holiday_name,
+            reason: match flags >> flag::REASON_SHIFT {
+                0 => None,
+                1 => Some(Reason::Saturday),
+                2 => Some(Reason::Sunday),
+                _ => Some(Reason::PublicHoliday),
+            },
+            holiday_name: names
+                .next_if(|(at, _)| *at == position)
+                .map(|&(_, i)| strings.get(i))
+                .transpose()?,
             shorter_workday: flags & flag::SHORTER != 0,
-            working_hours_5,
-            working_hours_6,
+            working_hours_5: day.working_hours_5,
+            working_hours_6: day.working_hours_6,
             shorter_workday_6: flags & flag::SHORTER_6 != 0,
-            shorter_workday_basis,
-            holidays: day_holidays,
-            transfer,
-            name_days,
+            shorter_workday_basis: match shortened.next_if(|(at, _)| *at == position) {
+                Some((_, list)) => basis_list(list)?,
+                None => Vec::new(),
+            },
+            holidays: day
+                .holidays
+                .iter()
+                .map(|&i| lookup(&holidays, i, "holiday").cloned())
+                .collect::<Result<_, _>>()?,
+            transfer: transfers
+                .next_if(|(at, _)| *at == position)
+                .map(|(_, record)| transfer(record))
+                .transpose()?,
+            name_days: day
+                .name_days
+                .iter()
+                .map(|&reference| {
+                    Ok(NameDay {
+                        name: strings.get(reference >> 1)?,
+                        gender: if reference & 1 == 1 {
+                            Gender::Female
+                        } else {
+                            Gender::Male
+                        },
+                    })
+                })
+                .collect::<Result<_, DecodeError>>()?,
         });
     }
-    r.end()?;
+    // A listed day not taken above is past the year's end, listed twice or out of order.
+    let misplaced = names
+        .next()
+        .map(|&(day, _)| ("holiday name", day))
+        .or(transfers.next().map(|&(day, _)| ("transfer", day)))
+        .or(shortened
+            .next()
+            .map(|&(day, _)| ("shortened day's basis", day)));
+    if let Some((what, day)) = misplaced {
+        return Err(DecodeError::Misplaced { what, day });
+    }
     Ok(YearFile {
-        schema_version,
-        year: first.year(),
+        schema_version: value.schema_version,
+        year: value.year,
         days,
     })
 }
 
-/// A [`Basis`] as the references of its basis record (the module documentation).
-fn basis_record(strings: &mut Table<String>, b: &Basis) -> [u32; 11] {
-    let mut optional = |v: &Option<String>| v.as_ref().map_or(0, |v| strings.intern_str(v) + 1);
-    let (number, article, amended_by) = (
-        optional(&b.number),
-        optional(&b.article),
-        optional(&b.amended_by),
-    );
-    let [act, lt, en, pl, ru] =
-        strings.intern_each([&b.act, &b.text_lt, &b.text_en, &b.text_pl, &b.text_ru]);
-    [
-        confidence_code(Some(b.confidence)),
-        act,
-        number,
-        article,
-        b.part.unwrap_or(0),
-        b.item.unwrap_or(0),
-        amended_by,
-        lt,
-        en,
-        pl,
-        ru,
-    ]
-}
-
-/// The byte of an optional confidence: 0 none, 1 confirmed, 2 derived, 3 uncertain.
-fn confidence_code(c: Option<Confidence>) -> u32 {
-    match c {
-        None => 0,
-        Some(Confidence::Confirmed) => 1,
-        Some(Confidence::Derived) => 2,
-        Some(Confidence::Uncertain) => 3,
-    }
+/// `table[index]`, or which reference dangles.
+fn lookup<'t, T>(table: &'t [T], index: u32, name: &'static str) -> Result<&'t T, DecodeError> {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| table.get(i))
+        .ok_or(DecodeError::BadIndex {
+            table: name,
+            index,
+            len: table.len(),
+        })
 }
 
 /// Distinct values in order of first appearance, so that the same year always encodes to
@@ -568,158 +572,6 @@ impl<T: std::hash::Hash + Eq + Clone> Table<T> {
             self.values.push(value);
             next
         })
-    }
-}
-
-/// Appends `value` as an LEB128 varint.
-fn put(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-/// A cursor over an encoded year.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&end| end <= self.bytes.len())
-            .ok_or(DecodeError::Truncated { at: self.at })?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
-
-    /// Checks the magic bytes and the format version.
-    fn header(&mut self, magic: &[u8; 3], what: &'static str) -> Result<(), DecodeError> {
-        if self.take(magic.len())? != magic {
-            return Err(DecodeError::BadMagic(what));
-        }
-        let format = self.byte()?;
-        if u32::from(format) != FORMAT_VERSION {
-            return Err(DecodeError::FormatVersion { found: format });
-        }
-        Ok(())
-    }
-
-    /// Checks that nothing follows.
-    fn end(&self) -> Result<(), DecodeError> {
-        match self.bytes.len() - self.at {
-            0 => Ok(()),
-            left => Err(DecodeError::TrailingBytes(left)),
-        }
-    }
-
-    fn byte(&mut self) -> Result<u8, DecodeError> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
-        Ok(self.take(N)?.try_into().expect("took N bytes"))
-    }
-
-    fn varint(&mut self) -> Result<u64, DecodeError> {
-        let start = self.at;
-        let mut value = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.byte()?;
-            value |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err(DecodeError::Overflow { at: start })
-    }
-
-    fn int<T: TryFrom<u64>>(&mut self) -> Result<T, DecodeError> {
-        let at = self.at;
-        T::try_from(self.varint()?).map_err(|_| DecodeError::Overflow { at })
-    }
-
-    /// A count of things that follow, each at least one byte long: bounded by what is left,
-    /// so a damaged count cannot make the decoder reserve memory it will never fill.
-    fn count(&mut self) -> Result<usize, DecodeError> {
-        let at = self.at;
-        let count: usize = self.int()?;
-        if count > self.bytes.len() - self.at {
-            return Err(DecodeError::Truncated { at });
-        }
-        Ok(count)
-    }
-
-    /// An optional confidence ([`confidence_code`]).
-    fn confidence(&mut self) -> Result<Option<Confidence>, DecodeError> {
-        match self.byte()? {
-            0 => Ok(None),
-            1 => Ok(Some(Confidence::Confirmed)),
-            2 => Ok(Some(Confidence::Derived)),
-            3 => Ok(Some(Confidence::Uncertain)),
-            code => Err(DecodeError::BadCode {
-                what: "confidence",
-                code,
-            }),
-        }
-    }
-
-    /// An optional string: its reference + 1, or 0.
-    fn optional_string(&mut self, table: &[Box<str>]) -> Result<Option<String>, DecodeError> {
-        let at = self.at;
-        match self.varint()? {
-            0 => Ok(None),
-            reference => {
-                let index = reference - 1;
-                usize::try_from(index)
-                    .ok()
-                    .and_then(|i| table.get(i))
-                    .map(|s| Some(s.to_string()))
-                    .ok_or(if index > u64::from(u32::MAX) {
-                        DecodeError::Overflow { at }
-                    } else {
-                        DecodeError::BadIndex {
-                            table: "string",
-                            index,
-                            len: table.len(),
-                        }
-                    })
-            }
-        }
-    }
-
-    /// A count of basis indices, then the indices, resolved in `bases`.
-    fn basis_list(&mut self, bases: &[Basis]) -> Result<Vec<Basis>, DecodeError> {
-        let count = self.count()?;
-        (0..count)
-            .map(|_| self.index(bases, "basis").cloned())
-            .collect()
-    }
-
-    /// `N` string references in a row, resolved in `table`.
-    fn strings<const N: usize>(&mut self, table: &[Box<str>]) -> Result<[String; N], DecodeError> {
-        let mut out: [String; N] = std::array::from_fn(|_| String::new());
-        for slot in &mut out {
-            *slot = self.index(table, "string")?.to_string();
-        }
-        Ok(out)
-    }
-
-    fn index<'t, T>(&mut self, table: &'t [T], name: &'static str) -> Result<&'t T, DecodeError> {
-        let index = self.varint()?;
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| table.get(i))
-            .ok_or(DecodeError::BadIndex {
-                table: name,
-                index,
-                len: table.len(),
-            })
     }
 }
 
@@ -929,5 +781,47 @@ mod tests {
             decode_year(&bad, &strings),
             Err(DecodeError::FormatVersion { found: 9 })
         );
+        // The first basis record's confidence follows the header, the schema version (1
+        // byte), the year (2 bytes) and the basis count (1 byte); the first holiday record's
+        // type, is_red and confidence follow the bases and the holiday count (1 byte).
+        let value = postcard::from_bytes::<YearValue>(&bytes[4..]).unwrap();
+        let before_holidays = (value.schema_version, value.year, &value.bases);
+        let kind_at = 4 + postcard::to_allocvec(&before_holidays).unwrap().len() + 1;
+        for (at, code) in [
+            (4 + 1 + 2 + 1, 9),
+            (kind_at, 9),
+            (kind_at + 1, 2),
+            (kind_at + 2, 2),
+        ] {
+            let mut bad = bytes.clone();
+            bad[at] = code;
+            assert!(
+                matches!(decode_year(&bad, &strings), Err(DecodeError::Malformed(_))),
+                "accepted code {code} at byte {at}"
+            );
+        }
+    }
+
+    #[test]
+    fn listed_days_must_be_in_the_year_and_in_order() {
+        let (bytes, table) = encode(&sample_year());
+        let strings = decode_strings(&table).unwrap();
+        let value = || postcard::from_bytes::<YearValue>(&bytes[4..]).unwrap();
+        let mut reversed = value();
+        reversed.holiday_names.reverse();
+        let mut past_the_end = value();
+        past_the_end.transfers.last_mut().unwrap().0 = 366;
+        let mut twice = value();
+        let first = twice.shorter_workday_bases[0].clone();
+        twice.shorter_workday_bases.insert(0, first);
+        for (bad, what) in [
+            (reversed, "holiday name"),
+            (past_the_end, "transfer"),
+            (twice, "shortened day's basis"),
+        ] {
+            let err = decode_year(&super::encode(YEAR_MAGIC, &bad, 0), &strings);
+            let placed = matches!(err, Err(DecodeError::Misplaced { what: w, .. }) if w == what);
+            assert!(placed, "{what}: {err:?}");
+        }
     }
 }
