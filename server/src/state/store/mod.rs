@@ -5,7 +5,6 @@
 //! requests pass uncounted, keyed ones get 503). Both persist the changes the rules of
 //! [`crate::state::key_admin`] decide.
 
-pub mod check;
 pub mod location;
 pub mod redis;
 pub mod sled;
@@ -18,8 +17,7 @@ use chrono::{DateTime, Utc};
 
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
 use crate::metrics::RedisMetrics;
-use crate::state::keys::{KeyRecord, PresentedKey};
-pub use check::{AuthError, Counted, StateUnavailable};
+use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
 pub use location::{LocationError, StateError, StateLocation};
 use redis::RedisState;
 use sled::State;
@@ -134,4 +132,28 @@ impl Store {
             Store::Redis(redis) => redis.limits(),
         }
     }
+}
+
+/// A check could not be made: the shared store did not answer (in time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the shared state store cannot be reached")]
+pub struct StateUnavailable;
+
+/// Why a presented key was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AuthError {
+    /// The key is unknown, revoked or expired.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// The keys cannot be read now.
+    #[error(transparent)]
+    Unavailable(#[from] StateUnavailable),
+}
+
+/// Whose requests one check counts.
+#[derive(Debug, Clone, Copy)]
+pub enum Counted<'a> {
+    Public(IpAddr, PublicEndpoint),
+    /// An API key (all keyed endpoints together).
+    Key(&'a KeyRecord),
 }

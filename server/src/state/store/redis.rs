@@ -43,8 +43,8 @@ use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
 };
-use crate::state::store::check::{AuthError, Counted, StateUnavailable};
 use crate::state::store::location::{StateError, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV};
+use crate::state::store::{AuthError, Counted, StateUnavailable};
 
 /// The prefix of every Redis key this store writes.
 pub const PREFIX: &str = "kalendorius:";

@@ -28,8 +28,8 @@ use crate::limits::table::{CounterTable, Part};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
-use crate::state::store::check::Counted;
 use crate::state::store::location::StateError;
+use crate::state::store::Counted;
 use integrity::{sled_message, Layout, SetDigest};
 
 /// Name of the sled tree holding key records (id → JSON `KeyRecord`).
