@@ -154,6 +154,15 @@ impl StateError {
             detail,
         }
     }
+
+    /// The error of `action` failing on the database at `dir`.
+    pub(crate) fn storage(dir: &Path, action: &'static str, message: impl ToString) -> Self {
+        StateError::Storage {
+            dir: dir.to_owned(),
+            action,
+            message: message.to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,9 +15,10 @@ use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
+use crate::limits::subject::Limits;
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
 use crate::metrics::RedisMetrics;
-use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
+use crate::state::keys::{KeyError, KeyRecord, KeyTable, PresentedKey};
 pub use location::{LocationError, StateError, StateLocation};
 use redis::RedisState;
 use sled::State;
@@ -156,4 +157,30 @@ pub enum Counted<'a> {
     Public(IpAddr, PublicEndpoint),
     /// An API key (all keyed endpoints together).
     Key(&'a KeyRecord),
+}
+
+impl Counted<'_> {
+    /// The limits a check counts against: the endpoint's, or the key's own (per minute and
+    /// per day).
+    fn limits(self, config: &LimitsConfig) -> Limits {
+        match self {
+            Counted::Public(_, endpoint) => config.public(endpoint),
+            Counted::Key(key) => Limits {
+                minute: key.per_minute.clamp(1, MAX_LIMIT),
+                long: key.per_day.clamp(1, MAX_LIMIT),
+            },
+        }
+    }
+}
+
+/// Adds the stored record of key `id` to `table`; `Err` with the start of the id (for a
+/// message) when it does not read as that key's record.
+fn load_record(table: &mut KeyTable, id: &[u8], json: &[u8]) -> Result<(), String> {
+    let loaded = serde_json::from_slice::<KeyRecord>(json)
+        .ok()
+        .filter(|r| r.id.as_bytes() == id)
+        .is_some_and(|r| table.upsert(r));
+    loaded
+        .then_some(())
+        .ok_or_else(|| String::from_utf8_lossy(id).chars().take(40).collect())
 }
