@@ -27,7 +27,6 @@ use sled::State;
 #[derive(Clone)]
 pub enum Store {
     Sled(Arc<State>),
-    /// A Redis server shared with other processes.
     Redis(Arc<RedisState>),
 }
 
@@ -48,7 +47,7 @@ impl Store {
         matches!(self, Store::Sled(_))
     }
 
-    /// Looks up a presented key. Never logs it.
+    /// Looks up a presented key (never logged).
     pub async fn authenticate(
         &self,
         key: &PresentedKey,
@@ -122,15 +121,14 @@ impl Store {
     pub fn redis_metrics(&self) -> Option<&RedisMetrics> {
         match self {
             Store::Sled(_) => None,
-            Store::Redis(redis) => Some(redis.metrics()),
+            Store::Redis(redis) => Some(&redis.metrics),
         }
     }
 
-    /// The limits in force.
     pub fn limits(&self) -> &LimitsConfig {
         match self {
-            Store::Sled(state) => state.limits(),
-            Store::Redis(redis) => redis.limits(),
+            Store::Sled(state) => &state.limits,
+            Store::Redis(redis) => &redis.limits,
         }
     }
 }

@@ -145,7 +145,7 @@ pub struct RedisState {
     /// Made by the background task, so a server starts while Redis is down.
     conn: ArcSwapOption<ConnectionManager>,
     /// Limits of the public endpoints and defaults of new keys (validated).
-    limits: LimitsConfig,
+    pub(super) limits: LimitsConfig,
     /// The keys as last read from Redis, at the `keys:version` token beside them (`None`:
     /// not read yet).
     keys: RwLock<KeyTable>,
@@ -158,7 +158,7 @@ pub struct RedisState {
     last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
     check: redis::Script,
-    metrics: RedisMetrics,
+    pub(super) metrics: RedisMetrics,
 }
 
 impl RedisState {
@@ -183,11 +183,6 @@ impl RedisState {
         })
     }
 
-    /// The commands' latencies.
-    pub fn metrics(&self) -> &RedisMetrics {
-        &self.metrics
-    }
-
     /// `command` awaited, its time recorded under `name`.
     async fn timed<T>(
         &self,
@@ -198,10 +193,6 @@ impl RedisState {
         let result = command.await;
         self.metrics.observe(name, started.elapsed());
         result
-    }
-
-    pub fn limits(&self) -> &LimitsConfig {
-        &self.limits
     }
 
     /// The Redis URL (no password in it).

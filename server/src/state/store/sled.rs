@@ -75,7 +75,7 @@ pub struct State {
     counters_tree: sled::Tree,
     dir: PathBuf,
     /// Limits of the public endpoints and defaults of new keys (validated).
-    limits: LimitsConfig,
+    pub(super) limits: LimitsConfig,
     options: StateOptions,
     keys: RwLock<KeyTable>,
     table: CounterTable,
@@ -206,10 +206,6 @@ impl State {
     pub fn is_fresh(dir: &Path) -> bool {
         matches!(integrity::inspect(dir), Ok(Layout::Fresh))
             && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
-    }
-
-    pub fn limits(&self) -> &LimitsConfig {
-        &self.limits
     }
 
     pub fn dir(&self) -> &Path {
@@ -503,7 +499,7 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
     let tmp = path.with_file_name(name);
-    let written = (|| {
+    (|| {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create(true)
@@ -513,14 +509,8 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::File::open(dir)?.sync_all()
+    })()
+    .inspect_err(|_| drop(std::fs::remove_file(&tmp)))?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    std::fs::File::open(dir.unwrap_or(Path::new(".")))?.sync_all()
 }
