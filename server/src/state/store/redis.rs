@@ -44,19 +44,13 @@ use crate::state::store::{AuthError, Counted, StateUnavailable};
 
 /// The prefix of every Redis key this store writes.
 pub const PREFIX: &str = "kalendorius:";
-/// The hash of key records and the key version token (see the module docs).
 const KEYS_HASH: &str = "kalendorius:keys";
 const KEYS_VERSION: &str = "kalendorius:keys:version";
-
-/// Hashes the month counts of public subjects are spread over.
 pub const MONTH_BUCKETS: u64 = 1 << 16;
-
 /// How often the background task looks at the key version (and at Redis when unreachable).
 pub const REFRESH: Duration = Duration::from_millis(250);
-
 /// How long connecting, or one command, may take before Redis counts as unreachable.
 const TIMEOUT: Duration = Duration::from_millis(1_000);
-
 /// Attempts of a key command before giving up when other tools keep changing the keys.
 const ATTEMPTS: usize = 5;
 
@@ -100,12 +94,10 @@ fn month_bucket(month: i64, subject: &str) -> String {
     format!("{PREFIX}mo:{month}:{}", h % MONTH_BUCKETS)
 }
 
-/// The name of a subject's hash (its windows and clock).
 fn subject_hash(subject: &str) -> String {
     format!("{PREFIX}s:{subject}")
 }
 
-/// The name of the hash of a key's windows (`keys delete` removes it).
 fn key_hash(id: &str) -> String {
     subject_hash(&format!("k:{id}"))
 }
@@ -195,7 +187,6 @@ impl RedisState {
         result
     }
 
-    /// The Redis URL (no password in it).
     pub fn url(&self) -> &str {
         &self.url
     }
@@ -242,7 +233,6 @@ impl RedisState {
         Ok(keys.authenticate(key, now)?)
     }
 
-    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
     pub async fn key_usage(
         &self,
         id: &str,
@@ -254,7 +244,6 @@ impl RedisState {
             .map_err(|e| self.unavailable(&e.to_string()))
     }
 
-    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
     pub async fn public_usage(
         &self,
         ip: IpAddr,
@@ -264,20 +253,18 @@ impl RedisState {
         let subject = public_subject(ip, endpoint);
         let t = now.timestamp_millis();
         let month = month_and_end(t).map_or(0, |(month, _)| month);
-        let mut conn = self.connection()?;
-        let read = async {
-            let minute: Vec<(String, String)> = conn.hgetall(subject_hash(&subject)).await?;
-            let count: Option<u64> = conn.hget(month_bucket(month, &subject), &subject).await?;
-            Ok::<_, redis::RedisError>((minute, count))
-        };
-        let (minute, count) = read.await.map_err(|e| self.unavailable(&e.to_string()))?;
+        let (minute, count): (Vec<(String, String)>, Option<u64>) = redis::pipe()
+            .hgetall(subject_hash(&subject))
+            .hget(month_bucket(month, &subject), &subject)
+            .query_async(&mut self.connection()?)
+            .await
+            .map_err(|e| self.unavailable(&e.to_string()))?;
         Ok((
             window_used(&minute, 'm', Span::MINUTE, t),
             count.unwrap_or(0),
         ))
     }
 
-    /// Checks and (if admitted) counts one request of `who` at `now`, in Redis.
     pub async fn check(
         &self,
         who: Counted<'_>,
@@ -323,7 +310,6 @@ impl RedisState {
         }
     }
 
-    /// The connection, once the background task has made one.
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
         self.conn.load().as_deref().cloned().ok_or(StateUnavailable)
     }
@@ -375,7 +361,8 @@ impl RedisState {
         Ok(())
     }
 
-    /// Refreshes every [`REFRESH`] until `stop` resolves.
+    /// Refreshes the keys (and reaches Redis again after a failure) every [`REFRESH`]
+    /// until `stop` resolves.
     pub async fn run_background(&self, stop: impl std::future::Future<Output = ()>) {
         let mut stop = std::pin::pin!(stop);
         let mut logged_down = false;

@@ -30,7 +30,7 @@ use integrity::{sled_message, Layout, SetDigest};
 const KEYS_TREE: &str = "keys";
 const COUNTERS_TREE: &str = "counters";
 
-/// The key of a blob in the counters tree.
+/// The key of a blob in the counters tree (`blob_of` reads it back).
 fn blob_key(part: Part) -> Vec<u8> {
     match part {
         Part::Subjects(i) => format!("shard/{i:03}").into_bytes(),
@@ -39,7 +39,6 @@ fn blob_key(part: Part) -> Vec<u8> {
     }
 }
 
-/// The blob a key of the counters tree holds; `None` for anything else.
 fn blob_of(key: &[u8]) -> Option<Part> {
     Part::all().find(|part| blob_key(*part) == key)
 }
@@ -53,7 +52,7 @@ pub struct StateOptions {
     /// into `limits::ledger`, month counts into `limits::sketch`, which never undercounts).
     pub max_subjects: usize,
     /// How long `open` retries while another handle still holds sled's file lock (a
-    /// `State` dropped a moment ago, or a `keys` command finishing).
+    /// `State` dropped a moment ago, a `keys` command finishing).
     pub open_timeout: Duration,
 }
 
@@ -117,12 +116,11 @@ fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -
 
 impl State {
     /// Opens (creating if needed) the state database at `dir` and loads keys and counters,
-    /// after checking it (see `integrity`): a damaged database is refused.
+    /// refusing a damaged database (see `integrity`).
     pub fn open(dir: &Path, limits: LimitsConfig) -> Result<State, StateError> {
         State::open_with(dir, limits, StateOptions::default())
     }
 
-    /// `open` with explicit tuning.
     pub fn open_with(
         dir: &Path,
         limits: LimitsConfig,
@@ -212,13 +210,11 @@ impl State {
         &self.dir
     }
 
-    /// Whether the database is still usable (`/ready`): its directory exists and a read of
-    /// the keys tree succeeds.
+    /// Whether the database is still usable (`/ready`).
     pub fn is_usable(&self) -> bool {
         self.dir.is_dir() && self.keys_tree.first().is_ok()
     }
 
-    /// Looks up a presented key. Never logs it.
     pub fn authenticate(
         &self,
         key: &PresentedKey,
@@ -227,9 +223,6 @@ impl State {
         self.keys.read().authenticate(key, now)
     }
 
-    /// Checks and (if admitted) counts one request of `who`: a public request against its
-    /// endpoint's limits, a keyed one against the key's own per-minute and per-day limits
-    /// (shared by all keyed endpoints).
     pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
         let subject = match who {
             Counted::Public(ip, endpoint) => SubjectKey::public(ip, endpoint),
@@ -239,13 +232,11 @@ impl State {
             .check(subject, who.limits(&self.limits), now.into().0)
     }
 
-    /// Requests of a key counted at `now` in its (minute, day) windows.
     pub fn key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
         self.table
             .usage(&SubjectKey::key(id), now.timestamp_millis())
     }
 
-    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
     pub fn public_usage(
         &self,
         ip: IpAddr,
@@ -267,8 +258,8 @@ impl State {
         self.stored_usage(&SubjectKey::public(ip, endpoint), now)
     }
 
-    /// What sled holds right now for the key `id` at `now`, as (minute, day) counts
-    /// (see [`State::stored_public_usage`]).
+    /// What sled holds for the key `id` at `now` as (minute, day) (see
+    /// [`State::stored_public_usage`]).
     pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
         self.stored_usage(&SubjectKey::key(id), now)
     }
@@ -281,7 +272,6 @@ impl State {
             .map_err(sled_error(&self.dir, "write counters to"))
     }
 
-    /// Subjects (IP-endpoint pairs and keys) in memory.
     pub fn subjects_in_memory(&self) -> usize {
         self.table.len()
     }

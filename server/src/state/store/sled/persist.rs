@@ -109,17 +109,13 @@ impl State {
                 .execute(command, Utc::now())
                 .unwrap_or_else(Into::into)
         });
-        let admin = match AdminHandle::serve(admin_socket, execute) {
-            Ok(handle) => Some(handle),
-            Err(e) => {
-                tracing::error!(
-                    socket = %admin_socket.display(),
-                    error = %e,
-                    "cannot serve the admin socket; `keys` commands will not reach this server"
-                );
-                None
-            }
-        };
+        let admin = AdminHandle::serve(admin_socket, execute).inspect_err(|e| {
+            tracing::error!(
+                socket = %admin_socket.display(),
+                error = %e,
+                "cannot serve the admin socket; `keys` commands will not reach this server"
+            )
+        });
         tokio::pin!(shutdown);
         let mut ticker = tokio::time::interval(MAINTAIN_CHECK_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -162,7 +158,7 @@ impl State {
                 Err(e) => tracing::error!(error = %e, "counter persistence task failed"),
             }
         }
-        if let Some(admin) = admin {
+        if let Ok(admin) = admin {
             admin.stop().await;
         }
         let state = Arc::clone(&self);
