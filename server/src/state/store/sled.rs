@@ -144,12 +144,12 @@ impl State {
                 let detail = format!("its database files are missing; expected {expected} keys");
                 return Err(damaged(detail));
             }
-            Layout::Complete => false,
+            Layout::Found(missing) if missing.is_empty() => false,
             // A database being created (integrity.json written, no key yet) or written by
             // an earlier version that was opened only once: sled writes its first
             // snapshot when it next opens it, and no key can have been lost.
-            Layout::Incomplete(missing) if missing == ["snap.*"] && expected == 0 => false,
-            Layout::Incomplete(missing) => {
+            Layout::Found(missing) if missing == ["snap.*"] && expected == 0 => false,
+            Layout::Found(missing) => {
                 return Err(damaged(match missing[..] {
                     [one] => format!("sled's file {one} is missing"),
                     _ => format!("sled's files {} are missing", missing.join(", ")),

@@ -32,8 +32,14 @@ pub(crate) fn entry_hash(key: &[u8], value: &[u8]) -> EntryHash {
     h.update((key.len() as u64).to_le_bytes());
     h.update(key);
     h.update(value);
-    let d = h.finalize();
-    std::array::from_fn(|i| u64::from_le_bytes(d[i * 8..i * 8 + 8].try_into().expect("8 bytes")))
+    le_words(&h.finalize())
+}
+
+/// The first `N` little-endian words of `bytes`.
+fn le_words<const N: usize>(bytes: &[u8]) -> [u64; N] {
+    std::array::from_fn(|i| {
+        u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes"))
+    })
 }
 
 /// An order-independent digest of a set of entries: their count and the lane-wise wrapping
@@ -97,9 +103,8 @@ impl SetDigest {
     pub fn to_manifest(self) -> Vec<u8> {
         let mut v = Vec::with_capacity(41);
         v.push(MANIFEST_FORMAT);
-        v.extend_from_slice(&self.count.to_le_bytes());
-        for lane in self.sum {
-            v.extend_from_slice(&lane.to_le_bytes());
+        for word in [self.count].into_iter().chain(self.sum) {
+            v.extend_from_slice(&word.to_le_bytes());
         }
         v
     }
@@ -111,11 +116,8 @@ impl SetDigest {
         if rest.len() != 40 {
             return None;
         }
-        let word = |i: usize| u64::from_le_bytes(rest[i * 8..i * 8 + 8].try_into().expect("8"));
-        Some(SetDigest {
-            count: word(0),
-            sum: [word(1), word(2), word(3), word(4)],
-        })
+        let [count, sum @ ..] = le_words::<5>(rest);
+        Some(SetDigest { count, sum })
     }
 }
 
@@ -181,10 +183,9 @@ pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result
 pub(crate) enum Layout {
     /// No sled file: a new database will be created.
     Fresh,
-    /// `conf`, `db` and a snapshot: sled can open it.
-    Complete,
-    /// Some of sled's files but not all; the missing ones are named.
-    Incomplete(Vec<&'static str>),
+    /// Some of sled's files (`conf`, `db`, a snapshot), naming those missing (none: sled can
+    /// open it).
+    Found(Vec<&'static str>),
 }
 
 /// Looks at the files of a state directory (which may not exist).
@@ -210,15 +211,10 @@ pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
     if !(conf || db || snapshot || blobs) {
         return Ok(Layout::Fresh);
     }
-    let missing: Vec<&'static str> = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
+    let missing = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
         .into_iter()
-        .filter_map(|(present, name)| (!present).then_some(name))
-        .collect();
-    Ok(if missing.is_empty() {
-        Layout::Complete
-    } else {
-        Layout::Incomplete(missing)
-    })
+        .filter_map(|(present, name)| (!present).then_some(name));
+    Ok(Layout::Found(missing.collect()))
 }
 
 /// One clean phrase for a sled error (its `Display` ends in `backtrace ()` and wraps I/O
@@ -282,12 +278,9 @@ mod tests {
         assert_eq!(inspect(d).unwrap(), Layout::Fresh, "not sled's files");
         std::fs::write(d.join("db"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001.generating"), b"").unwrap();
-        assert_eq!(
-            inspect(d).unwrap(),
-            Layout::Incomplete(vec!["conf", "snap.*"])
-        );
+        assert_eq!(inspect(d).unwrap(), Layout::Found(vec!["conf", "snap.*"]));
         std::fs::write(d.join("conf"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Complete);
+        assert_eq!(inspect(d).unwrap(), Layout::Found(vec![]));
     }
 }
