@@ -138,14 +138,12 @@ pub struct RedisState {
     conn: ArcSwapOption<ConnectionManager>,
     /// Limits of the public endpoints and defaults of new keys (validated).
     pub(super) limits: LimitsConfig,
-    /// The keys as last read from Redis, at the `keys:version` token beside them (`None`:
-    /// not read yet).
+    /// The keys as last read, at this `keys:version` token (`None`: not read yet).
     keys: RwLock<KeyTable>,
     keys_version: RwLock<Option<String>>,
     /// False from a failed command until Redis answers the background task again.
     reachable: AtomicBool,
-    /// When the last fail-open warning, and the last failed command, were logged (ms since
-    /// the epoch).
+    /// When the last fail-open warning and failed command were logged (ms since the epoch).
     last_warning: AtomicI64,
     last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
@@ -175,7 +173,6 @@ impl RedisState {
         })
     }
 
-    /// `command` awaited, its time recorded under `name`.
     async fn timed<T>(
         &self,
         name: &'static str,
@@ -326,7 +323,6 @@ impl RedisState {
         StateUnavailable
     }
 
-    /// Logs that a public request was let through uncounted, at most once a second.
     pub fn warn_uncounted(&self, now: SystemTime) {
         if once_a_second(&self.last_warning, now) {
             tracing::warn!(
@@ -444,7 +440,6 @@ fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64)
         .sum()
 }
 
-/// A key's usage at `now` as (minute, day), read from Redis.
 async fn key_usage(
     conn: &mut ConnectionManager,
     id: &str,
