@@ -58,15 +58,12 @@ impl State {
         let mut batch = sled::Batch::default();
         let mut after = stored.clone();
         for (k, v) in pending.iter() {
-            match v {
-                Some(blob) => {
-                    after.insert(k.clone(), integrity::entry_hash(k, blob));
-                    batch.insert(&k[..], &blob[..]);
-                }
-                None => {
-                    after.remove(k);
-                    batch.remove(&k[..]);
-                }
+            if let Some(blob) = v {
+                after.insert(k.clone(), integrity::entry_hash(k, blob));
+                batch.insert(&k[..], &blob[..]);
+            } else {
+                after.remove(k);
+                batch.remove(&k[..]);
             }
         }
         let manifest: SetDigest = after.values().copied().collect();
