@@ -4,11 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// The environment variable holding the Redis password (with [`REDIS_USERNAME_ENV`] for an
-/// ACL user other than `default`).
+/// The environment variables holding the Redis password and ACL user name (if not
+/// `default`).
 pub const REDIS_PASSWORD_ENV: &str = "KALENDORIUS_REDIS_PASSWORD";
-
-/// The environment variable holding the Redis ACL user name, if not `default`.
 pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
 /// Where keys and counters live, as the `state` setting says.
@@ -25,19 +23,16 @@ pub enum StateLocation {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LocationError {
-    /// The URL carries a password, which would be visible to every user of the machine.
     #[error(
         "the state URL must not contain a password (it would show in process lists and \
          logs): remove it and set {REDIS_PASSWORD_ENV} instead"
     )]
     PasswordInUrl,
-    /// A `rediss://` URL in a server built without TLS to Redis.
     #[error(
         "this server was built without TLS to Redis (rediss://): build it with \
          `cargo build --release -p kalendorius-server --features redis-tls`"
     )]
     TlsNotBuilt,
-    /// The URL is not one Redis understands.
     #[error("the state URL is not a valid Redis URL: {0}")]
     BadUrl(String),
 }
@@ -117,7 +112,6 @@ pub enum StateError {
     /// The limits, options or URL are invalid.
     #[error("invalid rate-limit configuration: {0}")]
     Config(String),
-    /// Another process holds the database.
     #[error(
         "the state database {} is in use by another process (is the server running? its \
          admin socket did not answer)",
@@ -136,7 +130,6 @@ pub enum StateError {
         /// What is wrong, e.g. "expected 12 keys, found 7".
         detail: String,
     },
-    /// A file-system or sled operation failed.
     #[error("cannot {action} the state database at {}: {message}", .dir.display())]
     Storage {
         dir: PathBuf,
@@ -152,6 +145,15 @@ impl StateError {
         |detail| StateError::Damaged {
             dir: dir.to_owned(),
             detail,
+        }
+    }
+
+    /// The error of `action` failing on the database at `dir`.
+    pub(crate) fn storage(dir: &Path, action: &'static str, message: impl ToString) -> Self {
+        StateError::Storage {
+            dir: dir.to_owned(),
+            action,
+            message: message.to_string(),
         }
     }
 }

@@ -1,28 +1,24 @@
 //! The Redis (or Valkey) store: keys and every rate-limit counter in one Redis shared by
 //! several server processes, so that they count together (README, Running several processes).
 //!
-//! Layout (every name starts with [`PREFIX`]): `keys`, a hash of key id → record JSON (the
-//! records sled holds), and `keys:version`, a token rewritten with every key change;
-//! `s:<subject>` (`p:<endpoint>:<address>` or `k:<key id>`), a subject's sliding minute
-//! (`m<second>`, `m:lo`, ...), clock and, for a key, sliding day (`d<minute>`, ...);
-//! `mo:<month>:<bucket>`, the month counts of public subjects spread over [`MONTH_BUCKETS`]
-//! hashes.
+//! Layout (every name starts with [`PREFIX`]): `keys`, a hash of key id → record JSON, and
+//! `keys:version`, a token rewritten with every key change; `s:<subject>` (`p:<endpoint>:<address>`
+//! or `k:<key id>`), a subject's sliding minute (`m<second>`, `m:lo`, ...), clock and, for a
+//! key, sliding day (`d<minute>`, ...); `mo:<month>:<bucket>`, the month counts of public
+//! subjects. `redis_check.lua` checks and counts a request against all of a subject's
+//! windows in one atomic step, with the decisions of `crate::limits` (a test compares the two
+//! stores). Every entry expires once nothing in it counts, so a flood leaves only month
+//! counts, kept in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
+//! address, half of a key each.
 //!
-//! `redis_check.lua` checks and counts a request against all of a subject's windows in one
-//! atomic step, with the decisions of `crate::limits` (a test compares the two stores).
-//! Every entry expires once nothing in it counts, so a flood leaves only month counts, kept
-//! in small shared hashes (packed lists): about 77 bytes an address, half of a key each.
+//! The key tool ([`execute`]) writes a change only if the version token read with the records
+//! is unchanged (else the command runs again). Servers read keys from a copy that
+//! [`RedisState::run_background`] reloads when the version changes; a key the copy lacks is
+//! looked up in Redis at once.
 //!
-//! The key tool ([`execute`]) talks to Redis directly: the records are read with the version
-//! token, `crate::state::key_admin` decides, and a script writes only if the token is
-//! unchanged (else the command runs again). Servers read keys from a copy that
-//! [`RedisState::run_background`] reloads when the version changes (every [`REFRESH`]); a
-//! key the copy lacks is looked up in Redis at once.
-//!
-//! Failure: one multiplexed, reconnecting connection with short timeouts. After a failed
-//! command checks answer [`StateUnavailable`] at once until the background task reaches
-//! Redis again: public requests pass uncounted (warned at most once a second), keyed ones
-//! get 503; no restart needed. Command times go to [`RedisMetrics`].
+//! After a failed command (one multiplexed, reconnecting connection with short timeouts),
+//! checks answer [`StateUnavailable`] at once until the background task reaches Redis again:
+//! public requests pass uncounted, keyed ones get 503; no restart needed.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -37,33 +33,24 @@ use redis::aio::ConnectionManager;
 use redis::AsyncCommands as _;
 
 use crate::limits::window::{month_and_end, Span};
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window, MAX_LIMIT};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window};
 use crate::metrics::RedisMetrics;
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
 };
-use crate::state::store::check::{AuthError, Counted, StateUnavailable};
 use crate::state::store::location::{StateError, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV};
+use crate::state::store::{AuthError, Counted, StateUnavailable};
 
 /// The prefix of every Redis key this store writes.
 pub const PREFIX: &str = "kalendorius:";
-
-/// Hashes the month counts of public subjects are spread over (see the module docs).
+const KEYS_HASH: &str = "kalendorius:keys";
+const KEYS_VERSION: &str = "kalendorius:keys:version";
 pub const MONTH_BUCKETS: u64 = 1 << 16;
-
 /// How often the background task looks at the key version (and at Redis when unreachable).
 pub const REFRESH: Duration = Duration::from_millis(250);
-
-/// How long one connection attempt may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_millis(1_000);
-
-/// How long one command may take before Redis counts as unreachable.
-const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1_000);
-
-/// The atomic check of every window of one subject.
-const CHECK_SCRIPT: &str = include_str!("redis_check.lua");
-
+/// How long connecting, or one command, may take before Redis counts as unreachable.
+const TIMEOUT: Duration = Duration::from_millis(1_000);
 /// Attempts of a key command before giving up when other tools keep changing the keys.
 const ATTEMPTS: usize = 5;
 
@@ -88,16 +75,6 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 ";
 
-/// The name of the hash of key records.
-fn keys_hash() -> String {
-    format!("{PREFIX}keys")
-}
-
-/// The name of the key version token.
-fn keys_version() -> String {
-    format!("{PREFIX}keys:version")
-}
-
 /// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
 /// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
@@ -117,12 +94,10 @@ fn month_bucket(month: i64, subject: &str) -> String {
     format!("{PREFIX}mo:{month}:{}", h % MONTH_BUCKETS)
 }
 
-/// The name of a subject's hash (its windows and clock).
 fn subject_hash(subject: &str) -> String {
     format!("{PREFIX}s:{subject}")
 }
 
-/// The name of the hash of a key's windows (`keys delete` removes it).
 fn key_hash(id: &str) -> String {
     subject_hash(&format!("k:{id}"))
 }
@@ -143,14 +118,15 @@ fn client(url: &str) -> Result<redis::Client, StateError> {
     redis::Client::open(info).map_err(|e| config(e.to_string()))
 }
 
-/// The connection settings: short timeouts, quick reconnection.
-fn manager_config() -> redis::aio::ConnectionManagerConfig {
-    redis::aio::ConnectionManagerConfig::new()
-        .set_connection_timeout(Some(CONNECT_TIMEOUT))
-        .set_response_timeout(Some(RESPONSE_TIMEOUT))
+/// A connection with short timeouts and quick reconnection.
+async fn connect(client: redis::Client) -> redis::RedisResult<ConnectionManager> {
+    let config = redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(TIMEOUT))
+        .set_response_timeout(Some(TIMEOUT))
         .set_number_of_retries(1)
         .set_min_delay(Duration::from_millis(50))
-        .set_max_delay(Duration::from_millis(250))
+        .set_max_delay(Duration::from_millis(250));
+    ConnectionManager::new_with_config(client, config).await
 }
 
 /// Keys and counters in Redis, for one server process. Shared as `Arc<RedisState>`.
@@ -158,30 +134,26 @@ pub struct RedisState {
     /// The URL as configured (no password in it).
     url: String,
     client: redis::Client,
-    /// The connection, multiplexed and reconnecting once made; made by the background
-    /// task (so a server starts while Redis is down).
+    /// Made by the background task, so a server starts while Redis is down.
     conn: ArcSwapOption<ConnectionManager>,
     /// Limits of the public endpoints and defaults of new keys (validated).
-    limits: LimitsConfig,
-    /// The keys as last read from Redis.
+    pub(super) limits: LimitsConfig,
+    /// The keys as last read, at this `keys:version` token (`None`: not read yet).
     keys: RwLock<KeyTable>,
-    /// The `keys:version` token the copy was read at (`None`: not read yet).
     keys_version: RwLock<Option<String>>,
     /// False from a failed command until Redis answers the background task again.
     reachable: AtomicBool,
-    /// When the last fail-open warning was logged (ms since the epoch).
+    /// When the last fail-open warning and failed command were logged (ms since the epoch).
     last_warning: AtomicI64,
-    /// When the last failed command was logged (ms since the epoch).
     last_error: AtomicI64,
     /// The check, sent by its SHA (and loaded again when Redis has lost it).
     check: redis::Script,
-    metrics: RedisMetrics,
+    pub(super) metrics: RedisMetrics,
 }
 
 impl RedisState {
-    /// Prepares the store for the Redis at `url` without waiting for it: the background
-    /// task connects, and until it has, the store is unreachable (a server may start while
-    /// Redis is down, and serves public requests uncounted until it is up).
+    /// Prepares the store for the Redis at `url` without waiting for it: until the
+    /// background task has connected, the store is unreachable.
     pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
         limits
             .validate()
@@ -196,17 +168,11 @@ impl RedisState {
             reachable: AtomicBool::new(false),
             last_warning: AtomicI64::new(i64::MIN),
             last_error: AtomicI64::new(i64::MIN),
-            check: redis::Script::new(CHECK_SCRIPT),
+            check: redis::Script::new(include_str!("redis_check.lua")),
             metrics: RedisMetrics::default(),
         })
     }
 
-    /// The commands' latencies.
-    pub fn metrics(&self) -> &RedisMetrics {
-        &self.metrics
-    }
-
-    /// `command` awaited, its time recorded under `name`.
     async fn timed<T>(
         &self,
         name: &'static str,
@@ -218,17 +184,10 @@ impl RedisState {
         result
     }
 
-    /// The limits in force.
-    pub fn limits(&self) -> &LimitsConfig {
-        &self.limits
-    }
-
-    /// The Redis URL (no password in it).
     pub fn url(&self) -> &str {
         &self.url
     }
 
-    /// True while Redis answers.
     pub fn is_reachable(&self) -> bool {
         self.reachable.load(Ordering::Relaxed)
     }
@@ -257,7 +216,7 @@ impl RedisState {
         };
         let mut conn = self.connection()?;
         let stored: Option<String> = self
-            .timed("key_lookup", conn.hget(keys_hash(), id_of(&hash)))
+            .timed("key_lookup", conn.hget(KEYS_HASH, id_of(&hash)))
             .await
             .map_err(|e| self.unavailable(&e.to_string()))?;
         let Some(record) = stored.and_then(|json| serde_json::from_str::<KeyRecord>(&json).ok())
@@ -271,7 +230,6 @@ impl RedisState {
         Ok(keys.authenticate(key, now)?)
     }
 
-    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
     pub async fn key_usage(
         &self,
         id: &str,
@@ -283,7 +241,6 @@ impl RedisState {
             .map_err(|e| self.unavailable(&e.to_string()))
     }
 
-    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
     pub async fn public_usage(
         &self,
         ip: IpAddr,
@@ -293,20 +250,18 @@ impl RedisState {
         let subject = public_subject(ip, endpoint);
         let t = now.timestamp_millis();
         let month = month_and_end(t).map_or(0, |(month, _)| month);
-        let mut conn = self.connection()?;
-        let read = async {
-            let minute: Vec<(String, String)> = conn.hgetall(subject_hash(&subject)).await?;
-            let count: Option<u64> = conn.hget(month_bucket(month, &subject), &subject).await?;
-            Ok::<_, redis::RedisError>((minute, count))
-        };
-        let (minute, count) = read.await.map_err(|e| self.unavailable(&e.to_string()))?;
+        let (minute, count): (Vec<(String, String)>, Option<u64>) = redis::pipe()
+            .hgetall(subject_hash(&subject))
+            .hget(month_bucket(month, &subject), &subject)
+            .query_async(&mut self.connection()?)
+            .await
+            .map_err(|e| self.unavailable(&e.to_string()))?;
         Ok((
             window_used(&minute, 'm', Span::MINUTE, t),
             count.unwrap_or(0),
         ))
     }
 
-    /// Checks and (if admitted) counts one request of `who` at `now`, in Redis.
     pub async fn check(
         &self,
         who: Counted<'_>,
@@ -316,35 +271,31 @@ impl RedisState {
             return Err(StateUnavailable);
         }
         let now_ms = UnixMillis::from(now).0;
+        let limits = who.limits(&self.limits);
         let mut invocation = self.check.prepare_invoke();
-        match who {
+        let (kind, month_end, month_field) = match who {
             Counted::Public(ip, endpoint) => {
                 let subject = public_subject(ip, endpoint);
                 // A month whose end chrono cannot name ends in 31 days (never reached).
                 let (month, end) =
                     month_and_end(now_ms).unwrap_or((0, now_ms.saturating_add(31 * 86_400_000)));
-                let limits = self.limits.public(endpoint);
                 invocation
                     .key(subject_hash(&subject))
-                    .key(month_bucket(month, &subject))
-                    .arg(now_ms)
-                    .arg("p")
-                    .arg(limits.minute)
-                    .arg(limits.long)
-                    .arg(end)
-                    .arg(subject);
+                    .key(month_bucket(month, &subject));
+                ("p", end, subject)
             }
             Counted::Key(record) => {
-                invocation
-                    .key(key_hash(&record.id))
-                    .arg(now_ms)
-                    .arg("k")
-                    .arg(record.per_minute.clamp(1, MAX_LIMIT))
-                    .arg(record.per_day.clamp(1, MAX_LIMIT))
-                    .arg(0)
-                    .arg("");
+                invocation.key(key_hash(&record.id));
+                ("k", 0, String::new())
             }
-        }
+        };
+        invocation
+            .arg(now_ms)
+            .arg(kind)
+            .arg(limits.minute)
+            .arg(limits.long)
+            .arg(month_end)
+            .arg(month_field);
         let mut conn = self.connection()?;
         let answer = self
             .timed("check", invocation.invoke_async::<Vec<i64>>(&mut conn))
@@ -356,14 +307,13 @@ impl RedisState {
         }
     }
 
-    /// The connection, once the background task has made one.
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
         self.conn.load().as_deref().cloned().ok_or(StateUnavailable)
     }
 
-    /// Marks Redis unreachable after `error` (logged), and returns the refusal.
-    /// A command that fails while the background task still reaches Redis (a script
-    /// error, a full Redis) flips this back and forth: logged at most once a second.
+    /// Marks Redis unreachable after `error` and returns the refusal. A command that fails
+    /// while the background task still reaches Redis (a script error, a full Redis) flips
+    /// this back and forth: logged at most once a second.
     fn unavailable(&self, error: &str) -> StateUnavailable {
         if self.reachable.swap(false, Ordering::Relaxed)
             && once_a_second(&self.last_error, SystemTime::now())
@@ -373,7 +323,6 @@ impl RedisState {
         StateUnavailable
     }
 
-    /// Logs that a public request was let through uncounted, at most once a second.
     pub fn warn_uncounted(&self, now: SystemTime) {
         if once_a_second(&self.last_warning, now) {
             tracing::warn!(
@@ -383,25 +332,21 @@ impl RedisState {
         }
     }
 
-    /// Reads the key version and, when it changed, every key record; marks Redis
-    /// reachable when that worked. One round of the background task.
+    /// One round of the background task: reads the key version and, when it changed, every
+    /// key record; marks Redis reachable when that worked.
     pub async fn refresh(&self) -> Result<(), redis::RedisError> {
         let mut conn = match self.connection() {
             Ok(conn) => conn,
             Err(StateUnavailable) => {
-                let conn =
-                    ConnectionManager::new_with_config(self.client.clone(), manager_config())
-                        .await?;
+                let conn = connect(self.client.clone()).await?;
                 self.conn.store(Some(Arc::new(conn.clone())));
                 conn
             }
         };
-        let version: Option<String> = self.timed("refresh", conn.get(keys_version())).await?;
+        let version: Option<String> = self.timed("refresh", conn.get(KEYS_VERSION)).await?;
         let version = version.unwrap_or_default();
-        let stale = self.keys_version.read().as_deref() != Some(version.as_str());
-        if stale {
-            let records: Vec<(String, String)> = conn.hgetall(keys_hash()).await?;
-            let table = key_table(records);
+        if self.keys_version.read().as_deref() != Some(version.as_str()) {
+            let table = key_table(conn.hgetall(KEYS_HASH).await?);
             tracing::debug!(keys = table.len(), "keys loaded from Redis");
             *self.keys.write() = table;
             *self.keys_version.write() = Some(version);
@@ -451,12 +396,7 @@ fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
 fn key_table(records: Vec<(String, String)>) -> KeyTable {
     let mut table = KeyTable::default();
     for (id, json) in records {
-        let ok = serde_json::from_str::<KeyRecord>(&json)
-            .ok()
-            .filter(|r| r.id == id)
-            .is_some_and(|r| table.upsert(r));
-        if !ok {
-            let id: String = id.chars().take(40).collect();
+        if let Err(id) = super::load_record(&mut table, id.as_bytes(), json.as_bytes()) {
             tracing::error!(id, "a key record in Redis is unreadable; skipped");
         }
     }
@@ -487,7 +427,7 @@ fn decision(answer: &[i64]) -> Option<Decision> {
 
 /// Requests the sliding window with field prefix `prefix` (`m` minute, `d` day) of a
 /// subject's hash counts at `t_ms` (its buckets of the last `span`, as the script counts).
-pub(crate) fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64) -> u64 {
+fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64) -> u64 {
     let first = span.first_counted(t_ms);
     fields
         .iter()
@@ -500,7 +440,6 @@ pub(crate) fn window_used(fields: &[(String, String)], prefix: char, span: Span,
         .sum()
 }
 
-/// A key's usage at `now` as (minute, day), read from Redis.
 async fn key_usage(
     conn: &mut ConnectionManager,
     id: &str,
@@ -527,20 +466,19 @@ pub fn execute(
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let mut conn = ConnectionManager::new_with_config(client(url)?, manager_config())
+        let mut conn = connect(client(url)?)
             .await
             .with_context(|| format!("cannot reach Redis at {url}"))?;
         for _ in 0..ATTEMPTS {
             let (version, records): (Option<String>, Vec<(String, String)>) = redis::pipe()
                 .atomic()
-                .get(keys_version())
-                .hgetall(keys_hash())
+                .get(KEYS_VERSION)
+                .hgetall(KEYS_HASH)
                 .query_async(&mut conn)
                 .await
                 .context("cannot read the keys from Redis")?;
-            let keys = key_table(records);
             let (changes, mut response) =
-                match key_admin::decide(command.clone(), &keys, limits, now) {
+                match key_admin::decide(command.clone(), &key_table(records), limits, now) {
                     Ok(decided) => decided,
                     Err(e) => return Ok(e.into()),
                 };
@@ -567,7 +505,7 @@ async fn write(
 ) -> anyhow::Result<bool> {
     let write = redis::Script::new(WRITE_SCRIPT);
     let mut script = write.prepare_invoke();
-    script.key(keys_hash()).key(keys_version());
+    script.key(KEYS_HASH).key(KEYS_VERSION);
     for id in &changes.removed {
         script.key(key_hash(id));
     }

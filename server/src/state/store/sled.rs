@@ -1,15 +1,10 @@
 //! The sled store: keys and rate-limit counters in their own sled database (default
-//! `var/state`), apart from the dataset.
-//!
-//! Keys and counters are loaded at open and every decision is made in memory. Key changes
-//! are written through and flushed before they are acknowledged; counters are persisted at
-//! least once a second in one batch (`persist`) and on shutdown, as one blob per part of the
-//! limiter's snapshot (sled's memory grows with the number of keys written). Since sled
-//! allows one process per database, `run_background` also serves the admin socket
-//! (`crate::state::admin`) the key tool talks to while the server runs.
-//!
-//! `open` refuses a damaged database (`integrity`) with one line saying how to restore it.
-//! Every decision takes `now` from the caller; background pruning follows the latest one.
+//! `var/state`), loaded at open, so every decision is made in memory. Key changes are
+//! written through and flushed before they are acknowledged; counters are persisted at
+//! least once a second (`persist`) as one blob per part of the limiter's snapshot (sled's
+//! memory grows with the number of keys written). Since sled allows one process per
+//! database, `run_background` also serves the admin socket (`crate::state::admin`) the key
+//! tool talks to while the server runs. `open` refuses a damaged database (`integrity`).
 
 mod integrity;
 mod persist;
@@ -17,27 +12,25 @@ mod persist;
 use std::net::IpAddr;
 use std::os::unix::fs::DirBuilderExt as _;
 use std::path::{Path, PathBuf};
-
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use parking_lot::{Mutex, RwLock};
 
-use crate::limits::subject::{Limits, SubjectKey};
+use crate::limits::subject::SubjectKey;
 use crate::limits::table::{CounterTable, Part};
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, MAX_LIMIT};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis};
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
-use crate::state::store::check::Counted;
 use crate::state::store::location::StateError;
+use crate::state::store::Counted;
 use integrity::{sled_message, Layout, SetDigest};
 
-/// Name of the sled tree holding key records (id → JSON `KeyRecord`).
+/// The sled trees of key records (id → JSON `KeyRecord`) and of counter blobs.
 const KEYS_TREE: &str = "keys";
-/// The sled tree of counter blobs (`shard/NNN`, `sketch/month`, `ledger/minute`).
 const COUNTERS_TREE: &str = "counters";
 
-/// The key of a blob in the counters tree.
+/// The key of a blob in the counters tree (`blob_of` reads it back).
 fn blob_key(part: Part) -> Vec<u8> {
     match part {
         Part::Subjects(i) => format!("shard/{i:03}").into_bytes(),
@@ -46,7 +39,6 @@ fn blob_key(part: Part) -> Vec<u8> {
     }
 }
 
-/// The blob a key of the counters tree holds; `None` for anything else.
 fn blob_of(key: &[u8]) -> Option<Part> {
     Part::all().find(|part| blob_key(*part) == key)
 }
@@ -60,7 +52,7 @@ pub struct StateOptions {
     /// into `limits::ledger`, month counts into `limits::sketch`, which never undercounts).
     pub max_subjects: usize,
     /// How long `open` retries while another handle still holds sled's file lock (a
-    /// `State` dropped a moment ago, or a `keys` command finishing).
+    /// `State` dropped a moment ago, a `keys` command finishing).
     pub open_timeout: Duration,
 }
 
@@ -76,17 +68,14 @@ impl Default for StateOptions {
 
 /// Keys, counters and their persistence. Shared as `Arc<State>`.
 pub struct State {
-    /// The state database; the only handle of this process.
+    /// The only handle of this process.
     db: sled::Db,
-    /// Key records, written through on every change.
     keys_tree: sled::Tree,
-    /// Counter blobs, written in batches by `persist`.
     counters_tree: sled::Tree,
     dir: PathBuf,
     /// Limits of the public endpoints and defaults of new keys (validated).
-    limits: LimitsConfig,
+    pub(super) limits: LimitsConfig,
     options: StateOptions,
-    /// All keys; the hot path takes the read lock only.
     keys: RwLock<KeyTable>,
     table: CounterTable,
     /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
@@ -97,25 +86,19 @@ pub struct State {
     persisted: Mutex<persist::Persisted>,
 }
 
-/// True when sled failed because another handle holds the database's file lock.
-fn is_lock_error(e: &sled::Error) -> bool {
-    matches!(e, sled::Error::Io(io) if io.to_string().contains("could not acquire lock"))
-}
-
-/// Opens sled, retrying for `timeout` while another handle holds its file lock (a `State`
-/// dropped a moment ago, or a `keys` command finishing).
+/// Opens sled, retrying for `timeout` while another handle holds its file lock.
 fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sled::Db, StateError> {
     let started = Instant::now();
     loop {
         match config.open() {
             Ok(db) => return Ok(db),
-            Err(e) if is_lock_error(&e) && started.elapsed() < timeout => {
+            Err(sled::Error::Io(io)) if io.to_string().contains("could not acquire lock") => {
+                if started.elapsed() >= timeout {
+                    return Err(StateError::InUse {
+                        dir: dir.to_owned(),
+                    });
+                }
                 std::thread::sleep(Duration::from_millis(25));
-            }
-            Err(e) if is_lock_error(&e) => {
-                return Err(StateError::InUse {
-                    dir: dir.to_owned(),
-                })
             }
             Err(e) => return Err(sled_error(dir, "open")(e)),
         }
@@ -127,22 +110,17 @@ fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sle
 fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
     move |e| match e {
         sled::Error::Corruption { .. } => StateError::damaged(dir)(sled_message(&e)),
-        _ => StateError::Storage {
-            dir: dir.to_owned(),
-            action,
-            message: sled_message(&e),
-        },
+        _ => StateError::storage(dir, action, sled_message(&e)),
     }
 }
 
 impl State {
     /// Opens (creating if needed) the state database at `dir` and loads keys and counters,
-    /// after checking it (see `integrity`): a damaged database is refused.
+    /// refusing a damaged database (see `integrity`).
     pub fn open(dir: &Path, limits: LimitsConfig) -> Result<State, StateError> {
         State::open_with(dir, limits, StateOptions::default())
     }
 
-    /// `open` with explicit tuning.
     pub fn open_with(
         dir: &Path,
         limits: LimitsConfig,
@@ -156,39 +134,27 @@ impl State {
                 "max_subjects must be at least 1".to_owned(),
             ));
         }
-        let io = |action: &'static str| {
-            move |e: std::io::Error| StateError::Storage {
-                dir: dir.to_owned(),
-                action,
-                message: e.to_string(),
-            }
-        };
+        let io = |action| move |e: std::io::Error| StateError::storage(dir, action, e);
         let damaged = StateError::damaged(dir);
         let recorded = integrity::read_record(dir).map_err(damaged)?;
+        let expected = integrity::expected_keys(&recorded);
         let fresh = match integrity::inspect(dir).map_err(io("read"))? {
-            Layout::Complete => false,
+            Layout::Fresh if expected == 0 => true,
+            Layout::Fresh => {
+                let detail = format!("its database files are missing; expected {expected} keys");
+                return Err(damaged(detail));
+            }
+            Layout::Found(missing) if missing.is_empty() => false,
             // A database being created (integrity.json written, no key yet) or written by
             // an earlier version that was opened only once: sled writes its first
             // snapshot when it next opens it, and no key can have been lost.
-            Layout::Incomplete(missing)
-                if missing == ["snap.*"] && integrity::expected_keys(&recorded) == 0 =>
-            {
-                false
-            }
-            Layout::Incomplete(missing) => {
+            Layout::Found(missing) if missing == ["snap.*"] && expected == 0 => false,
+            Layout::Found(missing) => {
                 return Err(damaged(match missing[..] {
                     [one] => format!("sled's file {one} is missing"),
                     _ => format!("sled's files {} are missing", missing.join(", ")),
                 }))
             }
-            Layout::Fresh => match integrity::expected_keys(&recorded) {
-                0 => true,
-                n => {
-                    return Err(damaged(format!(
-                        "its database files are missing; expected {n} keys"
-                    )))
-                }
-            },
         };
         // Mode 0700: it holds key hashes and the admin socket. An existing directory is
         // left as it is.
@@ -200,22 +166,22 @@ impl State {
         let config = sled::Config::new()
             .path(dir)
             .cache_capacity(options.cache_capacity);
-        let open_db = || open_sled(&config, dir, options.open_timeout);
+        let open = |action| -> Result<_, StateError> {
+            let db = open_sled(&config, dir, options.open_timeout)?;
+            let failed = sled_error(dir, action);
+            let keys = db.open_tree(KEYS_TREE).map_err(&failed)?;
+            let counters = db.open_tree(COUNTERS_TREE).map_err(&failed)?;
+            Ok((db, keys, counters))
+        };
         if fresh {
             // The digest of no keys first: a crash before sled's files exist leaves a
             // fresh directory. Then sled is opened twice, so that the second open writes
             // the snapshot every complete database has (see `integrity`).
             integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
-            let db = open_db()?;
-            let failed = sled_error(dir, "create");
-            db.open_tree(KEYS_TREE).map_err(&failed)?;
-            db.open_tree(COUNTERS_TREE).map_err(&failed)?;
-            db.flush().map_err(failed)?;
+            let (db, ..) = open("create")?;
+            db.flush().map_err(sled_error(dir, "create"))?;
         }
-        let db = open_db()?;
-        let failed = sled_error(dir, "open");
-        let keys_tree = db.open_tree(KEYS_TREE).map_err(&failed)?;
-        let counters_tree = db.open_tree(COUNTERS_TREE).map_err(failed)?;
+        let (db, keys_tree, counters_tree) = open("open")?;
         let state = State {
             db,
             keys_tree,
@@ -240,23 +206,15 @@ impl State {
             && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
     }
 
-    /// The limits in force.
-    pub fn limits(&self) -> &LimitsConfig {
-        &self.limits
-    }
-
-    /// The state directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Whether the database is still usable (`/ready`): its directory exists and a read of
-    /// the keys tree succeeds.
+    /// Whether the database is still usable (`/ready`).
     pub fn is_usable(&self) -> bool {
         self.dir.is_dir() && self.keys_tree.first().is_ok()
     }
 
-    /// Looks up a presented key. Never logs it.
     pub fn authenticate(
         &self,
         key: &PresentedKey,
@@ -265,31 +223,20 @@ impl State {
         self.keys.read().authenticate(key, now)
     }
 
-    /// Checks and (if admitted) counts one request of `who`: a public request against its
-    /// endpoint's limits, a keyed one against the key's own per-minute and per-day limits
-    /// (shared by all keyed endpoints).
     pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
-        let (subject, limits) = match who {
-            Counted::Public(ip, endpoint) => (
-                SubjectKey::public(ip, endpoint),
-                self.limits.public(endpoint),
-            ),
-            Counted::Key(key) => {
-                let minute = key.per_minute.clamp(1, MAX_LIMIT);
-                let long = key.per_day.clamp(1, MAX_LIMIT);
-                (SubjectKey::key(&key.id), Limits { minute, long })
-            }
+        let subject = match who {
+            Counted::Public(ip, endpoint) => SubjectKey::public(ip, endpoint),
+            Counted::Key(key) => SubjectKey::key(&key.id),
         };
-        self.table.check(subject, limits, now.into().0)
+        self.table
+            .check(subject, who.limits(&self.limits), now.into().0)
     }
 
-    /// Requests of a key counted at `now` in its (minute, day) windows.
     pub fn key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
         self.table
             .usage(&SubjectKey::key(id), now.timestamp_millis())
     }
 
-    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
     pub fn public_usage(
         &self,
         ip: IpAddr,
@@ -311,8 +258,8 @@ impl State {
         self.stored_usage(&SubjectKey::public(ip, endpoint), now)
     }
 
-    /// What sled holds right now for the key `id` at `now`, as (minute, day) counts
-    /// (see [`State::stored_public_usage`]).
+    /// What sled holds for the key `id` at `now` as (minute, day) (see
+    /// [`State::stored_public_usage`]).
     pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
         self.stored_usage(&SubjectKey::key(id), now)
     }
@@ -321,19 +268,17 @@ impl State {
     /// and prunes memory, evicting idle subjects beyond `max_subjects`.
     pub fn maintain_now(&self) -> Result<(), StateError> {
         self.persist_counters(true, false)
-            .map_err(sled_error(&self.dir, "write counters to"))?;
-        Ok(())
+            .map(drop)
+            .map_err(sled_error(&self.dir, "write counters to"))
     }
 
-    /// Subjects (IP-endpoint pairs and keys) whose counters are in memory.
     pub fn subjects_in_memory(&self) -> usize {
         self.table.len()
     }
 
-    /// Carries out a key administration command at `now` (blocking): the rules of
-    /// `key_admin` decided under the admin lock, their changes written to sled (see
-    /// [`State::write_keys`]; a deleted key's counters are written out too), each key shown
-    /// with its usage.
+    /// Carries out a key administration command at `now` (blocking): `key_admin` decides
+    /// under the admin lock, the changes are written (a deleted key's counters too), each
+    /// key is shown with its usage.
     pub fn execute(
         &self,
         command: KeysCommand,
@@ -372,15 +317,12 @@ impl State {
     /// database that opens. A failed batch changes nothing; after it, memory follows even if
     /// the flush fails (which is still an error).
     fn write_keys(&self, digest: &mut SetDigest, changes: &Changes) -> Result<(), KeyAdminError> {
-        let Changes {
-            upserts: records,
-            removed,
-        } = changes;
+        let Changes { upserts, removed } = changes;
         let storage = KeyAdminError::Storage;
-        let sled = |e: sled::Error| KeyAdminError::Storage(sled_message(&e));
+        let sled = |e: sled::Error| storage(sled_message(&e));
         let mut batch = sled::Batch::default();
         let mut next = *digest;
-        for r in records {
+        for r in upserts {
             let json = serde_json::to_vec(r).map_err(|e| storage(e.to_string()))?;
             let id = r.id.as_bytes();
             if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
@@ -403,7 +345,7 @@ impl State {
         *digest = next;
         {
             let mut keys = self.keys.write();
-            for r in records {
+            for r in upserts {
                 let stored = keys.upsert(r.clone());
                 debug_assert!(stored, "records are checked before they are stored");
             }
@@ -429,27 +371,19 @@ impl State {
         for item in self.keys_tree.iter() {
             let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
             found.add(integrity::entry_hash(&k, &v));
-            let ok = serde_json::from_slice::<KeyRecord>(&v)
-                .ok()
-                .filter(|r| r.id.as_bytes() == &k[..])
-                .is_some_and(|r| table.upsert(r));
-            if !ok {
-                let id: String = String::from_utf8_lossy(&k).chars().take(40).collect();
-                return Err(damaged(format!("the key record {id:?} is unreadable")));
-            }
+            super::load_record(&mut table, &k, &v)
+                .map_err(|id| damaged(format!("the key record {id:?} is unreadable")))?;
         }
-        let record_file = |e: std::io::Error| StateError::Storage {
-            dir: self.dir.clone(),
-            action: "write",
-            message: format!("{}: {e}", integrity::RECORD_FILE),
+        let record_found = || {
+            integrity::write_record(&self.dir, &[found]).map_err(|e| {
+                let message = format!("{}: {e}", integrity::RECORD_FILE);
+                StateError::storage(&self.dir, "write", message)
+            })
         };
         match recorded {
-            Some(accepted) if accepted.contains(&found) => {
-                if accepted.len() > 1 {
-                    // A change was interrupted; settle on what sled holds.
-                    integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
-                }
-            }
+            // After an interrupted change, settle on what sled holds.
+            Some(accepted) if accepted.contains(&found) && accepted.len() > 1 => record_found()?,
+            Some(accepted) if accepted.contains(&found) => {}
             Some(accepted) => {
                 let expected = integrity::expected_keys(&Some(accepted));
                 return Err(damaged(if expected == found.count {
@@ -459,7 +393,7 @@ impl State {
                 }));
             }
             None => {
-                integrity::write_record(&self.dir, &[found]).map_err(record_file)?;
+                record_found()?;
                 tracing::info!(
                     keys = found.count,
                     "no {} yet (a database of an earlier version): recorded the keys found",
@@ -555,7 +489,7 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
     let tmp = path.with_file_name(name);
-    let written = (|| {
+    (|| {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create(true)
@@ -565,14 +499,8 @@ pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::File::open(dir)?.sync_all()
+    })()
+    .inspect_err(|_| drop(std::fs::remove_file(&tmp)))?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    std::fs::File::open(dir.unwrap_or(Path::new(".")))?.sync_all()
 }

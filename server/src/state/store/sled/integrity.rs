@@ -1,31 +1,26 @@
 //! Integrity of the state database: what `State::open` checks before trusting it, and the
 //! records written so that it can. sled opens whatever it can read (a cut `db`, a missing
 //! `conf` or snapshot) with fewer keys or none, so three checks refuse a damaged database
-//! with one line saying how to restore it (`StateError::Damaged`):
+//! (`StateError::Damaged`):
 //!
 //! - Files: a directory is fresh (no sled file) or complete (`conf`, `db`, `snap.*`). sled
 //!   writes a snapshot only when it opens a database with data, so `State::open` creates
 //!   one by opening it twice; a missing snapshot is accepted only where no key is recorded.
 //! - Keys: `integrity.json`, outside sled, holds the count and digest ([`SetDigest`]) of
-//!   the key records; during a change it lists the old and the new digest. It catches what
-//!   nothing inside sled can: sled recovering an older, shorter history of its log.
+//!   the key records (during a change, the old and the new one). It catches what nothing
+//!   inside sled can: sled recovering an older, shorter history of its log.
 //! - Counters: every persistence batch writes `manifest`, the digest of all counter blobs,
 //!   atomically with them, so a mismatch is damage, not a crash.
-//!
-//! A database older than these records gets both written (and logged). [`sled_message`]
-//! makes one clean phrase of sled's errors.
 
 use std::path::Path;
 
 use sha2::{Digest as _, Sha256};
 
-/// The file (in the state directory) recording the keys' digest.
+/// The file (in the state directory) recording the keys' digest, and its format version.
 pub(crate) const RECORD_FILE: &str = "integrity.json";
-/// Its format version.
 const RECORD_FORMAT: u32 = 1;
-/// The key of the counters manifest in the counters tree.
+/// The key of the counters manifest in the counters tree, and its format (first byte).
 pub(crate) const MANIFEST_KEY: &[u8] = b"manifest";
-/// Format version of the manifest (its first byte).
 const MANIFEST_FORMAT: u8 = 1;
 
 /// The hash of one (key, value) entry, as four lanes that [`SetDigest`] sums.
@@ -37,20 +32,49 @@ pub(crate) fn entry_hash(key: &[u8], value: &[u8]) -> EntryHash {
     h.update((key.len() as u64).to_le_bytes());
     h.update(key);
     h.update(value);
-    let d = h.finalize();
-    std::array::from_fn(|i| u64::from_le_bytes(d[i * 8..i * 8 + 8].try_into().expect("8 bytes")))
+    le_words(&h.finalize())
+}
+
+/// The first `N` little-endian words of `bytes`.
+fn le_words<const N: usize>(bytes: &[u8]) -> [u64; N] {
+    std::array::from_fn(|i| {
+        u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes"))
+    })
 }
 
 /// An order-independent digest of a set of entries: their count and the lane-wise wrapping
 /// sum of their [`entry_hash`]es, so one entry is added or removed without the others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct SetDigest {
     pub count: u64,
+    /// In `integrity.json`, 64 hex characters.
+    #[serde(
+        rename = "digest",
+        serialize_with = "to_hex",
+        deserialize_with = "from_hex"
+    )]
     sum: [u64; 4],
 }
 
+fn to_hex<S: serde::Serializer>(sum: &[u64; 4], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&sum.iter().map(|x| format!("{x:016x}")).collect::<String>())
+}
+
+fn from_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u64; 4], D::Error> {
+    use serde::de::Error as _;
+    let s = <String as serde::Deserialize>::deserialize(d)?;
+    if s.len() != 64 || !s.is_ascii() {
+        return Err(D::Error::custom("not a digest"));
+    }
+    let mut sum = [0u64; 4];
+    for (i, lane) in sum.iter_mut().enumerate() {
+        *lane = u64::from_str_radix(&s[i * 16..i * 16 + 16], 16).map_err(D::Error::custom)?;
+    }
+    Ok(sum)
+}
+
 impl SetDigest {
-    /// Adds an entry's hash.
     pub fn add(&mut self, h: EntryHash) {
         self.count += 1;
         for (s, x) in self.sum.iter_mut().zip(h) {
@@ -75,35 +99,16 @@ impl SetDigest {
             .collect()
     }
 
-    /// The sum as 64 hex characters.
-    fn hex(&self) -> String {
-        self.sum.iter().map(|x| format!("{x:016x}")).collect()
-    }
-
-    /// Parses what `hex` wrote.
-    fn from_hex(count: u64, s: &str) -> Option<SetDigest> {
-        if s.len() != 64 || !s.is_ascii() {
-            return None;
-        }
-        let mut sum = [0u64; 4];
-        for (i, lane) in sum.iter_mut().enumerate() {
-            *lane = u64::from_str_radix(&s[i * 16..i * 16 + 16], 16).ok()?;
-        }
-        Some(SetDigest { count, sum })
-    }
-
     /// The counters manifest: format byte, count and the four lanes, little-endian.
     pub fn to_manifest(self) -> Vec<u8> {
         let mut v = Vec::with_capacity(41);
         v.push(MANIFEST_FORMAT);
-        v.extend_from_slice(&self.count.to_le_bytes());
-        for lane in self.sum {
-            v.extend_from_slice(&lane.to_le_bytes());
+        for word in [self.count].into_iter().chain(self.sum) {
+            v.extend_from_slice(&word.to_le_bytes());
         }
         v
     }
 
-    /// Parses a counters manifest; `None` if it is not one.
     pub fn from_manifest(v: &[u8]) -> Option<SetDigest> {
         let (&MANIFEST_FORMAT, rest) = v.split_first()? else {
             return None;
@@ -111,11 +116,8 @@ impl SetDigest {
         if rest.len() != 40 {
             return None;
         }
-        let word = |i: usize| u64::from_le_bytes(rest[i * 8..i * 8 + 8].try_into().expect("8"));
-        Some(SetDigest {
-            count: word(0),
-            sum: [word(1), word(2), word(3), word(4)],
-        })
+        let [count, sum @ ..] = le_words::<5>(rest);
+        Some(SetDigest { count, sum })
     }
 }
 
@@ -136,15 +138,7 @@ struct RecordFile {
     format: u32,
     /// The digests the keys tree may match: the current one, or (during a change) the
     /// one before it and the one after.
-    keys: Vec<RecordedDigest>,
-}
-
-/// One digest in `integrity.json`.
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RecordedDigest {
-    count: u64,
-    digest: String,
+    keys: Vec<SetDigest>,
 }
 
 /// Reads `integrity.json` of `dir`: `Ok(None)` if there is none, `Err` with what is wrong
@@ -161,11 +155,7 @@ pub(crate) fn read_record(dir: &Path) -> Result<Option<Vec<SetDigest>>, String> 
     if file.format != RECORD_FORMAT || file.keys.is_empty() {
         return Err(unreadable());
     }
-    file.keys
-        .iter()
-        .map(|d| SetDigest::from_hex(d.count, &d.digest).ok_or_else(unreadable))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    Ok(Some(file.keys))
 }
 
 /// The number of keys a record read by `read_record` expects (the newest digest's).
@@ -181,13 +171,7 @@ pub(crate) fn expected_keys(recorded: &Option<Vec<SetDigest>>) -> u64 {
 pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result<()> {
     let file = RecordFile {
         format: RECORD_FORMAT,
-        keys: digests
-            .iter()
-            .map(|d| RecordedDigest {
-                count: d.count,
-                digest: d.hex(),
-            })
-            .collect(),
+        keys: digests.to_vec(),
     };
     let mut text = serde_json::to_vec(&file).expect("the record serialises");
     text.push(b'\n');
@@ -199,10 +183,9 @@ pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result
 pub(crate) enum Layout {
     /// No sled file: a new database will be created.
     Fresh,
-    /// `conf`, `db` and a snapshot: sled can open it.
-    Complete,
-    /// Some of sled's files but not all; the missing ones are named.
-    Incomplete(Vec<&'static str>),
+    /// Some of sled's files (`conf`, `db`, a snapshot), naming those missing (none: sled can
+    /// open it).
+    Found(Vec<&'static str>),
 }
 
 /// Looks at the files of a state directory (which may not exist).
@@ -228,16 +211,10 @@ pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
     if !(conf || db || snapshot || blobs) {
         return Ok(Layout::Fresh);
     }
-    let missing: Vec<&'static str> = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
+    let missing = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
         .into_iter()
-        .filter(|(present, _)| !present)
-        .map(|(_, name)| name)
-        .collect();
-    Ok(if missing.is_empty() {
-        Layout::Complete
-    } else {
-        Layout::Incomplete(missing)
-    })
+        .filter_map(|(present, name)| (!present).then_some(name));
+    Ok(Layout::Found(missing.collect()))
 }
 
 /// One clean phrase for a sled error (its `Display` ends in `backtrace ()` and wraps I/O
@@ -274,7 +251,8 @@ mod tests {
         // The key is part of the entry: moving a value to another key changes the digest.
         assert_ne!(SetDigest::of([("ab", "c")]), SetDigest::of([("a", "bc")]));
         assert_eq!(SetDigest::from_manifest(&a.to_manifest()), Some(a));
-        assert_eq!(SetDigest::from_hex(a.count, &a.hex()), Some(a));
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(serde_json::from_str::<SetDigest>(&json).unwrap(), a);
         assert_eq!(SetDigest::from_manifest(b"junk"), None);
     }
 
@@ -300,12 +278,9 @@ mod tests {
         assert_eq!(inspect(d).unwrap(), Layout::Fresh, "not sled's files");
         std::fs::write(d.join("db"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001.generating"), b"").unwrap();
-        assert_eq!(
-            inspect(d).unwrap(),
-            Layout::Incomplete(vec!["conf", "snap.*"])
-        );
+        assert_eq!(inspect(d).unwrap(), Layout::Found(vec!["conf", "snap.*"]));
         std::fs::write(d.join("conf"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Complete);
+        assert_eq!(inspect(d).unwrap(), Layout::Found(vec![]));
     }
 }

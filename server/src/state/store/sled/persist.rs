@@ -1,15 +1,10 @@
-//! Counter persistence and the background task: batched writes of changed counter shards,
-//! memory maintenance, and shutdown.
-//!
-//! Writes per request would put the disk on the hot path, so every half second the blobs of
-//! the shards changed since the last round (and the month sketch, if evictions changed it)
-//! go into ONE atomic `sled::Batch`, then `flush_async`. Rounds run under the `persisted`
-//! lock, so an older blob is never written after a newer one; `collect` clears a shard's
-//! dirty flag under the shard lock every count takes; a refused batch stays `pending` and
-//! is retried. A `kill -9` thus loses only the counts since the last finished round (the
-//! minute ledger of a flood is written at shutdown only); a graceful stop loses nothing.
-//! Every batch also rewrites the counters manifest (`integrity`), from the blob hashes
-//! `Persisted` keeps, without rereading sled.
+//! Counter persistence and the background task. Writes per request would put the disk on
+//! the hot path, so every half second the blobs changed since the last round go into ONE
+//! atomic `sled::Batch` with the counters manifest (`integrity`, from the hashes `Persisted`
+//! keeps), then `flush_async`. Rounds run under the `persisted` lock, so an older blob is
+//! never written after a newer one; a refused batch stays `pending` and is retried. A
+//! `kill -9` thus loses only the counts since the last round (the minute ledger of a flood
+//! is written at shutdown only); a graceful stop loses nothing.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,10 +20,9 @@ use crate::state::admin::AdminHandle;
 /// Counter blobs on their way to sled, and what sled holds.
 #[derive(Default)]
 pub(super) struct Persisted {
-    /// Blobs collected but not yet applied (`None` = delete). A failed batch stays here and
-    /// is retried, newer blobs replacing older ones.
+    /// Blobs collected but not yet applied (`None` = delete), newer ones replacing older.
     pending: HashMap<Vec<u8>, Option<Vec<u8>>>,
-    /// The hash of every blob sled holds, by key (their digest is what the manifest says).
+    /// The hash of every blob sled holds, by key.
     pub(super) stored: HashMap<Vec<u8>, EntryHash>,
 }
 
@@ -64,15 +58,12 @@ impl State {
         let mut batch = sled::Batch::default();
         let mut after = stored.clone();
         for (k, v) in pending.iter() {
-            match v {
-                Some(blob) => {
-                    after.insert(k.clone(), integrity::entry_hash(k, blob));
-                    batch.insert(&k[..], &blob[..]);
-                }
-                None => {
-                    after.remove(k);
-                    batch.remove(&k[..]);
-                }
+            if let Some(blob) = v {
+                after.insert(k.clone(), integrity::entry_hash(k, blob));
+                batch.insert(&k[..], &blob[..]);
+            } else {
+                after.remove(k);
+                batch.remove(&k[..]);
             }
         }
         let manifest: SetDigest = after.values().copied().collect();
@@ -101,9 +92,8 @@ impl State {
     }
 
     /// Runs until `shutdown` resolves: persists counters at least once a second and serves the
-    /// admin socket, then flushes. An admin socket failure is logged (the key tool then reports
-    /// the database in use); persistence errors are logged and retried, and only the final
-    /// flush's error is returned.
+    /// admin socket, then flushes. Only the final flush's error is returned; the others are
+    /// logged (and persistence retried).
     #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` needs Rust 1.87; MSRV is 1.85
     pub async fn run_background(
         self: std::sync::Arc<Self>,
@@ -116,22 +106,17 @@ impl State {
                 .execute(command, Utc::now())
                 .unwrap_or_else(Into::into)
         });
-        let admin = match AdminHandle::serve(admin_socket, execute) {
-            Ok(handle) => Some(handle),
-            Err(e) => {
-                tracing::error!(
-                    socket = %admin_socket.display(),
-                    error = %e,
-                    "cannot serve the admin socket; `keys` commands will not reach this server"
-                );
-                None
-            }
-        };
+        let admin = AdminHandle::serve(admin_socket, execute).inspect_err(|e| {
+            tracing::error!(
+                socket = %admin_socket.display(),
+                error = %e,
+                "cannot serve the admin socket; `keys` commands will not reach this server"
+            )
+        });
         tokio::pin!(shutdown);
         let mut ticker = tokio::time::interval(MAINTAIN_CHECK_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let ticks_per_round = (PERSIST_EVERY.as_millis() / MAINTAIN_CHECK_EVERY.as_millis()) as u64;
-        let mut round = 0u64;
         let mut tick = 0u64;
         loop {
             tokio::select! {
@@ -139,8 +124,9 @@ impl State {
                 _ = ticker.tick() => {}
             }
             tick += 1;
+            let crowded = self.table.len() > self.options.max_subjects;
             if tick % ticks_per_round != 0 {
-                if self.table.len() > self.options.max_subjects {
+                if crowded {
                     // Evicts without persisting (the next round writes what it changed), under
                     // the lock of a round, so an eviction's shard blob and sketch still land in
                     // one batch.
@@ -153,10 +139,8 @@ impl State {
                 }
                 continue;
             }
-            round += 1;
             // Maintain every few rounds, and every round while over `max_subjects`.
-            let maintain =
-                round % MAINTAIN_EVERY == 0 || self.table.len() > self.options.max_subjects;
+            let maintain = (tick / ticks_per_round) % MAINTAIN_EVERY == 0 || crowded;
             let state = Arc::clone(&self);
             let result =
                 tokio::task::spawn_blocking(move || state.persist_counters(maintain, false)).await;
@@ -171,7 +155,7 @@ impl State {
                 Err(e) => tracing::error!(error = %e, "counter persistence task failed"),
             }
         }
-        if let Some(admin) = admin {
+        if let Ok(admin) = admin {
             admin.stop().await;
         }
         let state = Arc::clone(&self);
