@@ -189,21 +189,7 @@ pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Resp
 /// Turns any error that reached the top of the application into an `{"error","message"}`
 /// response (ours already are; poem's are reshaped by kind or status).
 pub fn from_poem_error(err: poem::Error) -> Response {
-    use poem_openapi::error::{AuthorizationError, ParseParamError};
-
     // poem's not-found and method-not-allowed errors go by their status.
-    if let Some(e) = err.downcast_ref::<ParseParamError>() {
-        // Our parameter types never fail to parse; kept so a future one still answers JSON.
-        return ApiError::new(
-            ErrorCode::InvalidParam,
-            format!("parameter '{}' is malformed", e.name),
-        )
-        .into_response();
-    }
-    if err.is::<AuthorizationError>() {
-        // The authentication middleware answers every key failure before the API runs.
-        return missing_key().into_response();
-    }
     if err.is_from_response() {
         return json_error(err.into_response());
     }
