@@ -1,32 +1,21 @@
 //! The application endpoint: every request passes through [`App::call`], which owns the
-//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one readable
-//! sequence:
+//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one sequence:
 //!
-//! 1. take the catalog in service (the whole request is answered from it);
-//! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
-//! 3. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 4. for the API paths and `/data`: OPTIONS is a CORS preflight (no key, no quota); a
-//!    method other than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
-//!    authenticated (401) and then rate-limited per key (429); only then do the operations
-//!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
-//!    loses its body;
-//! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
-//!    `/metrics` (`crate::metrics`, the Prometheus text format) too, but only to a client
-//!    address in `metrics_allow`: to any other it is an unknown path (step 7, a JSON 404,
-//!    no hint);
-//! 6. any path outside `/api`, `/data`, `/docs`, `/health`, `/ready` and `/metrics` is an
-//!    HTML page (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
-//! 7. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
-//!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
-//!    trailing slash);
-//! 8. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
-//!    check, `Cache-Control: no-store` when it is an error, and one access log line, and is
-//!    counted in the metrics by its route template (never the raw path: [`route_of`]),
-//!    status class and latency; a 429 is also counted by the window used up, a 401 by its
-//!    code;
-//! 9. a successful answer of 1 KiB or more is compressed as `Accept-Encoding` allows
-//!    (`crate::http::compression`); the `/docs` pages are served from memory
-//!    (`crate::http::docs_pages`).
+//! 1. take the catalog in service (the whole request is answered from it) and find the client
+//!    IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
+//! 2. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
+//! 3. OPTIONS is a CORS preflight (no key, no quota); another method than GET/HEAD is 405;
+//! 4. the operations, `/data` and the HTML pages (`crate::pages`, any path not named here)
+//!    go through [`App::gate`]: a public one is limited per IP, a keyed one authenticated (401)
+//!    then limited per key (429); only then are parameters checked (400). HEAD runs exactly
+//!    as GET (and counts the same), then loses its body;
+//! 5. `/health`, `/ready` and `/metrics` answer without key, limits or count; `/metrics` only
+//!    to a client address in `metrics_allow`: to any other it is an unknown path;
+//! 6. then the document routes (`/api/v1/openapi.json`, `/docs`, served from memory); anything
+//!    unknown is a JSON `not_found` 404 (with a hint for a known path plus a trailing slash);
+//! 7. every response gets the common headers ([`finish_headers`]) and one access log line, is
+//!    counted by its route template (never the raw path: [`route_of`]), status class and
+//!    latency, and a success of 1 KiB or more is compressed as `Accept-Encoding` allows.
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
 //! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
@@ -66,22 +55,11 @@ use crate::state::keys::{KeyError, KeyRecord};
 use crate::state::store::{AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
-/// Headers a browser script may read: all (`ETag`, `RateLimit-*`, `Retry-After`,
-/// `X-Dataset-Version`); `*` means that without credentials, which `Allow-Origin: *` rules
-/// out anyway, and is 118 bytes shorter on every response.
-const EXPOSE_HEADERS: &str = "*";
-
 /// Header names of every response, parsed once (a `&str` name is parsed on each insert).
 const X_DATASET_VERSION: HeaderName = HeaderName::from_static("x-dataset-version");
 const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
 const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
 const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
-
-/// Request headers a preflight allows when the browser does not list its own.
-const ALLOW_HEADERS: &str = "X-API-Key, Authorization, If-None-Match";
-
-/// How long a browser may cache a preflight answer, in seconds.
-const PREFLIGHT_MAX_AGE: &str = "86400";
 
 /// The path of the OpenAPI document.
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
@@ -189,15 +167,12 @@ pub struct App {
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
-    /// The HTML pages: templates, labels, stylesheet and rendered pages.
     pages: crate::pages::Pages,
     /// The document's strong ETag (a digest of `spec`).
     spec_etag: HeaderValue,
     docs_pages: DocsPages,
-    /// Compresses large answers, keeping those with a strong ETag.
     compressor: Compressor,
     published: Published,
-    /// The calendar feeds, built from the catalog and kept per parameters.
     feeds: Feeds,
     metrics: Metrics,
     metrics_allow: Vec<IpNet>,
@@ -293,18 +268,6 @@ impl App {
             !matches!(target, Target::Metrics)
                 || (!relayed && self.metrics_allow.iter().any(|net| net.contains(client_ip)))
         })
-    }
-
-    /// The answer of `/metrics`: every metric, with the dataset of `catalog` and the state
-    /// store's health now.
-    fn scrape(&self, catalog: &Catalog) -> Response {
-        let text = self
-            .metrics
-            .scrape(catalog.version(), self.store.unready_reason().is_none());
-        Response::builder()
-            .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
-            .header(header::CACHE_CONTROL, "no-store")
-            .body(text)
     }
 
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
@@ -435,7 +398,13 @@ impl App {
                 .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
-            (Target::Metrics, &Method::GET) => self.scrape(&ex.catalog),
+            (Target::Metrics, &Method::GET) => Response::builder()
+                .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
+                .header(header::CACHE_CONTROL, "no-store")
+                .body(
+                    self.metrics
+                        .scrape(ex.catalog.version(), self.store.unready_reason().is_none()),
+                ),
             _ => errors::method_not_allowed().into_response(),
         }
     }
@@ -613,13 +582,16 @@ fn preflight(req: &Request) -> Response {
         .headers()
         .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
         .cloned()
-        .unwrap_or(HeaderValue::from_static(ALLOW_HEADERS));
+        .unwrap_or(HeaderValue::from_static(
+            "X-API-Key, Authorization, If-None-Match",
+        ));
     Response::builder()
         .status(StatusCode::NO_CONTENT)
         .header(header::ALLOW, ALLOW)
         .header(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW)
         .header(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers)
-        .header(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE)
+        // A day, in seconds.
+        .header(header::ACCESS_CONTROL_MAX_AGE, "86400")
         .finish()
 }
 
@@ -633,9 +605,12 @@ fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Deci
         HeaderValue::from_static("*"),
     );
     if status != StatusCode::NO_CONTENT {
+        // Every header (`ETag`, `RateLimit-*`, `Retry-After`, `X-Dataset-Version`): `*` means
+        // that without credentials, which `Allow-Origin: *` rules out anyway, and is 118
+        // bytes shorter on every response.
         headers.insert(
             header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static(EXPOSE_HEADERS),
+            HeaderValue::from_static("*"),
         );
     }
     if let Some(d) = decision {
