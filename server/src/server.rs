@@ -22,7 +22,7 @@ use crate::app::App;
 use crate::config::Settings;
 use crate::data::DataHandle;
 use crate::http::client_ip::TrustedProxies;
-use crate::http::connections::{self, Bounds};
+use crate::http::connections;
 use crate::http::errors;
 use crate::state::store::Store;
 use crate::state::State;
@@ -182,15 +182,18 @@ impl Server {
         };
         ready(local_addr);
 
-        let bounds = Bounds::new(
-            &settings.connections,
-            Duration::from_secs(settings.shutdown_timeout_secs),
-        );
         let http = async move {
             tracing::info!(%local_addr, "serving");
-            let result =
-                connections::serve(listener, app, bounds, trusted, connection_metrics, shutdown)
-                    .await;
+            let result = connections::serve(
+                listener,
+                app,
+                settings.connections,
+                Duration::from_secs(settings.shutdown_timeout_secs),
+                trusted,
+                connection_metrics,
+                shutdown,
+            )
+            .await;
             let _ = server_done.send(());
             result
         };

@@ -81,19 +81,19 @@ impl Default for ConnectionSettings {
 impl ConnectionSettings {
     /// Checks what a zero would make meaningless.
     pub fn validate(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(
-            self.header_read_timeout_secs > 0,
-            "connections.header_read_timeout_secs must be at least 1"
-        );
-        anyhow::ensure!(
-            self.idle_timeout_secs > 0,
-            "connections.idle_timeout_secs must be at least 1"
-        );
-        anyhow::ensure!(
-            self.max_connections_per_ip > 0,
-            "connections.max_connections_per_ip must be at least 1"
-        );
+        let at_least_one = [
+            ("header_read_timeout_secs", self.header_read_timeout_secs),
+            ("idle_timeout_secs", self.idle_timeout_secs),
+            ("max_connections_per_ip", self.max_connections_per_ip as u64),
+        ];
+        for (name, value) in at_least_one {
+            anyhow::ensure!(value > 0, "connections.{name} must be at least 1");
+        }
         Ok(())
+    }
+
+    fn header_read_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_read_timeout_secs)
     }
 
     /// The global cap in force: the configured one, or (when 0) the descriptor limit less
@@ -126,31 +126,6 @@ impl ConnectionSettings {
             }
         };
         usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS).max(16)).unwrap_or(usize::MAX)
-    }
-}
-
-/// The bounds as the loop uses them.
-#[derive(Debug, Clone)]
-pub struct Bounds {
-    pub header_read_timeout: Duration,
-    pub idle_timeout: Duration,
-    /// The global cap in force.
-    pub max_connections: usize,
-    pub max_connections_per_ip: usize,
-    /// Time in-flight requests get after the shutdown signal.
-    pub shutdown_timeout: Duration,
-}
-
-impl Bounds {
-    /// The bounds of `settings`, with the global cap resolved.
-    pub fn new(settings: &ConnectionSettings, shutdown_timeout: Duration) -> Bounds {
-        Bounds {
-            header_read_timeout: Duration::from_secs(settings.header_read_timeout_secs),
-            idle_timeout: Duration::from_secs(settings.idle_timeout_secs),
-            max_connections: settings.effective_max_connections(),
-            max_connections_per_ip: settings.max_connections_per_ip,
-            shutdown_timeout,
-        }
     }
 }
 
@@ -187,7 +162,7 @@ impl OpenConnections {
     fn admit(
         self: &Arc<Self>,
         ip: IpAddr,
-        bounds: &Bounds,
+        bounds: &ConnectionSettings,
         trusted: &TrustedProxies,
     ) -> Result<Slot, Refusal> {
         let before = self.total.fetch_add(1, Ordering::AcqRel);
@@ -298,13 +273,17 @@ impl Activity {
 
     /// When the connection must be closed if nothing happens before: `None` while a
     /// request is in flight.
-    fn deadline(&self, bounds: &Bounds) -> Option<Instant> {
+    fn deadline(&self, bounds: &ConnectionSettings) -> Option<Instant> {
         if self.in_flight.load(Ordering::Acquire) > 0 {
             return None;
         }
         Some(match self.last_ms.load(Ordering::Acquire) {
-            u64::MAX => self.accepted + bounds.header_read_timeout,
-            ms => self.accepted + Duration::from_millis(ms) + bounds.idle_timeout,
+            u64::MAX => self.accepted + bounds.header_read_timeout(),
+            ms => {
+                self.accepted
+                    + Duration::from_millis(ms)
+                    + Duration::from_secs(bounds.idle_timeout_secs)
+            }
         })
     }
 }
@@ -350,11 +329,13 @@ pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
 }
 
 /// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves; then drains
-/// as the module docs say. Open and refused connections are counted in `metrics`.
+/// as the module docs say, cutting what is still open after `shutdown_timeout`. Open and
+/// refused connections are counted in `metrics`.
 pub async fn serve<E>(
     listener: TcpListener,
     endpoint: E,
-    bounds: Bounds,
+    mut bounds: ConnectionSettings,
+    shutdown_timeout: Duration,
     trusted: TrustedProxies,
     metrics: ConnectionMetrics,
     shutdown: impl Future<Output = ()>,
@@ -363,6 +344,7 @@ where
     E: Endpoint + 'static,
 {
     let local_addr = listener.local_addr()?;
+    bounds.max_connections = bounds.effective_max_connections();
     let open = Arc::new(OpenConnections {
         metrics,
         ..OpenConnections::default()
@@ -376,7 +358,7 @@ where
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(bounds.header_read_timeout)
+        .header_read_timeout(bounds.header_read_timeout())
         .keep_alive(true);
     builder
         .http2()
@@ -399,7 +381,7 @@ where
     tracing::info!(
         max_connections = bounds.max_connections,
         max_connections_per_ip = bounds.max_connections_per_ip,
-        header_read_timeout_secs = bounds.header_read_timeout.as_secs(),
+        header_read_timeout_secs = bounds.header_read_timeout_secs,
         "accepting connections"
     );
     let mut release_check = tokio::time::interval(RELEASE_CHECK);
@@ -453,7 +435,7 @@ where
         let _ = stream.set_nodelay(true);
         tracker.spawn(WaitForHead {
             connection: Some((stream, slot)),
-            deadline: tokio::time::sleep(bounds.header_read_timeout),
+            deadline: tokio::time::sleep(bounds.header_read_timeout()),
             shutdown: graceful.clone().cancelled_owned(),
             shared: shared.clone(),
         });
@@ -461,7 +443,7 @@ where
     drop(listener);
     tracker.close();
     graceful.cancel();
-    if tokio::time::timeout(bounds.shutdown_timeout, tracker.wait())
+    if tokio::time::timeout(shutdown_timeout, tracker.wait())
         .await
         .is_err()
     {
@@ -481,7 +463,7 @@ struct Shared<E> {
     endpoint: E,
     /// hyper's protocol settings.
     builder: auto::Builder<TokioExecutor>,
-    bounds: Bounds,
+    bounds: ConnectionSettings,
     local_addr: SocketAddr,
     graceful: CancellationToken,
     cut: CancellationToken,
@@ -543,7 +525,8 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
                 Err(_) => return Poll::Ready(()),
             }
         }
-        let accepted = this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout;
+        let accepted =
+            this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout();
         if let Some((stream, slot)) = this.connection.take() {
             if let Ok(peer) = stream.peer_addr() {
                 let shared = this.shared.clone();
@@ -708,13 +691,12 @@ mod tests {
     use super::*;
     use std::net::Ipv4Addr;
 
-    fn bounds(total: usize, per_ip: usize) -> Bounds {
-        Bounds {
-            header_read_timeout: Duration::from_secs(1),
-            idle_timeout: Duration::from_secs(1),
+    fn bounds(total: usize, per_ip: usize) -> ConnectionSettings {
+        ConnectionSettings {
+            header_read_timeout_secs: 1,
+            idle_timeout_secs: 1,
             max_connections: total,
             max_connections_per_ip: per_ip,
-            shutdown_timeout: Duration::from_secs(1),
         }
     }
 
