@@ -11,15 +11,15 @@
 //!    as GET (and counts the same), then loses its body;
 //! 5. `/health`, `/ready` and `/metrics` answer without key, limits or count; `/metrics` only
 //!    to a client address in `metrics_allow`: to any other it is an unknown path;
-//! 6. then the document routes (`/api/v1/openapi.json`, `/docs`, served from memory); anything
-//!    unknown is a JSON `not_found` 404 (with a hint for a known path plus a trailing slash);
+//! 6. then `/api/v1/openapi.json` and `/docs` (`crate::http::docs_pages`), from memory;
+//!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a trailing
+//!    slash);
 //! 7. every response gets the common headers ([`finish_headers`]) and one access log line, is
 //!    counted by its route template (never the raw path: [`route_of`]), status class and
 //!    latency, and a success of 1 KiB or more is compressed as `Accept-Encoding` allows.
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
-//! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
-//! path can skip authentication or the limits.
+//! directly, see `crate::api`), so no spelling of a path can skip authentication or the limits.
 
 pub mod auth;
 pub mod openapi;
@@ -129,7 +129,7 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
     ROUTES.len() + other
 }
 
-/// What an exact path answers, when it is not a document route (see the module docs).
+/// What an exact path answers, when it is not `/docs` (see the module docs).
 #[derive(Clone, Copy)]
 enum Target {
     Op(usize),
@@ -163,7 +163,6 @@ pub struct App {
     data: Arc<DataHandle>,
     store: Store,
     proxies: TrustedProxies,
-    docs: poem::endpoint::BoxEndpoint<'static, Response>,
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
@@ -215,13 +214,9 @@ impl App {
         metrics_allow: Vec<IpNet>,
         today_clock: Option<TodayClock>,
     ) -> App {
-        use poem::middleware::CatchPanic;
-        use poem::EndpointExt;
-
         let document = App::openapi_json();
-        let ui = crate::http::docs_pages::swagger_ui(&document);
+        let docs_pages = DocsPages::new(&document);
         let spec = bytes::Bytes::from(document);
-        let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
         metrics.show_cache("answers", data.answers_metrics());
@@ -230,16 +225,10 @@ impl App {
             &KEY_FAILURES.map(|(_, label)| label),
         );
         let published = Published::new(data.root(), metrics.cache("published"));
-        let docs = poem::Route::new()
-            .nest("/docs", ui)
-            .with(CatchPanic::new().with_handler(errors::panic_response))
-            .map_to_response()
-            .boxed();
         App {
             data,
             store,
             proxies,
-            docs,
             spec,
             today_clock,
             pages: crate::pages::Pages::new(metrics.cache("pages"))
@@ -410,7 +399,7 @@ impl App {
     }
 
     /// Drops a HEAD answer's body (keeping its length), then [`App::finish`]es it.
-    async fn finish_head_or_docs(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+    async fn finish_head(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         if ex.method == Method::HEAD {
             strip_body(&mut resp).await;
         }
@@ -436,7 +425,7 @@ impl App {
     }
 
     /// The answer to `req`, or its future.
-    fn respond(&self, mut req: Request) -> Answered<'_> {
+    fn respond(&self, req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
         let peer = req.remote_addr().as_socket_addr().copied();
         let client_ip = self.proxies.client_ip(peer, req.headers());
@@ -462,7 +451,7 @@ impl App {
             if !self.store.answers_at_once() && read && host_refusal(&req).is_none() {
                 return Answered::Later(Box::pin(async move {
                     let resp = self.gate(target, &req, &mut ex).await;
-                    self.finish_head_or_docs(resp, req.uri(), ex).await
+                    self.finish_head(resp, req.uri(), ex).await
                 }));
             }
         }
@@ -472,38 +461,23 @@ impl App {
             self.target(known, client_ip, relayed)
                 .map(|_| errors::not_found_did_you_mean(known))
         };
-        let answered = match host_refusal(&req) {
-            Some(refusal) => Some(refusal.into_response()),
+        let resp = match host_refusal(&req) {
+            Some(refusal) => refusal.into_response(),
             None => target
                 .map(|target| self.answer_api(target, &req, &mut ex))
                 .or_else(|| mistyped().map(IntoResponse::into_response))
-                .or_else(|| self.docs_pages.answer(&req)),
+                .or_else(|| self.docs_pages.answer(&req))
+                .unwrap_or_else(|| errors::not_found().into_response()),
         };
-        if let Some(resp) = answered {
-            // Nothing beyond a length check for an answer under 1 KiB.
-            let resp = self
-                .compressor
-                .encode(req.uri().path(), req.headers(), resp);
-            if ex.method != Method::HEAD {
-                return Answered::Now(self.finish(resp, req.uri(), ex));
-            }
-            return Answered::Later(Box::pin(async move {
-                self.finish_head_or_docs(resp, req.uri(), ex).await
-            }));
-        }
-        // The document routes (`/docs`) and every unknown path (a JSON 404).
-        let uri = req.uri().clone();
-        let request_headers = req.headers().clone();
-        if ex.method == Method::HEAD {
-            req.set_method(Method::GET);
+        // Nothing beyond a length check for an answer under 1 KiB.
+        let resp = self
+            .compressor
+            .encode(req.uri().path(), req.headers(), resp);
+        if ex.method != Method::HEAD {
+            return Answered::Now(self.finish(resp, req.uri(), ex));
         }
         Answered::Later(Box::pin(async move {
-            let resp = match self.docs.call(req).await {
-                Ok(resp) => errors::json_error(resp),
-                Err(err) => errors::from_poem_error(err),
-            };
-            let resp = self.compressor.encode(uri.path(), &request_headers, resp);
-            self.finish_head_or_docs(resp, &uri, ex).await
+            self.finish_head(resp, req.uri(), ex).await
         }))
     }
 }

@@ -1,7 +1,6 @@
 //! The one error shape of the API (docs/api.md, Errors): every non-2xx answer is
-//! `{"error","message"}` JSON, our refusals ([`ApiError`]) and what poem would answer in
-//! plain text ([`from_poem_error`]). A 5xx says `internal` and leaks no detail. (hyper
-//! answers unparseable requests itself, with an empty body.)
+//! `{"error","message"}` JSON ([`ApiError`]). A 5xx says `internal` and leaks no detail.
+//! (hyper answers unparseable requests itself, with an empty body.)
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
@@ -184,47 +183,6 @@ pub fn internal() -> ApiError {
 pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
     tracing::error!("a request handler panicked");
     internal().into_response()
-}
-
-/// Turns any error that reached the top of the application into an `{"error","message"}`
-/// response (ours already are; poem's are reshaped by kind or status).
-pub fn from_poem_error(err: poem::Error) -> Response {
-    // poem's not-found and method-not-allowed errors go by their status.
-    if err.is_from_response() {
-        return json_error(err.into_response());
-    }
-    let status = err.status();
-    if status.is_server_error() {
-        tracing::error!(error = %err, "unhandled server error");
-    }
-    by_status(status)
-}
-
-/// Reshapes an error response poem wrote in plain text by its status; others pass.
-pub fn json_error(resp: Response) -> Response {
-    let status = resp.status();
-    let is_json = resp
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes() == JSON_CONTENT_TYPE.as_bytes());
-    if status.is_success() || status.is_redirection() || is_json {
-        resp
-    } else {
-        by_status(status)
-    }
-}
-
-fn by_status(status: StatusCode) -> Response {
-    match status {
-        StatusCode::NOT_FOUND => not_found(),
-        StatusCode::METHOD_NOT_ALLOWED => method_not_allowed(),
-        s if s.is_client_error() => ApiError::new(
-            ErrorCode::InvalidParam,
-            "the request is malformed; see /api/v1/openapi.json for the accepted forms",
-        ),
-        _ => internal(),
-    }
-    .into_response()
 }
 
 #[cfg(test)]
