@@ -336,8 +336,16 @@ impl App {
     /// revoked or expired one (counted by its code), a 503 when keys cannot be read.
     async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
         let refusal = match auth::presented_key(req) {
-            None if auth::has_other_scheme(req) => errors::missing_key_wrong_scheme(),
-            None => errors::missing_key(),
+            // The key may well be there, sent wrongly.
+            None if auth::has_other_scheme(req) => ApiError::new(
+                ErrorCode::MissingKey,
+                "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` (or \
+                 send the key in the X-API-Key header)",
+            ),
+            None => ApiError::new(
+                ErrorCode::MissingKey,
+                "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
+            ),
             Some(key) => match self.store.authenticate(&key, DateTime::from(now)).await {
                 Ok(record) => return Ok(record),
                 Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
@@ -432,7 +440,7 @@ impl App {
         // Forwarded, and not resolved to another client by a trusted proxy.
         let relayed = (req.headers().contains_key("x-forwarded-for")
             || req.headers().contains_key(header::FORWARDED))
-            && peer.is_some_and(|p| crate::http::client_ip::canonical(p.ip()) == client_ip);
+            && peer.is_some_and(|p| p.ip().to_canonical() == client_ip);
         let target = self.target(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {
             received: arrival.wall,
@@ -455,11 +463,15 @@ impl App {
                 }));
             }
         }
-        // A known path with a trailing slash is a 404 with a hint.
+        // Paths match exactly: a known one with a trailing slash is a 404 with a hint.
         let mistyped = || {
             let known = req.uri().path().strip_suffix('/')?;
-            self.target(known, client_ip, relayed)
-                .map(|_| errors::not_found_did_you_mean(known))
+            self.target(known, client_ip, relayed).map(|_| {
+                ApiError::new(
+                    ErrorCode::NotFound,
+                    format!("no such path; did you mean {known}? (paths take no trailing slash; see /docs)"),
+                )
+            })
         };
         let resp = match host_refusal(&req) {
             Some(refusal) => refusal.into_response(),
@@ -467,7 +479,13 @@ impl App {
                 .map(|target| self.answer_api(target, &req, &mut ex))
                 .or_else(|| mistyped().map(IntoResponse::into_response))
                 .or_else(|| self.docs_pages.answer(&req))
-                .unwrap_or_else(|| errors::not_found().into_response()),
+                .unwrap_or_else(|| {
+                    ApiError::new(
+                        ErrorCode::NotFound,
+                        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
+                    )
+                    .into_response()
+                }),
         };
         // Nothing beyond a length check for an answer under 1 KiB.
         let resp = self

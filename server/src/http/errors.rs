@@ -119,23 +119,6 @@ impl poem::IntoResponse for ApiError {
     }
 }
 
-/// The 404 of an unknown path (including other API versions).
-pub fn not_found() -> ApiError {
-    ApiError::new(
-        ErrorCode::NotFound,
-        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
-    )
-}
-
-/// The 404 of a known path written with a trailing slash (`/api/v1/days/`): paths match
-/// exactly, so it is still a 404, with a hint.
-pub fn not_found_did_you_mean(known: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::NotFound,
-        format!("no such path; did you mean {known}? (paths take no trailing slash; see /docs)"),
-    )
-}
-
 /// The 405 of a method other than GET, HEAD, OPTIONS.
 pub fn method_not_allowed() -> ApiError {
     ApiError::new(
@@ -149,24 +132,6 @@ pub fn state_unavailable() -> ApiError {
     ApiError::new(
         ErrorCode::StateUnavailable,
         "API keys cannot be checked now: the shared state store is unreachable; retry in a few seconds",
-    )
-}
-
-/// The 401 of a request to a keyed endpoint without a key.
-pub fn missing_key() -> ApiError {
-    ApiError::new(
-        ErrorCode::MissingKey,
-        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
-    )
-}
-
-/// The 401 of a request to a keyed endpoint without a key whose `Authorization` header
-/// uses another scheme than Bearer (or none): the key may well be there, sent wrongly.
-pub fn missing_key_wrong_scheme() -> ApiError {
-    ApiError::new(
-        ErrorCode::MissingKey,
-        "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` (or \
-         send the key in the X-API-Key header)",
     )
 }
 
