@@ -4,9 +4,10 @@
 //! 1. take the catalog in service (the whole request is answered from it) and find the client
 //!    IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
 //! 2. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 3. OPTIONS is a CORS preflight (no key, no quota); another method than GET/HEAD is 405;
+//! 3. to a known path but `/docs`, OPTIONS is a CORS preflight (no key, no quota) and a
+//!    method other than GET and HEAD a 405;
 //! 4. the operations, `/data` and the HTML pages (`crate::pages`, any path not named here)
-//!    go through [`App::gate`]: a public one is limited per IP, a keyed one authenticated (401)
+//!    go through `App::gate`: a public one is limited per IP, a keyed one authenticated (401)
 //!    then limited per key (429); only then are parameters checked (400). HEAD runs exactly
 //!    as GET (and counts the same), then loses its body;
 //! 5. `/health`, `/ready` and `/metrics` answer without key, limits or count; `/metrics` only
@@ -14,7 +15,7 @@
 //! 6. then `/api/v1/openapi.json` and `/docs` (`crate::http::docs_pages`), from memory;
 //!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a trailing
 //!    slash);
-//! 7. every response gets the common headers ([`finish_headers`]) and one access log line, is
+//! 7. every response gets the common headers (`finish_headers`) and one access log line, is
 //!    counted by its route template (never the raw path: [`route_of`]), status class and
 //!    latency, and a success of 1 KiB or more is compressed as `Accept-Encoding` allows.
 //!

@@ -1,26 +1,13 @@
-//! The accept loop: who may hold a connection, for how long, and how connections end.
-//!
-//! poem's own `Server` has no deadline for a request's headers and no cap on connections, so
-//! a few thousand slow clients used to exhaust the process's descriptors and memory. This
-//! loop around hyper owns every bound:
-//!
-//! - **Header deadline.** A connection must deliver its first request's headers within
-//!   `header_read_timeout` (10 s) of being accepted, whatever the protocol (also a client that
-//!   never sends a byte); later HTTP/1 requests get it from hyper, counted from the previous
-//!   answer, so an idle HTTP/1 keep-alive connection is closed after that much silence.
-//! - **Waiting for the first request.** Until its first head has arrived, a connection is a
-//!   small task that peeks at the socket (`MSG_PEEK`: the bytes stay in the kernel). hyper,
-//!   whose connection state holds two 8 KiB buffers from the first byte, gets it only then:
-//!   a half-sent request costs about a kilobyte, not twenty.
-//! - **Idle deadline.** A connection with no request in flight is closed after
-//!   `idle_timeout` (75 s) without one (for HTTP/2, where hyper has no header deadline, this
-//!   also ends a stream whose headers never complete). HTTP/2 pings detect dead peers.
-//! - **Caps.** At most `max_connections` open at once (by default from the descriptor limit)
-//!   and `max_connections_per_ip` per client network (an IPv6 client is its /64); trusted
-//!   proxies count only against the global cap. Over a cap, a new connection is closed
-//!   before anything is read. Refusals are logged at most once a second, and counted.
-//! - **Shutdown.** The listener is dropped, every connection finishes its in-flight requests
-//!   and closes, and after `shutdown_timeout` the rest are cut.
+//! The accept loop: who may hold a connection, for how long, and how connections end (README,
+//! Running the server). poem's own `Server` has no deadline for a request's headers and no cap
+//! on connections, so a few thousand slow clients used to exhaust the process's descriptors
+//! and memory. This loop around hyper owns every bound: the header deadline of a connection's
+//! first request (later HTTP/1 ones get hyper's, from the previous answer), the idle deadline
+//! (for HTTP/2, where hyper has no header deadline, it also ends a stream whose headers never
+//! complete), the caps (a connection over one is closed before anything is read), and the
+//! shutdown (in-flight requests finish, the rest are cut after `shutdown_timeout`). Until its
+//! first head has arrived, a connection is a small task that peeks at the socket
+//! (`WaitForHead`): hyper's connection state holds two 8 KiB buffers from the first byte.
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -13,7 +13,7 @@ pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 
 /// Machine-readable error codes: the table of docs/api.md, Errors. (The OpenAPI document
-/// lists them per response: `api::responses`.)
+/// lists them per response: `app::openapi`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -37,19 +37,13 @@ pub enum ErrorCode {
     InvalidHost,
     /// 400: the result of `/working-days/add` would fall outside the dates served.
     OutOfRange,
-    /// 401: no API key.
     MissingKey,
     /// 401: unknown or revoked key.
     InvalidKey,
-    /// 401: key past its expiry.
     ExpiredKey,
-    /// 429: per-minute window exhausted.
     RateLimitMinute,
-    /// 429: per-day window exhausted.
     RateLimitDay,
-    /// 429: per-month window exhausted.
     RateLimitMonth,
-    /// 404: no such path.
     NotFound,
     /// 405: method other than GET, HEAD, OPTIONS.
     MethodNotAllowed,
