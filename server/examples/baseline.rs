@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use kalendorius_server::http::client_ip::TrustedProxies;
-use kalendorius_server::http::connections::{self, Bounds, ConnectionSettings};
+use kalendorius_server::http::connections::{self, ConnectionSettings};
 use poem::listener::TcpAcceptor;
 use poem::{handler, Response};
 
@@ -54,13 +54,13 @@ async fn main() -> std::io::Result<()> {
             .run_with_graceful_shutdown(fixed, stop, Some(Duration::from_secs(10)))
             .await;
     }
-    let bounds = Bounds::new(&ConnectionSettings::default(), Duration::from_secs(10));
     // Detached metrics: the accept loop records its connections as the real server's does.
     let metrics = kalendorius_server::metrics::ConnectionMetrics::default();
     connections::serve(
         listener,
         fixed,
-        bounds,
+        ConnectionSettings::default(),
+        Duration::from_secs(10),
         TrustedProxies::default(),
         metrics,
         stop,

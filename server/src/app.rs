@@ -1,36 +1,26 @@
 //! The application endpoint: every request passes through [`App::call`], which owns the
-//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one readable
-//! sequence:
+//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one sequence:
 //!
-//! 1. take the catalog in service (the whole request is answered from it);
-//! 2. find the client IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
-//! 3. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 4. for the API paths and `/data`: OPTIONS is a CORS preflight (no key, no quota); a
-//!    method other than GET/HEAD is 405; a public endpoint is rate-limited per IP; a keyed one is
-//!    authenticated (401) and then rate-limited per key (429); only then do the operations
-//!    check parameters (400) and answer. HEAD runs exactly as GET (and counts the same), then
-//!    loses its body;
-//! 5. `/health` and `/ready` (`crate::health`) answer without key, limits or count;
-//!    `/metrics` (`crate::metrics`, the Prometheus text format) too, but only to a client
-//!    address in `metrics_allow`: to any other it is an unknown path (step 7, a JSON 404,
-//!    no hint);
-//! 6. any path outside `/api`, `/data`, `/docs`, `/health`, `/ready` and `/metrics` is an
-//!    HTML page (`crate::pages`: public, counted per IP, an HTML 404 for an unknown page);
-//! 7. any other path goes to the document routes (`/api/v1/openapi.json`, `/docs`), and
-//!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a
-//!    trailing slash);
-//! 8. every response gets `X-Dataset-Version`, CORS headers, the `RateLimit-*` headers of its
-//!    check, `Cache-Control: no-store` when it is an error, and one access log line, and is
-//!    counted in the metrics by its route template (never the raw path: [`route_of`]),
-//!    status class and latency; a 429 is also counted by the window used up, a 401 by its
-//!    code;
-//! 9. a successful answer of 1 KiB or more is compressed as `Accept-Encoding` allows
-//!    (`crate::http::compression`); the `/docs` pages are served from memory
-//!    (`crate::http::docs_pages`).
+//! 1. take the catalog in service (the whole request is answered from it) and find the client
+//!    IP (TCP peer, or `X-Forwarded-For` behind a trusted proxy);
+//! 2. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
+//! 3. to a known path but `/docs`, OPTIONS is a CORS preflight (no key, no quota) and a
+//!    method other than GET and HEAD a 405;
+//! 4. the operations, `/data` and the HTML pages (`crate::pages`, any path not named here)
+//!    go through `App::gate`: a public one is limited per IP, a keyed one authenticated (401)
+//!    then limited per key (429); only then are parameters checked (400). HEAD runs exactly
+//!    as GET (and counts the same), then loses its body;
+//! 5. `/health`, `/ready` and `/metrics` answer without key, limits or count; `/metrics` only
+//!    to a client address in `metrics_allow`: to any other it is an unknown path;
+//! 6. then `/api/v1/openapi.json` and `/docs` (`crate::http::docs_pages`), from memory;
+//!    anything unknown is a JSON `not_found` 404 (with a hint for a known path plus a trailing
+//!    slash);
+//! 7. every response gets the common headers (`finish_headers`) and one access log line, is
+//!    counted by its route template (never the raw path: [`route_of`]), status class and
+//!    latency, and a success of 1 KiB or more is compressed as `Accept-Encoding` allows.
 //!
 //! The API operations are reachable only through step 4 (their `handle` functions are called
-//! directly, see `crate::api`): the document routes do not contain them, so no spelling of a
-//! path can skip authentication or the limits.
+//! directly, see `crate::api`), so no spelling of a path can skip authentication or the limits.
 
 pub mod auth;
 pub mod openapi;
@@ -66,22 +56,11 @@ use crate::state::keys::{KeyError, KeyRecord};
 use crate::state::store::{AuthError, Counted, StateUnavailable, Store};
 use crate::telemetry;
 
-/// Headers a browser script may read: all (`ETag`, `RateLimit-*`, `Retry-After`,
-/// `X-Dataset-Version`); `*` means that without credentials, which `Allow-Origin: *` rules
-/// out anyway, and is 118 bytes shorter on every response.
-const EXPOSE_HEADERS: &str = "*";
-
 /// Header names of every response, parsed once (a `&str` name is parsed on each insert).
 const X_DATASET_VERSION: HeaderName = HeaderName::from_static("x-dataset-version");
 const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
 const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
 const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
-
-/// Request headers a preflight allows when the browser does not list its own.
-const ALLOW_HEADERS: &str = "X-API-Key, Authorization, If-None-Match";
-
-/// How long a browser may cache a preflight answer, in seconds.
-const PREFLIGHT_MAX_AGE: &str = "86400";
 
 /// The path of the OpenAPI document.
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
@@ -151,7 +130,7 @@ fn route_of(target: Option<Target>, path: &str) -> usize {
     ROUTES.len() + other
 }
 
-/// What an exact path answers, when it is not a document route (see the module docs).
+/// What an exact path answers, when it is not `/docs` (see the module docs).
 #[derive(Clone, Copy)]
 enum Target {
     Op(usize),
@@ -185,19 +164,15 @@ pub struct App {
     data: Arc<DataHandle>,
     store: Store,
     proxies: TrustedProxies,
-    docs: poem::endpoint::BoxEndpoint<'static, Response>,
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
-    /// The HTML pages: templates, labels, stylesheet and rendered pages.
     pages: crate::pages::Pages,
     /// The document's strong ETag (a digest of `spec`).
     spec_etag: HeaderValue,
     docs_pages: DocsPages,
-    /// Compresses large answers, keeping those with a strong ETag.
     compressor: Compressor,
     published: Published,
-    /// The calendar feeds, built from the catalog and kept per parameters.
     feeds: Feeds,
     metrics: Metrics,
     metrics_allow: Vec<IpNet>,
@@ -240,13 +215,9 @@ impl App {
         metrics_allow: Vec<IpNet>,
         today_clock: Option<TodayClock>,
     ) -> App {
-        use poem::middleware::CatchPanic;
-        use poem::EndpointExt;
-
         let document = App::openapi_json();
-        let ui = crate::http::docs_pages::swagger_ui(&document);
+        let docs_pages = DocsPages::new(&document);
         let spec = bytes::Bytes::from(document);
-        let docs_pages = DocsPages::render(&ui);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
         let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
         metrics.show_cache("answers", data.answers_metrics());
@@ -255,16 +226,10 @@ impl App {
             &KEY_FAILURES.map(|(_, label)| label),
         );
         let published = Published::new(data.root(), metrics.cache("published"));
-        let docs = poem::Route::new()
-            .nest("/docs", ui)
-            .with(CatchPanic::new().with_handler(errors::panic_response))
-            .map_to_response()
-            .boxed();
         App {
             data,
             store,
             proxies,
-            docs,
             spec,
             today_clock,
             pages: crate::pages::Pages::new(metrics.cache("pages"))
@@ -293,18 +258,6 @@ impl App {
             !matches!(target, Target::Metrics)
                 || (!relayed && self.metrics_allow.iter().any(|net| net.contains(client_ip)))
         })
-    }
-
-    /// The answer of `/metrics`: every metric, with the dataset of `catalog` and the state
-    /// store's health now.
-    fn scrape(&self, catalog: &Catalog) -> Response {
-        let text = self
-            .metrics
-            .scrape(catalog.version(), self.store.unready_reason().is_none());
-        Response::builder()
-            .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
-            .header(header::CACHE_CONTROL, "no-store")
-            .body(text)
     }
 
     /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
@@ -384,8 +337,16 @@ impl App {
     /// revoked or expired one (counted by its code), a 503 when keys cannot be read.
     async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
         let refusal = match auth::presented_key(req) {
-            None if auth::has_other_scheme(req) => errors::missing_key_wrong_scheme(),
-            None => errors::missing_key(),
+            // The key may well be there, sent wrongly.
+            None if auth::has_other_scheme(req) => ApiError::new(
+                ErrorCode::MissingKey,
+                "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` (or \
+                 send the key in the X-API-Key header)",
+            ),
+            None => ApiError::new(
+                ErrorCode::MissingKey,
+                "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
+            ),
             Some(key) => match self.store.authenticate(&key, DateTime::from(now)).await {
                 Ok(record) => return Ok(record),
                 Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
@@ -435,13 +396,19 @@ impl App {
                 .header(header::ETAG, self.spec_etag.clone())
                 .body(self.spec.clone()),
             (Target::Probe(probe), &Method::GET) => health::answer(probe, &self.store),
-            (Target::Metrics, &Method::GET) => self.scrape(&ex.catalog),
+            (Target::Metrics, &Method::GET) => Response::builder()
+                .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
+                .header(header::CACHE_CONTROL, "no-store")
+                .body(
+                    self.metrics
+                        .scrape(ex.catalog.version(), self.store.unready_reason().is_none()),
+                ),
             _ => errors::method_not_allowed().into_response(),
         }
     }
 
     /// Drops a HEAD answer's body (keeping its length), then [`App::finish`]es it.
-    async fn finish_head_or_docs(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
+    async fn finish_head(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         if ex.method == Method::HEAD {
             strip_body(&mut resp).await;
         }
@@ -467,14 +434,14 @@ impl App {
     }
 
     /// The answer to `req`, or its future.
-    fn respond(&self, mut req: Request) -> Answered<'_> {
+    fn respond(&self, req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
         let peer = req.remote_addr().as_socket_addr().copied();
         let client_ip = self.proxies.client_ip(peer, req.headers());
         // Forwarded, and not resolved to another client by a trusted proxy.
         let relayed = (req.headers().contains_key("x-forwarded-for")
             || req.headers().contains_key(header::FORWARDED))
-            && peer.is_some_and(|p| crate::http::client_ip::canonical(p.ip()) == client_ip);
+            && peer.is_some_and(|p| p.ip().to_canonical() == client_ip);
         let target = self.target(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {
             received: arrival.wall,
@@ -493,48 +460,43 @@ impl App {
             if !self.store.answers_at_once() && read && host_refusal(&req).is_none() {
                 return Answered::Later(Box::pin(async move {
                     let resp = self.gate(target, &req, &mut ex).await;
-                    self.finish_head_or_docs(resp, req.uri(), ex).await
+                    self.finish_head(resp, req.uri(), ex).await
                 }));
             }
         }
-        // A known path with a trailing slash is a 404 with a hint.
+        // Paths match exactly: a known one with a trailing slash is a 404 with a hint.
         let mistyped = || {
             let known = req.uri().path().strip_suffix('/')?;
-            self.target(known, client_ip, relayed)
-                .map(|_| errors::not_found_did_you_mean(known))
+            self.target(known, client_ip, relayed).map(|_| {
+                ApiError::new(
+                    ErrorCode::NotFound,
+                    format!("no such path; did you mean {known}? (paths take no trailing slash; see /docs)"),
+                )
+            })
         };
-        let answered = match host_refusal(&req) {
-            Some(refusal) => Some(refusal.into_response()),
+        let resp = match host_refusal(&req) {
+            Some(refusal) => refusal.into_response(),
             None => target
                 .map(|target| self.answer_api(target, &req, &mut ex))
                 .or_else(|| mistyped().map(IntoResponse::into_response))
-                .or_else(|| self.docs_pages.answer(&req)),
+                .or_else(|| self.docs_pages.answer(&req))
+                .unwrap_or_else(|| {
+                    ApiError::new(
+                        ErrorCode::NotFound,
+                        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
+                    )
+                    .into_response()
+                }),
         };
-        if let Some(resp) = answered {
-            // Nothing beyond a length check for an answer under 1 KiB.
-            let resp = self
-                .compressor
-                .encode(req.uri().path(), req.headers(), resp);
-            if ex.method != Method::HEAD {
-                return Answered::Now(self.finish(resp, req.uri(), ex));
-            }
-            return Answered::Later(Box::pin(async move {
-                self.finish_head_or_docs(resp, req.uri(), ex).await
-            }));
-        }
-        // The document routes (`/docs`) and every unknown path (a JSON 404).
-        let uri = req.uri().clone();
-        let request_headers = req.headers().clone();
-        if ex.method == Method::HEAD {
-            req.set_method(Method::GET);
+        // Nothing beyond a length check for an answer under 1 KiB.
+        let resp = self
+            .compressor
+            .encode(req.uri().path(), req.headers(), resp);
+        if ex.method != Method::HEAD {
+            return Answered::Now(self.finish(resp, req.uri(), ex));
         }
         Answered::Later(Box::pin(async move {
-            let resp = match self.docs.call(req).await {
-                Ok(resp) => errors::json_error(resp),
-                Err(err) => errors::from_poem_error(err),
-            };
-            let resp = self.compressor.encode(uri.path(), &request_headers, resp);
-            self.finish_head_or_docs(resp, &uri, ex).await
+            self.finish_head(resp, req.uri(), ex).await
         }))
     }
 }
@@ -613,13 +575,16 @@ fn preflight(req: &Request) -> Response {
         .headers()
         .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
         .cloned()
-        .unwrap_or(HeaderValue::from_static(ALLOW_HEADERS));
+        .unwrap_or(HeaderValue::from_static(
+            "X-API-Key, Authorization, If-None-Match",
+        ));
     Response::builder()
         .status(StatusCode::NO_CONTENT)
         .header(header::ALLOW, ALLOW)
         .header(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW)
         .header(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers)
-        .header(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE)
+        // A day, in seconds.
+        .header(header::ACCESS_CONTROL_MAX_AGE, "86400")
         .finish()
 }
 
@@ -633,9 +598,12 @@ fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Deci
         HeaderValue::from_static("*"),
     );
     if status != StatusCode::NO_CONTENT {
+        // Every header (`ETag`, `RateLimit-*`, `Retry-After`, `X-Dataset-Version`): `*` means
+        // that without credentials, which `Allow-Origin: *` rules out anyway, and is 118
+        // bytes shorter on every response.
         headers.insert(
             header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static(EXPOSE_HEADERS),
+            HeaderValue::from_static("*"),
         );
     }
     if let Some(d) = decision {

@@ -29,12 +29,6 @@ pub fn vilnius_date(at: SystemTime) -> chrono::NaiveDate {
         .date_naive()
 }
 
-/// Calibrates the monotonic clock (under a millisecond, once per process), so that the
-/// first request does not pay for it.
-pub fn calibrate() {
-    let _ = Instant::now();
-}
-
 /// Reads the clock.
 pub fn now() -> Reading {
     thread_local! {

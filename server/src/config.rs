@@ -1,22 +1,6 @@
 //! Typed settings of `kalendorius-server serve`, from (lowest to highest precedence) built-in
-//! defaults, a TOML file (`--config`), `KALENDORIUS_*` environment variables, and flags.
-//!
-//! ```toml
-//! listen = "127.0.0.1:8080"
-//! data = "output"
-//! state = "var/state"
-//! trusted_proxies = ["10.0.0.0/8"]
-//! metrics_allow = ["127.0.0.0/8", "::1/128"]
-//! shutdown_timeout_secs = 10
-//! [connections]        # http::connections::ConnectionSettings
-//! header_read_timeout_secs = 10
-//! max_connections_per_ip = 256
-//! [log]
-//! format = "json"      # or "text"
-//! level = "info"
-//! [limits]             # limits::LimitsConfig; env: KALENDORIUS_LIMITS_<FIELD>
-//! days_per_minute = 20
-//! ```
+//! defaults, a TOML file (`--config`; `kalendorius.example.toml` has every key), `KALENDORIUS_*`
+//! environment variables, and flags.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -22,7 +22,7 @@ use crate::app::App;
 use crate::config::Settings;
 use crate::data::DataHandle;
 use crate::http::client_ip::TrustedProxies;
-use crate::http::connections::{self, Bounds};
+use crate::http::connections;
 use crate::http::errors;
 use crate::state::store::Store;
 use crate::state::State;
@@ -62,7 +62,9 @@ impl Server {
         data: Arc<DataHandle>,
         store: Store,
     ) -> anyhow::Result<Server> {
-        crate::clock::calibrate();
+        // The request clock calibrates on its first reading (under a millisecond, once per
+        // process): taken here, not by the first request.
+        let _ = crate::clock::Instant::now();
         settings.connections.validate()?;
         let listener = connections::listen(settings.listen)
             .with_context(|| format!("cannot listen on {}", settings.listen))?;
@@ -160,13 +162,10 @@ impl Server {
                     );
                 // One poll binds the admin socket (run_background binds it before its first
                 // await).
-                let finished_early = poll_immediate(&mut background).await;
-                Box::pin(async move {
-                    match finished_early {
-                        Some(result) => result,
-                        None => background.await,
-                    }
-                })
+                match poll_immediate(&mut background).await {
+                    Some(result) => Box::pin(std::future::ready(result)),
+                    None => background,
+                }
             }
             Store::Redis(redis) => {
                 let redis = redis.clone();
@@ -182,15 +181,18 @@ impl Server {
         };
         ready(local_addr);
 
-        let bounds = Bounds::new(
-            &settings.connections,
-            Duration::from_secs(settings.shutdown_timeout_secs),
-        );
         let http = async move {
             tracing::info!(%local_addr, "serving");
-            let result =
-                connections::serve(listener, app, bounds, trusted, connection_metrics, shutdown)
-                    .await;
+            let result = connections::serve(
+                listener,
+                app,
+                settings.connections,
+                Duration::from_secs(settings.shutdown_timeout_secs),
+                trusted,
+                connection_metrics,
+                shutdown,
+            )
+            .await;
             let _ = server_done.send(());
             result
         };

@@ -6,12 +6,11 @@
 use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
 use poem::Request;
 
+use crate::key_format::KEY_QUERY;
 use crate::state::keys::PresentedKey;
 
 /// The header of the recommended way.
 pub const KEY_HEADER: &str = "x-api-key";
-
-pub use crate::key_format::KEY_QUERY;
 
 /// The key a request presents, if any.
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {

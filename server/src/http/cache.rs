@@ -88,6 +88,7 @@ where
     }
 
     /// Bytes of values kept now.
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.entries.run_pending_tasks();
         self.entries.weighted_size() as usize

@@ -50,21 +50,15 @@ impl TryFrom<String> for IpNet {
 impl IpNet {
     /// Whether `ip` lies in the network.
     pub fn contains(&self, ip: IpAddr) -> bool {
-        self.0.contains(&canonical(ip))
+        self.0.contains(&ip.to_canonical())
     }
-}
-
-/// IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`, seen on dual-stack sockets) count as IPv4,
-/// so one client has one identity whatever socket it came through.
-pub fn canonical(ip: IpAddr) -> IpAddr {
-    ip.to_canonical()
 }
 
 /// The network a client is counted by (every per-IP limit and connection cap): an IPv4
 /// address (or an IPv4-mapped IPv6 one) as itself, an IPv6 address by its /64, since a host
 /// normally holds a whole /64 and could otherwise rotate addresses past every limit.
 pub fn client_network(ip: IpAddr) -> IpAddr {
-    match canonical(ip) {
+    match ip.to_canonical() {
         IpAddr::V6(v6) => ipnet::Ipv6Net::new_assert(v6, 64).network().into(),
         v4 => v4,
     }
@@ -91,7 +85,9 @@ impl TrustedProxies {
     pub fn client_ip(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
         // A peer that is not a socket (never the case for the TCP listener) counts as one
         // anonymous client rather than being let through unlimited.
-        let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| canonical(p.ip()));
+        // IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`, seen on dual-stack sockets) count as
+        // IPv4, so one client has one identity whatever socket it came through.
+        let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| p.ip().to_canonical());
         if !self.contains(peer) {
             return peer;
         }
@@ -123,7 +119,7 @@ fn parse_forwarded_ip(entry: &[u8]) -> Option<IpAddr> {
         .parse::<IpAddr>()
         .or_else(|_| entry.parse::<SocketAddr>().map(|s| s.ip()))
         .ok()?;
-    Some(canonical(ip))
+    Some(ip.to_canonical())
 }
 
 #[cfg(test)]

@@ -1,26 +1,13 @@
-//! The accept loop: who may hold a connection, for how long, and how connections end.
-//!
-//! poem's own `Server` has no deadline for a request's headers and no cap on connections, so
-//! a few thousand slow clients used to exhaust the process's descriptors and memory. This
-//! loop around hyper owns every bound:
-//!
-//! - **Header deadline.** A connection must deliver its first request's headers within
-//!   `header_read_timeout` (10 s) of being accepted, whatever the protocol (also a client that
-//!   never sends a byte); later HTTP/1 requests get it from hyper, counted from the previous
-//!   answer, so an idle HTTP/1 keep-alive connection is closed after that much silence.
-//! - **Waiting for the first request.** Until its first head has arrived, a connection is a
-//!   small task that peeks at the socket (`MSG_PEEK`: the bytes stay in the kernel). hyper,
-//!   whose connection state holds two 8 KiB buffers from the first byte, gets it only then:
-//!   a half-sent request costs about a kilobyte, not twenty.
-//! - **Idle deadline.** A connection with no request in flight is closed after
-//!   `idle_timeout` (75 s) without one (for HTTP/2, where hyper has no header deadline, this
-//!   also ends a stream whose headers never complete). HTTP/2 pings detect dead peers.
-//! - **Caps.** At most `max_connections` open at once (by default from the descriptor limit)
-//!   and `max_connections_per_ip` per client network (an IPv6 client is its /64); trusted
-//!   proxies count only against the global cap. Over a cap, a new connection is closed
-//!   before anything is read. Refusals are logged at most once a second, and counted.
-//! - **Shutdown.** The listener is dropped, every connection finishes its in-flight requests
-//!   and closes, and after `shutdown_timeout` the rest are cut.
+//! The accept loop: who may hold a connection, for how long, and how connections end (README,
+//! Running the server). poem's own `Server` has no deadline for a request's headers and no cap
+//! on connections, so a few thousand slow clients used to exhaust the process's descriptors
+//! and memory. This loop around hyper owns every bound: the header deadline of a connection's
+//! first request (later HTTP/1 ones get hyper's, from the previous answer), the idle deadline
+//! (for HTTP/2, where hyper has no header deadline, it also ends a stream whose headers never
+//! complete), the caps (a connection over one is closed before anything is read), and the
+//! shutdown (in-flight requests finish, the rest are cut after `shutdown_timeout`). Until its
+//! first head has arrived, a connection is a small task that peeks at the socket
+//! (`WaitForHead`): hyper's connection state holds two 8 KiB buffers from the first byte.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -81,19 +68,19 @@ impl Default for ConnectionSettings {
 impl ConnectionSettings {
     /// Checks what a zero would make meaningless.
     pub fn validate(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(
-            self.header_read_timeout_secs > 0,
-            "connections.header_read_timeout_secs must be at least 1"
-        );
-        anyhow::ensure!(
-            self.idle_timeout_secs > 0,
-            "connections.idle_timeout_secs must be at least 1"
-        );
-        anyhow::ensure!(
-            self.max_connections_per_ip > 0,
-            "connections.max_connections_per_ip must be at least 1"
-        );
+        let at_least_one = [
+            ("header_read_timeout_secs", self.header_read_timeout_secs),
+            ("idle_timeout_secs", self.idle_timeout_secs),
+            ("max_connections_per_ip", self.max_connections_per_ip as u64),
+        ];
+        for (name, value) in at_least_one {
+            anyhow::ensure!(value > 0, "connections.{name} must be at least 1");
+        }
         Ok(())
+    }
+
+    fn header_read_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_read_timeout_secs)
     }
 
     /// The global cap in force: the configured one, or (when 0) the descriptor limit less
@@ -126,31 +113,6 @@ impl ConnectionSettings {
             }
         };
         usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS).max(16)).unwrap_or(usize::MAX)
-    }
-}
-
-/// The bounds as the loop uses them.
-#[derive(Debug, Clone)]
-pub struct Bounds {
-    pub header_read_timeout: Duration,
-    pub idle_timeout: Duration,
-    /// The global cap in force.
-    pub max_connections: usize,
-    pub max_connections_per_ip: usize,
-    /// Time in-flight requests get after the shutdown signal.
-    pub shutdown_timeout: Duration,
-}
-
-impl Bounds {
-    /// The bounds of `settings`, with the global cap resolved.
-    pub fn new(settings: &ConnectionSettings, shutdown_timeout: Duration) -> Bounds {
-        Bounds {
-            header_read_timeout: Duration::from_secs(settings.header_read_timeout_secs),
-            idle_timeout: Duration::from_secs(settings.idle_timeout_secs),
-            max_connections: settings.effective_max_connections(),
-            max_connections_per_ip: settings.max_connections_per_ip,
-            shutdown_timeout,
-        }
     }
 }
 
@@ -187,7 +149,7 @@ impl OpenConnections {
     fn admit(
         self: &Arc<Self>,
         ip: IpAddr,
-        bounds: &Bounds,
+        bounds: &ConnectionSettings,
         trusted: &TrustedProxies,
     ) -> Result<Slot, Refusal> {
         let before = self.total.fetch_add(1, Ordering::AcqRel);
@@ -298,13 +260,17 @@ impl Activity {
 
     /// When the connection must be closed if nothing happens before: `None` while a
     /// request is in flight.
-    fn deadline(&self, bounds: &Bounds) -> Option<Instant> {
+    fn deadline(&self, bounds: &ConnectionSettings) -> Option<Instant> {
         if self.in_flight.load(Ordering::Acquire) > 0 {
             return None;
         }
         Some(match self.last_ms.load(Ordering::Acquire) {
-            u64::MAX => self.accepted + bounds.header_read_timeout,
-            ms => self.accepted + Duration::from_millis(ms) + bounds.idle_timeout,
+            u64::MAX => self.accepted + bounds.header_read_timeout(),
+            ms => {
+                self.accepted
+                    + Duration::from_millis(ms)
+                    + Duration::from_secs(bounds.idle_timeout_secs)
+            }
         })
     }
 }
@@ -350,11 +316,13 @@ pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
 }
 
 /// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves; then drains
-/// as the module docs say. Open and refused connections are counted in `metrics`.
+/// as the module docs say, cutting what is still open after `shutdown_timeout`. Open and
+/// refused connections are counted in `metrics`.
 pub async fn serve<E>(
     listener: TcpListener,
     endpoint: E,
-    bounds: Bounds,
+    mut bounds: ConnectionSettings,
+    shutdown_timeout: Duration,
     trusted: TrustedProxies,
     metrics: ConnectionMetrics,
     shutdown: impl Future<Output = ()>,
@@ -363,6 +331,7 @@ where
     E: Endpoint + 'static,
 {
     let local_addr = listener.local_addr()?;
+    bounds.max_connections = bounds.effective_max_connections();
     let open = Arc::new(OpenConnections {
         metrics,
         ..OpenConnections::default()
@@ -376,7 +345,7 @@ where
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(bounds.header_read_timeout)
+        .header_read_timeout(bounds.header_read_timeout())
         .keep_alive(true);
     builder
         .http2()
@@ -399,7 +368,7 @@ where
     tracing::info!(
         max_connections = bounds.max_connections,
         max_connections_per_ip = bounds.max_connections_per_ip,
-        header_read_timeout_secs = bounds.header_read_timeout.as_secs(),
+        header_read_timeout_secs = bounds.header_read_timeout_secs,
         "accepting connections"
     );
     let mut release_check = tokio::time::interval(RELEASE_CHECK);
@@ -453,7 +422,7 @@ where
         let _ = stream.set_nodelay(true);
         tracker.spawn(WaitForHead {
             connection: Some((stream, slot)),
-            deadline: tokio::time::sleep(bounds.header_read_timeout),
+            deadline: tokio::time::sleep(bounds.header_read_timeout()),
             shutdown: graceful.clone().cancelled_owned(),
             shared: shared.clone(),
         });
@@ -461,7 +430,7 @@ where
     drop(listener);
     tracker.close();
     graceful.cancel();
-    if tokio::time::timeout(bounds.shutdown_timeout, tracker.wait())
+    if tokio::time::timeout(shutdown_timeout, tracker.wait())
         .await
         .is_err()
     {
@@ -481,7 +450,7 @@ struct Shared<E> {
     endpoint: E,
     /// hyper's protocol settings.
     builder: auto::Builder<TokioExecutor>,
-    bounds: Bounds,
+    bounds: ConnectionSettings,
     local_addr: SocketAddr,
     graceful: CancellationToken,
     cut: CancellationToken,
@@ -543,7 +512,8 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
                 Err(_) => return Poll::Ready(()),
             }
         }
-        let accepted = this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout;
+        let accepted =
+            this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout();
         if let Some((stream, slot)) = this.connection.take() {
             if let Ok(peer) = stream.peer_addr() {
                 let shared = this.shared.clone();
@@ -708,13 +678,12 @@ mod tests {
     use super::*;
     use std::net::Ipv4Addr;
 
-    fn bounds(total: usize, per_ip: usize) -> Bounds {
-        Bounds {
-            header_read_timeout: Duration::from_secs(1),
-            idle_timeout: Duration::from_secs(1),
+    fn bounds(total: usize, per_ip: usize) -> ConnectionSettings {
+        ConnectionSettings {
+            header_read_timeout_secs: 1,
+            idle_timeout_secs: 1,
             max_connections: total,
             max_connections_per_ip: per_ip,
-            shutdown_timeout: Duration::from_secs(1),
         }
     }
 

@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use futures_util::FutureExt;
-use poem::http::{header, HeaderValue, Method, StatusCode, Uri};
+use poem::http::{header, HeaderValue, Method, Uri};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::http::caching;
@@ -13,11 +13,13 @@ use crate::http::caching;
 /// `Cache-Control` of the documentation pages: they change only with the server's version.
 pub const CACHE_CONTROL: &str = "public, max-age=86400";
 
+/// The content type of both pages.
+const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
+
 /// One rendered page.
 struct Page {
-    /// Path under `/docs`, as the UI endpoint routes it.
+    /// Path under `/docs`.
     sub_path: &'static str,
-    content_type: HeaderValue,
     body: Bytes,
     /// `"docs-<16 hex digits of the body's SHA-256>"`.
     etag: HeaderValue,
@@ -25,57 +27,66 @@ struct Page {
 
 /// The pages of `/docs`, rendered once.
 pub struct DocsPages {
-    pages: Vec<Page>,
+    pages: [Page; 2],
 }
 
 impl DocsPages {
-    /// Renders every page of the UI endpoint `ui` (mounted at `/docs`). A page the endpoint
-    /// does not answer at once with a 200 is left to the endpoint itself.
-    pub fn render<E: Endpoint>(ui: &E) -> DocsPages {
-        let pages = ["/", "/oauth-receiver.html"]
-            .into_iter()
-            .filter_map(|sub_path| {
-                let resp = get_now(ui, sub_path).filter(|resp| resp.status() == StatusCode::OK)?;
-                let content_type = resp.headers().get(header::CONTENT_TYPE)?.clone();
-                let body = resp.into_body().into_bytes().now_or_never()?.ok()?;
-                let etag = caching::digest_etag("docs", &body);
-                Some(Page {
-                    sub_path,
-                    content_type,
-                    body,
-                    etag,
-                })
+    /// Swagger UI over the document `spec`: the page of an empty poem-openapi service (which
+    /// alone embeds the UI) with its document replaced by ours, and its OAuth receiver.
+    pub fn new(spec: &str) -> DocsPages {
+        let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
+        let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
+        let receiver = Request::builder()
+            .uri(Uri::from_static("/oauth-receiver.html"))
+            .finish();
+        let receiver = empty
+            .swagger_ui()
+            .call(receiver)
+            .now_or_never()
+            .and_then(|resp| {
+                resp.ok()?
+                    .into_response()
+                    .into_body()
+                    .into_string()
+                    .now_or_never()?
+                    .ok()
             })
-            .collect();
+            .unwrap_or_default();
+        let pages = [("/", page), ("/oauth-receiver.html", receiver)].map(|(sub_path, body)| {
+            let body = Bytes::from(body);
+            Page {
+                sub_path,
+                etag: caching::digest_etag("docs", &body),
+                body,
+            }
+        });
         DocsPages { pages }
     }
 
-    /// The answer to a GET of a rendered page (`/docs`, `/docs/`, `/docs/oauth-receiver.html`),
-    /// or `None` for anything else (left to the UI endpoint and the 404 of unknown paths).
-    /// A HEAD is answered as the GET; the gate drops its body.
+    /// The answer to a request of a page (`/docs`, `/docs/`, `/docs/oauth-receiver.html`), or
+    /// `None` for any other path. A HEAD is answered as the GET (the gate drops its body);
+    /// any other method gets the page without validators, as poem-openapi's endpoint did.
     pub fn answer(&self, req: &Request) -> Option<Response> {
-        if req.method() != Method::GET && req.method() != Method::HEAD {
-            return None;
-        }
         let sub_path = match req.uri().path().strip_prefix("/docs")? {
             "" => "/",
             other => other,
         };
         let page = self.pages.iter().find(|p| p.sub_path == sub_path)?;
+        if req.method() != Method::GET && req.method() != Method::HEAD {
+            return Some(
+                Response::builder()
+                    .header(header::CONTENT_TYPE, HTML)
+                    .body(page.body.clone()),
+            );
+        }
         Some(caching::fixed(
             req.headers(),
             &page.etag,
             CACHE_CONTROL,
-            page.content_type.clone(),
+            HTML,
             page.body.clone(),
         ))
     }
-}
-
-/// The answer `ui` gives at once to a GET of `path`, if any.
-fn get_now<E: Endpoint>(ui: &E, path: &'static str) -> Option<Response> {
-    let req = Request::builder().uri(Uri::from_static(path)).finish();
-    Some(ui.call(req).now_or_never()?.ok()?.into_response())
 }
 
 /// What replaces the head of poem-openapi's page, up to its stylesheet: a doctype, the
@@ -157,23 +168,4 @@ fn escape_controls(text: &str) -> String {
         }
     }
     out
-}
-
-/// Swagger UI over the document `spec`, to mount at `/docs`: the page of an empty
-/// poem-openapi service (which alone embeds the UI) with its document replaced by ours.
-pub fn swagger_ui(spec: &str) -> poem::Route {
-    use poem::endpoint::make_sync;
-    use poem::web::Html;
-
-    let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
-    let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
-    let receiver = get_now(&empty.swagger_ui(), "/oauth-receiver.html")
-        .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
-        .unwrap_or_default();
-    poem::Route::new()
-        .at("/", make_sync(move |_| Html(page.clone())))
-        .at(
-            "/oauth-receiver.html",
-            make_sync(move |_| Html(receiver.clone())),
-        )
 }

@@ -1,7 +1,6 @@
 //! The one error shape of the API (docs/api.md, Errors): every non-2xx answer is
-//! `{"error","message"}` JSON, our refusals ([`ApiError`]) and what poem would answer in
-//! plain text ([`from_poem_error`]). A 5xx says `internal` and leaks no detail. (hyper
-//! answers unparseable requests itself, with an empty body.)
+//! `{"error","message"}` JSON ([`ApiError`]). A 5xx says `internal` and leaks no detail.
+//! (hyper answers unparseable requests itself, with an empty body.)
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
@@ -14,7 +13,7 @@ pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 
 /// Machine-readable error codes: the table of docs/api.md, Errors. (The OpenAPI document
-/// lists them per response: `api::responses`.)
+/// lists them per response: `app::openapi`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -38,19 +37,13 @@ pub enum ErrorCode {
     InvalidHost,
     /// 400: the result of `/working-days/add` would fall outside the dates served.
     OutOfRange,
-    /// 401: no API key.
     MissingKey,
     /// 401: unknown or revoked key.
     InvalidKey,
-    /// 401: key past its expiry.
     ExpiredKey,
-    /// 429: per-minute window exhausted.
     RateLimitMinute,
-    /// 429: per-day window exhausted.
     RateLimitDay,
-    /// 429: per-month window exhausted.
     RateLimitMonth,
-    /// 404: no such path.
     NotFound,
     /// 405: method other than GET, HEAD, OPTIONS.
     MethodNotAllowed,
@@ -120,23 +113,6 @@ impl poem::IntoResponse for ApiError {
     }
 }
 
-/// The 404 of an unknown path (including other API versions).
-pub fn not_found() -> ApiError {
-    ApiError::new(
-        ErrorCode::NotFound,
-        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
-    )
-}
-
-/// The 404 of a known path written with a trailing slash (`/api/v1/days/`): paths match
-/// exactly, so it is still a 404, with a hint.
-pub fn not_found_did_you_mean(known: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::NotFound,
-        format!("no such path; did you mean {known}? (paths take no trailing slash; see /docs)"),
-    )
-}
-
 /// The 405 of a method other than GET, HEAD, OPTIONS.
 pub fn method_not_allowed() -> ApiError {
     ApiError::new(
@@ -153,24 +129,6 @@ pub fn state_unavailable() -> ApiError {
     )
 }
 
-/// The 401 of a request to a keyed endpoint without a key.
-pub fn missing_key() -> ApiError {
-    ApiError::new(
-        ErrorCode::MissingKey,
-        "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
-    )
-}
-
-/// The 401 of a request to a keyed endpoint without a key whose `Authorization` header
-/// uses another scheme than Bearer (or none): the key may well be there, sent wrongly.
-pub fn missing_key_wrong_scheme() -> ApiError {
-    ApiError::new(
-        ErrorCode::MissingKey,
-        "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` (or \
-         send the key in the X-API-Key header)",
-    )
-}
-
 /// The 500 of a bug.
 pub fn internal() -> ApiError {
     ApiError::new(
@@ -184,61 +142,6 @@ pub fn internal() -> ApiError {
 pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
     tracing::error!("a request handler panicked");
     internal().into_response()
-}
-
-/// Turns any error that reached the top of the application into an `{"error","message"}`
-/// response (ours already are; poem's are reshaped by kind or status).
-pub fn from_poem_error(err: poem::Error) -> Response {
-    use poem_openapi::error::{AuthorizationError, ParseParamError};
-
-    // poem's not-found and method-not-allowed errors go by their status.
-    if let Some(e) = err.downcast_ref::<ParseParamError>() {
-        // Our parameter types never fail to parse; kept so a future one still answers JSON.
-        return ApiError::new(
-            ErrorCode::InvalidParam,
-            format!("parameter '{}' is malformed", e.name),
-        )
-        .into_response();
-    }
-    if err.is::<AuthorizationError>() {
-        // The authentication middleware answers every key failure before the API runs.
-        return missing_key().into_response();
-    }
-    if err.is_from_response() {
-        return json_error(err.into_response());
-    }
-    let status = err.status();
-    if status.is_server_error() {
-        tracing::error!(error = %err, "unhandled server error");
-    }
-    by_status(status)
-}
-
-/// Reshapes an error response poem wrote in plain text by its status; others pass.
-pub fn json_error(resp: Response) -> Response {
-    let status = resp.status();
-    let is_json = resp
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes() == JSON_CONTENT_TYPE.as_bytes());
-    if status.is_success() || status.is_redirection() || is_json {
-        resp
-    } else {
-        by_status(status)
-    }
-}
-
-fn by_status(status: StatusCode) -> Response {
-    match status {
-        StatusCode::NOT_FOUND => not_found(),
-        StatusCode::METHOD_NOT_ALLOWED => method_not_allowed(),
-        s if s.is_client_error() => ApiError::new(
-            ErrorCode::InvalidParam,
-            "the request is malformed; see /api/v1/openapi.json for the accepted forms",
-        ),
-        _ => internal(),
-    }
-    .into_response()
 }
 
 #[cfg(test)]

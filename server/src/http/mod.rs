@@ -1,7 +1,4 @@
-//! The HTTP toolkit the gate and the endpoints use; it imports nothing above it:
-//! `connections` (the accept loop: header deadline, caps, draining), `caching` (ETags, 304),
-//! `cache` (the bounded cache of built answers), `compression`, `errors` (the JSON error
-//! body), `client_ip` (TCP peer or trusted proxy), `docs_pages` (`/docs` from memory).
+//! The HTTP toolkit the gate and the endpoints use; it imports nothing above it.
 
 pub mod cache;
 pub mod caching;
