@@ -300,7 +300,7 @@ impl App {
     fn scrape(&self, catalog: &Catalog) -> Response {
         let text = self
             .metrics
-            .scrape(catalog.version(), self.store.unready_reason().is_none());
+            .scrape(catalog.version, self.store.unready_reason().is_none());
         Response::builder()
             .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
             .header(header::CACHE_CONTROL, "no-store")
@@ -627,7 +627,7 @@ fn preflight(req: &Request) -> Response {
 fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Decision>) {
     let status = resp.status();
     let headers = resp.headers_mut();
-    headers.insert(X_DATASET_VERSION, catalog.version_header().clone());
+    headers.insert(X_DATASET_VERSION, catalog.version_header.clone());
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),

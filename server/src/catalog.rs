@@ -125,16 +125,16 @@ struct YearJson {
 /// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
 /// one and swaps it in whole.
 pub struct Catalog {
-    version: &'static str,
+    pub version: &'static str,
     /// The same, ready as the `X-Dataset-Version` header of every response: static, so
     /// copying it into a response touches no shared reference count.
-    version_header: poem::http::HeaderValue,
+    pub version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
-    etag_tag: String,
+    pub etag_tag: String,
     /// First date served (January 1 of the manifest's first year).
-    first: Date,
+    pub first: Date,
     /// Last date served (December 31 of the manifest's last year).
-    last: Date,
+    pub last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
     years: Vec<YearJson>,
@@ -155,7 +155,7 @@ pub struct Catalog {
     /// handful): the basis of every shortened day from that date to the next change.
     eve_bases: Vec<(Date, Box<[Basis]>)>,
     /// Every name with its days, by folded name (built once here, for the name search).
-    name_index: NameIndex,
+    pub name_index: NameIndex,
     /// Built answers of keyed operations over this dataset, by operation and resolved
     /// parameters ([`Catalog::answer`]).
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
@@ -167,7 +167,7 @@ pub struct Catalog {
     /// days, by start, then by leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
     /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
-    school_holidays: SchoolHolidaysFile,
+    pub school_holidays: SchoolHolidaysFile,
 }
 
 struct Interner<T> {
@@ -395,31 +395,6 @@ impl Catalog {
         Ok(catalog)
     }
 
-    pub fn school_holidays(&self) -> &SchoolHolidaysFile {
-        &self.school_holidays
-    }
-
-    pub fn version(&self) -> &str {
-        self.version
-    }
-
-    pub fn version_header(&self) -> &poem::http::HeaderValue {
-        &self.version_header
-    }
-
-    /// A short digest of the version, safe inside an ETag.
-    pub fn etag_tag(&self) -> &str {
-        &self.etag_tag
-    }
-
-    pub fn first(&self) -> Date {
-        self.first
-    }
-
-    pub fn last(&self) -> Date {
-        self.last
-    }
-
     pub fn years(&self) -> std::ops::RangeInclusive<i32> {
         self.first.year()..=self.last.year()
     }
@@ -583,10 +558,6 @@ impl Catalog {
             self.answers.insert(key, body.clone());
         }
         body
-    }
-
-    pub fn name_index(&self) -> &NameIndex {
-        &self.name_index
     }
 
     /// Every served date of `year`, in order (empty when the year is not served).

@@ -41,7 +41,7 @@ impl DataHandle {
         crate::memory::release_free();
         // `make bench` reads the load time from this line.
         tracing::info!(
-            dataset_version = catalog.version(),
+            dataset_version = catalog.version,
             load_ms = started.elapsed().as_millis() as u64,
             "dataset loaded from its sled database"
         );

@@ -119,12 +119,12 @@ impl Published {
 
     fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
         let current = self.current.read().clone();
-        if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version()) {
+        if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version) {
             return Ok(dataset);
         }
         let dataset = Arc::new(PublishedDataset::open(
             &self.root,
-            catalog.version(),
+            catalog.version,
             self.cache_metrics.clone(),
         )?);
         *self.current.write() = Some(dataset.clone());
@@ -145,7 +145,7 @@ impl Published {
         let document = self
             .dataset(catalog)
             .and_then(|dataset| dataset.document(rest));
-        let (first, last) = (catalog.first().year(), catalog.last().year());
+        let (first, last) = (catalog.first.year(), catalog.last.year());
         let message = match document {
             Ok(Some(document)) => return serve(req, &document, JSON_CONTENT_TYPE),
             Ok(None) => match year_of(rest) {
@@ -160,7 +160,7 @@ impl Published {
                 tracing::warn!(path = %path.display(), "a published year file is missing");
                 format!(
                     "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
-                    catalog.version(),
+                    catalog.version,
                     year_file(year)
                 )
             }

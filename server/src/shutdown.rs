@@ -45,9 +45,9 @@ pub fn reload_on_hangup(
             tracing::info!("SIGHUP received, reloading the dataset");
             match data.reload().await {
                 Ok(catalog) => tracing::info!(
-                    dataset_version = catalog.version(),
-                    first = %catalog.first(),
-                    last = %catalog.last(),
+                    dataset_version = catalog.version,
+                    first = %catalog.first,
+                    last = %catalog.last,
                     "dataset reloaded"
                 ),
                 Err(e) => tracing::error!(

@@ -107,7 +107,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             .collect(),
         name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
         school_holidays: catalog
-            .school_holidays()
+            .school_holidays
             .overlapping(date, date, None)
             .map(|p| SchoolPeriod::new(p, lang))
             .collect(),

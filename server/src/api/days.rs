@@ -78,7 +78,7 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
             ),
         ));
     }
-    let etag = caching::etag(cx.catalog.etag_tag(), &[from, to]);
+    let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
     Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
         cx.catalog.days_json(from, to)
     }))

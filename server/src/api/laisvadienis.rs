@@ -56,7 +56,7 @@ pub struct DayStatus {
 
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let etag = caching::etag(cx.catalog.etag_tag(), &[date]);
+    let etag = caching::etag(&cx.catalog.etag_tag, &[date]);
     Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
         cx.catalog.status_json(date)
     }))

@@ -56,10 +56,7 @@ pub struct NameSearch<'a> {
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let name = name(query.get(0))?;
-    let matches = cx
-        .catalog
-        .name_index()
-        .search_json(name.trim(), MAX_MATCHES);
+    let matches = cx.catalog.name_index.search_json(name.trim(), MAX_MATCHES);
     Ok(answer::private(answer::to_json(&NameSearch {
         query: name,
         count: matches.len(),

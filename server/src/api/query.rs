@@ -112,7 +112,7 @@ pub fn date_or_today(
     today: &Today,
 ) -> Result<Date, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY-MM-DD"))?;
-    let (first, last) = (catalog.first(), catalog.last());
+    let (first, last) = (catalog.first, catalog.last);
     if value == TODAY {
         let resolved = today.date();
         return match Date::from_naive(resolved) {
@@ -171,7 +171,7 @@ pub fn date_range(
 /// Parses a year parameter `name`: required, plain digits, a year the catalog serves.
 pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY"))?;
-    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let (first, last) = (catalog.first.year(), catalog.last.year());
     match Year::parse(value) {
         // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
         Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),

@@ -123,7 +123,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{to}{grade:?}{}", lang.code());
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        let school = catalog.school_holidays();
+        let school = &catalog.school_holidays;
         let periods: Vec<SchoolPeriod> = school
             .overlapping(from, to, grade)
             .map(|p| SchoolPeriod::new(p, lang))

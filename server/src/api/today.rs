@@ -101,7 +101,7 @@ impl Today {
         let policy = if keyed { PRIVATE_TODAY } else { PUBLIC_TODAY };
         let etag = match response.headers().get(header::ETAG) {
             Some(etag) => etag.clone(),
-            None => caching::etag(catalog.etag_tag(), &[date]),
+            None => caching::etag(&catalog.etag_tag, &[date]),
         };
         if status == StatusCode::OK && caching::not_modified(req.headers(), &etag) {
             response = Response::builder()

@@ -86,8 +86,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ErrorCode::OutOfRange,
             format!(
                 "{days} working days from {date} fall outside the dates served ({} to {})",
-                catalog.first(),
-                catalog.last()
+                catalog.first, catalog.last
             ),
         )
     })?;

@@ -69,7 +69,7 @@ impl Feeds {
     pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
         let key = FeedKey {
             request,
-            dataset_version: catalog.version().to_string(),
+            dataset_version: catalog.version.to_string(),
             vilnius_year,
         };
         if let Some(feed) = self.cache.get(&key) {
@@ -151,7 +151,7 @@ pub fn window(
     from: Option<i32>,
     to: Option<i32>,
 ) -> Result<RangeInclusive<i32>, ApiError> {
-    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let (first, last) = (catalog.first.year(), catalog.last.year());
     let default_from = (this_year - YEARS_BEFORE).max(first);
     let default_to = (this_year + YEARS_AFTER).min(last);
     let (from, to) = match (from, to) {

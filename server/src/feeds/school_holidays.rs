@@ -58,7 +58,7 @@ pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> S
         Some(g) => format!("{name} ({})", grades_text(&[g], lang)),
         None => name.to_string(),
     };
-    let periods = catalog.school_holidays().periods.iter();
+    let periods = catalog.school_holidays.periods.iter();
     let events = periods.filter(|p| p.applies_to(grade)).filter_map(|p| {
         let kind = p.kind.name(lang);
         Some(Event {

@@ -163,7 +163,7 @@ impl Pages {
             .unwrap_or_default();
         let grade = query.grade.map(|g| g.to_string()).unwrap_or_default();
         let parts = [
-            catalog.etag_tag(),
+            &catalog.etag_tag,
             path,
             query.lang.code(),
             &query.q,
@@ -342,7 +342,7 @@ impl Pages {
             .pred_opt()
             .and_then(|d| Date::from_naive(d).ok());
         let (_, week, _) = v.catalog.calendar_of(date);
-        let school_holidays = v.catalog.school_holidays();
+        let school_holidays = &v.catalog.school_holidays;
         // The pupils' holiday periods containing `date` (of the chosen grade).
         let school: Vec<_> = school_holidays
             .overlapping(date, date, v.grade)

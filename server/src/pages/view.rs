@@ -89,7 +89,7 @@ impl Viewer<'_> {
             // The same, to follow another parameter: `""` or `&lang=en`.
             qa => page_query(lang, grade, '&'),
             langs,
-            version => self.catalog.version(),
+            version => self.catalog.version,
             // The grade form submits to the page's path.
             path,
             grade,
@@ -250,7 +250,7 @@ impl Viewer<'_> {
         }
         let school: Vec<&str> = self
             .catalog
-            .school_holidays()
+            .school_holidays
             .overlapping(date, date, self.grade)
             .map(|p| p.kind.name(self.lang))
             .collect();
@@ -327,7 +327,7 @@ impl Viewer<'_> {
     pub fn search(&self, query: &str) -> Vec<minijinja::Value> {
         let year = self.today.year();
         self.catalog
-            .name_index()
+            .name_index
             .search(query, MAX_MATCHES)
             .into_iter()
             .map(|(kind, entry)| {
