@@ -4,7 +4,7 @@
 
 use poem::{Request, Response};
 
-use crate::api::query::Query;
+use crate::api::query::{Query, SCOPES};
 use crate::api::today::Today;
 use crate::catalog::Catalog;
 use crate::feeds::Feeds;
@@ -159,6 +159,18 @@ pub const WEEK: Param = Param {
     required: false,
     kind: Kind::Week,
     description: "The week form: `5` (default, Monday-Friday) or `6` (Monday-Saturday).",
+};
+
+/// The `scope` parameter of the holiday dates ([`crate::api::query::scope`]).
+pub const SCOPE: Param = Param {
+    name: "scope",
+    required: false,
+    kind: Kind::Choice {
+        values: SCOPES,
+        default: 0,
+    },
+    description: "`red` (default): non-working holiday dates; `all`: dates of every \
+                  holiday. Case-insensitive; empty counts as absent.",
 };
 
 /// The 400 codes of an operation on a date with names in a language.

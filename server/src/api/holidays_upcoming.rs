@@ -6,7 +6,7 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 
 use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
+use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG, SCOPE};
 use super::query::{self, Query};
 use super::records::Holiday;
 use super::today::TODAY;
@@ -18,9 +18,6 @@ pub const MAX_COUNT: i64 = 50;
 
 /// Dates listed when `count` is absent.
 pub const DEFAULT_COUNT: i64 = 5;
-
-/// The words of `scope`, in [`HolidayScope`] order.
-const SCOPES: &[&str] = &["red", "all"];
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -54,16 +51,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
             },
             description: "How many dates at most: an integer from 1 to 50, default 5.",
         },
-        Param {
-            name: "scope",
-            required: false,
-            kind: Kind::Choice {
-                values: SCOPES,
-                default: 0,
-            },
-            description: "`red` (default): non-working holiday dates; `all`: dates of every \
-                          holiday. Case-insensitive; empty counts as absent.",
-        },
+        SCOPE,
         LANG,
     ],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<UpcomingHolidays>),
@@ -81,21 +69,11 @@ pub struct UpcomingHolidays<'a> {
     /// Echo of `from` (resolved when it was `today` or absent).
     pub from: Date,
     /// Echo of `scope`, lower-case.
-    pub scope: Scope,
+    pub scope: HolidayScope,
     /// Number of dates listed (fewer than `count` asked when the served range ends).
     pub count: usize,
     /// The dates, in order.
     pub dates: Vec<UpcomingDate<'a>>,
-}
-
-/// The values of `scope`.
-#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    /// Non-working holiday dates.
-    Red,
-    /// Every holiday date.
-    All,
 }
 
 /// One holiday date.
@@ -121,10 +99,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         Some(v) => query::integer("count", v, 1, MAX_COUNT)?,
         None => DEFAULT_COUNT,
     };
-    let (scope, scope_word) = match query::choice("scope", query.get(2), SCOPES, 0)? {
-        0 => (HolidayScope::Red, Scope::Red),
-        _ => (HolidayScope::All, Scope::All),
-    };
+    let scope = query::scope(query.get(2))?;
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{count}{scope:?}{}", lang.code());
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
@@ -143,7 +118,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             .collect();
         UpcomingHolidays {
             from,
-            scope: scope_word,
+            scope,
             count: dates.len(),
             dates,
         }

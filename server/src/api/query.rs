@@ -10,7 +10,7 @@ use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
 
 use crate::api::today::{Today, TODAY};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, HolidayScope};
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// Longest part of a client's value quoted back in a message.
@@ -230,6 +230,17 @@ pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
                 ),
             )
         }),
+    }
+}
+
+/// The words of `scope`, in [`HolidayScope`] order.
+pub const SCOPES: &[&str] = &["red", "all"];
+
+/// Parses `scope`: absent means [`HolidayScope::Red`].
+pub fn scope(value: Option<&str>) -> Result<HolidayScope, ApiError> {
+    match choice("scope", value, SCOPES, 0)? {
+        0 => Ok(HolidayScope::Red),
+        _ => Ok(HolidayScope::All),
     }
 }
 

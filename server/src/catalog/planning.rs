@@ -1,6 +1,7 @@
 //! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`), laid out for
 //! serving. A date is *non-working* by its day status (docs/api.md, Day status) and *marked*
-//! when it carries a red holiday or a declared extra day off. From those:
+//! when it carries a red holiday or a declared extra day off ([`HolidayScope::Red`]; `All`
+//! adds the dates of any holiday record). From those:
 //!
 //! - the holiday dates as two sorted position lists (marked; any holiday or day off), so
 //!   "the next N from a date" is a binary search and a slice;
@@ -19,12 +20,14 @@ use super::{Catalog, HolidayRecord};
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
 
-/// Which holiday dates count (`scope`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The values of `scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "Scope")]
 pub enum HolidayScope {
-    /// Dates carrying a red holiday or a declared extra day off.
+    /// Non-working holiday dates.
     Red,
-    /// Dates carrying any holiday record, or a declared extra day off.
+    /// Every holiday date.
     All,
 }
 
