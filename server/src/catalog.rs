@@ -96,9 +96,14 @@ impl HolidayRecord {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A name day. Names are Lithuanian calendar names whatever `lang`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "NameDay")]
 pub struct NameDayRecord {
+    /// The name celebrated.
     pub name: Box<str>,
+    /// `m` or `f`.
+    #[schemars(with = "kalendorius_dataset::Gender")]
     pub gender: &'static str,
 }
 

@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::answer;
 use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
 use super::query::{self, Query};
-use super::records::{Holiday, LegalBasis, NameDay, SchoolPeriod};
-use crate::catalog::Catalog;
+use super::records::{Holiday, LegalBasis, SchoolPeriod};
+use crate::catalog::{Catalog, NameDayRecord};
 use crate::http::errors::ApiError;
 
 /// The operation.
@@ -50,7 +50,7 @@ pub struct DayDetails<'a> {
     /// `name_ru`).
     pub holidays: Vec<Holiday<'a>>,
     /// Name days of the date.
-    pub name_days: Vec<NameDay<'a>>,
+    pub name_days: Vec<&'a NameDayRecord>,
     /// The pupils' holiday periods containing the date, for every grade (names in `lang`);
     /// empty on a school day and on a date outside the school years of the data.
     pub school_holidays: Vec<SchoolPeriod<'a>>,
@@ -105,7 +105,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             .holidays_on(date)
             .map(|h| Holiday::new(date, h, lang, false))
             .collect(),
-        name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
+        name_days: catalog.name_days_on(date).collect(),
         school_holidays: catalog
             .school_holidays
             .overlapping(date, date, None)

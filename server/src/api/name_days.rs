@@ -10,7 +10,7 @@ use super::endpoint::{
     Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
 };
 use super::query::{self, Query};
-use super::records::NameDay;
+use crate::catalog::NameDayRecord;
 use crate::http::errors::ApiError;
 
 /// The operation.
@@ -45,13 +45,13 @@ pub struct NameDays<'a> {
     /// Number of names.
     pub count: usize,
     /// The names.
-    pub name_days: Vec<NameDay<'a>>,
+    pub name_days: Vec<&'a NameDayRecord>,
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
-    let name_days: Vec<_> = cx.catalog.name_days_on(date).map(NameDay::from).collect();
+    let name_days: Vec<_> = cx.catalog.name_days_on(date).collect();
     Ok(answer::private(answer::to_json(&NameDays {
         date,
         lang,

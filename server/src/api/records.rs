@@ -1,15 +1,15 @@
-//! The parts several answers share: a holiday record, a legal basis, a name day and a
-//! pupils' holiday period, borrowed from the catalog. (`/holidays` and `/day` write
-//! holidays and bases; `/name-days` and `/day` name days; `/school-holidays` and `/day`
-//! school holiday periods.)
+//! The parts several answers share: a holiday record, a legal basis and a pupils' holiday
+//! period, borrowed from the catalog in the answer's language. (`/holidays` and `/day` write
+//! holidays and bases; `/school-holidays` and `/day` school holiday periods; a name day is
+//! the catalog's own `NameDayRecord`.)
 
 use kalendorius_dataset::{
-    Basis, Confidence, Date, Gender, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind,
+    Basis, Confidence, Date, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::catalog::{HolidayRecord, NameDayRecord};
+use crate::catalog::HolidayRecord;
 
 /// A holiday on a date. `/holidays` carries all four names; `/day` only `name_lt` and
 /// `name_en` beside the name in `lang`.
@@ -93,25 +93,6 @@ impl<'a> LegalBasis<'a> {
             part: b.part,
             item: b.item,
             confidence: b.confidence,
-        }
-    }
-}
-
-/// A name day. Names are Lithuanian calendar names whatever `lang`.
-#[derive(Serialize, JsonSchema)]
-pub struct NameDay<'a> {
-    /// The name celebrated.
-    pub name: &'a str,
-    /// `m` or `f`.
-    #[schemars(with = "Gender")]
-    pub gender: &'a str,
-}
-
-impl<'a> From<&'a NameDayRecord> for NameDay<'a> {
-    fn from(n: &'a NameDayRecord) -> Self {
-        NameDay {
-            name: &n.name,
-            gender: n.gender,
         }
     }
 }
