@@ -24,7 +24,7 @@ use crate::name_index::NameIndex;
 
 mod planning;
 mod working_index;
-pub use planning::{DayOffCause, HolidayScope, Period, MAX_LEAVE_DAYS};
+pub use planning::{HolidayScope, Period, MAX_LEAVE_DAYS};
 pub use working_index::{WorkingDay, WorkingSummary};
 
 /// Why a dataset that passed its manifest checks still cannot be served.

@@ -14,7 +14,7 @@ use crate::metrics::{CacheMetrics, ReloadMetrics};
 /// its sled database, running every manifest, checksum and database check. The year JSON
 /// files are the published form and are not read.
 /// Its answers cache counts in `answers_metrics`.
-pub fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
+fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
     let dir = kalendorius_dataset::open_manifest(root)?;
     Catalog::load(&dir, answers_metrics)
 }

@@ -112,12 +112,8 @@ impl<'a> LongWeekend<'a> {
                 .marked
                 .iter()
                 .flat_map(|&date| {
-                    catalog
-                        .day_off_causes(date)
-                        .map(move |cause| PeriodHoliday {
-                            date,
-                            name: cause.name(lang),
-                        })
+                    let names = catalog.day_off_names(date, lang);
+                    names.map(move |name| PeriodHoliday { date, name })
                 })
                 .collect(),
         }

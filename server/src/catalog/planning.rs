@@ -15,7 +15,7 @@ use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
 use kalendorius_dataset::planning::{periods, DayFacts};
 
-use super::{Catalog, HolidayRecord};
+use super::Catalog;
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
@@ -29,22 +29,6 @@ pub enum HolidayScope {
     Red,
     /// Every holiday date.
     All,
-}
-
-/// What makes a date a holiday day off: a red holiday, or a declared extra day off.
-#[derive(Debug, Clone, Copy)]
-pub enum DayOffCause<'a> {
-    Holiday(&'a HolidayRecord),
-    Declared(&'a Transfer),
-}
-
-impl<'a> DayOffCause<'a> {
-    pub fn name(self, lang: Lang) -> &'a str {
-        match self {
-            DayOffCause::Holiday(h) => h.name(lang),
-            DayOffCause::Declared(t) => t.name(lang),
-        }
-    }
 }
 
 /// A long weekend or a bridge: consecutive rest runs and the working days between them.
@@ -112,13 +96,12 @@ impl Catalog {
             .filter(|t| t.kind == TransferKind::DayOff)
     }
 
-    /// What makes a served `date` a holiday day off: its red holidays (in holiday order),
-    /// then its declared extra day off. Empty on any other date.
-    pub fn day_off_causes(&self, date: Date) -> impl Iterator<Item = DayOffCause<'_>> + '_ {
-        self.holidays_on(date)
-            .filter(|h| h.is_red)
-            .map(DayOffCause::Holiday)
-            .chain(self.declared_day_off(date).map(DayOffCause::Declared))
+    /// The names in `lang` of what makes a served `date` a holiday day off: its red holidays
+    /// (in holiday order), then its declared extra day off. Empty on any other date.
+    pub fn day_off_names(&self, date: Date, lang: Lang) -> impl Iterator<Item = &str> + '_ {
+        let red = self.holidays_on(date).filter(|h| h.is_red);
+        red.map(move |h| h.name(lang))
+            .chain(self.declared_day_off(date).map(move |t| t.name(lang)))
     }
 
     /// The holiday dates of `scope` on or after a served `from`, in date order, at most

@@ -42,7 +42,7 @@ pub struct Feed {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct FeedKey {
     request: FeedRequest,
-    dataset_version: String,
+    dataset_version: &'static str,
     vilnius_year: i32,
 }
 
@@ -69,7 +69,7 @@ impl Feeds {
     pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
         let key = FeedKey {
             request,
-            dataset_version: catalog.version.to_string(),
+            dataset_version: catalog.version,
             vilnius_year,
         };
         if let Some(feed) = self.cache.get(&key) {

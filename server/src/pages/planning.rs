@@ -57,8 +57,8 @@ impl Viewer<'_> {
         let holidays: Vec<String> = p
             .marked
             .iter()
-            .flat_map(|&d| self.catalog.day_off_causes(d))
-            .map(|c| c.name(self.lang).to_string())
+            .flat_map(|&d| self.catalog.day_off_names(d, self.lang))
+            .map(str::to_string)
             .collect();
         context! {
             start => p.start.to_string(),
@@ -123,11 +123,7 @@ impl Viewer<'_> {
             .catalog
             .holiday_dates_from(today, HolidayScope::Red, 1)
             .next()?;
-        let names: Vec<&str> = self
-            .catalog
-            .day_off_causes(date)
-            .map(|c| c.name(self.lang))
-            .collect();
+        let names: Vec<&str> = self.catalog.day_off_names(date, self.lang).collect();
         let days = today.days_until(date);
         let key = match days {
             0 => "next_red_today",
