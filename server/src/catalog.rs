@@ -107,14 +107,16 @@ pub struct NameDayRecord {
     pub gender: &'static str,
 }
 
-/// The status of one date as people read it (the HTML pages): the same facts as
-/// `/laisvadienis`, typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The status of one date: the facts of `/laisvadienis`, typed (the pages, and `/day` in
+/// these words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct DayStatus {
+    /// Non-working day.
     pub laisvadienis: bool,
-    /// Why it is non-working; `None` on a working day.
+    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
+    /// working day.
     pub reason: Option<Reason>,
-    /// A working day one hour shorter (the next day carries a red holiday).
+    /// A working day one hour shorter: the next day is a red holiday.
     pub shorter_workday: bool,
 }
 

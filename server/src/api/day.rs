@@ -1,6 +1,6 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
-use kalendorius_dataset::{Date, Lang, Reason};
+use kalendorius_dataset::{Date, Lang};
 use poem::{Request, Response};
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
@@ -9,7 +9,7 @@ use super::answer;
 use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
 use super::query::{self, Query};
 use super::records::{Holiday, LegalBasis, SchoolPeriod};
-use crate::catalog::{Catalog, NameDayRecord};
+use crate::catalog::{Catalog, DayStatus, NameDayRecord};
 use crate::http::errors::ApiError;
 
 /// The operation.
@@ -59,13 +59,9 @@ pub struct DayDetails<'a> {
 /// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
 #[derive(Serialize, JsonSchema)]
 pub struct Status<'a> {
-    /// Non-working day.
-    pub laisvadienis: bool,
-    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
-    /// working day.
-    pub reason: Option<Reason>,
-    /// A working day one hour shorter: the next day is a red holiday.
-    pub shorter_workday: bool,
+    /// The status.
+    #[serde(flatten)]
+    pub status: DayStatus,
     /// The provisions that decide the day, in `lang`, each with its confidence: those of
     /// its red holidays, of a declared day off or working day, and the eve rule on a
     /// shortened day. Empty on an ordinary working day or weekend day (docs/data.md §2.8).
@@ -74,11 +70,8 @@ pub struct Status<'a> {
 
 impl<'a> Status<'a> {
     fn of(catalog: &'a Catalog, date: Date, lang: Lang) -> Status<'a> {
-        let status = catalog.status_of(date);
         Status {
-            laisvadienis: status.laisvadienis,
-            reason: status.reason,
-            shorter_workday: status.shorter_workday,
+            status: catalog.status_of(date),
             basis: catalog
                 .bases_of(date)
                 .into_iter()
