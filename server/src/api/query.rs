@@ -259,12 +259,9 @@ pub fn week(value: Option<&str>) -> Result<Week, ApiError> {
     }
 }
 
-/// The number a week form is written as in answers.
+/// The number a week form is written as in answers: 5 or 6.
 pub fn week_number(week: Week) -> u8 {
-    match week {
-        Week::Five => 5,
-        Week::Six => 6,
-    }
+    5 + week as u8
 }
 
 /// Parses an integer parameter `name` from `min` to `max`, in plain digits with an optional

@@ -123,10 +123,6 @@ impl Pages {
         })
     }
 
-    pub fn style_path(&self) -> &str {
-        &self.style_path
-    }
-
     /// Whether `path` is the stylesheet or the icon (served without counting: a page view
     /// costs one count, and browsers fetch both once and keep them).
     pub fn is_asset(&self, path: &str) -> bool {
@@ -235,11 +231,10 @@ impl Pages {
         let frame = v.frame(&self.style_path, path, extra);
         let (name, ctx) = match page {
             Some(Page::Home) => {
-                let (y, m) = (v.today.year(), v.today.month());
-                let next_red = v.next_red_day();
+                let month = self.month_context(v, v.today.year(), v.today.month());
                 (
                     "month.html",
-                    context! { next_red, ..self.month_context(v, y, m) },
+                    context! { next_red => v.next_red_day(), ..month },
                 )
             }
             Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
