@@ -94,16 +94,9 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         is_weekend,
         week_number,
         status: Status::of(catalog, date, lang),
-        holidays: catalog
-            .holidays_on(date)
-            .map(|h| Holiday::new(date, h, lang, false))
-            .collect(),
+        holidays: Holiday::on(catalog, date, lang, false).collect(),
         name_days: catalog.name_days_on(date).collect(),
-        school_holidays: catalog
-            .school_holidays
-            .overlapping(date, date, None)
-            .map(|p| SchoolPeriod::new(p, lang))
-            .collect(),
+        school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
     });
     Ok(response)
 }

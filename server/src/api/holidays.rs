@@ -82,10 +82,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let lang = query::lang(query.get(2))?;
     let answer = match asked {
         DateOrYear::Date(date) => {
-            let holidays: Vec<_> = catalog
-                .holidays_on(date)
-                .map(|h| Holiday::new(date, h, lang, true))
-                .collect();
+            let holidays: Vec<_> = Holiday::on(catalog, date, lang, true).collect();
             Holidays::OnDate {
                 date,
                 count: holidays.len(),
@@ -95,11 +92,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         DateOrYear::Year(year) => {
             let holidays: Vec<_> = catalog
                 .dates_of_year(year)
-                .flat_map(|date| {
-                    catalog
-                        .holidays_on(date)
-                        .map(move |h| Holiday::new(date, h, lang, true))
-                })
+                .flat_map(|date| Holiday::on(catalog, date, lang, true))
                 .collect();
             Holidays::OfYear {
                 year,

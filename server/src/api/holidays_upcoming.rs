@@ -109,10 +109,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
                 date,
                 days_until: from.days_until(date) as u32,
                 laisvadienis: catalog.status_of(date).laisvadienis,
-                holidays: catalog
-                    .holidays_on(date)
-                    .map(|h| Holiday::new(date, h, lang, true))
-                    .collect(),
+                holidays: Holiday::on(catalog, date, lang, true).collect(),
                 declared_day_off: catalog.declared_day_off(date).map(|t| t.name(lang)),
             })
             .collect();

@@ -3,13 +3,11 @@
 //! holidays and bases; `/school-holidays` and `/day` school holiday periods; a name day is
 //! the catalog's own `NameDayRecord`.)
 
-use kalendorius_dataset::{
-    Basis, Confidence, Date, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind,
-};
+use kalendorius_dataset::{Basis, Confidence, Date, HolidayType, Lang, SchoolHolidayKind};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::catalog::HolidayRecord;
+use crate::catalog::Catalog;
 
 /// A holiday on a date. `/holidays` carries all four names; `/day` only `name_lt` and
 /// `name_en` beside the name in `lang`.
@@ -44,9 +42,15 @@ pub struct Holiday<'a> {
 }
 
 impl<'a> Holiday<'a> {
-    /// The record `h` on `date`, with every name (`all_names`) or only lt and en.
-    pub fn new(date: Date, h: &'a HolidayRecord, lang: Lang, all_names: bool) -> Self {
-        Holiday {
+    /// The holidays on `date` (in the catalog's order), with every name (`all_names`) or
+    /// only lt and en.
+    pub fn on(
+        catalog: &'a Catalog,
+        date: Date,
+        lang: Lang,
+        all_names: bool,
+    ) -> impl Iterator<Item = Self> + 'a {
+        catalog.holidays_on(date).map(move |h| Holiday {
             date,
             name: h.name(lang),
             name_lt: h.name(Lang::Lt),
@@ -57,7 +61,7 @@ impl<'a> Holiday<'a> {
             is_red: h.is_red,
             confidence: h.confidence,
             basis: h.basis.iter().map(|b| LegalBasis::new(b, lang)).collect(),
-        }
+        })
     }
 }
 
@@ -114,14 +118,24 @@ pub struct SchoolPeriod<'a> {
 }
 
 impl<'a> SchoolPeriod<'a> {
-    /// The period `p` with its name in `lang`.
-    pub fn new(p: &'a SchoolHoliday, lang: Lang) -> Self {
-        SchoolPeriod {
-            kind: p.kind,
-            name: p.kind.name(lang),
-            start: p.start,
-            end: p.end,
-            grades: &p.grades,
-        }
+    /// The periods of `grade` (`None`: of every grade) sharing a day with `from..=to`, names
+    /// in `lang`.
+    pub fn overlapping(
+        catalog: &'a Catalog,
+        from: Date,
+        to: Date,
+        grade: Option<u8>,
+        lang: Lang,
+    ) -> Vec<Self> {
+        let periods = catalog.school_holidays.overlapping(from, to, grade);
+        periods
+            .map(|p| SchoolPeriod {
+                kind: p.kind,
+                name: p.kind.name(lang),
+                start: p.start,
+                end: p.end,
+                grades: &p.grades,
+            })
+            .collect()
     }
 }

@@ -123,12 +123,11 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{to}{grade:?}{}", lang.code());
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        let school = &catalog.school_holidays;
-        let periods: Vec<SchoolPeriod> = school
-            .overlapping(from, to, grade)
-            .map(|p| SchoolPeriod::new(p, lang))
-            .collect();
-        let (count, covered) = (periods.len(), school.covered(from, to, grade));
+        let periods = SchoolPeriod::overlapping(catalog, from, to, grade, lang);
+        let (count, covered) = (
+            periods.len(),
+            catalog.school_holidays.covered(from, to, grade),
+        );
         if on_date {
             SchoolHolidays::OnDate {
                 date: from,
