@@ -107,7 +107,7 @@ impl<'a> LongWeekend<'a> {
             end: p.end,
             days_off: p.days_off(),
             leave_days: &p.leave_days,
-            leave_day_count: p.leave_day_count(),
+            leave_day_count: p.leave_days.len(),
             holidays: p
                 .marked
                 .iter()

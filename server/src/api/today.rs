@@ -37,10 +37,6 @@ impl TodayClock {
             - chrono::DateTime::<chrono::Utc>::from(SystemTime::now());
         TodayClock { shift }
     }
-
-    fn read(self, wall: SystemTime) -> SystemTime {
-        (chrono::DateTime::<chrono::Utc>::from(wall) + self.shift).into()
-    }
 }
 
 /// "Today" for one request: its arrival time, resolved on first use.
@@ -73,9 +69,9 @@ impl Today {
     /// The date in Vilnius without marking it used: for answers whose own ETag already
     /// names the day (the pages, the feeds' Vilnius year), which keep their own caching.
     pub fn current(&self) -> chrono::NaiveDate {
-        let at = self
-            .clock
-            .map_or(self.received, |clock| clock.read(self.received));
+        let at = self.clock.map_or(self.received, |clock| {
+            (chrono::DateTime::<chrono::Utc>::from(self.received) + clock.shift).into()
+        });
         crate::clock::vilnius_date(at)
     }
 

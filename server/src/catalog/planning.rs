@@ -47,10 +47,6 @@ impl Period {
     pub fn days_off(&self) -> u32 {
         (self.start.days_until(self.end) + 1) as u32
     }
-
-    pub fn leave_day_count(&self) -> usize {
-        self.leave_days.len()
-    }
 }
 
 impl Catalog {
@@ -151,6 +147,6 @@ impl Catalog {
         });
         periods
             .iter()
-            .filter(move |p| p.leave_day_count() <= max_leave_days)
+            .filter(move |p| p.leave_days.len() <= max_leave_days)
     }
 }

@@ -53,7 +53,7 @@ impl Viewer<'_> {
     }
 
     fn row(&self, p: &Period, year: i32) -> minijinja::Value {
-        let leave = p.leave_day_count();
+        let leave = p.leave_days.len();
         let holidays: Vec<String> = p
             .marked
             .iter()
@@ -91,7 +91,7 @@ impl Viewer<'_> {
         let mut bridges: Vec<&Period> = self
             .catalog
             .long_weekends(year, PAGE_MAX_LEAVE_DAYS)
-            .filter(|p| p.leave_day_count() > 0)
+            .filter(|p| !p.leave_days.is_empty())
             .collect();
         bridges.sort_by(|a, b| by_efficiency(a, b));
         let bridges: Vec<_> = bridges.into_iter().map(|p| self.row(p, year)).collect();
@@ -145,8 +145,8 @@ impl Viewer<'_> {
 
 /// More days off per leave day first; then more days off; then the earlier.
 fn by_efficiency(a: &Period, b: &Period) -> Ordering {
-    let (ad, al) = (u64::from(a.days_off()), a.leave_day_count() as u64);
-    let (bd, bl) = (u64::from(b.days_off()), b.leave_day_count() as u64);
+    let (ad, al) = (u64::from(a.days_off()), a.leave_days.len() as u64);
+    let (bd, bl) = (u64::from(b.days_off()), b.leave_days.len() as u64);
     (bd * al)
         .cmp(&(ad * bl))
         .then(bd.cmp(&ad))

@@ -231,18 +231,12 @@ impl Viewer<'_> {
         if !red.is_empty() {
             kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
         }
-        match transfer.map(|t| t.kind) {
-            Some(TransferKind::DayOff) => {
-                kinds.push(("dayoff", Some(mark::DAY_OFF), self.text("declared_day_off")))
-            }
-            Some(TransferKind::WorkingDay) => kinds.push((
-                "workday",
-                Some(mark::WORKING),
-                self.text("declared_working_day"),
-            )),
-            None => {}
-        }
         if let Some(t) = transfer {
+            let (class, mark, key) = match t.kind {
+                TransferKind::DayOff => ("dayoff", mark::DAY_OFF, "declared_day_off"),
+                TransferKind::WorkingDay => ("workday", mark::WORKING, "declared_working_day"),
+            };
+            kinds.push((class, Some(mark), self.text(key)));
             holidays.push(t.name(self.lang).to_string());
         }
         if status.shorter_workday {
