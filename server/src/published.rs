@@ -1,13 +1,9 @@
 //! The published dataset over HTTP (README, The dataset; docs/api.md, `/data`): the files of
-//! the dataset in service, byte for byte, and the JSON Schemas they follow.
-//!
-//! `/data/manifest.json`, `/data/years/{YYYY}.json`, `/data/school_holidays.json` and
-//! `/data/changes.json` are the files of the dataset in service, tagged with their SHA-256
-//! and checked against the manifest; `/data/schema/*.schema.json` are generated from
-//! `kalendorius_dataset::schema`. The manifest is read once per version; the other files
-//! (67 MB of years: more than the memory budget) on first request, into one cache of
-//! [`YEAR_CACHE_BUDGET`] bytes. A year file listed but absent (the server needs only the
-//! database) is a JSON 404 saying so, not a 500.
+//! the dataset in service byte for byte, tagged with their SHA-256 and checked against the
+//! manifest, and the JSON Schemas they follow (from `kalendorius_dataset::schema`). The
+//! manifest is read once per version; the other files (67 MB of years: more than the memory
+//! budget) on first request, into one cache of [`YEAR_CACHE_BUDGET`] bytes. A year file
+//! listed but absent (the server needs only the database) is a JSON 404 saying so.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
