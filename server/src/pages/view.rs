@@ -178,8 +178,9 @@ impl Viewer<'_> {
     pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
         let mut weeks: Vec<(u8, Vec<Option<minijinja::Value>>)> = Vec::new();
-        let mut date = Some(first);
-        while let Some(day) = date.filter(|d| d.month() == month) {
+        let mut last = first;
+        let days = std::iter::successors(Some(first), |d| d.succ().filter(|d| d.month() == month));
+        for day in days {
             let column = day.weekday().num_days_from_monday() as usize;
             if column == 0 || weeks.is_empty() {
                 let (_, iso_week, _) = self.catalog.calendar_of(day);
@@ -187,10 +188,8 @@ impl Viewer<'_> {
             }
             let (_, cells) = weeks.last_mut().expect("a row was pushed");
             cells[column] = Some(self.cell(day));
-            date = day.succ().filter(|d| self.catalog.contains(*d));
+            last = day;
         }
-        let next_month = first.naive() + chrono::Months::new(1);
-        let last = Date::from_naive(next_month.pred_opt().expect("a real date")).expect("served");
         let weekdays: Vec<_> = (0..7)
             .map(|i| {
                 context! {
