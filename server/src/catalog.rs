@@ -7,11 +7,11 @@
 //! manifest). Only `/data` reads the published files. `/laisvadienis` and `/days` are
 //! written by the same functions from the same [`DayInfo`], so they cannot disagree.
 
-use std::collections::HashMap;
 use std::io::Write as _;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use indexmap::IndexSet;
 use kalendorius_dataset::planning::DayFacts;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
@@ -177,24 +177,12 @@ pub struct Catalog {
     pub school_holidays: SchoolHolidaysFile,
 }
 
-struct Interner<T> {
-    index: HashMap<T, u32>,
-    values: Vec<T>,
-}
+/// Distinct values in order of first use; a value's id is its index.
+struct Interner<T>(IndexSet<T>);
 
-impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
-    /// An interner holding `values` (all distinct), at their indices.
-    fn new(values: Vec<T>) -> Self {
-        let index = values.iter().cloned().zip(0..).collect();
-        Interner { index, values }
-    }
-
+impl<T: std::hash::Hash + Eq> Interner<T> {
     fn intern(&mut self, value: T) -> u32 {
-        let values = &mut self.values;
-        *self.index.entry(value).or_insert_with_key(|value| {
-            values.push(value.clone());
-            u32::try_from(values.len() - 1).expect("fewer than 2^32 distinct values")
-        })
+        u32::try_from(self.0.insert_full(value).0).expect("fewer than 2^32 distinct values")
     }
 }
 
@@ -295,11 +283,11 @@ impl Catalog {
             .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
 
         let mut tables = Tables {
-            holiday_names: Interner::new(vec!["null".into()]),
-            holidays: Interner::new(Vec::new()),
-            holiday_lists: Interner::new(vec![[].into()]),
-            names: Interner::new(Vec::new()),
-            name_day_lists: Interner::new(vec![[].into()]),
+            holiday_names: Interner(IndexSet::from(["null".into()])),
+            holidays: Interner(IndexSet::new()),
+            holiday_lists: Interner(IndexSet::from([[].into()])),
+            names: Interner(IndexSet::new()),
+            name_day_lists: Interner(IndexSet::from([[].into()])),
         };
 
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
@@ -339,7 +327,7 @@ impl Catalog {
                 year_buf.push(b',');
             }
             year_offsets.push(year_buf.len() as u32);
-            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.values);
+            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.0);
             if date.month() == 12 && date.day() == 31 {
                 year_offsets.push(year_buf.len() as u32 + 1);
                 year_buf.extend_from_slice(DAYS_TAIL);
@@ -372,11 +360,11 @@ impl Catalog {
             last,
             days,
             years,
-            holiday_names: tables.holiday_names.values,
-            holidays: tables.holidays.values,
-            holiday_lists: tables.holiday_lists.values,
-            names: tables.names.values,
-            name_day_lists: tables.name_day_lists.values,
+            holiday_names: tables.holiday_names.0.into_iter().collect(),
+            holidays: tables.holidays.0.into_iter().collect(),
+            holiday_lists: tables.holiday_lists.0.into_iter().collect(),
+            names: tables.names.0.into_iter().collect(),
+            name_day_lists: tables.name_day_lists.0.into_iter().collect(),
             working: working_index::WorkingIndex::new(working, year_count),
             transfers,
             eve_bases,
@@ -594,14 +582,14 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
 
 const DAYS_TAIL: &[u8] = b"]}";
 
-/// One `/days` entry (docs/api.md, `/days`).
-fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {
+/// One `/days` entry (docs/api.md, `/days`); `names` are the JSON-encoded holiday names.
+fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, names: &IndexSet<Box<str>>) {
     out.extend_from_slice(b"{\"date\":\"");
     out.extend_from_slice(&date.iso_bytes());
     out.extend_from_slice(b"\",\"laisvadienis\":");
     out.extend_from_slice(bool_json(info.reason.is_some()));
     out.extend_from_slice(b",\"holiday_name\":");
-    out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
+    out.extend_from_slice(names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
     out.extend_from_slice(bool_json(info.shorter_workday));
     out.push(b'}');
