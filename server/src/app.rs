@@ -267,8 +267,7 @@ impl App {
             docs,
             spec,
             today_clock,
-            pages: crate::pages::Pages::new(metrics.cache("pages"))
-                .expect("the embedded templates compile (a unit test renders every one)"),
+            pages: crate::pages::Pages::new(metrics.cache("pages")),
             spec_etag,
             docs_pages,
             compressor: Compressor::new(metrics.cache("compressed")),

@@ -70,16 +70,6 @@ const TEMPLATES: [(&str, &str); 8] = [
 
 const STYLE: &str = include_str!("templates/style.css");
 
-/// Why the pages cannot be set up (a bug in an embedded file, caught by the unit tests).
-#[derive(Debug, thiserror::Error)]
-pub enum PagesError {
-    #[error("template {name}: {source}")]
-    Template {
-        name: &'static str,
-        source: minijinja::Error,
-    },
-}
-
 /// The pages: the compiled templates, the labels, the stylesheet and the rendered pages.
 pub struct Pages {
     env: Environment<'static>,
@@ -91,15 +81,16 @@ pub struct Pages {
 }
 
 impl Pages {
-    /// Compiles the templates and reads the labels; the cache of rendered pages is counted
-    /// in `cache_metrics`.
-    pub fn new(cache_metrics: CacheMetrics) -> Result<Pages, PagesError> {
+    /// Compiles the templates (an error is a bug in an embedded file, caught by the unit
+    /// tests, so it panics) and reads the labels; the cache of rendered pages is counted in
+    /// `cache_metrics`.
+    pub fn new(cache_metrics: CacheMetrics) -> Pages {
         let mut env = Environment::new();
         // A missing value is an error (caught by the tests), never an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         for (name, source) in TEMPLATES {
-            env.add_template(name, source)
-                .map_err(|source| PagesError::Template { name, source })?;
+            let compiled = env.add_template(name, source);
+            compiled.unwrap_or_else(|err| panic!("template {name}: {err}"));
         }
         env.add_global(
             "marks",
@@ -112,7 +103,7 @@ impl Pages {
             },
         );
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
-        Ok(Pages {
+        Pages {
             env,
             texts: i18n::texts(),
             style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
@@ -120,7 +111,7 @@ impl Pages {
                 .expect("hex digits are a valid header value"),
             favicon_etag: caching::digest_etag("icon", FAVICON),
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
-        })
+        }
     }
 
     /// Whether `path` is the stylesheet or the icon (served without counting: a page view
