@@ -75,15 +75,10 @@ impl Today {
         crate::clock::vilnius_date(at)
     }
 
-    /// The resolved date, if a parameter used `today`.
-    pub fn used(&self) -> Option<chrono::NaiveDate> {
-        self.resolved.get()
-    }
-
     /// The cache headers of an answer that used `today` (see the module docs); `response`
     /// unchanged when nothing did or it is not a success.
     pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
-        let Some(date) = self.used().and_then(|d| Date::from_naive(d).ok()) else {
+        let Some(date) = self.resolved.get().and_then(|d| Date::from_naive(d).ok()) else {
             return response;
         };
         let status = response.status();
@@ -121,9 +116,9 @@ mod tests {
             .unwrap()
             .into();
         let today = Today::at(SystemTime::now(), Some(TodayClock::starting_at(at)));
-        assert_eq!(today.used(), None, "nothing asked yet");
+        assert_eq!(today.resolved.get(), None, "nothing asked yet");
         assert_eq!(today.date().to_string(), "2027-01-01", "UTC+2 in Vilnius");
-        assert_eq!(today.used(), Some(today.date()));
+        assert_eq!(today.resolved.get(), Some(today.date()));
         // Without a shift, the arrival time itself.
         let real = Today::at(at, None);
         assert_eq!(real.date().to_string(), "2027-01-01");
