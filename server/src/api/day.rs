@@ -1,16 +1,8 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
-use kalendorius_dataset::{Date, Lang};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
-use super::query::{self, Query};
+use super::prelude::*;
 use super::records::{Holiday, LegalBasis, SchoolPeriod};
 use crate::catalog::{Catalog, DayStatus, NameDayRecord};
-use crate::http::errors::ApiError;
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

@@ -1,16 +1,10 @@
 //! `GET /api/v1/days`: the status of every date of an inclusive range. Public.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
-use crate::limits::PublicEndpoint;
+use crate::http::errors::JSON_CONTENT_TYPE;
 
 /// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;

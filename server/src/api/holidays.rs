@@ -1,15 +1,8 @@
 //! `GET /api/v1/holidays`: the holidays of a date or of a year. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, DateOrYear, Query};
+use super::prelude::*;
+use super::query::DateOrYear;
 use super::records::Holiday;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

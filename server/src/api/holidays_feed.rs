@@ -2,15 +2,10 @@
 //! client IP.
 
 use chrono::Datelike;
-use poem::{Request, Response};
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG, SCOPE};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::feeds::CONTENT_TYPE;
 use crate::feeds::{window, FeedRequest, HolidayFeedRequest};
-use crate::http::errors::{ApiError, ErrorCode};
-use crate::limits::PublicEndpoint;
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

@@ -1,17 +1,9 @@
 //! `GET /api/v1/holidays/upcoming`: the next holiday dates from a date. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG, SCOPE};
-use super::query::{self, Query};
+use super::prelude::*;
 use super::records::Holiday;
 use super::today::TODAY;
 use crate::catalog::HolidayScope;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// Most dates one answer lists.
 pub const MAX_COUNT: i64 = 50;

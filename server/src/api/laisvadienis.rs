@@ -1,16 +1,11 @@
 //! `GET /api/v1/laisvadienis`: the working-day status of one date. Public.
 
-use kalendorius_dataset::{Date, Reason};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::{Deserialize, Serialize};
+use kalendorius_dataset::Reason;
+use serde::Deserialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
-use crate::limits::PublicEndpoint;
+use crate::http::errors::JSON_CONTENT_TYPE;
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

@@ -2,16 +2,8 @@
 //! for a number of leave days. Key required. The periods are the catalog's (computed once
 //! per year of the dataset); this file only writes them.
 
-use kalendorius_dataset::{Date, Lang};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

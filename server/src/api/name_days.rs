@@ -1,17 +1,7 @@
 //! `GET /api/v1/name-days`: the names celebrated on a date. Key required.
 
-use kalendorius_dataset::{Date, Lang};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{
-    Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
-};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::catalog::NameDayRecord;
-use crate::http::errors::ApiError;
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

@@ -5,15 +5,9 @@
 //! match's JSON ([`NameMatch`]) once, at load; this file checks the parameter and writes the
 //! answer around them.
 
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param};
-use super::query::{self, Query};
-use crate::http::errors::{ApiError, ErrorCode};
+use super::prelude::*;
 use crate::name_index::{NameMatch, MAX_MATCHES, MAX_QUERY_CHARS};
 
 /// The operation.

@@ -2,16 +2,10 @@
 //! optionally for one grade, and whether the data covers that time. Key required.
 
 use kalendorius_dataset::school::MAX_GRADE;
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, DateOrYear, Query};
+use super::prelude::*;
+use super::query::DateOrYear;
 use super::records::SchoolPeriod;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The `grade` parameter (also of the school holidays feed).
 pub const GRADE: Param = Param {

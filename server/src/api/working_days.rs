@@ -1,16 +1,8 @@
 //! `GET /api/v1/working-days`: the working days and hours of an inclusive range of dates, of
 //! any length, in constant time. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO, WEEK};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::catalog::WorkingSummary;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {

@@ -1,15 +1,7 @@
 //! `GET /api/v1/working-days/add`: the date a number of working days after (or before) a
 //! date, for deadlines. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
-use super::query::{self, Query};
-use crate::http::errors::{ApiError, ErrorCode};
+use super::prelude::*;
 
 /// The largest `|days|` (about 385 years of working days).
 pub const MAX_ADD_DAYS: i64 = 100_000;

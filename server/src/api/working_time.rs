@@ -2,16 +2,9 @@
 //! 6-day week of 40 hours. Key required.
 
 use kalendorius_dataset::working_time::{Week, HOURS_PER_WEEK};
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::catalog::Catalog;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
