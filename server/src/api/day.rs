@@ -4,7 +4,6 @@ use super::prelude::*;
 use super::records::{Holiday, LegalBasis, SchoolPeriod};
 use crate::catalog::{Catalog, DayStatus, NameDayRecord};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/day",
     operation_id: "day",

@@ -9,7 +9,6 @@ use crate::http::errors::JSON_CONTENT_TYPE;
 /// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/days",
     operation_id: "days",

@@ -4,7 +4,6 @@ use super::prelude::*;
 use super::query::DateOrYear;
 use super::records::Holiday;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/holidays",
     operation_id: "holidays",

@@ -7,7 +7,6 @@ use super::prelude::*;
 use crate::feeds::CONTENT_TYPE;
 use crate::feeds::{window, FeedRequest, HolidayFeedRequest};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/feeds/holidays.ics",
     operation_id: "holidays_feed",

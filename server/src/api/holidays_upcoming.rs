@@ -11,7 +11,6 @@ pub const MAX_COUNT: i64 = 50;
 /// Dates listed when `count` is absent.
 pub const DEFAULT_COUNT: i64 = 5;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/holidays/upcoming",
     operation_id: "holidays_upcoming",

@@ -7,7 +7,6 @@ use super::prelude::*;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/laisvadienis",
     operation_id: "laisvadienis",

@@ -5,7 +5,6 @@
 use super::prelude::*;
 use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/long-weekends",
     operation_id: "long_weekends",

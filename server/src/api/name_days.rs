@@ -3,7 +3,6 @@
 use super::prelude::*;
 use crate::catalog::NameDayRecord;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/name-days",
     operation_id: "name_days",

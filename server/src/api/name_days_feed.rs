@@ -5,7 +5,6 @@ use super::holidays_feed::feed_answer;
 use super::prelude::*;
 use crate::feeds::FeedRequest;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/feeds/name-days.ics",
     operation_id: "name_days_feed",

@@ -10,7 +10,6 @@ use serde_json::value::RawValue;
 use super::prelude::*;
 use crate::name_index::{NameMatch, MAX_MATCHES, MAX_QUERY_CHARS};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/name-days/search",
     operation_id: "name_days_search",

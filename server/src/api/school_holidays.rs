@@ -19,7 +19,6 @@ pub const GRADE: Param = Param {
                   that grade. Absent: every period, each with its `grades`.",
 };
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/school-holidays",
     operation_id: "school_holidays",

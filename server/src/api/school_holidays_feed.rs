@@ -6,7 +6,6 @@ use super::prelude::*;
 use super::school_holidays::{grade, GRADE};
 use crate::feeds::FeedRequest;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/feeds/school-holidays.ics",
     operation_id: "school_holidays_feed",

@@ -4,7 +4,6 @@
 use super::prelude::*;
 use crate::catalog::WorkingSummary;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/working-days",
     operation_id: "working_days",

@@ -6,7 +6,6 @@ use super::prelude::*;
 /// The largest `|days|` (about 385 years of working days).
 pub const MAX_ADD_DAYS: i64 = 100_000;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/working-days/add",
     operation_id: "working_days_add",

@@ -6,7 +6,6 @@ use kalendorius_dataset::working_time::{Week, HOURS_PER_WEEK};
 use super::prelude::*;
 use crate::catalog::Catalog;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/working-time",
     operation_id: "working_time",
