@@ -2,7 +2,7 @@
 
 use super::prelude::*;
 use super::records::{Holiday, LegalBasis, SchoolPeriod};
-use crate::catalog::{Catalog, DayStatus, NameDayRecord};
+use crate::catalog::{DayStatus, NameDayRecord};
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/day",
@@ -59,19 +59,6 @@ pub struct Status<'a> {
     pub basis: Vec<LegalBasis<'a>>,
 }
 
-impl<'a> Status<'a> {
-    fn of(catalog: &'a Catalog, date: Date, lang: Lang) -> Status<'a> {
-        Status {
-            status: catalog.status_of(date),
-            basis: catalog
-                .bases_of(date)
-                .into_iter()
-                .map(|b| LegalBasis::new(b, lang))
-                .collect(),
-        }
-    }
-}
-
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
@@ -84,7 +71,14 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         day_of_week,
         is_weekend,
         week_number,
-        status: Status::of(catalog, date, lang),
+        status: Status {
+            status: catalog.status_of(date),
+            basis: catalog
+                .bases_of(date)
+                .into_iter()
+                .map(|b| LegalBasis::new(b, lang))
+                .collect(),
+        },
         holidays: Holiday::on(catalog, date, lang, false).collect(),
         name_days: catalog.name_days_on(date).collect(),
         school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
