@@ -329,7 +329,6 @@ impl Pages {
             .and_then(|d| Date::from_naive(d).ok());
         let (_, week, _) = v.catalog.calendar_of(date);
         let school_holidays = &v.catalog.school_holidays;
-        // The pupils' holiday periods containing `date` (of the chosen grade).
         let school: Vec<_> = school_holidays
             .overlapping(date, date, v.grade)
             .map(|p| {
