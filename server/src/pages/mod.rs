@@ -236,7 +236,7 @@ impl Pages {
             Some(Page::Style | Page::Favicon) | None => (
                 "not_found.html",
                 context! {
-                    title => v.texts.text(v.lang, "not_found_title"),
+                    title => v.text("not_found_title"),
                     range => v.fill_years("served_range"),
                 },
             ),
@@ -276,7 +276,7 @@ impl Pages {
             .catalog
             .working_summary(first, last, kalendorius_dataset::Week::Five);
         context! {
-            title => v.texts.fill(v.lang, "year_title", &[("y", &year.to_string())]),
+            title => v.fill("year_title", &[("y", &year.to_string())]),
             year,
             months,
             summary => Serde(summary),
@@ -370,11 +370,11 @@ impl Pages {
             v.search(q)
         };
         context! {
-            title => v.texts.text(v.lang, "nav_search"),
+            title => v.text("nav_search"),
             q,
             searched => !q.is_empty() && !too_long,
             too_long,
-            count_text => v.texts.fill(v.lang, "search_results", &[("count", &results.len().to_string())]),
+            count_text => v.fill("search_results", &[("count", &results.len().to_string())]),
             results,
         }
     }

@@ -98,18 +98,14 @@ impl Viewer<'_> {
         let served = |y: i32| self.catalog.years().contains(&y);
         let lang = self.lang.code();
         context! {
-            title => self.texts.fill(self.lang, "lw_title", &[("y", &year.to_string())]),
+            title => self.fill("lw_title", &[("y", &year.to_string())]),
             year,
             year_href => format!("/{year:04}"),
             prev => served(year - 1).then(|| long_weekends_path(year - 1)),
             next => served(year + 1).then(|| long_weekends_path(year + 1)),
             weekends,
             bridges,
-            bridges_intro => self.texts.fill(
-                self.lang,
-                "lw_bridges_intro",
-                &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())],
-            ),
+            bridges_intro => self.fill("lw_bridges_intro", &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())]),
             api => format!("/api/v1/long-weekends?year={year}&max_leave_days={PAGE_MAX_LEAVE_DAYS}&lang={lang}"),
         }
     }
@@ -136,7 +132,7 @@ impl Viewer<'_> {
             ("days", &days.to_string()),
         ];
         Some(context! {
-            text => self.texts.fill(self.lang, key, &fields),
+            text => self.fill(key, &fields),
             href => day_path(date),
             long_weekends => long_weekends_path(date.year()),
         })

@@ -57,6 +57,11 @@ impl Viewer<'_> {
         self.texts.text(self.lang, key)
     }
 
+    /// The pattern `key` with its `fields` filled in.
+    pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
+        self.texts.fill(self.lang, key, fields)
+    }
+
     /// What every page needs (`c` in the templates): the language, the labels, the links of
     /// the frame, for the page at `path` (with `extra`, such as `q=...`, and the grade kept on
     /// the language links), its stylesheet at `css`.
@@ -110,17 +115,12 @@ impl Viewer<'_> {
         } else {
             capitalized(name)
         };
-        self.texts.fill(
-            self.lang,
-            "month_title",
-            &[("y", &year.to_string()), ("month", &name)],
-        )
+        self.fill("month_title", &[("y", &year.to_string()), ("month", &name)])
     }
 
     /// "2026 m. gruodžio 24 d.", "24 December 2026".
     pub fn date_long(&self, date: Date) -> String {
-        self.texts.fill(
-            self.lang,
+        self.fill(
             "date_long",
             &[
                 ("y", &date.year().to_string()),
@@ -133,7 +133,7 @@ impl Viewer<'_> {
     /// "birželio 24 d.", "24 June"; `days` may be several ("14–16", "28, 29").
     pub fn day_month(&self, month: u32, days: &str) -> String {
         let fields = [("month_gen", self.month_gen(month)), ("d", days)];
-        self.texts.fill(self.lang, "day_month", &fields)
+        self.fill("day_month", &fields)
     }
 
     /// The pattern `key` with the first and the last year served.
@@ -143,7 +143,7 @@ impl Viewer<'_> {
             ("first", &years.start().to_string()),
             ("last", &years.end().to_string()),
         ];
-        self.texts.fill(self.lang, key, &fields)
+        self.fill(key, &fields)
     }
 
     fn month_gen(&self, month: u32) -> &str {
@@ -280,7 +280,7 @@ impl Viewer<'_> {
         let transfer = self.catalog.transfer_on(date);
         let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
         let weekday = self.weekday(date.weekday().num_days_from_monday());
-        let fill = |key, field, value: &str| self.texts.fill(self.lang, key, &[(field, value)]);
+        let fill = |key, field, value: &str| self.fill(key, &[(field, value)]);
         if status.laisvadienis {
             let red = self.red_names(date);
             return vec![match status.reason {
