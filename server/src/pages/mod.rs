@@ -17,7 +17,7 @@ use kalendorius_dataset::{Date, Lang};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
-use poem::{Request, Response};
+use poem::{IntoResponse, Request, Response};
 
 use self::route::Page;
 use self::view::{day_path, month_path, Viewer};
@@ -28,7 +28,6 @@ use crate::http::errors::{ApiError, ErrorCode};
 use crate::i18n::{self, Texts};
 use crate::metrics::CacheMetrics;
 use crate::name_index::MAX_QUERY_CHARS;
-use poem::IntoResponse;
 
 pub use self::route::is_page_path;
 
