@@ -232,8 +232,7 @@ impl App {
             proxies,
             spec,
             today_clock,
-            pages: crate::pages::Pages::new(metrics.cache("pages"))
-                .expect("the embedded templates compile (a unit test renders every one)"),
+            pages: crate::pages::Pages::new(metrics.cache("pages")),
             spec_etag,
             docs_pages,
             compressor: Compressor::new(metrics.cache("compressed")),
@@ -401,7 +400,7 @@ impl App {
                 .header(header::CACHE_CONTROL, "no-store")
                 .body(
                     self.metrics
-                        .scrape(ex.catalog.version(), self.store.unready_reason().is_none()),
+                        .scrape(ex.catalog.version, self.store.unready_reason().is_none()),
                 ),
             _ => errors::method_not_allowed().into_response(),
         }
@@ -592,7 +591,7 @@ fn preflight(req: &Request) -> Response {
 fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Decision>) {
     let status = resp.status();
     let headers = resp.headers_mut();
-    headers.insert(X_DATASET_VERSION, catalog.version_header().clone());
+    headers.insert(X_DATASET_VERSION, catalog.version_header.clone());
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),

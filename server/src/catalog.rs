@@ -7,11 +7,11 @@
 //! manifest). Only `/data` reads the published files. `/laisvadienis` and `/days` are
 //! written by the same functions from the same [`DayInfo`], so they cannot disagree.
 
-use std::collections::HashMap;
 use std::io::Write as _;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use indexmap::IndexSet;
 use kalendorius_dataset::planning::DayFacts;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
@@ -24,7 +24,7 @@ use crate::name_index::NameIndex;
 
 mod planning;
 mod working_index;
-pub use planning::{DayOffCause, HolidayScope, Period, MAX_LEAVE_DAYS};
+pub use planning::{HolidayScope, Period, MAX_LEAVE_DAYS};
 pub use working_index::{WorkingDay, WorkingSummary};
 
 /// Why a dataset that passed its manifest checks still cannot be served.
@@ -96,20 +96,27 @@ impl HolidayRecord {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A name day. Names are Lithuanian calendar names whatever `lang`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "NameDay")]
 pub struct NameDayRecord {
+    /// The name celebrated.
     pub name: Box<str>,
+    /// `m` or `f`.
+    #[schemars(with = "kalendorius_dataset::Gender")]
     pub gender: &'static str,
 }
 
-/// The status of one date as people read it (the HTML pages): the same facts as
-/// `/laisvadienis`, typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The status of one date: the facts of `/laisvadienis`, typed (the pages, and `/day` in
+/// these words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct DayStatus {
+    /// Non-working day.
     pub laisvadienis: bool,
-    /// Why it is non-working; `None` on a working day.
+    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
+    /// working day.
     pub reason: Option<Reason>,
-    /// A working day one hour shorter (the next day carries a red holiday).
+    /// A working day one hour shorter: the next day is a red holiday.
     pub shorter_workday: bool,
 }
 
@@ -125,16 +132,16 @@ struct YearJson {
 /// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
 /// one and swaps it in whole.
 pub struct Catalog {
-    version: &'static str,
+    pub version: &'static str,
     /// The same, ready as the `X-Dataset-Version` header of every response: static, so
     /// copying it into a response touches no shared reference count.
-    version_header: poem::http::HeaderValue,
+    pub version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
-    etag_tag: String,
+    pub etag_tag: String,
     /// First date served (January 1 of the manifest's first year).
-    first: Date,
+    pub first: Date,
     /// Last date served (December 31 of the manifest's last year).
-    last: Date,
+    pub last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
     years: Vec<YearJson>,
@@ -155,7 +162,7 @@ pub struct Catalog {
     /// handful): the basis of every shortened day from that date to the next change.
     eve_bases: Vec<(Date, Box<[Basis]>)>,
     /// Every name with its days, by folded name (built once here, for the name search).
-    name_index: NameIndex,
+    pub name_index: NameIndex,
     /// Built answers of keyed operations over this dataset, by operation and resolved
     /// parameters ([`Catalog::answer`]).
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
@@ -167,27 +174,15 @@ pub struct Catalog {
     /// days, by start, then by leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
     /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
-    school_holidays: SchoolHolidaysFile,
+    pub school_holidays: SchoolHolidaysFile,
 }
 
-struct Interner<T> {
-    index: HashMap<T, u32>,
-    values: Vec<T>,
-}
+/// Distinct values in order of first use; a value's id is its index.
+struct Interner<T>(IndexSet<T>);
 
-impl<T: std::hash::Hash + Eq + Clone> Interner<T> {
-    /// An interner holding `values` (all distinct), at their indices.
-    fn new(values: Vec<T>) -> Self {
-        let index = values.iter().cloned().zip(0..).collect();
-        Interner { index, values }
-    }
-
+impl<T: std::hash::Hash + Eq> Interner<T> {
     fn intern(&mut self, value: T) -> u32 {
-        let values = &mut self.values;
-        *self.index.entry(value).or_insert_with_key(|value| {
-            values.push(value.clone());
-            u32::try_from(values.len() - 1).expect("fewer than 2^32 distinct values")
-        })
+        u32::try_from(self.0.insert_full(value).0).expect("fewer than 2^32 distinct values")
     }
 }
 
@@ -288,11 +283,11 @@ impl Catalog {
             .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
 
         let mut tables = Tables {
-            holiday_names: Interner::new(vec!["null".into()]),
-            holidays: Interner::new(Vec::new()),
-            holiday_lists: Interner::new(vec![[].into()]),
-            names: Interner::new(Vec::new()),
-            name_day_lists: Interner::new(vec![[].into()]),
+            holiday_names: Interner(IndexSet::from(["null".into()])),
+            holidays: Interner(IndexSet::new()),
+            holiday_lists: Interner(IndexSet::from([[].into()])),
+            names: Interner(IndexSet::new()),
+            name_day_lists: Interner(IndexSet::from([[].into()])),
         };
 
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
@@ -332,7 +327,7 @@ impl Catalog {
                 year_buf.push(b',');
             }
             year_offsets.push(year_buf.len() as u32);
-            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.values);
+            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.0);
             if date.month() == 12 && date.day() == 31 {
                 year_offsets.push(year_buf.len() as u32 + 1);
                 year_buf.extend_from_slice(DAYS_TAIL);
@@ -365,11 +360,11 @@ impl Catalog {
             last,
             days,
             years,
-            holiday_names: tables.holiday_names.values,
-            holidays: tables.holidays.values,
-            holiday_lists: tables.holiday_lists.values,
-            names: tables.names.values,
-            name_day_lists: tables.name_day_lists.values,
+            holiday_names: tables.holiday_names.0.into_iter().collect(),
+            holidays: tables.holidays.0.into_iter().collect(),
+            holiday_lists: tables.holiday_lists.0.into_iter().collect(),
+            names: tables.names.0.into_iter().collect(),
+            name_day_lists: tables.name_day_lists.0.into_iter().collect(),
             working: working_index::WorkingIndex::new(working, year_count),
             transfers,
             eve_bases,
@@ -393,31 +388,6 @@ impl Catalog {
                 .map(move |record| (date, &*record.name, record.gender))
         }));
         Ok(catalog)
-    }
-
-    pub fn school_holidays(&self) -> &SchoolHolidaysFile {
-        &self.school_holidays
-    }
-
-    pub fn version(&self) -> &str {
-        self.version
-    }
-
-    pub fn version_header(&self) -> &poem::http::HeaderValue {
-        &self.version_header
-    }
-
-    /// A short digest of the version, safe inside an ETag.
-    pub fn etag_tag(&self) -> &str {
-        &self.etag_tag
-    }
-
-    pub fn first(&self) -> Date {
-        self.first
-    }
-
-    pub fn last(&self) -> Date {
-        self.last
     }
 
     pub fn years(&self) -> std::ops::RangeInclusive<i32> {
@@ -585,10 +555,6 @@ impl Catalog {
         body
     }
 
-    pub fn name_index(&self) -> &NameIndex {
-        &self.name_index
-    }
-
     /// Every served date of `year`, in order (empty when the year is not served).
     pub fn dates_of_year(&self, year: i32) -> impl Iterator<Item = Date> {
         let start = Date::from_ymd(year, 1, 1)
@@ -616,14 +582,14 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
 
 const DAYS_TAIL: &[u8] = b"]}";
 
-/// One `/days` entry (docs/api.md, `/days`).
-fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, holiday_names: &[Box<str>]) {
+/// One `/days` entry (docs/api.md, `/days`); `names` are the JSON-encoded holiday names.
+fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, names: &IndexSet<Box<str>>) {
     out.extend_from_slice(b"{\"date\":\"");
     out.extend_from_slice(&date.iso_bytes());
     out.extend_from_slice(b"\",\"laisvadienis\":");
     out.extend_from_slice(bool_json(info.reason.is_some()));
     out.extend_from_slice(b",\"holiday_name\":");
-    out.extend_from_slice(holiday_names[info.holiday_name as usize].as_bytes());
+    out.extend_from_slice(names[info.holiday_name as usize].as_bytes());
     out.extend_from_slice(b",\"shorter_workday\":");
     out.extend_from_slice(bool_json(info.shorter_workday));
     out.push(b'}');

@@ -14,7 +14,7 @@ use crate::metrics::{CacheMetrics, ReloadMetrics};
 /// its sled database, running every manifest, checksum and database check. The year JSON
 /// files are the published form and are not read.
 /// Its answers cache counts in `answers_metrics`.
-pub fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
+fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
     let dir = kalendorius_dataset::open_manifest(root)?;
     Catalog::load(&dir, answers_metrics)
 }
@@ -41,7 +41,7 @@ impl DataHandle {
         crate::memory::release_free();
         // `make bench` reads the load time from this line.
         tracing::info!(
-            dataset_version = catalog.version(),
+            dataset_version = catalog.version,
             load_ms = started.elapsed().as_millis() as u64,
             "dataset loaded from its sled database"
         );

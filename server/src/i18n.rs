@@ -21,15 +21,6 @@ pub enum Label {
 
 type Table = BTreeMap<String, Label>;
 
-/// The tables of `i18n.toml`, one per language.
-#[derive(Deserialize)]
-struct Tables {
-    lt: Table,
-    en: Table,
-    pl: Table,
-    ru: Table,
-}
-
 #[derive(Debug)]
 pub struct Texts {
     tables: [Table; 4],
@@ -40,10 +31,11 @@ pub struct Texts {
 /// absent) panics here; the unit tests below load it.
 pub fn texts() -> &'static Texts {
     static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
-        let Tables { lt, en, pl, ru } =
+        let mut tables: BTreeMap<String, Table> =
             toml::from_str(SOURCE).expect("the embedded translations parse");
-        // In the order of `Lang::ALL`, indexed by `lang as usize`.
-        let tables = [lt, en, pl, ru];
+        // Indexed by `lang as usize`.
+        let tables =
+            Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
         let values =
             std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
         Texts { tables, values }

@@ -1,12 +1,9 @@
-//! The name-day search index: every calendar name of the dataset with the days it is
-//! celebrated, found by its folded form (`kalendorius_dataset::names::fold`).
-//!
-//! Built once when a catalog is loaded and swapped with it on reload. A search costs a
-//! binary search (exact and prefix matches: the entries are sorted by folded name) and one
-//! SIMD substring pass over all folded names joined in one string (contains matches); each
-//! entry's object of the API answer is written once here too, so an answer is a few copies.
-//! The API's `/name-days/search` and the `/vardai` page both ask [`NameIndex::search`], so
-//! they list the same names in the same order.
+//! The name-day search index: every calendar name of the dataset with its days, found by
+//! its folded form (`kalendorius_dataset::names::fold`), built with each catalog. A search
+//! is a binary search (exact and prefix matches: the entries are sorted by folded name) and
+//! one SIMD substring pass over all folded names joined (contains matches); each entry's
+//! object of the API answer is written once, at load. `/name-days/search` and `/vardai` ask
+//! the same index, so they list the same names in the same order.
 
 use std::collections::BTreeMap;
 

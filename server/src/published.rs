@@ -1,13 +1,9 @@
 //! The published dataset over HTTP (README, The dataset; docs/api.md, `/data`): the files of
-//! the dataset in service, byte for byte, and the JSON Schemas they follow.
-//!
-//! `/data/manifest.json`, `/data/years/{YYYY}.json`, `/data/school_holidays.json` and
-//! `/data/changes.json` are the files of the dataset in service, tagged with their SHA-256
-//! and checked against the manifest; `/data/schema/*.schema.json` are generated from
-//! `kalendorius_dataset::schema`. The manifest is read once per version; the other files
-//! (67 MB of years: more than the memory budget) on first request, into one cache of
-//! [`YEAR_CACHE_BUDGET`] bytes. A year file listed but absent (the server needs only the
-//! database) is a JSON 404 saying so, not a 500.
+//! the dataset in service byte for byte, tagged with their SHA-256 and checked against the
+//! manifest, and the JSON Schemas they follow (from `kalendorius_dataset::schema`). The
+//! manifest is read once per version; the other files (67 MB of years: more than the memory
+//! budget) on first request, into one cache of [`YEAR_CACHE_BUDGET`] bytes. A year file
+//! listed but absent (the server needs only the database) is a JSON 404 saying so.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -119,12 +115,12 @@ impl Published {
 
     fn dataset(&self, catalog: &Catalog) -> Result<Arc<PublishedDataset>, PublishedError> {
         let current = self.current.read().clone();
-        if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version()) {
+        if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version) {
             return Ok(dataset);
         }
         let dataset = Arc::new(PublishedDataset::open(
             &self.root,
-            catalog.version(),
+            catalog.version,
             self.cache_metrics.clone(),
         )?);
         *self.current.write() = Some(dataset.clone());
@@ -145,7 +141,7 @@ impl Published {
         let document = self
             .dataset(catalog)
             .and_then(|dataset| dataset.document(rest));
-        let (first, last) = (catalog.first().year(), catalog.last().year());
+        let (first, last) = (catalog.first.year(), catalog.last.year());
         let message = match document {
             Ok(Some(document)) => return serve(req, &document, JSON_CONTENT_TYPE),
             Ok(None) => match year_of(rest) {
@@ -160,7 +156,7 @@ impl Published {
                 tracing::warn!(path = %path.display(), "a published year file is missing");
                 format!(
                     "year {year} is in the dataset in service ({}), but its published file {} is missing on this server; the API and the feeds still answer for it",
-                    catalog.version(),
+                    catalog.version,
                     year_file(year)
                 )
             }

@@ -33,9 +33,9 @@ pub fn reload_on_hangup(data: Arc<DataHandle>) -> anyhow::Result<impl Future<Out
             tracing::info!("SIGHUP received, reloading the dataset");
             match data.reload().await {
                 Ok(catalog) => tracing::info!(
-                    dataset_version = catalog.version(),
-                    first = %catalog.first(),
-                    last = %catalog.last(),
+                    dataset_version = catalog.version,
+                    first = %catalog.first,
+                    last = %catalog.last,
                     "dataset reloaded"
                 ),
                 Err(e) => tracing::error!(

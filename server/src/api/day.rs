@@ -1,18 +1,9 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
-use kalendorius_dataset::{Date, Lang, Reason};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
+use super::prelude::*;
+use super::records::{Holiday, LegalBasis, SchoolPeriod};
+use crate::catalog::{DayStatus, NameDayRecord};
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE, DATE_AND_LANG_ERRORS, LANG};
-use super::query::{self, Query};
-use super::records::{Holiday, LegalBasis, NameDay, SchoolPeriod};
-use crate::catalog::Catalog;
-use crate::http::errors::ApiError;
-
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/day",
     operation_id: "day",
@@ -50,7 +41,7 @@ pub struct DayDetails<'a> {
     /// `name_ru`).
     pub holidays: Vec<Holiday<'a>>,
     /// Name days of the date.
-    pub name_days: Vec<NameDay<'a>>,
+    pub name_days: Vec<&'a NameDayRecord>,
     /// The pupils' holiday periods containing the date, for every grade (names in `lang`);
     /// empty on a school day and on a date outside the school years of the data.
     pub school_holidays: Vec<SchoolPeriod<'a>>,
@@ -59,33 +50,13 @@ pub struct DayDetails<'a> {
 /// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
 #[derive(Serialize, JsonSchema)]
 pub struct Status<'a> {
-    /// Non-working day.
-    pub laisvadienis: bool,
-    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
-    /// working day.
-    pub reason: Option<Reason>,
-    /// A working day one hour shorter: the next day is a red holiday.
-    pub shorter_workday: bool,
+    /// The status.
+    #[serde(flatten)]
+    pub status: DayStatus,
     /// The provisions that decide the day, in `lang`, each with its confidence: those of
     /// its red holidays, of a declared day off or working day, and the eve rule on a
     /// shortened day. Empty on an ordinary working day or weekend day (docs/data.md §2.8).
     pub basis: Vec<LegalBasis<'a>>,
-}
-
-impl<'a> Status<'a> {
-    fn of(catalog: &'a Catalog, date: Date, lang: Lang) -> Status<'a> {
-        let status = catalog.status_of(date);
-        Status {
-            laisvadienis: status.laisvadienis,
-            reason: status.reason,
-            shorter_workday: status.shorter_workday,
-            basis: catalog
-                .bases_of(date)
-                .into_iter()
-                .map(|b| LegalBasis::new(b, lang))
-                .collect(),
-        }
-    }
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
@@ -100,17 +71,17 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         day_of_week,
         is_weekend,
         week_number,
-        status: Status::of(catalog, date, lang),
-        holidays: catalog
-            .holidays_on(date)
-            .map(|h| Holiday::new(date, h, lang, false))
-            .collect(),
-        name_days: catalog.name_days_on(date).map(NameDay::from).collect(),
-        school_holidays: catalog
-            .school_holidays()
-            .overlapping(date, date, None)
-            .map(|p| SchoolPeriod::new(p, lang))
-            .collect(),
+        status: Status {
+            status: catalog.status_of(date),
+            basis: catalog
+                .bases_of(date)
+                .into_iter()
+                .map(|b| LegalBasis::new(b, lang))
+                .collect(),
+        },
+        holidays: Holiday::on(catalog, date, lang, false).collect(),
+        name_days: catalog.name_days_on(date).collect(),
+        school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
     });
     Ok(response)
 }

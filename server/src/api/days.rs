@@ -1,21 +1,14 @@
 //! `GET /api/v1/days`: the status of every date of an inclusive range. Public.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
-use crate::limits::PublicEndpoint;
+use crate::http::errors::JSON_CONTENT_TYPE;
 
 /// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/days",
     operation_id: "days",
@@ -78,7 +71,7 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
             ),
         ));
     }
-    let etag = caching::etag(cx.catalog.etag_tag(), &[from, to]);
+    let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
     Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
         cx.catalog.days_json(from, to)
     }))

@@ -4,7 +4,7 @@
 
 use poem::{Request, Response};
 
-use crate::api::query::Query;
+use crate::api::query::{Query, SCOPES};
 use crate::api::today::Today;
 use crate::catalog::Catalog;
 use crate::feeds::Feeds;
@@ -17,7 +17,6 @@ pub struct Endpoint {
     pub path: &'static str,
     /// The document's `operationId`.
     pub operation_id: &'static str,
-    /// One line.
     pub summary: &'static str,
     /// What it answers and by which rules (Markdown).
     pub description: &'static str,
@@ -82,7 +81,6 @@ pub struct Param {
     pub name: &'static str,
     /// Whether the document marks it required (some are required only without another).
     pub required: bool,
-    /// Its form.
     pub kind: Kind,
     /// One or two sentences for the document.
     pub description: &'static str,
@@ -100,22 +98,13 @@ pub enum Kind {
     /// The week form, 5 or 6.
     Week,
     /// An integer from `min` to `max`.
-    Integer {
-        /// Smallest accepted.
-        min: i64,
-        /// Largest accepted.
-        max: i64,
-    },
+    Integer { min: i64, max: i64 },
     /// Text of 1 to `max_chars` characters.
-    Text {
-        /// Longest accepted, in characters.
-        max_chars: usize,
-    },
-    /// One of these words, case-insensitive.
+    Text { max_chars: usize },
+    /// One of `values` (in the order error messages list them), case-insensitive; absent is
+    /// `values[default]`.
     Choice {
-        /// The words, in the order error messages list them.
         values: &'static [&'static str],
-        /// The index of the default.
         default: usize,
     },
 }
@@ -161,6 +150,18 @@ pub const WEEK: Param = Param {
     description: "The week form: `5` (default, Monday-Friday) or `6` (Monday-Saturday).",
 };
 
+/// The `scope` parameter of the holiday dates ([`crate::api::query::scope`]).
+pub const SCOPE: Param = Param {
+    name: "scope",
+    required: false,
+    kind: Kind::Choice {
+        values: SCOPES,
+        default: 0,
+    },
+    description: "`red` (default): non-working holiday dates; `all`: dates of every \
+                  holiday. Case-insensitive; empty counts as absent.",
+};
+
 /// The 400 codes of an operation on a date with names in a language.
 pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[
     ErrorCode::MissingParam,
@@ -169,12 +170,10 @@ pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[
     ErrorCode::InvalidParam,
 ];
 
-/// What a handler answers from: the request's catalog, its `today` and the feeds.
+/// What a handler answers from: the dataset in service when the request arrived, the
+/// request's `today` (in Vilnius) and the built feeds.
 pub struct Context<'a> {
-    /// The dataset in service when the request arrived.
     pub catalog: &'a Catalog,
-    /// The request's "today" in Vilnius.
     pub today: &'a Today,
-    /// The built calendar feeds.
     pub feeds: &'a Feeds,
 }

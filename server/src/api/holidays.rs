@@ -1,17 +1,9 @@
 //! `GET /api/v1/holidays`: the holidays of a date or of a year. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, DateOrYear, Query};
+use super::prelude::*;
+use super::query::DateOrYear;
 use super::records::Holiday;
-use crate::http::errors::{ApiError, ErrorCode};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/holidays",
     operation_id: "holidays",
@@ -82,10 +74,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let lang = query::lang(query.get(2))?;
     let answer = match asked {
         DateOrYear::Date(date) => {
-            let holidays: Vec<_> = catalog
-                .holidays_on(date)
-                .map(|h| Holiday::new(date, h, lang, true))
-                .collect();
+            let holidays: Vec<_> = Holiday::on(catalog, date, lang, true).collect();
             Holidays::OnDate {
                 date,
                 count: holidays.len(),
@@ -95,11 +84,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         DateOrYear::Year(year) => {
             let holidays: Vec<_> = catalog
                 .dates_of_year(year)
-                .flat_map(|date| {
-                    catalog
-                        .holidays_on(date)
-                        .map(move |h| Holiday::new(date, h, lang, true))
-                })
+                .flat_map(|date| Holiday::on(catalog, date, lang, true))
                 .collect();
             Holidays::OfYear {
                 year,

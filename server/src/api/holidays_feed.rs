@@ -2,17 +2,11 @@
 //! client IP.
 
 use chrono::Datelike;
-use poem::{Request, Response};
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::feeds::CONTENT_TYPE;
-use crate::feeds::{window, FeedRequest, HolidayFeedRequest, Scope};
-use crate::http::errors::{ApiError, ErrorCode};
-use crate::limits::PublicEndpoint;
+use crate::feeds::{window, FeedRequest, HolidayFeedRequest};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/feeds/holidays.ics",
     operation_id: "holidays_feed",
@@ -36,14 +30,9 @@ pub const ENDPOINT: Endpoint = Endpoint {
             ..LANG
         },
         Param {
-            name: "scope",
-            required: false,
-            kind: Kind::Choice {
-                values: &["red", "all"],
-                default: 0,
-            },
             description: "`red` (default): non-working holiday dates; `all`: every holiday. \
                           Case-insensitive; empty counts as absent.",
+            ..SCOPE
         },
         Param {
             name: "shortened",
@@ -82,10 +71,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let this_year = cx.today.current().year();
     let lang = query::lang(query.get(0))?;
-    let scope = match query::choice("scope", query.get(1), &["red", "all"], 0)? {
-        0 => Scope::Red,
-        _ => Scope::All,
-    };
+    let scope = query::scope(query.get(1))?;
     let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
     let year = |i: usize, name: &str| {
         let value = query.get(i);

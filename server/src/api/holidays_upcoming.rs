@@ -1,17 +1,9 @@
 //! `GET /api/v1/holidays/upcoming`: the next holiday dates from a date. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, Query};
+use super::prelude::*;
 use super::records::Holiday;
 use super::today::TODAY;
 use crate::catalog::HolidayScope;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// Most dates one answer lists.
 pub const MAX_COUNT: i64 = 50;
@@ -19,10 +11,6 @@ pub const MAX_COUNT: i64 = 50;
 /// Dates listed when `count` is absent.
 pub const DEFAULT_COUNT: i64 = 5;
 
-/// The words of `scope`, in [`HolidayScope`] order.
-const SCOPES: &[&str] = &["red", "all"];
-
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/holidays/upcoming",
     operation_id: "holidays_upcoming",
@@ -54,16 +42,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
             },
             description: "How many dates at most: an integer from 1 to 50, default 5.",
         },
-        Param {
-            name: "scope",
-            required: false,
-            kind: Kind::Choice {
-                values: SCOPES,
-                default: 0,
-            },
-            description: "`red` (default): non-working holiday dates; `all`: dates of every \
-                          holiday. Case-insensitive; empty counts as absent.",
-        },
+        SCOPE,
         LANG,
     ],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<UpcomingHolidays>),
@@ -81,21 +60,11 @@ pub struct UpcomingHolidays<'a> {
     /// Echo of `from` (resolved when it was `today` or absent).
     pub from: Date,
     /// Echo of `scope`, lower-case.
-    pub scope: Scope,
+    pub scope: HolidayScope,
     /// Number of dates listed (fewer than `count` asked when the served range ends).
     pub count: usize,
     /// The dates, in order.
     pub dates: Vec<UpcomingDate<'a>>,
-}
-
-/// The values of `scope`.
-#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    /// Non-working holiday dates.
-    Red,
-    /// Every holiday date.
-    All,
 }
 
 /// One holiday date.
@@ -121,10 +90,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         Some(v) => query::integer("count", v, 1, MAX_COUNT)?,
         None => DEFAULT_COUNT,
     };
-    let (scope, scope_word) = match query::choice("scope", query.get(2), SCOPES, 0)? {
-        0 => (HolidayScope::Red, Scope::Red),
-        _ => (HolidayScope::All, Scope::All),
-    };
+    let scope = query::scope(query.get(2))?;
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{count}{scope:?}{}", lang.code());
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
@@ -134,16 +100,13 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
                 date,
                 days_until: from.days_until(date) as u32,
                 laisvadienis: catalog.status_of(date).laisvadienis,
-                holidays: catalog
-                    .holidays_on(date)
-                    .map(|h| Holiday::new(date, h, lang, true))
-                    .collect(),
+                holidays: Holiday::on(catalog, date, lang, true).collect(),
                 declared_day_off: catalog.declared_day_off(date).map(|t| t.name(lang)),
             })
             .collect();
         UpcomingHolidays {
             from,
-            scope: scope_word,
+            scope,
             count: dates.len(),
             dates,
         }

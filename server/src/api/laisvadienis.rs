@@ -1,18 +1,12 @@
 //! `GET /api/v1/laisvadienis`: the working-day status of one date. Public.
 
-use kalendorius_dataset::{Date, Reason};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::{Deserialize, Serialize};
+use kalendorius_dataset::Reason;
+use serde::Deserialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, DATE};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::http::caching;
-use crate::http::errors::{ApiError, ErrorCode, JSON_CONTENT_TYPE};
-use crate::limits::PublicEndpoint;
+use crate::http::errors::JSON_CONTENT_TYPE;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/laisvadienis",
     operation_id: "laisvadienis",
@@ -56,7 +50,7 @@ pub struct DayStatus {
 
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let etag = caching::etag(cx.catalog.etag_tag(), &[date]);
+    let etag = caching::etag(&cx.catalog.etag_tag, &[date]);
     Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
         cx.catalog.status_json(date)
     }))

@@ -2,18 +2,9 @@
 //! for a number of leave days. Key required. The periods are the catalog's (computed once
 //! per year of the dataset); this file only writes them.
 
-use kalendorius_dataset::{Date, Lang};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
-use crate::http::errors::{ApiError, ErrorCode};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/long-weekends",
     operation_id: "long_weekends",
@@ -107,17 +98,13 @@ impl<'a> LongWeekend<'a> {
             end: p.end,
             days_off: p.days_off(),
             leave_days: &p.leave_days,
-            leave_day_count: p.leave_day_count(),
+            leave_day_count: p.leave_days.len(),
             holidays: p
                 .marked
                 .iter()
                 .flat_map(|&date| {
-                    catalog
-                        .day_off_causes(date)
-                        .map(move |cause| PeriodHoliday {
-                            date,
-                            name: cause.name(lang),
-                        })
+                    let names = catalog.day_off_names(date, lang);
+                    names.map(move |name| PeriodHoliday { date, name })
                 })
                 .collect(),
         }

@@ -29,3 +29,21 @@ pub mod working_time;
 
 /// Where the operations are mounted.
 pub const PREFIX: &str = "/api/v1";
+
+/// What every endpoint file uses: the request and answer types and derives, the definition
+/// of an operation and its shared parameters, the query readers and the errors.
+mod prelude {
+    pub use kalendorius_dataset::{Date, Lang};
+    pub use poem::{Request, Response};
+    pub use schemars::{JsonSchema, SchemaGenerator};
+    pub use serde::Serialize;
+
+    pub use super::answer;
+    pub use super::endpoint::{
+        Access, AnswerKind, Context, Endpoint, Kind, Param, DATE, DATE_AND_LANG_ERRORS, FROM, LANG,
+        SCOPE, TO, WEEK,
+    };
+    pub use super::query::{self, Query};
+    pub use crate::http::errors::{ApiError, ErrorCode};
+    pub use crate::limits::PublicEndpoint;
+}

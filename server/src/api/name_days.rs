@@ -1,19 +1,8 @@
 //! `GET /api/v1/name-days`: the names celebrated on a date. Key required.
 
-use kalendorius_dataset::{Date, Lang};
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
+use super::prelude::*;
+use crate::catalog::NameDayRecord;
 
-use super::answer;
-use super::endpoint::{
-    Access, AnswerKind, Context, Endpoint, Param, DATE, DATE_AND_LANG_ERRORS, LANG,
-};
-use super::query::{self, Query};
-use super::records::NameDay;
-use crate::http::errors::ApiError;
-
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/name-days",
     operation_id: "name_days",
@@ -45,13 +34,13 @@ pub struct NameDays<'a> {
     /// Number of names.
     pub count: usize,
     /// The names.
-    pub name_days: Vec<NameDay<'a>>,
+    pub name_days: Vec<&'a NameDayRecord>,
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
     let lang = query::lang(query.get(1))?;
-    let name_days: Vec<_> = cx.catalog.name_days_on(date).map(NameDay::from).collect();
+    let name_days: Vec<_> = cx.catalog.name_days_on(date).collect();
     Ok(answer::private(answer::to_json(&NameDays {
         date,
         lang,

@@ -1,16 +1,10 @@
 //! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public, limited
 //! per client IP.
 
-use poem::{Request, Response};
-
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
 use super::holidays_feed::feed_answer;
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::feeds::FeedRequest;
-use crate::http::errors::{ApiError, ErrorCode};
-use crate::limits::PublicEndpoint;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/feeds/name-days.ics",
     operation_id: "name_days_feed",

@@ -5,18 +5,11 @@
 //! match's JSON ([`NameMatch`]) once, at load; this file checks the parameter and writes the
 //! answer around them.
 
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param};
-use super::query::{self, Query};
-use crate::http::errors::{ApiError, ErrorCode};
+use super::prelude::*;
 use crate::name_index::{NameMatch, MAX_MATCHES, MAX_QUERY_CHARS};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/name-days/search",
     operation_id: "name_days_search",
@@ -56,10 +49,7 @@ pub struct NameSearch<'a> {
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let name = name(query.get(0))?;
-    let matches = cx
-        .catalog
-        .name_index()
-        .search_json(name.trim(), MAX_MATCHES);
+    let matches = cx.catalog.name_index.search_json(name.trim(), MAX_MATCHES);
     Ok(answer::private(answer::to_json(&NameSearch {
         query: name,
         count: matches.len(),

@@ -10,7 +10,7 @@ use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
 
 use crate::api::today::{Today, TODAY};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, HolidayScope};
 use crate::http::errors::{ApiError, ErrorCode};
 
 /// Longest part of a client's value quoted back in a message.
@@ -112,7 +112,7 @@ pub fn date_or_today(
     today: &Today,
 ) -> Result<Date, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY-MM-DD"))?;
-    let (first, last) = (catalog.first(), catalog.last());
+    let (first, last) = (catalog.first, catalog.last);
     if value == TODAY {
         let resolved = today.date();
         return match Date::from_naive(resolved) {
@@ -171,7 +171,7 @@ pub fn date_range(
 /// Parses a year parameter `name`: required, plain digits, a year the catalog serves.
 pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY"))?;
-    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let (first, last) = (catalog.first.year(), catalog.last.year());
     match Year::parse(value) {
         // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
         Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),
@@ -233,6 +233,17 @@ pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
     }
 }
 
+/// The words of `scope`, in [`HolidayScope`] order.
+pub const SCOPES: &[&str] = &["red", "all"];
+
+/// Parses `scope`: absent means [`HolidayScope::Red`].
+pub fn scope(value: Option<&str>) -> Result<HolidayScope, ApiError> {
+    match choice("scope", value, SCOPES, 0)? {
+        0 => Ok(HolidayScope::Red),
+        _ => Ok(HolidayScope::All),
+    }
+}
+
 /// Parses `week`: absent means the 5-day week.
 pub fn week(value: Option<&str>) -> Result<Week, ApiError> {
     match value {
@@ -248,12 +259,9 @@ pub fn week(value: Option<&str>) -> Result<Week, ApiError> {
     }
 }
 
-/// The number a week form is written as in answers.
+/// The number a week form is written as in answers: 5 or 6.
 pub fn week_number(week: Week) -> u8 {
-    match week {
-        Week::Five => 5,
-        Week::Six => 6,
-    }
+    5 + week as u8
 }
 
 /// Parses an integer parameter `name` from `min` to `max`, in plain digits with an optional

@@ -1,15 +1,13 @@
-//! The parts several answers share: a holiday record, a legal basis, a name day and a
-//! pupils' holiday period, borrowed from the catalog. (`/holidays` and `/day` write
-//! holidays and bases; `/name-days` and `/day` name days; `/school-holidays` and `/day`
-//! school holiday periods.)
+//! The parts several answers share: a holiday record, a legal basis and a pupils' holiday
+//! period, borrowed from the catalog in the answer's language. (`/holidays` and `/day` write
+//! holidays and bases; `/school-holidays` and `/day` school holiday periods; a name day is
+//! the catalog's own `NameDayRecord`.)
 
-use kalendorius_dataset::{
-    Basis, Confidence, Date, Gender, HolidayType, Lang, SchoolHoliday, SchoolHolidayKind,
-};
+use kalendorius_dataset::{Basis, Confidence, Date, HolidayType, Lang, SchoolHolidayKind};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::catalog::{HolidayRecord, NameDayRecord};
+use crate::catalog::Catalog;
 
 /// A holiday on a date. `/holidays` carries all four names; `/day` only `name_lt` and
 /// `name_en` beside the name in `lang`.
@@ -44,9 +42,15 @@ pub struct Holiday<'a> {
 }
 
 impl<'a> Holiday<'a> {
-    /// The record `h` on `date`, with every name (`all_names`) or only lt and en.
-    pub fn new(date: Date, h: &'a HolidayRecord, lang: Lang, all_names: bool) -> Self {
-        Holiday {
+    /// The holidays on `date` (in the catalog's order), with every name (`all_names`) or
+    /// only lt and en.
+    pub fn on(
+        catalog: &'a Catalog,
+        date: Date,
+        lang: Lang,
+        all_names: bool,
+    ) -> impl Iterator<Item = Self> + 'a {
+        catalog.holidays_on(date).map(move |h| Holiday {
             date,
             name: h.name(lang),
             name_lt: h.name(Lang::Lt),
@@ -57,7 +61,7 @@ impl<'a> Holiday<'a> {
             is_red: h.is_red,
             confidence: h.confidence,
             basis: h.basis.iter().map(|b| LegalBasis::new(b, lang)).collect(),
-        }
+        })
     }
 }
 
@@ -97,25 +101,6 @@ impl<'a> LegalBasis<'a> {
     }
 }
 
-/// A name day. Names are Lithuanian calendar names whatever `lang`.
-#[derive(Serialize, JsonSchema)]
-pub struct NameDay<'a> {
-    /// The name celebrated.
-    pub name: &'a str,
-    /// `m` or `f`.
-    #[schemars(with = "Gender")]
-    pub gender: &'a str,
-}
-
-impl<'a> From<&'a NameDayRecord> for NameDay<'a> {
-    fn from(n: &'a NameDayRecord) -> Self {
-        NameDay {
-            name: &n.name,
-            gender: n.gender,
-        }
-    }
-}
-
 /// A pupils' holiday period (docs/data.md §8): the first and last day off, both inclusive.
 #[derive(Serialize, JsonSchema)]
 pub struct SchoolPeriod<'a> {
@@ -133,14 +118,24 @@ pub struct SchoolPeriod<'a> {
 }
 
 impl<'a> SchoolPeriod<'a> {
-    /// The period `p` with its name in `lang`.
-    pub fn new(p: &'a SchoolHoliday, lang: Lang) -> Self {
-        SchoolPeriod {
-            kind: p.kind,
-            name: p.kind.name(lang),
-            start: p.start,
-            end: p.end,
-            grades: &p.grades,
-        }
+    /// The periods of `grade` (`None`: of every grade) sharing a day with `from..=to`, names
+    /// in `lang`.
+    pub fn overlapping(
+        catalog: &'a Catalog,
+        from: Date,
+        to: Date,
+        grade: Option<u8>,
+        lang: Lang,
+    ) -> Vec<Self> {
+        let periods = catalog.school_holidays.overlapping(from, to, grade);
+        periods
+            .map(|p| SchoolPeriod {
+                kind: p.kind,
+                name: p.kind.name(lang),
+                start: p.start,
+                end: p.end,
+                grades: &p.grades,
+            })
+            .collect()
     }
 }

@@ -2,16 +2,10 @@
 //! optionally for one grade, and whether the data covers that time. Key required.
 
 use kalendorius_dataset::school::MAX_GRADE;
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, LANG};
-use super::query::{self, DateOrYear, Query};
+use super::prelude::*;
+use super::query::DateOrYear;
 use super::records::SchoolPeriod;
-use crate::http::errors::{ApiError, ErrorCode};
 
 /// The `grade` parameter (also of the school holidays feed).
 pub const GRADE: Param = Param {
@@ -25,7 +19,6 @@ pub const GRADE: Param = Param {
                   that grade. Absent: every period, each with its `grades`.",
 };
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/school-holidays",
     operation_id: "school_holidays",
@@ -123,12 +116,11 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let lang = query::lang(query.get(3))?;
     let params = format!("{from}{to}{grade:?}{}", lang.code());
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        let school = catalog.school_holidays();
-        let periods: Vec<SchoolPeriod> = school
-            .overlapping(from, to, grade)
-            .map(|p| SchoolPeriod::new(p, lang))
-            .collect();
-        let (count, covered) = (periods.len(), school.covered(from, to, grade));
+        let periods = SchoolPeriod::overlapping(catalog, from, to, grade, lang);
+        let (count, covered) = (
+            periods.len(),
+            catalog.school_holidays.covered(from, to, grade),
+        );
         if on_date {
             SchoolHolidays::OnDate {
                 date: from,

@@ -1,17 +1,11 @@
 //! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed.
 //! Public, limited per client IP.
 
-use poem::{Request, Response};
-
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Param, LANG};
 use super::holidays_feed::feed_answer;
-use super::query::{self, Query};
+use super::prelude::*;
 use super::school_holidays::{grade, GRADE};
 use crate::feeds::FeedRequest;
-use crate::http::errors::{ApiError, ErrorCode};
-use crate::limits::PublicEndpoint;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/feeds/school-holidays.ics",
     operation_id: "school_holidays_feed",

@@ -37,10 +37,6 @@ impl TodayClock {
             - chrono::DateTime::<chrono::Utc>::from(SystemTime::now());
         TodayClock { shift }
     }
-
-    fn read(self, wall: SystemTime) -> SystemTime {
-        (chrono::DateTime::<chrono::Utc>::from(wall) + self.shift).into()
-    }
 }
 
 /// "Today" for one request: its arrival time, resolved on first use.
@@ -73,21 +69,16 @@ impl Today {
     /// The date in Vilnius without marking it used: for answers whose own ETag already
     /// names the day (the pages, the feeds' Vilnius year), which keep their own caching.
     pub fn current(&self) -> chrono::NaiveDate {
-        let at = self
-            .clock
-            .map_or(self.received, |clock| clock.read(self.received));
+        let at = self.clock.map_or(self.received, |clock| {
+            (chrono::DateTime::<chrono::Utc>::from(self.received) + clock.shift).into()
+        });
         crate::clock::vilnius_date(at)
-    }
-
-    /// The resolved date, if a parameter used `today`.
-    pub fn used(&self) -> Option<chrono::NaiveDate> {
-        self.resolved.get()
     }
 
     /// The cache headers of an answer that used `today` (see the module docs); `response`
     /// unchanged when nothing did or it is not a success.
     pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
-        let Some(date) = self.used().and_then(|d| Date::from_naive(d).ok()) else {
+        let Some(date) = self.resolved.get().and_then(|d| Date::from_naive(d).ok()) else {
             return response;
         };
         let status = response.status();
@@ -101,7 +92,7 @@ impl Today {
         let policy = if keyed { PRIVATE_TODAY } else { PUBLIC_TODAY };
         let etag = match response.headers().get(header::ETAG) {
             Some(etag) => etag.clone(),
-            None => caching::etag(catalog.etag_tag(), &[date]),
+            None => caching::etag(&catalog.etag_tag, &[date]),
         };
         if status == StatusCode::OK && caching::not_modified(req.headers(), &etag) {
             response = Response::builder()
@@ -125,9 +116,9 @@ mod tests {
             .unwrap()
             .into();
         let today = Today::at(SystemTime::now(), Some(TodayClock::starting_at(at)));
-        assert_eq!(today.used(), None, "nothing asked yet");
+        assert_eq!(today.resolved.get(), None, "nothing asked yet");
         assert_eq!(today.date().to_string(), "2027-01-01", "UTC+2 in Vilnius");
-        assert_eq!(today.used(), Some(today.date()));
+        assert_eq!(today.resolved.get(), Some(today.date()));
         // Without a shift, the arrival time itself.
         let real = Today::at(at, None);
         assert_eq!(real.date().to_string(), "2027-01-01");

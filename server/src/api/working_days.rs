@@ -1,17 +1,9 @@
 //! `GET /api/v1/working-days`: the working days and hours of an inclusive range of dates, of
 //! any length, in constant time. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
+use super::prelude::*;
+use crate::catalog::WorkingSummary;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, FROM, TO, WEEK};
-use super::query::{self, Query};
-use crate::http::errors::{ApiError, ErrorCode};
-
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/working-days",
     operation_id: "working_days",
@@ -41,31 +33,19 @@ pub struct WorkingDays {
     /// Echo of `week` (5 or 6).
     #[schemars(range(min = 5, max = 6))]
     pub week: u8,
-    /// Days in the range.
-    pub calendar_days: u32,
-    /// Working days in the range.
-    pub working_days: u32,
-    /// `calendar_days - working_days`.
-    pub non_working_days: u32,
-    /// How many working days of the range are one hour shorter.
-    pub shortened_days: u32,
-    /// Working hours in the range.
-    pub working_hours: u32,
+    /// The totals.
+    #[serde(flatten)]
+    pub summary: WorkingSummary,
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     // Check order: missing_param (both), invalid_date, invalid_range, invalid_param (week).
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let week = query::week(query.get(2))?;
-    let summary = cx.catalog.working_summary(from, to, week);
     Ok(answer::private(answer::to_json(&WorkingDays {
         from,
         to,
         week: query::week_number(week),
-        calendar_days: summary.calendar_days,
-        working_days: summary.working_days,
-        non_working_days: summary.non_working_days,
-        shortened_days: summary.shortened_days,
-        working_hours: summary.working_hours,
+        summary: cx.catalog.working_summary(from, to, week),
     })))
 }

@@ -1,20 +1,11 @@
 //! `GET /api/v1/working-days/add`: the date a number of working days after (or before) a
 //! date, for deadlines. Key required.
 
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
-
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
-use super::query::{self, Query};
-use crate::http::errors::{ApiError, ErrorCode};
+use super::prelude::*;
 
 /// The largest `|days|` (about 385 years of working days).
 pub const MAX_ADD_DAYS: i64 = 100_000;
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/working-days/add",
     operation_id: "working_days_add",
@@ -86,8 +77,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ErrorCode::OutOfRange,
             format!(
                 "{days} working days from {date} fall outside the dates served ({} to {})",
-                catalog.first(),
-                catalog.last()
+                catalog.first, catalog.last
             ),
         )
     })?;

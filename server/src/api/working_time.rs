@@ -2,18 +2,10 @@
 //! 6-day week of 40 hours. Key required.
 
 use kalendorius_dataset::working_time::{Week, HOURS_PER_WEEK};
-use kalendorius_dataset::Date;
-use poem::{Request, Response};
-use schemars::{JsonSchema, SchemaGenerator};
-use serde::Serialize;
 
-use super::answer;
-use super::endpoint::{Access, AnswerKind, Context, Endpoint, Kind, Param, WEEK};
-use super::query::{self, Query};
+use super::prelude::*;
 use crate::catalog::Catalog;
-use crate::http::errors::{ApiError, ErrorCode};
 
-/// The operation.
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/working-time",
     operation_id: "working_time",
@@ -123,15 +115,11 @@ fn working_time(catalog: &Catalog, year: i32, week: Week) -> WorkingTime {
     let months = (1..=12)
         .map(|month| {
             let first = Date::from_ymd(year, month, 1).expect("a served year has every month");
-            let mut last = first;
-            while let Some(next) = last.succ().filter(|d| d.month() == month) {
-                last = next;
-            }
-            let summary = catalog.working_summary(first, last, week);
+            let next = |d: &Date| d.succ().filter(|d| d.month() == month);
+            let dates: Vec<Date> = std::iter::successors(Some(first), next).collect();
+            let summary = catalog.working_summary(first, dates[dates.len() - 1], week);
             let dates_where = |keep: &dyn Fn(Date) -> bool| -> Vec<Date> {
-                std::iter::successors(Some(first), |d| d.succ().filter(|d| *d <= last))
-                    .filter(|d| keep(*d))
-                    .collect()
+                dates.iter().copied().filter(|d| keep(*d)).collect()
             };
             let red_holidays = dates_where(&|d| catalog.working_day(d).is_red());
             total.calendar_days += summary.calendar_days;

@@ -1,6 +1,7 @@
 //! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`), laid out for
 //! serving. A date is *non-working* by its day status (docs/api.md, Day status) and *marked*
-//! when it carries a red holiday or a declared extra day off. From those:
+//! when it carries a red holiday or a declared extra day off ([`HolidayScope::Red`]; `All`
+//! adds the dates of any holiday record). From those:
 //!
 //! - the holiday dates as two sorted position lists (marked; any holiday or day off), so
 //!   "the next N from a date" is a binary search and a slice;
@@ -14,34 +15,20 @@ use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
 use kalendorius_dataset::planning::{periods, DayFacts};
 
-use super::{Catalog, HolidayRecord};
+use super::Catalog;
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
 
-/// Which holiday dates count (`scope`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The values of `scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "Scope")]
 pub enum HolidayScope {
-    /// Dates carrying a red holiday or a declared extra day off.
+    /// Non-working holiday dates.
     Red,
-    /// Dates carrying any holiday record, or a declared extra day off.
+    /// Every holiday date.
     All,
-}
-
-/// What makes a date a holiday day off: a red holiday, or a declared extra day off.
-#[derive(Debug, Clone, Copy)]
-pub enum DayOffCause<'a> {
-    Holiday(&'a HolidayRecord),
-    Declared(&'a Transfer),
-}
-
-impl<'a> DayOffCause<'a> {
-    pub fn name(self, lang: Lang) -> &'a str {
-        match self {
-            DayOffCause::Holiday(h) => h.name(lang),
-            DayOffCause::Declared(t) => t.name(lang),
-        }
-    }
 }
 
 /// A long weekend or a bridge: consecutive rest runs and the working days between them.
@@ -59,10 +46,6 @@ impl Period {
     /// Calendar days from `start` to `end`, both counted.
     pub fn days_off(&self) -> u32 {
         (self.start.days_until(self.end) + 1) as u32
-    }
-
-    pub fn leave_day_count(&self) -> usize {
-        self.leave_days.len()
     }
 }
 
@@ -109,13 +92,12 @@ impl Catalog {
             .filter(|t| t.kind == TransferKind::DayOff)
     }
 
-    /// What makes a served `date` a holiday day off: its red holidays (in holiday order),
-    /// then its declared extra day off. Empty on any other date.
-    pub fn day_off_causes(&self, date: Date) -> impl Iterator<Item = DayOffCause<'_>> + '_ {
-        self.holidays_on(date)
-            .filter(|h| h.is_red)
-            .map(DayOffCause::Holiday)
-            .chain(self.declared_day_off(date).map(DayOffCause::Declared))
+    /// The names in `lang` of what makes a served `date` a holiday day off: its red holidays
+    /// (in holiday order), then its declared extra day off. Empty on any other date.
+    pub fn day_off_names(&self, date: Date, lang: Lang) -> impl Iterator<Item = &str> + '_ {
+        let red = self.holidays_on(date).filter(|h| h.is_red);
+        red.map(move |h| h.name(lang))
+            .chain(self.declared_day_off(date).map(move |t| t.name(lang)))
     }
 
     /// The holiday dates of `scope` on or after a served `from`, in date order, at most
@@ -165,6 +147,6 @@ impl Catalog {
         });
         periods
             .iter()
-            .filter(move |p| p.leave_day_count() <= max_leave_days)
+            .filter(move |p| p.leave_days.len() <= max_leave_days)
     }
 }

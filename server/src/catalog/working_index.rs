@@ -14,16 +14,19 @@ use kalendorius_dataset::{Date, Day};
 
 use super::Catalog;
 
-/// Totals of working time over an inclusive range of dates, in one week form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+/// Totals of working time over an inclusive range of dates, in one week form (the fields
+/// of `/working-days`, so their words are the API's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, schemars::JsonSchema)]
 pub struct WorkingSummary {
+    /// Days in the range.
     pub calendar_days: u32,
-    /// Days with working hours in the week form.
+    /// Working days in the range.
     pub working_days: u32,
+    /// `calendar_days - working_days`.
     pub non_working_days: u32,
-    /// Working days one hour shorter by the eve rule.
+    /// How many working days of the range are one hour shorter.
     pub shortened_days: u32,
-    /// The sum of the hours (the norm of a full-time employee).
+    /// Working hours in the range.
     pub working_hours: u32,
 }
 

@@ -8,9 +8,9 @@
 use kalendorius_dataset::Date;
 
 use super::ics::{self, basic_date, Event};
+use super::HolidayFeedRequest;
 use super::UID_DOMAIN;
-use super::{HolidayFeedRequest, Scope};
-use crate::catalog::{Catalog, HolidayRecord};
+use crate::catalog::{Catalog, HolidayRecord, HolidayScope};
 use crate::i18n::texts;
 
 /// The `CATEGORIES` of a declared extra day off and of a shortened working day.
@@ -26,8 +26,8 @@ pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> St
         .flat_map(|year| catalog.dates_of_year(year));
     let events = dates.flat_map(|date| events_of(catalog, date, request));
     let name = match request.scope {
-        Scope::Red => "feed_holidays_red",
-        Scope::All => "feed_holidays_all",
+        HolidayScope::Red => "feed_holidays_red",
+        HolidayScope::All => "feed_holidays_all",
     };
     let name = texts().text(lang, name);
     let description = texts().text(lang, "feed_holidays_description");
@@ -49,7 +49,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
     let mut events = Vec::new();
     let day_off = catalog.declared_day_off(date);
     match request.scope {
-        Scope::Red => {
+        HolidayScope::Red => {
             let red: Vec<&HolidayRecord> = catalog.holidays_on(date).filter(|h| h.is_red).collect();
             if !red.is_empty() {
                 let ids: Vec<&str> = red.iter().map(|h| &*h.id).collect();
@@ -59,7 +59,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
                 events.push(event("day-off", transfer.name(lang).into(), None));
             }
         }
-        Scope::All => {
+        HolidayScope::All => {
             for holiday in catalog.holidays_on(date) {
                 let category = Some(holiday.kind.as_str());
                 events.push(event(&holiday.id, holiday.name(lang).into(), category));

@@ -18,7 +18,7 @@ use bytes::Bytes;
 use kalendorius_dataset::Lang;
 use poem::http::HeaderValue;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, HolidayScope};
 use crate::http::cache::{ByteCache, Weighed};
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::metrics::CacheMetrics;
@@ -42,7 +42,7 @@ pub struct Feed {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct FeedKey {
     request: FeedRequest,
-    dataset_version: String,
+    dataset_version: &'static str,
     vilnius_year: i32,
 }
 
@@ -69,7 +69,7 @@ impl Feeds {
     pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
         let key = FeedKey {
             request,
-            dataset_version: catalog.version().to_string(),
+            dataset_version: catalog.version,
             vilnius_year,
         };
         if let Some(feed) = self.cache.get(&key) {
@@ -109,20 +109,11 @@ pub const YEARS_BEFORE: i32 = 1;
 /// Years after the current one that the default window covers.
 pub const YEARS_AFTER: i32 = 5;
 
-/// Which holidays a holiday feed lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Scope {
-    /// One event per non-working holiday date: red holidays and declared extra days off.
-    Red,
-    /// One event per holiday record of every type (and per declared extra day off).
-    All,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayFeedRequest {
     /// Language of names and of the calendar's name.
     pub lang: Lang,
-    pub scope: Scope,
+    pub scope: HolidayScope,
     /// Whether shortened working days (5-day week) are listed too.
     pub shortened: bool,
     /// The years covered (may be empty when the dataset ends before the default window).
@@ -151,7 +142,7 @@ pub fn window(
     from: Option<i32>,
     to: Option<i32>,
 ) -> Result<RangeInclusive<i32>, ApiError> {
-    let (first, last) = (catalog.first().year(), catalog.last().year());
+    let (first, last) = (catalog.first.year(), catalog.last.year());
     let default_from = (this_year - YEARS_BEFORE).max(first);
     let default_to = (this_year + YEARS_AFTER).min(last);
     let (from, to) = match (from, to) {

@@ -3,7 +3,7 @@
 //! period in the sources (`school-2025-2026-spring-g1-10@kalendorius`), so a corrected date
 //! replaces the event in a subscribed calendar.
 
-use kalendorius_dataset::{Lang, SchoolHoliday};
+use kalendorius_dataset::Lang;
 
 use super::ics::{self, Event};
 use super::UID_DOMAIN;
@@ -38,19 +38,6 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
     texts().fill(lang, key, &[("list", &ranges.join(", "))])
 }
 
-pub fn uid(p: &SchoolHoliday) -> String {
-    let grades: Vec<String> = grade_ranges(&p.grades)
-        .into_iter()
-        .map(|(a, b)| format!("{a}-{b}"))
-        .collect();
-    format!(
-        "school-{}-{}-g{}@{UID_DOMAIN}",
-        p.school_year,
-        p.kind.as_str(),
-        grades.join("_")
-    )
-}
-
 /// The calendar text of the periods of `grade` (`None`: all) in `lang`.
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
     let name = texts().text(lang, "feed_school_holidays");
@@ -58,11 +45,16 @@ pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> S
         Some(g) => format!("{name} ({})", grades_text(&[g], lang)),
         None => name.to_string(),
     };
-    let periods = catalog.school_holidays().periods.iter();
+    let periods = catalog.school_holidays.periods.iter();
     let events = periods.filter(|p| p.applies_to(grade)).filter_map(|p| {
         let kind = p.kind.name(lang);
+        let grades: Vec<String> = grade_ranges(&p.grades)
+            .into_iter()
+            .map(|(a, b)| format!("{a}-{b}"))
+            .collect();
+        let (year, id) = (&p.school_year, p.kind.as_str());
         Some(Event {
-            uid: uid(p),
+            uid: format!("school-{year}-{id}-g{}@{UID_DOMAIN}", grades.join("_")),
             start: p.start.naive(),
             end: p.end.naive().succ_opt()?,
             rule: None,

@@ -17,7 +17,7 @@ use kalendorius_dataset::{Date, Lang};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
-use poem::{Request, Response};
+use poem::{IntoResponse, Request, Response};
 
 use self::route::Page;
 use self::view::{day_path, month_path, Viewer};
@@ -28,7 +28,6 @@ use crate::http::errors::{ApiError, ErrorCode};
 use crate::i18n::{self, Texts};
 use crate::metrics::CacheMetrics;
 use crate::name_index::MAX_QUERY_CHARS;
-use poem::IntoResponse;
 
 pub use self::route::is_page_path;
 
@@ -70,16 +69,6 @@ const TEMPLATES: [(&str, &str); 8] = [
 
 const STYLE: &str = include_str!("templates/style.css");
 
-/// Why the pages cannot be set up (a bug in an embedded file, caught by the unit tests).
-#[derive(Debug, thiserror::Error)]
-pub enum PagesError {
-    #[error("template {name}: {source}")]
-    Template {
-        name: &'static str,
-        source: minijinja::Error,
-    },
-}
-
 /// The pages: the compiled templates, the labels, the stylesheet and the rendered pages.
 pub struct Pages {
     env: Environment<'static>,
@@ -91,15 +80,16 @@ pub struct Pages {
 }
 
 impl Pages {
-    /// Compiles the templates and reads the labels; the cache of rendered pages is counted
-    /// in `cache_metrics`.
-    pub fn new(cache_metrics: CacheMetrics) -> Result<Pages, PagesError> {
+    /// Compiles the templates (an error is a bug in an embedded file, caught by the unit
+    /// tests, so it panics) and reads the labels; the cache of rendered pages is counted in
+    /// `cache_metrics`.
+    pub fn new(cache_metrics: CacheMetrics) -> Pages {
         let mut env = Environment::new();
         // A missing value is an error (caught by the tests), never an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         for (name, source) in TEMPLATES {
-            env.add_template(name, source)
-                .map_err(|source| PagesError::Template { name, source })?;
+            let compiled = env.add_template(name, source);
+            compiled.unwrap_or_else(|err| panic!("template {name}: {err}"));
         }
         env.add_global(
             "marks",
@@ -112,7 +102,7 @@ impl Pages {
             },
         );
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
-        Ok(Pages {
+        Pages {
             env,
             texts: i18n::texts(),
             style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
@@ -120,11 +110,7 @@ impl Pages {
                 .expect("hex digits are a valid header value"),
             favicon_etag: caching::digest_etag("icon", FAVICON),
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
-        })
-    }
-
-    pub fn style_path(&self) -> &str {
-        &self.style_path
+        }
     }
 
     /// Whether `path` is the stylesheet or the icon (served without counting: a page view
@@ -163,7 +149,7 @@ impl Pages {
             .unwrap_or_default();
         let grade = query.grade.map(|g| g.to_string()).unwrap_or_default();
         let parts = [
-            catalog.etag_tag(),
+            &catalog.etag_tag,
             path,
             query.lang.code(),
             &query.q,
@@ -235,11 +221,10 @@ impl Pages {
         let frame = v.frame(&self.style_path, path, extra);
         let (name, ctx) = match page {
             Some(Page::Home) => {
-                let (y, m) = (v.today.year(), v.today.month());
-                let next_red = v.next_red_day();
+                let month = self.month_context(v, v.today.year(), v.today.month());
                 (
                     "month.html",
-                    context! { next_red, ..self.month_context(v, y, m) },
+                    context! { next_red => v.next_red_day(), ..month },
                 )
             }
             Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
@@ -250,7 +235,7 @@ impl Pages {
             Some(Page::Style | Page::Favicon) | None => (
                 "not_found.html",
                 context! {
-                    title => v.texts.text(v.lang, "not_found_title"),
+                    title => v.text("not_found_title"),
                     range => v.fill_years("served_range"),
                 },
             ),
@@ -290,7 +275,7 @@ impl Pages {
             .catalog
             .working_summary(first, last, kalendorius_dataset::Week::Five);
         context! {
-            title => v.texts.fill(v.lang, "year_title", &[("y", &year.to_string())]),
+            title => v.fill("year_title", &[("y", &year.to_string())]),
             year,
             months,
             summary => Serde(summary),
@@ -342,8 +327,7 @@ impl Pages {
             .pred_opt()
             .and_then(|d| Date::from_naive(d).ok());
         let (_, week, _) = v.catalog.calendar_of(date);
-        let school_holidays = v.catalog.school_holidays();
-        // The pupils' holiday periods containing `date` (of the chosen grade).
+        let school_holidays = &v.catalog.school_holidays;
         let school: Vec<_> = school_holidays
             .overlapping(date, date, v.grade)
             .map(|p| {
@@ -385,11 +369,11 @@ impl Pages {
             v.search(q)
         };
         context! {
-            title => v.texts.text(v.lang, "nav_search"),
+            title => v.text("nav_search"),
             q,
             searched => !q.is_empty() && !too_long,
             too_long,
-            count_text => v.texts.fill(v.lang, "search_results", &[("count", &results.len().to_string())]),
+            count_text => v.fill("search_results", &[("count", &results.len().to_string())]),
             results,
         }
     }

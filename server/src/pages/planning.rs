@@ -53,12 +53,12 @@ impl Viewer<'_> {
     }
 
     fn row(&self, p: &Period, year: i32) -> minijinja::Value {
-        let leave = p.leave_day_count();
+        let leave = p.leave_days.len();
         let holidays: Vec<String> = p
             .marked
             .iter()
-            .flat_map(|&d| self.catalog.day_off_causes(d))
-            .map(|c| c.name(self.lang).to_string())
+            .flat_map(|&d| self.catalog.day_off_names(d, self.lang))
+            .map(str::to_string)
             .collect();
         context! {
             start => p.start.to_string(),
@@ -91,25 +91,21 @@ impl Viewer<'_> {
         let mut bridges: Vec<&Period> = self
             .catalog
             .long_weekends(year, PAGE_MAX_LEAVE_DAYS)
-            .filter(|p| p.leave_day_count() > 0)
+            .filter(|p| !p.leave_days.is_empty())
             .collect();
         bridges.sort_by(|a, b| by_efficiency(a, b));
         let bridges: Vec<_> = bridges.into_iter().map(|p| self.row(p, year)).collect();
         let served = |y: i32| self.catalog.years().contains(&y);
         let lang = self.lang.code();
         context! {
-            title => self.texts.fill(self.lang, "lw_title", &[("y", &year.to_string())]),
+            title => self.fill("lw_title", &[("y", &year.to_string())]),
             year,
             year_href => format!("/{year:04}"),
             prev => served(year - 1).then(|| long_weekends_path(year - 1)),
             next => served(year + 1).then(|| long_weekends_path(year + 1)),
             weekends,
             bridges,
-            bridges_intro => self.texts.fill(
-                self.lang,
-                "lw_bridges_intro",
-                &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())],
-            ),
+            bridges_intro => self.fill("lw_bridges_intro", &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())]),
             api => format!("/api/v1/long-weekends?year={year}&max_leave_days={PAGE_MAX_LEAVE_DAYS}&lang={lang}"),
         }
     }
@@ -123,11 +119,7 @@ impl Viewer<'_> {
             .catalog
             .holiday_dates_from(today, HolidayScope::Red, 1)
             .next()?;
-        let names: Vec<&str> = self
-            .catalog
-            .day_off_causes(date)
-            .map(|c| c.name(self.lang))
-            .collect();
+        let names: Vec<&str> = self.catalog.day_off_names(date, self.lang).collect();
         let days = today.days_until(date);
         let key = match days {
             0 => "next_red_today",
@@ -140,7 +132,7 @@ impl Viewer<'_> {
             ("days", &days.to_string()),
         ];
         Some(context! {
-            text => self.texts.fill(self.lang, key, &fields),
+            text => self.fill(key, &fields),
             href => day_path(date),
             long_weekends => long_weekends_path(date.year()),
         })
@@ -149,8 +141,8 @@ impl Viewer<'_> {
 
 /// More days off per leave day first; then more days off; then the earlier.
 fn by_efficiency(a: &Period, b: &Period) -> Ordering {
-    let (ad, al) = (u64::from(a.days_off()), a.leave_day_count() as u64);
-    let (bd, bl) = (u64::from(b.days_off()), b.leave_day_count() as u64);
+    let (ad, al) = (u64::from(a.days_off()), a.leave_days.len() as u64);
+    let (bd, bl) = (u64::from(b.days_off()), b.leave_days.len() as u64);
     (bd * al)
         .cmp(&(ad * bl))
         .then(bd.cmp(&ad))

@@ -57,6 +57,11 @@ impl Viewer<'_> {
         self.texts.text(self.lang, key)
     }
 
+    /// The pattern `key` with its `fields` filled in.
+    pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
+        self.texts.fill(self.lang, key, fields)
+    }
+
     /// What every page needs (`c` in the templates): the language, the labels, the links of
     /// the frame, for the page at `path` (with `extra`, such as `q=...`, and the grade kept on
     /// the language links), its stylesheet at `css`.
@@ -89,7 +94,7 @@ impl Viewer<'_> {
             // The same, to follow another parameter: `""` or `&lang=en`.
             qa => page_query(lang, grade, '&'),
             langs,
-            version => self.catalog.version(),
+            version => self.catalog.version,
             // The grade form submits to the page's path.
             path,
             grade,
@@ -110,17 +115,12 @@ impl Viewer<'_> {
         } else {
             capitalized(name)
         };
-        self.texts.fill(
-            self.lang,
-            "month_title",
-            &[("y", &year.to_string()), ("month", &name)],
-        )
+        self.fill("month_title", &[("y", &year.to_string()), ("month", &name)])
     }
 
     /// "2026 m. gruodžio 24 d.", "24 December 2026".
     pub fn date_long(&self, date: Date) -> String {
-        self.texts.fill(
-            self.lang,
+        self.fill(
             "date_long",
             &[
                 ("y", &date.year().to_string()),
@@ -133,7 +133,7 @@ impl Viewer<'_> {
     /// "birželio 24 d.", "24 June"; `days` may be several ("14–16", "28, 29").
     pub fn day_month(&self, month: u32, days: &str) -> String {
         let fields = [("month_gen", self.month_gen(month)), ("d", days)];
-        self.texts.fill(self.lang, "day_month", &fields)
+        self.fill("day_month", &fields)
     }
 
     /// The pattern `key` with the first and the last year served.
@@ -143,7 +143,7 @@ impl Viewer<'_> {
             ("first", &years.start().to_string()),
             ("last", &years.end().to_string()),
         ];
-        self.texts.fill(self.lang, key, &fields)
+        self.fill(key, &fields)
     }
 
     fn month_gen(&self, month: u32) -> &str {
@@ -178,8 +178,9 @@ impl Viewer<'_> {
     pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
         let mut weeks: Vec<(u8, Vec<Option<minijinja::Value>>)> = Vec::new();
-        let mut date = Some(first);
-        while let Some(day) = date.filter(|d| d.month() == month) {
+        let mut last = first;
+        let days = std::iter::successors(Some(first), |d| d.succ().filter(|d| d.month() == month));
+        for day in days {
             let column = day.weekday().num_days_from_monday() as usize;
             if column == 0 || weeks.is_empty() {
                 let (_, iso_week, _) = self.catalog.calendar_of(day);
@@ -187,10 +188,8 @@ impl Viewer<'_> {
             }
             let (_, cells) = weeks.last_mut().expect("a row was pushed");
             cells[column] = Some(self.cell(day));
-            date = day.succ().filter(|d| self.catalog.contains(*d));
+            last = day;
         }
-        let next_month = first.naive() + chrono::Months::new(1);
-        let last = Date::from_naive(next_month.pred_opt().expect("a real date")).expect("served");
         let weekdays: Vec<_> = (0..7)
             .map(|i| {
                 context! {
@@ -231,18 +230,12 @@ impl Viewer<'_> {
         if !red.is_empty() {
             kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
         }
-        match transfer.map(|t| t.kind) {
-            Some(TransferKind::DayOff) => {
-                kinds.push(("dayoff", Some(mark::DAY_OFF), self.text("declared_day_off")))
-            }
-            Some(TransferKind::WorkingDay) => kinds.push((
-                "workday",
-                Some(mark::WORKING),
-                self.text("declared_working_day"),
-            )),
-            None => {}
-        }
         if let Some(t) = transfer {
+            let (class, mark, key) = match t.kind {
+                TransferKind::DayOff => ("dayoff", mark::DAY_OFF, "declared_day_off"),
+                TransferKind::WorkingDay => ("workday", mark::WORKING, "declared_working_day"),
+            };
+            kinds.push((class, Some(mark), self.text(key)));
             holidays.push(t.name(self.lang).to_string());
         }
         if status.shorter_workday {
@@ -250,7 +243,7 @@ impl Viewer<'_> {
         }
         let school: Vec<&str> = self
             .catalog
-            .school_holidays()
+            .school_holidays
             .overlapping(date, date, self.grade)
             .map(|p| p.kind.name(self.lang))
             .collect();
@@ -287,7 +280,7 @@ impl Viewer<'_> {
         let transfer = self.catalog.transfer_on(date);
         let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
         let weekday = self.weekday(date.weekday().num_days_from_monday());
-        let fill = |key, field, value: &str| self.texts.fill(self.lang, key, &[(field, value)]);
+        let fill = |key, field, value: &str| self.fill(key, &[(field, value)]);
         if status.laisvadienis {
             let red = self.red_names(date);
             return vec![match status.reason {
@@ -327,7 +320,7 @@ impl Viewer<'_> {
     pub fn search(&self, query: &str) -> Vec<minijinja::Value> {
         let year = self.today.year();
         self.catalog
-            .name_index()
+            .name_index
             .search(query, MAX_MATCHES)
             .into_iter()
             .map(|(kind, entry)| {
