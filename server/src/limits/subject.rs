@@ -271,17 +271,18 @@ impl Counters {
         }
     }
 
-    /// Requests counted at `now_ms` in (minute, long window), without changing anything
-    /// (diagnostics: it works on a copy).
+    /// Requests counted at `now_ms` in (minute, long window), without changing anything.
     pub fn usage(&self, kind: Kind, now_ms: i64) -> (u64, u64) {
-        let mut c = self.clone();
-        let (t, _) = c.advance(now_ms);
-        let (minute, day) = c.windows();
+        let t = self
+            .active
+            .as_ref()
+            .map_or(now_ms, |a| now_ms.max(a.last_ms));
+        let (minute, day) = self.windows();
         let long = match kind {
-            Kind::Key => day.used(),
-            Kind::Public => c.month_used(month_i32(t)),
+            Kind::Key => day.used_at(Span::DAY, t),
+            Kind::Public => self.month_used(month_i32(t)),
         };
-        (minute.used(), long)
+        (minute.used_at(Span::MINUTE, t), long)
     }
 
     /// True when no sliding window holds a request (only a month count may remain).
