@@ -73,7 +73,7 @@ pub enum DecodeError {
     #[error("malformed value: {0}")]
     Malformed(#[from] postcard::Error),
     /// Bytes are left after the message.
-    #[error("{0} bytes after the last day")]
+    #[error("{0} bytes after the value")]
     TrailingBytes(usize),
     /// A reference points past the end of its table.
     #[error("{table} index {index} out of range (table of {len})")]

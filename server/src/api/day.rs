@@ -50,7 +50,6 @@ pub struct DayDetails<'a> {
 /// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
 #[derive(Serialize, JsonSchema)]
 pub struct Status<'a> {
-    /// The status.
     #[serde(flatten)]
     pub status: DayStatus,
     /// The provisions that decide the day, in `lang`, each with its confidence: those of

@@ -261,7 +261,10 @@ pub fn week(value: Option<&str>) -> Result<Week, ApiError> {
 
 /// The number a week form is written as in answers: 5 or 6.
 pub fn week_number(week: Week) -> u8 {
-    5 + week as u8
+    match week {
+        Week::Five => 5,
+        Week::Six => 6,
+    }
 }
 
 /// Parses an integer parameter `name` from `min` to `max`, in plain digits with an optional

@@ -33,7 +33,6 @@ pub struct WorkingDays {
     /// Echo of `week` (5 or 6).
     #[schemars(range(min = 5, max = 6))]
     pub week: u8,
-    /// The totals.
     #[serde(flatten)]
     pub summary: WorkingSummary,
 }

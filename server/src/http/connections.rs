@@ -331,6 +331,8 @@ where
     E: Endpoint + 'static,
 {
     let local_addr = listener.local_addr()?;
+    // Resolved here, once: from now on `max_connections` is the cap itself (0 would refuse
+    // every connection), which `admit` and the refusal log read.
     bounds.max_connections = bounds.effective_max_connections();
     let open = Arc::new(OpenConnections {
         metrics,

@@ -143,7 +143,7 @@ pub enum KeyAdminError {
 
 /// The first few of `count` ids: "a, b" or "a, b and 3 more".
 fn listed(ids: &[String], count: usize) -> String {
-    match count - ids.len() {
+    match count.saturating_sub(ids.len()) {
         0 => ids.join(", "),
         more => format!("{} and {more} more", ids.join(", ")),
     }

@@ -5,6 +5,7 @@
 //! requests pass uncounted, keyed ones get 503). Both persist the changes the rules of
 //! [`crate::state::key_admin`] decide.
 
+pub mod check;
 pub mod location;
 pub mod redis;
 pub mod sled;
@@ -15,10 +16,10 @@ use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 
-use crate::limits::subject::Limits;
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint, MAX_LIMIT};
+use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
 use crate::metrics::RedisMetrics;
-use crate::state::keys::{KeyError, KeyRecord, KeyTable, PresentedKey};
+use crate::state::keys::{KeyRecord, PresentedKey};
+pub use check::{AuthError, Counted, StateUnavailable};
 pub use location::{LocationError, StateError, StateLocation};
 use redis::RedisState;
 use sled::State;
@@ -131,54 +132,4 @@ impl Store {
             Store::Redis(redis) => &redis.limits,
         }
     }
-}
-
-/// A check could not be made: the shared store did not answer (in time).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the shared state store cannot be reached")]
-pub struct StateUnavailable;
-
-/// Why a presented key was not accepted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum AuthError {
-    /// The key is unknown, revoked or expired.
-    #[error(transparent)]
-    Key(#[from] KeyError),
-    /// The keys cannot be read now.
-    #[error(transparent)]
-    Unavailable(#[from] StateUnavailable),
-}
-
-/// Whose requests one check counts.
-#[derive(Debug, Clone, Copy)]
-pub enum Counted<'a> {
-    Public(IpAddr, PublicEndpoint),
-    /// An API key (all keyed endpoints together).
-    Key(&'a KeyRecord),
-}
-
-impl Counted<'_> {
-    /// The limits a check counts against: the endpoint's, or the key's own (per minute and
-    /// per day).
-    fn limits(self, config: &LimitsConfig) -> Limits {
-        match self {
-            Counted::Public(_, endpoint) => config.public(endpoint),
-            Counted::Key(key) => Limits {
-                minute: key.per_minute.clamp(1, MAX_LIMIT),
-                long: key.per_day.clamp(1, MAX_LIMIT),
-            },
-        }
-    }
-}
-
-/// Adds the stored record of key `id` to `table`; `Err` with the start of the id (for a
-/// message) when it does not read as that key's record.
-fn load_record(table: &mut KeyTable, id: &[u8], json: &[u8]) -> Result<(), String> {
-    let loaded = serde_json::from_slice::<KeyRecord>(json)
-        .ok()
-        .filter(|r| r.id.as_bytes() == id)
-        .is_some_and(|r| table.upsert(r));
-    loaded
-        .then_some(())
-        .ok_or_else(|| String::from_utf8_lossy(id).chars().take(40).collect())
 }

@@ -39,8 +39,8 @@ use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{
     hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
 };
+use crate::state::store::check::{load_record, AuthError, Counted, StateUnavailable};
 use crate::state::store::location::{StateError, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV};
-use crate::state::store::{AuthError, Counted, StateUnavailable};
 
 /// The prefix of every Redis key this store writes.
 pub const PREFIX: &str = "kalendorius:";
@@ -396,7 +396,7 @@ fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
 fn key_table(records: Vec<(String, String)>) -> KeyTable {
     let mut table = KeyTable::default();
     for (id, json) in records {
-        if let Err(id) = super::load_record(&mut table, id.as_bytes(), json.as_bytes()) {
+        if let Err(id) = load_record(&mut table, id.as_bytes(), json.as_bytes()) {
             tracing::error!(id, "a key record in Redis is unreadable; skipped");
         }
     }

@@ -22,8 +22,8 @@ use crate::limits::table::{CounterTable, Part};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis};
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
+use crate::state::store::check::{load_record, Counted};
 use crate::state::store::location::StateError;
-use crate::state::store::Counted;
 use integrity::{sled_message, Layout, SetDigest};
 
 /// The sled trees of key records (id → JSON `KeyRecord`) and of counter blobs.
@@ -371,7 +371,7 @@ impl State {
         for item in self.keys_tree.iter() {
             let (k, v) = item.map_err(sled_error(&self.dir, "read"))?;
             found.add(integrity::entry_hash(&k, &v));
-            super::load_record(&mut table, &k, &v)
+            load_record(&mut table, &k, &v)
                 .map_err(|id| damaged(format!("the key record {id:?} is unreadable")))?;
         }
         let record_found = || {
