@@ -83,7 +83,8 @@ bench-floods:
 	bash bench/floods.sh
 
 ## make bench-compare BEFORE=path/to/older/kalendorius-server: the bench's rows for an older
-## server binary and this checkout's, side by side in one run (bench/README.md).
+## server binary and this checkout's, side by side in one run (bench/README.md); add
+## BEFORE_GENERATOR=<its generator> when the older server reads another database format.
 bench-compare: release redis-server
 	bash bench/compare.sh
 

@@ -59,12 +59,12 @@ start_and_wait() {
 
 # Writes to $1 a server config that lifts every per-IP limit and the default key limits
 # (NO_LIMIT, set by the sourcing script), listens on a free loopback port, reads the dataset
-# in $WORK/data and keeps keys and counters in $2 (a directory or a redis:// URL); $3 is the
-# log level.
+# in $4 ($WORK/data when not given) and keeps keys and counters in $2 (a directory or a
+# redis:// URL); $3 is the log level.
 write_unlimited_config() {
     cat >"$1" <<EOF
 listen = "127.0.0.1:0"
-data = "$WORK/data"
+data = "${4:-$WORK/data}"
 state = "$2"
 shutdown_timeout_secs = 2
 

@@ -8,8 +8,10 @@
 # each row on both, alternating which goes first. The table gives each row's median req/s
 # and the ratio after/before; a ratio within the rounds' spread is noise.
 #
-# Knobs (environment): BEFORE (required), BENCH_DURATION (3s), BENCH_WARMUP (1s),
-# BENCH_ROUNDS (3), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
+# Knobs (environment): BEFORE (required), BEFORE_GENERATOR (the older generator, when the
+# older server reads another database format: it then gets its own dataset, built from the
+# same sources), BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (3),
+# BENCH_CONNECTIONS (64), BENCH_THREADS (2).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -25,6 +27,7 @@ cd "$ROOT"
 AFTER="$ROOT/target/release/kalendorius-server"
 GENERATOR_BIN="$ROOT/target/release/kalendorius-generator"
 BEFORE="${BEFORE:-}"
+BEFORE_GENERATOR="${BEFORE_GENERATOR:-}"
 
 WORK="$(mktemp -d -t kalendorius-compare.XXXXXX)"
 PIDS=()
@@ -32,12 +35,19 @@ source "$ROOT/bench/common.sh"
 
 [ -n "$BEFORE" ] || die "set BEFORE to the older kalendorius-server binary (e.g. a release build of the previous commit)"
 [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not an executable"
+[ -z "$BEFORE_GENERATOR" ] || [ -x "$BEFORE_GENERATOR" ] || die "BEFORE_GENERATOR=$BEFORE_GENERATOR is not an executable"
 [ -x "$AFTER" ] && [ -x "$GENERATOR_BIN" ] || die "build this checkout first: make release"
 command -v wrk >/dev/null || die "wrk is missing: make bench installs it (or apt-get install wrk)"
 command -v redis-server >/dev/null || die "redis-server is missing: make redis-server installs it"
 
 log "building the dataset into $WORK/data"
 "$GENERATOR_BIN" build --sources sources --out "$WORK/data" >/dev/null
+BEFORE_DATA="$WORK/data"
+if [ -n "$BEFORE_GENERATOR" ]; then
+    BEFORE_DATA="$WORK/data-before"
+    log "building the older server's dataset into $BEFORE_DATA"
+    "$BEFORE_GENERATOR" build --sources sources --out "$BEFORE_DATA" >/dev/null
+fi
 
 REDIS_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
@@ -52,8 +62,10 @@ for side in before after; do
     [ "$side" = after ] && bin="$AFTER"
     db=1
     [ "$side" = after ] && db=2
-    write_unlimited_config "$WORK/$side.toml" "$WORK/state-$side" info
-    write_unlimited_config "$WORK/$side-redis.toml" "redis://127.0.0.1:$REDIS_PORT/$db" info
+    data="$BEFORE_DATA"
+    [ "$side" = after ] && data="$WORK/data"
+    write_unlimited_config "$WORK/$side.toml" "$WORK/state-$side" info "$data"
+    write_unlimited_config "$WORK/$side-redis.toml" "redis://127.0.0.1:$REDIS_PORT/$db" info "$data"
     for store in "" "-redis"; do
         KEY[$side$store]="$("$bin" keys --config "$WORK/$side$store.toml" create --owner bench 2>>"$WORK/keys.err" \
             --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
