@@ -1,6 +1,11 @@
-# Shared by bench/run.sh and bench/floods.sh (sourced, not run): logging, the clean-up of
-# everything a bench started, and starting a server and learning its address.
+# Shared by bench/run.sh, bench/compare.sh and bench/floods.sh (sourced, not run): logging,
+# the clean-up of everything a bench started, starting a server and learning its address, and
+# the config and key that lift every limit.
 # Expects WORK (a temp dir) and PIDS (an array) to be set by the sourcing script.
+
+# The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
+# a bench run is ever refused, so every measured request is a real 200.
+NO_LIMIT=1000000000
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -58,7 +63,7 @@ start_and_wait() {
 
 
 # Writes to $1 a server config that lifts every per-IP limit and the default key limits
-# (NO_LIMIT, set by the sourcing script), listens on a free loopback port, reads the dataset
+# (NO_LIMIT), listens on a free loopback port, reads the dataset
 # in $4 ($WORK/data when not given) and keeps keys and counters in $2 (a directory or a
 # redis:// URL); $3 is the log level.
 write_unlimited_config() {
@@ -73,17 +78,16 @@ format = "text"
 level = "$3"
 
 [limits]
-laisvadienis_per_minute = $NO_LIMIT
-laisvadienis_per_month = $NO_LIMIT
-days_per_minute = $NO_LIMIT
-days_per_month = $NO_LIMIT
-pages_per_minute = $NO_LIMIT
-pages_per_month = $NO_LIMIT
-feeds_per_minute = $NO_LIMIT
-feeds_per_month = $NO_LIMIT
-data_per_minute = $NO_LIMIT
-data_per_month = $NO_LIMIT
-key_default_per_minute = $NO_LIMIT
-key_default_per_day = $NO_LIMIT
 EOF
+    local limit
+    for limit in {laisvadienis,days,pages,feeds,data}_per_{minute,month} key_default_per_{minute,day}; do
+        echo "$limit = $NO_LIMIT" >>"$1"
+    done
+}
+
+# Creates a key without limits with server binary $1 on the state of config $2 (before the
+# server starts: they share the state) and prints it.
+create_unlimited_key() {
+    "$1" keys --config "$2" create --owner bench --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" |
+        tail -n 1
 }

@@ -20,7 +20,6 @@ WARMUP="${BENCH_WARMUP:-1s}"
 ROUNDS="${BENCH_ROUNDS:-3}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 THREADS="${BENCH_THREADS:-2}"
-NO_LIMIT=1000000000
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -58,17 +57,15 @@ for _ in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && brea
 # 200); the two Redis servers use different databases of the one redis-server.
 declare -A ADDR KEY PID
 for side in before after; do
-    bin="$BEFORE"
-    [ "$side" = after ] && bin="$AFTER"
-    db=1
-    [ "$side" = after ] && db=2
-    data="$BEFORE_DATA"
-    [ "$side" = after ] && data="$WORK/data"
+    case $side in
+        before) bin=$BEFORE db=1 data=$BEFORE_DATA ;;
+        after) bin=$AFTER db=2 data=$WORK/data ;;
+    esac
     write_unlimited_config "$WORK/$side.toml" "$WORK/state-$side" info "$data"
     write_unlimited_config "$WORK/$side-redis.toml" "redis://127.0.0.1:$REDIS_PORT/$db" info "$data"
     for store in "" "-redis"; do
-        KEY[$side$store]="$("$bin" keys --config "$WORK/$side$store.toml" create --owner bench 2>>"$WORK/keys.err" \
-            --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
+        KEY[$side$store]="$(create_unlimited_key "$bin" "$WORK/$side$store.toml" 2>>"$WORK/keys.err")" ||
+            { cat "$WORK/keys.err" >&2; die "keys create failed for $side$store"; }
         start_and_wait "$side$store" "$bin" serve --config "$WORK/$side$store.toml"
         ADDR[$side$store]="$STARTED_ADDR"
         PID[$side$store]="$STARTED_PID"

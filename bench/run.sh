@@ -44,9 +44,6 @@ TARGET_STARTUP_MS=1000
 TARGET_REDIS=0.3
 # Distinct client addresses sent to a server on Redis before Redis's memory is read.
 REDIS_ADDRESSES="${BENCH_REDIS_ADDRESSES:-1000000}"
-# The largest limit the server accepts (limits::MAX_LIMIT): high enough that no request of
-# a bench run is ever refused, so every measured request is a real 200.
-NO_LIMIT=1000000000
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -146,11 +143,6 @@ start_redis() {
     die "redis-server did not answer"
 }
 
-# The bench config with keys and counters in that Redis.
-write_redis_config() {
-    sed "s|^state = .*|state = \"redis://127.0.0.1:$REDIS_PORT/0\"|" "$WORK/bench.toml" >"$WORK/redis.toml"
-}
-
 # Redis's used_memory in MiB.
 redis_memory_mib() {
     redis-cli -p "$REDIS_PORT" info memory | awk -F: '/^used_memory:/ {printf "%.1f", $2 / 1048576}'
@@ -160,17 +152,6 @@ redis_memory_mib() {
 build_dataset() {
     log "building the dataset into $WORK/data"
     "$GENERATOR_BIN" build --sources sources --out "$WORK/data" >&2
-}
-
-# The bench config: every limit lifted, state in the temp dir (a fresh database every run).
-write_config() {
-    write_unlimited_config "$WORK/bench.toml" "$WORK/state" "$LOG_LEVEL"
-}
-
-# Created before the server starts: the key tool and the server share the state database.
-create_key() {
-    "$SERVER_BIN" keys --config "$WORK/bench.toml" create --owner bench \
-        --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1
 }
 
 # Fails loudly unless URL answers 200: a bench of 404s or 429s measures nothing.
@@ -356,19 +337,19 @@ main() {
     ensure_redis
     build
     build_dataset
-    write_config
+    # Every limit lifted, state in the temp dir (a fresh database every run).
+    write_unlimited_config "$WORK/bench.toml" "$WORK/state" "$LOG_LEVEL"
     # Every result goes through an assignment, not `read < <(...)`, so a failed load (die in
     # the subshell) stops the script under set -e.
     local key res
-    key="$(create_key)"
+    key="$(create_unlimited_key "$SERVER_BIN" "$WORK/bench.toml")"
     [ -n "$key" ] || die "keys create printed no key"
     log "start-up: three starts of the server alone"
     measure_startup
     start_redis
-    write_redis_config
+    write_unlimited_config "$WORK/redis.toml" "redis://127.0.0.1:$REDIS_PORT/0" "$LOG_LEVEL"
     local redis_key
-    redis_key="$("$SERVER_BIN" keys --config "$WORK/redis.toml" create --owner bench \
-        --per-minute "$NO_LIMIT" --per-day "$NO_LIMIT" | tail -n 1)"
+    redis_key="$(create_unlimited_key "$SERVER_BIN" "$WORK/redis.toml")"
     [ -n "$redis_key" ] || die "keys create printed no key (Redis)"
 
     # All servers stay up for the whole run; an idle one costs next to nothing. The ceiling

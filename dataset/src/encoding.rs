@@ -36,8 +36,7 @@
 //! A change to this layout bumps [`FORMAT_VERSION`], which the manifest records and a
 //! reader checks before it reads a value (format 3 and before: a hand-written LEB128 form).
 
-use std::collections::HashMap;
-
+use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -301,8 +300,8 @@ impl Encoder {
         let value = YearValue {
             schema_version: file.schema_version,
             year: file.year,
-            bases: bases.values,
-            holidays: holidays.values,
+            bases: bases.into_vec(),
+            holidays: holidays.into_vec(),
             days,
             holiday_names,
             transfers,
@@ -314,7 +313,11 @@ impl Encoder {
     /// The string table of every year encoded so far, in order of first use (so the same
     /// years always give the same bytes: the manifest records their SHA-256).
     pub fn string_table(&self) -> Vec<u8> {
-        encode(STRINGS_MAGIC, &self.strings.values, 64 * 1024)
+        encode(
+            STRINGS_MAGIC,
+            &self.strings.0.iter().collect::<Vec<_>>(),
+            64 * 1024,
+        )
     }
 }
 
@@ -387,7 +390,7 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
         .bases
         .iter()
         .map(|b| {
-            let [act] = strings.each([b.act])?;
+            let act = strings.get(b.act)?;
             let [text_lt, text_en, text_pl, text_ru] = strings.each(b.texts)?;
             Ok(Basis {
                 act,
@@ -536,27 +539,21 @@ fn lookup<'t, T>(table: &'t [T], index: u32, name: &'static str) -> Result<&'t T
 
 /// Distinct values in order of first appearance, so that the same year always encodes to
 /// the same bytes (the manifest records their SHA-256).
-struct Table<T> {
-    index: HashMap<T, u32>,
-    values: Vec<T>,
-}
+struct Table<T>(IndexSet<T>);
 
 impl<T> Default for Table<T> {
     fn default() -> Self {
-        Table {
-            index: HashMap::new(),
-            values: Vec::new(),
-        }
+        Table(IndexSet::new())
     }
 }
 
 impl Table<String> {
     /// Interns a string, copying it only the first time it is seen.
     fn intern_str(&mut self, value: &str) -> u32 {
-        if let Some(&i) = self.index.get(value) {
-            return i;
+        match self.0.get_index_of(value) {
+            Some(i) => i as u32,
+            None => self.intern(value.to_string()),
         }
-        self.intern(value.to_string())
     }
 
     /// Interns several strings, giving their indices in the same order.
@@ -565,13 +562,13 @@ impl Table<String> {
     }
 }
 
-impl<T: std::hash::Hash + Eq + Clone> Table<T> {
+impl<T: std::hash::Hash + Eq> Table<T> {
     fn intern(&mut self, value: T) -> u32 {
-        let next = self.values.len() as u32;
-        *self.index.entry(value.clone()).or_insert_with(|| {
-            self.values.push(value);
-            next
-        })
+        self.0.insert_full(value).0 as u32
+    }
+
+    fn into_vec(self) -> Vec<T> {
+        self.0.into_iter().collect()
     }
 }
 

@@ -184,7 +184,12 @@ pub struct Transfer {
 impl Transfer {
     /// The name in a language.
     pub fn name(&self, lang: Lang) -> &str {
-        [&self.name_lt, &self.name_en, &self.name_pl, &self.name_ru][lang as usize]
+        match lang {
+            Lang::Lt => &self.name_lt,
+            Lang::En => &self.name_en,
+            Lang::Pl => &self.name_pl,
+            Lang::Ru => &self.name_ru,
+        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! The long weekends of a year, as a calendar rule over per-day facts: a *rest run* is a
+//! The long weekends of a year, as a calendar rule over two facts of each day (is it
+//! non-working, is it marked), asked by position: a *rest run* is a
 //! maximal run of non-working days; a *period* is one, or several joined by taking the
 //! working days between them as leave, listed under the year of its first day when at least
 //! [`MIN_DAYS_OFF`] days long with a marked date (a red holiday or a declared extra day off).
@@ -10,22 +11,20 @@ pub const MIN_DAYS_OFF: u32 = 3;
 /// A period by positions: first day, last day, leave days.
 pub type PeriodAt = (usize, usize, Vec<usize>);
 
-/// What the rule knows of one day.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DayFacts {
-    /// Non-working by its day status.
-    pub rest: bool,
-    /// Carries a red holiday or a declared extra day off.
-    pub marked: bool,
-}
-
-/// The periods whose first day lies in `first..=last` (positions in `days`): every run of
-/// rest runs joined by at most `max_leave` working days, at least [`MIN_DAYS_OFF`] days long
-/// and holding a marked day. As `(start, end, leave day positions)`, by start, then by leave
-/// days. A rest run that starts before `first` is not listed (nor its joins).
-pub fn periods(days: &[DayFacts], first: usize, last: usize, max_leave: usize) -> Vec<PeriodAt> {
-    let len = days.len();
-    let rest = |i: usize| days[i].rest;
+/// The periods whose first day lies in `first..=last` (positions below `len`, whose days
+/// are non-working where `rest` and carry a red holiday or a declared extra day off where
+/// `marked`): every run of rest runs joined by at most `max_leave` working days, at least
+/// [`MIN_DAYS_OFF`] days long and holding a marked day. As `(start, end, leave day
+/// positions)`, by start, then by leave days. A rest run that starts before `first` is not
+/// listed (nor its joins).
+pub fn periods(
+    len: usize,
+    rest: impl Fn(usize) -> bool,
+    marked: impl Fn(usize) -> bool,
+    first: usize,
+    last: usize,
+    max_leave: usize,
+) -> Vec<PeriodAt> {
     let mut out = Vec::new();
     // Each period starts a rest run; a run under way on `first` began in the year before.
     for start in first..(last + 1).min(len) {
@@ -37,7 +36,7 @@ pub fn periods(days: &[DayFacts], first: usize, last: usize, max_leave: usize) -
         let mut holds_marked = false;
         loop {
             while j < len && rest(j) {
-                holds_marked |= days[j].marked;
+                holds_marked |= marked(j);
                 j += 1;
             }
             let end = j - 1;
@@ -66,14 +65,10 @@ mod tests {
     /// The periods of a pattern: `.` working, `_` rest, `*` marked rest; positions
     /// `first..=last` are "the year".
     fn of(days: &str, first: usize, last: usize, max: usize) -> Vec<PeriodAt> {
-        let facts: Vec<DayFacts> = days
-            .bytes()
-            .map(|b| DayFacts {
-                rest: b != b'.',
-                marked: b == b'*',
-            })
-            .collect();
-        periods(&facts, first, last, max)
+        let days = days.as_bytes();
+        let rest = |i: usize| days[i] != b'.';
+        let marked = |i: usize| days[i] == b'*';
+        periods(days.len(), rest, marked, first, last, max)
     }
 
     #[test]

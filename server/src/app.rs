@@ -452,11 +452,12 @@ impl App {
             decision: None,
             key: None,
         };
+        let host_refused = host_refusal(&req);
         if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = target {
             // A store that must be awaited (Redis): the gate runs in the future (a store that
             // answers at once takes the path below, without boxing).
             let read = ex.method == Method::GET || ex.method == Method::HEAD;
-            if !self.store.answers_at_once() && read && host_refusal(&req).is_none() {
+            if !self.store.answers_at_once() && read && host_refused.is_none() {
                 return Answered::Later(Box::pin(async move {
                     let resp = self.gate(target, &req, &mut ex).await;
                     self.finish_head(resp, req.uri(), ex).await
@@ -473,7 +474,7 @@ impl App {
                 )
             })
         };
-        let resp = match host_refusal(&req) {
+        let resp = match host_refused {
             Some(refusal) => refusal.into_response(),
             None => target
                 .map(|target| self.answer_api(target, &req, &mut ex))

@@ -12,7 +12,6 @@ use std::sync::OnceLock;
 
 use bytes::Bytes;
 use indexmap::IndexSet;
-use kalendorius_dataset::planning::DayFacts;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
     SchoolHolidaysFile, Transfer,
@@ -168,8 +167,6 @@ pub struct Catalog {
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
     /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
     holiday_dates: OnceLock<[Box<[u32]>; 2]>,
-    /// Per day position, what the long-weekend rule knows of it (`planning`).
-    day_facts: OnceLock<Box<[DayFacts]>>,
     /// Per served year, from the first: its periods with up to [`MAX_LEAVE_DAYS`] leave
     /// days, by start, then by leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
@@ -371,7 +368,6 @@ impl Catalog {
             name_index: NameIndex::default(),
             answers: ByteCache::new(ANSWERS_BUDGET, answers_metrics),
             holiday_dates: OnceLock::new(),
-            day_facts: OnceLock::new(),
             periods: (0..year_count).map(|_| OnceLock::new()).collect(),
             school_holidays: dir.read_school_holidays()?,
         };

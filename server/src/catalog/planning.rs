@@ -13,7 +13,7 @@
 
 use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use kalendorius_dataset::planning::{periods, DayFacts};
+use kalendorius_dataset::planning::periods;
 
 use super::Catalog;
 
@@ -69,22 +69,11 @@ impl Catalog {
         })
     }
 
-    /// Each served day's facts for the long-weekend rule, by position.
-    fn day_facts(&self) -> &[DayFacts] {
-        self.day_facts.get_or_init(|| {
-            let mut facts: Box<[DayFacts]> = self
-                .days
-                .iter()
-                .map(|info| DayFacts {
-                    rest: info.reason.is_some(),
-                    marked: false,
-                })
-                .collect();
-            for &i in self.planning_dates()[HolidayScope::Red as usize].iter() {
-                facts[i as usize].marked = true;
-            }
-            facts
-        })
+    /// Whether the served day at `position` carries a red holiday or a declared extra day
+    /// off (the long-weekend rule's marked days).
+    fn is_marked(&self, position: usize) -> bool {
+        let red = &self.planning_dates()[HolidayScope::Red as usize];
+        red.binary_search(&(position as u32)).is_ok()
     }
 
     pub fn declared_day_off(&self, date: Date) -> Option<&Transfer> {
@@ -131,19 +120,27 @@ impl Catalog {
                 let date = Date::from_ymd(year, month, day).expect("a served year");
                 self.first.days_until(date) as usize
             };
-            let facts = self.day_facts();
-            periods(facts, position(1, 1), position(12, 31), MAX_LEAVE_DAYS)
-                .into_iter()
-                .map(|(start, end, leave)| Period {
-                    start: self.date_at(start),
-                    end: self.date_at(end),
-                    leave_days: leave.into_iter().map(|i| self.date_at(i)).collect(),
-                    marked: (start..=end)
-                        .filter(|&i| facts[i].marked)
-                        .map(|i| self.date_at(i))
-                        .collect(),
-                })
-                .collect::<Box<[Period]>>()
+            let rest = |i: usize| self.days[i].reason.is_some();
+            let marked = |i: usize| self.is_marked(i);
+            periods(
+                self.days.len(),
+                rest,
+                marked,
+                position(1, 1),
+                position(12, 31),
+                MAX_LEAVE_DAYS,
+            )
+            .into_iter()
+            .map(|(start, end, leave)| Period {
+                start: self.date_at(start),
+                end: self.date_at(end),
+                leave_days: leave.into_iter().map(|i| self.date_at(i)).collect(),
+                marked: (start..=end)
+                    .filter(|&i| self.is_marked(i))
+                    .map(|i| self.date_at(i))
+                    .collect(),
+            })
+            .collect::<Box<[Period]>>()
         });
         periods
             .iter()

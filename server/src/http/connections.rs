@@ -87,7 +87,7 @@ impl ConnectionSettings {
     /// [`RESERVED_DESCRIPTORS`], at least 16. The soft descriptor limit is first raised to
     /// the hard one, as servers commonly do, so a default `ulimit -n` of 1024 does not cap
     /// a machine that allows more.
-    pub fn effective_max_connections(&self) -> usize {
+    fn effective_max_connections(&self) -> usize {
         if self.max_connections > 0 {
             return self.max_connections;
         }

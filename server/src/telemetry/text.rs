@@ -151,7 +151,7 @@ impl Visit for Fields<'_> {
         if field.name() == "message" {
             let _ = write!(self.0, " {value}");
         } else {
-            self.record_debug(field, &value);
+            let _ = write_str_field(&mut self.0, field.name(), value);
         }
     }
 

@@ -531,6 +531,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_key_name_starts_with_the_prefix() {
+        assert_eq!(KEYS_HASH, format!("{PREFIX}keys"));
+        assert_eq!(KEYS_VERSION, format!("{KEYS_HASH}:version"));
+    }
+
+    #[test]
     fn script_answers_become_decisions() {
         assert_eq!(
             decision(&[0, 60, 59, 60_500, 0]),
