@@ -89,11 +89,6 @@ pub struct Basis {
 impl Basis {
     /// The citation in `lang`.
     pub fn text(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::Lt => &self.text_lt,
-            Lang::En => &self.text_en,
-            Lang::Pl => &self.text_pl,
-            Lang::Ru => &self.text_ru,
-        }
+        lang.pick([&self.text_lt, &self.text_en, &self.text_pl, &self.text_ru])
     }
 }

@@ -28,6 +28,16 @@ impl Lang {
     /// All languages, in the order names are stored.
     pub const ALL: [Lang; 4] = [Lang::Lt, Lang::En, Lang::Pl, Lang::Ru];
 
+    /// This language's text of four given in [`Lang::ALL`] order.
+    pub fn pick(self, [lt, en, pl, ru]: [&str; 4]) -> &str {
+        match self {
+            Lang::Lt => lt,
+            Lang::En => en,
+            Lang::Pl => pl,
+            Lang::Ru => ru,
+        }
+    }
+
     /// Parses a language code, case-insensitively (`EN` is `en`).
     pub fn parse(s: &str) -> Result<Lang, LangError> {
         match s.to_ascii_lowercase().as_str() {

@@ -130,12 +130,7 @@ pub struct Holiday {
 impl Holiday {
     /// The name in a language.
     pub fn name(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::Lt => &self.name_lt,
-            Lang::En => &self.name_en,
-            Lang::Pl => &self.name_pl,
-            Lang::Ru => &self.name_ru,
-        }
+        lang.pick([&self.name_lt, &self.name_en, &self.name_pl, &self.name_ru])
     }
 }
 
@@ -184,12 +179,7 @@ pub struct Transfer {
 impl Transfer {
     /// The name in a language.
     pub fn name(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::Lt => &self.name_lt,
-            Lang::En => &self.name_en,
-            Lang::Pl => &self.name_pl,
-            Lang::Ru => &self.name_ru,
-        }
+        lang.pick([&self.name_lt, &self.name_en, &self.name_pl, &self.name_ru])
     }
 }
 
