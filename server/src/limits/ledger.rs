@@ -194,10 +194,8 @@ impl MinuteLedger {
     }
 
     /// Parses what `encode` wrote; `None` if it is not exactly that.
-    pub fn decode(mut bytes: &[u8]) -> Option<MinuteLedger> {
-        if bytes.try_get_u8().ok()? != VERSION {
-            return None;
-        }
+    pub fn decode(bytes: &[u8]) -> Option<MinuteLedger> {
+        let mut bytes = bytes.strip_prefix(&[VERSION])?;
         let mut ledger = MinuteLedger {
             seeds: [bytes.try_get_u64_le().ok()?, bytes.try_get_u64_le().ok()?],
             gens: Vec::new(),

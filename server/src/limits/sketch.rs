@@ -133,28 +133,20 @@ impl MonthSketch {
     }
 
     /// Parses what `encode` wrote; `None` if it is not exactly that.
-    pub fn decode(mut bytes: &[u8]) -> Option<MonthSketch> {
-        if bytes.try_get_u8().ok()? != VERSION {
+    pub fn decode(bytes: &[u8]) -> Option<MonthSketch> {
+        let mut bytes = bytes.strip_prefix(&[VERSION])?;
+        if bytes.len() != 8 * (DEPTH + 2) + 2 * DEPTH * MONTH_WIDTH {
             return None;
         }
-        let month = bytes.try_get_i64_le().ok()?;
-        let mut seeds = [0; DEPTH];
-        for seed in &mut seeds {
-            *seed = bytes.try_get_u64_le().ok()?;
-        }
-        let total = bytes.try_get_u64_le().ok()?;
-        if bytes.len() != 2 * DEPTH * MONTH_WIDTH {
-            return None;
-        }
-        let cells = bytes
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        // Fields are read in the order written.
         Some(MonthSketch {
-            month,
-            seeds,
-            cells,
-            total,
+            month: bytes.get_i64_le(),
+            seeds: std::array::from_fn(|_| bytes.get_u64_le()),
+            total: bytes.get_u64_le(),
+            cells: bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect(),
         })
     }
 }

@@ -273,16 +273,14 @@ impl Counters {
 
     /// Requests counted at `now_ms` in (minute, long window), without changing anything.
     pub fn usage(&self, kind: Kind, now_ms: i64) -> (u64, u64) {
-        let t = self
-            .active
-            .as_ref()
-            .map_or(now_ms, |a| now_ms.max(a.last_ms));
-        let (minute, day) = self.windows();
+        let mut c = self.clone();
+        let (t, _) = c.advance(now_ms);
+        let (minute, day) = c.windows();
         let long = match kind {
-            Kind::Key => day.used_at(Span::DAY, t),
-            Kind::Public => self.month_used(month_i32(t)),
+            Kind::Key => day.used(),
+            Kind::Public => c.month_used(month_i32(t)),
         };
-        (minute.used_at(Span::MINUTE, t), long)
+        (minute.used(), long)
     }
 
     /// True when no sliding window holds a request (only a month count may remain).
@@ -357,22 +355,19 @@ impl Counters {
         let month = buf.try_get_i32_le().ok()?;
         let count = buf.try_get_u32_le().ok()?;
         let base = buf.try_get_u32_le().ok()?.min(count);
-        let nm = buf.try_get_u16_le().ok()?;
-        let nd = buf.try_get_u16_le().ok()?;
+        let lens = [buf.try_get_u16_le().ok()?, buf.try_get_u16_le().ok()?];
         let mut a = Active::new(i64::MIN);
-        for i in 0..nm as u32 + nd as u32 {
-            let idx = buf.try_get_i64_le().ok()?;
-            let n = buf.try_get_u32_le().ok()?;
-            let (span, window) = if i < nm.into() {
-                (Span::MINUTE, &mut a.minute)
-            } else {
-                (Span::DAY, &mut a.day)
-            };
-            let start = span.start_ms(idx);
-            if DateTime::from_timestamp_millis(start).is_some() {
-                window.insert(idx, n);
-                // A restart must not move the subject's clock back before a request.
-                a.last_ms = a.last_ms.max(start);
+        let windows = [(Span::MINUTE, &mut a.minute), (Span::DAY, &mut a.day)];
+        for ((span, window), len) in windows.into_iter().zip(lens) {
+            for _ in 0..len {
+                let idx = buf.try_get_i64_le().ok()?;
+                let n = buf.try_get_u32_le().ok()?;
+                let start = span.start_ms(idx);
+                if DateTime::from_timestamp_millis(start).is_some() {
+                    window.insert(idx, n);
+                    // A restart must not move the subject's clock back before a request.
+                    a.last_ms = a.last_ms.max(start);
+                }
             }
         }
         let mut c = Counters::default();

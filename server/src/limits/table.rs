@@ -222,14 +222,13 @@ impl CounterTable {
     /// those before it are kept (a damaged sketch stays empty).
     pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
         let unreadable = DamagedPart { read: 0 };
-        let mut buf = match (part, bytes.split_first()) {
-            (Part::Subjects(_), Some((&BLOB_VERSION, buf))) => buf,
-            (Part::Subjects(_), _) => return Err(unreadable),
-            (Part::MonthSketch, _) => {
+        let mut buf = match part {
+            Part::Subjects(_) => bytes.strip_prefix(&[BLOB_VERSION]).ok_or(unreadable)?,
+            Part::MonthSketch => {
                 self.sketches.write().month = MonthSketch::decode(bytes).ok_or(unreadable)?;
                 return Ok(0);
             }
-            (Part::MinuteLedger, _) => {
+            Part::MinuteLedger => {
                 self.sketches.write().minute = MinuteLedger::decode(bytes).ok_or(unreadable)?;
                 return Ok(0);
             }

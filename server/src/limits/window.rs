@@ -93,16 +93,6 @@ impl Sliding {
         self.total
     }
 
-    /// Requests counted at `t_ms`, without pruning (for read-only views).
-    pub fn used_at(&self, span: Span, t_ms: i64) -> u64 {
-        let first = span.first_counted(t_ms);
-        self.buckets
-            .iter()
-            .filter(|b| b.idx >= first)
-            .map(|b| u64::from(b.count))
-            .sum()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.buckets.is_empty()
     }
@@ -253,11 +243,8 @@ mod tests {
             w.buckets().map(|b| b.idx).collect::<Vec<_>>(),
             vec![0, 1, 2]
         );
-        assert_eq!(
-            w.used_at(s, 1_441 * 60_000),
-            8,
-            "bucket 0 no longer counted"
-        );
+        assert!(w.prune(s, 1_441 * 60_000));
+        assert_eq!(w.used(), 8, "bucket 0 no longer counted");
     }
 
     #[test]
