@@ -1,10 +1,7 @@
-//! Rate limits (docs/api.md, Rate limits): per IP per public endpoint, per key for the
-//! keyed ones. This file holds the vocabulary (configuration, clock, windows, decisions);
-//! the counting is in `window`, `subject`, `table`, `sketch` and `ledger`. It knows nothing
-//! of where its state is kept.
-//!
-//! Every window is exact in the strong sense: in ANY interval of its length the admitted
-//! requests never exceed the limit, under concurrent bursts too (`window`, `table`).
+//! Rate limits (docs/api.md): per IP per public endpoint, per key for the keyed ones. This
+//! file holds the vocabulary (configuration, clock, decisions); the submodules count, knowing
+//! nothing of where state is kept. Every window is exact: in ANY interval of its length the
+//! admitted requests never exceed the limit, under concurrent bursts too.
 
 pub(crate) mod ledger;
 pub(crate) mod sketch;
@@ -12,8 +9,8 @@ pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;
 
-/// An instant as milliseconds since the Unix epoch, the clock of every rate-limit check
-/// (from a `SystemTime`, one division).
+/// Milliseconds since the Unix epoch, the clock of every check (from a `SystemTime`, one
+/// division).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct UnixMillis(pub i64);
 
@@ -55,20 +52,17 @@ macro_rules! limits_config {
         }
 
         impl LimitsConfig {
-            /// Every limit set to `value` (tests and benches use `MAX_LIMIT`: limits no
-            /// request reaches).
+            /// Every limit set to `value` (`MAX_LIMIT` in tests and benches: never reached).
             pub fn all(value: u64) -> LimitsConfig {
                 LimitsConfig { $($field: value,)* }
             }
 
-            /// Checks that every limit is in `1..=MAX_LIMIT` (0 would refuse everything,
-            /// which is a firewall's job).
+            /// Every limit must be in `1..=MAX_LIMIT` (refusing everything is a firewall's job).
             pub fn validate(&self) -> Result<(), InvalidLimit> {
-                let fields = [$((stringify!($field), self.$field)),*];
-                match fields.into_iter().find(|(_, v)| !(1..=MAX_LIMIT).contains(v)) {
-                    Some((name, value)) => Err(InvalidLimit { name, value }),
-                    None => Ok(()),
-                }
+                let bad = [$((stringify!($field), self.$field)),*]
+                    .into_iter()
+                    .find(|(_, v)| !(1..=MAX_LIMIT).contains(v));
+                bad.map_or(Ok(()), |(name, value)| Err(InvalidLimit { name, value }))
             }
         }
     };
@@ -96,8 +90,7 @@ limits_config! {
     key_default_per_day = 10_000,
 }
 
-/// The public (per-IP limited) endpoints; each one's value is its letter in its subjects'
-/// names (in memory and in Redis).
+/// The per-IP limited endpoints; the value is the letter in their subjects' names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum PublicEndpoint {
@@ -125,20 +118,18 @@ pub enum Window {
     Month,
 }
 
-/// The outcome of one check, with what the `RateLimit-*` headers must say: admitted, of the
-/// tightest window (fewest remaining, ties to the shorter) and when its oldest counted
-/// request stops counting; refused, of the refusing window and when it admits again, with
-/// `retry_after_secs` when every exhausted window does (at least 1).
+/// One check's outcome and its `RateLimit-*` headers: when admitted, of the tightest window
+/// (fewest remaining, ties to the shorter); when refused, of the refusing window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
-    /// `None` = admitted (and counted); `Some(w)` = refused by `w` (the longest exhausted
-    /// window), nothing counted.
+    /// `Some(w)`: refused by `w` (the longest exhausted window), nothing counted.
     pub refused_by: Option<Window>,
     pub limit: u64,
-    /// `RateLimit-Remaining` of the tightest window, after this request.
+    /// After this request.
     pub remaining: u64,
-    /// `RateLimit-Reset`: seconds until the tightest window frees capacity.
+    /// Seconds until that window frees capacity.
     pub reset_secs: u64,
+    /// When refused: seconds (at least 1) until every exhausted window admits again.
     pub retry_after_secs: Option<u64>,
 }
 
@@ -176,7 +167,7 @@ impl Window {
         }
     }
 
-    /// The window's length as the `RateLimit-Policy`-style name ("minute", "day", "month").
+    /// "minute", "day" or "month".
     pub fn name(self) -> &'static str {
         &self.code()["rate_limit_".len()..]
     }

@@ -1,16 +1,11 @@
-//! The minute windows of evicted subjects (a flood of distinct addresses evicts subjects
-//! still inside their minute), each one exact record until it leaves the window, so a fresh
-//! client gets its whole quota; a count-min sketch overcounted so much under a flood that
-//! such a client got a 429.
+//! The minute windows of evicted subjects (an address flood evicts subjects inside their
+//! minute), one exact record each until it leaves the window, so a fresh client gets its
+//! whole quota (under a count-min sketch, such a client got a 429).
 //!
-//! A record is one `u64`: a 44-bit keyed fingerprint, the newest second (an offset in its
-//! generation) and the minute count (15 bits). Folding the minute into its newest second
-//! only keeps requests counted longer; a subject evicted again replaces its record. A shared
-//! fingerprint (below 10^-7 per lookup at a million records) can only make a limit stricter.
-//!
-//! Records live in generations of [`GEN_SECS`] seconds, each an open-addressing table sized
-//! from the one before, freed whole once its seconds have left every window: about 10 bytes
-//! a record (10 MB under a flood of 13 000 addresses a second), nothing without one.
+//! A record is a `u64`: 44-bit keyed fingerprint | newest second | count. Folding the minute
+//! into its newest second only counts requests longer; a shared fingerprint (below 10^-7 per
+//! lookup at a million records) only makes a limit stricter. Generations of [`GEN_SECS`]
+//! seconds are freed whole: about 10 bytes a record (10 MB under 13 000 addresses a second).
 
 use bytes::{Buf, BufMut};
 
@@ -19,22 +14,18 @@ use super::subject::SubjectKey;
 use super::window::Span;
 
 /// Seconds of newest requests one generation holds.
-const GEN_SECS: i64 = 16;
+const GEN_SECS: i64 = 1 << OFFSET_BITS;
 const FIRST_SLOTS: usize = 1 << 12;
-/// The largest table of one generation; past it `record` refuses and the table keeps the
-/// subject.
+/// Past it `record` refuses and the table keeps the subject.
 const MAX_GEN_SLOTS: usize = 1 << 21;
 /// Bits of a record: fingerprint | offset in the generation | count.
 const COUNT_BITS: u32 = 15;
 const OFFSET_BITS: u32 = 4;
 const FP_SHIFT: u32 = COUNT_BITS + OFFSET_BITS;
-/// The largest minute count a record holds; a subject with more stays in the table.
 const MAX_COUNT: u32 = (1 << COUNT_BITS) - 1;
 const VERSION: u8 = 2;
 
-const _: () = assert!(GEN_SECS == 1 << OFFSET_BITS);
-
-/// One generation: the records whose newest second is in `[g * GEN_SECS, (g + 1) * GEN_SECS)`.
+/// The records whose newest second is in `[g * GEN_SECS, (g + 1) * GEN_SECS)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Generation {
     g: i64,
@@ -44,8 +35,8 @@ struct Generation {
 }
 
 impl Generation {
-    /// A generation sized for `expected` records (what the one before it ended with: a
-    /// flood goes on at about the same rate, so the table rarely has to grow).
+    /// Sized for `expected` records: the previous generation's, as a flood goes on at about
+    /// the same rate.
     fn new(g: i64, expected: usize) -> Generation {
         Generation {
             g,
@@ -54,9 +45,8 @@ impl Generation {
         }
     }
 
-    /// The slot holding `fp`, or the empty slot where it would go. Tables are not powers
-    /// of two (so they can be sized to their load): the home slot is the fingerprint
-    /// scaled to the length.
+    /// The slot holding `fp`, or the empty slot where it would go. The home slot is the
+    /// fingerprint scaled to the length: tables are sized to their load, not powers of two.
     fn find(&self, fp: u64) -> usize {
         let len = self.slots.len();
         let spread = fp.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -79,8 +69,7 @@ impl Generation {
                 if self.slots.len() >= MAX_GEN_SLOTS {
                     return false;
                 }
-                // Half as large again (doubling would leave a quarter of the memory unused
-                // on average); the records fit it without growing again.
+                // Half as large again: doubling would leave a quarter of it unused on average.
                 let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
                 self.len = 0;
                 for r in std::mem::replace(&mut self.slots, wider) {
@@ -97,7 +86,6 @@ impl Generation {
     }
 }
 
-/// Exact minute windows of evicted subjects (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MinuteLedger {
     /// Keys of the fingerprint, persisted with the ledger.
@@ -130,9 +118,8 @@ impl MinuteLedger {
         before != self.gens.len()
     }
 
-    /// Records that `key`'s minute window holds `count` requests, the newest in second
-    /// `newest`, replacing what was recorded of it before. `false` (nothing recorded)
-    /// when the count does not fit a record or the generation is full.
+    /// Records (replaces) `key`'s minute window: `count` requests, the newest in second
+    /// `newest`. `false` (nothing recorded) when it does not fit.
     pub fn record(&mut self, key: &SubjectKey, newest: i64, count: u32) -> bool {
         if count > MAX_COUNT {
             return false;
@@ -155,8 +142,7 @@ impl MinuteLedger {
         self.gens[pos].put(record)
     }
 
-    /// What is recorded of `key` and still counted by a minute window at `t_ms`:
-    /// (newest second, requests).
+    /// `key`'s record if a minute window still counts it at `t_ms`: (newest second, count).
     pub fn lookup(&self, key: &SubjectKey, t_ms: i64) -> Option<(i64, u32)> {
         if self.is_empty() {
             return None;
@@ -178,7 +164,7 @@ impl MinuteLedger {
             .filter(|&(idx, _)| idx >= first)
     }
 
-    /// Serialises: version, keys, then per generation its number, record count and records.
+    /// Version, seeds, then per generation its number, record count and records.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = vec![VERSION];
         self.seeds.iter().for_each(|&s| out.put_u64_le(s));

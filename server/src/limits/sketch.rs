@@ -1,21 +1,16 @@
-//! The count-min sketch of evicted subjects' month counts: month counts must be kept a
-//! month but client addresses are unbounded (IPv6), so fixed memory, and never an
-//! underestimate: a returning subject starts from at least its true count, so collisions
-//! can only make the month stricter.
-//!
-//! With 4 rows of 16 384 cells, after 1 M one-request addresses a fresh one starts with
-//! about 50 phantom requests; the month limits refuse a newcomer only after some 30 M
-//! evicted requests in a month. The hash is our own (stable across releases), keyed with
-//! seeds persisted with the sketch.
+//! A count-min sketch of evicted subjects' month counts: fixed memory for unbounded (IPv6)
+//! addresses, never an underestimate, so collisions only make the month stricter. With 4 rows
+//! of 16 384 cells, after 1 M one-request addresses a fresh one starts with about 50 phantom
+//! requests; month limits refuse a newcomer only after some 30 M evicted requests. The hash
+//! is our own (stable across releases), keyed with seeds persisted with the sketch.
 
 use bytes::{Buf, BufMut};
 use rand::RngCore;
 
 use super::subject::SubjectKey;
 
-/// Rows (independent hashes).
+/// Rows (independent hashes) and cells per row.
 const DEPTH: usize = 4;
-/// Cells per row (a power of two).
 const MONTH_WIDTH: usize = 1 << 14;
 const VERSION: u8 = 1;
 
@@ -28,8 +23,7 @@ fn fmix64(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-/// The keyed hash of the sketch's cells and the ledger's fingerprints: from `start`, each
-/// word of `key` mixed in and `add` added, then mixed once more.
+/// The keyed hash of the sketch's cells and the ledger's fingerprints.
 pub(crate) fn keyed_hash(key: &SubjectKey, start: u64, add: u64) -> u64 {
     let h = key
         .words()
@@ -45,9 +39,8 @@ fn counters<'a>(seeds: &'a [u64; DEPTH], key: &'a SubjectKey) -> impl Iterator<I
     })
 }
 
-/// Keys for the hashes of the counting structures: random in the server, so clients cannot
-/// aim at collisions; fixed in unit tests, whose collision assertions would otherwise fail
-/// by chance once in a few hundred runs.
+/// Hash keys: random, so clients cannot aim at collisions; fixed in unit tests, whose
+/// collision assertions would fail by chance once in a few hundred runs.
 pub(crate) fn hash_keys<const N: usize>() -> [u64; N] {
     #[cfg(not(test))]
     let mut rng = rand::rngs::OsRng;
@@ -56,16 +49,16 @@ pub(crate) fn hash_keys<const N: usize>() -> [u64; N] {
     std::array::from_fn(|_| rng.next_u64())
 }
 
-/// Month counts of evicted subjects. Memory: 128 KiB.
+/// 128 KiB.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MonthSketch {
-    /// The month (numbered as by `window::month_of`) all counts belong to.
+    /// The month (`window::month_of`) of every count.
     month: i64,
     seeds: [u64; DEPTH],
-    /// `DEPTH` rows of `MONTH_WIDTH` saturating counters, row-major. A saturated cell
-    /// reads as "more than any limit" (limits above 65 534 a month then refuse early).
+    /// Rows of saturating counters. A saturated cell reads as "more than any limit" (limits
+    /// above 65 534 a month then refuse early).
     cells: Vec<u16>,
-    /// Sum of everything added this month; 0 means "empty", which skips lookups.
+    /// Sum of everything added this month; 0 skips lookups.
     total: u64,
 }
 
@@ -94,8 +87,7 @@ impl MonthSketch {
         cleared
     }
 
-    /// Adds `n` requests of `key` in `month` (a month before the sketch's is over and
-    /// ignored).
+    /// Adds `n` requests of `key` in `month` (an earlier month than the sketch's is over).
     pub fn add(&mut self, key: &SubjectKey, month: i64, n: u32) {
         if n == 0 || month < self.month {
             return;
@@ -110,8 +102,7 @@ impl MonthSketch {
 
     /// At least the number of requests of `key` added for `month`.
     pub fn estimate(&self, key: &SubjectKey, month: i64) -> u32 {
-        // A month before the sketch's can only be asked by a clock that went back: the
-        // later month's counts answer it, conservatively.
+        // An earlier month comes from a clock that went back: later counts answer it.
         if self.total == 0 || month > self.month {
             return 0;
         }
@@ -121,7 +112,7 @@ impl MonthSketch {
         }
     }
 
-    /// Serialises: version, month, seeds, total, cells; little-endian.
+    /// Version, month, seeds, total, cells; little-endian.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(17 + 8 * DEPTH + 2 * self.cells.len());
         out.put_u8(VERSION);

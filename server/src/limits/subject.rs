@@ -1,7 +1,6 @@
-//! One rate-limited subject (an IP on a public endpoint, or a key) with all of its windows,
-//! checked and counted together under the caller's lock (a request counts in every window
-//! or none: a 429 uses no quota), and its binary record in the shard blobs. An idle subject
-//! is 20 bytes of key and 24 of counters.
+//! One subject (an IP on a public endpoint, or a key): its windows, checked together under
+//! the caller's lock (a request counts in every window or none: a 429 uses no quota), and its
+//! record in the shard blobs. An idle subject is 20 bytes of key and 24 of counters.
 
 use std::net::IpAddr;
 
@@ -15,14 +14,12 @@ pub(crate) const SUBJECT_LEN: usize = 20;
 const PUBLIC: u8 = b'p';
 const KEY: u8 = b'k';
 
-/// A subject, encoded as fixed-size bytes so that it is cheap to hash, copy and store.
-///
-/// Public: `b'p' | endpoint (b'l'/b'd'/b'h'/b'f'/b'j') | 4 or 6 | 16 address bytes | 0`.
+/// Fixed-size bytes, cheap to hash, copy and store. Public: `b'p' | endpoint (b'l'/b'd'/b'h'/b'f'/b'j') | 4 or 6 | 16 address bytes | 0`.
 /// Key: `b'k' | the key id's bytes (at most 19, zero-padded)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct SubjectKey([u8; SUBJECT_LEN]);
 
-/// Which kind of subject, and so which long window it has (see [`Limits`]).
+/// Which kind of subject, and so which long window it has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Public,
@@ -30,9 +27,8 @@ pub(crate) enum Kind {
 }
 
 impl SubjectKey {
-    /// The subject of `ip` on `endpoint`: its network (`client_network`), so that an
-    /// IPv4-mapped address counts as the IPv4 one (a dual-stack listener cannot split one
-    /// client's quota in two) and an IPv6 client counts by its /64.
+    /// Counted by `client_network`: an IPv4-mapped address as the IPv4 one (a dual-stack
+    /// listener cannot split a quota in two), an IPv6 client by its /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[..2].copy_from_slice(&[PUBLIC, endpoint.tag()]);
@@ -49,8 +45,7 @@ impl SubjectKey {
         SubjectKey(b)
     }
 
-    /// The subject of the key with this id (ids are 16 hex characters; longer ones are
-    /// truncated, which cannot happen for ids this crate issues).
+    /// Ids longer than 19 bytes are truncated (this crate issues 16 hex characters).
     pub fn key(id: &str) -> SubjectKey {
         let mut b = [0u8; SUBJECT_LEN];
         b[0] = KEY;
@@ -85,8 +80,8 @@ impl SubjectKey {
     }
 }
 
-/// The limits one check applies: the minute window's and the long window's (>= 1; the
-/// calendar month for a public subject, the sliding day for a key).
+/// The limits (>= 1) of the minute and the long window: the calendar month for a public
+/// subject, the sliding day for a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub minute: u64,
@@ -96,12 +91,11 @@ pub(crate) struct Limits {
 /// The sliding windows of a subject that has recent requests.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
-    /// The subject's monotonic clock (ms): the latest instant it was checked or pruned at.
-    /// Checks use `max(now, last_ms)`, so a thread that read the clock a moment before the
-    /// one that got the lock first cannot count against buckets already pruned.
+    /// The latest instant checked or pruned at; checks use `max(now, last_ms)`, so a thread
+    /// that read the clock before another took the lock counts in no pruned bucket.
     last_ms: i64,
     minute: Sliding,
-    /// The sliding day (keys only; always empty for public subjects).
+    /// Keys only.
     day: Sliding,
 }
 
@@ -114,29 +108,20 @@ impl Active {
     }
 }
 
-/// All counters of one subject.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Counters {
-    /// The month `count` belongs to (numbered as by `window::month_of`); public only.
+    /// The month (`window::month_of`) of `count`; public only.
     month: i32,
     count: u32,
-    /// The part of `count` that came from the eviction sketch when the subject returned;
-    /// evicting it again adds only `count - base`, so nothing is counted twice.
+    /// The part of `count` read back from the eviction sketch, not added to it again.
     base: u32,
-    /// The sliding windows; `None` while they are all empty (idle subject).
+    /// `None` while every sliding window is empty (idle).
     active: Option<Box<Active>>,
-}
-
-/// One window's standing during a check.
-struct Eval {
-    window: Window,
-    limit: u64,
-    used: u64,
 }
 
 /// Whole seconds (rounded up, at least 1) of a duration in ms.
 fn secs(ms: i64) -> u64 {
-    (ms.max(1) as u64).div_ceil(1000).max(1)
+    (ms.max(1) as u64).div_ceil(1000)
 }
 
 /// `month_of` as the compact `i32` kept per subject (chrono's years fit easily).
@@ -147,9 +132,8 @@ fn month_i32(t_ms: i64) -> i32 {
 }
 
 impl Counters {
-    /// Counters of a public subject returning from eviction: `count` requests in `month`
-    /// (the sketch's estimate) and the minute window the ledger kept, (newest second,
-    /// requests).
+    /// A public subject back from eviction: the sketch's `count` in `month`, the ledger's
+    /// minute window (newest second, requests).
     pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
         let active = minute.map(|(newest, n)| {
             let mut a = Active::new(Span::MINUTE.start_ms(newest));
@@ -172,8 +156,8 @@ impl Counters {
             .map_or((&EMPTY, &EMPTY), |a| (&a.minute, &a.day))
     }
 
-    /// Moves the subject's clock to `max(now_ms, its clock)` and drops what has left every
-    /// window. Returns the clock and whether anything was dropped.
+    /// Moves the clock to `max(now_ms, clock)` and drops what has left every window.
+    /// Returns the clock and whether anything was dropped.
     pub fn advance(&mut self, now_ms: i64) -> (i64, bool) {
         let (mut t, mut changed) = (now_ms, false);
         if let Some(a) = &mut self.active {
@@ -191,8 +175,7 @@ impl Counters {
         (t, changed)
     }
 
-    /// Month requests counted at month `m`. A count from a later month (the clock went
-    /// back) still counts: conservative.
+    /// Requests counted in month `m`; a later month's count (the clock went back) too.
     fn month_used(&self, m: i32) -> u64 {
         if self.count > 0 && self.month >= m {
             u64::from(self.count)
@@ -211,8 +194,7 @@ impl Counters {
         }
     }
 
-    /// Checks one request at `now_ms` against `limits` and counts it if every window
-    /// admits it.
+    /// Checks one request at `now_ms`; counts it if every window admits it.
     pub fn check(&mut self, kind: Kind, limits: Limits, now_ms: i64) -> Decision {
         let (t, _) = self.advance(now_ms);
         let month = month_i32(t);
@@ -221,26 +203,19 @@ impl Counters {
             Kind::Key => (Window::Day, day.used()),
             Kind::Public => (Window::Month, self.month_used(month)),
         };
-        // Shortest window first: ties on "remaining" go to the shorter window, and the
-        // refusal names the longest exhausted one (the last in this order).
+        // (window, limit, used), shortest first: ties on "remaining" go to the shorter one,
+        // and a refusal names the longest exhausted one (the last).
         let evals = [
-            Eval {
-                window: Window::Minute,
-                limit: limits.minute,
-                used: minute.used(),
-            },
-            Eval {
-                window: long_window,
-                limit: limits.long,
-                used: long_used,
-            },
+            (Window::Minute, limits.minute, minute.used()),
+            (long_window, limits.long, long_used),
         ];
-        let exhausted = || evals.iter().filter(|e| e.used >= e.limit);
-        if let Some(longest) = exhausted().next_back() {
-            let wait = |e: &Eval| self.wait_in(e.window, t, e.used + 1 - e.limit);
+        let exhausted = || evals.into_iter().filter(|&(_, limit, used)| used >= limit);
+        let wait =
+            |(window, limit, used): (Window, u64, u64)| self.wait_in(window, t, used + 1 - limit);
+        if let Some(longest @ (window, limit, _)) = exhausted().next_back() {
             return Decision {
-                refused_by: Some(longest.window),
-                limit: longest.limit,
+                refused_by: Some(window),
+                limit,
                 remaining: 0,
                 reset_secs: secs(wait(longest)),
                 retry_after_secs: Some(secs(exhausted().map(wait).max().unwrap_or(1))),
@@ -257,16 +232,16 @@ impl Counters {
                 self.count = self.count.saturating_add(1);
             }
         }
-        let tightest = evals
-            .iter()
-            .min_by_key(|e| e.limit - e.used - 1)
+        let (window, limit, used) = evals
+            .into_iter()
+            .min_by_key(|&(_, limit, used)| limit - used - 1)
             .expect("two windows");
         Decision {
             refused_by: None,
-            limit: tightest.limit,
-            remaining: tightest.limit - tightest.used - 1,
+            limit,
+            remaining: limit - used - 1,
             // The window is not empty: it has just counted this request.
-            reset_secs: secs(self.wait_in(tightest.window, t, 1)),
+            reset_secs: secs(self.wait_in(window, t, 1)),
             retry_after_secs: None,
         }
     }
@@ -283,32 +258,29 @@ impl Counters {
         (minute.used(), long)
     }
 
-    /// True when no sliding window holds a request (only a month count may remain).
+    /// No sliding window holds a request.
     pub fn is_idle(&self) -> bool {
         self.active.is_none()
     }
 
-    /// True when nothing at all is counted (after `advance`): the subject can be forgotten.
+    /// Nothing is counted (after `advance`): the subject can be forgotten.
     pub fn is_dead(&self) -> bool {
         self.active.is_none() && self.count == 0
     }
 
-    /// What evicting this subject must add to the month sketch: (month, requests not
-    /// already there).
+    /// What eviction adds to the month sketch: (month, requests not already there).
     pub fn evicted_month(&self) -> (i64, u32) {
         (i64::from(self.month), self.count.saturating_sub(self.base))
     }
 
-    /// The minute window as the eviction ledger keeps it: (its newest second, all its
-    /// requests), or `None` when it is empty.
+    /// The minute window as the ledger keeps it: (newest second, requests), if not empty.
     pub fn minute_window(&self) -> Option<(i64, u32)> {
         let minute = &self.active.as_ref()?.minute;
         let newest = minute.buckets().last()?.idx;
         Some((newest, u32::try_from(minute.used()).unwrap_or(u32::MAX)))
     }
 
-    /// Merges counters of the same subject found twice (conservatively: the larger
-    /// month count, every bucket).
+    /// Merges the same subject found twice: the larger month count, every bucket.
     pub fn merge(&mut self, other: Counters) {
         if other.count > 0 && (self.count == 0 || other.month > self.month) {
             (self.month, self.count, self.base) = (other.month, other.count, other.base);
@@ -346,9 +318,8 @@ impl Counters {
         }
     }
 
-    /// Reads one record written by `encode` from the front of `buf`, advancing it.
-    /// `None` when the record is truncated or malformed (the caller stops reading the
-    /// blob there). Buckets outside chrono's calendar are dropped.
+    /// Reads a record of `encode` off the front of `buf`; `None` when truncated or
+    /// malformed. Buckets outside chrono's calendar are dropped.
     pub fn decode(buf: &mut &[u8]) -> Option<(SubjectKey, Counters)> {
         let key = SubjectKey::from_bytes(buf.get(..SUBJECT_LEN)?)?;
         buf.advance(SUBJECT_LEN);

@@ -1,12 +1,8 @@
-//! The in-memory counter table: every subject's counters, sharded behind mutexes (a check
-//! is one step under a short per-shard lock, so unrelated subjects rarely contend), with
-//! snapshot and restore in parts (each shard and the two eviction structures, one blob
-//! each: a store keeps a few hundred entries and rewrites only changed ones).
-//!
-//! Subjects with nothing counted are dropped; past `max_subjects` public ones are evicted,
-//! idle ones first (month counts into `sketch`, minute windows exactly into `ledger`), so
-//! memory is bounded, no window admits more than its limit, and a new client starts with
-//! its whole minute quota.
+//! Every subject's counters, in shards behind short locks (unrelated subjects rarely
+//! contend), snapshot and restored per shard and per eviction structure (a store rewrites
+//! only changed blobs). Past `max_subjects`, public subjects are evicted, idle ones first:
+//! month counts into `sketch`, minute windows exactly into `ledger`, so memory is bounded,
+//! no limit is exceeded and a new client gets its whole minute quota.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -20,19 +16,19 @@ use super::subject::{Counters, Kind, Limits, SubjectKey};
 use super::window::month_of;
 use super::Decision;
 
-/// Shards, and so subject parts of a snapshot.
+/// Shards, and so subject blobs.
 const SHARDS: usize = 256;
-/// Encoding version of a subject part (its first byte).
+/// A subject blob's first byte.
 const BLOB_VERSION: u8 = 1;
 
 #[derive(Default)]
 struct Shard {
     subjects: HashMap<SubjectKey, Counters>,
-    /// True when `subjects` differs from the shard's last snapshot.
+    /// Changed since the last snapshot.
     dirty: bool,
 }
 
-/// What one maintenance pass did: subjects dropped (nothing counted), evicted and left.
+/// One maintenance pass: subjects dropped (nothing counted), evicted and left.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MaintainStats {
     pub dropped: usize,
@@ -40,7 +36,7 @@ pub(crate) struct MaintainStats {
     pub remaining: usize,
 }
 
-/// One part of the table's state, snapshot and restored as a unit.
+/// One blob of a snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Part {
     Subjects(usize),
@@ -62,8 +58,7 @@ struct Sketches {
     minute: MinuteLedger,
 }
 
-/// A part that could not be read completely; the `read` subjects before the damage were
-/// loaded.
+/// A blob damaged after `read` subjects, which were loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("counter blob damaged after {read} subjects")]
 pub(crate) struct DamagedPart {
@@ -72,17 +67,14 @@ pub(crate) struct DamagedPart {
 
 pub(crate) struct CounterTable {
     shards: Box<[Mutex<Shard>]>,
-    /// Per-process random keys of the shard choice, so clients cannot aim at one shard
-    /// (restored subjects are re-sharded, so the choice need not be stable).
+    /// Random per process, so clients cannot aim at one shard (a restore re-shards).
     shard_keys: [u64; 3],
-    /// The latest `now` any check has used (ms), `i64::MIN` before the first: the clock
-    /// of the background pruning, so that it follows the clock checks use.
+    /// The latest `now` of any check (`i64::MIN` before the first): maintenance's clock.
     latest_ms: AtomicI64,
-    /// Subjects in memory.
     len: AtomicUsize,
     /// Lock order: a shard, then the sketches.
     sketches: RwLock<Sketches>,
-    /// Whether the month sketch and the minute ledger changed since the last snapshot.
+    /// Changed since the last snapshot.
     month_dirty: AtomicBool,
     minute_dirty: AtomicBool,
 }
@@ -103,9 +95,8 @@ impl CounterTable {
         }
     }
 
-    /// The shard of `key`: its three words, each xored with a key, folded by multiplying
-    /// (the top bits of a product depend on every bit of the operand), top bits. Cheap
-    /// where a SipHash cost a tenth of the limiter's time; the shard's own `HashMap` keeps
+    /// The top bits of the key's words, each xored with a key and folded by multiplying.
+    /// A SipHash here cost a tenth of the limiter's time; the shard's `HashMap` keeps
     /// SipHash against crafted collisions.
     fn shard(&self, key: &SubjectKey) -> &Mutex<Shard> {
         const ODD: [u64; 3] = [
@@ -124,7 +115,7 @@ impl CounterTable {
         self.len.load(Ordering::Relaxed)
     }
 
-    /// Counters for a subject not in memory: what eviction left of it, if anything.
+    /// What eviction left of a subject not in memory.
     fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
         if key.kind() == Kind::Public {
             let sketches = self.sketches.read();
@@ -139,8 +130,7 @@ impl CounterTable {
     }
 
     pub fn check(&self, key: SubjectKey, limits: Limits, now_ms: i64) -> Decision {
-        // Read first: the value changes at most once a millisecond, and a write on every
-        // request would bounce this shared cache line between the request threads.
+        // Read first: a write per request would bounce this cache line between threads.
         if now_ms > self.latest_ms.load(Ordering::Relaxed) {
             self.latest_ms.fetch_max(now_ms, Ordering::Relaxed);
         }
@@ -164,9 +154,8 @@ impl CounterTable {
         }
     }
 
-    /// Forgets `key`'s counters (a deleted API key); the next snapshot hands over its shard
-    /// without it. Returns whether it had any in memory. Only for keys: public subjects
-    /// may also live in the sketches, which cannot forget one subject.
+    /// Forgets a deleted API key's counters; returns whether it had any. Not for public
+    /// subjects: the sketches cannot forget one.
     pub fn remove(&self, key: &SubjectKey) -> bool {
         debug_assert_eq!(key.kind(), Kind::Key, "only key subjects are removed");
         let mut guard = self.shard(key).lock();
@@ -178,9 +167,8 @@ impl CounterTable {
         removed
     }
 
-    /// Hands each part changed since the last snapshot to `out`, encoded (`None` when empty),
-    /// and marks it unchanged; the minute ledger only with `include_minute` (a store may save
-    /// it at shutdown only).
+    /// Hands each blob changed since the last snapshot to `out` (`None` when empty); the
+    /// minute ledger only with `include_minute` (a store may save it at shutdown only).
     pub fn snapshot(&self, include_minute: bool, mut out: impl FnMut(Part, Option<Vec<u8>>)) {
         for (i, shard) in self.shards.iter().enumerate() {
             let mut guard = shard.lock();
@@ -209,17 +197,16 @@ impl CounterTable {
         }
     }
 
-    /// Marks every shard changed, so the next snapshot hands over all of them (after a
-    /// restore, subjects sit in other shards than the parts they were read from).
+    /// Marks every shard changed: after a restore, subjects sit in other shards than their
+    /// blobs.
     pub fn mark_all_changed(&self) {
         for shard in self.shards.iter() {
             shard.lock().dirty = true;
         }
     }
 
-    /// Restores one part of a snapshot (from any earlier process): its subjects, merged
-    /// with those in memory, or a sketch. Returns how many subjects were read; on damage,
-    /// those before it are kept (a damaged sketch stays empty).
+    /// Restores a blob of any earlier process, merging subjects with those in memory.
+    /// Returns how many subjects were read; a damaged sketch stays empty.
     pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
         let unreadable = DamagedPart { read: 0 };
         let mut buf = match part {
@@ -248,10 +235,8 @@ impl CounterTable {
         Ok(read)
     }
 
-    /// Prunes every subject to the latest clock and drops subjects with nothing counted;
-    /// then, while more than `max_subjects` remain, evicts public subjects into the
-    /// sketch and the ledger down to 90 % of `max_subjects`: idle ones first, then active
-    /// ones.
+    /// Prunes every subject to the latest clock, drops those with nothing counted, and
+    /// past `max_subjects` evicts public ones down to 90 % of it, idle ones first.
     pub fn maintain(&self, max_subjects: usize) -> MaintainStats {
         let mut stats = MaintainStats::default();
         let now = self.latest_ms.load(Ordering::Relaxed);
@@ -288,9 +273,8 @@ impl CounterTable {
         stats
     }
 
-    /// Evicts the public subjects of one shard (only idle ones unless `active`) into the
-    /// sketch and the ledger. Returns how many. A subject whose minute window the ledger
-    /// cannot take (see `ledger::MAX_COUNT`, `ledger::MAX_GEN_SLOTS`) stays.
+    /// Evicts a shard's public subjects (idle ones unless `active`); returns how many. One
+    /// whose minute window the ledger refuses stays.
     fn evict(&self, shard: &Mutex<Shard>, active: bool) -> usize {
         let mut guard = shard.lock();
         let mut sketches = self.sketches.write();

@@ -1,11 +1,10 @@
-//! The counting windows behind every rate limit, as plain data with no locking: a bucketed
-//! sliding window (minute, day) and calendar-month (UTC) arithmetic.
+//! The counting windows, plain data without locks: bucketed sliding windows (minute, day)
+//! and UTC calendar months.
 //!
-//! A window of `n` buckets of `b` ms counts, at `t`, the `n + 1` buckets from `bucket(t) - n`
-//! to `bucket(t)`: every request of the last `n * b` ms, plus at most one bucket of older
-//! ones (released up to a bucket late). So no interval of length `n * b` admits more than
-//! the limit: for the last request admitted in it, at `t`, every earlier one `r` has
-//! `bucket(r) >= bucket(t) - n` and was counted when `t` was checked.
+//! `n` buckets of `b` ms count, at `t`, the `n + 1` buckets `bucket(t) - n ..= bucket(t)`:
+//! every request of the last `n * b` ms, plus at most a bucket of older ones. So no interval
+//! of length `n * b` admits more than the limit: its earlier requests were all still counted
+//! when its last was checked.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -35,7 +34,7 @@ impl Span {
         t_ms.div_euclid(self.bucket_ms)
     }
 
-    /// The oldest bucket still counted at `t_ms` (see the module docs for why `n + 1`).
+    /// The oldest bucket still counted at `t_ms`.
     pub fn first_counted(self, t_ms: i64) -> i64 {
         self.bucket_of(t_ms).saturating_sub(self.buckets)
     }
@@ -51,16 +50,15 @@ impl Span {
     }
 }
 
-/// One bucket of a sliding window: its index since the Unix epoch and its requests (>= 1:
-/// empty buckets are not stored).
+/// A bucket's index since the Unix epoch and its requests (>= 1: empty ones are not kept).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bucket {
     pub idx: i64,
     pub count: u32,
 }
 
-/// A bucketed sliding window: buckets in strictly increasing `idx` order, none older than
-/// the last prune, and their total.
+/// Buckets in strictly increasing `idx` order, none older than the last prune, and their
+/// total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Sliding {
     buckets: VecDeque<Bucket>,
@@ -97,8 +95,8 @@ impl Sliding {
         self.buckets.is_empty()
     }
 
-    /// Counts one request at `t_ms`, not earlier than the newest bucket (the caller keeps
-    /// a per-subject monotonic clock).
+    /// Counts one request at `t_ms`, not before the newest bucket (the caller's clock is
+    /// monotonic).
     pub fn add(&mut self, span: Span, t_ms: i64) {
         let idx = span.bucket_of(t_ms);
         self.total += 1;
@@ -121,8 +119,7 @@ impl Sliding {
             .map_or(0, |b| span.release_ms(b.idx).saturating_sub(t_ms))
     }
 
-    /// Inserts a bucket (read from sled, or kept by the eviction ledger), keeping the
-    /// order; a duplicate index keeps the larger count (conservative).
+    /// Inserts a restored bucket in order; a duplicate index keeps the larger count.
     pub fn insert(&mut self, idx: i64, count: u32) {
         if count == 0 {
             return;
@@ -154,9 +151,8 @@ pub(crate) fn month_of(t_ms: i64) -> Option<i64> {
 /// [`month_of`] and the instant (ms) that month ends (the next one's start).
 pub(crate) fn month_and_end(t_ms: i64) -> Option<(i64, i64)> {
     thread_local! {
-        /// The last month this thread computed, and the instants it spans: nearly every
-        /// check falls in the month of the one before, so the calendar arithmetic runs
-        /// about once a month, not on every request (under a shard's lock).
+        /// This thread's last month and its span: the calendar arithmetic then runs about
+        /// once a month, not on every request (under a shard's lock).
         static LAST: Cell<(i64, i64, i64)> = const { Cell::new((0, 0, i64::MIN)) };
     }
     let (month, start, end) = LAST.get();
