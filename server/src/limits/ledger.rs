@@ -128,14 +128,12 @@ impl MinuteLedger {
             return true;
         }
         let g = newest.div_euclid(GEN_SECS);
-        let pos = match self.gens.binary_search_by_key(&g, |x| x.g) {
-            Ok(pos) => pos,
-            Err(pos) => {
-                let expected = self.gens.last().map_or(0, |last| last.len);
-                self.gens.insert(pos, Generation::new(g, expected));
-                pos
-            }
-        };
+        let found = self.gens.binary_search_by_key(&g, |x| x.g);
+        let pos = found.unwrap_or_else(|pos| {
+            let expected = self.gens.last().map_or(0, |last| last.len);
+            self.gens.insert(pos, Generation::new(g, expected));
+            pos
+        });
         let fp = self.fingerprint(key);
         let offset = newest.rem_euclid(GEN_SECS) as u64;
         let record = fp << FP_SHIFT | offset << COUNT_BITS | u64::from(count);
@@ -171,10 +169,9 @@ impl MinuteLedger {
         for g in self.gens.iter().filter(|g| g.len > 0) {
             out.put_i64_le(g.g);
             out.put_u64_le(g.len as u64);
-            g.slots
-                .iter()
-                .filter(|&&r| r != 0)
-                .for_each(|&r| out.put_u64_le(r));
+            for &r in g.slots.iter().filter(|&&r| r != 0) {
+                out.put_u64_le(r);
+            }
         }
         out
     }

@@ -14,34 +14,22 @@ pub(crate) const SUBJECT_LEN: usize = 20;
 const PUBLIC: u8 = b'p';
 const KEY: u8 = b'k';
 
-/// Fixed-size bytes, cheap to hash, copy and store. Public: `b'p' | endpoint (b'l'/b'd'/b'h'/b'f'/b'j') | 4 or 6 | 16 address bytes | 0`.
-/// Key: `b'k' | the key id's bytes (at most 19, zero-padded)`.
+/// Fixed-size bytes, cheap to hash, copy and store. Public: `b'p' | endpoint letter | 4 or
+/// 6 | 16 address bytes (IPv4: 4, zero-padded) | 0`; key: `b'k' | id (zero-padded)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct SubjectKey([u8; SUBJECT_LEN]);
-
-/// Which kind of subject, and so which long window it has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Public,
-    Key,
-}
 
 impl SubjectKey {
     /// Counted by `client_network`: an IPv4-mapped address as the IPv4 one (a dual-stack
     /// listener cannot split a quota in two), an IPv6 client by its /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
+        let (family, address) = match crate::http::client_ip::client_network(ip) {
+            IpAddr::V4(v4) => (4, u128::from(u32::from(v4)) << 96),
+            IpAddr::V6(v6) => (6, u128::from(v6)),
+        };
         let mut b = [0u8; SUBJECT_LEN];
-        b[..2].copy_from_slice(&[PUBLIC, endpoint.tag()]);
-        match crate::http::client_ip::client_network(ip) {
-            IpAddr::V4(v4) => {
-                b[2] = 4;
-                b[3..7].copy_from_slice(&v4.octets());
-            }
-            IpAddr::V6(v6) => {
-                b[2] = 6;
-                b[3..19].copy_from_slice(&v6.octets());
-            }
-        }
+        b[..3].copy_from_slice(&[PUBLIC, endpoint.tag(), family]);
+        b[3..19].copy_from_slice(&address.to_be_bytes());
         SubjectKey(b)
     }
 
@@ -72,11 +60,9 @@ impl SubjectKey {
         std::array::from_fn(|i| u64::from_le_bytes(b[i * 8..][..8].try_into().expect("8 bytes")))
     }
 
-    pub fn kind(&self) -> Kind {
-        match self.0[0] {
-            KEY => Kind::Key,
-            _ => Kind::Public,
-        }
+    /// A key's subject (else an IP's), whose long window is the sliding day, not the month.
+    pub fn is_key(&self) -> bool {
+        self.0[0] == KEY
     }
 }
 
@@ -195,13 +181,14 @@ impl Counters {
     }
 
     /// Checks one request at `now_ms`; counts it if every window admits it.
-    pub fn check(&mut self, kind: Kind, limits: Limits, now_ms: i64) -> Decision {
+    pub fn check(&mut self, key: &SubjectKey, limits: Limits, now_ms: i64) -> Decision {
         let (t, _) = self.advance(now_ms);
         let month = month_i32(t);
         let (minute, day) = self.windows();
-        let (long_window, long_used) = match kind {
-            Kind::Key => (Window::Day, day.used()),
-            Kind::Public => (Window::Month, self.month_used(month)),
+        let (long_window, long_used) = if key.is_key() {
+            (Window::Day, day.used())
+        } else {
+            (Window::Month, self.month_used(month))
         };
         // (window, limit, used), shortest first: ties on "remaining" go to the shorter one,
         // and a refusal names the longest exhausted one (the last).
@@ -223,14 +210,13 @@ impl Counters {
         }
         let a = self.active.get_or_insert_with(|| Active::new(t));
         a.minute.add(Span::MINUTE, t);
-        match kind {
-            Kind::Key => a.day.add(Span::DAY, t),
-            Kind::Public => {
-                if self.month_used(month) == 0 {
-                    (self.month, self.count, self.base) = (month, 0, 0);
-                }
-                self.count = self.count.saturating_add(1);
+        if key.is_key() {
+            a.day.add(Span::DAY, t);
+        } else {
+            if self.month_used(month) == 0 {
+                (self.month, self.count, self.base) = (month, 0, 0);
             }
+            self.count = self.count.saturating_add(1);
         }
         let (window, limit, used) = evals
             .into_iter()
@@ -247,13 +233,14 @@ impl Counters {
     }
 
     /// Requests counted at `now_ms` in (minute, long window), without changing anything.
-    pub fn usage(&self, kind: Kind, now_ms: i64) -> (u64, u64) {
+    pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
         let mut c = self.clone();
         let (t, _) = c.advance(now_ms);
         let (minute, day) = c.windows();
-        let long = match kind {
-            Kind::Key => day.used(),
-            Kind::Public => c.month_used(month_i32(t)),
+        let long = if key.is_key() {
+            day.used()
+        } else {
+            c.month_used(month_i32(t))
         };
         (minute.used(), long)
     }
@@ -342,7 +329,7 @@ impl Counters {
             }
         }
         let mut c = Counters::default();
-        if key.kind() == Kind::Public {
+        if !key.is_key() {
             if DateTime::from_timestamp_millis(month_start_ms(i64::from(month))).is_some() {
                 (c.month, c.count, c.base) = (month, count, base);
             }
@@ -378,9 +365,9 @@ mod tests {
     fn subject_keys() {
         let s = SubjectKey::public(IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), PublicEndpoint::Days);
         assert_eq!(SubjectKey::from_bytes(s.bytes()), Some(s));
-        assert_eq!(s.kind(), Kind::Public);
+        assert!(!s.is_key());
         let k = SubjectKey::key("0123456789abcdef");
-        assert_eq!(k.kind(), Kind::Key);
+        assert!(k.is_key());
         assert_eq!(SubjectKey::from_bytes(k.bytes()), Some(k));
         assert_eq!(SubjectKey::from_bytes(b"garbage"), None);
         assert_eq!(SubjectKey::from_bytes(&[b'p'; SUBJECT_LEN]), None);
@@ -408,8 +395,8 @@ mod tests {
         let k = SubjectKey::key("0123456789abcdef");
         let (mut cp, mut ck) = (Counters::default(), Counters::default());
         for i in 0..5 {
-            cp.check(Kind::Public, lim, 1_700_000_000_000 + i * 700);
-            ck.check(Kind::Key, lim, 1_700_000_000_000 + i * 30_000);
+            cp.check(&p, lim, 1_700_000_000_000 + i * 700);
+            ck.check(&k, lim, 1_700_000_000_000 + i * 30_000);
         }
         let mut blob = vec![];
         cp.encode(&p, &mut blob);
@@ -423,33 +410,31 @@ mod tests {
         cp2.encode(&p, &mut again);
         ck2.encode(&k, &mut again);
         assert_eq!(again, blob);
-        assert_eq!(ck2.usage(Kind::Key, 1_700_000_200_000), (0, 5));
+        assert_eq!(ck2.usage(&k, 1_700_000_200_000), (0, 5));
         let mut cut = &blob[..blob.len() - 3];
         Counters::decode(&mut cut).unwrap();
         assert_eq!(Counters::decode(&mut cut), None, "truncated record");
-        assert_eq!(cp.usage(Kind::Public, 1_700_000_003_000), (5, 5));
+        assert_eq!(cp.usage(&p, 1_700_000_003_000), (5, 5));
     }
 
     #[test]
     fn idle_subjects_shed_their_windows() {
+        let p = SubjectKey::public(IpAddr::V4(Ipv4Addr::LOCALHOST), PublicEndpoint::Days);
         let mut c = Counters::default();
         let lim = Limits { minute: 2, long: 3 };
-        c.check(Kind::Public, lim, 0);
+        c.check(&p, lim, 0);
         assert!(!c.is_idle());
         assert_eq!(c.advance(61_000), (61_000, true));
         assert!(c.is_idle() && !c.is_dead());
         assert_eq!(c.evicted_month(), (1970 * 12, 1));
         let mut back = Counters::from_eviction(1970 * 12, 3, None);
-        assert_eq!(
-            back.check(Kind::Public, lim, 62_000).refused_by,
-            Some(Window::Month)
-        );
+        assert_eq!(back.check(&p, lim, 62_000).refused_by, Some(Window::Month));
         assert_eq!(back.evicted_month(), (1970 * 12, 0), "nothing new to add");
         // The minute window goes back to the ledger whole (its record is replaced, so the
         // revived requests are not counted twice).
         let mut back = Counters::from_eviction(1970 * 12, 1, Some((61, 2)));
-        assert_eq!(back.usage(Kind::Public, 61_500), (2, 1));
-        back.check(Kind::Public, Limits { minute: 5, long: 5 }, 62_600);
+        assert_eq!(back.usage(&p, 61_500), (2, 1));
+        back.check(&p, Limits { minute: 5, long: 5 }, 62_600);
         assert_eq!(back.minute_window(), Some((62, 3)));
         assert_eq!(back.evicted_month(), (1970 * 12, 1));
         // 40 days on, the month rolled: nothing is counted any more.
@@ -484,9 +469,9 @@ mod tests {
         assert_eq!(k, SubjectKey::key("0123456789abcdef"));
         let v6 = IpAddr::V6("2001:db8::1".parse().unwrap());
         assert_eq!(q, SubjectKey::public(v6, PublicEndpoint::Feeds));
-        assert_eq!(cp.usage(Kind::Public, 1_700_000_030_000), (3, 3));
-        assert_eq!(ck.usage(Kind::Key, 1_700_000_090_000), (2, 3));
-        assert_eq!(cq.usage(Kind::Public, 1_700_000_001_000), (3, 8));
+        assert_eq!(cp.usage(&p, 1_700_000_030_000), (3, 3));
+        assert_eq!(ck.usage(&k, 1_700_000_090_000), (2, 3));
+        assert_eq!(cq.usage(&q, 1_700_000_001_000), (3, 8));
         assert_eq!(cq.evicted_month(), (2023 * 12 + 10, 1));
         let mut again = vec![];
         cp.encode(&p, &mut again);

@@ -12,7 +12,7 @@ use parking_lot::{Mutex, RwLock};
 
 use super::ledger::MinuteLedger;
 use super::sketch::MonthSketch;
-use super::subject::{Counters, Kind, Limits, SubjectKey};
+use super::subject::{Counters, Limits, SubjectKey};
 use super::window::month_of;
 use super::Decision;
 
@@ -117,7 +117,7 @@ impl CounterTable {
 
     /// What eviction left of a subject not in memory.
     fn revive(&self, key: &SubjectKey, now_ms: i64) -> Counters {
-        if key.kind() == Kind::Public {
+        if !key.is_key() {
             let sketches = self.sketches.read();
             let month = month_of(now_ms).unwrap_or(i64::MAX);
             let count = sketches.month.estimate(key, month);
@@ -140,7 +140,7 @@ impl CounterTable {
             self.len.fetch_add(1, Ordering::Relaxed);
             self.revive(&key, now_ms)
         });
-        let decision = counters.check(key.kind(), limits, now_ms);
+        let decision = counters.check(&key, limits, now_ms);
         *dirty |= decision.refused_by.is_none();
         decision
     }
@@ -149,15 +149,15 @@ impl CounterTable {
     pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
         let guard = self.shard(key).lock();
         match guard.subjects.get(key) {
-            Some(c) => c.usage(key.kind(), now_ms),
-            None => self.revive(key, now_ms).usage(key.kind(), now_ms),
+            Some(c) => c.usage(key, now_ms),
+            None => self.revive(key, now_ms).usage(key, now_ms),
         }
     }
 
     /// Forgets a deleted API key's counters; returns whether it had any. Not for public
     /// subjects: the sketches cannot forget one.
     pub fn remove(&self, key: &SubjectKey) -> bool {
-        debug_assert_eq!(key.kind(), Kind::Key, "only key subjects are removed");
+        debug_assert!(key.is_key(), "only key subjects are removed");
         let mut guard = self.shard(key).lock();
         let removed = guard.subjects.remove(key).is_some();
         if removed {
@@ -282,7 +282,7 @@ impl CounterTable {
         let (mut month_added, mut minute_added) = (false, false);
         let before = subjects.len();
         subjects.retain(|k, c| {
-            if k.kind() != Kind::Public || !(active || c.is_idle()) {
+            if k.is_key() || !(active || c.is_idle()) {
                 return true;
             }
             if let Some((newest, count)) = c.minute_window() {
