@@ -1,6 +1,5 @@
-//! Rate limits (docs/api.md): per IP per public endpoint, per key for the keyed ones. This
-//! file holds the vocabulary (configuration, clock, decisions); the submodules count, knowing
-//! nothing of where state is kept. Every window is exact: in ANY interval of its length the
+//! Rate limits (docs/api.md) per IP per public endpoint and per key; the submodules count,
+//! knowing nothing of storage. Every window is exact: in ANY interval of its length the
 //! admitted requests never exceed the limit, under concurrent bursts too.
 
 pub(crate) mod ledger;
@@ -9,8 +8,7 @@ pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;
 
-/// Milliseconds since the Unix epoch, the clock of every check (from a `SystemTime`, one
-/// division).
+/// Milliseconds since the Unix epoch, the clock of every check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct UnixMillis(pub i64);
 
@@ -31,8 +29,7 @@ impl From<std::time::SystemTime> for UnixMillis {
     }
 }
 
-/// The largest limit accepted anywhere (configuration or key); far above any sane plan,
-/// and small enough that per-bucket counts fit in 32 bits.
+/// Far above any sane plan, small enough that per-bucket counts fit in 32 bits.
 pub const MAX_LIMIT: u64 = 1_000_000_000;
 
 /// Declares [`LimitsConfig`] from one list of its fields and defaults.
@@ -110,7 +107,6 @@ impl PublicEndpoint {
     }
 }
 
-/// Which window refused a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {
     Minute,
@@ -133,7 +129,6 @@ pub struct Decision {
     pub retry_after_secs: Option<u64>,
 }
 
-/// A configured limit outside `1..=MAX_LIMIT`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("limit '{name}' must be between 1 and {MAX_LIMIT}, got {value}")]
 pub struct InvalidLimit {
@@ -167,7 +162,6 @@ impl Window {
         }
     }
 
-    /// "minute", "day" or "month".
     pub fn name(self) -> &'static str {
         &self.code()["rate_limit_".len()..]
     }

@@ -35,8 +35,7 @@ struct Generation {
 }
 
 impl Generation {
-    /// Sized for `expected` records: the previous generation's, as a flood goes on at about
-    /// the same rate.
+    /// Sized for `expected` records, the previous generation's: a flood keeps its rate.
     fn new(g: i64, expected: usize) -> Generation {
         Generation {
             g,
@@ -101,7 +100,6 @@ impl MinuteLedger {
         }
     }
 
-    /// The nonzero 44-bit fingerprint of `key`.
     fn fingerprint(&self, key: &SubjectKey) -> u64 {
         (keyed_hash(key, self.seeds[0], self.seeds[1]) >> FP_SHIFT).max(1)
     }
@@ -153,11 +151,8 @@ impl MinuteLedger {
             .rev()
             .find_map(|g| {
                 let r = Some(g.slots[g.find(fp)]).filter(|&r| r != 0)?;
-                let offset = (r >> COUNT_BITS) & ((1 << OFFSET_BITS) - 1);
-                Some((
-                    g.g * GEN_SECS + offset as i64,
-                    (r & u64::from(MAX_COUNT)) as u32,
-                ))
+                let newest = g.g * GEN_SECS + ((r >> COUNT_BITS) as i64 & (GEN_SECS - 1));
+                Some((newest, (r & u64::from(MAX_COUNT)) as u32))
             })
             .filter(|&(idx, _)| idx >= first)
     }

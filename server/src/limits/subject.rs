@@ -66,15 +66,13 @@ impl SubjectKey {
     }
 }
 
-/// The limits (>= 1) of the minute and the long window: the calendar month for a public
-/// subject, the sliding day for a key.
+/// The limits (>= 1) of the minute and the long window (month or day, see `is_key`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub minute: u64,
     pub long: u64,
 }
 
-/// The sliding windows of a subject that has recent requests.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
     /// The latest instant checked or pruned at; checks use `max(now, last_ms)`, so a thread
@@ -112,9 +110,7 @@ fn secs(ms: i64) -> u64 {
 
 /// `month_of` as the compact `i32` kept per subject (chrono's years fit easily).
 fn month_i32(t_ms: i64) -> i32 {
-    month_of(t_ms)
-        .and_then(|m| i32::try_from(m).ok())
-        .unwrap_or(i32::MAX)
+    month_of(t_ms).map_or(i32::MAX, |m| m as i32)
 }
 
 impl Counters {
@@ -142,8 +138,8 @@ impl Counters {
             .map_or((&EMPTY, &EMPTY), |a| (&a.minute, &a.day))
     }
 
-    /// Moves the clock to `max(now_ms, clock)` and drops what has left every window.
-    /// Returns the clock and whether anything was dropped.
+    /// Moves the clock to `max(now_ms, clock)` and drops what has left every window (not a
+    /// later month's count: the clock went back). Returns the clock and whether it dropped.
     pub fn advance(&mut self, now_ms: i64) -> (i64, bool) {
         let (mut t, mut changed) = (now_ms, false);
         if let Some(a) = &mut self.active {
@@ -161,15 +157,6 @@ impl Counters {
         (t, changed)
     }
 
-    /// Requests counted in month `m`; a later month's count (the clock went back) too.
-    fn month_used(&self, m: i32) -> u64 {
-        if self.count > 0 && self.month >= m {
-            u64::from(self.count)
-        } else {
-            0
-        }
-    }
-
     /// Ms from `t` until `need` requests counted in `window` have stopped counting.
     fn wait_in(&self, window: Window, t: i64, need: u64) -> i64 {
         let (minute, day) = self.windows();
@@ -183,12 +170,11 @@ impl Counters {
     /// Checks one request at `now_ms`; counts it if every window admits it.
     pub fn check(&mut self, key: &SubjectKey, limits: Limits, now_ms: i64) -> Decision {
         let (t, _) = self.advance(now_ms);
-        let month = month_i32(t);
         let (minute, day) = self.windows();
         let (long_window, long_used) = if key.is_key() {
             (Window::Day, day.used())
         } else {
-            (Window::Month, self.month_used(month))
+            (Window::Month, u64::from(self.count))
         };
         // (window, limit, used), shortest first: ties on "remaining" go to the shorter one,
         // and a refusal names the longest exhausted one (the last).
@@ -213,8 +199,8 @@ impl Counters {
         if key.is_key() {
             a.day.add(Span::DAY, t);
         } else {
-            if self.month_used(month) == 0 {
-                (self.month, self.count, self.base) = (month, 0, 0);
+            if self.count == 0 {
+                (self.month, self.base) = (month_i32(t), 0);
             }
             self.count = self.count.saturating_add(1);
         }
@@ -235,12 +221,12 @@ impl Counters {
     /// Requests counted at `now_ms` in (minute, long window), without changing anything.
     pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
         let mut c = self.clone();
-        let (t, _) = c.advance(now_ms);
+        c.advance(now_ms);
         let (minute, day) = c.windows();
         let long = if key.is_key() {
             day.used()
         } else {
-            c.month_used(month_i32(t))
+            u64::from(c.count)
         };
         (minute.used(), long)
     }

@@ -24,7 +24,6 @@ const BLOB_VERSION: u8 = 1;
 #[derive(Default)]
 struct Shard {
     subjects: HashMap<SubjectKey, Counters>,
-    /// Changed since the last snapshot.
     dirty: bool,
 }
 
@@ -197,8 +196,7 @@ impl CounterTable {
         }
     }
 
-    /// Marks every shard changed: after a restore, subjects sit in other shards than their
-    /// blobs.
+    /// Marks every shard changed: a restore puts subjects in other shards than their blobs.
     pub fn mark_all_changed(&self) {
         for shard in self.shards.iter() {
             shard.lock().dirty = true;

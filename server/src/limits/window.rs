@@ -19,12 +19,10 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    /// Sliding 60 s in 1 s buckets.
     pub const MINUTE: Span = Span {
         bucket_ms: 1_000,
         buckets: 60,
     };
-    /// Sliding 24 h in 1 min buckets.
     pub const DAY: Span = Span {
         bucket_ms: 60_000,
         buckets: 1_440,
@@ -41,8 +39,7 @@ impl Span {
 
     /// The instant (ms) from which bucket `idx` is no longer counted.
     pub fn release_ms(self, idx: i64) -> i64 {
-        idx.saturating_add(self.buckets + 1)
-            .saturating_mul(self.bucket_ms)
+        self.start_ms(idx.saturating_add(self.buckets + 1))
     }
 
     pub fn start_ms(self, idx: i64) -> i64 {
@@ -57,8 +54,7 @@ pub(crate) struct Bucket {
     pub count: u32,
 }
 
-/// Buckets in strictly increasing `idx` order, none older than the last prune, and their
-/// total.
+/// Buckets in strictly increasing `idx` order, none older than the last prune; their total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Sliding {
     buckets: VecDeque<Bucket>,
@@ -95,8 +91,7 @@ impl Sliding {
         self.buckets.is_empty()
     }
 
-    /// Counts one request at `t_ms`, not before the newest bucket (the caller's clock is
-    /// monotonic).
+    /// Counts one request at `t_ms`, not before the newest bucket (a monotonic clock).
     pub fn add(&mut self, span: Span, t_ms: i64) {
         let idx = span.bucket_of(t_ms);
         self.total += 1;
