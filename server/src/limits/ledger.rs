@@ -1,11 +1,9 @@
-//! The minute windows of evicted subjects (an address flood evicts subjects inside their
-//! minute), one exact record each until it leaves the window, so a fresh client gets its
-//! whole quota (under a count-min sketch, such a client got a 429).
-//!
-//! A record is a `u64`: 44-bit keyed fingerprint | newest second | count. Folding the minute
-//! into its newest second only counts requests longer; a shared fingerprint (below 10^-7 per
-//! lookup at a million records) only makes a limit stricter. Generations of [`GEN_SECS`]
-//! seconds are freed whole: about 10 bytes a record (10 MB under 13 000 addresses a second).
+//! Exact minute windows of evicted subjects (an address flood evicts subjects inside their
+//! minute), so a fresh client gets its whole quota (a count-min sketch refused it). A record
+//! is a `u64`, keyed fingerprint | newest second | count: folding the minute into its newest
+//! second only counts requests longer, and a shared fingerprint (below 10^-7 per lookup at a
+//! million records) only makes a limit stricter. Generations of [`GEN_SECS`] seconds are
+//! freed whole: about 10 bytes a record (10 MB under 13 000 addresses a second).
 
 use bytes::{Buf, BufMut};
 
@@ -71,10 +69,9 @@ impl Generation {
                 // Half as large again: doubling would leave a quarter of it unused on average.
                 let wider = vec![0; (self.slots.len() * 3 / 2).min(MAX_GEN_SLOTS)];
                 self.len = 0;
-                for r in std::mem::replace(&mut self.slots, wider) {
-                    if r != 0 {
-                        self.put(r);
-                    }
+                let old = std::mem::replace(&mut self.slots, wider);
+                for r in old.into_iter().filter(|&r| r != 0) {
+                    self.put(r);
                 }
                 return self.put(record);
             }
@@ -171,7 +168,6 @@ impl MinuteLedger {
         out
     }
 
-    /// Parses what `encode` wrote; `None` if it is not exactly that.
     pub fn decode(bytes: &[u8]) -> Option<MinuteLedger> {
         let mut bytes = bytes.strip_prefix(&[VERSION])?;
         let mut ledger = MinuteLedger {

@@ -123,7 +123,6 @@ impl MonthSketch {
         out
     }
 
-    /// Parses what `encode` wrote; `None` if it is not exactly that.
     pub fn decode(bytes: &[u8]) -> Option<MonthSketch> {
         let mut bytes = bytes.strip_prefix(&[VERSION])?;
         if bytes.len() != 8 * (DEPTH + 2) + 2 * DEPTH * MONTH_WIDTH {

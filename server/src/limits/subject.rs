@@ -42,7 +42,6 @@ impl SubjectKey {
         SubjectKey(b)
     }
 
-    /// Decodes a stored subject; `None` if it is not one this crate writes.
     pub fn from_bytes(bytes: &[u8]) -> Option<SubjectKey> {
         let b: [u8; SUBJECT_LEN] = bytes.try_into().ok()?;
         let public = matches!(b[1], b'l' | b'd' | b'h' | b'f' | b'j') && matches!(b[2], 4 | 6);

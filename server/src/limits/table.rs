@@ -1,8 +1,7 @@
-//! Every subject's counters, in shards behind short locks (unrelated subjects rarely
-//! contend), snapshot and restored per shard and per eviction structure (a store rewrites
-//! only changed blobs). Past `max_subjects`, public subjects are evicted, idle ones first:
-//! month counts into `sketch`, minute windows exactly into `ledger`, so memory is bounded,
-//! no limit is exceeded and a new client gets its whole minute quota.
+//! Every subject's counters, in shards behind short locks, saved as one blob per shard and
+//! per eviction structure (a store rewrites only changed ones). Past `max_subjects`, public
+//! subjects are evicted, idle ones first, into `sketch` and `ledger`: memory is bounded, no
+//! limit is exceeded and a new client gets its whole minute quota.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -144,7 +143,6 @@ impl CounterTable {
         decision
     }
 
-    /// Requests counted for `key` at `now_ms` in (minute, long window).
     pub fn usage(&self, key: &SubjectKey, now_ms: i64) -> (u64, u64) {
         let guard = self.shard(key).lock();
         match guard.subjects.get(key) {

@@ -1,5 +1,4 @@
-//! The counting windows, plain data without locks: bucketed sliding windows (minute, day)
-//! and UTC calendar months.
+//! Sliding windows (minute, day) as plain data without locks, and UTC calendar months.
 //!
 //! `n` buckets of `b` ms count, at `t`, the `n + 1` buckets `bucket(t) - n ..= bucket(t)`:
 //! every request of the last `n * b` ms, plus at most a bucket of older ones. So no interval
@@ -132,7 +131,6 @@ impl Sliding {
         }
     }
 
-    /// The buckets, oldest first.
     pub fn buckets(&self) -> std::collections::vec_deque::Iter<'_, Bucket> {
         self.buckets.iter()
     }
@@ -154,18 +152,14 @@ pub(crate) fn month_and_end(t_ms: i64) -> Option<(i64, i64)> {
     if (start..end).contains(&t_ms) {
         return Some((month, end));
     }
-    let month = calendar_month_of(t_ms)?;
+    let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
+    let month = i64::from(t.year()) * 12 + i64::from(t.month0());
     let (start, end) = (month_start_ms(month), month_start_ms(month + 1));
     // Bounds saturated at chrono's range are not a month's true span: not kept.
     if start != i64::MIN && end != i64::MAX {
         LAST.set((month, start, end));
     }
     Some((month, end))
-}
-
-fn calendar_month_of(t_ms: i64) -> Option<i64> {
-    let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
-    Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
 }
 
 /// The instant (ms) a month (as numbered by [`month_of`]) starts; saturates out of range.
@@ -255,6 +249,10 @@ mod tests {
         );
         assert_eq!(month_start_ms(i64::MAX), i64::MAX);
         // The per-thread memo answers as the calendar does, at and around the boundaries.
+        let calendar_month_of = |t| {
+            let t = DateTime::<Utc>::from_timestamp_millis(t)?;
+            Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
+        };
         for t in [
             jan31.timestamp_millis(),
             feb1.timestamp_millis() - 1,
