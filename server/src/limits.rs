@@ -101,12 +101,6 @@ pub enum PublicEndpoint {
     Data = b'j',
 }
 
-impl PublicEndpoint {
-    pub(crate) fn tag(self) -> u8 {
-        self as u8
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {
     Minute,

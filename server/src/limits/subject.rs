@@ -20,15 +20,14 @@ const KEY: u8 = b'k';
 pub(crate) struct SubjectKey([u8; SUBJECT_LEN]);
 
 impl SubjectKey {
-    /// Counted by `client_network`: an IPv4-mapped address as the IPv4 one (a dual-stack
-    /// listener cannot split a quota in two), an IPv6 client by its /64.
+    /// By `client_network`: IPv4-mapped as IPv4 (dual stack cannot split a quota), IPv6 by /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
         let (family, address) = match crate::http::client_ip::client_network(ip) {
             IpAddr::V4(v4) => (4, u128::from(u32::from(v4)) << 96),
             IpAddr::V6(v6) => (6, u128::from(v6)),
         };
         let mut b = [0u8; SUBJECT_LEN];
-        b[..3].copy_from_slice(&[PUBLIC, endpoint.tag(), family]);
+        b[..3].copy_from_slice(&[PUBLIC, endpoint as u8, family]);
         b[3..19].copy_from_slice(&address.to_be_bytes());
         SubjectKey(b)
     }
@@ -46,10 +45,6 @@ impl SubjectKey {
         let b: [u8; SUBJECT_LEN] = bytes.try_into().ok()?;
         let public = matches!(b[1], b'l' | b'd' | b'h' | b'f' | b'j') && matches!(b[2], 4 | 6);
         (b[0] == KEY || (b[0] == PUBLIC && public)).then_some(SubjectKey(b))
-    }
-
-    pub fn bytes(&self) -> &[u8; SUBJECT_LEN] {
-        &self.0
     }
 
     /// The bytes as three little-endian words (zero-padded), for the keyed hashes.
@@ -74,8 +69,7 @@ pub(crate) struct Limits {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
-    /// The latest instant checked or pruned at; checks use `max(now, last_ms)`, so a thread
-    /// that read the clock before another took the lock counts in no pruned bucket.
+    /// Checks use `max(now, last_ms)`, so a stale clock reading never counts in a pruned bucket.
     last_ms: i64,
     minute: Sliding,
     /// Keys only.
@@ -113,8 +107,7 @@ fn month_i32(t_ms: i64) -> i32 {
 }
 
 impl Counters {
-    /// A public subject back from eviction: the sketch's `count` in `month`, the ledger's
-    /// minute window (newest second, requests).
+    /// A public subject back from eviction (the sketch's count, the ledger's minute window).
     pub fn from_eviction(month: i64, count: u32, minute: Option<(i64, u32)>) -> Counters {
         let active = minute.map(|(newest, n)| {
             let mut a = Active::new(Span::MINUTE.start_ms(newest));
@@ -268,11 +261,10 @@ impl Counters {
         }
     }
 
-    /// Appends this subject's record to a shard blob:
-    /// `subject (20) | month i32 | count u32 | base u32 | n_minute u16 | n_day u16 |
-    /// (idx i64, count u32) per bucket`, little-endian.
+    /// Appends the record `subject | month i32 | count u32 | base u32 | n_minute u16 |
+    /// n_day u16 | (idx i64, count u32) per bucket`, little-endian.
     pub fn encode(&self, key: &SubjectKey, out: &mut Vec<u8>) {
-        out.put_slice(key.bytes());
+        out.put_slice(&key.0);
         out.put_i32_le(self.month);
         out.put_u32_le(self.count);
         out.put_u32_le(self.base);
@@ -290,8 +282,7 @@ impl Counters {
         }
     }
 
-    /// Reads a record of `encode` off the front of `buf`; `None` when truncated or
-    /// malformed. Buckets outside chrono's calendar are dropped.
+    /// Reads a record off the front of `buf` (`None` if malformed), dropping out-of-range buckets.
     pub fn decode(buf: &mut &[u8]) -> Option<(SubjectKey, Counters)> {
         let key = SubjectKey::from_bytes(buf.get(..SUBJECT_LEN)?)?;
         buf.advance(SUBJECT_LEN);
@@ -349,11 +340,11 @@ mod tests {
     #[test]
     fn subject_keys() {
         let s = SubjectKey::public(IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), PublicEndpoint::Days);
-        assert_eq!(SubjectKey::from_bytes(s.bytes()), Some(s));
+        assert_eq!(SubjectKey::from_bytes(&s.0), Some(s));
         assert!(!s.is_key());
         let k = SubjectKey::key("0123456789abcdef");
         assert!(k.is_key());
-        assert_eq!(SubjectKey::from_bytes(k.bytes()), Some(k));
+        assert_eq!(SubjectKey::from_bytes(&k.0), Some(k));
         assert_eq!(SubjectKey::from_bytes(b"garbage"), None);
         assert_eq!(SubjectKey::from_bytes(&[b'p'; SUBJECT_LEN]), None);
     }

@@ -93,9 +93,8 @@ impl CounterTable {
         }
     }
 
-    /// The top bits of the key's words, each xored with a key and folded by multiplying.
-    /// A SipHash here cost a tenth of the limiter's time; the shard's `HashMap` keeps
-    /// SipHash against crafted collisions.
+    /// The key's words xored with keys, folded by multiplying, top bits: a SipHash here cost
+    /// a tenth of the limiter's time (the shard's `HashMap` keeps it, against collisions).
     fn shard(&self, key: &SubjectKey) -> &Mutex<Shard> {
         const ODD: [u64; 3] = [
             0x9e37_79b9_7f4a_7c15,
@@ -151,8 +150,7 @@ impl CounterTable {
         }
     }
 
-    /// Forgets a deleted API key's counters; returns whether it had any. Not for public
-    /// subjects: the sketches cannot forget one.
+    /// Forgets a deleted API key's counters (sketches cannot forget a public subject); true if any.
     pub fn remove(&self, key: &SubjectKey) -> bool {
         debug_assert!(key.is_key(), "only key subjects are removed");
         let mut guard = self.shard(key).lock();
@@ -201,8 +199,7 @@ impl CounterTable {
         }
     }
 
-    /// Restores a blob of any earlier process, merging subjects with those in memory.
-    /// Returns how many subjects were read; a damaged sketch stays empty.
+    /// Restores a blob of any earlier process (subjects merge into memory); returns how many.
     pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
         let unreadable = DamagedPart { read: 0 };
         let mut buf = match part {
@@ -269,8 +266,7 @@ impl CounterTable {
         stats
     }
 
-    /// Evicts a shard's public subjects (idle ones unless `active`); returns how many. One
-    /// whose minute window the ledger refuses stays.
+    /// Evicts public subjects the ledger takes (idle ones unless `active`); returns how many.
     fn evict(&self, shard: &Mutex<Shard>, active: bool) -> usize {
         let mut guard = shard.lock();
         let mut sketches = self.sketches.write();

@@ -144,8 +144,7 @@ pub(crate) fn month_of(t_ms: i64) -> Option<i64> {
 /// [`month_of`] and the instant (ms) that month ends (the next one's start).
 pub(crate) fn month_and_end(t_ms: i64) -> Option<(i64, i64)> {
     thread_local! {
-        /// This thread's last month and its span: the calendar arithmetic then runs about
-        /// once a month, not on every request (under a shard's lock).
+        /// This thread's last month: calendar arithmetic monthly, not per request under a lock.
         static LAST: Cell<(i64, i64, i64)> = const { Cell::new((0, 0, i64::MIN)) };
     }
     let (month, start, end) = LAST.get();

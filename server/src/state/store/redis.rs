@@ -78,7 +78,7 @@ return 1
 /// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
 /// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
-    let tag = char::from(endpoint.tag());
+    let tag = char::from(endpoint as u8);
     format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
 }
 
