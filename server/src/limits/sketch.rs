@@ -9,7 +9,7 @@ use rand::RngCore;
 
 use super::subject::SubjectKey;
 
-/// Rows (independent hashes) and cells per row.
+/// Rows (independent hashes) and cells per row (a power of two).
 const DEPTH: usize = 4;
 const MONTH_WIDTH: usize = 1 << 14;
 const VERSION: u8 = 1;
@@ -49,7 +49,7 @@ pub(crate) fn hash_keys<const N: usize>() -> [u64; N] {
     std::array::from_fn(|_| rng.next_u64())
 }
 
-/// 128 KiB.
+/// Month counts of evicted subjects (128 KiB).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MonthSketch {
     /// The month (`window::month_of`) of every count.

@@ -130,8 +130,8 @@ impl Counters {
             .map_or((&EMPTY, &EMPTY), |a| (&a.minute, &a.day))
     }
 
-    /// Moves the clock to `max(now_ms, clock)` and drops what has left every window (not a
-    /// later month's count: the clock went back). Returns the clock and whether it dropped.
+    /// Moves the clock to `max(now_ms, clock)`, drops what left every window (a later month's
+    /// count stays: the clock went back); returns the clock and whether anything was dropped.
     pub fn advance(&mut self, now_ms: i64) -> (i64, bool) {
         let (mut t, mut changed) = (now_ms, false);
         if let Some(a) = &mut self.active {
@@ -282,7 +282,7 @@ impl Counters {
         }
     }
 
-    /// Reads a record off the front of `buf` (`None` if malformed), dropping out-of-range buckets.
+    /// Reads a record off `buf`'s front (`None` if malformed); drops buckets chrono cannot date.
     pub fn decode(buf: &mut &[u8]) -> Option<(SubjectKey, Counters)> {
         let key = SubjectKey::from_bytes(buf.get(..SUBJECT_LEN)?)?;
         buf.advance(SUBJECT_LEN);
