@@ -259,11 +259,6 @@ impl App {
         })
     }
 
-    /// The OpenAPI document as JSON (the same bytes `/api/v1/openapi.json` serves).
-    pub fn openapi_json() -> String {
-        openapi::document()
-    }
-
     /// The one gate of a counted request (an operation, a page or a published file), then its
     /// answer: authentication (401), the check and count (429), what was learnt into `ex`. A
     /// check that cannot be made passes a public request uncounted and refuses a keyed one

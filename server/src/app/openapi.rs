@@ -62,43 +62,45 @@ fn generator(contract: Contract) -> SchemaGenerator {
         .into_generator()
 }
 
-/// The document, as JSON text.
-pub fn document() -> String {
-    let mut generator = generator(Contract::Serialize);
-    let mut paths = Map::new();
-    for endpoint in ROUTES {
-        let path_item = operation(endpoint, &mut generator);
-        paths.insert(format!("{PREFIX}{}", endpoint.path), path_item);
-    }
-    let mut schemas = published_paths(&mut paths);
-    probe_paths(&mut paths, &mut generator);
-    metrics_path(&mut paths);
-    schemas.extend(generator.take_definitions(true));
-    let document = json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "kalendorius",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": DESCRIPTION,
-        },
-        "servers": [{ "url": "/", "description": "This server." }],
-        "tags": [
-            { "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." },
-            { "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." },
-            { "name": "Data", "description": "The published dataset files and their JSON Schemas; no key, limited per client IP." },
-            { "name": "Probes", "description": "Liveness, readiness and metrics for supervisors, load balancers and monitoring; no key, never counted." },
-        ],
-        "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {
-                "HeaderKey": { "type": "apiKey", "in": "header", "name": "X-API-Key", "description": "Recommended: the key in the `X-API-Key` header." },
-                "BearerKey": { "type": "http", "scheme": "bearer", "description": "Allowed: `Authorization: Bearer <key>`." },
-                "QueryKey": { "type": "apiKey", "in": "query", "name": "api_key", "description": "Testing only: the `api_key` query parameter (it ends up in proxy logs)." },
+impl super::App {
+    /// The OpenAPI document as JSON (the bytes `/api/v1/openapi.json` serves).
+    pub fn openapi_json() -> String {
+        let mut generator = generator(Contract::Serialize);
+        let mut paths = Map::new();
+        for endpoint in ROUTES {
+            let path_item = operation(endpoint, &mut generator);
+            paths.insert(format!("{PREFIX}{}", endpoint.path), path_item);
+        }
+        let mut schemas = published_paths(&mut paths);
+        probe_paths(&mut paths, &mut generator);
+        metrics_path(&mut paths);
+        schemas.extend(generator.take_definitions(true));
+        let document = json!({
+            "openapi": "3.1.0",
+            "info": {
+                "title": "kalendorius",
+                "version": env!("CARGO_PKG_VERSION"),
+                "description": DESCRIPTION,
             },
-        },
-    });
-    serde_json::to_string(&document).expect("a JSON value always serializes")
+            "servers": [{ "url": "/", "description": "This server." }],
+            "tags": [
+                { "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." },
+                { "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." },
+                { "name": "Data", "description": "The published dataset files and their JSON Schemas; no key, limited per client IP." },
+                { "name": "Probes", "description": "Liveness, readiness and metrics for supervisors, load balancers and monitoring; no key, never counted." },
+            ],
+            "paths": paths,
+            "components": {
+                "schemas": schemas,
+                "securitySchemes": {
+                    "HeaderKey": { "type": "apiKey", "in": "header", "name": "X-API-Key", "description": "Recommended: the key in the `X-API-Key` header." },
+                    "BearerKey": { "type": "http", "scheme": "bearer", "description": "Allowed: `Authorization: Bearer <key>`." },
+                    "QueryKey": { "type": "apiKey", "in": "query", "name": "api_key", "description": "Testing only: the `api_key` query parameter (it ends up in proxy logs)." },
+                },
+            },
+        });
+        serde_json::to_string(&document).expect("a JSON value always serializes")
+    }
 }
 
 /// The path item of a GET operation.
