@@ -81,13 +81,6 @@ pub const ROUTES: &[&Operation] = &[
     &api::school_holidays_feed::ENDPOINT,
 ];
 
-/// The index in [`ROUTES`] of the operation at exactly `path` (no trailing slash, no other
-/// version).
-fn operation(path: &str) -> Option<usize> {
-    let path = path.strip_prefix(api::PREFIX)?;
-    ROUTES.iter().position(|e| e.path == path)
-}
-
 /// The route labels of the metrics after the operations' paths, in the order of [`route_of`].
 const OTHER_ROUTES: [&str; 8] = [
     OPENAPI_PATH,
@@ -103,9 +96,7 @@ const OTHER_ROUTES: [&str; 8] = [
 /// Every route label of the metrics: the operations' path templates, then [`OTHER_ROUTES`].
 fn route_labels() -> Vec<String> {
     let operations = ROUTES.iter().map(|e| format!("{}{}", api::PREFIX, e.path));
-    operations
-        .chain(OTHER_ROUTES.iter().map(|r| r.to_string()))
-        .collect()
+    operations.chain(OTHER_ROUTES.map(String::from)).collect()
 }
 
 /// The index in [`route_labels`] of a request to `path`, which went to `target`: a bounded
@@ -144,7 +135,9 @@ impl Target {
             OPENAPI_PATH => Some(Target::OpenApi),
             metrics::PATH => Some(Target::Metrics),
             _ if path.starts_with("/data/") => Some(Target::Data),
-            _ => operation(path)
+            _ => path
+                .strip_prefix(api::PREFIX)
+                .and_then(|path| ROUTES.iter().position(|e| e.path == path))
                 .map(Target::Op)
                 .or_else(|| Probe::from_path(path).map(Target::Probe))
                 .or_else(|| crate::pages::is_page_path(path).then_some(Target::Page)),
@@ -472,9 +465,8 @@ impl App {
 impl Endpoint for App {
     type Output = Response;
 
-    /// Answers synchronously whenever it can, so the future poem boxes for every request is
-    /// a small ready value rather than the state machine of every path (over 2 KiB, copied
-    /// into the box per request).
+    /// Answers synchronously whenever it can: poem boxes a small ready future then, not the
+    /// state machine of every path (over 2 KiB, copied into the box per request).
     fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
         // Caught here, before any future is polled (poem's `CatchPanic` only guards polling).
         let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
@@ -497,8 +489,7 @@ const KEY_FAILURES: [(ErrorCode, &str); 3] = [
 fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
     KEY_FAILURES
         .iter()
-        .find(|(failure, _)| *failure == code)
-        .map(|(_, label)| *label)
+        .find_map(|&(failure, label)| (failure == code).then_some(label))
 }
 
 /// The 400 RFC 9112 (3.2) requires: an HTTP/1.1 request without `Host`, or any with more
@@ -548,8 +539,7 @@ fn preflight(req: &Request) -> Response {
         .header(header::ALLOW, ALLOW)
         .header(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW)
         .header(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers)
-        // A day, in seconds.
-        .header(header::ACCESS_CONTROL_MAX_AGE, "86400")
+        .header(header::ACCESS_CONTROL_MAX_AGE, "86400") // a day
         .finish()
 }
 
@@ -681,7 +671,10 @@ mod tests {
 
     #[test]
     fn only_exact_api_paths_are_operations() {
-        let id = |path| operation(path).map(|i| ROUTES[i].operation_id);
+        let id = |path| match Target::from_path(path) {
+            Some(Target::Op(i)) => Some(ROUTES[i].operation_id),
+            _ => None,
+        };
         assert_eq!(id("/api/v1/days"), Some("days"));
         assert_eq!(id("/api/v1/name-days"), Some("name_days"));
         assert_eq!(id("/api/v1/name-days/search"), Some("name_days_search"));
