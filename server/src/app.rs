@@ -6,18 +6,16 @@
 //! 2. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
 //! 3. to a known path but `/docs`, OPTIONS is a CORS preflight (no key, no quota) and a
 //!    method other than GET and HEAD a 405;
-//! 4. the operations, `/data` and the HTML pages go through [`App::gate`]: a public one is
-//!    limited per IP, a keyed one authenticated (401) then limited per key (429); only then
-//!    are parameters checked (400). HEAD runs as GET (and counts the same), then loses its body;
+//! 4. the operations (only through here: no spelling of a path skips authentication or the
+//!    limits), `/data` and the HTML pages go through [`App::gate`]: a public one is limited per
+//!    IP, a keyed one authenticated (401) then limited per key (429); only then are parameters
+//!    checked (400). HEAD runs as GET (and counts the same), then loses its body;
 //! 5. `/health`, `/ready` and `/metrics` (to a client in `metrics_allow` only, else an unknown
 //!    path) answer without key, limits or count;
 //! 6. then the OpenAPI document and `/docs`, from memory; anything else is a JSON 404 (with a
 //!    hint for a known path plus a trailing slash);
 //! 7. every response gets the common headers and one access log line, is counted by its route
 //!    template ([`route_of`]), status class and latency, and is compressed from 1 KiB.
-//!
-//! The operations are reachable only through step 4, so no spelling of a path can skip
-//! authentication or the limits.
 
 pub mod auth;
 pub mod openapi;
@@ -58,6 +56,7 @@ const X_DATASET_VERSION: HeaderName = HeaderName::from_static("x-dataset-version
 const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
 const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
 const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+const ANY: HeaderValue = HeaderValue::from_static("*");
 
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
@@ -122,10 +121,8 @@ enum Target {
     Op(usize),
     OpenApi,
     Probe(&'static Probe),
-    /// To a client of `metrics_allow` only (to any other, no target at all).
     Metrics,
     Page,
-    /// A path under `/data` (`crate::published`).
     Data,
 }
 
@@ -173,7 +170,6 @@ struct Exchange {
     /// The wall-clock time of arrival: rate limits, key expiry, the log.
     received: SystemTime,
     started: Instant,
-    /// The catalog the whole request is answered from.
     catalog: arc_swap::Guard<Arc<Catalog>>,
     client_ip: IpAddr,
     /// The route label's index in the metrics ([`route_of`]).
@@ -194,8 +190,7 @@ enum Answered<'a> {
 }
 
 impl App {
-    /// Builds the application; `/metrics` answers the clients in `metrics_allow`; `today`
-    /// reads `today_clock` when set (tests, see `crate::api::today::TodayClock`).
+    /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
     pub fn new(
         data: Arc<DataHandle>,
         store: Store,
@@ -243,9 +238,8 @@ impl App {
     }
 
     /// The one gate of a counted request, then its answer: authentication (401), the check
-    /// and count (429), what was learnt into `ex`. A check that cannot be made passes a
-    /// public request uncounted and refuses a keyed one (503). A store that answers at once
-    /// completes on the first poll.
+    /// and count (429). A check that cannot be made passes a public request uncounted and
+    /// refuses a keyed one (503).
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let counted = match target {
             Target::Op(index) => match ROUTES[index].public() {
@@ -286,8 +280,7 @@ impl App {
                     today: &today,
                     feeds: &self.feeds,
                 };
-                // A panic (a bug) becomes a JSON `internal` 500 that still gets the common
-                // headers and its log line.
+                // A panic (a bug) still gets a JSON 500, the common headers and its log line.
                 let run = || {
                     ROUTES[index]
                         .answer(req, &context)
@@ -506,8 +499,7 @@ fn host_refusal(req: &Request) -> Option<ApiError> {
     Some(ApiError::new(ErrorCode::InvalidHost, problem))
 }
 
-/// The 429 of an exhausted window of a key or of an address (its `RateLimit-*` and
-/// `Retry-After` headers come from the decision, in [`finish_headers`]).
+/// The 429 of an exhausted window of a key or of an address.
 fn rate_limited(window: Window, keyed: bool) -> ApiError {
     let whose = if keyed {
         "requests with this API key"
@@ -548,17 +540,11 @@ fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Deci
     let status = resp.status();
     let headers = resp.headers_mut();
     headers.insert(X_DATASET_VERSION, catalog.version_header.clone());
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY);
     if status != StatusCode::NO_CONTENT {
         // `*` exposes every header without credentials (which `Allow-Origin: *` rules out
         // anyway), 118 bytes shorter on every response than naming them.
-        headers.insert(
-            header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static("*"),
-        );
+        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, ANY);
     }
     if let Some(d) = decision {
         let [limit, remaining, reset] = numeric_values([d.limit, d.remaining, d.reset_secs]);

@@ -29,14 +29,10 @@ pub fn presented_key(req: &Request) -> Option<PresentedKey> {
 /// True when an `Authorization` header does not use Bearer (a bare key, `Basic ...`): no
 /// key is presented, but the `missing_key` answer says how to send one.
 pub fn has_other_scheme(req: &Request) -> bool {
-    req.headers()
-        .get_all(poem::http::header::AUTHORIZATION)
-        .iter()
-        .any(|value| {
-            let scheme = value
-                .as_bytes()
-                .split(u8::is_ascii_whitespace)
-                .find(|word| !word.is_empty());
-            scheme.is_some_and(|s| !s.eq_ignore_ascii_case(b"bearer"))
-        })
+    let values = req.headers().get_all(poem::http::header::AUTHORIZATION);
+    values.iter().any(|value| {
+        let mut words = value.as_bytes().split(u8::is_ascii_whitespace);
+        let scheme = words.find(|word| !word.is_empty());
+        scheme.is_some_and(|s| !s.eq_ignore_ascii_case(b"bearer"))
+    })
 }

@@ -1,10 +1,9 @@
 //! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s (paths, words,
-//! parameters, access, answer types), so it cannot drift from what answers; beyond them, the
-//! published files under `/data`, the probes and the metrics, from the constants they answer
-//! with. Schemas are the answer types' `JsonSchema` (schemars reads the serde attributes the
-//! JSON is written with), generated with the settings of the published JSON Schemas
-//! (`kalendorius_dataset::schema::settings`: standard formats only, every object closed, as
-//! the service never sends an undeclared field); OpenAPI 3.1 takes JSON Schema 2020-12 as is.
+//! parameters, access, answer types), so it cannot drift from what answers, and from the
+//! constants the published files, the probes and the metrics answer with. Schemas are the
+//! answer types' `JsonSchema` (schemars reads the serde attributes the JSON is written with),
+//! with the settings of the published JSON Schemas (every object closed: the service never
+//! sends an undeclared field), taken as they are: OpenAPI 3.1 schemas are JSON Schema 2020-12.
 
 use schemars::generate::Contract;
 use schemars::SchemaGenerator;
@@ -259,8 +258,7 @@ fn header(ty: &str, description: &str) -> Value {
     json!({ "description": description, "schema": { "type": ty } })
 }
 
-/// An error response carrying one of `codes`. Its example (what Swagger UI shows) carries
-/// the first code.
+/// An error response carrying one of `codes`; its example (shown by Swagger UI), the first.
 fn error_response(description: &str, codes: &[ErrorCode]) -> Value {
     json!({
         "description": description,
@@ -278,9 +276,8 @@ fn error_response(description: &str, codes: &[ErrorCode]) -> Value {
     })
 }
 
-/// The published files (`crate::published`), public and counted per IP; gives their schemas:
-/// the dataset types' own, named `Dataset*` here (the answer types have names of their own,
-/// `Holiday` among them).
+/// The published files (`crate::published`), public and counted per IP; gives their schemas,
+/// the dataset types' own, named `Dataset*` (the answer types have names of their own).
 fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     use kalendorius_dataset::layout::{
         CHANGES_FILE, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
@@ -298,7 +295,7 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     let mut schemas = Map::new();
     for (name, mut schema) in generator.take_definitions(true) {
         prefix_refs(&mut schema);
-        schemas.insert(format!("{DATASET}{name}"), schema);
+        schemas.insert(format!("Dataset{name}"), schema);
     }
     files.iter_mut().for_each(prefix_refs);
     let [manifest, year, school_holidays, changes] = files;
@@ -333,10 +330,8 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
             parameters = json!([{ "name": name, "in": "path", "required": true, "description": about, "schema": schema }]);
             responses["404"] = error_response(not_found, &[ErrorCode::NotFound]);
         }
-        paths.insert(
-            path,
-            get("Data", id, summary, description, parameters, responses),
-        );
+        let item = get("Data", id, summary, description, parameters, responses);
+        paths.insert(path, item);
     };
     file(
         format!("{PREFIX}/{MANIFEST_FILE}"),
@@ -404,9 +399,6 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     schemas
 }
 
-/// The prefix of the published files' schema names in the document.
-const DATASET: &str = "Dataset";
-
 /// Every `$ref` to `#/components/schemas/X` in `value` made one to `DatasetX`.
 fn prefix_refs(value: &mut Value) {
     const AT: &str = "#/components/schemas/";
@@ -415,7 +407,7 @@ fn prefix_refs(value: &mut Value) {
             for (key, item) in map.iter_mut() {
                 match item {
                     Value::String(target) if key == "$ref" && target.starts_with(AT) => {
-                        *target = format!("{AT}{DATASET}{}", &target[AT.len()..]);
+                        *target = format!("{AT}Dataset{}", &target[AT.len()..]);
                     }
                     other => prefix_refs(other),
                 }
@@ -426,10 +418,9 @@ fn prefix_refs(value: &mut Value) {
     }
 }
 
-/// The probes (`crate::health`) and `/metrics` (`crate::metrics`): no key, never counted,
-/// `no-store`.
+/// The probes (`crate::health`) and `/metrics`: no key, never counted, `no-store`.
 fn probe_paths(paths: &mut Map<String, Value>, generator: &mut SchemaGenerator) {
-    let item = |id, summary, description, mut ok: Value| {
+    let path_item = |id, summary, description, mut ok: Value| {
         ok["headers"] = json!({
             "X-Dataset-Version": header("string", "Version of the dataset in service."),
             "Cache-Control": header("string", &format!("`{}`.", health::CACHE_CONTROL)),
@@ -440,7 +431,7 @@ fn probe_paths(paths: &mut Map<String, Value>, generator: &mut SchemaGenerator) 
     let schema = generator.subschema_for::<ProbeOk>().to_value();
     for probe in &PROBES {
         let ok = json!({ "description": "Fine.", "content": { JSON_CONTENT_TYPE: { "schema": schema } } });
-        let mut item = item(probe.operation_id, probe.summary, probe.description, ok);
+        let mut item = path_item(probe.operation_id, probe.summary, probe.description, ok);
         if probe.may_be_unready {
             item["get"]["responses"]["503"] = error_response(
                 "Not ready: the state database cannot be used (the log says why).",
@@ -460,6 +451,6 @@ fn probe_paths(paths: &mut Map<String, Value>, generator: &mut SchemaGenerator) 
                        this machine's loopback addresses); to any other it is an unknown \
                        path, a 404 `not_found`. Never counted or rate-limited, no key, \
                        `Cache-Control: no-store`.";
-    let item = item("metrics", "Metrics", description, ok);
+    let item = path_item("metrics", "Metrics", description, ok);
     paths.insert(metrics::PATH.into(), item);
 }
