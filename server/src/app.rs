@@ -7,7 +7,7 @@
 //! 3. to a known path but `/docs`, OPTIONS is a CORS preflight (no key, no quota) and a
 //!    method other than GET and HEAD a 405;
 //! 4. the operations (only through here: no spelling of a path skips authentication or the
-//!    limits), `/data` and the HTML pages go through [`App::gate`]: a public one is limited per
+//!    limits), `/data` and the HTML pages go through `App::gate`: a public one is limited per
 //!    IP, a keyed one authenticated (401) then limited per key (429); only then are parameters
 //!    checked (400). HEAD runs as GET (and counts the same), then loses its body;
 //! 5. `/health`, `/ready` and `/metrics` (to a client in `metrics_allow` only, else an unknown
