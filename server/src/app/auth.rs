@@ -1,7 +1,5 @@
 //! Finding the API key in a request (docs/api.md, Keys): `X-API-Key`, then
-//! `Authorization: Bearer`, then `api_key`; the first non-empty one counts. An
-//! `Authorization` header of another scheme changes only the `missing_key` message
-//! ([`has_other_scheme`]).
+//! `Authorization: Bearer`, then `api_key`; the first non-empty one counts.
 
 use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
 use poem::Request;
@@ -9,24 +7,18 @@ use poem::Request;
 use crate::key_format::KEY_QUERY;
 use crate::state::keys::PresentedKey;
 
-/// The header of the recommended way.
-pub const KEY_HEADER: &str = "x-api-key";
-
 /// The key a request presents, if any.
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {
-    if let Some(value) = req.headers().get(KEY_HEADER) {
-        if !value.is_empty() {
-            // Bytes that are not visible ASCII cannot be a key; keeping them (lossily) makes
-            // the request an `invalid_key` rather than letting a later way win.
-            return Some(PresentedKey(
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            ));
-        }
+    // Bytes that are not visible ASCII cannot be a key; keeping them (lossily) makes the
+    // request an `invalid_key` rather than letting a later way win.
+    if let Some(value) = req.headers().get("x-api-key").filter(|v| !v.is_empty()) {
+        return Some(PresentedKey(
+            String::from_utf8_lossy(value.as_bytes()).into_owned(),
+        ));
     }
-    if let Some(Authorization(bearer)) = req.headers().typed_get::<Authorization<Bearer>>() {
-        if !bearer.token().is_empty() {
-            return Some(PresentedKey(bearer.token().to_string()));
-        }
+    let bearer = req.headers().typed_get::<Authorization<Bearer>>();
+    if let Some(Authorization(bearer)) = bearer.filter(|b| !b.token().is_empty()) {
+        return Some(PresentedKey(bearer.token().to_string()));
     }
     let query = req.uri().query()?;
     form_urlencoded::parse(query.as_bytes())
@@ -37,14 +29,10 @@ pub fn presented_key(req: &Request) -> Option<PresentedKey> {
 /// True when an `Authorization` header does not use Bearer (a bare key, `Basic ...`): no
 /// key is presented, but the `missing_key` answer says how to send one.
 pub fn has_other_scheme(req: &Request) -> bool {
-    req.headers()
-        .get_all(poem::http::header::AUTHORIZATION)
-        .iter()
-        .any(|value| {
-            let scheme = value
-                .as_bytes()
-                .split(u8::is_ascii_whitespace)
-                .find(|word| !word.is_empty());
-            scheme.is_some_and(|s| !s.eq_ignore_ascii_case(b"bearer"))
-        })
+    let values = req.headers().get_all(poem::http::header::AUTHORIZATION);
+    values.iter().any(|value| {
+        let mut words = value.as_bytes().split(u8::is_ascii_whitespace);
+        let scheme = words.find(|word| !word.is_empty());
+        scheme.is_some_and(|s| !s.eq_ignore_ascii_case(b"bearer"))
+    })
 }

@@ -1,17 +1,9 @@
-//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s: their paths,
-//! words, parameters, access and answer types. Nothing here describes an endpoint by hand,
-//! so the document cannot drift from what answers.
-//!
-//! Answer schemas come from the answer types' `JsonSchema` (schemars, which reads the same
-//! serde attributes the JSON is written with); OpenAPI 3.1 schemas are JSON Schema 2020-12,
-//! so they go into `components/schemas` as they are, generated with the settings of the
-//! published JSON Schemas (`kalendorius_dataset::schema::settings`: standard formats only,
-//! every object closed, as the service never sends an undeclared field).
-//!
-//! Beyond the route table, the document describes the published files under `/data`
-//! (`crate::published`; their schemas are the dataset types' own, under `Dataset*` names),
-//! the probes (`crate::health::PROBES`) and the metrics (`crate::metrics`), from the
-//! constants they answer with.
+//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s (paths, words,
+//! parameters, access, answer types), so it cannot drift from what answers, and from the
+//! constants the published files, the probes and the metrics answer with. Schemas are the
+//! answer types' `JsonSchema` (schemars reads the serde attributes the JSON is written with),
+//! with the settings of the published JSON Schemas (every object closed: the service never
+//! sends an undeclared field), taken as they are: OpenAPI 3.1 schemas are JSON Schema 2020-12.
 
 use schemars::generate::Contract;
 use schemars::SchemaGenerator;
@@ -25,7 +17,7 @@ use crate::http::errors::{ErrorCode, JSON_CONTENT_TYPE};
 use crate::metrics;
 use crate::published;
 
-use super::ROUTES;
+use super::{KEY_FAILURES, ROUTES};
 
 /// The document's opening words.
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
@@ -43,13 +35,6 @@ value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \
 `Retry-After` and uses no quota. Keyed endpoints check the key (401) before the limits \
 (429) before the parameters (400), so a 400 counts against the key's quota.";
 
-/// The message of the error examples.
-const EXAMPLE_MESSAGE: &str =
-    "one English sentence naming the parameter, if any, and the accepted form";
-
-/// The three ways to send a key, as alternatives.
-const SECURITY_SCHEMES: [&str; 3] = ["HeaderKey", "BearerKey", "QueryKey"];
-
 /// The generator of schemas: the settings of the published JSON Schemas, definitions in the
 /// document's components; `contract` says which form (an answer's is the serialized one).
 fn generator(contract: Contract) -> SchemaGenerator {
@@ -62,43 +47,44 @@ fn generator(contract: Contract) -> SchemaGenerator {
         .into_generator()
 }
 
-/// The document, as JSON text.
-pub fn document() -> String {
-    let mut generator = generator(Contract::Serialize);
-    let mut paths = Map::new();
-    for endpoint in ROUTES {
-        let path_item = operation(endpoint, &mut generator);
-        paths.insert(format!("{PREFIX}{}", endpoint.path), path_item);
-    }
-    let mut schemas = published_paths(&mut paths);
-    probe_paths(&mut paths, &mut generator);
-    metrics_path(&mut paths);
-    schemas.extend(generator.take_definitions(true));
-    let document = json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "kalendorius",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": DESCRIPTION,
-        },
-        "servers": [{ "url": "/", "description": "This server." }],
-        "tags": [
-            { "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." },
-            { "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." },
-            { "name": "Data", "description": "The published dataset files and their JSON Schemas; no key, limited per client IP." },
-            { "name": "Probes", "description": "Liveness, readiness and metrics for supervisors, load balancers and monitoring; no key, never counted." },
-        ],
-        "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {
-                "HeaderKey": { "type": "apiKey", "in": "header", "name": "X-API-Key", "description": "Recommended: the key in the `X-API-Key` header." },
-                "BearerKey": { "type": "http", "scheme": "bearer", "description": "Allowed: `Authorization: Bearer <key>`." },
-                "QueryKey": { "type": "apiKey", "in": "query", "name": "api_key", "description": "Testing only: the `api_key` query parameter (it ends up in proxy logs)." },
+impl super::App {
+    /// The OpenAPI document as JSON (the bytes `/api/v1/openapi.json` serves).
+    pub fn openapi_json() -> String {
+        let mut generator = generator(Contract::Serialize);
+        let mut paths = Map::new();
+        for endpoint in ROUTES {
+            let path_item = operation(endpoint, &mut generator);
+            paths.insert(format!("{PREFIX}{}", endpoint.path), path_item);
+        }
+        let mut schemas = published_paths(&mut paths);
+        probe_paths(&mut paths, &mut generator);
+        schemas.extend(generator.take_definitions(true));
+        let document = json!({
+            "openapi": "3.1.0",
+            "info": {
+                "title": "kalendorius",
+                "version": env!("CARGO_PKG_VERSION"),
+                "description": DESCRIPTION,
             },
-        },
-    });
-    serde_json::to_string(&document).expect("a JSON value always serializes")
+            "servers": [{ "url": "/", "description": "This server." }],
+            "tags": [
+                { "name": "Public", "description": "Working-day status and the calendar feeds; no key, limited per client IP." },
+                { "name": "Keyed", "description": "Holidays, name days, day details and working time; API key required, limited per key." },
+                { "name": "Data", "description": "The published dataset files and their JSON Schemas; no key, limited per client IP." },
+                { "name": "Probes", "description": "Liveness, readiness and metrics for supervisors, load balancers and monitoring; no key, never counted." },
+            ],
+            "paths": paths,
+            "components": {
+                "schemas": schemas,
+                "securitySchemes": {
+                    "HeaderKey": { "type": "apiKey", "in": "header", "name": "X-API-Key", "description": "Recommended: the key in the `X-API-Key` header." },
+                    "BearerKey": { "type": "http", "scheme": "bearer", "description": "Allowed: `Authorization: Bearer <key>`." },
+                    "QueryKey": { "type": "apiKey", "in": "query", "name": "api_key", "description": "Testing only: the `api_key` query parameter (it ends up in proxy logs)." },
+                },
+            },
+        });
+        serde_json::to_string(&document).expect("a JSON value always serializes")
+    }
 }
 
 /// The path item of a GET operation.
@@ -145,16 +131,13 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
             CONTENT_TYPE: { "schema": { "type": "string", "description": "An iCalendar (RFC 5545) calendar." } }
         }),
     };
-    let mut cache_headers = common_headers(keyed);
-    cache_headers["ETag"] = header("string", "Strong validator of the answer.");
-    cache_headers["Cache-Control"] = header("string", "How long the answer may be kept.");
-    let ok_headers = if keyed && !revalidates {
-        let mut headers = common_headers(keyed);
-        headers["Cache-Control"] = header("string", "`private`.");
-        headers
+    let mut ok_headers = common_headers(keyed);
+    if revalidates {
+        ok_headers["ETag"] = header("string", "Strong validator of the answer.");
+        ok_headers["Cache-Control"] = header("string", "How long the answer may be kept.");
     } else {
-        cache_headers.clone()
-    };
+        ok_headers["Cache-Control"] = header("string", "`private`.");
+    }
     let ok_description = match endpoint.access {
         Access::Public(_) => "Success. Cacheable: `Cache-Control: public, max-age=3600` and a strong ETag (`max-age=60` when a date parameter was `today`).",
         Access::Keyed if revalidates => "Success (`Cache-Control: private`). When a date parameter was `today`: `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.",
@@ -174,16 +157,12 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
         } else {
             "`If-None-Match` matched the current ETag."
         };
-        responses["304"] = json!({ "description": description, "headers": cache_headers });
+        responses["304"] = json!({ "description": description, "headers": ok_headers });
     }
     if keyed {
         responses["401"] = error_response(
             "No key, an unknown or revoked key, or an expired one.",
-            &[
-                ErrorCode::MissingKey,
-                ErrorCode::InvalidKey,
-                ErrorCode::ExpiredKey,
-            ],
+            &KEY_FAILURES.map(|(code, _)| code),
         );
         responses["503"] = error_response(
             "The key cannot be checked now: the shared state store (Redis, when several server processes share keys and limits) cannot be reached. Uses no quota; retry shortly.",
@@ -200,27 +179,26 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
         responses,
     );
     if keyed {
-        item["get"]["security"] = SECURITY_SCHEMES
-            .iter()
-            .map(|scheme| json!({ *scheme: [] }))
-            .collect();
+        item["get"]["security"] =
+            json!([{ "HeaderKey": [] }, { "BearerKey": [] }, { "QueryKey": [] }]);
     }
     item
 }
 
 /// The 429 of a keyed or a public (per-IP) operation.
 fn too_many_requests(keyed: bool) -> Value {
-    let mut response = if keyed {
-        error_response(
+    let (description, longest) = if keyed {
+        (
             "A window of the key is exhausted. Uses no quota.",
-            &[ErrorCode::RateLimitMinute, ErrorCode::RateLimitDay],
+            ErrorCode::RateLimitDay,
         )
     } else {
-        error_response(
+        (
             "A per-IP window is exhausted. Uses no quota.",
-            &[ErrorCode::RateLimitMinute, ErrorCode::RateLimitMonth],
+            ErrorCode::RateLimitMonth,
         )
     };
+    let mut response = error_response(description, &[ErrorCode::RateLimitMinute, longest]);
     response["headers"]["Retry-After"] = header("integer", "Seconds to wait.");
     response
 }
@@ -280,8 +258,7 @@ fn header(ty: &str, description: &str) -> Value {
     json!({ "description": description, "schema": { "type": ty } })
 }
 
-/// An error response carrying one of `codes`. Its example (what Swagger UI shows) carries
-/// the first code.
+/// An error response carrying one of `codes`; its example (shown by Swagger UI), the first.
 fn error_response(description: &str, codes: &[ErrorCode]) -> Value {
     json!({
         "description": description,
@@ -290,7 +267,7 @@ fn error_response(description: &str, codes: &[ErrorCode]) -> Value {
             "type": "object",
             "required": ["error", "message"],
             "additionalProperties": false,
-            "example": { "error": codes[0], "message": EXAMPLE_MESSAGE },
+            "example": { "error": codes[0], "message": "one English sentence naming the parameter, if any, and the accepted form" },
             "properties": {
                 "error": { "type": "string", "enum": codes, "description": "Machine-readable code." },
                 "message": { "type": "string", "description": "One English sentence naming the parameter (if any) and the accepted form." },
@@ -299,10 +276,8 @@ fn error_response(description: &str, codes: &[ErrorCode]) -> Value {
     })
 }
 
-/// The published files (`crate::published`): the manifest, the year files and their JSON
-/// Schemas, public and counted per IP; gives the files' schemas. These are the dataset
-/// types' own, generated with the settings of the published schemas and named `Dataset*`
-/// here (the API's answer types have names of their own, `Holiday` among them).
+/// The published files (`crate::published`), public and counted per IP; gives their schemas,
+/// the dataset types' own, named `Dataset*` (the answer types have names of their own).
 fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     use kalendorius_dataset::layout::{
         CHANGES_FILE, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
@@ -320,7 +295,7 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     let mut schemas = Map::new();
     for (name, mut schema) in generator.take_definitions(true) {
         prefix_refs(&mut schema);
-        schemas.insert(format!("{DATASET}{name}"), schema);
+        schemas.insert(format!("Dataset{name}"), schema);
     }
     files.iter_mut().for_each(prefix_refs);
     let [manifest, year, school_holidays, changes] = files;
@@ -328,14 +303,15 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     let mut ok_headers = common_headers(false);
     ok_headers["ETag"] = header("string", "Strong validator: the file's SHA-256 in quotes.");
     ok_headers["Cache-Control"] = header("string", &format!("`{CACHE_CONTROL}`."));
+    // `by_name`: the path parameter's name, description and schema, and the 404 of a value
+    // not served.
     let mut file = |path: String,
                     id: &str,
                     summary: &str,
                     description: &str,
-                    parameter: Option<Value>,
                     content_type: &str,
                     schema: Value,
-                    not_found: Option<&str>| {
+                    by_name: Option<(&str, &str, Value, &str)>| {
         let mut responses = json!({
             "200": {
                 "description": format!("The file (`Cache-Control: {CACHE_CONTROL}`)."),
@@ -349,14 +325,13 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
             "400": invalid_host(),
             "429": too_many_requests(false),
         });
-        if let Some(text) = not_found {
-            responses["404"] = error_response(text, &[ErrorCode::NotFound]);
+        let mut parameters = json!([]);
+        if let Some((name, about, schema, not_found)) = by_name {
+            parameters = json!([{ "name": name, "in": "path", "required": true, "description": about, "schema": schema }]);
+            responses["404"] = error_response(not_found, &[ErrorCode::NotFound]);
         }
-        let parameters = parameter.into_iter().collect();
-        paths.insert(
-            path,
-            get("Data", id, summary, description, parameters, responses),
-        );
+        let item = get("Data", id, summary, description, parameters, responses);
+        paths.insert(path, item);
     };
     file(
         format!("{PREFIX}/{MANIFEST_FILE}"),
@@ -364,7 +339,6 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         "The manifest of the dataset in service",
         "The dataset's `manifest.json` byte for byte: versions, year range, and the size and \
          SHA-256 of every year file, so a download can be checked against it.",
-        None,
         JSON_CONTENT_TYPE,
         manifest,
         None,
@@ -375,19 +349,15 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         "One year file of the dataset in service",
         "The dataset's year file byte for byte (every day of the year), checked against the \
          manifest's SHA-256, which is also its ETag.",
-        Some(json!({
-            "name": "year",
-            "in": "path",
-            "required": true,
-            "description": "The year, four digits.",
-            "schema": param_schema(Kind::Year),
-        })),
         JSON_CONTENT_TYPE,
         year,
-        Some(
+        Some((
+            "year",
+            "The year, four digits.",
+            param_schema(Kind::Year),
             "The year is not in the dataset in service (its range is in the manifest), or its \
              file is missing on this server.",
-        ),
+        )),
     );
     file(
         format!("{PREFIX}/{SCHOOL_HOLIDAYS_FILE}"),
@@ -395,7 +365,6 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         "The pupils' holidays of the dataset in service",
         "The dataset's `school_holidays.json` byte for byte (the school years and their \
          holiday periods), checked against the manifest's SHA-256, which is also its ETag.",
-        None,
         JSON_CONTENT_TYPE,
         school_holidays,
         None,
@@ -408,7 +377,6 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
          dataset version it replaced, grouped by kind (status, shortened, working hours, \
          holidays, name days, transfers), checked against the manifest's SHA-256, which is \
          also its ETag.",
-        None,
         JSON_CONTENT_TYPE,
         changes,
         None,
@@ -419,22 +387,17 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         "A JSON Schema of the published files",
         "The JSON Schema (draft 2020-12) of the manifest, a year file, the school holidays or \
          the changes.",
-        Some(json!({
-            "name": "name",
-            "in": "path",
-            "required": true,
-            "description": "The schema's file name.",
-            "schema": { "type": "string", "enum": SCHEMA_FILES },
-        })),
         SCHEMA_CONTENT_TYPE,
         json!({ "type": "object", "description": "A JSON Schema, draft 2020-12." }),
-        Some("No schema of that name."),
+        Some((
+            "name",
+            "The schema's file name.",
+            json!({ "type": "string", "enum": SCHEMA_FILES }),
+            "No schema of that name.",
+        )),
     );
     schemas
 }
-
-/// The prefix of the published files' schema names in the document.
-const DATASET: &str = "Dataset";
 
 /// Every `$ref` to `#/components/schemas/X` in `value` made one to `DatasetX`.
 fn prefix_refs(value: &mut Value) {
@@ -444,7 +407,7 @@ fn prefix_refs(value: &mut Value) {
             for (key, item) in map.iter_mut() {
                 match item {
                     Value::String(target) if key == "$ref" && target.starts_with(AT) => {
-                        *target = format!("{AT}{DATASET}{}", &target[AT.len()..]);
+                        *target = format!("{AT}Dataset{}", &target[AT.len()..]);
                     }
                     other => prefix_refs(other),
                 }
@@ -455,55 +418,31 @@ fn prefix_refs(value: &mut Value) {
     }
 }
 
-/// The probes (`crate::health`): no key, never counted, `no-store`.
+/// The probes (`crate::health`) and `/metrics`: no key, never counted, `no-store`.
 fn probe_paths(paths: &mut Map<String, Value>, generator: &mut SchemaGenerator) {
-    let ok = generator.subschema_for::<ProbeOk>().to_value();
-    for probe in &PROBES {
-        let mut responses = json!({
-            "200": {
-                "description": "Fine.",
-                "headers": uncached_headers(),
-                "content": { JSON_CONTENT_TYPE: { "schema": ok } },
-            },
-            "400": invalid_host(),
+    let path_item = |id, summary, description, mut ok: Value| {
+        ok["headers"] = json!({
+            "X-Dataset-Version": header("string", "Version of the dataset in service."),
+            "Cache-Control": header("string", &format!("`{}`.", health::CACHE_CONTROL)),
         });
+        let responses = json!({ "200": ok, "400": invalid_host() });
+        get("Probes", id, summary, description, json!([]), responses)
+    };
+    let schema = generator.subschema_for::<ProbeOk>().to_value();
+    for probe in &PROBES {
+        let ok = json!({ "description": "Fine.", "content": { JSON_CONTENT_TYPE: { "schema": schema } } });
+        let mut item = path_item(probe.operation_id, probe.summary, probe.description, ok);
         if probe.may_be_unready {
-            responses["503"] = error_response(
+            item["get"]["responses"]["503"] = error_response(
                 "Not ready: the state database cannot be used (the log says why).",
                 &[ErrorCode::NotReady],
             );
         }
-        let (id, summary) = (probe.operation_id, probe.summary);
-        let item = get(
-            "Probes",
-            id,
-            summary,
-            probe.description,
-            json!([]),
-            responses,
-        );
         paths.insert(probe.path.into(), item);
     }
-}
-
-/// The headers of a probe's or the metrics' 200: the dataset version, and no caching.
-fn uncached_headers() -> Value {
-    json!({
-        "X-Dataset-Version": header("string", "Version of the dataset in service."),
-        "Cache-Control": header("string", &format!("`{}`.", health::CACHE_CONTROL)),
-    })
-}
-
-/// `/metrics` (`crate::metrics`): the Prometheus text format, to the client addresses of
-/// `metrics_allow` only.
-fn metrics_path(paths: &mut Map<String, Value>) {
-    let responses = json!({
-        "200": {
-            "description": "Every metric in the Prometheus text format 0.0.4 (README, Metrics).",
-            "headers": uncached_headers(),
-            "content": { metrics::CONTENT_TYPE: { "schema": { "type": "string" } } },
-        },
-        "400": invalid_host(),
+    let ok = json!({
+        "description": "Every metric in the Prometheus text format 0.0.4 (README, Metrics).",
+        "content": { metrics::CONTENT_TYPE: { "schema": { "type": "string" } } },
     });
     let description = "The service's metrics for Prometheus: requests by route and status \
                        class, latencies, rate-limit refusals, key failures, connections, \
@@ -512,13 +451,6 @@ fn metrics_path(paths: &mut Map<String, Value>) {
                        this machine's loopback addresses); to any other it is an unknown \
                        path, a 404 `not_found`. Never counted or rate-limited, no key, \
                        `Cache-Control: no-store`.";
-    let item = get(
-        "Probes",
-        "metrics",
-        "Metrics",
-        description,
-        json!([]),
-        responses,
-    );
+    let item = path_item("metrics", "Metrics", description, ok);
     paths.insert(metrics::PATH.into(), item);
 }
