@@ -67,7 +67,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     handle,
 };
 
-/// The feed's window is counted in years of Europe/Vilnius from the request's `today`.
+/// The feed's window counts years of Europe/Vilnius from the request's `today`.
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let this_year = cx.today.current().year();
     let lang = query::lang(query.get(0))?;

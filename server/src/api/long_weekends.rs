@@ -1,6 +1,5 @@
 //! `GET /api/v1/long-weekends`: the long weekends of a year and the bridges that join them
-//! for a number of leave days. Key required. The periods are the catalog's (computed once
-//! per year of the dataset); this file only writes them.
+//! for a number of leave days, as the catalog computed them. Key required.
 
 use super::prelude::*;
 use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
@@ -91,7 +90,6 @@ pub struct PeriodHoliday<'a> {
 }
 
 impl<'a> LongWeekend<'a> {
-    /// The period `p` of `catalog`, names in `lang`.
     pub fn new(catalog: &'a Catalog, p: &'a Period, lang: Lang) -> Self {
         LongWeekend {
             start: p.start,
@@ -113,7 +111,6 @@ impl<'a> LongWeekend<'a> {
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
-    // Check order: missing_param, invalid_year, invalid_param (max_leave_days), invalid_lang.
     let year = query::year(catalog, "year", query.get(0))?;
     let max_leave_days = match query.get(1) {
         Some(v) => query::integer("max_leave_days", v, 0, MAX_LEAVE_DAYS as i64)? as usize,

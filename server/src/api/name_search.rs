@@ -1,9 +1,6 @@
 //! `GET /api/v1/name-days/search`: the days a name is celebrated, found ignoring case and
-//! diacritics. Key required.
-//!
-//! The matching is the catalog's [`crate::name_index::NameIndex`], which writes each
-//! match's JSON ([`NameMatch`]) once, at load; this file checks the parameter and writes the
-//! answer around them.
+//! diacritics by the catalog's [`crate::name_index::NameIndex`], which writes each match's
+//! JSON once, at load. Key required.
 
 use serde_json::value::RawValue;
 

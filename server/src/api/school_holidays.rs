@@ -7,7 +7,6 @@ use super::prelude::*;
 use super::query::DateOrYear;
 use super::records::SchoolPeriod;
 
-/// The `grade` parameter (also of the school holidays feed).
 pub const GRADE: Param = Param {
     name: "grade",
     required: false,
