@@ -1,5 +1,4 @@
-//! `GET /api/v1/feeds/holidays.ics`: the holidays as an iCalendar feed. Public, limited per
-//! client IP.
+//! `GET /api/v1/feeds/holidays.ics`: the holidays as an iCalendar feed. Public.
 
 use chrono::Datelike;
 

@@ -2,7 +2,7 @@
 //! for a number of leave days, as the catalog computed them. Key required.
 
 use super::prelude::*;
-use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
+use crate::catalog::MAX_LEAVE_DAYS;
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/long-weekends",
@@ -89,26 +89,6 @@ pub struct PeriodHoliday<'a> {
     pub name: &'a str,
 }
 
-impl<'a> LongWeekend<'a> {
-    pub fn new(catalog: &'a Catalog, p: &'a Period, lang: Lang) -> Self {
-        LongWeekend {
-            start: p.start,
-            end: p.end,
-            days_off: p.days_off(),
-            leave_days: &p.leave_days,
-            leave_day_count: p.leave_days.len(),
-            holidays: p
-                .marked
-                .iter()
-                .flat_map(|&date| {
-                    let names = catalog.day_off_names(date, lang);
-                    names.map(move |name| PeriodHoliday { date, name })
-                })
-                .collect(),
-        }
-    }
-}
-
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
     let year = query::year(catalog, "year", query.get(0))?;
@@ -121,7 +101,21 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
         let periods: Vec<LongWeekend> = catalog
             .long_weekends(year, max_leave_days)
-            .map(|p| LongWeekend::new(catalog, p, lang))
+            .map(|p| LongWeekend {
+                start: p.start,
+                end: p.end,
+                days_off: p.days_off(),
+                leave_days: &p.leave_days,
+                leave_day_count: p.leave_days.len(),
+                holidays: p
+                    .marked
+                    .iter()
+                    .flat_map(|&date| {
+                        let names = catalog.day_off_names(date, lang);
+                        names.map(move |name| PeriodHoliday { date, name })
+                    })
+                    .collect(),
+            })
             .collect();
         LongWeekends {
             year,

@@ -1,5 +1,4 @@
-//! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public, limited
-//! per client IP.
+//! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public.
 
 use super::holidays_feed::feed_answer;
 use super::prelude::*;

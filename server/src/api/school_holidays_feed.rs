@@ -1,5 +1,4 @@
-//! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed.
-//! Public, limited per client IP.
+//! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed. Public.
 
 use super::holidays_feed::feed_answer;
 use super::prelude::*;

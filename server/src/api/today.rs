@@ -34,17 +34,19 @@ impl TodayClock {
 
 /// "Today" for one request.
 pub struct Today {
+    /// When the request arrived, on the clock `today` reads.
     received: SystemTime,
-    clock: Option<TodayClock>,
     /// The date once a parameter asked for it.
     resolved: Cell<Option<chrono::NaiveDate>>,
 }
 
 impl Today {
     pub fn at(received: SystemTime, clock: Option<TodayClock>) -> Today {
+        let received = clock.map_or(received, |clock| {
+            (chrono::DateTime::<chrono::Utc>::from(received) + clock.shift).into()
+        });
         Today {
             received,
-            clock,
             resolved: Cell::new(None),
         }
     }
@@ -59,10 +61,7 @@ impl Today {
     /// The date in Vilnius without marking it used: for answers whose own ETag already
     /// names the day (the pages, the feeds' Vilnius year).
     pub fn current(&self) -> chrono::NaiveDate {
-        let at = self.clock.map_or(self.received, |clock| {
-            (chrono::DateTime::<chrono::Utc>::from(self.received) + clock.shift).into()
-        });
-        crate::clock::vilnius_date(at)
+        crate::clock::vilnius_date(self.received)
     }
 
     /// The cache headers of a success that used `today`; any other `response` unchanged.
