@@ -212,12 +212,8 @@ pub const SCOPES: &[&str] = &["red", "all"];
 
 /// Parses `scope`: absent means [`HolidayScope::Red`].
 pub fn scope(value: Option<&str>) -> Result<HolidayScope, ApiError> {
-    let all = choice("scope", value, SCOPES, 0)? == 1;
-    Ok(if all {
-        HolidayScope::All
-    } else {
-        HolidayScope::Red
-    })
+    let scopes = [HolidayScope::Red, HolidayScope::All];
+    Ok(scopes[choice("scope", value, SCOPES, 0)?])
 }
 
 /// Parses `week`: absent means the 5-day week.
