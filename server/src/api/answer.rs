@@ -2,11 +2,13 @@
 //! is a measurable share of a small `/laisvadienis`: static values, and a header map sized
 //! once for everything the gate adds.
 
+use chrono::Datelike;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Body, Request, Response};
 use serde::Serialize;
 
 use crate::api::endpoint::Context;
+use crate::feeds::{FeedRequest, CONTENT_TYPE};
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -32,6 +34,14 @@ pub fn public<B: Into<Body>>(
     };
     response.headers_mut().insert(header::ETAG, etag);
     with_cache_control(response, caching::PUBLIC)
+}
+
+/// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
+pub fn feed(req: &Request, cx: &Context, request: FeedRequest) -> Response {
+    let feed = cx
+        .feeds
+        .feed(request, cx.catalog, cx.today.current().year());
+    public(req, feed.etag.clone(), CONTENT_TYPE, || feed.body.clone())
 }
 
 /// A keyed 200 of the answer `build` gives, kept in the catalog's cache of answers under

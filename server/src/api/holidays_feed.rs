@@ -3,7 +3,6 @@
 use chrono::Datelike;
 
 use super::prelude::*;
-use crate::feeds::CONTENT_TYPE;
 use crate::feeds::{window, FeedRequest, HolidayFeedRequest};
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -85,19 +84,5 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
         shortened,
         years: window(cx.catalog, this_year, from, to)?,
     });
-    feed_answer(req, cx, request)
-}
-
-/// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
-pub fn feed_answer(
-    req: &Request,
-    cx: &Context,
-    request: FeedRequest,
-) -> Result<Response, ApiError> {
-    let feed = cx
-        .feeds
-        .feed(request, cx.catalog, cx.today.current().year());
-    Ok(answer::public(req, feed.etag.clone(), CONTENT_TYPE, || {
-        feed.body.clone()
-    }))
+    Ok(answer::feed(req, cx, request))
 }
