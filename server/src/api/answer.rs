@@ -3,7 +3,7 @@
 //! once for everything the gate adds.
 
 use chrono::Datelike;
-use poem::http::{header, HeaderValue, StatusCode};
+use poem::http::{header, HeaderName, HeaderValue, StatusCode};
 use poem::{Body, Request, Response};
 use serde::Serialize;
 
@@ -33,7 +33,7 @@ pub fn public<B: Into<Body>>(
         typed(body(), content_type)
     };
     response.headers_mut().insert(header::ETAG, etag);
-    with_cache_control(response, caching::PUBLIC)
+    with_header(response, header::CACHE_CONTROL, caching::PUBLIC)
 }
 
 /// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
@@ -57,22 +57,19 @@ pub fn private_cached<T: Serialize>(
 
 /// A keyed 200: the JSON `body`, for the key holder only.
 pub fn private(body: impl Into<Body>) -> Response {
-    with_cache_control(typed(body, JSON_CONTENT_TYPE), caching::PRIVATE)
+    let response = typed(body, JSON_CONTENT_TYPE);
+    with_header(response, header::CACHE_CONTROL, caching::PRIVATE)
 }
 
-fn with_cache_control(mut response: Response, policy: &'static str) -> Response {
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+fn with_header(mut response: Response, name: HeaderName, value: &'static str) -> Response {
+    let value = HeaderValue::from_static(value);
+    response.headers_mut().insert(name, value);
     response
 }
 
 fn typed(body: impl Into<Body>, content_type: &'static str) -> Response {
-    let mut response = with_room(Response::builder().body(body));
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    response
+    let response = with_room(Response::builder().body(body));
+    with_header(response, header::CONTENT_TYPE, content_type)
 }
 
 fn with_room(mut response: Response) -> Response {

@@ -67,7 +67,6 @@ pub const ENDPOINT: Endpoint = Endpoint {
 
 /// The feed's window counts years of Europe/Vilnius from the request's `today`.
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let this_year = cx.today.current().year();
     let lang = query::lang(query.get(0))?;
     let scope = query::scope(query.get(1))?;
     let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
@@ -82,7 +81,7 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
         lang,
         scope,
         shortened,
-        years: window(cx.catalog, this_year, from, to)?,
+        years: window(cx.catalog, cx.today.current().year(), from, to)?,
     });
     Ok(answer::feed(req, cx, request))
 }

@@ -6,6 +6,7 @@
 use std::cell::Cell;
 use std::time::SystemTime;
 
+use chrono::{DateTime, Utc};
 use kalendorius_dataset::Date;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Request, Response};
@@ -26,8 +27,7 @@ pub struct TodayClock {
 impl TodayClock {
     /// A clock that reads `at` now and runs on from there.
     pub fn starting_at(at: SystemTime) -> TodayClock {
-        let shift = chrono::DateTime::<chrono::Utc>::from(at)
-            - chrono::DateTime::<chrono::Utc>::from(SystemTime::now());
+        let shift = DateTime::<Utc>::from(at) - DateTime::<Utc>::from(SystemTime::now());
         TodayClock { shift }
     }
 }
@@ -43,7 +43,7 @@ pub struct Today {
 impl Today {
     pub fn at(received: SystemTime, clock: Option<TodayClock>) -> Today {
         let received = clock.map_or(received, |clock| {
-            (chrono::DateTime::<chrono::Utc>::from(received) + clock.shift).into()
+            (DateTime::<Utc>::from(received) + clock.shift).into()
         });
         Today {
             received,
