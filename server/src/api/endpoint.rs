@@ -28,8 +28,7 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// Answers `req`, its query read once (`api_key` too on a keyed endpoint, so that a
-    /// repeated one is refused).
+    /// Answers `req`, its query read with `api_key` when keyed (so a repeated key is refused).
     pub fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         let names = self.params.iter().map(|p| p.name);
         let api_key = (self.access == Access::Keyed).then_some("api_key");

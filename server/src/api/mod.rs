@@ -1,7 +1,6 @@
-//! The operations of `/api/v1`, one file each holding its [`endpoint::Endpoint`] (path,
-//! words, access, parameters, answer type, handler); the route table (`app::ROUTES`) lists
-//! them. Shared: `endpoint`, `query` (the one extractor), `answer` (writing responses),
-//! `records` (shared answer parts), `today`.
+//! The operations of `/api/v1`, one file each holding its [`endpoint::Endpoint`] (path, words,
+//! access, parameters, answer type, handler), listed by the route table (`app::ROUTES`).
+//! Shared: `endpoint`, `query`, `answer` (writing responses), `records` (answer parts), `today`.
 
 pub mod answer;
 pub mod day;

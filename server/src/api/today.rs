@@ -1,7 +1,6 @@
-//! `today` as a date parameter: the date in Europe/Vilnius when the request arrived,
-//! resolved at most once, and only when a parameter says `today`. An answer that used it
-//! stops being true at midnight, so [`Today::finish`] makes it cacheable for a minute only,
-//! with an ETag of the resolved date and dataset.
+//! `today` as a date parameter: the date in Europe/Vilnius at arrival, resolved at most once
+//! and only when asked for. An answer that used it stops being true at midnight, so
+//! [`Today::finish`] makes it cacheable for a minute only, with an ETag of the date and dataset.
 
 use std::cell::Cell;
 use std::time::SystemTime;
