@@ -6,7 +6,6 @@ use super::today::TODAY;
 use crate::catalog::HolidayScope;
 
 pub const MAX_COUNT: i64 = 50;
-
 pub const DEFAULT_COUNT: i64 = 5;
 
 pub const ENDPOINT: Endpoint = Endpoint {
