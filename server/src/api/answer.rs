@@ -1,20 +1,20 @@
-//! Successful answers, written directly as HTTP responses: poem's builder parses header
-//! names and copies values, a measurable share of a small `/laisvadienis`; these use static
-//! values and a header map sized once for everything the gate adds.
+//! Successful answers, written without poem's builder, whose header parsing and copying
+//! is a measurable share of a small `/laisvadienis`: static values, and a header map sized
+//! once for everything the gate adds.
 
-use poem::http::{header, HeaderValue, StatusCode};
+use chrono::Datelike;
+use poem::http::{header, HeaderName, HeaderValue, StatusCode};
 use poem::{Body, Request, Response};
 use serde::Serialize;
 
 use crate::api::endpoint::Context;
+use crate::feeds::{FeedRequest, CONTENT_TYPE};
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
-/// Headers of a full answer: the three set here and the six the gate adds (reserved at
-/// once: no regrowth per request).
+/// Headers of a full answer: the three set here and the six the gate adds.
 const HEADERS_PER_ANSWER: usize = 9;
 
-/// The JSON of an answer type.
 pub fn to_json(answer: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(answer).expect("answer types always serialize")
 }
@@ -28,16 +28,20 @@ pub fn public<B: Into<Body>>(
     body: impl FnOnce() -> B,
 ) -> Response {
     let mut response = if caching::not_modified(req.headers(), &etag) {
-        with_room(
-            Response::builder()
-                .status(StatusCode::NOT_MODIFIED)
-                .finish(),
-        )
+        with_room(Response::from(StatusCode::NOT_MODIFIED))
     } else {
         typed(body(), content_type)
     };
     response.headers_mut().insert(header::ETAG, etag);
-    with_cache_control(response, caching::PUBLIC)
+    with_header(response, header::CACHE_CONTROL, caching::PUBLIC)
+}
+
+/// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
+pub fn feed(req: &Request, cx: &Context, request: FeedRequest) -> Response {
+    let feed = cx
+        .feeds
+        .feed(request, cx.catalog, cx.today.current().year());
+    public(req, feed.etag.clone(), CONTENT_TYPE, || feed.body.clone())
 }
 
 /// A keyed 200 of the answer `build` gives, kept in the catalog's cache of answers under
@@ -53,26 +57,21 @@ pub fn private_cached<T: Serialize>(
 
 /// A keyed 200: the JSON `body`, for the key holder only.
 pub fn private(body: impl Into<Body>) -> Response {
-    with_cache_control(typed(body, JSON_CONTENT_TYPE), caching::PRIVATE)
+    let response = typed(body, JSON_CONTENT_TYPE);
+    with_header(response, header::CACHE_CONTROL, caching::PRIVATE)
 }
 
-fn with_cache_control(mut response: Response, policy: &'static str) -> Response {
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+fn with_header(mut response: Response, name: HeaderName, value: &'static str) -> Response {
+    let value = HeaderValue::from_static(value);
+    response.headers_mut().insert(name, value);
     response
 }
 
-/// A 200 of `body` of `content_type`.
 fn typed(body: impl Into<Body>, content_type: &'static str) -> Response {
-    let mut response = with_room(Response::builder().body(body));
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    response
+    let response = with_room(Response::builder().body(body));
+    with_header(response, header::CONTENT_TYPE, content_type)
 }
 
-/// `response` with room for every header of an answer.
 fn with_room(mut response: Response) -> Response {
     response.headers_mut().reserve(HEADERS_PER_ANSWER);
     response

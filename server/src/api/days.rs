@@ -6,7 +6,6 @@ use super::prelude::*;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
-/// Longest range served in one request, in days.
 pub const MAX_DAYS: i64 = 366;
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -60,7 +59,6 @@ pub struct DayEntry {
 }
 
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    // Check order: missing_param (both), invalid_date, invalid_range, range_too_large.
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let days = from.days_until(to) + 1;
     if days > MAX_DAYS {

@@ -1,10 +1,8 @@
-//! `GET /api/v1/feeds/holidays.ics`: the holidays as an iCalendar feed. Public, limited per
-//! client IP.
+//! `GET /api/v1/feeds/holidays.ics`: the holidays as an iCalendar feed. Public.
 
 use chrono::Datelike;
 
 use super::prelude::*;
-use crate::feeds::CONTENT_TYPE;
 use crate::feeds::{window, FeedRequest, HolidayFeedRequest};
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -67,9 +65,8 @@ pub const ENDPOINT: Endpoint = Endpoint {
     handle,
 };
 
-/// The feed's window is counted in years of Europe/Vilnius from the request's `today`.
+/// The feed's window counts years of Europe/Vilnius from the request's `today`.
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let this_year = cx.today.current().year();
     let lang = query::lang(query.get(0))?;
     let scope = query::scope(query.get(1))?;
     let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
@@ -84,21 +81,7 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
         lang,
         scope,
         shortened,
-        years: window(cx.catalog, this_year, from, to)?,
+        years: window(cx.catalog, cx.today.current().year(), from, to)?,
     });
-    feed_answer(req, cx, request)
-}
-
-/// The feed of `request` (built once per key, see `crate::feeds`), or its 304.
-pub fn feed_answer(
-    req: &Request,
-    cx: &Context,
-    request: FeedRequest,
-) -> Result<Response, ApiError> {
-    let feed = cx
-        .feeds
-        .feed(request, cx.catalog, cx.today.current().year());
-    Ok(answer::public(req, feed.etag.clone(), CONTENT_TYPE, || {
-        feed.body.clone()
-    }))
+    Ok(answer::feed(req, cx, request))
 }

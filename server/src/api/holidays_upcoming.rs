@@ -5,10 +5,7 @@ use super::records::Holiday;
 use super::today::TODAY;
 use crate::catalog::HolidayScope;
 
-/// Most dates one answer lists.
 pub const MAX_COUNT: i64 = 50;
-
-/// Dates listed when `count` is absent.
 pub const DEFAULT_COUNT: i64 = 5;
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -84,7 +81,6 @@ pub struct UpcomingDate<'a> {
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
-    // Check order: invalid_date (from), invalid_param (count, then scope), invalid_lang.
     let from = query::date_or_today(catalog, "from", query.get(0).or(Some(TODAY)), cx.today)?;
     let count = match query.get(1) {
         Some(v) => query::integer("count", v, 1, MAX_COUNT)?,

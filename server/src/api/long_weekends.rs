@@ -1,9 +1,8 @@
 //! `GET /api/v1/long-weekends`: the long weekends of a year and the bridges that join them
-//! for a number of leave days. Key required. The periods are the catalog's (computed once
-//! per year of the dataset); this file only writes them.
+//! for a number of leave days, as the catalog computed them. Key required.
 
 use super::prelude::*;
-use crate::catalog::{Catalog, Period, MAX_LEAVE_DAYS};
+use crate::catalog::MAX_LEAVE_DAYS;
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/long-weekends",
@@ -90,30 +89,8 @@ pub struct PeriodHoliday<'a> {
     pub name: &'a str,
 }
 
-impl<'a> LongWeekend<'a> {
-    /// The period `p` of `catalog`, names in `lang`.
-    pub fn new(catalog: &'a Catalog, p: &'a Period, lang: Lang) -> Self {
-        LongWeekend {
-            start: p.start,
-            end: p.end,
-            days_off: p.days_off(),
-            leave_days: &p.leave_days,
-            leave_day_count: p.leave_days.len(),
-            holidays: p
-                .marked
-                .iter()
-                .flat_map(|&date| {
-                    let names = catalog.day_off_names(date, lang);
-                    names.map(move |name| PeriodHoliday { date, name })
-                })
-                .collect(),
-        }
-    }
-}
-
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
-    // Check order: missing_param, invalid_year, invalid_param (max_leave_days), invalid_lang.
     let year = query::year(catalog, "year", query.get(0))?;
     let max_leave_days = match query.get(1) {
         Some(v) => query::integer("max_leave_days", v, 0, MAX_LEAVE_DAYS as i64)? as usize,
@@ -124,7 +101,21 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
         let periods: Vec<LongWeekend> = catalog
             .long_weekends(year, max_leave_days)
-            .map(|p| LongWeekend::new(catalog, p, lang))
+            .map(|p| LongWeekend {
+                start: p.start,
+                end: p.end,
+                days_off: p.days_off(),
+                leave_days: &p.leave_days,
+                leave_day_count: p.leave_days.len(),
+                holidays: p
+                    .marked
+                    .iter()
+                    .flat_map(|&date| {
+                        let names = catalog.day_off_names(date, lang);
+                        names.map(move |name| PeriodHoliday { date, name })
+                    })
+                    .collect(),
+            })
             .collect();
         LongWeekends {
             year,

@@ -1,10 +1,6 @@
-//! The operations of `/api/v1`, one file per endpoint (the app writes the OpenAPI document
-//! from them). Each file holds one [`endpoint::Endpoint`] (path, words, access, parameters, answer
-//! type whose `JsonSchema` is the document's schema, handler). The route table (`ROUTES`,
-//! in `app`) lists them; the gate finds one by path and calls its handler after
-//! authentication and limits. A new endpoint is one file here, one line in the route table
-//! and its tests. Shared: `endpoint`, `query` (the one extractor), `answer` (writing
-//! responses), `records` (shared answer parts), `today`.
+//! The operations of `/api/v1`, one file each holding its [`endpoint::Endpoint`] (path, words,
+//! access, parameters, answer type, handler), listed by the route table (`app::ROUTES`).
+//! Shared: `endpoint`, `query`, `answer` (writing responses), `records` (answer parts), `today`.
 
 pub mod answer;
 pub mod day;
@@ -30,8 +26,7 @@ pub mod working_time;
 /// Where the operations are mounted.
 pub const PREFIX: &str = "/api/v1";
 
-/// What every endpoint file uses: the request and answer types and derives, the definition
-/// of an operation and its shared parameters, the query readers and the errors.
+/// What every endpoint file uses.
 mod prelude {
     pub use kalendorius_dataset::{Date, Lang};
     pub use poem::{Request, Response};

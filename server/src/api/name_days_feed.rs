@@ -1,7 +1,5 @@
-//! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public, limited
-//! per client IP.
+//! `GET /api/v1/feeds/name-days.ics`: the name days as an iCalendar feed. Public.
 
-use super::holidays_feed::feed_answer;
 use super::prelude::*;
 use crate::feeds::FeedRequest;
 
@@ -30,5 +28,5 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
     let request = FeedRequest::NameDays {
         lang: query::lang(query.get(0))?,
     };
-    feed_answer(req, cx, request)
+    Ok(answer::feed(req, cx, request))
 }

@@ -1,9 +1,6 @@
 //! `GET /api/v1/name-days/search`: the days a name is celebrated, found ignoring case and
-//! diacritics. Key required.
-//!
-//! The matching is the catalog's [`crate::name_index::NameIndex`], which writes each
-//! match's JSON ([`NameMatch`]) once, at load; this file checks the parameter and writes the
-//! answer around them.
+//! diacritics by the catalog's [`crate::name_index::NameIndex`], which writes each match's
+//! JSON once, at load. Key required.
 
 use serde_json::value::RawValue;
 
@@ -48,28 +45,23 @@ pub struct NameSearch<'a> {
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let name = name(query.get(0))?;
+    let name = query
+        .get(0)
+        .filter(|v| !v.trim().is_empty())
+        .ok_or_else(|| query::missing("name", "a name or part of one, 1 to 64 characters"))?;
+    if name.chars().count() > MAX_QUERY_CHARS {
+        return Err(ApiError::new(
+            ErrorCode::InvalidParam,
+            format!(
+                "parameter 'name' must be at most {MAX_QUERY_CHARS} characters, got '{}'",
+                query::echo(name)
+            ),
+        ));
+    }
     let matches = cx.catalog.name_index.search_json(name.trim(), MAX_MATCHES);
     Ok(answer::private(answer::to_json(&NameSearch {
         query: name,
         count: matches.len(),
         matches,
     })))
-}
-
-/// Checks the `name` parameter: present, not blank, at most [`MAX_QUERY_CHARS`].
-pub fn name(value: Option<&str>) -> Result<&str, ApiError> {
-    let value = value
-        .filter(|v| !v.trim().is_empty())
-        .ok_or_else(|| query::missing("name", "a name or part of one, 1 to 64 characters"))?;
-    if value.chars().count() > MAX_QUERY_CHARS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidParam,
-            format!(
-                "parameter 'name' must be at most {MAX_QUERY_CHARS} characters, got '{}'",
-                query::echo(value)
-            ),
-        ));
-    }
-    Ok(value)
 }

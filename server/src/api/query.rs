@@ -1,8 +1,6 @@
-//! The one query extractor: a query string read once by the rules of docs/api.md
-//! (Conventions, Errors) against the parameters its endpoint declares: a parameter sent twice
-//! is `invalid_param`, an empty value counts as absent, unknown ones are ignored. [`Query`]
-//! holds the raw values in the order of the endpoint's parameters; the typed readers below
-//! turn them into the dataset crate's newtypes, each endpoint in its documented check order.
+//! The one query extractor: [`Query`] holds the raw values of an endpoint's parameters (a
+//! parameter sent twice is `invalid_param`, an empty value counts as absent, unknown ones are
+//! ignored); the typed readers below parse them, each endpoint in its documented check order.
 
 use std::borrow::Cow;
 
@@ -19,43 +17,32 @@ const ECHO_MAX_CHARS: usize = 40;
 /// Most parameters an endpoint declares, plus `api_key`.
 const MAX_PARAMS: usize = 8;
 
-/// The values of an endpoint's parameters in its order: the single non-empty value of
-/// each, or `None`.
+/// The single non-empty value of each of an endpoint's parameters, in its order.
 #[derive(Debug)]
 pub struct Query<'q> {
     values: [Option<Cow<'q, str>>; MAX_PARAMS],
 }
 
 impl<'q> Query<'q> {
-    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string: a name sent more
-    /// than once is `invalid_param`; anything else is ignored.
-    pub fn parse<'n>(
-        query: Option<&'q str>,
-        names: impl IntoIterator<Item = &'n str>,
-    ) -> Result<Self, ApiError> {
-        let mut known = [""; MAX_PARAMS];
-        let mut count = 0;
-        for name in names {
-            known[count] = name;
-            count += 1;
-        }
-        let names = &known[..count];
+    /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
+    pub fn parse<'n, N>(query: Option<&'q str>, names: N) -> Result<Self, ApiError>
+    where
+        N: IntoIterator<Item = &'n str>,
+        N::IntoIter: Clone,
+    {
+        let names = names.into_iter();
         let mut values: [Option<Cow<'q, str>>; MAX_PARAMS] = std::array::from_fn(|_| None);
         let mut seen = [false; MAX_PARAMS];
         for (name, value) in pairs(query.unwrap_or("")) {
-            let Some(i) = names.iter().position(|n| *n == name) else {
+            let Some(i) = names.clone().position(|n| n == name) else {
                 continue;
             };
-            if seen[i] {
+            if std::mem::replace(&mut seen[i], true) {
                 return Err(ApiError::new(
                     ErrorCode::InvalidParam,
-                    format!(
-                        "parameter '{}' was given more than once; send it exactly once",
-                        names[i]
-                    ),
+                    format!("parameter '{name}' was given more than once; send it exactly once"),
                 ));
             }
-            seen[i] = true;
             if !value.is_empty() {
                 values[i] = Some(value);
             }
@@ -63,14 +50,13 @@ impl<'q> Query<'q> {
         Ok(Query { values })
     }
 
-    /// The value of the `i`-th parameter.
     pub fn get(&self, i: usize) -> Option<&str> {
         self.values[i].as_deref()
     }
 }
 
 /// The decoded `name=value` pairs of a query, as `form_urlencoded::parse` gives them (split
-/// in place when there is nothing to decode, as for nearly all).
+/// in place, as nearly always, when there is nothing to decode).
 fn pairs(query: &str) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
     let plain = !query.bytes().any(|b| b == b'%' || b == b'+');
     let split = plain.then(|| {
@@ -95,7 +81,6 @@ pub fn echo(value: &str) -> String {
     }
 }
 
-/// A required parameter that is absent or empty.
 pub fn missing(name: &str, form: &str) -> ApiError {
     ApiError::new(
         ErrorCode::MissingParam,
@@ -103,8 +88,7 @@ pub fn missing(name: &str, form: &str) -> ApiError {
     )
 }
 
-/// Parses a date parameter, `YYYY-MM-DD` or `today` (resolved by `today`, in Vilnius), and
-/// checks that the catalog serves it.
+/// Parses a date parameter, `YYYY-MM-DD` or `today`, that the catalog serves.
 pub fn date_or_today(
     catalog: &Catalog,
     name: &str,
@@ -142,19 +126,15 @@ pub fn date_or_today(
     }
 }
 
-/// Parses the inclusive range `from`..`to` (each a date or `today`): both required, both
-/// served, `from` not later than `to`. Refuses in the order of docs/api.md, Errors:
-/// `missing_param` (`from`, then `to`), `invalid_date`, `invalid_range`.
+/// Parses the inclusive range `from`..`to`, refusing with `missing_param` (`from`, then
+/// `to`), `invalid_date`, then `invalid_range`.
 pub fn date_range(
     catalog: &Catalog,
     from: Option<&str>,
     to: Option<&str>,
     today: &Today,
 ) -> Result<(Date, Date), ApiError> {
-    if from.is_none() {
-        return Err(missing("from", "YYYY-MM-DD"));
-    }
-    if to.is_none() {
+    if from.is_some() && to.is_none() {
         return Err(missing("to", "YYYY-MM-DD"));
     }
     let from = date_or_today(catalog, "from", from, today)?;
@@ -168,12 +148,11 @@ pub fn date_range(
     Ok((from, to))
 }
 
-/// Parses a year parameter `name`: required, plain digits, a year the catalog serves.
+/// Parses a year parameter: plain digits, a year the catalog serves.
 pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY"))?;
     let (first, last) = (catalog.first.year(), catalog.last.year());
     match Year::parse(value) {
-        // Not plain digits, outside 1583..2100, or outside the years this dataset covers.
         Ok(year) if (first..=last).contains(&year.get()) => Ok(year.get()),
         _ => Err(ApiError::new(
             ErrorCode::InvalidYear,
@@ -185,18 +164,13 @@ pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, A
     }
 }
 
-/// What an operation of exactly one of `date` or `year` was asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DateOrYear {
-    /// `date` (resolved when `today`).
     Date(Date),
-    /// `year`.
     Year(i32),
 }
 
-/// Reads the pair `date`/`year`, of which exactly one must be sent: both is
-/// `conflicting_params`, neither `missing_param`; then the one sent is parsed ([`date_or_today`]
-/// or [`year`]).
+/// Reads the pair `date`/`year`, of which exactly one must be sent.
 pub fn date_or_year(
     catalog: &Catalog,
     date: Option<&str>,
@@ -217,7 +191,7 @@ pub fn date_or_year(
     }
 }
 
-/// Parses `lang`: absent means `lt`; matched case-insensitively.
+/// Parses `lang`, case-insensitive: absent means `lt`.
 pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
     match value {
         None => Ok(Lang::Lt),
@@ -238,10 +212,8 @@ pub const SCOPES: &[&str] = &["red", "all"];
 
 /// Parses `scope`: absent means [`HolidayScope::Red`].
 pub fn scope(value: Option<&str>) -> Result<HolidayScope, ApiError> {
-    match choice("scope", value, SCOPES, 0)? {
-        0 => Ok(HolidayScope::Red),
-        _ => Ok(HolidayScope::All),
-    }
+    let scopes = [HolidayScope::Red, HolidayScope::All];
+    Ok(scopes[choice("scope", value, SCOPES, 0)?])
 }
 
 /// Parses `week`: absent means the 5-day week.
@@ -259,7 +231,7 @@ pub fn week(value: Option<&str>) -> Result<Week, ApiError> {
     }
 }
 
-/// The number a week form is written as in answers: 5 or 6.
+/// The week form as answers write it: 5 or 6.
 pub fn week_number(week: Week) -> u8 {
     match week {
         Week::Five => 5,
@@ -267,8 +239,7 @@ pub fn week_number(week: Week) -> u8 {
     }
 }
 
-/// Parses an integer parameter `name` from `min` to `max`, in plain digits with an optional
-/// leading `-`. The caller has checked presence.
+/// Parses an integer parameter from `min` to `max`: plain digits, optionally after a `-`.
 pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiError> {
     let digits = value.strip_prefix('-').unwrap_or(value);
     let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
@@ -284,8 +255,8 @@ pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiEr
     }
 }
 
-/// Parses a parameter `name` that is one of `choices` (case-insensitive), as its index in
-/// `choices`; absent is `default`.
+/// Parses a parameter that is one of `choices` (case-insensitive), as its index; absent is
+/// `default`.
 pub fn choice(
     name: &str,
     value: Option<&str>,

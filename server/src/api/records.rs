@@ -1,7 +1,5 @@
-//! The parts several answers share: a holiday record, a legal basis and a pupils' holiday
-//! period, borrowed from the catalog in the answer's language. (`/holidays` and `/day` write
-//! holidays and bases; `/school-holidays` and `/day` school holiday periods; a name day is
-//! the catalog's own `NameDayRecord`.)
+//! The parts several answers share: a holiday, a legal basis and a pupils' holiday period,
+//! borrowed from the catalog in the answer's language.
 
 use kalendorius_dataset::{Basis, Confidence, Date, HolidayType, Lang, SchoolHolidayKind};
 use schemars::JsonSchema;
@@ -42,8 +40,7 @@ pub struct Holiday<'a> {
 }
 
 impl<'a> Holiday<'a> {
-    /// The holidays on `date` (in the catalog's order), with every name (`all_names`) or
-    /// only lt and en.
+    /// The holidays on `date`, with every name (`all_names`) or only lt and en.
     pub fn on(
         catalog: &'a Catalog,
         date: Date,
@@ -87,7 +84,6 @@ pub struct LegalBasis<'a> {
 }
 
 impl<'a> LegalBasis<'a> {
-    /// The basis `b` with its citation in `lang`.
     pub fn new(b: &'a Basis, lang: Lang) -> Self {
         LegalBasis {
             text: b.text(lang),
@@ -118,8 +114,7 @@ pub struct SchoolPeriod<'a> {
 }
 
 impl<'a> SchoolPeriod<'a> {
-    /// The periods of `grade` (`None`: of every grade) sharing a day with `from..=to`, names
-    /// in `lang`.
+    /// The periods of `grade` (`None`: of every grade) sharing a day with `from..=to`.
     pub fn overlapping(
         catalog: &'a Catalog,
         from: Date,

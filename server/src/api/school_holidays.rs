@@ -7,7 +7,6 @@ use super::prelude::*;
 use super::query::DateOrYear;
 use super::records::SchoolPeriod;
 
-/// The `grade` parameter (also of the school holidays feed).
 pub const GRADE: Param = Param {
     name: "grade",
     required: false,
@@ -117,10 +116,8 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     let params = format!("{from}{to}{grade:?}{}", lang.code());
     let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
         let periods = SchoolPeriod::overlapping(catalog, from, to, grade, lang);
-        let (count, covered) = (
-            periods.len(),
-            catalog.school_holidays.covered(from, to, grade),
-        );
+        let count = periods.len();
+        let covered = catalog.school_holidays.covered(from, to, grade);
         if on_date {
             SchoolHolidays::OnDate {
                 date: from,

@@ -1,7 +1,5 @@
-//! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed.
-//! Public, limited per client IP.
+//! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed. Public.
 
-use super::holidays_feed::feed_answer;
 use super::prelude::*;
 use super::school_holidays::{grade, GRADE};
 use crate::feeds::FeedRequest;
@@ -40,5 +38,5 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
         grade: grade(query.get(0))?,
         lang: query::lang(query.get(1))?,
     };
-    feed_answer(req, cx, request)
+    Ok(answer::feed(req, cx, request))
 }

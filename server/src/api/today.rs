@@ -1,12 +1,11 @@
-//! `today` as a date parameter (docs/api.md, Conventions): every `date`, `from` and `to`
-//! accepts `today`, the date in Europe/Vilnius at arrival, echoed resolved. Such an answer
-//! stops being true at midnight, so [`Today::finish`] makes it cacheable for a minute only
-//! (`public`/`private, max-age=60`), with an ETag of the resolved date and dataset and 304s.
-//! The date is resolved at most once per request, and only when a parameter says `today`.
+//! `today` as a date parameter: the date in Europe/Vilnius at arrival, resolved at most once
+//! and only when asked for. An answer that used it stops being true at midnight, so
+//! [`Today::finish`] makes it cacheable for a minute only, with an ETag of the date and dataset.
 
 use std::cell::Cell;
 use std::time::SystemTime;
 
+use chrono::{DateTime, Utc};
 use kalendorius_dataset::Date;
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{Request, Response};
@@ -17,14 +16,8 @@ use crate::http::caching;
 /// The value a date parameter takes for the current date.
 pub const TODAY: &str = "today";
 
-/// `Cache-Control` of a public answer that used `today`.
-pub const PUBLIC_TODAY: &str = "public, max-age=60";
-
-/// `Cache-Control` of a keyed answer that used `today`.
-pub const PRIVATE_TODAY: &str = "private, max-age=60";
-
-/// A shift of the clock `today` reads, for tests: the wall clock plus `shift`. Rate
-/// limits, key expiry and the log keep the real clock.
+/// A shift of the clock `today` reads, for tests. Rate limits, key expiry and the log keep
+/// the real clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TodayClock {
     shift: chrono::TimeDelta,
@@ -33,28 +26,26 @@ pub struct TodayClock {
 impl TodayClock {
     /// A clock that reads `at` now and runs on from there.
     pub fn starting_at(at: SystemTime) -> TodayClock {
-        let shift = chrono::DateTime::<chrono::Utc>::from(at)
-            - chrono::DateTime::<chrono::Utc>::from(SystemTime::now());
+        let shift = DateTime::<Utc>::from(at) - DateTime::<Utc>::from(SystemTime::now());
         TodayClock { shift }
     }
 }
 
-/// "Today" for one request: its arrival time, resolved on first use.
+/// "Today" for one request.
 pub struct Today {
-    /// When the request arrived (wall clock).
+    /// When the request arrived, on the clock `today` reads.
     received: SystemTime,
-    /// The shift of a test clock, if any.
-    clock: Option<TodayClock>,
     /// The date once a parameter asked for it.
     resolved: Cell<Option<chrono::NaiveDate>>,
 }
 
 impl Today {
-    /// "Today" of a request that arrived at `received`.
     pub fn at(received: SystemTime, clock: Option<TodayClock>) -> Today {
+        let received = clock.map_or(received, |clock| {
+            (DateTime::<Utc>::from(received) + clock.shift).into()
+        });
         Today {
             received,
-            clock,
             resolved: Cell::new(None),
         }
     }
@@ -67,16 +58,12 @@ impl Today {
     }
 
     /// The date in Vilnius without marking it used: for answers whose own ETag already
-    /// names the day (the pages, the feeds' Vilnius year), which keep their own caching.
+    /// names the day (the pages, the feeds' Vilnius year).
     pub fn current(&self) -> chrono::NaiveDate {
-        let at = self.clock.map_or(self.received, |clock| {
-            (chrono::DateTime::<chrono::Utc>::from(self.received) + clock.shift).into()
-        });
-        crate::clock::vilnius_date(at)
+        crate::clock::vilnius_date(self.received)
     }
 
-    /// The cache headers of an answer that used `today` (see the module docs); `response`
-    /// unchanged when nothing did or it is not a success.
+    /// The cache headers of a success that used `today`; any other `response` unchanged.
     pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
         let Some(date) = self.resolved.get().and_then(|d| Date::from_naive(d).ok()) else {
             return response;
@@ -89,15 +76,15 @@ impl Today {
             .headers()
             .get(header::CACHE_CONTROL)
             .is_some_and(|v| v.as_bytes().starts_with(b"private"));
-        let policy = if keyed { PRIVATE_TODAY } else { PUBLIC_TODAY };
-        let etag = match response.headers().get(header::ETAG) {
-            Some(etag) => etag.clone(),
-            None => caching::etag(&catalog.etag_tag, &[date]),
+        let policy = if keyed {
+            "private, max-age=60"
+        } else {
+            "public, max-age=60"
         };
+        let etag = response.headers().get(header::ETAG).cloned();
+        let etag = etag.unwrap_or_else(|| caching::etag(&catalog.etag_tag, &[date]));
         if status == StatusCode::OK && caching::not_modified(req.headers(), &etag) {
-            response = Response::builder()
-                .status(StatusCode::NOT_MODIFIED)
-                .finish();
+            response = Response::from(StatusCode::NOT_MODIFIED);
         }
         let headers = response.headers_mut();
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));

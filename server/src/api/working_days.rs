@@ -38,7 +38,6 @@ pub struct WorkingDays {
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    // Check order: missing_param (both), invalid_date, invalid_range, invalid_param (week).
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
     let week = query::week(query.get(2))?;
     Ok(answer::private(answer::to_json(&WorkingDays {

@@ -61,8 +61,6 @@ pub struct WorkingDaysAdded {
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let catalog = cx.catalog;
-    // Check order: missing_param (date, then days), invalid_date, invalid_param (days, then
-    // week), out_of_range.
     if query.get(0).is_none() {
         return Err(query::missing("date", "YYYY-MM-DD"));
     }

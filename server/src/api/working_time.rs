@@ -109,7 +109,6 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
     Ok(answer::private(body))
 }
 
-/// The answer for `year` in `week`.
 fn working_time(catalog: &Catalog, year: i32, week: Week) -> WorkingTime {
     let mut total = WorkingYearTotal::default();
     let months = (1..=12)
