@@ -4,8 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The environment variables holding the Redis password and ACL user name (if not
-/// `default`).
+/// The environment variables of the Redis password and ACL user name (if not `default`).
 pub const REDIS_PASSWORD_ENV: &str = "KALENDORIUS_REDIS_PASSWORD";
 pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
@@ -97,19 +96,16 @@ impl AsRef<Path> for StateLocation {
     }
 }
 
-/// A location equals the path it was read from.
 impl PartialEq<PathBuf> for StateLocation {
     fn eq(&self, path: &PathBuf) -> bool {
         self.as_path() == path
     }
 }
 
-/// Why the state cannot be opened or written. Each message is one line, naming the state
-/// directory when it is about the database (sled's own messages are reduced to one phrase).
+/// Why the state cannot be opened or written, in one line naming the state directory.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StateError {
-    /// The limits, options or URL are invalid.
     #[error("invalid rate-limit configuration: {0}")]
     Config(String),
     #[error(
@@ -118,18 +114,13 @@ pub enum StateError {
         .dir.display()
     )]
     InUse { dir: PathBuf },
-    /// The database is incomplete or does not match its integrity records: refused, so a
-    /// server never starts with fewer keys than it had.
+    /// Refused, so that a server never starts with fewer keys than it had.
     #[error(
         "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
          import`, see README 'Backups'), or move it away to start empty",
         .dir.display()
     )]
-    Damaged {
-        dir: PathBuf,
-        /// What is wrong, e.g. "expected 12 keys, found 7".
-        detail: String,
-    },
+    Damaged { dir: PathBuf, detail: String },
     #[error("cannot {action} the state database at {}: {message}", .dir.display())]
     Storage {
         dir: PathBuf,
@@ -140,7 +131,6 @@ pub enum StateError {
 }
 
 impl StateError {
-    /// The error of a damaged database at `dir`, given what is wrong.
     pub(crate) fn damaged(dir: &Path) -> impl Fn(String) -> StateError + Copy + '_ {
         |detail| StateError::Damaged {
             dir: dir.to_owned(),
@@ -148,7 +138,6 @@ impl StateError {
         }
     }
 
-    /// The error of `action` failing on the database at `dir`.
     pub(crate) fn storage(dir: &Path, action: &'static str, message: impl ToString) -> Self {
         StateError::Storage {
             dir: dir.to_owned(),

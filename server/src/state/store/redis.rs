@@ -1,24 +1,19 @@
-//! The Redis (or Valkey) store: keys and every rate-limit counter in one Redis shared by
-//! several server processes, so that they count together (README, Running several processes).
+//! The Redis (or Valkey) store: keys and counters in one Redis shared by several server
+//! processes, so that they count together.
 //!
 //! Layout (every name starts with [`PREFIX`]): `keys`, a hash of key id → record JSON, and
 //! `keys:version`, a token rewritten with every key change; `s:<subject>` (`p:<endpoint>:<address>`
 //! or `k:<key id>`), a subject's sliding minute (`m<second>`, `m:lo`, ...), clock and, for a
 //! key, sliding day (`d<minute>`, ...); `mo:<month>:<bucket>`, the month counts of public
-//! subjects. `redis_check.lua` checks and counts a request against all of a subject's
-//! windows in one atomic step, with the decisions of `crate::limits` (a test compares the two
-//! stores). Every entry expires once nothing in it counts, so a flood leaves only month
-//! counts, kept in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
-//! address, half of a key each.
+//! subjects. `redis_check.lua` checks and counts a request in one atomic step, deciding as
+//! `crate::limits` does. Every entry expires once nothing in it counts, so a flood leaves only
+//! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
+//! address.
 //!
-//! The key tool ([`execute`]) writes a change only if the version token read with the records
-//! is unchanged (else the command runs again). Servers read keys from a copy that
-//! [`RedisState::run_background`] reloads when the version changes; a key the copy lacks is
-//! looked up in Redis at once.
-//!
-//! After a failed command (one multiplexed, reconnecting connection with short timeouts),
-//! checks answer [`StateUnavailable`] at once until the background task reaches Redis again:
-//! public requests pass uncounted, keyed ones get 503; no restart needed.
+//! Servers read keys from a copy that [`RedisState::run_background`] reloads when the version
+//! changes (a key the copy lacks is looked up at once); the key tool ([`execute`]) writes only
+//! if the version is still the one it read. After a failed command, checks answer
+//! [`StateUnavailable`] until the background task reaches Redis again.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -75,8 +70,7 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 ";
 
-/// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
-/// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
+/// The subject name of an address on a public endpoint: its network, as in memory.
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
     let tag = char::from(endpoint.tag());
     format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
@@ -136,7 +130,6 @@ pub struct RedisState {
     client: redis::Client,
     /// Made by the background task, so a server starts while Redis is down.
     conn: ArcSwapOption<ConnectionManager>,
-    /// Limits of the public endpoints and defaults of new keys (validated).
     pub(super) limits: LimitsConfig,
     /// The keys as last read, at this `keys:version` token (`None`: not read yet).
     keys: RwLock<KeyTable>,
@@ -192,9 +185,8 @@ impl RedisState {
         self.reachable.load(Ordering::Relaxed)
     }
 
-    /// Looks up a presented key (never logged): from the copy in memory, or for a key it does
-    /// not hold from Redis, so a new key works at once. While Redis is unreachable the copy may
-    /// be stale: refused as unavailable.
+    /// Looks up a presented key in the copy, or in Redis if the copy lacks it (a new key works
+    /// at once). While Redis is unreachable the copy may be stale: refused as unavailable.
     pub async fn authenticate(
         &self,
         key: &PresentedKey,
@@ -311,9 +303,8 @@ impl RedisState {
         self.conn.load().as_deref().cloned().ok_or(StateUnavailable)
     }
 
-    /// Marks Redis unreachable after `error` and returns the refusal. A command that fails
-    /// while the background task still reaches Redis (a script error, a full Redis) flips
-    /// this back and forth: logged at most once a second.
+    /// Marks Redis unreachable after `error`, logged at most once a second (a script error or
+    /// a full Redis flips it back and forth while the background task reaches Redis).
     fn unavailable(&self, error: &str) -> StateUnavailable {
         if self.reachable.swap(false, Ordering::Relaxed)
             && once_a_second(&self.last_error, SystemTime::now())

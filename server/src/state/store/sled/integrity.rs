@@ -1,16 +1,11 @@
-//! Integrity of the state database: what `State::open` checks before trusting it, and the
-//! records written so that it can. sled opens whatever it can read (a cut `db`, a missing
-//! `conf` or snapshot) with fewer keys or none, so three checks refuse a damaged database
-//! (`StateError::Damaged`):
-//!
-//! - Files: a directory is fresh (no sled file) or complete (`conf`, `db`, `snap.*`). sled
-//!   writes a snapshot only when it opens a database with data, so `State::open` creates
-//!   one by opening it twice; a missing snapshot is accepted only where no key is recorded.
-//! - Keys: `integrity.json`, outside sled, holds the count and digest ([`SetDigest`]) of
-//!   the key records (during a change, the old and the new one). It catches what nothing
-//!   inside sled can: sled recovering an older, shorter history of its log.
-//! - Counters: every persistence batch writes `manifest`, the digest of all counter blobs,
-//!   atomically with them, so a mismatch is damage, not a crash.
+//! Integrity of the state database. sled opens whatever it can read (a cut `db`, a missing
+//! `conf` or snapshot) with fewer keys or none, so `State::open` refuses as damaged:
+//! - a directory neither fresh (no sled file) nor complete (`conf`, `db`, `snap.*`; sled
+//!   writes a snapshot only when it opens a database with data);
+//! - key records that do not match `integrity.json`, outside sled: the count and digest
+//!   ([`SetDigest`]) of the records (during a change, the old and the new one), which
+//!   catches sled recovering an older, shorter history of its log;
+//! - counter blobs that do not match `manifest`, written in every batch of them.
 
 use std::path::Path;
 
@@ -23,7 +18,6 @@ const RECORD_FORMAT: u32 = 1;
 pub(crate) const MANIFEST_KEY: &[u8] = b"manifest";
 const MANIFEST_FORMAT: u8 = 1;
 
-/// The hash of one (key, value) entry, as four lanes that [`SetDigest`] sums.
 pub(crate) type EntryHash = [u64; 4];
 
 /// The hash of one entry: SHA-256 over the key's length, the key and the value.
@@ -62,16 +56,12 @@ fn to_hex<S: serde::Serializer>(sum: &[u64; 4], s: S) -> Result<S::Ok, S::Error>
 }
 
 fn from_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u64; 4], D::Error> {
-    use serde::de::Error as _;
     let s = <String as serde::Deserialize>::deserialize(d)?;
-    if s.len() != 64 || !s.is_ascii() {
-        return Err(D::Error::custom("not a digest"));
+    let lane = |i: usize| u64::from_str_radix(s.get(i * 16..i * 16 + 16)?, 16).ok();
+    match [0, 1, 2, 3].map(lane) {
+        [Some(a), Some(b), Some(c), Some(d)] if s.len() == 64 => Ok([a, b, c, d]),
+        _ => Err(serde::de::Error::custom("not a digest")),
     }
-    let mut sum = [0u64; 4];
-    for (i, lane) in sum.iter_mut().enumerate() {
-        *lane = u64::from_str_radix(&s[i * 16..i * 16 + 16], 16).map_err(D::Error::custom)?;
-    }
-    Ok(sum)
 }
 
 impl SetDigest {
@@ -82,7 +72,6 @@ impl SetDigest {
         }
     }
 
-    /// Removes an entry's hash (one that was added).
     pub fn remove(&mut self, h: EntryHash) {
         self.count = self.count.saturating_sub(1);
         for (s, x) in self.sum.iter_mut().zip(h) {
@@ -90,7 +79,6 @@ impl SetDigest {
         }
     }
 
-    /// The digest of `entries`.
     #[cfg(test)]
     fn of<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         entries
@@ -136,26 +124,22 @@ impl FromIterator<EntryHash> for SetDigest {
 #[serde(deny_unknown_fields)]
 struct RecordFile {
     format: u32,
-    /// The digests the keys tree may match: the current one, or (during a change) the
-    /// one before it and the one after.
+    /// The digests the keys tree may match (during a change, the one before and the one after).
     keys: Vec<SetDigest>,
 }
 
 /// Reads `integrity.json` of `dir`: `Ok(None)` if there is none, `Err` with what is wrong
 /// if it cannot be read or parsed.
 pub(crate) fn read_record(dir: &Path) -> Result<Option<Vec<SetDigest>>, String> {
-    let path = dir.join(RECORD_FILE);
-    let text = match std::fs::read(&path) {
+    let text = match std::fs::read(dir.join(RECORD_FILE)) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{RECORD_FILE} cannot be read: {e}")),
     };
-    let unreadable = || format!("{RECORD_FILE} is unreadable");
-    let file: RecordFile = serde_json::from_slice(&text).map_err(|_| unreadable())?;
-    if file.format != RECORD_FORMAT || file.keys.is_empty() {
-        return Err(unreadable());
+    match serde_json::from_slice::<RecordFile>(&text) {
+        Ok(file) if file.format == RECORD_FORMAT && !file.keys.is_empty() => Ok(Some(file.keys)),
+        _ => Err(format!("{RECORD_FILE} is unreadable")),
     }
-    Ok(Some(file.keys))
 }
 
 /// The number of keys a record read by `read_record` expects (the newest digest's).
@@ -166,8 +150,7 @@ pub(crate) fn expected_keys(recorded: &Option<Vec<SetDigest>>) -> u64 {
         .map_or(0, |d| d.count)
 }
 
-/// Replaces `integrity.json` of `dir` with `digests`, durably and atomically (a crash
-/// leaves the old file or the new one).
+/// Replaces `integrity.json` of `dir` with `digests` (durably and atomically).
 pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result<()> {
     let file = RecordFile {
         format: RECORD_FORMAT,
@@ -183,8 +166,7 @@ pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result
 pub(crate) enum Layout {
     /// No sled file: a new database will be created.
     Fresh,
-    /// Some of sled's files (`conf`, `db`, a snapshot), naming those missing (none: sled can
-    /// open it).
+    /// Some of sled's files, naming those missing (none: sled can open it).
     Found(Vec<&'static str>),
 }
 
