@@ -1,6 +1,5 @@
-//! What the request gate asks of a store: whose request a check counts ([`Counted`]) and
-//! how asking can fail ([`StateUnavailable`], [`AuthError`]); and the two steps both stores
-//! take alike (the limits a check counts against, reading a stored key record).
+//! What the gate asks of a store: whose request a check counts ([`Counted`]), how asking
+//! can fail ([`StateUnavailable`], [`AuthError`]), and the steps both stores take alike.
 
 use std::net::IpAddr;
 

@@ -10,7 +10,7 @@ pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
 /// Where keys and counters live, as the `state` setting says.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(from = "PathBuf", into = "PathBuf")]
+#[serde(from = "PathBuf", untagged)]
 pub enum StateLocation {
     /// A sled database in this directory (one process).
     Directory(PathBuf),
@@ -63,8 +63,7 @@ impl StateLocation {
     }
 }
 
-/// A setting as written: a `redis://` or `rediss://` URL names Redis, anything else a
-/// directory (unchecked until the store is opened).
+/// A `redis://` or `rediss://` URL names Redis, anything else a directory (checked at open).
 impl From<PathBuf> for StateLocation {
     fn from(path: PathBuf) -> StateLocation {
         let redis_url = |t: &&str| t.starts_with("redis://") || t.starts_with("rediss://");
@@ -72,12 +71,6 @@ impl From<PathBuf> for StateLocation {
             Some(url) => StateLocation::Redis(url.to_owned()),
             None => StateLocation::Directory(path),
         }
-    }
-}
-
-impl From<StateLocation> for PathBuf {
-    fn from(location: StateLocation) -> PathBuf {
-        location.as_path().to_owned()
     }
 }
 

@@ -98,9 +98,8 @@ fn key_hash(id: &str) -> String {
 
 /// Opens a client for `url`, with the username and password from the environment.
 fn client(url: &str) -> Result<redis::Client, StateError> {
-    let config = |message: String| StateError::Config(format!("state URL {url}: {message}"));
-    let mut info =
-        redis::IntoConnectionInfo::into_connection_info(url).map_err(|e| config(e.to_string()))?;
+    let config = |e: redis::RedisError| StateError::Config(format!("state URL {url}: {e}"));
+    let mut info = redis::IntoConnectionInfo::into_connection_info(url).map_err(config)?;
     let mut settings = info.redis_settings().clone();
     if let Ok(password) = std::env::var(REDIS_PASSWORD_ENV) {
         settings = settings.set_password(password);
@@ -109,7 +108,7 @@ fn client(url: &str) -> Result<redis::Client, StateError> {
         settings = settings.set_username(user);
     }
     info = info.set_redis_settings(settings);
-    redis::Client::open(info).map_err(|e| config(e.to_string()))
+    redis::Client::open(info).map_err(config)
 }
 
 /// A connection with short timeouts and quick reconnection.
@@ -145,8 +144,8 @@ pub struct RedisState {
 }
 
 impl RedisState {
-    /// Prepares the store for the Redis at `url` without waiting for it: until the
-    /// background task has connected, the store is unreachable.
+    /// Prepares the store without waiting for Redis (unreachable until the background task
+    /// has connected).
     pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
         limits
             .validate()
@@ -289,14 +288,12 @@ impl RedisState {
             .arg(month_end)
             .arg(month_field);
         let mut conn = self.connection()?;
-        let answer = self
-            .timed("check", invocation.invoke_async::<Vec<i64>>(&mut conn))
-            .await;
-        match answer {
-            Ok(answer) => decision(&answer)
-                .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer")),
-            Err(e) => Err(self.unavailable(&e.to_string())),
-        }
+        let answer: Vec<i64> = self
+            .timed("check", invocation.invoke_async(&mut conn))
+            .await
+            .map_err(|e| self.unavailable(&e.to_string()))?;
+        decision(&answer)
+            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))
     }
 
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
@@ -348,8 +345,7 @@ impl RedisState {
         Ok(())
     }
 
-    /// Refreshes the keys (and reaches Redis again after a failure) every [`REFRESH`]
-    /// until `stop` resolves.
+    /// Refreshes the keys (reaching Redis again after a failure) every [`REFRESH`] until `stop`.
     pub async fn run_background(&self, stop: impl std::future::Future<Output = ()>) {
         let mut stop = std::pin::pin!(stop);
         let mut logged_down = false;
@@ -382,8 +378,7 @@ fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
             .is_ok()
 }
 
-/// The key table of the records read from Redis; a record that does not read as a key is
-/// skipped with an error logged (its id only).
+/// The key table of the records read from Redis; an unreadable record is skipped (logged).
 fn key_table(records: Vec<(String, String)>) -> KeyTable {
     let mut table = KeyTable::default();
     for (id, json) in records {
@@ -444,8 +439,8 @@ async fn key_usage(
     ))
 }
 
-/// Carries out a key administration command on the keys in the Redis at `url` at `now`
-/// (blocking; see the module documentation), each key shown with its usage in Redis.
+/// Carries out a key administration command on the Redis at `url` (blocking), each key
+/// shown with its usage.
 pub fn execute(
     url: &str,
     limits: &LimitsConfig,

@@ -446,7 +446,6 @@ impl State {
         Ok(())
     }
 
-    /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.
     fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
         let scratch = CounterTable::new();
         for (k, v) in self.counters_tree.iter().flatten() {

@@ -89,21 +89,15 @@ impl SetDigest {
 
     /// The counters manifest: format byte, count and the four lanes, little-endian.
     pub fn to_manifest(self) -> Vec<u8> {
-        let mut v = Vec::with_capacity(41);
-        v.push(MANIFEST_FORMAT);
-        for word in [self.count].into_iter().chain(self.sum) {
-            v.extend_from_slice(&word.to_le_bytes());
-        }
-        v
+        let words = [self.count].into_iter().chain(self.sum);
+        let bytes = words.flat_map(u64::to_le_bytes);
+        [MANIFEST_FORMAT].into_iter().chain(bytes).collect()
     }
 
     pub fn from_manifest(v: &[u8]) -> Option<SetDigest> {
-        let (&MANIFEST_FORMAT, rest) = v.split_first()? else {
-            return None;
-        };
-        if rest.len() != 40 {
-            return None;
-        }
+        let rest = v
+            .strip_prefix(&[MANIFEST_FORMAT])
+            .filter(|r| r.len() == 40)?;
         let [count, sum @ ..] = le_words::<5>(rest);
         Some(SetDigest { count, sum })
     }
@@ -128,8 +122,7 @@ struct RecordFile {
     keys: Vec<SetDigest>,
 }
 
-/// Reads `integrity.json` of `dir`: `Ok(None)` if there is none, `Err` with what is wrong
-/// if it cannot be read or parsed.
+/// Reads `integrity.json` of `dir` (`Ok(None)`: there is none; `Err`: what is wrong).
 pub(crate) fn read_record(dir: &Path) -> Result<Option<Vec<SetDigest>>, String> {
     let text = match std::fs::read(dir.join(RECORD_FILE)) {
         Ok(t) => t,

@@ -43,7 +43,7 @@ impl State {
         let mut persisted = self.persisted.lock();
         if maintain {
             // Before collecting, so an eviction's shard blob and sketch land in one batch.
-            self.maintain_table();
+            self.maintain_table(&mut persisted);
         }
         let Persisted { pending, stored } = &mut *persisted;
         self.table.snapshot(include_minute, |part, blob| {
@@ -73,8 +73,8 @@ impl State {
         Ok(n)
     }
 
-    /// Prunes and evicts beyond `max_subjects` (the caller holds `persisted`).
-    fn maintain_table(&self) {
+    /// Prunes and evicts beyond `max_subjects`, under the `persisted` lock.
+    fn maintain_table(&self, _persisted: &mut Persisted) {
         let stats = self.table.maintain(self.options.max_subjects);
         if stats.evicted > 0 || stats.dropped > 0 {
             tracing::debug!(?stats, "rate-limit counters pruned");
@@ -113,23 +113,18 @@ impl State {
         let mut ticker = tokio::time::interval(MAINTAIN_CHECK_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let ticks_per_round = (PERSIST_EVERY.as_millis() / MAINTAIN_CHECK_EVERY.as_millis()) as u64;
-        let mut tick = 0u64;
-        loop {
+        for tick in 1u64.. {
             tokio::select! {
                 _ = &mut shutdown => break,
                 _ = ticker.tick() => {}
             }
-            tick += 1;
             let crowded = self.table.len() > self.options.max_subjects;
             if tick % ticks_per_round != 0 {
                 if crowded {
                     // Under the lock of a round, so an eviction's shard blob and sketch still
                     // land in one batch (the next round's).
                     let state = Arc::clone(&self);
-                    let maintain = move || {
-                        let _persisted = state.persisted.lock();
-                        state.maintain_table();
-                    };
+                    let maintain = move || state.maintain_table(&mut state.persisted.lock());
                     let _ = tokio::task::spawn_blocking(maintain).await;
                 }
                 continue;
