@@ -124,6 +124,10 @@ pub enum StateError {
 }
 
 impl StateError {
+    pub(crate) fn config(message: impl ToString) -> Self {
+        StateError::Config(message.to_string())
+    }
+
     pub(crate) fn damaged(dir: &Path) -> impl Fn(String) -> StateError + Copy + '_ {
         |detail| StateError::Damaged {
             dir: dir.to_owned(),

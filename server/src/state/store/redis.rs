@@ -15,6 +15,7 @@
 //! if the version is still the one it read. After a failed command, checks answer
 //! [`StateUnavailable`] until the background task reaches Redis again.
 
+use std::future::Future;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
@@ -147,9 +148,7 @@ impl RedisState {
     /// Prepares the store without waiting for Redis (unreachable until the background task
     /// has connected).
     pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
-        limits
-            .validate()
-            .map_err(|e| StateError::Config(e.to_string()))?;
+        limits.validate().map_err(StateError::config)?;
         Ok(RedisState {
             url: url.to_owned(),
             client: client(url)?,
@@ -165,11 +164,7 @@ impl RedisState {
         })
     }
 
-    async fn timed<T>(
-        &self,
-        name: &'static str,
-        command: impl std::future::Future<Output = T>,
-    ) -> T {
+    async fn timed<T>(&self, name: &'static str, command: impl Future<Output = T>) -> T {
         let started = std::time::Instant::now();
         let result = command.await;
         self.metrics.observe(name, started.elapsed());
@@ -226,8 +221,7 @@ impl RedisState {
         id: &str,
         now: DateTime<Utc>,
     ) -> Result<(u64, u64), StateUnavailable> {
-        let mut conn = self.connection()?;
-        key_usage(&mut conn, id, now)
+        key_usage(&mut self.connection()?, id, now)
             .await
             .map_err(|e| self.unavailable(&e.to_string()))
     }
@@ -287,9 +281,8 @@ impl RedisState {
             .arg(limits.long)
             .arg(month_end)
             .arg(month_field);
-        let mut conn = self.connection()?;
         let answer: Vec<i64> = self
-            .timed("check", invocation.invoke_async(&mut conn))
+            .timed("check", invocation.invoke_async(&mut self.connection()?))
             .await
             .map_err(|e| self.unavailable(&e.to_string()))?;
         decision(&answer)
@@ -346,7 +339,7 @@ impl RedisState {
     }
 
     /// Refreshes the keys (reaching Redis again after a failure) every [`REFRESH`] until `stop`.
-    pub async fn run_background(&self, stop: impl std::future::Future<Output = ()>) {
+    pub async fn run_background(&self, stop: impl Future<Output = ()>) {
         let mut stop = std::pin::pin!(stop);
         let mut logged_down = false;
         loop {
@@ -491,19 +484,18 @@ async fn write(
 ) -> anyhow::Result<bool> {
     let write = redis::Script::new(WRITE_SCRIPT);
     let mut script = write.prepare_invoke();
-    script.key(KEYS_HASH).key(KEYS_VERSION);
-    for id in &changes.removed {
-        script.key(key_hash(id));
-    }
     script
+        .key(KEYS_HASH)
+        .key(KEYS_VERSION)
         .arg(version.unwrap_or_default())
         .arg(hex::encode(rand::random::<[u8; 16]>()))
         .arg(changes.upserts.len());
     for r in &changes.upserts {
         script.arg(&r.id).arg(serde_json::to_string(r)?);
     }
+    // Keys and arguments are two lists: each removed id is a key (its counters) and an argument.
     for id in &changes.removed {
-        script.arg(id.as_str());
+        script.key(key_hash(id)).arg(id.as_str());
     }
     let written: i64 = script
         .invoke_async(conn)

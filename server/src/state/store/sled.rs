@@ -22,7 +22,7 @@ use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::state::store::check::{load_record, Counted};
 use crate::state::store::location::StateError;
-use integrity::{sled_message, Layout, SetDigest};
+use integrity::{sled_message, Layout, SetDigest, RECORD_FILE};
 
 /// The sled trees of key records (id → JSON `KeyRecord`) and of counter blobs.
 const KEYS_TREE: &str = "keys";
@@ -118,13 +118,9 @@ impl State {
         limits: LimitsConfig,
         options: StateOptions,
     ) -> Result<State, StateError> {
-        limits
-            .validate()
-            .map_err(|e| StateError::Config(e.to_string()))?;
+        limits.validate().map_err(StateError::config)?;
         if options.max_subjects == 0 {
-            return Err(StateError::Config(
-                "max_subjects must be at least 1".to_owned(),
-            ));
+            return Err(StateError::config("max_subjects must be at least 1"));
         }
         let io = |action| move |e: std::io::Error| StateError::storage(dir, action, e);
         let damaged = StateError::damaged(dir);
@@ -318,8 +314,7 @@ impl State {
             next.add(integrity::entry_hash(r.id.as_bytes(), &json));
             batch.insert(r.id.as_bytes(), json);
         }
-        let record_file =
-            |e: std::io::Error| storage(format!("cannot write {}: {e}", integrity::RECORD_FILE));
+        let record_file = |e: std::io::Error| storage(format!("cannot write {RECORD_FILE}: {e}"));
         integrity::write_record(&self.dir, &[*digest, next]).map_err(record_file)?;
         self.keys_tree.apply_batch(batch).map_err(sled)?;
         *digest = next;
@@ -336,7 +331,7 @@ impl State {
         self.db.flush().map_err(sled)?;
         if let Err(e) = integrity::write_record(&self.dir, &[next]) {
             // The record still accepts the keys as stored; the next change or open rewrites it.
-            tracing::warn!(error = %e, "cannot update {}", integrity::RECORD_FILE);
+            tracing::warn!(error = %e, "cannot update {RECORD_FILE}");
         }
         Ok(())
     }
@@ -354,10 +349,8 @@ impl State {
                 .map_err(|id| damaged(format!("the key record {id:?} is unreadable")))?;
         }
         let record_found = || {
-            integrity::write_record(&self.dir, &[found]).map_err(|e| {
-                let message = format!("{}: {e}", integrity::RECORD_FILE);
-                StateError::storage(&self.dir, "write", message)
-            })
+            let failed = |e| StateError::storage(&self.dir, "write", format!("{RECORD_FILE}: {e}"));
+            integrity::write_record(&self.dir, &[found]).map_err(failed)
         };
         match recorded {
             // After an interrupted change, settle on what sled holds.
@@ -375,8 +368,7 @@ impl State {
                 record_found()?;
                 tracing::info!(
                     keys = found.count,
-                    "no {} yet (a database of an earlier version): recorded the keys found",
-                    integrity::RECORD_FILE
+                    "no {RECORD_FILE} yet (a database of an earlier version): recorded the keys found"
                 );
             }
         }

@@ -68,9 +68,7 @@ impl State {
         // On failure `pending` is kept: the next round retries it, merged with newer blobs.
         self.counters_tree.apply_batch(batch)?;
         *stored = after;
-        let n = pending.len();
-        pending.clear();
-        Ok(n)
+        Ok(pending.drain().count())
     }
 
     /// Prunes and evicts beyond `max_subjects`, under the `persisted` lock.
