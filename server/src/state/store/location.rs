@@ -1,5 +1,5 @@
 //! Where keys and counters live ([`StateLocation`], the `state` setting: a sled directory or
-//! a `redis://` / `rediss://` URL) and why a store cannot be opened there ([`StateError`]).
+//! a `redis://` / `rediss://` URL) and why a store cannot be opened or written there.
 //! The Redis password comes from [`REDIS_PASSWORD_ENV`], never the URL (command lines show).
 
 use std::path::{Path, PathBuf};
@@ -18,10 +18,10 @@ pub enum StateLocation {
     Redis(String),
 }
 
-/// Why a `state` setting cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the state cannot be opened or written, in one line (naming the database directory).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum LocationError {
+pub enum StateError {
     #[error(
         "the state URL must not contain a password (it would show in process lists and \
          logs): remove it and set {REDIS_PASSWORD_ENV} instead"
@@ -34,22 +34,44 @@ pub enum LocationError {
     TlsNotBuilt,
     #[error("the state URL is not a valid Redis URL: {0}")]
     BadUrl(String),
+    #[error("invalid rate-limit configuration: {0}")]
+    Config(String),
+    #[error(
+        "the state database {} is in use by another process (is the server running? its \
+         admin socket did not answer)",
+        .dir.display()
+    )]
+    InUse { dir: PathBuf },
+    /// Refused, so that a server never starts with fewer keys than it had.
+    #[error(
+        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
+         import`, see README 'Backups'), or move it away to start empty",
+        .dir.display()
+    )]
+    Damaged { dir: PathBuf, detail: String },
+    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
+    Storage {
+        dir: PathBuf,
+        /// What was being done ("open", "read", "write counters to", ...).
+        action: &'static str,
+        message: String,
+    },
 }
 
 impl StateLocation {
     /// Checks that a Redis URL can be used (no password in it, TLS built if asked for), when
     /// the store opens, so no message quotes a URL with a password (clap's and TOML's would).
-    pub fn check(&self) -> Result<(), LocationError> {
+    pub fn check(&self) -> Result<(), StateError> {
         let StateLocation::Redis(text) = self else {
             return Ok(());
         };
         if text.starts_with("rediss://") && !cfg!(feature = "redis-tls") {
-            return Err(LocationError::TlsNotBuilt);
+            return Err(StateError::TlsNotBuilt);
         }
         let info = redis::IntoConnectionInfo::into_connection_info(text.as_str())
-            .map_err(|e| LocationError::BadUrl(e.to_string()))?;
+            .map_err(|e| StateError::BadUrl(e.to_string()))?;
         match info.redis_settings().password() {
-            Some(_) => Err(LocationError::PasswordInUrl),
+            Some(_) => Err(StateError::PasswordInUrl),
             None => Ok(()),
         }
     }
@@ -95,34 +117,6 @@ impl PartialEq<PathBuf> for StateLocation {
     }
 }
 
-/// Why the state cannot be opened or written, in one line naming the state directory.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StateError {
-    #[error("invalid rate-limit configuration: {0}")]
-    Config(String),
-    #[error(
-        "the state database {} is in use by another process (is the server running? its \
-         admin socket did not answer)",
-        .dir.display()
-    )]
-    InUse { dir: PathBuf },
-    /// Refused, so that a server never starts with fewer keys than it had.
-    #[error(
-        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
-         import`, see README 'Backups'), or move it away to start empty",
-        .dir.display()
-    )]
-    Damaged { dir: PathBuf, detail: String },
-    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
-    Storage {
-        dir: PathBuf,
-        /// What was being done ("open", "read", "write counters to", ...).
-        action: &'static str,
-        message: String,
-    },
-}
-
 impl StateError {
     pub(crate) fn config(message: impl ToString) -> Self {
         StateError::Config(message.to_string())
@@ -164,16 +158,16 @@ mod tests {
         );
         assert_eq!(
             parse("redis://:secret@127.0.0.1:6379/0"),
-            Err(LocationError::PasswordInUrl)
+            Err(StateError::PasswordInUrl)
         );
         assert!(matches!(
             parse("redis://127.0.0.1:6379/notanumber"),
-            Err(LocationError::BadUrl(_))
+            Err(StateError::BadUrl(_))
         ));
         if !cfg!(feature = "redis-tls") {
             assert_eq!(
                 parse("rediss://127.0.0.1:6380/0"),
-                Err(LocationError::TlsNotBuilt)
+                Err(StateError::TlsNotBuilt)
             );
         }
     }

@@ -16,7 +16,7 @@ use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
 use crate::metrics::RedisMetrics;
 use crate::state::keys::{KeyRecord, PresentedKey};
 pub use check::{AuthError, Counted, StateUnavailable};
-pub use location::{LocationError, StateError, StateLocation};
+pub use location::{StateError, StateLocation};
 use redis::RedisState;
 use sled::State;
 

@@ -22,7 +22,7 @@ use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::state::store::check::{load_record, Counted};
 use crate::state::store::location::StateError;
-use integrity::{sled_message, Layout, SetDigest, RECORD_FILE};
+use integrity::{sled_message, SetDigest, RECORD_FILE};
 
 /// The sled trees of key records (id → JSON `KeyRecord`) and of counter blobs.
 const KEYS_TREE: &str = "keys";
@@ -126,17 +126,17 @@ impl State {
         let damaged = StateError::damaged(dir);
         let recorded = integrity::read_record(dir).map_err(damaged)?;
         let expected = integrity::expected_keys(&recorded);
-        let fresh = match integrity::inspect(dir).map_err(io("read"))? {
-            Layout::Fresh if expected == 0 => true,
-            Layout::Fresh => {
+        let fresh = match integrity::missing_files(dir).map_err(io("read"))? {
+            None if expected == 0 => true,
+            None => {
                 let detail = format!("its database files are missing; expected {expected} keys");
                 return Err(damaged(detail));
             }
-            Layout::Found(missing) if missing.is_empty() => false,
+            Some(missing) if missing.is_empty() => false,
             // No key, and a database being created or one an earlier version opened once:
             // sled writes its first snapshot when it next opens it.
-            Layout::Found(missing) if missing == ["snap.*"] && expected == 0 => false,
-            Layout::Found(missing) => {
+            Some(missing) if missing == ["snap.*"] && expected == 0 => false,
+            Some(missing) => {
                 return Err(damaged(match missing[..] {
                     [one] => format!("sled's file {one} is missing"),
                     _ => format!("sled's files {} are missing", missing.join(", ")),
@@ -187,7 +187,7 @@ impl State {
     /// True when `dir` holds no state database, so that `open` would create an empty one.
     /// A directory that held one and lost its files is not fresh: `open` refuses it.
     pub fn is_fresh(dir: &Path) -> bool {
-        matches!(integrity::inspect(dir), Ok(Layout::Fresh))
+        matches!(integrity::missing_files(dir), Ok(None))
             && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
     }
 

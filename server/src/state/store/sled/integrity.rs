@@ -154,20 +154,12 @@ pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result
     super::write_private_file(&dir.join(RECORD_FILE), &text)
 }
 
-/// What a state directory holds, as far as sled's files go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Layout {
-    /// No sled file: a new database will be created.
-    Fresh,
-    /// Some of sled's files, naming those missing (none: sled can open it).
-    Found(Vec<&'static str>),
-}
-
-/// Looks at the files of a state directory (which may not exist).
-pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
+/// Which of sled's files (`conf`, `db`, a snapshot) a state directory (which may not exist)
+/// lacks; `None` when it has no sled file at all (fresh).
+pub(crate) fn missing_files(dir: &Path) -> std::io::Result<Option<Vec<&'static str>>> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Layout::Fresh),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let (mut conf, mut db, mut snapshot, mut blobs) = (false, false, false, false);
@@ -184,12 +176,12 @@ pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
         }
     }
     if !(conf || db || snapshot || blobs) {
-        return Ok(Layout::Fresh);
+        return Ok(None);
     }
     let missing = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
         .into_iter()
         .filter_map(|(present, name)| (!present).then_some(name));
-    Ok(Layout::Found(missing.collect()))
+    Ok(Some(missing.collect()))
 }
 
 /// One clean phrase for a sled error (its `Display` ends in `backtrace ()` and wraps I/O
@@ -246,16 +238,16 @@ mod tests {
     fn layouts() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
-        assert_eq!(inspect(&d.join("none")).unwrap(), Layout::Fresh);
-        assert_eq!(inspect(d).unwrap(), Layout::Fresh);
+        assert_eq!(missing_files(&d.join("none")).unwrap(), None);
+        assert_eq!(missing_files(d).unwrap(), None);
         std::fs::write(d.join(RECORD_FILE), b"").unwrap();
         std::fs::write(d.join("admin.sock"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Fresh, "not sled's files");
+        assert_eq!(missing_files(d).unwrap(), None, "not sled's files");
         std::fs::write(d.join("db"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001.generating"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Found(vec!["conf", "snap.*"]));
+        assert_eq!(missing_files(d).unwrap(), Some(vec!["conf", "snap.*"]));
         std::fs::write(d.join("conf"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Found(vec![]));
+        assert_eq!(missing_files(d).unwrap(), Some(vec![]));
     }
 }
