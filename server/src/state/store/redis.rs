@@ -10,9 +10,8 @@
 //! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
 //! address.
 //!
-//! Servers read keys from a copy that [`RedisState::run_background`] reloads when the version
-//! changes (a key the copy lacks is looked up at once); the key tool ([`execute`]) writes only
-//! if the version is still the one it read. After a failed command, checks answer
+//! Servers read keys from a copy reloaded when the version changes; the key tool ([`execute`])
+//! writes only if the version is still the one it read. After a failed command, checks answer
 //! [`StateUnavailable`] until the background task reaches Redis again.
 
 use std::future::Future;
@@ -412,10 +411,8 @@ fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64)
         .iter()
         .filter_map(|(k, v)| {
             let idx = k.strip_prefix(prefix)?.parse::<i64>().ok()?;
-            Some((idx, v.parse::<u64>().ok()?))
+            v.parse::<u64>().ok().filter(|_| idx >= first)
         })
-        .filter(|(idx, _)| *idx >= first)
-        .map(|(_, n)| n)
         .sum()
 }
 

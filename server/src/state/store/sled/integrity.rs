@@ -67,16 +67,12 @@ fn from_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u64; 4], D::Error
 impl SetDigest {
     pub fn add(&mut self, h: EntryHash) {
         self.count += 1;
-        for (s, x) in self.sum.iter_mut().zip(h) {
-            *s = s.wrapping_add(x);
-        }
+        self.sum = std::array::from_fn(|i| self.sum[i].wrapping_add(h[i]));
     }
 
     pub fn remove(&mut self, h: EntryHash) {
         self.count = self.count.saturating_sub(1);
-        for (s, x) in self.sum.iter_mut().zip(h) {
-            *s = s.wrapping_sub(x);
-        }
+        self.sum = std::array::from_fn(|i| self.sum[i].wrapping_sub(h[i]));
     }
 
     #[cfg(test)]
@@ -106,9 +102,7 @@ impl SetDigest {
 impl FromIterator<EntryHash> for SetDigest {
     fn from_iter<I: IntoIterator<Item = EntryHash>>(hashes: I) -> Self {
         let mut d = SetDigest::default();
-        for h in hashes {
-            d.add(h);
-        }
+        hashes.into_iter().for_each(|h| d.add(h));
         d
     }
 }
