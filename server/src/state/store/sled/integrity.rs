@@ -131,10 +131,7 @@ pub(crate) fn read_record(dir: &Path) -> Result<Option<Vec<SetDigest>>, String> 
 
 /// The number of keys a record read by `read_record` expects (the newest digest's).
 pub(crate) fn expected_keys(recorded: &Option<Vec<SetDigest>>) -> u64 {
-    recorded
-        .as_deref()
-        .and_then(<[_]>::last)
-        .map_or(0, |d| d.count)
+    recorded.iter().flatten().last().map_or(0, |d| d.count)
 }
 
 /// Replaces `integrity.json` of `dir` with `digests` (durably and atomically).

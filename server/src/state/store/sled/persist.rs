@@ -90,7 +90,7 @@ impl State {
     /// final flush's error is returned; the others are logged (and persistence retried).
     #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` needs Rust 1.87; MSRV is 1.85
     pub async fn run_background(
-        self: std::sync::Arc<Self>,
+        self: Arc<Self>,
         admin_socket: &Path,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
