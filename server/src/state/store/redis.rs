@@ -144,8 +144,7 @@ pub struct RedisState {
 }
 
 impl RedisState {
-    /// Prepares the store without waiting for Redis (unreachable until the background task
-    /// has connected).
+    /// Prepares the store; Redis is reached later, by the background task.
     pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
         limits.validate().map_err(StateError::config)?;
         Ok(RedisState {
@@ -429,8 +428,7 @@ async fn key_usage(
     ))
 }
 
-/// Carries out a key administration command on the Redis at `url` (blocking), each key
-/// shown with its usage.
+/// Carries out a key administration command on the Redis at `url` (blocking).
 pub fn execute(
     url: &str,
     limits: &LimitsConfig,

@@ -258,8 +258,7 @@ impl State {
         self.table.len()
     }
 
-    /// Carries out a key administration command at `now` (blocking), each key shown with its
-    /// usage; a deleted key's counters go too.
+    /// Carries out a key administration command (blocking); a deleted key's counters go too.
     pub fn execute(
         &self,
         command: KeysCommand,
