@@ -412,14 +412,12 @@ impl State {
         match manifest.map(|m| SetDigest::from_manifest(&m)) {
             Some(Some(expected)) if expected == found => {}
             Some(Some(expected)) => {
-                return Err(damaged(if expected.count == found.count {
-                    format!("{} counter blobs differ from their manifest", found.count)
+                let (expected, found) = (expected.count, found.count);
+                return Err(damaged(if expected == found {
+                    format!("{found} counter blobs differ from their manifest")
                 } else {
-                    format!(
-                        "expected {} counter blobs, found {}",
-                        expected.count, found.count
-                    )
-                }))
+                    format!("expected {expected} counter blobs, found {found}")
+                }));
             }
             Some(None) => return Err(damaged("the counters manifest is unreadable".into())),
             None if found.count > 0 => tracing::info!(
