@@ -1,6 +1,5 @@
-//! What the request gate asks of a store: whose request a check counts ([`Counted`]) and
-//! how asking can fail ([`StateUnavailable`], [`AuthError`]); and the two steps both stores
-//! take alike (the limits a check counts against, reading a stored key record).
+//! What the gate asks of a store: whose request a check counts ([`Counted`]), how asking
+//! can fail ([`StateUnavailable`], [`AuthError`]), and the steps both stores take alike.
 
 use std::net::IpAddr;
 
@@ -16,10 +15,8 @@ pub struct StateUnavailable;
 /// Why a presented key was not accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum AuthError {
-    /// The key is unknown, revoked or expired.
     #[error(transparent)]
     Key(#[from] KeyError),
-    /// The keys cannot be read now.
     #[error(transparent)]
     Unavailable(#[from] StateUnavailable),
 }
@@ -33,8 +30,7 @@ pub enum Counted<'a> {
 }
 
 impl Counted<'_> {
-    /// The limits a check counts against: the endpoint's, or the key's own (per minute and
-    /// per day).
+    /// The limits a check counts against: the endpoint's, or the key's own.
     pub(crate) fn limits(self, config: &LimitsConfig) -> Limits {
         match self {
             Counted::Public(_, endpoint) => config.public(endpoint),

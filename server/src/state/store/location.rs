@@ -1,17 +1,16 @@
 //! Where keys and counters live ([`StateLocation`], the `state` setting: a sled directory or
-//! a `redis://` / `rediss://` URL) and why a store cannot be opened there ([`StateError`]).
+//! a `redis://` / `rediss://` URL) and why a store cannot be opened or written there.
 //! The Redis password comes from [`REDIS_PASSWORD_ENV`], never the URL (command lines show).
 
 use std::path::{Path, PathBuf};
 
-/// The environment variables holding the Redis password and ACL user name (if not
-/// `default`).
+/// The environment variables of the Redis password and ACL user name (if not `default`).
 pub const REDIS_PASSWORD_ENV: &str = "KALENDORIUS_REDIS_PASSWORD";
 pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
 /// Where keys and counters live, as the `state` setting says.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(from = "PathBuf", into = "PathBuf")]
+#[serde(from = "PathBuf", untagged)]
 pub enum StateLocation {
     /// A sled database in this directory (one process).
     Directory(PathBuf),
@@ -19,10 +18,10 @@ pub enum StateLocation {
     Redis(String),
 }
 
-/// Why a `state` setting cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the state cannot be opened or written, in one line (naming the database directory).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum LocationError {
+pub enum StateError {
     #[error(
         "the state URL must not contain a password (it would show in process lists and \
          logs): remove it and set {REDIS_PASSWORD_ENV} instead"
@@ -35,22 +34,44 @@ pub enum LocationError {
     TlsNotBuilt,
     #[error("the state URL is not a valid Redis URL: {0}")]
     BadUrl(String),
+    #[error("invalid rate-limit configuration: {0}")]
+    Config(String),
+    #[error(
+        "the state database {} is in use by another process (is the server running? its \
+         admin socket did not answer)",
+        .dir.display()
+    )]
+    InUse { dir: PathBuf },
+    /// Refused, so that a server never starts with fewer keys than it had.
+    #[error(
+        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
+         import`, see README 'Backups'), or move it away to start empty",
+        .dir.display()
+    )]
+    Damaged { dir: PathBuf, detail: String },
+    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
+    Storage {
+        dir: PathBuf,
+        /// What was being done ("open", "read", "write counters to", ...).
+        action: &'static str,
+        message: String,
+    },
 }
 
 impl StateLocation {
     /// Checks that a Redis URL can be used (no password in it, TLS built if asked for), when
     /// the store opens, so no message quotes a URL with a password (clap's and TOML's would).
-    pub fn check(&self) -> Result<(), LocationError> {
+    pub fn check(&self) -> Result<(), StateError> {
         let StateLocation::Redis(text) = self else {
             return Ok(());
         };
         if text.starts_with("rediss://") && !cfg!(feature = "redis-tls") {
-            return Err(LocationError::TlsNotBuilt);
+            return Err(StateError::TlsNotBuilt);
         }
         let info = redis::IntoConnectionInfo::into_connection_info(text.as_str())
-            .map_err(|e| LocationError::BadUrl(e.to_string()))?;
+            .map_err(|e| StateError::BadUrl(e.to_string()))?;
         match info.redis_settings().password() {
-            Some(_) => Err(LocationError::PasswordInUrl),
+            Some(_) => Err(StateError::PasswordInUrl),
             None => Ok(()),
         }
     }
@@ -64,8 +85,7 @@ impl StateLocation {
     }
 }
 
-/// A setting as written: a `redis://` or `rediss://` URL names Redis, anything else a
-/// directory (unchecked until the store is opened).
+/// A `redis://` or `rediss://` URL names Redis, anything else a directory (checked at open).
 impl From<PathBuf> for StateLocation {
     fn from(path: PathBuf) -> StateLocation {
         let redis_url = |t: &&str| t.starts_with("redis://") || t.starts_with("rediss://");
@@ -73,12 +93,6 @@ impl From<PathBuf> for StateLocation {
             Some(url) => StateLocation::Redis(url.to_owned()),
             None => StateLocation::Directory(path),
         }
-    }
-}
-
-impl From<StateLocation> for PathBuf {
-    fn from(location: StateLocation) -> PathBuf {
-        location.as_path().to_owned()
     }
 }
 
@@ -97,50 +111,17 @@ impl AsRef<Path> for StateLocation {
     }
 }
 
-/// A location equals the path it was read from.
 impl PartialEq<PathBuf> for StateLocation {
     fn eq(&self, path: &PathBuf) -> bool {
         self.as_path() == path
     }
 }
 
-/// Why the state cannot be opened or written. Each message is one line, naming the state
-/// directory when it is about the database (sled's own messages are reduced to one phrase).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StateError {
-    /// The limits, options or URL are invalid.
-    #[error("invalid rate-limit configuration: {0}")]
-    Config(String),
-    #[error(
-        "the state database {} is in use by another process (is the server running? its \
-         admin socket did not answer)",
-        .dir.display()
-    )]
-    InUse { dir: PathBuf },
-    /// The database is incomplete or does not match its integrity records: refused, so a
-    /// server never starts with fewer keys than it had.
-    #[error(
-        "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
-         import`, see README 'Backups'), or move it away to start empty",
-        .dir.display()
-    )]
-    Damaged {
-        dir: PathBuf,
-        /// What is wrong, e.g. "expected 12 keys, found 7".
-        detail: String,
-    },
-    #[error("cannot {action} the state database at {}: {message}", .dir.display())]
-    Storage {
-        dir: PathBuf,
-        /// What was being done ("open", "read", "write counters to", ...).
-        action: &'static str,
-        message: String,
-    },
-}
-
 impl StateError {
-    /// The error of a damaged database at `dir`, given what is wrong.
+    pub(crate) fn config(message: impl ToString) -> Self {
+        StateError::Config(message.to_string())
+    }
+
     pub(crate) fn damaged(dir: &Path) -> impl Fn(String) -> StateError + Copy + '_ {
         |detail| StateError::Damaged {
             dir: dir.to_owned(),
@@ -148,7 +129,6 @@ impl StateError {
         }
     }
 
-    /// The error of `action` failing on the database at `dir`.
     pub(crate) fn storage(dir: &Path, action: &'static str, message: impl ToString) -> Self {
         StateError::Storage {
             dir: dir.to_owned(),
@@ -178,16 +158,16 @@ mod tests {
         );
         assert_eq!(
             parse("redis://:secret@127.0.0.1:6379/0"),
-            Err(LocationError::PasswordInUrl)
+            Err(StateError::PasswordInUrl)
         );
         assert!(matches!(
             parse("redis://127.0.0.1:6379/notanumber"),
-            Err(LocationError::BadUrl(_))
+            Err(StateError::BadUrl(_))
         ));
         if !cfg!(feature = "redis-tls") {
             assert_eq!(
                 parse("rediss://127.0.0.1:6380/0"),
-                Err(LocationError::TlsNotBuilt)
+                Err(StateError::TlsNotBuilt)
             );
         }
     }

@@ -1,9 +1,5 @@
 //! [`Store`]: keys and counters in this process's sled database (`sled`, the default) or in
-//! a Redis shared by several processes (`redis`). The gate asks it [`Store::authenticate`]
-//! and [`Store::check`]: sled answers within the first poll (polled once, no boxing), Redis
-//! is awaited; when Redis cannot be reached a check answers [`StateUnavailable`] (public
-//! requests pass uncounted, keyed ones get 503). Both persist the changes the rules of
-//! [`crate::state::key_admin`] decide.
+//! a Redis shared by several processes (`redis`); both persist what `key_admin` decides.
 
 pub mod check;
 pub mod location;
@@ -20,7 +16,7 @@ use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
 use crate::metrics::RedisMetrics;
 use crate::state::keys::{KeyRecord, PresentedKey};
 pub use check::{AuthError, Counted, StateUnavailable};
-pub use location::{LocationError, StateError, StateLocation};
+pub use location::{StateError, StateLocation};
 use redis::RedisState;
 use sled::State;
 
@@ -32,8 +28,7 @@ pub enum Store {
 }
 
 impl Store {
-    /// Opens the state at `location` (sled: loads and checks the database; Redis: starts
-    /// connecting, without waiting for Redis, so a server starts during a Redis outage).
+    /// Opens the state at `location`, without waiting for Redis (see [`RedisState::connect`]).
     pub fn open(location: &StateLocation, limits: LimitsConfig) -> anyhow::Result<Store> {
         location.check()?;
         Ok(match location {
@@ -42,8 +37,7 @@ impl Store {
         })
     }
 
-    /// True when every future of this store is ready on its first poll (sled answers from
-    /// memory), so the gate may poll it once instead of boxing it.
+    /// Sled answers from memory: its futures are ready on the first poll, so the gate polls once.
     pub fn answers_at_once(&self) -> bool {
         matches!(self, Store::Sled(_))
     }
@@ -97,8 +91,7 @@ impl Store {
         }
     }
 
-    /// Notes that a public request was let through uncounted because a check answered
-    /// [`StateUnavailable`] (only Redis does; it logs at most once a second).
+    /// Notes a public request let through uncounted after [`StateUnavailable`] (Redis only).
     pub fn warn_uncounted(&self, now: SystemTime) {
         if let Store::Redis(redis) = self {
             redis.warn_uncounted(now);

@@ -1,25 +1,20 @@
-//! The Redis (or Valkey) store: keys and every rate-limit counter in one Redis shared by
-//! several server processes, so that they count together (README, Running several processes).
+//! The Redis (or Valkey) store: keys and counters in one Redis shared by several server
+//! processes, so that they count together.
 //!
 //! Layout (every name starts with [`PREFIX`]): `keys`, a hash of key id → record JSON, and
 //! `keys:version`, a token rewritten with every key change; `s:<subject>` (`p:<endpoint>:<address>`
 //! or `k:<key id>`), a subject's sliding minute (`m<second>`, `m:lo`, ...), clock and, for a
 //! key, sliding day (`d<minute>`, ...); `mo:<month>:<bucket>`, the month counts of public
-//! subjects. `redis_check.lua` checks and counts a request against all of a subject's
-//! windows in one atomic step, with the decisions of `crate::limits` (a test compares the two
-//! stores). Every entry expires once nothing in it counts, so a flood leaves only month
-//! counts, kept in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
-//! address, half of a key each.
+//! subjects. `redis_check.lua` checks and counts a request in one atomic step, deciding as
+//! `crate::limits` does. Every entry expires once nothing in it counts, so a flood leaves only
+//! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
+//! address.
 //!
-//! The key tool ([`execute`]) writes a change only if the version token read with the records
-//! is unchanged (else the command runs again). Servers read keys from a copy that
-//! [`RedisState::run_background`] reloads when the version changes; a key the copy lacks is
-//! looked up in Redis at once.
-//!
-//! After a failed command (one multiplexed, reconnecting connection with short timeouts),
-//! checks answer [`StateUnavailable`] at once until the background task reaches Redis again:
-//! public requests pass uncounted, keyed ones get 503; no restart needed.
+//! Servers read keys from a copy reloaded when the version changes; the key tool ([`execute`])
+//! writes only if the version is still the one it read. After a failed command, checks answer
+//! [`StateUnavailable`] until the background task reaches Redis again.
 
+use std::future::Future;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
@@ -75,8 +70,7 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 ";
 
-/// The subject name of an address on a public endpoint: its network, as in memory (IPv4-mapped
-/// IPv6 addresses count as the IPv4 address, IPv6 ones by their /64).
+/// The subject name of an address on a public endpoint: its network, as in memory.
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
     let tag = char::from(endpoint as u8);
     format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
@@ -104,9 +98,8 @@ fn key_hash(id: &str) -> String {
 
 /// Opens a client for `url`, with the username and password from the environment.
 fn client(url: &str) -> Result<redis::Client, StateError> {
-    let config = |message: String| StateError::Config(format!("state URL {url}: {message}"));
-    let mut info =
-        redis::IntoConnectionInfo::into_connection_info(url).map_err(|e| config(e.to_string()))?;
+    let config = |e: redis::RedisError| StateError::Config(format!("state URL {url}: {e}"));
+    let mut info = redis::IntoConnectionInfo::into_connection_info(url).map_err(config)?;
     let mut settings = info.redis_settings().clone();
     if let Ok(password) = std::env::var(REDIS_PASSWORD_ENV) {
         settings = settings.set_password(password);
@@ -115,7 +108,7 @@ fn client(url: &str) -> Result<redis::Client, StateError> {
         settings = settings.set_username(user);
     }
     info = info.set_redis_settings(settings);
-    redis::Client::open(info).map_err(|e| config(e.to_string()))
+    redis::Client::open(info).map_err(config)
 }
 
 /// A connection with short timeouts and quick reconnection.
@@ -136,7 +129,6 @@ pub struct RedisState {
     client: redis::Client,
     /// Made by the background task, so a server starts while Redis is down.
     conn: ArcSwapOption<ConnectionManager>,
-    /// Limits of the public endpoints and defaults of new keys (validated).
     pub(super) limits: LimitsConfig,
     /// The keys as last read, at this `keys:version` token (`None`: not read yet).
     keys: RwLock<KeyTable>,
@@ -152,12 +144,9 @@ pub struct RedisState {
 }
 
 impl RedisState {
-    /// Prepares the store for the Redis at `url` without waiting for it: until the
-    /// background task has connected, the store is unreachable.
+    /// Prepares the store; Redis is reached later, by the background task.
     pub fn connect(url: &str, limits: LimitsConfig) -> Result<RedisState, StateError> {
-        limits
-            .validate()
-            .map_err(|e| StateError::Config(e.to_string()))?;
+        limits.validate().map_err(StateError::config)?;
         Ok(RedisState {
             url: url.to_owned(),
             client: client(url)?,
@@ -173,11 +162,7 @@ impl RedisState {
         })
     }
 
-    async fn timed<T>(
-        &self,
-        name: &'static str,
-        command: impl std::future::Future<Output = T>,
-    ) -> T {
+    async fn timed<T>(&self, name: &'static str, command: impl Future<Output = T>) -> T {
         let started = std::time::Instant::now();
         let result = command.await;
         self.metrics.observe(name, started.elapsed());
@@ -192,9 +177,8 @@ impl RedisState {
         self.reachable.load(Ordering::Relaxed)
     }
 
-    /// Looks up a presented key (never logged): from the copy in memory, or for a key it does
-    /// not hold from Redis, so a new key works at once. While Redis is unreachable the copy may
-    /// be stale: refused as unavailable.
+    /// Looks up a presented key in the copy, or in Redis if the copy lacks it (a new key works
+    /// at once). While Redis is unreachable the copy may be stale: refused as unavailable.
     pub async fn authenticate(
         &self,
         key: &PresentedKey,
@@ -235,8 +219,7 @@ impl RedisState {
         id: &str,
         now: DateTime<Utc>,
     ) -> Result<(u64, u64), StateUnavailable> {
-        let mut conn = self.connection()?;
-        key_usage(&mut conn, id, now)
+        key_usage(&mut self.connection()?, id, now)
             .await
             .map_err(|e| self.unavailable(&e.to_string()))
     }
@@ -296,24 +279,20 @@ impl RedisState {
             .arg(limits.long)
             .arg(month_end)
             .arg(month_field);
-        let mut conn = self.connection()?;
-        let answer = self
-            .timed("check", invocation.invoke_async::<Vec<i64>>(&mut conn))
-            .await;
-        match answer {
-            Ok(answer) => decision(&answer)
-                .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer")),
-            Err(e) => Err(self.unavailable(&e.to_string())),
-        }
+        let answer: Vec<i64> = self
+            .timed("check", invocation.invoke_async(&mut self.connection()?))
+            .await
+            .map_err(|e| self.unavailable(&e.to_string()))?;
+        decision(&answer)
+            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))
     }
 
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
         self.conn.load().as_deref().cloned().ok_or(StateUnavailable)
     }
 
-    /// Marks Redis unreachable after `error` and returns the refusal. A command that fails
-    /// while the background task still reaches Redis (a script error, a full Redis) flips
-    /// this back and forth: logged at most once a second.
+    /// Marks Redis unreachable after `error`, logged at most once a second (a script error or
+    /// a full Redis flips it back and forth while the background task reaches Redis).
     fn unavailable(&self, error: &str) -> StateUnavailable {
         if self.reachable.swap(false, Ordering::Relaxed)
             && once_a_second(&self.last_error, SystemTime::now())
@@ -357,9 +336,8 @@ impl RedisState {
         Ok(())
     }
 
-    /// Refreshes the keys (and reaches Redis again after a failure) every [`REFRESH`]
-    /// until `stop` resolves.
-    pub async fn run_background(&self, stop: impl std::future::Future<Output = ()>) {
+    /// Refreshes the keys (reaching Redis again after a failure) every [`REFRESH`] until `stop`.
+    pub async fn run_background(&self, stop: impl Future<Output = ()>) {
         let mut stop = std::pin::pin!(stop);
         let mut logged_down = false;
         loop {
@@ -391,8 +369,7 @@ fn once_a_second(last: &AtomicI64, now: SystemTime) -> bool {
             .is_ok()
 }
 
-/// The key table of the records read from Redis; a record that does not read as a key is
-/// skipped with an error logged (its id only).
+/// The key table of the records read from Redis; an unreadable record is skipped (logged).
 fn key_table(records: Vec<(String, String)>) -> KeyTable {
     let mut table = KeyTable::default();
     for (id, json) in records {
@@ -433,10 +410,8 @@ fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64)
         .iter()
         .filter_map(|(k, v)| {
             let idx = k.strip_prefix(prefix)?.parse::<i64>().ok()?;
-            Some((idx, v.parse::<u64>().ok()?))
+            v.parse::<u64>().ok().filter(|_| idx >= first)
         })
-        .filter(|(idx, _)| *idx >= first)
-        .map(|(_, n)| n)
         .sum()
 }
 
@@ -453,8 +428,7 @@ async fn key_usage(
     ))
 }
 
-/// Carries out a key administration command on the keys in the Redis at `url` at `now`
-/// (blocking; see the module documentation), each key shown with its usage in Redis.
+/// Carries out a key administration command on the Redis at `url` (blocking).
 pub fn execute(
     url: &str,
     limits: &LimitsConfig,
@@ -505,19 +479,18 @@ async fn write(
 ) -> anyhow::Result<bool> {
     let write = redis::Script::new(WRITE_SCRIPT);
     let mut script = write.prepare_invoke();
-    script.key(KEYS_HASH).key(KEYS_VERSION);
-    for id in &changes.removed {
-        script.key(key_hash(id));
-    }
     script
+        .key(KEYS_HASH)
+        .key(KEYS_VERSION)
         .arg(version.unwrap_or_default())
         .arg(hex::encode(rand::random::<[u8; 16]>()))
         .arg(changes.upserts.len());
     for r in &changes.upserts {
         script.arg(&r.id).arg(serde_json::to_string(r)?);
     }
+    // Keys and arguments are two lists: each removed id is a key (its counters) and an argument.
     for id in &changes.removed {
-        script.arg(id.as_str());
+        script.key(key_hash(id)).arg(id.as_str());
     }
     let written: i64 = script
         .invoke_async(conn)

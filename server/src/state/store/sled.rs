@@ -1,10 +1,8 @@
-//! The sled store: keys and rate-limit counters in their own sled database (default
-//! `var/state`), loaded at open, so every decision is made in memory. Key changes are
-//! written through and flushed before they are acknowledged; counters are persisted at
-//! least once a second (`persist`) as one blob per part of the limiter's snapshot (sled's
-//! memory grows with the number of keys written). Since sled allows one process per
-//! database, `run_background` also serves the admin socket (`crate::state::admin`) the key
-//! tool talks to while the server runs. `open` refuses a damaged database (`integrity`).
+//! The sled store: keys and counters loaded at open, so every decision is made in memory.
+//! Key changes are flushed before they are acknowledged; counters are persisted at least
+//! once a second (`persist`) as a few blobs (sled's memory grows with the keys written).
+//! sled allows one process per database, so `run_background` also serves the key tool's
+//! admin socket. `open` refuses a damaged database (`integrity`).
 
 mod integrity;
 mod persist;
@@ -24,7 +22,7 @@ use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
 use crate::state::keys::{KeyAdminError, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::state::store::check::{load_record, Counted};
 use crate::state::store::location::StateError;
-use integrity::{sled_message, Layout, SetDigest};
+use integrity::{sled_message, SetDigest, RECORD_FILE};
 
 /// The sled trees of key records (id → JSON `KeyRecord`) and of counter blobs.
 const KEYS_TREE: &str = "keys";
@@ -48,11 +46,9 @@ fn blob_of(key: &[u8]) -> Option<Part> {
 pub struct StateOptions {
     /// sled page-cache size in bytes (sled's own default is 1 GiB).
     pub cache_capacity: u64,
-    /// Subjects kept in memory; past it, idle public ones are evicted (minute windows exactly
-    /// into `limits::ledger`, month counts into `limits::sketch`, which never undercounts).
+    /// Subjects kept in memory; past it, idle public ones are evicted (see `limits::table`).
     pub max_subjects: usize,
-    /// How long `open` retries while another handle still holds sled's file lock (a
-    /// `State` dropped a moment ago, a `keys` command finishing).
+    /// How long `open` retries while another handle (a `keys` command) holds sled's lock.
     pub open_timeout: Duration,
 }
 
@@ -73,7 +69,6 @@ pub struct State {
     keys_tree: sled::Tree,
     counters_tree: sled::Tree,
     dir: PathBuf,
-    /// Limits of the public endpoints and defaults of new keys (validated).
     pub(super) limits: LimitsConfig,
     options: StateOptions,
     keys: RwLock<KeyTable>,
@@ -81,8 +76,7 @@ pub struct State {
     /// Serialises key changes, so sled, memory and `integrity.json` see them in the same
     /// order; holds the digest of the key records sled holds (see `integrity`).
     admin_lock: Mutex<SetDigest>,
-    /// Counter blobs on their way to sled and the digest of those in it (see `persist`).
-    /// Held across collect + apply so two rounds never interleave.
+    /// Counter blobs on their way to sled (see `persist`).
     persisted: Mutex<persist::Persisted>,
 }
 
@@ -105,8 +99,7 @@ fn open_sled(config: &sled::Config, dir: &Path, timeout: Duration) -> Result<sle
     }
 }
 
-/// Maps a sled error of `action` on the database at `dir` to one clean line; corruption
-/// sled detects is damage like any other.
+/// A sled error of `action` as one line; corruption sled detects is damage like any other.
 fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -> StateError + 'a {
     move |e| match e {
         sled::Error::Corruption { .. } => StateError::damaged(dir)(sled_message(&e)),
@@ -115,8 +108,7 @@ fn sled_error<'a>(dir: &'a Path, action: &'static str) -> impl Fn(sled::Error) -
 }
 
 impl State {
-    /// Opens (creating if needed) the state database at `dir` and loads keys and counters,
-    /// refusing a damaged database (see `integrity`).
+    /// Opens (creating if needed) the state database at `dir` and loads keys and counters.
     pub fn open(dir: &Path, limits: LimitsConfig) -> Result<State, StateError> {
         State::open_with(dir, limits, StateOptions::default())
     }
@@ -126,38 +118,32 @@ impl State {
         limits: LimitsConfig,
         options: StateOptions,
     ) -> Result<State, StateError> {
-        limits
-            .validate()
-            .map_err(|e| StateError::Config(e.to_string()))?;
+        limits.validate().map_err(StateError::config)?;
         if options.max_subjects == 0 {
-            return Err(StateError::Config(
-                "max_subjects must be at least 1".to_owned(),
-            ));
+            return Err(StateError::config("max_subjects must be at least 1"));
         }
         let io = |action| move |e: std::io::Error| StateError::storage(dir, action, e);
         let damaged = StateError::damaged(dir);
         let recorded = integrity::read_record(dir).map_err(damaged)?;
         let expected = integrity::expected_keys(&recorded);
-        let fresh = match integrity::inspect(dir).map_err(io("read"))? {
-            Layout::Fresh if expected == 0 => true,
-            Layout::Fresh => {
+        let fresh = match integrity::missing_files(dir).map_err(io("read"))? {
+            None if expected == 0 => true,
+            None => {
                 let detail = format!("its database files are missing; expected {expected} keys");
                 return Err(damaged(detail));
             }
-            Layout::Found(missing) if missing.is_empty() => false,
-            // A database being created (integrity.json written, no key yet) or written by
-            // an earlier version that was opened only once: sled writes its first
-            // snapshot when it next opens it, and no key can have been lost.
-            Layout::Found(missing) if missing == ["snap.*"] && expected == 0 => false,
-            Layout::Found(missing) => {
+            Some(missing) if missing.is_empty() => false,
+            // No key, and a database being created or one an earlier version opened once:
+            // sled writes its first snapshot when it next opens it.
+            Some(missing) if missing == ["snap.*"] && expected == 0 => false,
+            Some(missing) => {
                 return Err(damaged(match missing[..] {
                     [one] => format!("sled's file {one} is missing"),
                     _ => format!("sled's files {} are missing", missing.join(", ")),
                 }))
             }
         };
-        // Mode 0700: it holds key hashes and the admin socket. An existing directory is
-        // left as it is.
+        // Mode 0700: it holds key hashes and the admin socket (an existing one is kept as is).
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -174,9 +160,8 @@ impl State {
             Ok((db, keys, counters))
         };
         if fresh {
-            // The digest of no keys first: a crash before sled's files exist leaves a
-            // fresh directory. Then sled is opened twice, so that the second open writes
-            // the snapshot every complete database has (see `integrity`).
+            // The digest of no keys first: a crash before sled's files exist leaves a fresh
+            // directory. Opened twice, sled writes the snapshot of a complete database.
             integrity::write_record(dir, &[SetDigest::default()]).map_err(io("create"))?;
             let (db, ..) = open("create")?;
             db.flush().map_err(sled_error(dir, "create"))?;
@@ -202,7 +187,7 @@ impl State {
     /// True when `dir` holds no state database, so that `open` would create an empty one.
     /// A directory that held one and lost its files is not fresh: `open` refuses it.
     pub fn is_fresh(dir: &Path) -> bool {
-        matches!(integrity::inspect(dir), Ok(Layout::Fresh))
+        matches!(integrity::missing_files(dir), Ok(None))
             && integrity::read_record(dir).is_ok_and(|r| integrity::expected_keys(&r) == 0)
     }
 
@@ -247,8 +232,7 @@ impl State {
             .usage(&SubjectKey::public(ip, endpoint), now.timestamp_millis())
     }
 
-    /// What sled holds for `ip` on `endpoint` at `now` as (minute, month), ignoring memory:
-    /// what a crash now would keep (diagnostics and tests).
+    /// What a crash now would keep of `ip`'s (minute, month) counts on `endpoint` (tests).
     pub fn stored_public_usage(
         &self,
         ip: IpAddr,
@@ -258,14 +242,12 @@ impl State {
         self.stored_usage(&SubjectKey::public(ip, endpoint), now)
     }
 
-    /// What sled holds for the key `id` at `now` as (minute, day) (see
-    /// [`State::stored_public_usage`]).
+    /// What a crash now would keep of the key `id`'s (minute, day) counts (tests).
     pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
         self.stored_usage(&SubjectKey::key(id), now)
     }
 
-    /// One background round now: persists changed counters (without waiting for the disk)
-    /// and prunes memory, evicting idle subjects beyond `max_subjects`.
+    /// One background round now: persists changed counters (not flushed) and prunes memory.
     pub fn maintain_now(&self) -> Result<(), StateError> {
         self.persist_counters(true, false)
             .map(drop)
@@ -276,9 +258,7 @@ impl State {
         self.table.len()
     }
 
-    /// Carries out a key administration command at `now` (blocking): `key_admin` decides
-    /// under the admin lock, the changes are written (a deleted key's counters too), each
-    /// key is shown with its usage.
+    /// Carries out a key administration command (blocking); a deleted key's counters go too.
     pub fn execute(
         &self,
         command: KeysCommand,
@@ -311,35 +291,29 @@ impl State {
         Ok(())
     }
 
-    /// Writes and deletes key records in one atomic batch, flushes, then publishes the change
-    /// in memory (admin lock held; `digest` is that of the records in sled). While the batch is
-    /// written `integrity.json` accepts the digests before and after it, so a crash leaves a
-    /// database that opens. A failed batch changes nothing; after it, memory follows even if
-    /// the flush fails (which is still an error).
+    /// Writes the changes in one atomic batch, then to memory, then flushes (a failed flush is
+    /// still an error). `digest` is that of the records in sled (admin lock held); while the
+    /// batch is written `integrity.json` accepts the digests before and after it, so a crash
+    /// leaves a database that opens.
     fn write_keys(&self, digest: &mut SetDigest, changes: &Changes) -> Result<(), KeyAdminError> {
         let Changes { upserts, removed } = changes;
         let storage = KeyAdminError::Storage;
         let sled = |e: sled::Error| storage(sled_message(&e));
         let mut batch = sled::Batch::default();
         let mut next = *digest;
-        for r in upserts {
-            let json = serde_json::to_vec(r).map_err(|e| storage(e.to_string()))?;
-            let id = r.id.as_bytes();
-            if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
-                next.remove(integrity::entry_hash(id, &old));
-            }
-            next.add(integrity::entry_hash(id, &json));
-            batch.insert(id, json);
-        }
-        for id in removed {
+        for id in upserts.iter().map(|r| &r.id).chain(removed) {
             let id = id.as_bytes();
             if let Some(old) = self.keys_tree.get(id).map_err(sled)? {
                 next.remove(integrity::entry_hash(id, &old));
                 batch.remove(id);
             }
         }
-        let record_file =
-            |e: std::io::Error| storage(format!("cannot write {}: {e}", integrity::RECORD_FILE));
+        for r in upserts {
+            let json = serde_json::to_vec(r).map_err(|e| storage(e.to_string()))?;
+            next.add(integrity::entry_hash(r.id.as_bytes(), &json));
+            batch.insert(r.id.as_bytes(), json);
+        }
+        let record_file = |e: std::io::Error| storage(format!("cannot write {RECORD_FILE}: {e}"));
         integrity::write_record(&self.dir, &[*digest, next]).map_err(record_file)?;
         self.keys_tree.apply_batch(batch).map_err(sled)?;
         *digest = next;
@@ -355,9 +329,8 @@ impl State {
         }
         self.db.flush().map_err(sled)?;
         if let Err(e) = integrity::write_record(&self.dir, &[next]) {
-            // The record still accepts the keys as stored; the next change or open
-            // rewrites it.
-            tracing::warn!(error = %e, "cannot update {}", integrity::RECORD_FILE);
+            // The record still accepts the keys as stored; the next change or open rewrites it.
+            tracing::warn!(error = %e, "cannot update {RECORD_FILE}");
         }
         Ok(())
     }
@@ -375,10 +348,8 @@ impl State {
                 .map_err(|id| damaged(format!("the key record {id:?} is unreadable")))?;
         }
         let record_found = || {
-            integrity::write_record(&self.dir, &[found]).map_err(|e| {
-                let message = format!("{}: {e}", integrity::RECORD_FILE);
-                StateError::storage(&self.dir, "write", message)
-            })
+            let failed = |e| StateError::storage(&self.dir, "write", format!("{RECORD_FILE}: {e}"));
+            integrity::write_record(&self.dir, &[found]).map_err(failed)
         };
         match recorded {
             // After an interrupted change, settle on what sled holds.
@@ -396,8 +367,7 @@ impl State {
                 record_found()?;
                 tracing::info!(
                     keys = found.count,
-                    "no {} yet (a database of an earlier version): recorded the keys found",
-                    integrity::RECORD_FILE
+                    "no {RECORD_FILE} yet (a database of an earlier version): recorded the keys found"
                 );
             }
         }
@@ -407,9 +377,8 @@ impl State {
         Ok(())
     }
 
-    /// Loads the counter blobs and checks them against their manifest, then marks every shard
-    /// for rewriting. A damaged blob loses what follows the damage (logged); unknown entries
-    /// are deleted.
+    /// Loads the counter blobs, checked against their manifest, and marks every shard for
+    /// rewriting. A damaged blob loses what follows the damage; unknown entries are deleted.
     fn load_counters(&self) -> Result<(), StateError> {
         let damaged = StateError::damaged(&self.dir);
         let mut junk = sled::Batch::default();
@@ -443,14 +412,12 @@ impl State {
         match manifest.map(|m| SetDigest::from_manifest(&m)) {
             Some(Some(expected)) if expected == found => {}
             Some(Some(expected)) => {
-                return Err(damaged(if expected.count == found.count {
-                    format!("{} counter blobs differ from their manifest", found.count)
+                let (expected, found) = (expected.count, found.count);
+                return Err(damaged(if expected == found {
+                    format!("{found} counter blobs differ from their manifest")
                 } else {
-                    format!(
-                        "expected {} counter blobs, found {}",
-                        expected.count, found.count
-                    )
-                }))
+                    format!("expected {expected} counter blobs, found {found}")
+                }));
             }
             Some(None) => return Err(damaged("the counters manifest is unreadable".into())),
             None if found.count > 0 => tracing::info!(
@@ -468,7 +435,6 @@ impl State {
         Ok(())
     }
 
-    /// What sled holds for `subject` (diagnostics): reads every blob into a scratch table.
     fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
         let scratch = CounterTable::new();
         for (k, v) in self.counters_tree.iter().flatten() {

@@ -1,16 +1,11 @@
-//! Integrity of the state database: what `State::open` checks before trusting it, and the
-//! records written so that it can. sled opens whatever it can read (a cut `db`, a missing
-//! `conf` or snapshot) with fewer keys or none, so three checks refuse a damaged database
-//! (`StateError::Damaged`):
-//!
-//! - Files: a directory is fresh (no sled file) or complete (`conf`, `db`, `snap.*`). sled
-//!   writes a snapshot only when it opens a database with data, so `State::open` creates
-//!   one by opening it twice; a missing snapshot is accepted only where no key is recorded.
-//! - Keys: `integrity.json`, outside sled, holds the count and digest ([`SetDigest`]) of
-//!   the key records (during a change, the old and the new one). It catches what nothing
-//!   inside sled can: sled recovering an older, shorter history of its log.
-//! - Counters: every persistence batch writes `manifest`, the digest of all counter blobs,
-//!   atomically with them, so a mismatch is damage, not a crash.
+//! Integrity of the state database. sled opens whatever it can read (a cut `db`, a missing
+//! `conf` or snapshot) with fewer keys or none, so `State::open` refuses as damaged:
+//! - a directory neither fresh (no sled file) nor complete (`conf`, `db`, `snap.*`; sled
+//!   writes a snapshot only when it opens a database with data);
+//! - key records that do not match `integrity.json`, outside sled: the count and digest
+//!   ([`SetDigest`]) of the records (during a change, the old and the new one), which
+//!   catches sled recovering an older, shorter history of its log;
+//! - counter blobs that do not match `manifest`, written in every batch of them.
 
 use std::path::Path;
 
@@ -23,7 +18,6 @@ const RECORD_FORMAT: u32 = 1;
 pub(crate) const MANIFEST_KEY: &[u8] = b"manifest";
 const MANIFEST_FORMAT: u8 = 1;
 
-/// The hash of one (key, value) entry, as four lanes that [`SetDigest`] sums.
 pub(crate) type EntryHash = [u64; 4];
 
 /// The hash of one entry: SHA-256 over the key's length, the key and the value.
@@ -62,35 +56,25 @@ fn to_hex<S: serde::Serializer>(sum: &[u64; 4], s: S) -> Result<S::Ok, S::Error>
 }
 
 fn from_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u64; 4], D::Error> {
-    use serde::de::Error as _;
     let s = <String as serde::Deserialize>::deserialize(d)?;
-    if s.len() != 64 || !s.is_ascii() {
-        return Err(D::Error::custom("not a digest"));
+    let lane = |i: usize| u64::from_str_radix(s.get(i * 16..i * 16 + 16)?, 16).ok();
+    match [0, 1, 2, 3].map(lane) {
+        [Some(a), Some(b), Some(c), Some(d)] if s.len() == 64 => Ok([a, b, c, d]),
+        _ => Err(serde::de::Error::custom("not a digest")),
     }
-    let mut sum = [0u64; 4];
-    for (i, lane) in sum.iter_mut().enumerate() {
-        *lane = u64::from_str_radix(&s[i * 16..i * 16 + 16], 16).map_err(D::Error::custom)?;
-    }
-    Ok(sum)
 }
 
 impl SetDigest {
     pub fn add(&mut self, h: EntryHash) {
         self.count += 1;
-        for (s, x) in self.sum.iter_mut().zip(h) {
-            *s = s.wrapping_add(x);
-        }
+        self.sum = std::array::from_fn(|i| self.sum[i].wrapping_add(h[i]));
     }
 
-    /// Removes an entry's hash (one that was added).
     pub fn remove(&mut self, h: EntryHash) {
         self.count = self.count.saturating_sub(1);
-        for (s, x) in self.sum.iter_mut().zip(h) {
-            *s = s.wrapping_sub(x);
-        }
+        self.sum = std::array::from_fn(|i| self.sum[i].wrapping_sub(h[i]));
     }
 
-    /// The digest of `entries`.
     #[cfg(test)]
     fn of<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         entries
@@ -101,21 +85,15 @@ impl SetDigest {
 
     /// The counters manifest: format byte, count and the four lanes, little-endian.
     pub fn to_manifest(self) -> Vec<u8> {
-        let mut v = Vec::with_capacity(41);
-        v.push(MANIFEST_FORMAT);
-        for word in [self.count].into_iter().chain(self.sum) {
-            v.extend_from_slice(&word.to_le_bytes());
-        }
-        v
+        let words = [self.count].into_iter().chain(self.sum);
+        let bytes = words.flat_map(u64::to_le_bytes);
+        [MANIFEST_FORMAT].into_iter().chain(bytes).collect()
     }
 
     pub fn from_manifest(v: &[u8]) -> Option<SetDigest> {
-        let (&MANIFEST_FORMAT, rest) = v.split_first()? else {
-            return None;
-        };
-        if rest.len() != 40 {
-            return None;
-        }
+        let rest = v
+            .strip_prefix(&[MANIFEST_FORMAT])
+            .filter(|r| r.len() == 40)?;
         let [count, sum @ ..] = le_words::<5>(rest);
         Some(SetDigest { count, sum })
     }
@@ -124,9 +102,7 @@ impl SetDigest {
 impl FromIterator<EntryHash> for SetDigest {
     fn from_iter<I: IntoIterator<Item = EntryHash>>(hashes: I) -> Self {
         let mut d = SetDigest::default();
-        for h in hashes {
-            d.add(h);
-        }
+        hashes.into_iter().for_each(|h| d.add(h));
         d
     }
 }
@@ -136,38 +112,29 @@ impl FromIterator<EntryHash> for SetDigest {
 #[serde(deny_unknown_fields)]
 struct RecordFile {
     format: u32,
-    /// The digests the keys tree may match: the current one, or (during a change) the
-    /// one before it and the one after.
+    /// The digests the keys tree may match (during a change, the one before and the one after).
     keys: Vec<SetDigest>,
 }
 
-/// Reads `integrity.json` of `dir`: `Ok(None)` if there is none, `Err` with what is wrong
-/// if it cannot be read or parsed.
+/// Reads `integrity.json` of `dir` (`Ok(None)`: there is none; `Err`: what is wrong).
 pub(crate) fn read_record(dir: &Path) -> Result<Option<Vec<SetDigest>>, String> {
-    let path = dir.join(RECORD_FILE);
-    let text = match std::fs::read(&path) {
+    let text = match std::fs::read(dir.join(RECORD_FILE)) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{RECORD_FILE} cannot be read: {e}")),
     };
-    let unreadable = || format!("{RECORD_FILE} is unreadable");
-    let file: RecordFile = serde_json::from_slice(&text).map_err(|_| unreadable())?;
-    if file.format != RECORD_FORMAT || file.keys.is_empty() {
-        return Err(unreadable());
+    match serde_json::from_slice::<RecordFile>(&text) {
+        Ok(file) if file.format == RECORD_FORMAT && !file.keys.is_empty() => Ok(Some(file.keys)),
+        _ => Err(format!("{RECORD_FILE} is unreadable")),
     }
-    Ok(Some(file.keys))
 }
 
 /// The number of keys a record read by `read_record` expects (the newest digest's).
 pub(crate) fn expected_keys(recorded: &Option<Vec<SetDigest>>) -> u64 {
-    recorded
-        .as_deref()
-        .and_then(<[_]>::last)
-        .map_or(0, |d| d.count)
+    recorded.iter().flatten().last().map_or(0, |d| d.count)
 }
 
-/// Replaces `integrity.json` of `dir` with `digests`, durably and atomically (a crash
-/// leaves the old file or the new one).
+/// Replaces `integrity.json` of `dir` with `digests` (durably and atomically).
 pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result<()> {
     let file = RecordFile {
         format: RECORD_FORMAT,
@@ -178,21 +145,12 @@ pub(crate) fn write_record(dir: &Path, digests: &[SetDigest]) -> std::io::Result
     super::write_private_file(&dir.join(RECORD_FILE), &text)
 }
 
-/// What a state directory holds, as far as sled's files go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Layout {
-    /// No sled file: a new database will be created.
-    Fresh,
-    /// Some of sled's files (`conf`, `db`, a snapshot), naming those missing (none: sled can
-    /// open it).
-    Found(Vec<&'static str>),
-}
-
-/// Looks at the files of a state directory (which may not exist).
-pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
+/// Which of sled's files (`conf`, `db`, a snapshot) a state directory (which may not exist)
+/// lacks; `None` when it has no sled file at all (fresh).
+pub(crate) fn missing_files(dir: &Path) -> std::io::Result<Option<Vec<&'static str>>> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Layout::Fresh),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let (mut conf, mut db, mut snapshot, mut blobs) = (false, false, false, false);
@@ -209,12 +167,12 @@ pub(crate) fn inspect(dir: &Path) -> std::io::Result<Layout> {
         }
     }
     if !(conf || db || snapshot || blobs) {
-        return Ok(Layout::Fresh);
+        return Ok(None);
     }
     let missing = [(conf, "conf"), (db, "db"), (snapshot, "snap.*")]
         .into_iter()
         .filter_map(|(present, name)| (!present).then_some(name));
-    Ok(Layout::Found(missing.collect()))
+    Ok(Some(missing.collect()))
 }
 
 /// One clean phrase for a sled error (its `Display` ends in `backtrace ()` and wraps I/O
@@ -271,16 +229,16 @@ mod tests {
     fn layouts() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
-        assert_eq!(inspect(&d.join("none")).unwrap(), Layout::Fresh);
-        assert_eq!(inspect(d).unwrap(), Layout::Fresh);
+        assert_eq!(missing_files(&d.join("none")).unwrap(), None);
+        assert_eq!(missing_files(d).unwrap(), None);
         std::fs::write(d.join(RECORD_FILE), b"").unwrap();
         std::fs::write(d.join("admin.sock"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Fresh, "not sled's files");
+        assert_eq!(missing_files(d).unwrap(), None, "not sled's files");
         std::fs::write(d.join("db"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001.generating"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Found(vec!["conf", "snap.*"]));
+        assert_eq!(missing_files(d).unwrap(), Some(vec!["conf", "snap.*"]));
         std::fs::write(d.join("conf"), b"").unwrap();
         std::fs::write(d.join("snap.0000000000000001"), b"").unwrap();
-        assert_eq!(inspect(d).unwrap(), Layout::Found(vec![]));
+        assert_eq!(missing_files(d).unwrap(), Some(vec![]));
     }
 }

@@ -1,10 +1,8 @@
 //! Counter persistence and the background task. Writes per request would put the disk on
-//! the hot path, so every half second the blobs changed since the last round go into ONE
-//! atomic `sled::Batch` with the counters manifest (`integrity`, from the hashes `Persisted`
-//! keeps), then `flush_async`. Rounds run under the `persisted` lock, so an older blob is
-//! never written after a newer one; a refused batch stays `pending` and is retried. A
-//! `kill -9` thus loses only the counts since the last round (the minute ledger of a flood
-//! is written at shutdown only); a graceful stop loses nothing.
+//! the hot path, so every half second the blobs changed since the last round go into one
+//! atomic batch with the counters manifest, then `flush_async`, under the `persisted` lock
+//! (an older blob is never written after a newer one). A `kill -9` loses only the counts
+//! since the last round (a flood's minute ledger is written at shutdown only).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,9 +33,8 @@ const MAINTAIN_CHECK_EVERY: Duration = Duration::from_millis(100);
 const MAINTAIN_EVERY: u64 = 10;
 
 impl State {
-    /// With `maintain`, first prunes memory (evicting beyond `max_subjects`); then collects
-    /// the changed blobs (the minute ledger only if `include_minute`) into the pending
-    /// batch and applies it to sled (not flushed). Returns how many entries were written.
+    /// Prunes memory first if `maintain`, then writes the changed blobs (the minute ledger
+    /// only if `include_minute`) to sled, not flushed. Returns how many were written.
     pub(super) fn persist_counters(
         &self,
         maintain: bool,
@@ -46,7 +43,7 @@ impl State {
         let mut persisted = self.persisted.lock();
         if maintain {
             // Before collecting, so an eviction's shard blob and sketch land in one batch.
-            self.maintain_table();
+            self.maintain_table(&mut persisted);
         }
         let Persisted { pending, stored } = &mut *persisted;
         self.table.snapshot(include_minute, |part, blob| {
@@ -71,13 +68,11 @@ impl State {
         // On failure `pending` is kept: the next round retries it, merged with newer blobs.
         self.counters_tree.apply_batch(batch)?;
         *stored = after;
-        let n = pending.len();
-        pending.clear();
-        Ok(n)
+        Ok(pending.drain().count())
     }
 
-    /// Prunes and evicts beyond `max_subjects` (the caller holds `persisted`).
-    fn maintain_table(&self) {
+    /// Prunes and evicts beyond `max_subjects`, under the `persisted` lock.
+    fn maintain_table(&self, _persisted: &mut Persisted) {
         let stats = self.table.maintain(self.options.max_subjects);
         if stats.evicted > 0 || stats.dropped > 0 {
             tracing::debug!(?stats, "rate-limit counters pruned");
@@ -91,12 +86,11 @@ impl State {
         }
     }
 
-    /// Runs until `shutdown` resolves: persists counters at least once a second and serves the
-    /// admin socket, then flushes. Only the final flush's error is returned; the others are
-    /// logged (and persistence retried).
+    /// Persists counters and serves the admin socket until `shutdown`, then flushes. Only the
+    /// final flush's error is returned; the others are logged (and persistence retried).
     #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` needs Rust 1.87; MSRV is 1.85
     pub async fn run_background(
-        self: std::sync::Arc<Self>,
+        self: Arc<Self>,
         admin_socket: &Path,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> anyhow::Result<()> {
@@ -117,29 +111,22 @@ impl State {
         let mut ticker = tokio::time::interval(MAINTAIN_CHECK_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let ticks_per_round = (PERSIST_EVERY.as_millis() / MAINTAIN_CHECK_EVERY.as_millis()) as u64;
-        let mut tick = 0u64;
-        loop {
+        for tick in 1u64.. {
             tokio::select! {
                 _ = &mut shutdown => break,
                 _ = ticker.tick() => {}
             }
-            tick += 1;
             let crowded = self.table.len() > self.options.max_subjects;
             if tick % ticks_per_round != 0 {
                 if crowded {
-                    // Evicts without persisting (the next round writes what it changed), under
-                    // the lock of a round, so an eviction's shard blob and sketch still land in
-                    // one batch.
+                    // Under the lock of a round, so an eviction's shard blob and sketch still
+                    // land in one batch (the next round's).
                     let state = Arc::clone(&self);
-                    let maintain = move || {
-                        let _persisted = state.persisted.lock();
-                        state.maintain_table();
-                    };
+                    let maintain = move || state.maintain_table(&mut state.persisted.lock());
                     let _ = tokio::task::spawn_blocking(maintain).await;
                 }
                 continue;
             }
-            // Maintain every few rounds, and every round while over `max_subjects`.
             let maintain = (tick / ticks_per_round) % MAINTAIN_EVERY == 0 || crowded;
             let state = Arc::clone(&self);
             let result =
@@ -158,8 +145,7 @@ impl State {
         if let Ok(admin) = admin {
             admin.stop().await;
         }
-        let state = Arc::clone(&self);
-        tokio::task::spawn_blocking(move || state.flush())
+        tokio::task::spawn_blocking(move || self.flush())
             .await
             .map_err(|e| anyhow::anyhow!("final flush task failed: {e}"))??;
         Ok(())
