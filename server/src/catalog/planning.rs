@@ -55,10 +55,14 @@ impl Catalog {
             let mut red = Vec::new();
             let mut all = Vec::new();
             for (i, info) in self.days.iter().enumerate() {
-                let list = &self.holiday_lists[info.holidays as usize];
+                let list = &self.tables.holiday_lists[info.holidays as usize];
                 let date = self.date_at(i);
                 let declared = self.declared_day_off(date).is_some();
-                if declared || list.iter().any(|&h| self.holidays[h as usize].is_red) {
+                if declared
+                    || list
+                        .iter()
+                        .any(|&h| self.tables.holidays[h as usize].is_red)
+                {
                     red.push(i as u32);
                 }
                 if declared || !list.is_empty() {
