@@ -2,8 +2,7 @@
 //! [`DayInfo`] per date; holiday records, names and their lists interned in shared tables
 //! (189 000 days in a few tens of MiB); each year's `/days` body prebuilt with per-day
 //! offsets; the declared transfers; the pupils' holidays. Only `/data` reads the published
-//! files. `/laisvadienis` and `/days` are written from the same [`DayInfo`], so they cannot
-//! disagree.
+//! files. One function writes a day for `/laisvadienis` and `/days`, so they cannot disagree.
 
 use std::io::Write as _;
 use std::sync::OnceLock;
@@ -355,18 +354,7 @@ impl Catalog {
                 json.push(b',');
             }
             offsets.push(json.len() as u32);
-            let info = self.info(date);
-            json.extend_from_slice(b"{\"date\":\"");
-            json.extend_from_slice(&date.iso_bytes());
-            json.extend_from_slice(b"\",\"laisvadienis\":");
-            json.extend_from_slice(bool_json(info.reason.is_some()));
-            json.extend_from_slice(b",\"holiday_name\":");
-            json.extend_from_slice(
-                self.tables.holiday_names[info.holiday_name as usize].as_bytes(),
-            );
-            json.extend_from_slice(b",\"shorter_workday\":");
-            json.extend_from_slice(bool_json(info.shorter_workday));
-            json.push(b'}');
+            json.extend_from_slice(&self.day_json(date, false));
         }
         offsets.push(json.len() as u32 + 1);
         json.extend_from_slice(DAYS_TAIL);
@@ -396,23 +384,28 @@ impl Catalog {
             .expect("a position inside the served range")
     }
 
-    /// The `/laisvadienis` body of a served `date`, sized exactly (spare capacity costs a
-    /// second allocation when it becomes the body).
+    /// The `/laisvadienis` body of a served `date`.
     pub fn status_json(&self, date: Date) -> Vec<u8> {
+        self.day_json(date, true)
+    }
+
+    /// The `/laisvadienis` body of a served `date`, or without `reason` its `/days` entry;
+    /// sized exactly (spare capacity costs a second allocation when it becomes the body).
+    fn day_json(&self, date: Date, with_reason: bool) -> Vec<u8> {
         let info = self.info(date);
-        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason {
-            None => (b"", b"null", b""),
-            Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
+        let reason: [&[u8]; 3] = match info.reason {
+            _ if !with_reason => [b""; 3],
+            None => [b",\"reason\":null", b"", b""],
+            Some(reason) => [b",\"reason\":\"", reason.as_str().as_bytes(), b"\""],
         };
-        let parts: [&[u8]; 13] = [
+        let parts: [&[u8]; 12] = [
             b"{\"date\":\"",
             &date.iso_bytes(),
             b"\",\"laisvadienis\":",
             bool_json(info.reason.is_some()),
-            b",\"reason\":",
-            open,
-            reason,
-            close,
+            reason[0],
+            reason[1],
+            reason[2],
             b",\"holiday_name\":",
             self.tables.holiday_names[info.holiday_name as usize].as_bytes(),
             b",\"shorter_workday\":",

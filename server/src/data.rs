@@ -11,9 +11,7 @@ use crate::catalog::{Catalog, CatalogError};
 use crate::metrics::{CacheMetrics, ReloadMetrics};
 
 /// Loads the dataset at `root` (an output root with `current`, or a dataset directory) from
-/// its sled database, running every manifest, checksum and database check. The year JSON
-/// files are the published form and are not read.
-/// Its answers cache counts in `answers_metrics`.
+/// its sled database, with every manifest, checksum and database check.
 fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
     let dir = kalendorius_dataset::open_manifest(root)?;
     Catalog::load(&dir, answers_metrics)
@@ -23,10 +21,10 @@ fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, C
 pub struct DataHandle {
     root: PathBuf,
     current: ArcSwap<Catalog>,
-    /// Serialises reloads, so two SIGHUPs in a row cannot race.
+    /// So that two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
     reload_metrics: ReloadMetrics,
-    /// The answers cache of every catalog loaded here (one cache in service at a time).
+    /// Shared by every catalog loaded here.
     answers_metrics: CacheMetrics,
 }
 
@@ -56,7 +54,6 @@ impl DataHandle {
         })
     }
 
-    /// The handles of the catalogs' answers cache, for `/metrics`.
     pub fn answers_metrics(&self) -> &CacheMetrics {
         &self.answers_metrics
     }
@@ -75,8 +72,8 @@ impl DataHandle {
         self.current.load()
     }
 
-    /// Loads the dataset again (off the async threads) and swaps it in. On failure the old
-    /// catalog stays in service and the error is returned for the log.
+    /// Loads the dataset again (off the async threads) and swaps it in; on failure the old
+    /// one stays in service.
     pub async fn reload(&self) -> anyhow::Result<Arc<Catalog>> {
         let _one_at_a_time = self.reloading.lock().await;
         let root = self.root.clone();

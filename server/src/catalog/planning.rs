@@ -1,19 +1,12 @@
-//! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`), laid out for
-//! serving. A date is *non-working* by its day status (docs/api.md, Day status) and *marked*
-//! when it carries a red holiday or a declared extra day off ([`HolidayScope::Red`]; `All`
-//! adds the dates of any holiday record). From those:
-//!
-//! - the holiday dates as two sorted position lists (marked; any holiday or day off), so
-//!   "the next N from a date" is a binary search and a slice;
-//! - each year's periods, by the rule of [`kalendorius_dataset::planning`], kept for up to
-//!   [`MAX_LEAVE_DAYS`] leave days, sorted by first day then leave, so any smaller limit is
-//!   the same list filtered.
-//!
-//! Both are built on first use and kept with the catalog.
-
-use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
+//! Planning the year (`/holidays/upcoming`, `/long-weekends`). A date is *marked* when it
+//! carries a red holiday or a declared extra day off ([`HolidayScope::Red`]; `All` adds any
+//! holiday record). Built on first use and kept with the catalog: the holiday dates as sorted
+//! position lists ("the next N" is a binary search and a slice), and each year's periods by
+//! [`kalendorius_dataset::planning`] with up to [`MAX_LEAVE_DAYS`] leave days, sorted by start
+//! then leave, so any smaller limit is the same list filtered.
 
 use kalendorius_dataset::planning::periods;
+use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
 use super::Catalog;
 
@@ -73,8 +66,7 @@ impl Catalog {
         })
     }
 
-    /// Whether the served day at `position` carries a red holiday or a declared extra day
-    /// off (the long-weekend rule's marked days).
+    /// Whether the served day at `position` is marked.
     fn is_marked(&self, position: usize) -> bool {
         let red = &self.planning_dates()[HolidayScope::Red as usize];
         red.binary_search(&(position as u32)).is_ok()
@@ -111,8 +103,7 @@ impl Catalog {
     }
 
     /// The periods (long weekends and bridges) that start in a served `year`, with at most
-    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave
-    /// days.
+    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave.
     pub fn long_weekends(
         &self,
         year: i32,
@@ -124,12 +115,10 @@ impl Catalog {
                 let date = Date::from_ymd(year, month, day).expect("a served year");
                 self.first.days_until(date) as usize
             };
-            let rest = |i: usize| self.days[i].reason.is_some();
-            let marked = |i: usize| self.is_marked(i);
             periods(
                 self.days.len(),
-                rest,
-                marked,
+                |i| self.days[i].reason.is_some(),
+                |i| self.is_marked(i),
                 position(1, 1),
                 position(12, 31),
                 MAX_LEAVE_DAYS,
