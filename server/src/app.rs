@@ -219,8 +219,8 @@ impl App {
         let docs_pages = DocsPages::new(&document);
         let spec = bytes::Bytes::from(document);
         let spec_etag = crate::http::caching::digest_etag("openapi", &spec);
-        let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
-        metrics.show_cache("answers", data.answers_metrics());
+        let metrics = Metrics::new(route_labels(), &data.reload_metrics, store.redis_metrics());
+        metrics.show_cache("answers", &data.answers_metrics);
         metrics.start_at_zero(
             &[Window::Minute, Window::Day, Window::Month].map(Window::name),
             &KEY_FAILURES.map(|(_, label)| label),
@@ -245,7 +245,7 @@ impl App {
 
     /// The handles the accept loop counts connections in (`crate::http::connections`).
     pub fn connection_metrics(&self) -> ConnectionMetrics {
-        self.metrics.connections()
+        self.metrics.connections.clone()
     }
 
     /// What `path` answers for a request from `client_ip`: `/metrics` is no target for a

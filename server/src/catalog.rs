@@ -8,6 +8,7 @@ use std::io::Write as _;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use chrono::Datelike as _;
 use indexmap::IndexSet;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
@@ -83,6 +84,7 @@ impl HolidayRecord {
         &self.names[lang as usize]
     }
 }
+
 /// A name day. Names are Lithuanian calendar names whatever `lang`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[schemars(rename = "NameDay")]
@@ -125,8 +127,7 @@ impl YearJson {
     }
 }
 
-/// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
-/// one and swaps it in whole.
+/// An immutable, fully precomputed dataset; a reload builds a new one and swaps it in.
 pub struct Catalog {
     pub version: &'static str,
     /// The same, ready as the `X-Dataset-Version` header of every response: static, so
@@ -151,8 +152,7 @@ pub struct Catalog {
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
     /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
     holiday_dates: OnceLock<[Box<[u32]>; 2]>,
-    /// Per served year, from the first: its periods with up to [`MAX_LEAVE_DAYS`] leave
-    /// days, by start, then by leave days (`planning`).
+    /// Per served year: its periods with up to [`MAX_LEAVE_DAYS`] leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
     pub school_holidays: SchoolHolidaysFile,
 }
@@ -162,8 +162,7 @@ struct Tables {
     /// JSON-encoded, quotes included; 0 is `null`.
     holiday_names: IndexSet<Box<str>>,
     holidays: IndexSet<HolidayRecord>,
-    /// Lists of `holidays` ids, each red first, then by type, then by Lithuanian name; list
-    /// 0 is empty.
+    /// Lists of `holidays` ids in holiday order ([`Catalog::holidays_on`]); 0 is empty.
     holiday_lists: IndexSet<Box<[u32]>>,
     names: IndexSet<NameDayRecord>,
     /// Lists of `names` ids; list 0 is empty.
@@ -246,8 +245,7 @@ impl Tables {
 }
 
 impl Catalog {
-    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
-    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
+    /// Reads and checks every day of a dataset directory's sled database.
     pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
         let manifest = &dir.manifest;
         let path = dir.path.display().to_string();
@@ -327,9 +325,8 @@ impl Catalog {
             .years()
             .map(|year| catalog.year_json(year))
             .collect();
-        // The names of one year: a leap year when the dataset serves one (its February 29
-        // names are listed on 02-29), else its first year (where they are celebrated on
-        // February 28, as the dataset says for common years).
+        // One year's names: a served leap year's (with its February 29 names), else the
+        // first year's (where they fall on February 28).
         let year = catalog
             .years()
             .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
@@ -378,7 +375,6 @@ impl Catalog {
         self.days[self.first.days_until(date) as usize]
     }
 
-    /// The date at position `i` of the per-day tables.
     fn date_at(&self, i: usize) -> Date {
         Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
             .expect("a position inside the served range")
@@ -402,14 +398,14 @@ impl Catalog {
             b"{\"date\":\"",
             &date.iso_bytes(),
             b"\",\"laisvadienis\":",
-            bool_json(info.reason.is_some()),
+            JSON_BOOL[usize::from(info.reason.is_some())],
             reason[0],
             reason[1],
             reason[2],
             b",\"holiday_name\":",
             self.tables.holiday_names[info.holiday_name as usize].as_bytes(),
             b",\"shorter_workday\":",
-            bool_json(info.shorter_workday),
+            JSON_BOOL[usize::from(info.shorter_workday)],
             b"}",
         ];
         parts.concat()
@@ -419,6 +415,7 @@ impl Catalog {
     /// at most two years). A whole calendar year is shared, not copied.
     pub fn days_json(&self, from: Date, to: Date) -> Bytes {
         let year_of = |date: Date| &self.years[(date.year() - self.first.year()) as usize];
+        let day_of_year = |date: Date| date.naive().ordinal0() as usize;
         let (block, start, end) = (year_of(from), day_of_year(from), day_of_year(to));
         let slices = if from.year() != to.year() {
             [
@@ -460,7 +457,6 @@ impl Catalog {
         (info.day_of_week, info.iso_week, info.is_weekend)
     }
 
-    /// The status of a served `date`.
     pub fn status_of(&self, date: Date) -> DayStatus {
         let info = self.info(date);
         DayStatus {
@@ -475,9 +471,8 @@ impl Catalog {
         found.ok().map(|i| &self.transfers[i].1)
     }
 
-    /// The provisions that decide the status of `date` in the 5-day week (docs/data.md
-    /// §2.8), each once: those of its red holidays, of a declared day off or working day,
-    /// and the eve rule on a shortened day. Empty on an ordinary working or weekend day.
+    /// The provisions that decide `date`'s status in the 5-day week, each once: those of its
+    /// red holidays, of a declared transfer and of the eve rule on a shortened day.
     pub fn bases_of(&self, date: Date) -> Vec<&Basis> {
         let red = self.holidays_on(date).filter(|h| h.is_red);
         let red = red.flat_map(|h| h.basis.iter());
@@ -500,8 +495,7 @@ impl Catalog {
     }
 
     /// The answer of `operation` to `params` (as resolved: `today` as its date), built by
-    /// `build` on first use and kept while asked for. The cache goes with the dataset, so a
-    /// reload never serves an answer of the previous one.
+    /// `build` on first use. Kept with the dataset, so a reload never serves an old one.
     pub fn answer(
         &self,
         operation: &'static str,
@@ -528,12 +522,6 @@ impl Catalog {
     }
 }
 
-/// Index of a date within its year (January 1 = 0).
-fn day_of_year(date: Date) -> usize {
-    use chrono::Datelike;
-    date.naive().ordinal0() as usize
-}
-
 /// The start of a `/days` body, up to the opening of the list.
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
     // The dates without `core::fmt` (this runs on every `/days` request).
@@ -546,13 +534,7 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
 
 const DAYS_TAIL: &[u8] = b"]}";
 
-fn bool_json(value: bool) -> &'static [u8] {
-    if value {
-        b"true"
-    } else {
-        b"false"
-    }
-}
+const JSON_BOOL: [&[u8]; 2] = [b"false", b"true"];
 
 /// `text` with a `'static` lifetime, leaked once per distinct text per process (dataset
 /// versions only: about 16 bytes a new version).

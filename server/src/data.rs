@@ -23,9 +23,9 @@ pub struct DataHandle {
     current: ArcSwap<Catalog>,
     /// So that two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
-    reload_metrics: ReloadMetrics,
+    pub reload_metrics: ReloadMetrics,
     /// Shared by every catalog loaded here.
-    answers_metrics: CacheMetrics,
+    pub answers_metrics: CacheMetrics,
 }
 
 impl DataHandle {
@@ -52,14 +52,6 @@ impl DataHandle {
             reload_metrics,
             answers_metrics,
         })
-    }
-
-    pub fn answers_metrics(&self) -> &CacheMetrics {
-        &self.answers_metrics
-    }
-
-    pub fn reload_metrics(&self) -> &ReloadMetrics {
-        &self.reload_metrics
     }
 
     pub fn root(&self) -> &Path {

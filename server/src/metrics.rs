@@ -229,7 +229,7 @@ pub struct Metrics {
     latency: Family<Label<String>, Latency>,
     refusals: Family<Label, Counter>,
     key_failures: Family<Label, Counter>,
-    connections: ConnectionMetrics,
+    pub connections: ConnectionMetrics,
     caches: Arc<Caches>,
     dataset: Family<Label<String>, Gauge>,
     state_up: Gauge,
@@ -337,10 +337,6 @@ impl Metrics {
 
     pub fn key_failure(&self, code: &'static str) {
         self.key_failures.get_or_create(&[("code", code)]).inc();
-    }
-
-    pub fn connections(&self) -> ConnectionMetrics {
-        self.connections.clone()
     }
 
     /// The handles of the cache called `name` (one name per cache).

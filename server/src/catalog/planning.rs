@@ -8,7 +8,7 @@
 use kalendorius_dataset::planning::periods;
 use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use super::Catalog;
+use super::{Catalog, HolidayRecord};
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
@@ -45,24 +45,15 @@ impl Period {
 impl Catalog {
     fn planning_dates(&self) -> &[Box<[u32]>; 2] {
         self.holiday_dates.get_or_init(|| {
-            let mut red = Vec::new();
-            let mut all = Vec::new();
-            for (i, info) in self.days.iter().enumerate() {
-                let list = &self.tables.holiday_lists[info.holidays as usize];
-                let date = self.date_at(i);
-                let declared = self.declared_day_off(date).is_some();
-                if declared
-                    || list
-                        .iter()
-                        .any(|&h| self.tables.holidays[h as usize].is_red)
-                {
-                    red.push(i as u32);
-                }
-                if declared || !list.is_empty() {
-                    all.push(i as u32);
-                }
-            }
-            [red.into_boxed_slice(), all.into_boxed_slice()]
+            let scope = |holiday: fn(&HolidayRecord) -> bool| {
+                (0..self.days.len() as u32)
+                    .filter(|&i| {
+                        let date = self.date_at(i as usize);
+                        self.declared_day_off(date).is_some() || self.holidays_on(date).any(holiday)
+                    })
+                    .collect()
+            };
+            [scope(|h| h.is_red), scope(|_| true)]
         })
     }
 
