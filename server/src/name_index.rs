@@ -101,35 +101,27 @@ impl NameIndex {
                 dates.push(day);
             }
         }
-        let entries: Vec<NameEntry> = by_name
-            .into_iter()
-            .map(|((folded, name, gender), dates)| NameEntry {
+        let mut index = NameIndex::default();
+        for ((folded, name, gender), dates) in by_name {
+            index.haystack.push('\n');
+            let start = u32::try_from(index.haystack.len()).expect("names fit in 4 GiB");
+            index.starts.push(start);
+            index.haystack.push_str(&folded);
+            let object = NameMatch {
+                name,
+                gender,
+                dates: dates.iter().map(MonthDay::to_string).collect(),
+            };
+            let json = serde_json::value::to_raw_value(&object).expect("strings always serialize");
+            index.json.push(json);
+            index.entries.push(NameEntry {
                 folded: folded.into(),
                 name: name.into(),
                 gender,
                 dates: dates.into(),
-            })
-            .collect();
-        let mut haystack = String::new();
-        let mut starts = Vec::with_capacity(entries.len());
-        let mut json = Vec::with_capacity(entries.len());
-        for entry in &entries {
-            haystack.push('\n');
-            starts.push(u32::try_from(haystack.len()).expect("names fit in 4 GiB"));
-            haystack.push_str(&entry.folded);
-            let object = NameMatch {
-                name: &entry.name,
-                gender: entry.gender,
-                dates: entry.dates.iter().map(MonthDay::to_string).collect(),
-            };
-            json.push(serde_json::value::to_raw_value(&object).expect("strings always serialize"));
+            });
         }
-        NameIndex {
-            entries,
-            haystack,
-            starts,
-            json,
-        }
+        index
     }
 
     /// The names matching `query` (folded here): exact matches first, then names that start

@@ -111,7 +111,6 @@ type ThreadBuffer = Arc<Mutex<Vec<u8>>>;
 
 struct ThreadSlot {
     owner: Weak<BatchShared>,
-    /// Shared with the flusher.
     buffer: ThreadBuffer,
     /// Swapped in when this thread writes its lines out itself (so neither is reallocated).
     spare: Vec<u8>,
@@ -146,8 +145,8 @@ impl BatchWriter {
             .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
     }
 
-    /// Lets `write_lines` append complete lines to this thread's buffer, and hands the
-    /// buffer to `write` once it holds [`WRITE_AT`] bytes.
+    /// Lets `write_lines` append complete lines to this thread's buffer, handed to `write`
+    /// at [`WRITE_AT`] bytes.
     fn append_with_or_write(
         &self,
         write_lines: impl FnOnce(&mut Vec<u8>),

@@ -57,7 +57,6 @@ impl Catalog {
         })
     }
 
-    /// Whether the served day at `position` is marked.
     fn is_marked(&self, position: usize) -> bool {
         let red = &self.planning_dates()[HolidayScope::Red as usize];
         red.binary_search(&(position as u32)).is_ok()
@@ -76,8 +75,7 @@ impl Catalog {
             .chain(self.declared_day_off(date).map(move |t| t.name(lang)))
     }
 
-    /// The holiday dates of `scope` on or after a served `from`, in date order, at most
-    /// `count` (fewer when the served range ends first).
+    /// The next `count` holiday dates of `scope` from a served `from` on, in date order.
     pub fn holiday_dates_from(
         &self,
         from: Date,
