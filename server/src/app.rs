@@ -225,7 +225,7 @@ impl App {
             &[Window::Minute, Window::Day, Window::Month].map(Window::name),
             &KEY_FAILURES.map(|(_, label)| label),
         );
-        let published = Published::new(data.root(), metrics.cache("published"));
+        let published = Published::new(&data.root, metrics.cache("published"));
         App {
             data,
             store,

@@ -19,7 +19,7 @@ fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, C
 
 /// The catalog in service. Cheap to read from any thread.
 pub struct DataHandle {
-    root: PathBuf,
+    pub root: PathBuf,
     current: ArcSwap<Catalog>,
     /// So that two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
@@ -29,8 +29,7 @@ pub struct DataHandle {
 }
 
 impl DataHandle {
-    /// Loads the dataset at `root`; fails (and the server refuses to start) if it is missing,
-    /// of another schema version, or fails its checks.
+    /// Loads the dataset at `root`; an error stops the server's start.
     pub fn open(root: &Path) -> Result<DataHandle, CatalogError> {
         let started = std::time::Instant::now();
         let answers_metrics = CacheMetrics::default();
@@ -44,7 +43,7 @@ impl DataHandle {
             "dataset loaded from its sled database"
         );
         let reload_metrics = ReloadMetrics::default();
-        reload_metrics.loaded(unix_now(), false, true);
+        reload_metrics.loaded(chrono::Utc::now().timestamp(), false, true);
         Ok(DataHandle {
             root: root.to_path_buf(),
             current: ArcSwap::from_pointee(catalog),
@@ -52,10 +51,6 @@ impl DataHandle {
             reload_metrics,
             answers_metrics,
         })
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// The catalog in service now, held for as long as the guard lives (a guard, not an `Arc`,
@@ -74,16 +69,12 @@ impl DataHandle {
             .await
             .map_err(|join| anyhow::anyhow!("the reload task failed: {join}"))
             .and_then(|loaded| loaded.map_err(anyhow::Error::from));
-        self.reload_metrics.loaded(unix_now(), true, loaded.is_ok());
+        self.reload_metrics
+            .loaded(chrono::Utc::now().timestamp(), true, loaded.is_ok());
         let catalog = Arc::new(loaded?);
         // In-flight requests may still hold the old catalog; it is freed with the last one.
         self.current.store(catalog.clone());
-        // Loading parses every year file into short-lived records.
         crate::memory::release_free();
         Ok(catalog)
     }
-}
-
-fn unix_now() -> i64 {
-    chrono::Utc::now().timestamp()
 }

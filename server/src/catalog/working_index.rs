@@ -105,14 +105,11 @@ impl WorkingIndex {
     /// The index of the served range's `days` (`years` whole years).
     pub fn new(days: Vec<WorkingDay>, years: usize) -> WorkingIndex {
         let tallies = [Week::Five, Week::Six].map(|week| {
-            let mut tallies = Vec::with_capacity(days.len() + 1);
-            let mut sum = Tally::default();
-            tallies.push(sum);
-            for &day in &days {
-                sum = Tally(sum.0 + Tally::of(day, week).0);
-                tallies.push(sum);
-            }
-            tallies.into_boxed_slice()
+            let sums = days.iter().scan(Tally::default(), |sum, &day| {
+                *sum = Tally(sum.0 + Tally::of(day, week).0);
+                Some(*sum)
+            });
+            std::iter::once(Tally::default()).chain(sums).collect()
         });
         WorkingIndex {
             days: days.into_boxed_slice(),
