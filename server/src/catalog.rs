@@ -44,9 +44,8 @@ const ANSWERS_BUDGET: usize = 4 << 20;
 /// bookkeeping (about 300 bytes, not weighed by the budget) would weigh as much.
 const MIN_KEPT_ANSWER: usize = 512;
 
-/// One date, as indices into the shared [`Tables`]. Invariant (checked at load): a
-/// laisvadienis exactly when `reason` is set; `holiday_name != 0` exactly on a
-/// `public_holiday`; `shorter_workday` only without a reason.
+/// One date, as indices into [`Tables`]. Invariant (checked at load): `reason` is set exactly
+/// on a laisvadienis, `holiday_name` exactly on a public holiday, `shorter_workday` on neither.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
     reason: Option<Reason>,
@@ -411,8 +410,7 @@ impl Catalog {
         parts.concat()
     }
 
-    /// The `/days` body for `from..=to`: both served, `from <= to`, at most 366 days (so
-    /// at most two years). A whole calendar year is shared, not copied.
+    /// The `/days` body for `from..=to` (served, at most 366 days); a whole year is shared.
     pub fn days_json(&self, from: Date, to: Date) -> Bytes {
         let year_of = |date: Date| &self.years[(date.year() - self.first.year()) as usize];
         let day_of_year = |date: Date| date.naive().ordinal0() as usize;
@@ -536,8 +534,7 @@ const DAYS_TAIL: &[u8] = b"]}";
 
 const JSON_BOOL: [&[u8]; 2] = [b"false", b"true"];
 
-/// `text` with a `'static` lifetime, leaked once per distinct text per process (dataset
-/// versions only: about 16 bytes a new version).
+/// `text` leaked once per distinct text per process (dataset versions: 16 bytes each).
 fn interned(text: &str) -> &'static str {
     static SEEN: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
     let mut seen = SEEN.lock();

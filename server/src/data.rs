@@ -10,8 +10,7 @@ use arc_swap::ArcSwap;
 use crate::catalog::{Catalog, CatalogError};
 use crate::metrics::{CacheMetrics, ReloadMetrics};
 
-/// Loads the dataset at `root` (an output root with `current`, or a dataset directory) from
-/// its sled database, with every manifest, checksum and database check.
+/// Loads and checks the dataset at `root` (an output root or a dataset directory).
 fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
     let dir = kalendorius_dataset::open_manifest(root)?;
     Catalog::load(&dir, answers_metrics)
@@ -59,8 +58,7 @@ impl DataHandle {
         self.current.load()
     }
 
-    /// Loads the dataset again (off the async threads) and swaps it in; on failure the old
-    /// one stays in service.
+    /// Loads the dataset again, off the async threads, and swaps it in if it loaded.
     pub async fn reload(&self) -> anyhow::Result<Arc<Catalog>> {
         let _one_at_a_time = self.reloading.lock().await;
         let root = self.root.clone();

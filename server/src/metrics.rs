@@ -236,8 +236,7 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// The metrics of a server whose requests go to `routes` (by index in
-    /// [`Metrics::request`]), with the dataset's `reloads` and a Redis store's latencies.
+    /// The metrics of a server with these `routes` (by index), the dataset's and Redis's.
     pub fn new(
         routes: impl IntoIterator<Item = impl AsRef<str>>,
         reloads: &ReloadMetrics,
@@ -346,8 +345,7 @@ impl Metrics {
         handles
     }
 
-    /// Shows the cache `name` with handles made by its owner (the answers cache's outlive
-    /// every catalog).
+    /// Shows the cache `name` with its owner's handles (the answers cache's outlive a catalog).
     pub fn show_cache(&self, name: &'static str, handles: &CacheMetrics) {
         self.caches.0.lock().push((name, handles.clone()));
     }

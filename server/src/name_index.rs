@@ -74,8 +74,7 @@ pub enum MatchKind {
 #[derive(Debug, Default)]
 pub struct NameIndex {
     entries: Vec<NameEntry>,
-    /// Every folded name, each after a `\n`, in entry order: one haystack for the contains
-    /// matches.
+    /// Every folded name after a `\n`, in entry order: the contains matches' haystack.
     haystack: String,
     /// Where each entry's folded name starts in `haystack`.
     starts: Vec<u32>,
@@ -124,9 +123,8 @@ impl NameIndex {
         index
     }
 
-    /// The names matching `query` (folded here): exact matches first, then names that start
-    /// with it, then names that contain it, each group in folded-name order; at most
-    /// `limit`. An empty query matches nothing.
+    /// At most `limit` names matching `query`: exact matches, then names starting with it,
+    /// then names containing it, each group in folded-name order. Nothing matches "".
     pub fn search(&self, query: &str, limit: usize) -> Vec<(MatchKind, &NameEntry)> {
         self.matches(query, limit)
             .into_iter()

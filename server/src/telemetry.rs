@@ -145,8 +145,7 @@ impl BatchWriter {
             .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
     }
 
-    /// Lets `write_lines` append complete lines to this thread's buffer, handed to `write`
-    /// at [`WRITE_AT`] bytes.
+    /// Appends whole lines to this thread's buffer, handed to `write` at [`WRITE_AT`] bytes.
     fn append_with_or_write(
         &self,
         write_lines: impl FnOnce(&mut Vec<u8>),
@@ -265,8 +264,7 @@ impl AccessLine<'_> {
         );
     }
 
-    /// As the plain-text formatter writes [`AccessLine::emit`]'s event at `now`, with its own
-    /// writers (a test holds the two together).
+    /// [`AccessLine::emit`]'s event as the plain-text formatter writes it (a test checks).
     fn write_text(&self, out: &mut impl fmt::Write, now: SystemTime) -> fmt::Result {
         text::write_head(out, now, tracing::Level::INFO, "access")?;
         text::write_str_field(out, "method", self.method)?;

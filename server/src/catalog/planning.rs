@@ -91,8 +91,7 @@ impl Catalog {
             .map(|&p| self.date_at(p as usize))
     }
 
-    /// The periods (long weekends and bridges) that start in a served `year`, with at most
-    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave.
+    /// The periods starting in a served `year` with at most `max_leave_days` leave days.
     pub fn long_weekends(
         &self,
         year: i32,

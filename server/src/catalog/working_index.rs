@@ -143,8 +143,7 @@ impl WorkingIndex {
             n => before + n + 1,
         };
         let target = u32::try_from(target).ok().filter(|&t| t >= 1)?;
-        // The first boundary whose count reaches `target`; the day just before it is the
-        // working day that made it so.
+        // The first boundary whose count reaches `target` follows the working day sought.
         let boundary = tallies.partition_point(|t| t.working_days() < target);
         (boundary < tallies.len() && boundary > 0).then(|| boundary - 1)
     }
@@ -164,8 +163,7 @@ impl Catalog {
             .summary(self.working_position(from), self.working_position(to), week)
     }
 
-    /// The body of a whole-year answer about a served `year` in `week`: built by `build`
-    /// the first time, shared after that.
+    /// A served `year`'s body in `week`: built by `build` the first time, shared after that.
     pub fn working_year_body(
         &self,
         year: i32,

@@ -83,8 +83,7 @@ fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
     out.write_char('=')
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, into `buf`; the part down to the second is kept
-/// per thread while the second lasts.
+/// `now` as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, its part down to the second kept per thread.
 fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     thread_local! {
         static SECOND: Cell<(i64, [u8; 20])> = const { Cell::new((i64::MIN, [0; 20])) };
