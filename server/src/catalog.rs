@@ -253,11 +253,9 @@ impl Catalog {
             date,
             reason,
         };
-        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
-            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
-        })?;
-        let last = Date::from_ymd(manifest.last_year, 12, 31)
-            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+        // `open_manifest` checked that the years are served ones.
+        let first = Date::from_ymd(manifest.first_year, 1, 1).expect("a served year");
+        let last = Date::from_ymd(manifest.last_year, 12, 31).expect("a served year");
 
         let mut tables = Tables {
             holiday_names: IndexSet::from(["null".into()]),

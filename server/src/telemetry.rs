@@ -290,10 +290,8 @@ fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     }
     let mut out = String::new();
     push_without_keys(&mut out, uri.path());
-    let Some(query) = uri.query() else {
-        return Cow::Owned(out);
-    };
-    for (i, pair) in query.split('&').enumerate() {
+    let pairs = uri.query().into_iter().flat_map(|q| q.split('&'));
+    for (i, pair) in pairs.enumerate() {
         out.push(if i == 0 { '?' } else { '&' });
         let name = pair.split_once('=').map_or(pair, |(n, _)| n);
         let decoded = form_urlencoded::parse(name.as_bytes()).next();
