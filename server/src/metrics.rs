@@ -88,13 +88,11 @@ impl EncodeMetric for Latency {
 #[derive(Debug, Clone, Default)]
 pub struct Counter(counter::Counter);
 
-impl Counter {
-    pub fn inc(&self) {
-        self.0.inc();
-    }
+impl std::ops::Deref for Counter {
+    type Target = counter::Counter;
 
-    pub fn get(&self) -> u64 {
-        self.0.get()
+    fn deref(&self) -> &counter::Counter {
+        &self.0
     }
 }
 
