@@ -269,15 +269,15 @@ impl Catalog {
         let mut working: Vec<WorkingDay> = Vec::with_capacity(day_count);
         let mut transfers: Vec<(Date, Transfer)> = Vec::new();
         let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
-        let mut problem: Option<CatalogError> = None;
+        let mut checked: Result<(), CatalogError> = Ok(());
         dir.read_database(|day: Day| {
-            if problem.is_some() {
+            if checked.is_err() {
                 return;
             }
             match tables.day_info(&day) {
                 Ok(info) => days.push(info),
                 Err(reason) => {
-                    problem = Some(inconsistent(day.date, reason));
+                    checked = Err(inconsistent(day.date, reason));
                     return;
                 }
             }
@@ -290,9 +290,7 @@ impl Catalog {
             }
             working.push(WorkingDay::of(&day));
         })?;
-        if let Some(problem) = problem {
-            return Err(problem);
-        }
+        checked?;
         // `read_database` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
 

@@ -172,8 +172,7 @@ impl Collector for Caches {
         for (name, help, kind, pick) in families {
             let mut family = encoder.encode_descriptor(name, help, None, kind)?;
             for (cache, handles) in caches.iter() {
-                let labels = [("cache", *cache)];
-                pick(handles).encode(family.encode_family(&labels)?)?;
+                pick(handles).encode(family.encode_family(&[("cache", *cache)])?)?;
             }
         }
         Ok(())
