@@ -59,14 +59,12 @@ pub struct NameEntry {
     pub dates: Box<[MonthDay]>,
 }
 
-/// How well an entry matched a query; the order of the groups in an answer.
+/// How an entry's folded name matched the folded query (is it, starts with it, contains it
+/// elsewhere), in the order of the groups in an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MatchKind {
-    /// The folded name is the folded query.
     Exact,
-    /// The folded name starts with the folded query.
     Prefix,
-    /// The folded name contains the folded query elsewhere.
     Contains,
 }
 

@@ -1,9 +1,8 @@
-//! Planning the year (`/holidays/upcoming`, `/long-weekends`). A date is *marked* when it
-//! carries a red holiday or a declared extra day off ([`HolidayScope::Red`]; `All` adds any
-//! holiday record). Built on first use and kept with the catalog: the holiday dates as sorted
-//! position lists ("the next N" is a binary search and a slice), and each year's periods by
-//! [`kalendorius_dataset::planning`] with up to [`MAX_LEAVE_DAYS`] leave days, sorted by start
-//! then leave, so any smaller limit is the same list filtered.
+//! Planning the year (`/holidays/upcoming`, `/long-weekends`), built on first use: each
+//! [`HolidayScope`]'s dates as sorted positions (the next N are a binary search and a slice),
+//! and each year's periods by [`kalendorius_dataset::planning`] with up to [`MAX_LEAVE_DAYS`]
+//! leave days (a smaller limit filters them). A date is *marked* when it carries a red holiday
+//! or a declared extra day off.
 
 use kalendorius_dataset::planning::periods;
 use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
