@@ -199,8 +199,8 @@ impl App {
         today_clock: Option<TodayClock>,
     ) -> App {
         let spec = App::openapi_json();
-        let metrics = Metrics::new(route_labels(), data.reload_metrics(), store.redis_metrics());
-        metrics.show_cache("answers", data.answers_metrics());
+        let metrics = Metrics::new(route_labels(), &data.reload_metrics, store.redis_metrics());
+        metrics.show_cache("answers", &data.answers_metrics);
         metrics.start_at_zero(
             &[Window::Minute, Window::Day, Window::Month].map(Window::name),
             &KEY_FAILURES.map(|(_, label)| label),
@@ -209,7 +209,7 @@ impl App {
             docs_pages: DocsPages::new(&spec),
             spec_etag: caching::digest_etag("openapi", spec.as_bytes()),
             spec: spec.into(),
-            published: Published::new(data.root(), metrics.cache("published")),
+            published: Published::new(&data.root, metrics.cache("published")),
             data,
             store,
             proxies,
@@ -224,7 +224,7 @@ impl App {
 
     /// The handles the accept loop counts connections in (`crate::http::connections`).
     pub fn connection_metrics(&self) -> ConnectionMetrics {
-        self.metrics.connections()
+        self.metrics.connections.clone()
     }
 
     /// What `path` answers for a request from `client_ip`. `/metrics` is no target outside

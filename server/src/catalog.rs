@@ -1,16 +1,14 @@
-//! The dataset in memory, precomputed for serving: what every endpoint reads. The generator
-//! has decided everything; this module lays the facts out so that a request is a lookup and
-//! a copy: one 16-byte [`DayInfo`] per date; the `/days` entries of each year in one buffer
-//! with per-day offsets (any range is one or two slices); holiday records, lists, names and
-//! name-day lists interned in shared tables (189 000 days in a few tens of MiB); the
-//! declared transfers; the pupils' holidays (`school_holidays.json`, checked against the
-//! manifest). Only `/data` reads the published files. `/laisvadienis` and `/days` are
-//! written by the same functions from the same [`DayInfo`], so they cannot disagree.
+//! The dataset in memory, laid out so that a request is a lookup and a copy: one 16-byte
+//! [`DayInfo`] per date; holiday records, names and their lists interned in shared tables
+//! (189 000 days in a few tens of MiB); each year's `/days` body prebuilt with per-day
+//! offsets; the declared transfers; the pupils' holidays. Only `/data` reads the published
+//! files. One function writes a day for `/laisvadienis` and `/days`, so they cannot disagree.
 
 use std::io::Write as _;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use chrono::Datelike as _;
 use indexmap::IndexSet;
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
@@ -29,10 +27,8 @@ pub use working_index::{WorkingDay, WorkingSummary};
 /// Why a dataset that passed its manifest checks still cannot be served.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
-    /// The dataset could not be read or failed a manifest or database check.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// A day record breaks an invariant the generator promises (`kalendorius_dataset::Day`).
     #[error("dataset {path}: day {date} is inconsistent: {reason}")]
     Inconsistent {
         path: String,
@@ -41,19 +37,15 @@ pub enum CatalogError {
     },
 }
 
-/// Bytes of built answers one dataset keeps ([`Catalog::answer`]): a few thousand
-/// answers of 1-10 KiB, the ones asked for most.
+/// Bytes of built answers kept per dataset: a few thousand answers of 1-10 KiB.
 const ANSWERS_BUDGET: usize = 4 << 20;
 
-/// The smallest answer [`Catalog::answer`] keeps: at 512 bytes and more, the entries' keys
-/// and bookkeeping (about 300 bytes each, not weighed) stay within half the budget again.
+/// A smaller answer is as cheap to build again as to keep: its key and the cache's
+/// bookkeeping (about 300 bytes, not weighed by the budget) would weigh as much.
 const MIN_KEPT_ANSWER: usize = 512;
 
-/// Everything about one date, as indices into the catalog's shared tables, in 16 bytes.
-///
-/// Invariant (checked at load): the day is a laisvadienis exactly when `reason` is set;
-/// `holiday_name != 0` exactly when the reason is `public_holiday`; `shorter_workday`
-/// implies no reason.
+/// One date, as indices into [`Tables`]. Invariant (checked at load): `reason` is set exactly
+/// on a laisvadienis, `holiday_name` exactly on a public holiday, `shorter_workday` on neither.
 #[derive(Debug, Clone, Copy)]
 struct DayInfo {
     reason: Option<Reason>,
@@ -62,11 +54,9 @@ struct DayInfo {
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
     iso_week: u8,
-    /// Index into `holiday_names` (a few hundred); 0 is "no name" (JSON `null`).
+    /// 0 is "no name" (JSON `null`).
     holiday_name: u16,
-    /// Index into `holiday_lists` (list 0 is empty).
     holidays: u32,
-    /// Index into `name_day_lists` (list 0 is empty).
     name_days: u32,
 }
 
@@ -75,13 +65,12 @@ const _: () = assert!(std::mem::size_of::<DayInfo>() == 16);
 /// One holiday as it stands on a date (shared by every date with the same facts).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayRecord {
-    /// Stable id of the source record (`kalendorius_dataset::Holiday::id`): the same across
-    /// dataset versions, so the feeds build their event UIDs from it.
+    /// Stable across dataset versions: the feeds build their event UIDs from it.
     pub id: Box<str>,
     pub kind: HolidayType,
     /// Non-working under the law in force on that date.
     pub is_red: bool,
-    /// Names in lt, en, pl, ru order ([`Lang::ALL`]).
+    /// In [`Lang::ALL`] order.
     names: [Box<str>; 4],
     /// When red: how sure it is that the day is non-working.
     pub confidence: Option<Confidence>,
@@ -119,17 +108,25 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
-/// The `/days` answer for one whole year and the offset of every day's entry in it, so a
-/// calendar year is answered without a copy and any other range copies its entries: entry
-/// `i` is `json[offsets[i] .. offsets[i + 1] - 1]` (the byte after it is the joining comma,
-/// or the `]` after the last); `offsets.len() == days_in_year + 1`.
+/// A year's whole `/days` body and where each day's entry starts: entry `i` is
+/// `json[offsets[i]..offsets[i + 1] - 1]` (the byte after it is a `,` or the closing `]`).
 struct YearJson {
     json: Bytes,
     offsets: Box<[u32]>,
 }
 
-/// An immutable, fully precomputed dataset. Shared as `Arc<Catalog>`; a reload builds a new
-/// one and swaps it in whole.
+impl YearJson {
+    /// The entries of days `from..=to` of the year (January 1 = 0), joined by commas.
+    fn entries(&self, from: usize, to: usize) -> &[u8] {
+        &self.json[self.offsets[from] as usize..self.offsets[to + 1] as usize - 1]
+    }
+
+    fn last_day(&self) -> usize {
+        self.offsets.len() - 2
+    }
+}
+
+/// An immutable, fully precomputed dataset; a reload builds a new one and swaps it in.
 pub struct Catalog {
     pub version: &'static str,
     /// The same, ready as the `X-Dataset-Version` header of every response: static, so
@@ -137,59 +134,42 @@ pub struct Catalog {
     pub version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
     pub etag_tag: String,
-    /// First date served (January 1 of the manifest's first year).
+    /// January 1 of the manifest's first year.
     pub first: Date,
-    /// Last date served (December 31 of the manifest's last year).
+    /// December 31 of the manifest's last year.
     pub last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
     years: Vec<YearJson>,
-    /// JSON-encoded `holiday_name` values, quotes included; index 0 is `null`.
-    holiday_names: Vec<Box<str>>,
-    holidays: Vec<HolidayRecord>,
-    /// Interned lists of `holidays` indices, each in holiday order (red first, then type, then
-    /// Lithuanian name); list 0 is empty.
-    holiday_lists: Vec<Box<[u32]>>,
-    names: Vec<NameDayRecord>,
-    /// Interned lists of `names` indices; list 0 is empty.
-    name_day_lists: Vec<Box<[u32]>>,
-    /// Working time of every date, with prefix sums (`working_index`).
+    tables: Tables,
     working: working_index::WorkingIndex,
     /// The declared transfers, in date order (a few dozen in 500 years).
     transfers: Vec<(Date, Transfer)>,
-    /// The eve rule's provisions from each date on which they change, in date order (a
-    /// handful): the basis of every shortened day from that date to the next change.
+    /// The eve rule's provisions from each date on which they change (a handful).
     eve_bases: Vec<(Date, Box<[Basis]>)>,
-    /// Every name with its days, by folded name (built once here, for the name search).
     pub name_index: NameIndex,
-    /// Built answers of keyed operations over this dataset, by operation and resolved
-    /// parameters ([`Catalog::answer`]).
     answers: ByteCache<(&'static str, Box<str>), Bytes>,
     /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
     holiday_dates: OnceLock<[Box<[u32]>; 2]>,
-    /// Per served year, from the first: its periods with up to [`MAX_LEAVE_DAYS`] leave
-    /// days, by start, then by leave days (`planning`).
+    /// Per served year: its periods with up to [`MAX_LEAVE_DAYS`] leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
-    /// The pupils' holidays (`school_holidays.json`, a few dozen periods).
     pub school_holidays: SchoolHolidaysFile,
 }
 
-/// Distinct values in order of first use; a value's id is its index.
-struct Interner<T>(IndexSet<T>);
-
-impl<T: std::hash::Hash + Eq> Interner<T> {
-    fn intern(&mut self, value: T) -> u32 {
-        u32::try_from(self.0.insert_full(value).0).expect("fewer than 2^32 distinct values")
-    }
+/// The values [`DayInfo`] points to, each kept once, its index its id.
+struct Tables {
+    /// JSON-encoded, quotes included; 0 is `null`.
+    holiday_names: IndexSet<Box<str>>,
+    holidays: IndexSet<HolidayRecord>,
+    /// Lists of `holidays` ids in holiday order ([`Catalog::holidays_on`]); 0 is empty.
+    holiday_lists: IndexSet<Box<[u32]>>,
+    names: IndexSet<NameDayRecord>,
+    /// Lists of `names` ids; list 0 is empty.
+    name_day_lists: IndexSet<Box<[u32]>>,
 }
 
-/// The shared tables a catalog is built into, as they fill.
-struct Tables {
-    holiday_names: Interner<Box<str>>,
-    holidays: Interner<HolidayRecord>,
-    holiday_lists: Interner<Box<[u32]>>,
-    names: Interner<NameDayRecord>,
-    name_day_lists: Interner<Box<[u32]>>,
+fn intern<T: std::hash::Hash + Eq>(set: &mut IndexSet<T>, value: T) -> u32 {
+    u32::try_from(set.insert_full(value).0).expect("fewer than 2^32 distinct values")
 }
 
 impl Tables {
@@ -219,34 +199,35 @@ impl Tables {
         }
         let holiday_name = match &day.holiday_name {
             None => 0,
-            Some(name) => self.holiday_names.intern(
-                serde_json::to_string(name)
-                    .expect("a str always serializes")
-                    .into(),
-            ),
+            Some(name) => {
+                let json = serde_json::to_string(name).expect("a str always serializes");
+                intern(&mut self.holiday_names, json.into())
+            }
         };
         let holiday_ids: Box<[u32]> = day
             .holidays
             .iter()
             .map(|h| {
-                self.holidays.intern(HolidayRecord {
+                let record = HolidayRecord {
                     id: h.id.as_str().into(),
                     kind: h.kind,
                     is_red: h.is_red,
                     names: Lang::ALL.map(|lang| Box::<str>::from(h.name(lang))),
                     confidence: h.confidence,
                     basis: h.basis.as_slice().into(),
-                })
+                };
+                intern(&mut self.holidays, record)
             })
             .collect();
         let name_ids: Box<[u32]> = day
             .name_days
             .iter()
             .map(|n| {
-                self.names.intern(NameDayRecord {
+                let record = NameDayRecord {
                     name: n.name.as_str().into(),
                     gender: n.gender.as_str(),
-                })
+                };
+                intern(&mut self.names, record)
             })
             .collect();
         Ok(DayInfo {
@@ -256,15 +237,14 @@ impl Tables {
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
             holiday_name: u16::try_from(holiday_name).expect("fewer than 2^16 holiday names"),
-            holidays: self.holiday_lists.intern(holiday_ids),
-            name_days: self.name_day_lists.intern(name_ids),
+            holidays: intern(&mut self.holiday_lists, holiday_ids),
+            name_days: intern(&mut self.name_day_lists, name_ids),
         })
     }
 }
 
 impl Catalog {
-    /// Reads every day of a checked dataset directory (its sled database, a year at a time,
-    /// each year checked against its SHA-256 in the manifest) and builds the catalog.
+    /// Reads and checks every day of a dataset directory's sled database.
     pub fn load(dir: &DatasetDir, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
         let manifest = &dir.manifest;
         let path = dir.path.display().to_string();
@@ -273,41 +253,34 @@ impl Catalog {
             date,
             reason,
         };
-        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
-            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
-        })?;
-        let last = Date::from_ymd(manifest.last_year, 12, 31)
-            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
+        // `open_manifest` checked that the years are served ones.
+        let first = Date::from_ymd(manifest.first_year, 1, 1).expect("a served year");
+        let last = Date::from_ymd(manifest.last_year, 12, 31).expect("a served year");
 
         let mut tables = Tables {
-            holiday_names: Interner(IndexSet::from(["null".into()])),
-            holidays: Interner(IndexSet::new()),
-            holiday_lists: Interner(IndexSet::from([[].into()])),
-            names: Interner(IndexSet::new()),
-            name_day_lists: Interner(IndexSet::from([[].into()])),
+            holiday_names: IndexSet::from(["null".into()]),
+            holidays: IndexSet::new(),
+            holiday_lists: IndexSet::from([[].into()]),
+            names: IndexSet::new(),
+            name_day_lists: IndexSet::from([[].into()]),
         };
-
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
         let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
-        let mut years: Vec<YearJson> = Vec::new();
-        let mut year_buf: Vec<u8> = Vec::new();
-        let mut year_offsets: Vec<u32> = Vec::new();
-        let mut problem: Option<CatalogError> = None;
         let mut working: Vec<WorkingDay> = Vec::with_capacity(day_count);
         let mut transfers: Vec<(Date, Transfer)> = Vec::new();
         let mut eve_bases: Vec<(Date, Box<[Basis]>)> = Vec::new();
-
+        let mut checked: Result<(), CatalogError> = Ok(());
         dir.read_database(|day: Day| {
-            if problem.is_some() {
+            if checked.is_err() {
                 return;
             }
-            let info = match tables.day_info(&day) {
-                Ok(info) => info,
+            match tables.day_info(&day) {
+                Ok(info) => days.push(info),
                 Err(reason) => {
-                    problem = Some(inconsistent(day.date, reason));
+                    checked = Err(inconsistent(day.date, reason));
                     return;
                 }
-            };
+            }
             if let Some(t) = &day.transfer {
                 transfers.push((day.date, t.clone()));
             }
@@ -315,33 +288,9 @@ impl Catalog {
             if !eve.is_empty() && eve_bases.last().is_none_or(|(_, last)| **last != **eve) {
                 eve_bases.push((day.date, eve.as_slice().into()));
             }
-            // A year's block: the `/days` head, the entries joined by commas, the tail.
-            let date = day.date;
-            if date.month() == 1 && date.day() == 1 {
-                let end = Date::from_ymd(date.year(), 12, 31).expect("a served year");
-                days_head(&mut year_buf, date, end, date.days_until(end) + 1);
-            } else {
-                year_buf.push(b',');
-            }
-            year_offsets.push(year_buf.len() as u32);
-            write_days_entry(&mut year_buf, date, info, &tables.holiday_names.0);
-            if date.month() == 12 && date.day() == 31 {
-                year_offsets.push(year_buf.len() as u32 + 1);
-                year_buf.extend_from_slice(DAYS_TAIL);
-                // Copied at their exact sizes: a grown Vec keeps up to twice its length.
-                years.push(YearJson {
-                    json: Bytes::copy_from_slice(&year_buf),
-                    offsets: year_offsets.as_slice().into(),
-                });
-                year_buf.clear();
-                year_offsets.clear();
-            }
-            days.push(info);
             working.push(WorkingDay::of(&day));
         })?;
-        if let Some(problem) = problem {
-            return Err(problem);
-        }
+        checked?;
         // `read_database` guarantees every day of the range, once and in order.
         debug_assert_eq!(days.len(), day_count);
 
@@ -356,12 +305,8 @@ impl Catalog {
             first,
             last,
             days,
-            years,
-            holiday_names: tables.holiday_names.0.into_iter().collect(),
-            holidays: tables.holidays.0.into_iter().collect(),
-            holiday_lists: tables.holiday_lists.0.into_iter().collect(),
-            names: tables.names.0.into_iter().collect(),
-            name_day_lists: tables.name_day_lists.0.into_iter().collect(),
+            years: Vec::new(),
+            tables,
             working: working_index::WorkingIndex::new(working, year_count),
             transfers,
             eve_bases,
@@ -371,9 +316,12 @@ impl Catalog {
             periods: (0..year_count).map(|_| OnceLock::new()).collect(),
             school_holidays: dir.read_school_holidays()?,
         };
-        // The names of one year: a leap year when the dataset serves one (its February 29
-        // names are listed on 02-29), else its first year (where they are celebrated on
-        // February 28, as the dataset says for common years).
+        catalog.years = catalog
+            .years()
+            .map(|year| catalog.year_json(year))
+            .collect();
+        // One year's names: a served leap year's (with its February 29 names), else the
+        // first year's (where they fall on February 28).
         let year = catalog
             .years()
             .find(|&y| Date::from_ymd(y, 2, 29).is_ok())
@@ -386,6 +334,29 @@ impl Catalog {
         Ok(catalog)
     }
 
+    /// The `/days` body of the whole served `year`, with its entries' offsets.
+    fn year_json(&self, year: i32) -> YearJson {
+        let start = Date::from_ymd(year, 1, 1).expect("a served year");
+        let end = Date::from_ymd(year, 12, 31).expect("a served year");
+        let mut json = Vec::new();
+        let mut offsets = Vec::new();
+        days_head(&mut json, start, end, start.days_until(end) + 1);
+        for date in self.dates_of_year(year) {
+            if !offsets.is_empty() {
+                json.push(b',');
+            }
+            offsets.push(json.len() as u32);
+            json.extend_from_slice(&self.day_json(date, false));
+        }
+        offsets.push(json.len() as u32 + 1);
+        json.extend_from_slice(DAYS_TAIL);
+        // Boxed at their exact sizes: a grown Vec keeps up to twice its length.
+        YearJson {
+            json: Bytes::from(json.into_boxed_slice()),
+            offsets: offsets.into_boxed_slice(),
+        }
+    }
+
     pub fn years(&self) -> std::ops::RangeInclusive<i32> {
         self.first.year()..=self.last.year()
     }
@@ -395,70 +366,62 @@ impl Catalog {
     }
 
     fn info(&self, date: Date) -> DayInfo {
-        // Callers validate the range first (`contains`); an out-of-range date here is a bug,
-        // and the panic is caught and answered as a JSON 500.
+        // Callers check `contains` first; a date outside is a bug, answered as a JSON 500.
         self.days[self.first.days_until(date) as usize]
     }
 
-    /// The date at position `i` of the per-day tables.
     fn date_at(&self, i: usize) -> Date {
         Date::from_naive(self.first.naive() + chrono::Days::new(i as u64))
             .expect("a position inside the served range")
     }
 
-    /// The `/laisvadienis` body of `date`, which must be served; sized exactly (spare capacity
-    /// costs a second allocation when it becomes the body).
+    /// The `/laisvadienis` body of a served `date`.
     pub fn status_json(&self, date: Date) -> Vec<u8> {
+        self.day_json(date, true)
+    }
+
+    /// The `/laisvadienis` body of a served `date`, or without `reason` its `/days` entry;
+    /// sized exactly (spare capacity costs a second allocation when it becomes the body).
+    fn day_json(&self, date: Date, with_reason: bool) -> Vec<u8> {
         let info = self.info(date);
-        let (open, reason, close): (&[u8], &[u8], &[u8]) = match info.reason {
-            None => (b"", b"null", b""),
-            Some(reason) => (b"\"", reason.as_str().as_bytes(), b"\""),
+        let reason: [&[u8]; 3] = match info.reason {
+            _ if !with_reason => [b""; 3],
+            None => [b",\"reason\":null", b"", b""],
+            Some(reason) => [b",\"reason\":\"", reason.as_str().as_bytes(), b"\""],
         };
-        // `concat` allocates the exact length.
-        let parts: [&[u8]; 13] = [
+        let parts: [&[u8]; 12] = [
             b"{\"date\":\"",
             &date.iso_bytes(),
             b"\",\"laisvadienis\":",
-            bool_json(info.reason.is_some()),
-            b",\"reason\":",
-            open,
-            reason,
-            close,
+            JSON_BOOL[usize::from(info.reason.is_some())],
+            reason[0],
+            reason[1],
+            reason[2],
             b",\"holiday_name\":",
-            self.holiday_names[info.holiday_name as usize].as_bytes(),
+            self.tables.holiday_names[info.holiday_name as usize].as_bytes(),
             b",\"shorter_workday\":",
-            bool_json(info.shorter_workday),
+            JSON_BOOL[usize::from(info.shorter_workday)],
             b"}",
         ];
         parts.concat()
     }
 
-    /// The `/days` body for `from..=to` (docs/api.md, `/days`). Both must be served and
-    /// `from <= to`. A whole calendar year is shared, not copied.
+    /// The `/days` body for `from..=to` (served, at most 366 days); a whole year is shared.
     pub fn days_json(&self, from: Date, to: Date) -> Bytes {
-        let first_year = self.first.year();
-        let (fy, ty) = (from.year(), to.year());
-        let block_of = |year: i32| &self.years[(year - first_year) as usize];
-        if fy == ty && day_of_year(from) == 0 && day_of_year(to) == block_of(fy).offsets.len() - 2 {
-            return block_of(fy).json.clone();
-        }
-        let mut slices: [&[u8]; 2] = [&[], &[]];
-        // A range of at most 366 days touches at most two years.
-        debug_assert!(ty - fy <= 1);
-        for (slot, year) in (fy..=ty).take(2).enumerate() {
-            let block = block_of(year);
-            let start_idx = if year == fy { day_of_year(from) } else { 0 };
-            let end_idx = if year == ty {
-                day_of_year(to)
-            } else {
-                block.offsets.len() - 2
-            };
-            let start = block.offsets[start_idx] as usize;
-            let end = block.offsets[end_idx + 1] as usize - 1;
-            slices[slot] = &block.json[start..end];
-        }
-        let body_len = slices[0].len() + slices[1].len() + 1;
-        let mut out = Vec::with_capacity(body_len + 80);
+        let year_of = |date: Date| &self.years[(date.year() - self.first.year()) as usize];
+        let day_of_year = |date: Date| date.naive().ordinal0() as usize;
+        let (block, start, end) = (year_of(from), day_of_year(from), day_of_year(to));
+        let slices = if from.year() != to.year() {
+            [
+                block.entries(start, block.last_day()),
+                year_of(to).entries(0, end),
+            ]
+        } else if start == 0 && end == block.last_day() {
+            return block.json.clone();
+        } else {
+            [block.entries(start, end), &[]]
+        };
+        let mut out = Vec::with_capacity(slices[0].len() + slices[1].len() + 81);
         days_head(&mut out, from, to, from.days_until(to) + 1);
         out.extend_from_slice(slices[0]);
         if !slices[1].is_empty() {
@@ -471,15 +434,15 @@ impl Catalog {
 
     /// The holidays on `date`: red first, then by type, then by Lithuanian name.
     pub fn holidays_on(&self, date: Date) -> impl Iterator<Item = &HolidayRecord> + '_ {
-        self.holiday_lists[self.info(date).holidays as usize]
+        self.tables.holiday_lists[self.info(date).holidays as usize]
             .iter()
-            .map(|&i| &self.holidays[i as usize])
+            .map(|&i| &self.tables.holidays[i as usize])
     }
 
     pub fn name_days_on(&self, date: Date) -> impl Iterator<Item = &NameDayRecord> + '_ {
-        self.name_day_lists[self.info(date).name_days as usize]
+        self.tables.name_day_lists[self.info(date).name_days as usize]
             .iter()
-            .map(|&i| &self.names[i as usize])
+            .map(|&i| &self.tables.names[i as usize])
     }
 
     /// Day of week (0 = Sunday), ISO week and weekend flag of `date`.
@@ -488,7 +451,6 @@ impl Catalog {
         (info.day_of_week, info.iso_week, info.is_weekend)
     }
 
-    /// The status of `date` (which must be served).
     pub fn status_of(&self, date: Date) -> DayStatus {
         let info = self.info(date);
         DayStatus {
@@ -503,9 +465,8 @@ impl Catalog {
         found.ok().map(|i| &self.transfers[i].1)
     }
 
-    /// The provisions that decide the status of `date` in the 5-day week (docs/data.md
-    /// §2.8): those of its red holidays, of a declared day off or working day, and the eve
-    /// rule on a shortened day; each once. Empty on an ordinary working or weekend day.
+    /// The provisions that decide `date`'s status in the 5-day week, each once: those of its
+    /// red holidays, of a declared transfer and of the eve rule on a shortened day.
     pub fn bases_of(&self, date: Date) -> Vec<&Basis> {
         let red = self.holidays_on(date).filter(|h| h.is_red);
         let red = red.flat_map(|h| h.basis.iter());
@@ -513,13 +474,11 @@ impl Catalog {
             .transfer_on(date)
             .into_iter()
             .flat_map(|t| t.basis.iter());
-        // The eve rule's provisions of the nearest shortened day on or before it (they
-        // change only between periods of the rule).
+        // Those of the nearest change on or before it.
         let eve = (self.status_of(date).shorter_workday)
             .then(|| self.eve_bases.partition_point(|(d, _)| *d <= date))
             .and_then(|i| i.checked_sub(1));
         let eve = eve.into_iter().flat_map(|i| &*self.eve_bases[i].1);
-        // Two holidays on one date may rest on the same provision (a day has a few bases).
         let mut bases: Vec<&Basis> = Vec::new();
         for b in red.chain(declared).chain(eve) {
             if !bases.contains(&b) {
@@ -530,8 +489,7 @@ impl Catalog {
     }
 
     /// The answer of `operation` to `params` (as resolved: `today` as its date), built by
-    /// `build` on first use and kept while asked for. The cache goes with the dataset, so a
-    /// reload never serves an answer of the previous one.
+    /// `build` on first use. Kept with the dataset, so a reload never serves an old one.
     pub fn answer(
         &self,
         operation: &'static str,
@@ -543,8 +501,6 @@ impl Catalog {
             return body;
         }
         let body = Bytes::from(build());
-        // A small answer is as cheap to build again as to keep (its key and the cache's
-        // bookkeeping would weigh as much as it does, uncounted by the budget).
         if body.len() >= MIN_KEPT_ANSWER {
             self.answers.insert(key, body.clone());
         }
@@ -560,12 +516,6 @@ impl Catalog {
     }
 }
 
-/// Index of a date within its year (January 1 = 0).
-fn day_of_year(date: Date) -> usize {
-    use chrono::Datelike;
-    date.naive().ordinal0() as usize
-}
-
 /// The start of a `/days` body, up to the opening of the list.
 fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
     // The dates without `core::fmt` (this runs on every `/days` request).
@@ -578,29 +528,9 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
 
 const DAYS_TAIL: &[u8] = b"]}";
 
-/// One `/days` entry (docs/api.md, `/days`); `names` are the JSON-encoded holiday names.
-fn write_days_entry(out: &mut Vec<u8>, date: Date, info: DayInfo, names: &IndexSet<Box<str>>) {
-    out.extend_from_slice(b"{\"date\":\"");
-    out.extend_from_slice(&date.iso_bytes());
-    out.extend_from_slice(b"\",\"laisvadienis\":");
-    out.extend_from_slice(bool_json(info.reason.is_some()));
-    out.extend_from_slice(b",\"holiday_name\":");
-    out.extend_from_slice(names[info.holiday_name as usize].as_bytes());
-    out.extend_from_slice(b",\"shorter_workday\":");
-    out.extend_from_slice(bool_json(info.shorter_workday));
-    out.push(b'}');
-}
+const JSON_BOOL: [&[u8]; 2] = [b"false", b"true"];
 
-fn bool_json(value: bool) -> &'static [u8] {
-    if value {
-        b"true"
-    } else {
-        b"false"
-    }
-}
-
-/// `text` with a `'static` lifetime, leaked once per distinct text per process (dataset
-/// versions only: about 16 bytes a new version).
+/// `text` leaked once per distinct text per process (dataset versions: 16 bytes each).
 fn interned(text: &str) -> &'static str {
     static SEEN: parking_lot::Mutex<Vec<&'static str>> = parking_lot::Mutex::new(Vec::new());
     let mut seen = SEEN.lock();

@@ -10,10 +10,7 @@ use arc_swap::ArcSwap;
 use crate::catalog::{Catalog, CatalogError};
 use crate::metrics::{CacheMetrics, ReloadMetrics};
 
-/// Loads the dataset at `root` (an output root with `current`, or a dataset directory) from
-/// its sled database, running every manifest, checksum and database check. The year JSON
-/// files are the published form and are not read.
-/// Its answers cache counts in `answers_metrics`.
+/// Loads and checks the dataset at `root` (an output root or a dataset directory).
 fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, CatalogError> {
     let dir = kalendorius_dataset::open_manifest(root)?;
     Catalog::load(&dir, answers_metrics)
@@ -21,18 +18,17 @@ fn load_catalog(root: &Path, answers_metrics: CacheMetrics) -> Result<Catalog, C
 
 /// The catalog in service. Cheap to read from any thread.
 pub struct DataHandle {
-    root: PathBuf,
+    pub root: PathBuf,
     current: ArcSwap<Catalog>,
-    /// Serialises reloads, so two SIGHUPs in a row cannot race.
+    /// So that two SIGHUPs in a row cannot race.
     reloading: tokio::sync::Mutex<()>,
-    reload_metrics: ReloadMetrics,
-    /// The answers cache of every catalog loaded here (one cache in service at a time).
-    answers_metrics: CacheMetrics,
+    pub reload_metrics: ReloadMetrics,
+    /// Shared by every catalog loaded here.
+    pub answers_metrics: CacheMetrics,
 }
 
 impl DataHandle {
-    /// Loads the dataset at `root`; fails (and the server refuses to start) if it is missing,
-    /// of another schema version, or fails its checks.
+    /// Loads the dataset at `root`; an error stops the server's start.
     pub fn open(root: &Path) -> Result<DataHandle, CatalogError> {
         let started = std::time::Instant::now();
         let answers_metrics = CacheMetrics::default();
@@ -46,7 +42,7 @@ impl DataHandle {
             "dataset loaded from its sled database"
         );
         let reload_metrics = ReloadMetrics::default();
-        reload_metrics.loaded(unix_now(), false, true);
+        reload_metrics.loaded(chrono::Utc::now().timestamp(), false, true);
         Ok(DataHandle {
             root: root.to_path_buf(),
             current: ArcSwap::from_pointee(catalog),
@@ -56,27 +52,13 @@ impl DataHandle {
         })
     }
 
-    /// The handles of the catalogs' answers cache, for `/metrics`.
-    pub fn answers_metrics(&self) -> &CacheMetrics {
-        &self.answers_metrics
-    }
-
-    pub fn reload_metrics(&self) -> &ReloadMetrics {
-        &self.reload_metrics
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// The catalog in service now, held for as long as the guard lives (a guard, not an `Arc`,
     /// so requests do not share a reference count's cache line).
     pub fn current(&self) -> arc_swap::Guard<Arc<Catalog>> {
         self.current.load()
     }
 
-    /// Loads the dataset again (off the async threads) and swaps it in. On failure the old
-    /// catalog stays in service and the error is returned for the log.
+    /// Loads the dataset again, off the async threads, and swaps it in if it loaded.
     pub async fn reload(&self) -> anyhow::Result<Arc<Catalog>> {
         let _one_at_a_time = self.reloading.lock().await;
         let root = self.root.clone();
@@ -85,16 +67,12 @@ impl DataHandle {
             .await
             .map_err(|join| anyhow::anyhow!("the reload task failed: {join}"))
             .and_then(|loaded| loaded.map_err(anyhow::Error::from));
-        self.reload_metrics.loaded(unix_now(), true, loaded.is_ok());
+        self.reload_metrics
+            .loaded(chrono::Utc::now().timestamp(), true, loaded.is_ok());
         let catalog = Arc::new(loaded?);
         // In-flight requests may still hold the old catalog; it is freed with the last one.
         self.current.store(catalog.clone());
-        // Loading parses every year file into short-lived records.
         crate::memory::release_free();
         Ok(catalog)
     }
-}
-
-fn unix_now() -> i64 {
-    chrono::Utc::now().timestamp()
 }

@@ -4,22 +4,15 @@
 //!
 //! The layers, top to bottom; a module imports only from the layers below it:
 //! 1. `server`, `shutdown`, `config`: start-up, settings and the run loop;
-//! 2. `app`: the route table, the one request gate (client address, Host check, CORS,
-//!    authentication, rate limits, routing, common headers, the access line) and the OpenAPI
-//!    document written from the route table;
-//! 3. the endpoints: `api` (the `/api/v1` operations, one file each), `pages` (HTML),
-//!    `published` (`/data`), `health` (probes);
-//!    `feeds` builds the iCalendar feeds the API serves; `i18n` (below `pages` and
-//!    `feeds`) holds their translated labels (lt, en, pl, ru);
+//! 2. `app`: the route table, the one request gate and the OpenAPI document;
+//! 3. the endpoints: `api` (one file per operation), `pages` (HTML), `published` (`/data`),
+//!    `health` (probes); `feeds` (iCalendar) and `i18n` (their labels) below them;
 //! 4. the dataset in service: `data` (loaded once, swapped whole on reload), `catalog` (its
 //!    precomputed answers), `name_index` (the names by folded form);
-//! 5. keys and limits: `state` (keys, counters and their stores: sled, Redis; the admin
+//! 5. keys and limits: `state` (keys, counters and their sled or Redis stores; the admin
 //!    socket and the key tool), `limits` (the rate-limit rules);
-//! 6. toolkits that know nothing above them: `http` (connections, caching, compression,
-//!    errors, client address, the docs pages), `telemetry` (logs), `clock`, `key_format`
-//!    (how a key looks on the wire), `metrics` (the registry of `/metrics` and the handles
-//!    every layer records with, so it sits at the bottom, below `http`), `memory` (freed
-//!    memory given back after a peak).
+//! 6. toolkits that know nothing above them: `http`, `telemetry` (logs), `clock`,
+//!    `key_format`, `metrics` (recorded in by every layer, so below `http`), `memory`.
 
 pub mod api;
 pub mod app;

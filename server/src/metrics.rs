@@ -1,9 +1,7 @@
-//! The service's own metrics, for `GET /metrics` (README, Metrics): one registry per
-//! server, the definition of every metric, and the cheap handles the request path records
-//! with. Label values are `&'static str` or the routes given once at start, so every label
-//! has a bounded set of values; a request's counter and histogram are reached by index, so
-//! the hot path takes no lock, allocates nothing and hashes no label. Handles are shared by
-//! their clones: [`Metrics::new`] registers those made before it ([`ReloadMetrics`], ...).
+//! The metrics of `GET /metrics`: one registry per server and the handles every layer
+//! records with, shared by their clones ([`Metrics::new`] registers those made before it).
+//! Label values are `&'static str` or the routes given at start, so each label has a bounded
+//! set; a request's counter and histogram are reached by index: no lock, allocation or hash.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -30,7 +28,7 @@ const BUCKET_MICROS: [u64; 14] = [
     2_500_000,
 ];
 
-/// The same bounds in nanoseconds, which an observation is compared with.
+/// The same in nanoseconds, which an observation is compared with.
 const BUCKET_NANOS: [u64; BUCKET_MICROS.len()] = {
     let mut nanos = BUCKET_MICROS;
     let mut i = 0;
@@ -50,7 +48,6 @@ pub struct Latency(Arc<LatencyCells>);
 struct LatencyCells {
     /// Observations per bucket (not cumulative), the last one past every bound (`+Inf`).
     buckets: [AtomicU64; BUCKET_MICROS.len() + 1],
-    /// The sum of every observation, in nanoseconds.
     sum_nanos: AtomicU64,
 }
 
@@ -86,19 +83,16 @@ impl EncodeMetric for Latency {
     }
 }
 
-/// A counter, written as the Prometheus text format 0.0.4 (which every Prometheus version
-/// reads) has it: registered under its samples' name (`x_total`), which its `# HELP` and
-/// `# TYPE` lines carry too, where `prometheus-client`'s OpenMetrics names the family `x`.
+/// A counter as the text format 0.0.4 (read by every Prometheus) has it: its `# HELP` and
+/// `# TYPE` lines name it `x_total`, as its samples, where OpenMetrics would say `x`.
 #[derive(Debug, Clone, Default)]
 pub struct Counter(counter::Counter);
 
-impl Counter {
-    pub fn inc(&self) {
-        self.0.inc();
-    }
+impl std::ops::Deref for Counter {
+    type Target = counter::Counter;
 
-    pub fn get(&self) -> u64 {
-        self.0.get()
+    fn deref(&self) -> &counter::Counter {
+        &self.0
     }
 }
 
@@ -117,13 +111,12 @@ impl EncodeMetric for Counter {
     }
 }
 
-/// A set of one label: its name and value (`{window="minute"}`).
+/// One label's name and value (`{window="minute"}`).
 type Label<V = &'static str> = [(&'static str, V); 1];
 
 const STATUS_CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
 
-/// One route's cells: its counter per status class and its histogram, each made (and so
-/// shown) on first use.
+/// One route's counter per status class and histogram, each made (and so shown) on first use.
 #[derive(Default)]
 struct RouteCells {
     label: String,
@@ -147,9 +140,8 @@ pub struct CacheMetrics {
     pub bytes: Gauge,
 }
 
-/// Every cache's handles, written as three families labelled by cache. A collector rather
-/// than label families, since a family makes its own handles and the answers cache's are
-/// made by the dataset handle, before this registry.
+/// Every cache's handles as three families labelled by cache: a collector, as a family
+/// makes its own handles and the answers cache's are made before this registry.
 #[derive(Debug, Default)]
 struct Caches(Mutex<Vec<(&'static str, CacheMetrics)>>);
 
@@ -180,8 +172,7 @@ impl Collector for Caches {
         for (name, help, kind, pick) in families {
             let mut family = encoder.encode_descriptor(name, help, None, kind)?;
             for (cache, handles) in caches.iter() {
-                let labels = [("cache", *cache)];
-                pick(handles).encode(family.encode_family(&labels)?)?;
+                pick(handles).encode(family.encode_family(&[("cache", *cache)])?)?;
             }
         }
         Ok(())
@@ -191,15 +182,13 @@ impl Collector for Caches {
 /// The dataset's reloads, owned by the dataset handle and registered by every server.
 #[derive(Debug, Clone, Default)]
 pub struct ReloadMetrics {
-    /// When the dataset in service was loaded (at start or by a reload), in Unix seconds.
     last: Gauge,
-    /// 1 when the last load succeeded, 0 after a failed reload.
     last_ok: Gauge,
     results: Family<Label, Counter>,
 }
 
 impl ReloadMetrics {
-    /// Records the end of a load (`reload`: not the one at start) at `unix_secs`.
+    /// Records the end of a load (`reload`: not the one at start).
     pub fn loaded(&self, unix_secs: i64, reload: bool, ok: bool) {
         if ok {
             self.last.set(unix_secs);
@@ -212,14 +201,13 @@ impl ReloadMetrics {
     }
 }
 
-/// The latencies of the commands a Redis store sends, owned by the store.
+/// The latencies of a Redis store's commands.
 #[derive(Debug, Clone, Default)]
 pub struct RedisMetrics {
     latency: Family<Label, Latency>,
 }
 
 impl RedisMetrics {
-    /// Records one `command` (a fixed name such as `check`) that took `elapsed`.
     pub fn observe(&self, command: &'static str, elapsed: Duration) {
         self.latency
             .get_or_create(&[("command", command)])
@@ -231,24 +219,21 @@ impl RedisMetrics {
 #[derive(Default)]
 pub struct Metrics {
     registry: Registry,
-    /// One scrape at a time (the scrape-time gauges are set, then everything is written);
-    /// the dataset version shown.
+    /// The dataset version shown; locked for a whole scrape, which sets gauges first.
     scraping: Mutex<String>,
     routes: Vec<RouteCells>,
     requests: Family<(Label<String>, Label), Counter>,
     latency: Family<Label<String>, Latency>,
     refusals: Family<Label, Counter>,
     key_failures: Family<Label, Counter>,
-    connections: ConnectionMetrics,
+    pub connections: ConnectionMetrics,
     caches: Arc<Caches>,
     dataset: Family<Label<String>, Gauge>,
     state_up: Gauge,
 }
 
 impl Metrics {
-    /// The metrics of a server whose requests go to `routes` (label values, each used by
-    /// index in [`Metrics::request`]), with the dataset's `reloads` and, on Redis, the
-    /// store's `redis` latencies.
+    /// The metrics of a server with these `routes` (by index), the dataset's and Redis's.
     pub fn new(
         routes: impl IntoIterator<Item = impl AsRef<str>>,
         reloads: &ReloadMetrics,
@@ -307,8 +292,7 @@ impl Metrics {
         metrics
     }
 
-    /// Records a request to the route of index `route` answered with `status` after
-    /// `elapsed`. An index past the table counts as its last route.
+    /// Records an answer to route `route`; an index past the table counts as the last route.
     pub fn request(&self, route: usize, status: u16, elapsed: Duration) {
         let Some(cells) = self.routes.get(route).or(self.routes.last()) else {
             return;
@@ -332,9 +316,8 @@ impl Metrics {
             .observe(elapsed);
     }
 
-    /// Shows the refusals of every limiter window of `windows` and the failures of every
-    /// key error code of `key_codes` from the start, at 0: a counter that first appears at 1
-    /// would hide its first increase from `rate()` and `increase()`.
+    /// Shows these limiter windows' refusals and key errors' failures from the start, at 0:
+    /// a counter that first appears at 1 hides its first increase from `rate()`.
     pub fn start_at_zero(&self, windows: &[&'static str], key_codes: &[&'static str]) {
         for &window in windows {
             let _ = self.refusals.get_or_create(&[("window", window)]);
@@ -344,17 +327,12 @@ impl Metrics {
         }
     }
 
-    /// Records a request refused by the limiter's `window` (`minute`, `day`, `month`).
     pub fn limiter_refusal(&self, window: &'static str) {
         self.refusals.get_or_create(&[("window", window)]).inc();
     }
 
     pub fn key_failure(&self, code: &'static str) {
         self.key_failures.get_or_create(&[("code", code)]).inc();
-    }
-
-    pub fn connections(&self) -> ConnectionMetrics {
-        self.connections.clone()
     }
 
     /// The handles of the cache called `name` (one name per cache).
@@ -364,14 +342,12 @@ impl Metrics {
         handles
     }
 
-    /// Shows the cache `name` with handles made by its owner (the dataset's answers cache,
-    /// whose handles outlive every catalog and exist before this registry).
+    /// Shows the cache `name` with its owner's handles (the answers cache's outlive a catalog).
     pub fn show_cache(&self, name: &'static str, handles: &CacheMetrics) {
         self.caches.0.lock().push((name, handles.clone()));
     }
 
-    /// Everything, in the Prometheus text format, with the dataset in service of
-    /// `dataset_version` and the state store `state_up` or not.
+    /// Everything, in the Prometheus text format.
     pub fn scrape(&self, dataset_version: &str, state_up: bool) -> String {
         let mut shown = self.scraping.lock();
         self.state_up.set(i64::from(state_up));

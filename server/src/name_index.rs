@@ -1,9 +1,8 @@
-//! The name-day search index: every calendar name of the dataset with its days, found by
-//! its folded form (`kalendorius_dataset::names::fold`), built with each catalog. A search
-//! is a binary search (exact and prefix matches: the entries are sorted by folded name) and
-//! one SIMD substring pass over all folded names joined (contains matches); each entry's
-//! object of the API answer is written once, at load. `/name-days/search` and `/vardai` ask
-//! the same index, so they list the same names in the same order.
+//! The name-day search index, built with each catalog: every calendar name with its days,
+//! sorted by folded form (`kalendorius_dataset::names::fold`). A search is a binary search
+//! (exact and prefix matches) and one SIMD substring pass over all folded names joined
+//! (contains matches). `/name-days/search` and `/vardai` ask it, so they list the same names
+//! in the same order.
 
 use std::collections::BTreeMap;
 
@@ -14,7 +13,7 @@ use serde_json::value::RawValue;
 /// Longest name query accepted (the API's `name`, the search page's `q`), in characters.
 pub const MAX_QUERY_CHARS: usize = 64;
 
-/// A name that matched, as the `/name-days/search` answer lists it (written once, at load).
+/// A name that matched, as the `/name-days/search` answer lists it.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct NameMatch<'a> {
     /// The calendar name, in its Lithuanian spelling.
@@ -50,27 +49,22 @@ impl std::fmt::Display for MonthDay {
     }
 }
 
-/// One calendar name and its days.
+/// One calendar name and its days, in calendar order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameEntry {
-    /// The name folded: the key the index is sorted by.
     pub folded: Box<str>,
-    /// The name as the calendar writes it, with its diacritics.
     pub name: Box<str>,
     /// `m` or `f`.
     pub gender: &'static str,
-    /// The days it is celebrated, in calendar order.
     pub dates: Box<[MonthDay]>,
 }
 
-/// How well an entry matched a query; the order of the groups in an answer.
+/// How an entry's folded name matched the folded query (is it, starts with it, contains it
+/// elsewhere), in the order of the groups in an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MatchKind {
-    /// The folded name is the folded query.
     Exact,
-    /// The folded name starts with the folded query.
     Prefix,
-    /// The folded name contains the folded query elsewhere.
     Contains,
 }
 
@@ -78,18 +72,16 @@ pub enum MatchKind {
 #[derive(Debug, Default)]
 pub struct NameIndex {
     entries: Vec<NameEntry>,
-    /// Every folded name, each after a `\n`, in entry order: one haystack for the contains
-    /// matches.
+    /// Every folded name after a `\n`, in entry order: the contains matches' haystack.
     haystack: String,
     /// Where each entry's folded name starts in `haystack`.
     starts: Vec<u32>,
-    /// Each entry as an object of the `/name-days/search` answer (`name`, `gender`, `dates`).
+    /// Each entry as a [`NameMatch`], written once.
     json: Vec<Box<RawValue>>,
 }
 
 impl NameIndex {
-    /// The index of the name days of one year, each as (date, name, gender), in calendar
-    /// order.
+    /// The index of one year's name days (date, name, gender), in calendar order.
     pub fn build<'a>(
         name_days: impl IntoIterator<Item = (Date, &'a str, &'static str)>,
     ) -> NameIndex {
@@ -106,40 +98,31 @@ impl NameIndex {
                 dates.push(day);
             }
         }
-        let entries: Vec<NameEntry> = by_name
-            .into_iter()
-            .map(|((folded, name, gender), dates)| NameEntry {
+        let mut index = NameIndex::default();
+        for ((folded, name, gender), dates) in by_name {
+            index.haystack.push('\n');
+            let start = u32::try_from(index.haystack.len()).expect("names fit in 4 GiB");
+            index.starts.push(start);
+            index.haystack.push_str(&folded);
+            let object = NameMatch {
+                name,
+                gender,
+                dates: dates.iter().map(MonthDay::to_string).collect(),
+            };
+            let json = serde_json::value::to_raw_value(&object).expect("strings always serialize");
+            index.json.push(json);
+            index.entries.push(NameEntry {
                 folded: folded.into(),
                 name: name.into(),
                 gender,
                 dates: dates.into(),
-            })
-            .collect();
-        let mut haystack = String::new();
-        let mut starts = Vec::with_capacity(entries.len());
-        let mut json = Vec::with_capacity(entries.len());
-        for entry in &entries {
-            haystack.push('\n');
-            starts.push(u32::try_from(haystack.len()).expect("names fit in 4 GiB"));
-            haystack.push_str(&entry.folded);
-            let object = NameMatch {
-                name: &entry.name,
-                gender: entry.gender,
-                dates: entry.dates.iter().map(MonthDay::to_string).collect(),
-            };
-            json.push(serde_json::value::to_raw_value(&object).expect("strings always serialize"));
+            });
         }
-        NameIndex {
-            entries,
-            haystack,
-            starts,
-            json,
-        }
+        index
     }
 
-    /// The names matching `query` (folded here): exact matches first, then names that start
-    /// with it, then names that contain it, each group in folded-name order; at most
-    /// `limit`. An empty query matches nothing.
+    /// At most `limit` names matching `query`: exact matches, then names starting with it,
+    /// then names containing it, each group in folded-name order. Nothing matches "".
     pub fn search(&self, query: &str, limit: usize) -> Vec<(MatchKind, &NameEntry)> {
         self.matches(query, limit)
             .into_iter()
@@ -147,8 +130,7 @@ impl NameIndex {
             .collect()
     }
 
-    /// The matches of [`NameIndex::search`] as the objects of the `/name-days/search`
-    /// answer, written once at load.
+    /// The matches of [`NameIndex::search`] as [`NameMatch`] objects.
     pub fn search_json(&self, query: &str, limit: usize) -> Vec<&RawValue> {
         self.matches(query, limit)
             .into_iter()
@@ -156,19 +138,14 @@ impl NameIndex {
             .collect()
     }
 
-    /// The entries matching `query` (by position), exact, then prefix, then contains, each
-    /// group in entry order, at most `limit`.
+    /// The positions of [`NameIndex::search`]'s matches.
     fn matches(&self, query: &str, limit: usize) -> Vec<(MatchKind, usize)> {
         let q: &str = &fold(query);
         if q.is_empty() {
             return Vec::new();
         }
         let start = self.entries.partition_point(|e| e.folded.as_ref() < q);
-        let end = start
-            + self.entries[start..]
-                .iter()
-                .take_while(|e| e.folded.starts_with(q))
-                .count();
+        let end = start + self.entries[start..].partition_point(|e| e.folded.starts_with(q));
         // The exact matches sort first among the names that start with the query.
         let mut found: Vec<(MatchKind, usize)> = (start..end)
             .map(|i| match *self.entries[i].folded == *q {

@@ -1,7 +1,7 @@
-//! Logging: the subscriber, and the one structured line per request (method, path, status,
-//! latency, client IP, key owner). A key never reaches a log: headers are not logged,
-//! `PresentedKey`'s `Debug` is redacted, and the path is searched for `api_key` values and
-//! anything shaped like a key (one sent where none belongs is as secret).
+//! Logging: the subscriber, and the access line of every request. A key never reaches a
+//! log: headers are not logged, `PresentedKey`'s `Debug` is redacted, and the path is
+//! searched for `api_key` values and anything shaped like a key (one sent where none belongs
+//! is as secret).
 
 mod text;
 
@@ -47,14 +47,13 @@ impl Drop for LogGuard {
     }
 }
 
-/// Installs the global subscriber, writing to stdout (`filter`: an `EnvFilter` directive)
+/// Installs the global subscriber (`filter`: an `EnvFilter` directive), writing to stdout
 /// through a [`BatchWriter`] (a channel per line cost a third of a request's CPU).
 pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .map_err(|e| anyhow::anyhow!("invalid log level '{filter}': {e}"))?;
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let writer = BatchWriter::default();
-    // Colour codes only for a human at a terminal, never in files or collectors.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer.clone())
@@ -84,8 +83,7 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
     })
 }
 
-/// The writer of the plain-text format, when it is the one installed: access lines are then
-/// written to it directly (see [`access`]).
+/// The writer of the plain-text format, when installed: [`access`] writes to it directly.
 static PLAIN_TEXT_ACCESS: OnceLock<BatchWriter> = OnceLock::new();
 
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
@@ -94,10 +92,9 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 /// the core's cache, large enough that the system call is rare.
 const WRITE_AT: usize = 32 << 10;
 
-/// Log lines waiting to be written, one buffer per logging thread (no lock or cache line
-/// shared between request threads), written out every [`FLUSH_EVERY`] by a flusher thread or
-/// past [`WRITE_AT`] bytes by the thread itself; never dropped. Ordered per thread, grouped
-/// by thread across threads.
+/// Log lines waiting, one buffer per logging thread (no lock or cache line shared between
+/// request threads), written out every [`FLUSH_EVERY`] by a flusher thread or past
+/// [`WRITE_AT`] bytes by the thread itself; never dropped; in order within a thread.
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -105,21 +102,17 @@ struct BatchWriter {
 
 #[derive(Default)]
 struct BatchShared {
-    /// The buffer of every thread that has logged, each holding complete lines only.
+    /// Each thread's, holding complete lines only.
     buffers: Mutex<Vec<ThreadBuffer>>,
-    /// Set when the guard is dropped.
     stop: AtomicBool,
 }
 
 type ThreadBuffer = Arc<Mutex<Vec<u8>>>;
 
-/// What a thread keeps to log through one writer.
 struct ThreadSlot {
     owner: Weak<BatchShared>,
-    /// The pending lines, shared with the flusher.
     buffer: ThreadBuffer,
-    /// An empty buffer to swap in when this thread writes its lines out itself (so neither
-    /// buffer is reallocated).
+    /// Swapped in when this thread writes its lines out itself (so neither is reallocated).
     spare: Vec<u8>,
 }
 
@@ -136,8 +129,7 @@ impl BatchWriter {
                 if pending.is_empty() {
                     continue;
                 }
-                // Hand the thread a buffer of the same size, so it does not regrow it from
-                // empty after every flush.
+                // Of the same size, so that the thread does not regrow it after every flush.
                 let capacity = pending.capacity();
                 std::mem::replace(&mut *pending, Vec::with_capacity(capacity))
             };
@@ -146,16 +138,14 @@ impl BatchWriter {
         }
         let _ = out.flush();
         drop(buffers);
-        // A buffer only the list still holds belongs to a thread that has ended; it goes
-        // once it is empty (a line written since the loop above waits for the next round).
+        // A buffer only the list holds is an ended thread's; it goes once empty.
         self.shared
             .buffers
             .lock()
             .retain(|buffer| Arc::strong_count(buffer) > 1 || !buffer.lock().is_empty());
     }
 
-    /// Lets `write_lines` append complete lines to this thread's buffer, and hands the
-    /// buffer to `write` once it holds [`WRITE_AT`] bytes.
+    /// Appends whole lines to this thread's buffer, handed to `write` at [`WRITE_AT`] bytes.
     fn append_with_or_write(
         &self,
         write_lines: impl FnOnce(&mut Vec<u8>),
@@ -182,9 +172,8 @@ impl BatchWriter {
                 }
                 std::mem::swap(&mut *pending, &mut slot.spare);
             }
-            // Written without holding the buffer (the flusher takes the output before the
-            // buffers). Only this thread appends to its buffer, so no later line of it can
-            // be written before these.
+            // Without holding the buffer (the flusher takes the output, then the buffers);
+            // only this thread appends to it, so no later line of it can go out first.
             write(&slot.spare);
             slot.spare.clear();
         });
@@ -218,8 +207,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
 }
 
 /// Writes the access line of a request that arrived at `received`, if the filter lets
-/// `access` at INFO through. In the plain-text format it goes straight to the log buffer
-/// (`tracing`'s dispatch cost twice as much); other formats go through `tracing`.
+/// `access` at INFO through: in the plain-text format straight to the log buffer
+/// (`tracing`'s dispatch cost twice as much), else through `tracing`.
 pub fn access(
     received: SystemTime,
     method: &Method,
@@ -244,7 +233,10 @@ pub fn access(
     };
     match PLAIN_TEXT_ACCESS.get() {
         // Stamped with the time the answer was complete, as any other event is.
-        Some(writer) => writer.append_with(|buffer| line.write_plain(buffer, received + latency)),
+        Some(writer) => writer.append_with(|buffer| {
+            // Writing to memory cannot fail.
+            let _ = line.write_text(&mut text::LineBuffer(buffer), received + latency);
+        }),
         None => line.emit(),
     }
 }
@@ -272,13 +264,7 @@ impl AccessLine<'_> {
         );
     }
 
-    /// As the plain-text formatter writes [`AccessLine::emit`]'s event at `now`, with the
-    /// formatter's own writers (a test holds the two together).
-    fn write_plain(&self, out: &mut Vec<u8>, now: SystemTime) {
-        // Writing to memory cannot fail.
-        let _ = self.write_text(&mut text::LineBuffer(out), now);
-    }
-
+    /// [`AccessLine::emit`]'s event as the plain-text formatter writes it (a test checks).
     fn write_text(&self, out: &mut impl fmt::Write, now: SystemTime) -> fmt::Result {
         text::write_head(out, now, tracing::Level::INFO, "access")?;
         text::write_str_field(out, "method", self.method)?;
@@ -293,11 +279,10 @@ impl AccessLine<'_> {
     }
 }
 
-/// The path and query of `uri` as logged, with every `api_key` value, and every key-shaped
-/// token anywhere else, replaced by `REDACTED`. Names are compared after percent-decoding, as
-/// the key lookup decodes them; tokens are found through percent-encoding too. Borrowed,
-/// unless it may hold a key: `_` is in `api_key` and in every key's prefix, and `%` may
-/// encode either; the usual request has neither, and pays one scan of a short string.
+/// The path and query of `uri` with every `api_key` value and every key-shaped token
+/// replaced by `REDACTED`, both found through percent-encoding, as the key lookup decodes.
+/// Borrowed unless it may hold a key: `_` is in `api_key` and every key's prefix, and `%`
+/// may encode either; the usual request has neither, and pays one scan of a short string.
 fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     let shown = uri.path_and_query().map_or(uri.path(), |pq| pq.as_str());
     if !shown.bytes().any(|b| b == b'_' || b == b'%') {
@@ -305,10 +290,8 @@ fn redacted_path(uri: &Uri) -> Cow<'_, str> {
     }
     let mut out = String::new();
     push_without_keys(&mut out, uri.path());
-    let Some(query) = uri.query() else {
-        return Cow::Owned(out);
-    };
-    for (i, pair) in query.split('&').enumerate() {
+    let pairs = uri.query().into_iter().flat_map(|q| q.split('&'));
+    for (i, pair) in pairs.enumerate() {
         out.push(if i == 0 { '?' } else { '&' });
         let name = pair.split_once('=').map_or(pair, |(n, _)| n);
         let decoded = form_urlencoded::parse(name.as_bytes()).next();
@@ -360,8 +343,7 @@ fn push_without_keys(out: &mut String, raw: &str) {
 }
 
 /// Where the key-shaped token starting at `raw[at]` ends, if one does: `ltk_` in any case,
-/// then letters and digits (all of them, so a mistyped key is hidden whole), each possibly
-/// percent-encoded.
+/// then letters and digits (all, so a mistyped key is hidden whole), any percent-encoded.
 fn key_token_end(raw: &[u8], mut at: usize) -> Option<usize> {
     for expected in crate::key_format::KEY_PREFIX.bytes() {
         let (b, len) = decoded_at(raw, at)?;
@@ -524,7 +506,8 @@ mod tests {
             captured.write_out(&mut through_tracing);
             let through_tracing = String::from_utf8(through_tracing).unwrap();
             let mut direct = Vec::new();
-            line.write_plain(&mut direct, SystemTime::now());
+            line.write_text(&mut text::LineBuffer(&mut direct), SystemTime::now())
+                .unwrap();
             let direct = String::from_utf8(direct).unwrap();
             // Equal after the timestamp (27 characters), which differs by the clock.
             assert_eq!(through_tracing[27..], direct[27..], "{key_owner:?}");

@@ -1,21 +1,13 @@
-//! Planning the year (docs/api.md, `/holidays/upcoming` and `/long-weekends`), laid out for
-//! serving. A date is *non-working* by its day status (docs/api.md, Day status) and *marked*
-//! when it carries a red holiday or a declared extra day off ([`HolidayScope::Red`]; `All`
-//! adds the dates of any holiday record). From those:
-//!
-//! - the holiday dates as two sorted position lists (marked; any holiday or day off), so
-//!   "the next N from a date" is a binary search and a slice;
-//! - each year's periods, by the rule of [`kalendorius_dataset::planning`], kept for up to
-//!   [`MAX_LEAVE_DAYS`] leave days, sorted by first day then leave, so any smaller limit is
-//!   the same list filtered.
-//!
-//! Both are built on first use and kept with the catalog.
-
-use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
+//! Planning the year (`/holidays/upcoming`, `/long-weekends`), built on first use: each
+//! [`HolidayScope`]'s dates as sorted positions (the next N are a binary search and a slice),
+//! and each year's periods by [`kalendorius_dataset::planning`] with up to [`MAX_LEAVE_DAYS`]
+//! leave days (a smaller limit filters them). A date is *marked* when it carries a red holiday
+//! or a declared extra day off.
 
 use kalendorius_dataset::planning::periods;
+use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use super::Catalog;
+use super::{Catalog, HolidayRecord};
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
@@ -52,25 +44,18 @@ impl Period {
 impl Catalog {
     fn planning_dates(&self) -> &[Box<[u32]>; 2] {
         self.holiday_dates.get_or_init(|| {
-            let mut red = Vec::new();
-            let mut all = Vec::new();
-            for (i, info) in self.days.iter().enumerate() {
-                let list = &self.holiday_lists[info.holidays as usize];
-                let date = self.date_at(i);
-                let declared = self.declared_day_off(date).is_some();
-                if declared || list.iter().any(|&h| self.holidays[h as usize].is_red) {
-                    red.push(i as u32);
-                }
-                if declared || !list.is_empty() {
-                    all.push(i as u32);
-                }
-            }
-            [red.into_boxed_slice(), all.into_boxed_slice()]
+            let scope = |holiday: fn(&HolidayRecord) -> bool| {
+                (0..self.days.len() as u32)
+                    .filter(|&i| {
+                        let date = self.date_at(i as usize);
+                        self.declared_day_off(date).is_some() || self.holidays_on(date).any(holiday)
+                    })
+                    .collect()
+            };
+            [scope(|h| h.is_red), scope(|_| true)]
         })
     }
 
-    /// Whether the served day at `position` carries a red holiday or a declared extra day
-    /// off (the long-weekend rule's marked days).
     fn is_marked(&self, position: usize) -> bool {
         let red = &self.planning_dates()[HolidayScope::Red as usize];
         red.binary_search(&(position as u32)).is_ok()
@@ -89,8 +74,7 @@ impl Catalog {
             .chain(self.declared_day_off(date).map(move |t| t.name(lang)))
     }
 
-    /// The holiday dates of `scope` on or after a served `from`, in date order, at most
-    /// `count` (fewer when the served range ends first).
+    /// The next `count` holiday dates of `scope` from a served `from` on, in date order.
     pub fn holiday_dates_from(
         &self,
         from: Date,
@@ -106,9 +90,7 @@ impl Catalog {
             .map(|&p| self.date_at(p as usize))
     }
 
-    /// The periods (long weekends and bridges) that start in a served `year`, with at most
-    /// `max_leave_days` (at most [`MAX_LEAVE_DAYS`]) leave days, by start, then by leave
-    /// days.
+    /// The periods starting in a served `year` with at most `max_leave_days` leave days.
     pub fn long_weekends(
         &self,
         year: i32,
@@ -120,12 +102,10 @@ impl Catalog {
                 let date = Date::from_ymd(year, month, day).expect("a served year");
                 self.first.days_until(date) as usize
             };
-            let rest = |i: usize| self.days[i].reason.is_some();
-            let marked = |i: usize| self.is_marked(i);
             periods(
                 self.days.len(),
-                rest,
-                marked,
+                |i| self.days[i].reason.is_some(),
+                |i| self.is_marked(i),
                 position(1, 1),
                 position(12, 31),
                 MAX_LEAVE_DAYS,

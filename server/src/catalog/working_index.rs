@@ -1,10 +1,7 @@
-//! Working time over the whole served range, so that a count over any range is O(1) and
-//! "the N-th working day after a date" is one binary search. The generator decided each
-//! day's hours in both week forms; a date is a working day where its hours are not zero.
-//!
-//! Layout: one `u16` of facts per date and, per week form, a running [`Tally`] per date
-//! boundary (three counters packed in a `u64`: 1.5 MiB a table, a range is one
-//! subtraction). A year's `/working-time` body is built when first asked for and kept.
+//! Working time over the served range: one `u16` of facts per date (a working day has
+//! hours) and, per week form, a running [`Tally`] per date boundary (1.5 MiB a table), so a
+//! count over any range is one subtraction and "the N-th working day after a date" one
+//! binary search. A year's `/working-time` body is built when first asked for and kept.
 
 use std::sync::OnceLock;
 
@@ -64,10 +61,8 @@ impl WorkingDay {
 }
 
 /// Working days (bits 0..20), hours (20..42) and shortened days (42..60) of a run of days,
-/// packed so that tallies add and subtract field by field as plain integers.
-///
-/// No field can carry into the next: the served range has fewer than 2^18 days (189 000),
-/// so at most 2^18 working or shortened days and 8 * 2^18 < 2^22 hours.
+/// added and subtracted as one integer. No field can carry into the next: fewer than 2^18
+/// days are served (189 000), so at most 8 * 2^18 < 2^22 hours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Tally(u64);
 
@@ -97,30 +92,24 @@ impl Tally {
     }
 }
 
-/// The index: per-day facts and per-week-form prefix tallies.
-///
-/// Invariant, for each week form `w`: `tallies[w].len() == days.len() + 1`, `tallies[w][0]`
-/// is zero and `tallies[w][i + 1] == tallies[w][i] + Tally::of(days[i], w)`.
+/// Invariant, per week form `w`: `tallies[w][0]` is zero and
+/// `tallies[w][i + 1] == tallies[w][i] + Tally::of(days[i], w)`.
 pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
     tallies: [Box<[Tally]>; 2],
-    /// The whole-year bodies asked for so far: two per served year (5-day week, then
-    /// 6-day), from the first year.
+    /// Per served year, from the first: the 5-day week's, then the 6-day week's.
     year_bodies: Box<[OnceLock<Bytes>]>,
 }
 
 impl WorkingIndex {
-    /// The index of every day's facts over the served range (`years` whole years).
+    /// The index of the served range's `days` (`years` whole years).
     pub fn new(days: Vec<WorkingDay>, years: usize) -> WorkingIndex {
         let tallies = [Week::Five, Week::Six].map(|week| {
-            let mut tallies = Vec::with_capacity(days.len() + 1);
-            let mut sum = Tally::default();
-            tallies.push(sum);
-            for &day in &days {
-                sum = Tally(sum.0 + Tally::of(day, week).0);
-                tallies.push(sum);
-            }
-            tallies.into_boxed_slice()
+            let sums = days.iter().scan(Tally::default(), |sum, &day| {
+                *sum = Tally(sum.0 + Tally::of(day, week).0);
+                Some(*sum)
+            });
+            std::iter::once(Tally::default()).chain(sums).collect()
         });
         WorkingIndex {
             days: days.into_boxed_slice(),
@@ -154,31 +143,27 @@ impl WorkingIndex {
             n => before + n + 1,
         };
         let target = u32::try_from(target).ok().filter(|&t| t >= 1)?;
-        // The first boundary whose count reaches `target`; the day just before it is the
-        // working day that made it so.
+        // The first boundary whose count reaches `target` follows the working day sought.
         let boundary = tallies.partition_point(|t| t.working_days() < target);
         (boundary < tallies.len() && boundary > 0).then(|| boundary - 1)
     }
 }
 
 impl Catalog {
-    /// Index of a served date in the per-day tables; a date outside is a bug (a JSON 500).
+    /// A date outside the served range is a bug (a JSON 500).
     fn working_position(&self, date: Date) -> usize {
         assert!(self.contains(date), "{date} is not served");
         self.first.days_until(date) as usize
     }
 
-    /// Working-time totals over `from..=to` in `week`, from the prefix tallies (constant
-    /// time). Both dates must be served and `from <= to`.
+    /// Working-time totals over `from..=to` in `week`; both served, `from <= to`.
     pub fn working_summary(&self, from: Date, to: Date, week: Week) -> WorkingSummary {
         assert!(from <= to, "{from} > {to}");
         self.working
             .summary(self.working_position(from), self.working_position(to), week)
     }
 
-    /// The body of a whole-year answer about `year` in `week`: `build`'s, built the first
-    /// time it is asked for and shared after that (see the module documentation). `year`
-    /// must be served.
+    /// A served `year`'s body in `week`: built by `build` the first time, shared after that.
     pub fn working_year_body(
         &self,
         year: i32,
@@ -195,10 +180,9 @@ impl Catalog {
         self.working.days[self.working_position(date)]
     }
 
-    /// `date` plus `n` working days in `week` (see `/working-days/add`): the `n`-th working
-    /// day after `date` (`n > 0`), the `|n|`-th before it (`n < 0`), or for `n == 0` `date`
-    /// itself when it is a working day, else the next one. `None` when the result is not a
-    /// served date. A binary search over the prefix tallies.
+    /// `date` plus `n` working days in `week` (`/working-days/add`): the `n`-th working day
+    /// after `date` (`n > 0`), the `|n|`-th before it (`n < 0`), or for `n == 0` `date`
+    /// itself when it is a working day, else the next one; `None` past the served range.
     pub fn add_working_days(&self, date: Date, n: i64, week: Week) -> Option<Date> {
         let found = self.working.add(self.working_position(date), n, week)?;
         Some(self.date_at(found))

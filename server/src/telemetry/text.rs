@@ -1,9 +1,8 @@
-//! The text log format away from a terminal: one line per event,
-//! `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/api/v1/day" status=200 ...`,
-//! as `tracing_subscriber::fmt`'s default without colours. The access line's writers are
-//! here too (`super::access` writes it directly), without `core::fmt`, which cost as much as
-//! the rest of a small request. Strings are quoted and escaped as `Debug` does, so no value
-//! can start a line or forge a field.
+//! The text log format away from a terminal, as `tracing_subscriber::fmt`'s default without
+//! colours: `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/" status=200 ...`.
+//! Its writers avoid `core::fmt` (which cost as much as the rest of a small request) for
+//! `super::access`. Strings are quoted and escaped as `Debug` does, so no value can start a
+//! line or forge a field.
 
 use std::cell::Cell;
 use std::fmt;
@@ -60,8 +59,7 @@ pub fn write_head(
 /// nothing needs escaping (printable ASCII, no quote or backslash).
 pub fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
     write_name(out, name)?;
-    // Every byte is looked at (no early exit), which lets the compiler check 32 at a time:
-    // values are short and almost always plain.
+    // No early exit, so the compiler checks 32 bytes at a time: values are short and plain.
     let plain = value.bytes().fold(true, |plain, b| {
         plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
     });
@@ -85,11 +83,9 @@ fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
     out.write_char('=')
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of `now`, into `buf`; the part down to the second is
-/// reused per thread while the second lasts.
+/// `now` as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, its part down to the second kept per thread.
 fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
     thread_local! {
-        /// The Unix second last written, and its `YYYY-MM-DDTHH:MM:SS.`.
         static SECOND: Cell<(i64, [u8; 20])> = const { Cell::new((i64::MIN, [0; 20])) };
     }
     let (second, micros) = match now.duration_since(SystemTime::UNIX_EPOCH) {
@@ -130,8 +126,7 @@ fn put_digits(out: &mut [u8], mut value: u32) {
     }
 }
 
-/// A log buffer as the target of the writers above: lines are built in bytes, and every
-/// writer here writes whole `str`s, so the buffer stays UTF-8.
+/// A log buffer as the writers' target (they write whole `str`s, so it stays UTF-8).
 pub struct LineBuffer<'a>(pub &'a mut Vec<u8>);
 
 impl fmt::Write for LineBuffer<'_> {
@@ -141,9 +136,8 @@ impl fmt::Write for LineBuffer<'_> {
     }
 }
 
-/// Writes each field as ` name=value`, the `message` field as its bare text, values as
-/// `Debug` writes them (the access line, the one event per request, does not come here). The
-/// fmt layer formats into a `String`, so writing cannot fail.
+/// Writes each field as ` name=value`, `message` as its bare text, values as `Debug` does.
+/// The fmt layer formats into a `String`, so writing cannot fail.
 struct Fields<'w>(Writer<'w>);
 
 impl Visit for Fields<'_> {
