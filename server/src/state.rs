@@ -1,8 +1,6 @@
-//! Keys and rate-limit counters, in layers from the bottom: API keys (`keys`), the rules
-//! of their administration (`key_admin`), the admin socket that carries those commands to
-//! a running server (`admin`), the stores that hold keys and counters and persist what
-//! the rules decide (`store`: sled or Redis), and the key tool on top (`keys_cli`). The
-//! counting itself is `crate::limits`, below all of them.
+//! Keys and rate-limit counters, from the bottom: API keys (`keys`), the rules of their
+//! administration (`key_admin`), the admin socket (`admin`), the stores of keys and counters
+//! (`store`: sled or Redis) and the key tool (`keys_cli`). The counting is `crate::limits`.
 
 pub mod admin;
 pub mod key_admin;
