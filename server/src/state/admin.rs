@@ -60,10 +60,8 @@ pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<Ad
     std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
         .read_line(&mut answer)
         .map_err(io)?;
-    let detail = match answer
-        .ends_with('\n')
-        .then(|| serde_json::from_str(&answer))
-    {
+    let complete = answer.ends_with('\n');
+    let detail = match complete.then(|| serde_json::from_str(&answer)) {
         None => "the connection closed before a full answer".to_owned(),
         Some(Ok(response)) => return Ok(Some(response)),
         // Not serde's message: it can quote a value, and an answer may carry a new key.
@@ -73,7 +71,6 @@ pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<Ad
     anyhow::bail!("admin socket {socket}: unexpected answer from the server: {detail}")
 }
 
-/// A serving admin socket.
 pub(crate) struct AdminHandle {
     task: tokio::task::JoinHandle<()>,
     path: PathBuf,
@@ -83,9 +80,8 @@ pub(crate) struct AdminHandle {
 
 impl AdminHandle {
     /// Binds `path` with mode 0600, replacing a stale socket (a live one or another file is an
-    /// error), and serves it on the current tokio runtime, each request carried out by
-    /// `execute`. The socket is made in a fresh 0700 directory and renamed into place, so no
-    /// other user can ever connect.
+    /// error), and serves it with `execute`. The socket is made in a fresh 0700 directory and
+    /// renamed into place, so no other user can ever connect.
     pub fn serve(path: &Path, execute: Executor) -> std::io::Result<AdminHandle> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {
@@ -143,10 +139,9 @@ impl AdminHandle {
     pub async fn stop(self) {
         self.task.abort();
         let _ = self.task.await;
-        if let Ok(m) = std::fs::symlink_metadata(&self.path) {
-            if (m.dev(), m.ino()) == self.file_id {
-                let _ = std::fs::remove_file(&self.path);
-            }
+        let meta = std::fs::symlink_metadata(&self.path);
+        if meta.is_ok_and(|m| (m.dev(), m.ino()) == self.file_id) {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }

@@ -126,14 +126,13 @@ fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
 pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
     let s = s.trim();
     // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
-    if let Some(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+    let date = NaiveDate::parse_from_str(s, "%Y-%m-%d")
         .ok()
-        .filter(|_| s.len() == 10)
-    {
-        let midnight = d.succ_opt().and_then(|d| d.and_hms_opt(0, 0, 0));
+        .filter(|_| s.len() == 10);
+    if let Some(d) = date {
         // A gap is at most a couple of hours; look for the first minute that exists.
         let first = (0..=180).find_map(|minutes| {
-            let local = midnight? + chrono::Duration::minutes(minutes);
+            let local = d.succ_opt()?.and_hms_opt(0, 0, 0)? + chrono::Duration::minutes(minutes);
             Vilnius.from_local_datetime(&local).earliest()
         });
         return first

@@ -33,7 +33,6 @@ impl std::fmt::Debug for PresentedKey {
 /// A key's id: the first 16 hex characters of its SHA-256; also names its counters.
 pub type KeyId = String;
 
-/// A stored key, as the server sees it after a successful lookup.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KeyRecord {
     pub id: KeyId,
@@ -49,8 +48,7 @@ pub struct KeyRecord {
     pub active: bool,
 }
 
-/// One line of `keys export` / `keys import`: a record as stored, with the key's usage when
-/// asked for (`--counters`; ignored by import).
+/// A line of `keys export`: the stored record, with the usage when asked (`--counters`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExportedKey {
     #[serde(flatten)]
@@ -73,7 +71,6 @@ pub enum KeyError {
 
 /// Why a key command failed; messages are for the operator and never hold key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum KeyAdminError {
     /// Made by [`KeyAdminError::unknown`], which echoes only an id-shaped id.
     #[error(
@@ -204,10 +201,8 @@ pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
 /// Checks a record read from outside (an import): a 64-hex-character lower-case hash, the
 /// id its prefix, a valid owner exactly as stored (trimmed) and limits in range.
 pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
-    let hash = KeyHash::from_hex(&r.hash)
-        .ok()
-        .filter(|_| !r.hash.bytes().any(|b| b.is_ascii_uppercase()));
-    let Some(hash) = hash else {
+    let lower_case = !r.hash.bytes().any(|b| b.is_ascii_uppercase());
+    let Some(hash) = KeyHash::from_hex(&r.hash).ok().filter(|_| lower_case) else {
         return Err("the hash is not 64 lower-case hex characters".into());
     };
     if r.id != id_of(&hash) {
@@ -290,7 +285,6 @@ impl KeyTable {
         }
     }
 
-    /// Removes the record with this (normalised) id.
     pub fn remove(&mut self, id: &str) -> Option<KeyRecord> {
         let hash = self.by_id.remove(id)?;
         self.by_hash.remove(&hash)

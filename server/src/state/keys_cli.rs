@@ -57,9 +57,8 @@ pub fn run_with_output(
     let response = match state {
         StateLocation::Redis(url) => redis::execute(url, limits, cmd.clone(), now)?,
         StateLocation::Directory(dir) => {
-            let creates = matches!(cmd, KeysCommand::Create(_) | KeysCommand::Import(_));
             let fresh = State::is_fresh(dir);
-            if fresh && !creates {
+            if fresh && !matches!(cmd, KeysCommand::Create(_) | KeysCommand::Import(_)) {
                 bail!(
                     "no state database at {} (check --state, --config or KALENDORIUS_STATE; \
                      `keys create` makes a new one)",
