@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
 use chrono_tz::Europe::Vilnius;
+use clap::value_parser;
 use serde::{Deserialize, Serialize};
 
 use crate::limits::{LimitsConfig, MAX_LIMIT};
@@ -80,10 +81,10 @@ pub struct CreateArgs {
     #[arg(long, value_name = "NAME")]
     pub owner: String,
     /// Requests per sliding minute [default: the configured key default, normally 60].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_minute: Option<u64>,
     /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_day: Option<u64>,
     /// Expiry: YYYY-MM-DD, the last day the key works: it is usable through the end of that
     /// date in Lithuanian time (Europe/Vilnius) and refused from 00:00 of the next day,
@@ -110,15 +111,11 @@ pub struct SetLimitsArgs {
     #[arg(value_name = "ID")]
     pub id: String,
     /// New requests per sliding minute.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_minute: Option<u64>,
     /// New requests per sliding 24 hours.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_day: Option<u64>,
-}
-
-fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
 }
 
 /// Parses `--expires`: an RFC 3339 time, or a date, the last day the key works: it stops at
@@ -310,7 +307,7 @@ pub(crate) fn decide(
             Ok(true)
         })?,
         KeysCommand::Delete(IdArg { id }) => {
-            let KeyRecord { id, owner, .. } = find(keys, &id)?;
+            let KeyRecord { id, owner, .. } = keys.resolve(&id)?.clone();
             let mut changes = Changes::default();
             changes.removed.push(id.clone());
             (changes, AdminResponse::Deleted { id, owner })
@@ -373,11 +370,6 @@ pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, 
     }
 }
 
-fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
-    let id = keys.resolve(id)?;
-    Ok(keys.get(&id).expect("resolve answers stored ids").clone())
-}
-
 /// Applies `change` to the key `id`, to be stored if `change` says it changed.
 fn modify(
     keys: &KeyTable,
@@ -385,7 +377,7 @@ fn modify(
     now: DateTime<Utc>,
     change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
-    let mut record = find(keys, id)?;
+    let mut record = keys.resolve(id)?.clone();
     let changed = change(&mut record)?;
     let changes = Changes::upserts(changed.then(|| record.clone()));
     let view = KeyView::of(record, now);

@@ -251,35 +251,35 @@ impl KeyTable {
         self.by_id.get(id).and_then(|h| self.by_hash.get(h))
     }
 
-    /// The id an operator means by `given`: a whole id or a unique prefix of at least
+    /// The key an operator means by `given`: a whole id or a unique prefix of at least
     /// `MIN_ID_PREFIX` hex characters (any case, surrounding space ignored).
-    pub fn resolve(&self, given: &str) -> Result<KeyId, KeyAdminError> {
+    pub fn resolve(&self, given: &str) -> Result<&KeyRecord, KeyAdminError> {
         let prefix = given.trim().to_ascii_lowercase();
         if !is_hex(&prefix, ID_LEN) {
             return Err(KeyAdminError::unknown(given.trim()));
         }
-        if self.by_id.contains_key(&prefix) {
-            return Ok(prefix);
+        if let Some(record) = self.get(&prefix) {
+            return Ok(record);
         }
         if prefix.len() < MIN_ID_PREFIX {
             return Err(KeyAdminError::ShortId(prefix));
         }
-        let mut matches: Vec<&KeyId> = self
-            .by_id
-            .keys()
-            .filter(|id| id.starts_with(&prefix))
+        let mut matches: Vec<&KeyRecord> = self
+            .by_hash
+            .values()
+            .filter(|r| r.id.starts_with(&prefix))
             .collect();
         match matches[..] {
             [] => Err(KeyAdminError::unknown(&prefix)),
-            [id] => Ok(id.clone()),
+            [record] => Ok(record),
             _ => {
-                matches.sort();
+                matches.sort_by(|a, b| a.id.cmp(&b.id));
                 let count = matches.len();
                 matches.truncate(LISTED_CANDIDATES);
                 Err(KeyAdminError::AmbiguousId {
                     prefix,
                     count,
-                    candidates: matches.into_iter().cloned().collect(),
+                    candidates: matches.iter().map(|r| r.id.clone()).collect(),
                 })
             }
         }
@@ -446,7 +446,7 @@ mod tests {
         for id in ["abcd000000000001", "abcd000000000002", "abce000000000000"] {
             assert!(t.upsert(with_id(id)));
         }
-        assert_eq!(t.resolve(" ABCE "), Ok("abce000000000000".into()));
+        assert_eq!(t.resolve(" ABCE ").unwrap().id, "abce000000000000");
         assert_eq!(
             t.resolve("abcd0000000000"),
             Err(KeyAdminError::AmbiguousId {
@@ -455,7 +455,10 @@ mod tests {
                 candidates: vec!["abcd000000000001".into(), "abcd000000000002".into()],
             })
         );
-        assert_eq!(t.resolve("abcd000000000002"), Ok("abcd000000000002".into()));
+        assert_eq!(
+            t.resolve("abcd000000000002").unwrap().id,
+            "abcd000000000002"
+        );
         assert_eq!(t.resolve("abc"), Err(KeyAdminError::ShortId("abc".into())));
         for unknown in ["abcf", "", "abcd0000000000011"] {
             let e = t.resolve(unknown);

@@ -203,11 +203,8 @@ fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> any
             report.unchanged,
             report.replaced
         )?,
+        AdminResponse::Keys { views } if views.is_empty() => writeln!(out, "no keys")?,
         AdminResponse::Keys { views } => {
-            if views.is_empty() {
-                writeln!(out, "no keys")?;
-                return Ok(());
-            }
             writeln!(
                 out,
                 "{:<16}  {:<7}  {:>10}  {:>10}  {:<20}  {:<20}  {:>8}  {:>8}  OWNER",
