@@ -1,9 +1,8 @@
 //! The local admin channel: a Unix socket (mode 0600) in the state directory through which
 //! `kalendorius-server keys ...` reaches a running server (sled allows a single writer, and
-//! a revocation takes effect at once). One JSON line each way, several per connection: a
-//! [`KeysCommand`] (`{"op":"list"}`, ...) in, an [`AdminResponse`] out. Lines are capped at
-//! 8 MiB (an import of some 25 000 keys), idle connections closed after 30 s, at most 8
-//! served at once, and peers other than the server's uid or root refused.
+//! a revocation takes effect at once): one JSON line each way, several per connection, a
+//! [`KeysCommand`] in and an [`AdminResponse`] out; peers other than the server's uid or root
+//! are refused.
 
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
@@ -15,7 +14,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
 use crate::state::key_admin::{AdminResponse, KeysCommand};
 
-/// Longest request line: an import sends every record in one, to be applied all or none.
+/// Longest request (some 25 000 keys): an import sends every record at once, all or none.
 pub const MAX_REQUEST: u64 = 8 * 1024 * 1024;
 /// Longest response accepted by the client (a `list` of many keys).
 const MAX_RESPONSE: u64 = 64 * 1024 * 1024;
