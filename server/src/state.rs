@@ -1,6 +1,5 @@
-//! Keys and rate-limit counters, from the bottom: API keys (`keys`), the rules of their
-//! administration (`key_admin`), the admin socket (`admin`), the stores of keys and counters
-//! (`store`: sled or Redis) and the key tool (`keys_cli`). The counting is `crate::limits`.
+//! Keys and rate-limit counters, from the bottom: `keys`, the rules of their administration
+//! (`key_admin`), the admin socket, the stores (sled, Redis) and the key tool (`keys_cli`).
 
 pub mod admin;
 pub mod key_admin;

@@ -84,23 +84,21 @@ impl AdminHandle {
     pub fn serve(path: &Path, execute: Executor) -> std::io::Result<AdminHandle> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_socket() => {
-                if std::os::unix::net::UnixStream::connect(path).is_ok() {
-                    return Err(Error::new(
-                        ErrorKind::AddrInUse,
-                        "another server is answering on this admin socket",
-                    ));
-                }
-                std::fs::remove_file(path)?;
-            }
-            Ok(_) => {
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+            Ok(m) if !m.file_type().is_socket() => {
                 return Err(Error::new(
                     ErrorKind::AlreadyExists,
                     "a file that is not a socket is in the way; refusing to replace it",
                 ))
             }
-            Err(e) if e.kind() == ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+            Ok(_) if std::os::unix::net::UnixStream::connect(path).is_ok() => {
+                return Err(Error::new(
+                    ErrorKind::AddrInUse,
+                    "another server is answering on this admin socket",
+                ))
+            }
+            Ok(_) => std::fs::remove_file(path)?,
         }
         let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
         let parent = parent.unwrap_or(Path::new("."));

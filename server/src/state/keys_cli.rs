@@ -146,11 +146,8 @@ fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "per-minute: {}", v.per_minute)?;
     writeln!(out, "per-day:    {}", v.per_day)?;
     writeln!(out, "created:    {}", time(v.created))?;
-    writeln!(
-        out,
-        "expires:    {}",
-        v.expires.map_or("never".to_owned(), time)
-    )?;
+    let expires = v.expires.map_or("never".to_owned(), time);
+    writeln!(out, "expires:    {expires}")?;
     writeln!(out, "state:      {}", state_of(v))?;
     writeln!(
         out,
