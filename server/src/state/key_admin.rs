@@ -251,18 +251,13 @@ pub(crate) fn decide(
     now: DateTime<Utc>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
     Ok(match command {
-        KeysCommand::Create(CreateArgs {
-            owner,
-            per_minute,
-            per_day,
-            expires,
-        }) => {
-            let owner = keys::check_owner(&owner)?;
-            let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
+        KeysCommand::Create(args) => {
+            let owner = keys::check_owner(&args.owner)?;
+            let per_minute = args.per_minute.unwrap_or(limits.key_default_per_minute);
             let per_minute = keys::check_limit("per-minute", per_minute)?;
-            let per_day =
-                keys::check_limit("per-day", per_day.unwrap_or(limits.key_default_per_day))?;
-            if let Some(e) = expires.filter(|e| *e <= now) {
+            let per_day = args.per_day.unwrap_or(limits.key_default_per_day);
+            let per_day = keys::check_limit("per-day", per_day)?;
+            if let Some(e) = args.expires.filter(|e| *e <= now) {
                 return Err(KeyAdminError::ExpiryNotInFuture(e));
             }
             // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
@@ -276,7 +271,7 @@ pub(crate) fn decide(
                 per_minute,
                 per_day,
                 created: now,
-                expires,
+                expires: args.expires,
                 active: true,
             };
             let changes = Changes::upserts([record.clone()]);
@@ -312,18 +307,14 @@ pub(crate) fn decide(
             changes.removed.push(id.clone());
             (changes, AdminResponse::Deleted { id, owner })
         }
-        KeysCommand::SetLimits(SetLimitsArgs {
-            id,
-            per_minute,
-            per_day,
-        }) => {
-            if per_minute.is_none() && per_day.is_none() {
+        KeysCommand::SetLimits(args) => {
+            if args.per_minute.is_none() && args.per_day.is_none() {
                 return Err(KeyAdminError::NothingToChange);
             }
             let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
-            let per_minute = check("per-minute", per_minute)?;
-            let per_day = check("per-day", per_day)?;
-            modify(keys, &id, now, |r| {
+            let per_minute = check("per-minute", args.per_minute)?;
+            let per_day = check("per-day", args.per_day)?;
+            modify(keys, &args.id, now, |r| {
                 r.per_minute = per_minute.unwrap_or(r.per_minute);
                 r.per_day = per_day.unwrap_or(r.per_day);
                 Ok(true)
@@ -339,13 +330,7 @@ pub(crate) fn decide(
             let records = records.collect();
             (Changes::default(), AdminResponse::Exported { records })
         }
-        KeysCommand::Import(args) => {
-            let (upserts, report) = import(keys, args.records, args.replace)?;
-            (
-                Changes::upserts(upserts),
-                AdminResponse::Imported { report },
-            )
-        }
+        KeysCommand::Import(args) => import(keys, args.records, args.replace)?,
     })
 }
 
@@ -384,14 +369,14 @@ fn modify(
     Ok((changes, AdminResponse::Key { view, changed }))
 }
 
-/// The records an import writes, all or (on any error) none: equal ones change nothing,
+/// An import writes all its records or, on any error, none: equal ones change nothing,
 /// absent ones are added, one stored with other attributes is a conflict unless `replace`,
 /// and an id of a different stored key is always refused.
 fn import(
     keys: &KeyTable,
     records: Vec<KeyRecord>,
     replace: bool,
-) -> Result<(Vec<KeyRecord>, ImportReport), KeyAdminError> {
+) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut by_id: HashMap<String, KeyRecord> = HashMap::new();
     for (n, r) in records.into_iter().enumerate() {
         let invalid = |reason: String| KeyAdminError::InvalidRecord {
@@ -439,5 +424,6 @@ fn import(
             replaceable: !foreign,
         });
     }
-    Ok((upserts, report))
+    let changes = Changes::upserts(upserts);
+    Ok((changes, AdminResponse::Imported { report }))
 }
