@@ -79,8 +79,8 @@ pub(crate) struct AdminHandle {
 
 impl AdminHandle {
     /// Binds `path` with mode 0600, replacing a stale socket (a live one or another file is an
-    /// error), and serves it with `execute`. The socket is made in a fresh 0700 directory and
-    /// renamed into place, so no other user can ever connect.
+    /// error), and serves it with `execute` on the current tokio runtime. The socket is made in
+    /// a fresh 0700 directory and renamed into place, so no other user can ever connect.
     pub fn serve(path: &Path, execute: Executor) -> std::io::Result<AdminHandle> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {
@@ -131,8 +131,8 @@ impl AdminHandle {
         })
     }
 
-    /// Stops serving (a key change in progress either completed or did not start) and removes
-    /// the socket file if it is still ours.
+    /// Stops serving (requests in progress are dropped: a key change either completed or did
+    /// not start) and removes the socket file if it is still ours.
     pub async fn stop(self) {
         self.task.abort();
         let _ = self.task.await;
@@ -155,10 +155,8 @@ async fn accept_loop(listener: tokio::net::UnixListener, execute: Executor, owne
                 continue;
             }
         };
-        if !stream
-            .peer_cred()
-            .is_ok_and(|c| c.uid() == owner_uid || c.uid() == 0)
-        {
+        let uid = stream.peer_cred().map(|c| c.uid());
+        if !uid.is_ok_and(|uid| uid == owner_uid || uid == 0) {
             tracing::warn!("refused an admin connection from another user");
             continue;
         }

@@ -48,7 +48,7 @@ pub struct KeyRecord {
     pub active: bool,
 }
 
-/// A line of `keys export`: the stored record, with the usage when asked (`--counters`).
+/// A `keys export` line: the stored record, with the usage if asked (`--counters`; not imported).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExportedKey {
     #[serde(flatten)]
