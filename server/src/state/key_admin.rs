@@ -279,11 +279,8 @@ pub(crate) fn decide(
             (changes, AdminResponse::Created { key, view })
         }
         KeysCommand::List => {
-            let views = keys
-                .all()
-                .into_iter()
-                .map(|r| KeyView::of(r, now))
-                .collect();
+            let views = keys.all().into_iter().map(|r| KeyView::of(r, now));
+            let views = views.collect();
             (Changes::default(), AdminResponse::Keys { views })
         }
         KeysCommand::Show(IdArg { id }) => modify(keys, &id, now, |_| Ok(false))?,
