@@ -327,7 +327,7 @@ pub(crate) fn decide(
             let records = records.collect();
             (Changes::default(), AdminResponse::Exported { records })
         }
-        KeysCommand::Import(args) => import(keys, args.records, args.replace)?,
+        KeysCommand::Import(args) => import(keys, args)?,
     })
 }
 
@@ -367,15 +367,11 @@ fn modify(
 }
 
 /// An import writes all its records or, on any error, none: equal ones change nothing,
-/// absent ones are added, one stored with other attributes is a conflict unless `replace`,
+/// absent ones are added, one stored with other attributes is a conflict unless --replace,
 /// and an id of a different stored key is always refused.
-fn import(
-    keys: &KeyTable,
-    records: Vec<KeyRecord>,
-    replace: bool,
-) -> Result<(Changes, AdminResponse), KeyAdminError> {
+fn import(keys: &KeyTable, args: ImportArgs) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut by_id: HashMap<String, KeyRecord> = HashMap::new();
-    for (n, r) in records.into_iter().enumerate() {
+    for (n, r) in args.records.into_iter().enumerate() {
         let invalid = |reason: String| KeyAdminError::InvalidRecord {
             id: match keys::normalize_id(&r.id) {
                 Some(_) => r.id.clone(),
@@ -401,7 +397,7 @@ fn import(
                 upserts.push(r);
             }
             Some(s) if *s == r => report.unchanged += 1,
-            Some(s) if s.hash == r.hash && replace => {
+            Some(s) if s.hash == r.hash && args.replace => {
                 report.replaced += 1;
                 upserts.push(r);
             }
