@@ -1,6 +1,5 @@
-//! How an API key looks on the wire: the prefix every key starts with and the query
-//! parameter that may carry one. The key store makes keys of this shape, the gate reads
-//! them, and the log hides them; all three take the shape from here, below them all.
+//! How an API key looks on the wire, for the key store that makes keys, the gate that reads
+//! them and the log that hides them, all above this.
 
 /// Printable prefix of every key, so leaked keys are easy to recognise (and scan for).
 pub const KEY_PREFIX: &str = "ltk_";

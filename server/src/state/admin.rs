@@ -1,12 +1,8 @@
 //! The local admin channel: a Unix socket (mode 0600) in the state directory through which
 //! `kalendorius-server keys ...` reaches a running server (sled allows a single writer, and
-//! a revocation takes effect at once).
-//!
-//! One JSON object per line each way: a [`KeysCommand`] (`{"op":"list"}`, ...) in, an
-//! [`AdminResponse`] out; several per connection. Lines are capped at 8 MiB (an import of
-//! some 25 000 keys), idle connections closed after 30 s, at most 8 served at once, and
-//! peers other than the server's uid or root refused. The commands run the same code as
-//! without a server (`crate::state::key_admin`).
+//! a revocation takes effect at once): one JSON line each way, several per connection, a
+//! [`KeysCommand`] in and an [`AdminResponse`] out; peers other than the server's uid or root
+//! are refused.
 
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
@@ -14,13 +10,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rand::RngCore;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 
 use crate::state::key_admin::{AdminResponse, KeysCommand};
 
-/// Longest request line accepted: an import carries every record in one request, so
-/// that it is applied all at once or not at all.
+/// Longest request (some 25 000 keys): an import sends every record at once, all or none.
 pub const MAX_REQUEST: u64 = 8 * 1024 * 1024;
 /// Longest response accepted by the client (a `list` of many keys).
 const MAX_RESPONSE: u64 = 64 * 1024 * 1024;
@@ -28,8 +22,7 @@ const MAX_RESPONSE: u64 = 64 * 1024 * 1024;
 const IO_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_CONNECTIONS: usize = 8;
 
-/// The admin socket of a state directory: `<state_dir>/admin.sock`. The server must pass
-/// this path to `State::run_background` for `keys` commands to find it.
+/// The admin socket of a state directory, where `keys` commands look for a server.
 pub fn socket_path(state_dir: &Path) -> PathBuf {
     state_dir.join("admin.sock")
 }
@@ -37,10 +30,8 @@ pub fn socket_path(state_dir: &Path) -> PathBuf {
 /// What serves the requests of the socket: a store's key administration (blocking).
 pub type Executor = Arc<dyn Fn(KeysCommand) -> AdminResponse + Send + Sync>;
 
-/// Sends one command to the server listening on `socket`. `Ok(None)` means no server is
-/// listening there (no socket file, or a stale one), so the caller may open the database
-/// itself. Errors name the socket: it cannot be used (permissions, I/O, timeout), the
-/// command is longer than the server accepts, or the answer is not a response.
+/// Sends one command to the server on `socket`; `Ok(None)` when none listens there (no
+/// socket file, or a stale one), so the caller may open the database itself.
 pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<AdminResponse>> {
     use std::io::ErrorKind::{ConnectionRefused, NotFound};
     let io = |e: std::io::Error| {
@@ -68,20 +59,17 @@ pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<Ad
     std::io::BufReader::new(std::io::Read::take(&stream, MAX_RESPONSE))
         .read_line(&mut answer)
         .map_err(io)?;
-    let detail = if !answer.ends_with('\n') {
-        "the connection closed before a full answer".to_owned()
-    } else {
-        match serde_json::from_str(&answer) {
-            Ok(response) => return Ok(Some(response)),
-            // Not serde's message: it can quote a value, and an answer may carry a new key.
-            Err(e) => format!("{:?} error at column {}", e.classify(), e.column()),
-        }
+    let complete = answer.ends_with('\n');
+    let detail = match complete.then(|| serde_json::from_str(&answer)) {
+        None => "the connection closed before a full answer".to_owned(),
+        Some(Ok(response)) => return Ok(Some(response)),
+        // Not serde's message: it can quote a value, and an answer may carry a new key.
+        Some(Err(e)) => format!("{:?} error at column {}", e.classify(), e.column()),
     };
     let socket = socket.display();
     anyhow::bail!("admin socket {socket}: unexpected answer from the server: {detail}")
 }
 
-/// A serving admin socket.
 pub(crate) struct AdminHandle {
     task: tokio::task::JoinHandle<()>,
     path: PathBuf,
@@ -91,38 +79,31 @@ pub(crate) struct AdminHandle {
 
 impl AdminHandle {
     /// Binds `path` with mode 0600, replacing a stale socket (a live one or another file is an
-    /// error), and serves it on the current tokio runtime, each request carried out by
-    /// `execute`. The socket is made in a fresh 0700 directory and renamed into place, so no
-    /// other user can ever connect.
+    /// error), and serves it with `execute` on the current tokio runtime. The socket is made in
+    /// a fresh 0700 directory and renamed into place, so no other user can ever connect.
     pub fn serve(path: &Path, execute: Executor) -> std::io::Result<AdminHandle> {
         use std::io::{Error, ErrorKind};
         match std::fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_socket() => {
-                if std::os::unix::net::UnixStream::connect(path).is_ok() {
-                    return Err(Error::new(
-                        ErrorKind::AddrInUse,
-                        "another server is answering on this admin socket",
-                    ));
-                }
-                std::fs::remove_file(path)?;
-            }
-            Ok(_) => {
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+            Ok(m) if !m.file_type().is_socket() => {
                 return Err(Error::new(
                     ErrorKind::AlreadyExists,
                     "a file that is not a socket is in the way; refusing to replace it",
                 ))
             }
-            Err(e) if e.kind() == ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+            Ok(_) if std::os::unix::net::UnixStream::connect(path).is_ok() => {
+                return Err(Error::new(
+                    ErrorKind::AddrInUse,
+                    "another server is answering on this admin socket",
+                ))
+            }
+            Ok(_) => std::fs::remove_file(path)?,
         }
-        let parent = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        let parent = parent.unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;
-        let mut tag = [0u8; 4];
-        rand::rngs::OsRng.fill_bytes(&mut tag);
-        let tmp = parent.join(format!(".adm{}", hex::encode(tag)));
+        let tmp = parent.join(format!(".adm{:08x}", rand::random::<u32>()));
         std::fs::DirBuilder::new().mode(0o700).create(&tmp)?;
         let bound = (|| {
             let inner = tmp.join("s");
@@ -150,16 +131,14 @@ impl AdminHandle {
         })
     }
 
-    /// Stops serving (requests in progress are dropped with their connections; a key
-    /// change either completed or did not start) and removes the socket file if it is
-    /// still ours.
+    /// Stops serving (requests in progress are dropped: a key change either completed or did
+    /// not start) and removes the socket file if it is still ours.
     pub async fn stop(self) {
         self.task.abort();
         let _ = self.task.await;
-        if let Ok(m) = std::fs::symlink_metadata(&self.path) {
-            if (m.dev(), m.ino()) == self.file_id {
-                let _ = std::fs::remove_file(&self.path);
-            }
+        let meta = std::fs::symlink_metadata(&self.path);
+        if meta.is_ok_and(|m| (m.dev(), m.ino()) == self.file_id) {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }
@@ -176,12 +155,10 @@ async fn accept_loop(listener: tokio::net::UnixListener, execute: Executor, owne
                 continue;
             }
         };
-        match stream.peer_cred() {
-            Ok(c) if c.uid() == owner_uid || c.uid() == 0 => {}
-            _ => {
-                tracing::warn!("refused an admin connection from another user");
-                continue;
-            }
+        let uid = stream.peer_cred().map(|c| c.uid());
+        if !uid.is_ok_and(|uid| uid == owner_uid || uid == 0) {
+            tracing::warn!("refused an admin connection from another user");
+            continue;
         }
         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
             tracing::warn!("too many admin connections; refused one");
@@ -215,24 +192,21 @@ async fn serve_connection(
             return Ok(());
         }
         let too_long = !line.ends_with('\n');
-        let response = if too_long {
-            AdminResponse::Error {
-                message: format!("request longer than {MAX_REQUEST} bytes"),
-            }
+        let command = if too_long {
+            Err(format!("request longer than {MAX_REQUEST} bytes"))
         } else {
-            match serde_json::from_str::<KeysCommand>(&line) {
-                Ok(command) => {
-                    let execute = Arc::clone(&execute);
-                    tokio::task::spawn_blocking(move || execute(command))
-                        .await
-                        .unwrap_or_else(|e| AdminResponse::Error {
-                            message: format!("internal error: {e}"),
-                        })
-                }
-                Err(e) => AdminResponse::Error {
-                    message: format!("malformed request: {e}"),
-                },
+            serde_json::from_str(&line).map_err(|e| format!("malformed request: {e}"))
+        };
+        let response = match command {
+            Ok(command) => {
+                let execute = Arc::clone(&execute);
+                tokio::task::spawn_blocking(move || execute(command))
+                    .await
+                    .unwrap_or_else(|e| AdminResponse::Error {
+                        message: format!("internal error: {e}"),
+                    })
             }
+            Err(message) => AdminResponse::Error { message },
         };
         let mut out = serde_json::to_vec(&response).expect("responses serialise");
         out.push(b'\n');

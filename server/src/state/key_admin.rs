@@ -1,18 +1,14 @@
 //! Key administration as rules: a command and the key table in, the changes to store and
-//! the answer out. Each store persists the changes its own way (sled in one batch, Redis in
-//! a script that compares the version token), so every path gives the same answers.
-//! One command type is parsed from `kalendorius-server keys ...` (clap), carried by the admin
-//! socket as one JSON line (serde) and decided here; an `id` may be a unique prefix.
-//!
-//! Import is all-or-nothing: every record is checked and compared with the stored keys;
-//! equal ones change nothing, absent ones are added, one stored with other attributes is a
-//! conflict unless `replace`, and an id of a different stored key is always refused.
+//! the answer out, so that every store and the admin socket answer alike. The command is
+//! parsed from `kalendorius-server keys ...` (clap) and carried by the admin socket as one
+//! JSON line (serde); an `id` may be a unique prefix.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use chrono::{DateTime, NaiveDate, TimeZone as _, Utc};
 use chrono_tz::Europe::Vilnius;
+use clap::value_parser;
 use serde::{Deserialize, Serialize};
 
 use crate::limits::{LimitsConfig, MAX_LIMIT};
@@ -70,8 +66,7 @@ pub struct ImportArgs {
     #[arg(value_name = "FILE")]
     #[serde(skip)]
     pub file: PathBuf,
-    /// The file's records, read by the key tool: what the admin socket carries. Merged into
-    /// the stored keys all or none (see the module documentation).
+    /// The file's records, read by the key tool: what the admin socket carries.
     #[arg(skip)]
     pub records: Vec<KeyRecord>,
     /// Let the file's records replace stored records of the same key that differ (limits,
@@ -86,10 +81,10 @@ pub struct CreateArgs {
     #[arg(long, value_name = "NAME")]
     pub owner: String,
     /// Requests per sliding minute [default: the configured key default, normally 60].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_minute: Option<u64>,
     /// Requests per sliding 24 hours [default: the configured key default, normally 10000].
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_day: Option<u64>,
     /// Expiry: YYYY-MM-DD, the last day the key works: it is usable through the end of that
     /// date in Lithuanian time (Europe/Vilnius) and refused from 00:00 of the next day,
@@ -116,31 +111,25 @@ pub struct SetLimitsArgs {
     #[arg(value_name = "ID")]
     pub id: String,
     /// New requests per sliding minute.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_minute: Option<u64>,
     /// New requests per sliding 24 hours.
-    #[arg(long, value_name = "N", value_parser = limit_parser())]
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..=MAX_LIMIT))]
     pub per_day: Option<u64>,
 }
 
-fn limit_parser() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_LIMIT)
-}
-
-/// Parses `--expires`: an RFC 3339 time (the instant the key stops working) or a date, the
-/// last day it works: it stops at 00:00 of the next day in Europe/Vilnius (or the first
-/// local time that exists, should midnight ever be in a gap).
+/// Parses `--expires`: an RFC 3339 time, or a date, the last day the key works: it stops at
+/// the next midnight in Europe/Vilnius (or the first local time after it that exists).
 pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
     let s = s.trim();
     // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
-    if let Some(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+    let date = NaiveDate::parse_from_str(s, "%Y-%m-%d")
         .ok()
-        .filter(|_| s.len() == 10)
-    {
-        let midnight = d.succ_opt().and_then(|d| d.and_hms_opt(0, 0, 0));
+        .filter(|_| s.len() == 10);
+    if let Some(d) = date {
         // A gap is at most a couple of hours; look for the first minute that exists.
         let first = (0..=180).find_map(|minutes| {
-            let local = midnight? + chrono::Duration::minutes(minutes);
+            let local = d.succ_opt()?.and_hms_opt(0, 0, 0)? + chrono::Duration::minutes(minutes);
             Vilnius.from_local_datetime(&local).earliest()
         });
         return first
@@ -166,13 +155,10 @@ pub struct KeyView {
     pub active: bool,
     pub expired: bool,
     pub used_minute: u64,
-    /// Requests counted in the last 24 h.
     pub used_day: u64,
 }
 
 impl KeyView {
-    /// The view of `record` at `now`; its usage is filled in by the store
-    /// ([`usage_slots`]).
     fn of(record: KeyRecord, now: DateTime<Utc>) -> KeyView {
         KeyView {
             id: record.id,
@@ -193,11 +179,9 @@ impl KeyView {
 pub struct ImportReport {
     pub added: usize,
     pub unchanged: usize,
-    /// Stored records replaced by the file's version (only with `replace`).
     pub replaced: usize,
 }
 
-/// The answer to a command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum AdminResponse {
@@ -208,8 +192,7 @@ pub enum AdminResponse {
     },
     Key {
         view: KeyView,
-        /// False when the operation changed nothing (revoking a revoked key, restoring an
-        /// active one, or `show`).
+        /// False when nothing changed (revoking a revoked key, restoring an active one, `show`).
         changed: bool,
     },
     Deleted {
@@ -226,7 +209,6 @@ pub enum AdminResponse {
         report: ImportReport,
     },
     Error {
-        /// For the operator; never contains key material.
         message: String,
     },
 }
@@ -253,16 +235,15 @@ impl Changes {
         self.upserts.is_empty() && self.removed.is_empty()
     }
 
-    fn upserts(upserts: Vec<KeyRecord>) -> Changes {
+    fn upserts(upserts: impl IntoIterator<Item = KeyRecord>) -> Changes {
         Changes {
-            upserts,
+            upserts: upserts.into_iter().collect(),
             removed: vec![],
         }
     }
 }
 
-/// The changes `command` makes to `keys` at `now`, and its answer (with every usage 0: the
-/// store fills it in through [`usage_slots`]).
+/// What `command` changes in `keys` at `now`, and its answer (usage 0 until [`usage_slots`]).
 pub(crate) fn decide(
     command: KeysCommand,
     keys: &KeyTable,
@@ -270,28 +251,19 @@ pub(crate) fn decide(
     now: DateTime<Utc>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
     Ok(match command {
-        // Limits default to the configured key defaults.
-        KeysCommand::Create(CreateArgs {
-            owner,
-            per_minute,
-            per_day,
-            expires,
-        }) => {
-            let owner = keys::check_owner(&owner)?;
-            let per_minute = per_minute.unwrap_or(limits.key_default_per_minute);
+        KeysCommand::Create(args) => {
+            let owner = keys::check_owner(&args.owner)?;
+            let per_minute = args.per_minute.unwrap_or(limits.key_default_per_minute);
             let per_minute = keys::check_limit("per-minute", per_minute)?;
-            let per_day =
-                keys::check_limit("per-day", per_day.unwrap_or(limits.key_default_per_day))?;
-            if let Some(e) = expires.filter(|e| *e <= now) {
+            let per_day = args.per_day.unwrap_or(limits.key_default_per_day);
+            let per_day = keys::check_limit("per-day", per_day)?;
+            if let Some(e) = args.expires.filter(|e| *e <= now) {
                 return Err(KeyAdminError::ExpiryNotInFuture(e));
             }
-            let (key, hash) = loop {
-                let (p, h) = keys::generate();
-                // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
-                if !keys.collides(&h) {
-                    break (p, h);
-                }
-            };
+            // A 64-bit id collision is astronomically unlikely; retrying costs nothing.
+            let (key, hash) = std::iter::repeat_with(keys::generate)
+                .find(|(_, hash)| !keys.collides(hash))
+                .expect("an endless supply of keys");
             let record = KeyRecord {
                 id: keys::id_of(&hash),
                 hash: hex::encode(hash),
@@ -299,28 +271,22 @@ pub(crate) fn decide(
                 per_minute,
                 per_day,
                 created: now,
-                expires,
+                expires: args.expires,
                 active: true,
             };
-            let changes = Changes::upserts(vec![record.clone()]);
+            let changes = Changes::upserts([record.clone()]);
             let view = KeyView::of(record, now);
             (changes, AdminResponse::Created { key, view })
         }
         KeysCommand::List => {
-            let views = keys
-                .all()
-                .into_iter()
-                .map(|r| KeyView::of(r, now))
-                .collect();
+            let views = keys.all().into_iter().map(|r| KeyView::of(r, now));
+            let views = views.collect();
             (Changes::default(), AdminResponse::Keys { views })
         }
         KeysCommand::Show(IdArg { id }) => modify(keys, &id, now, |_| Ok(false))?,
-        // Revoking a revoked key changes nothing.
         KeysCommand::Revoke(IdArg { id }) => modify(keys, &id, now, |r| {
             Ok(std::mem::replace(&mut r.active, false))
         })?,
-        // Restoring a key that is not revoked changes nothing; one past its expiry is not
-        // restored (it would still be refused).
         KeysCommand::Restore(IdArg { id }) => modify(keys, &id, now, |r| {
             if r.active {
                 return Ok(false);
@@ -332,27 +298,20 @@ pub(crate) fn decide(
             r.active = true;
             Ok(true)
         })?,
-        // The record and its counters go; only importing a backup brings the key back.
         KeysCommand::Delete(IdArg { id }) => {
-            let KeyRecord { id, owner, .. } = find(keys, &id)?;
-            let changes = Changes {
-                removed: vec![id.clone()],
-                ..Changes::default()
-            };
+            let KeyRecord { id, owner, .. } = keys.resolve(&id)?.clone();
+            let mut changes = Changes::default();
+            changes.removed.push(id.clone());
             (changes, AdminResponse::Deleted { id, owner })
         }
-        KeysCommand::SetLimits(SetLimitsArgs {
-            id,
-            per_minute,
-            per_day,
-        }) => {
-            if per_minute.is_none() && per_day.is_none() {
+        KeysCommand::SetLimits(args) => {
+            if args.per_minute.is_none() && args.per_day.is_none() {
                 return Err(KeyAdminError::NothingToChange);
             }
             let check = |what, n: Option<u64>| n.map(|n| keys::check_limit(what, n)).transpose();
-            let per_minute = check("per-minute", per_minute)?;
-            let per_day = check("per-day", per_day)?;
-            modify(keys, &id, now, |r| {
+            let per_minute = check("per-minute", args.per_minute)?;
+            let per_day = check("per-day", args.per_day)?;
+            modify(keys, &args.id, now, |r| {
                 r.per_minute = per_minute.unwrap_or(r.per_minute);
                 r.per_day = per_day.unwrap_or(r.per_day);
                 Ok(true)
@@ -368,18 +327,11 @@ pub(crate) fn decide(
             let records = records.collect();
             (Changes::default(), AdminResponse::Exported { records })
         }
-        KeysCommand::Import(args) => {
-            let (upserts, report) = import(keys, args.records, args.replace)?;
-            (
-                Changes::upserts(upserts),
-                AdminResponse::Imported { report },
-            )
-        }
+        KeysCommand::Import(args) => import(keys, args)?,
     })
 }
 
-/// The usage fields of an answer, each with the id of its key: what a store fills in with
-/// the key's (minute, day) counts once the changes are written.
+/// The usage fields of an answer with their key's id, for a store to fill in (minute, day).
 pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, &mut u64)> {
     fn slots(v: &mut KeyView) -> (&str, &mut u64, &mut u64) {
         (&v.id, &mut v.used_minute, &mut v.used_day)
@@ -400,43 +352,26 @@ pub(crate) fn usage_slots(response: &mut AdminResponse) -> Vec<(&str, &mut u64, 
     }
 }
 
-/// The key an id or id prefix means (see [`KeyTable::resolve`]).
-fn find(keys: &KeyTable, id: &str) -> Result<KeyRecord, KeyAdminError> {
-    let id = keys.resolve(id)?;
-    keys.get(&id)
-        .cloned()
-        .ok_or_else(|| KeyAdminError::unknown(&id))
-}
-
-/// Applies `change` to the key `id` and answers with it; stores it if `change` says it
-/// changed.
+/// Applies `change` to the key `id`, to be stored if `change` says it changed.
 fn modify(
     keys: &KeyTable,
     id: &str,
     now: DateTime<Utc>,
     change: impl FnOnce(&mut KeyRecord) -> Result<bool, KeyAdminError>,
 ) -> Result<(Changes, AdminResponse), KeyAdminError> {
-    let mut record = find(keys, id)?;
+    let mut record = keys.resolve(id)?.clone();
     let changed = change(&mut record)?;
-    let upserts = if changed {
-        vec![record.clone()]
-    } else {
-        vec![]
-    };
-    let changes = Changes::upserts(upserts);
+    let changes = Changes::upserts(changed.then(|| record.clone()));
     let view = KeyView::of(record, now);
     Ok((changes, AdminResponse::Key { view, changed }))
 }
 
-/// The records of an import to write (see the module documentation): all of them or, on
-/// any error, none.
-fn import(
-    keys: &KeyTable,
-    records: Vec<KeyRecord>,
-    replace: bool,
-) -> Result<(Vec<KeyRecord>, ImportReport), KeyAdminError> {
+/// An import writes all its records or, on any error, none: equal ones change nothing,
+/// absent ones are added, one stored with other attributes is a conflict unless --replace,
+/// and an id of a different stored key is always refused.
+fn import(keys: &KeyTable, args: ImportArgs) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut by_id: HashMap<String, KeyRecord> = HashMap::new();
-    for (n, r) in records.into_iter().enumerate() {
+    for (n, r) in args.records.into_iter().enumerate() {
         let invalid = |reason: String| KeyAdminError::InvalidRecord {
             id: match keys::normalize_id(&r.id) {
                 Some(_) => r.id.clone(),
@@ -462,7 +397,7 @@ fn import(
                 upserts.push(r);
             }
             Some(s) if *s == r => report.unchanged += 1,
-            Some(s) if s.hash == r.hash && replace => {
+            Some(s) if s.hash == r.hash && args.replace => {
                 report.replaced += 1;
                 upserts.push(r);
             }
@@ -482,5 +417,6 @@ fn import(
             replaceable: !foreign,
         });
     }
-    Ok((upserts, report))
+    let changes = Changes::upserts(upserts);
+    Ok((changes, AdminResponse::Imported { report }))
 }

@@ -1,13 +1,12 @@
 //! API keys (docs/api.md, Keys): generation, hashing, validation of key attributes, and the
-//! in-memory key table the hot path authenticates against.
-//!
-//! A key is `ltk_` + 32 random bytes in hex. Only its SHA-256 is stored (the plaintext is
-//! shown once, never logged); lookup probes a hash map by the SHA-256 of what the client
-//! sent, so timing says nothing useful about stored keys.
+//! in-memory key table the hot path authenticates against. A key is `ltk_` + 32 random bytes
+//! in hex; only its SHA-256 is stored, and lookup probes a hash map by the SHA-256 of what the
+//! client sent, so timing says nothing useful about stored keys.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use hex::FromHex as _;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
@@ -15,9 +14,7 @@ use crate::limits::MAX_LIMIT;
 
 pub use crate::key_format::KEY_PREFIX;
 const KEY_RANDOM_BYTES: usize = 32;
-/// Length of a key's plaintext: prefix + hex of the random bytes.
 pub const KEY_LEN: usize = KEY_PREFIX.len() + 2 * KEY_RANDOM_BYTES;
-/// Hex characters of a key id.
 pub const ID_LEN: usize = 16;
 /// Shortest id prefix an operator may give for a key (as git accepts short hashes).
 pub const MIN_ID_PREFIX: usize = 4;
@@ -33,11 +30,9 @@ impl std::fmt::Debug for PresentedKey {
     }
 }
 
-/// A stored key's id: the first 16 hex characters of its SHA-256 (what `keys list` shows);
-/// also names its counters.
+/// A key's id: the first 16 hex characters of its SHA-256; also names its counters.
 pub type KeyId = String;
 
-/// A stored key, as the server sees it after a successful lookup.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KeyRecord {
     pub id: KeyId,
@@ -53,8 +48,7 @@ pub struct KeyRecord {
     pub active: bool,
 }
 
-/// One line of `keys export` / `keys import`: a record as stored, with the key's usage when
-/// asked for (`--counters`; ignored by import).
+/// A `keys export` line: the stored record, with the usage if asked (`--counters`; not imported).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExportedKey {
     #[serde(flatten)]
@@ -75,10 +69,8 @@ pub enum KeyError {
     Expired,
 }
 
-/// Why a key could not be created or changed. Messages are for the operator and never
-/// contain key material.
+/// Why a key command failed; messages are for the operator and never hold key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum KeyAdminError {
     /// Made by [`KeyAdminError::unknown`], which echoes only an id-shaped id.
     #[error(
@@ -101,7 +93,6 @@ pub enum KeyAdminError {
         /// The first few of their ids, sorted.
         candidates: Vec<KeyId>,
     },
-    /// `restore` of a key whose expiry has passed: it would still be refused.
     #[error(
         "key {id} expired at {}: restoring it would not make it usable (issue a new key with \
          `keys create`)",
@@ -135,8 +126,7 @@ pub enum KeyAdminError {
         count: usize,
         /// The first few of their ids, sorted.
         ids: Vec<String>,
-        /// False when a record would replace another key (same id, other hash), which
-        /// `--replace` does not allow either.
+        /// False when a record's id is another key's (other hash): `--replace` refuses that too.
         replaceable: bool,
     },
 }
@@ -152,14 +142,18 @@ fn listed(ids: &[String], count: usize) -> String {
 impl KeyAdminError {
     /// The error for an id that matched nothing, echoing it only when it is id-shaped.
     pub fn unknown(id: &str) -> KeyAdminError {
-        let shown = if !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
-        {
+        let shown = if is_hex(id, 64) {
             format!("'{id}'")
         } else {
             "(not an id)".to_owned()
         };
         KeyAdminError::UnknownId(shown)
     }
+}
+
+/// True if `s` is 1 to `max` hex characters.
+fn is_hex(s: &str, max: usize) -> bool {
+    (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 pub(crate) type KeyHash = [u8; 32];
@@ -181,19 +175,10 @@ pub(crate) fn id_of(hash: &KeyHash) -> KeyId {
     hex::encode(&hash[..ID_LEN / 2])
 }
 
-/// The hash a record's `hash` spells in hex (any case), if it is one.
-fn hash_of(record: &KeyRecord) -> Option<KeyHash> {
-    let mut hash = [0u8; 32];
-    hex::decode_to_slice(&record.hash, &mut hash).ok()?;
-    Some(hash)
-}
-
-/// Normalises an id typed by an operator (surrounding space, upper case); `None` if it is
-/// not 16 hex characters (see `KeyTable::resolve` for prefixes).
+/// An id as typed by an operator, trimmed and lower-cased, if it is 16 hex characters.
 pub fn normalize_id(id: &str) -> Option<KeyId> {
     let id = id.trim();
-    (id.len() == ID_LEN && id.bytes().all(|b| b.is_ascii_hexdigit()))
-        .then(|| id.to_ascii_lowercase())
+    (id.len() == ID_LEN && is_hex(id, ID_LEN)).then(|| id.to_ascii_lowercase())
 }
 
 pub(crate) fn check_limit(what: &'static str, got: u64) -> Result<u64, KeyAdminError> {
@@ -216,8 +201,8 @@ pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
 /// Checks a record read from outside (an import): a 64-hex-character lower-case hash, the
 /// id its prefix, a valid owner exactly as stored (trimmed) and limits in range.
 pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
-    let hash = hash_of(r).filter(|_| !r.hash.bytes().any(|b| b.is_ascii_uppercase()));
-    let Some(hash) = hash else {
+    let lower_case = !r.hash.bytes().any(|b| b.is_ascii_uppercase());
+    let Some(hash) = KeyHash::from_hex(&r.hash).ok().filter(|_| lower_case) else {
         return Err("the hash is not 64 lower-case hex characters".into());
     };
     if r.id != id_of(&hash) {
@@ -226,9 +211,8 @@ pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
     if check_owner(&r.owner).ok().as_deref() != Some(r.owner.as_str()) {
         return Err(KeyAdminError::InvalidOwner.to_string());
     }
-    check_limit("per-minute", r.per_minute).map_err(|e| e.to_string())?;
-    check_limit("per-day", r.per_day).map_err(|e| e.to_string())?;
-    Ok(())
+    let limits = check_limit("per-minute", r.per_minute).and(check_limit("per-day", r.per_day));
+    limits.map(drop).map_err(|e| e.to_string())
 }
 
 /// Sorts records oldest first (by creation, then id).
@@ -267,46 +251,40 @@ impl KeyTable {
         self.by_id.get(id).and_then(|h| self.by_hash.get(h))
     }
 
-    /// The id an operator means by `given`: a whole id or a unique prefix of at least
+    /// The key an operator means by `given`: a whole id or a unique prefix of at least
     /// `MIN_ID_PREFIX` hex characters (any case, surrounding space ignored).
-    pub fn resolve(&self, given: &str) -> Result<KeyId, KeyAdminError> {
+    pub fn resolve(&self, given: &str) -> Result<&KeyRecord, KeyAdminError> {
         let prefix = given.trim().to_ascii_lowercase();
-        if prefix.is_empty()
-            || prefix.len() > ID_LEN
-            || !prefix.bytes().all(|b| b.is_ascii_hexdigit())
-        {
+        if !is_hex(&prefix, ID_LEN) {
             return Err(KeyAdminError::unknown(given.trim()));
         }
-        if self.by_id.contains_key(&prefix) {
-            return Ok(prefix);
+        if let Some(record) = self.get(&prefix) {
+            return Ok(record);
         }
         if prefix.len() < MIN_ID_PREFIX {
             return Err(KeyAdminError::ShortId(prefix));
         }
-        let mut matches: Vec<&KeyId> = self
-            .by_id
-            .keys()
-            .filter(|id| id.starts_with(&prefix))
+        let mut matches: Vec<&KeyRecord> = self
+            .by_hash
+            .values()
+            .filter(|r| r.id.starts_with(&prefix))
             .collect();
         match matches[..] {
             [] => Err(KeyAdminError::unknown(&prefix)),
-            [id] => Ok(id.clone()),
+            [record] => Ok(record),
             _ => {
-                matches.sort();
+                matches.sort_by(|a, b| a.id.cmp(&b.id));
+                let count = matches.len();
+                matches.truncate(LISTED_CANDIDATES);
                 Err(KeyAdminError::AmbiguousId {
                     prefix,
-                    count: matches.len(),
-                    candidates: matches
-                        .into_iter()
-                        .take(LISTED_CANDIDATES)
-                        .cloned()
-                        .collect(),
+                    count,
+                    candidates: matches.iter().map(|r| r.id.clone()).collect(),
                 })
             }
         }
     }
 
-    /// Removes the record with this (normalised) id.
     pub fn remove(&mut self, id: &str) -> Option<KeyRecord> {
         let hash = self.by_id.remove(id)?;
         self.by_hash.remove(&hash)
@@ -320,7 +298,10 @@ impl KeyTable {
     /// Inserts or replaces a record. Returns false (and changes nothing) if the record is
     /// inconsistent: hash not 64 hex characters or id not its prefix.
     pub fn upsert(&mut self, record: KeyRecord) -> bool {
-        let Some(hash) = hash_of(&record).filter(|h| record.id == id_of(h)) else {
+        let Some(hash) = KeyHash::from_hex(&record.hash)
+            .ok()
+            .filter(|h| record.id == id_of(h))
+        else {
             return false;
         };
         self.by_id.insert(record.id.clone(), hash);
@@ -465,7 +446,7 @@ mod tests {
         for id in ["abcd000000000001", "abcd000000000002", "abce000000000000"] {
             assert!(t.upsert(with_id(id)));
         }
-        assert_eq!(t.resolve(" ABCE "), Ok("abce000000000000".into()));
+        assert_eq!(t.resolve(" ABCE ").unwrap().id, "abce000000000000");
         assert_eq!(
             t.resolve("abcd0000000000"),
             Err(KeyAdminError::AmbiguousId {
@@ -474,7 +455,10 @@ mod tests {
                 candidates: vec!["abcd000000000001".into(), "abcd000000000002".into()],
             })
         );
-        assert_eq!(t.resolve("abcd000000000002"), Ok("abcd000000000002".into()));
+        assert_eq!(
+            t.resolve("abcd000000000002").unwrap().id,
+            "abcd000000000002"
+        );
         assert_eq!(t.resolve("abc"), Err(KeyAdminError::ShortId("abc".into())));
         for unknown in ["abcf", "", "abcd0000000000011"] {
             let e = t.resolve(unknown);

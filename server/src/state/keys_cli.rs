@@ -1,15 +1,9 @@
-//! `kalendorius-server keys create|list|show|revoke|restore|delete|set-limits|export|import`:
-//! how maintainers issue, manage and back up API keys (README.md, Issuing API keys).
-//!
-//! With a server running on the state directory the command goes through its admin socket
-//! (sled allows one process per database; the change takes effect at once), else it opens
-//! the database itself; with `--state redis://...` it goes to Redis. The rules are the same
-//! everywhere (`crate::state::key_admin`).
-//!
-//! Every command first prints `state: <absolute path or URL>` to stderr, so a wrong
-//! directory never goes unnoticed; only `create` and `import` may create a database (and say
-//! so). `create` prints the key alone on the last line of stdout, the only time it is shown;
-//! nothing else prints key material. Bad input exits non-zero and changes nothing.
+//! `kalendorius-server keys ...` (README.md, Issuing API keys). With a server running on the
+//! state directory a command goes through its admin socket (sled allows one process per
+//! database), else it opens the database itself; with `--state redis://...` it goes to Redis.
+//! Every command first prints `state: <absolute path or URL>` to stderr, so a wrong directory
+//! never goes unnoticed; only `create` and `import` may create a database. Only `create`
+//! prints key material: the key alone on the last line of stdout.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -32,8 +26,7 @@ pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> an
     run_with_output(cmd, state, limits, &mut out, &mut notes)
 }
 
-/// Runs a keys command with its output to `out` and notes (`state: ...`, `created a new
-/// state database at ...`) to `notes`.
+/// [`run`] with the output to `out` and the notes (`state: ...`, `created ...`) to `notes`.
 pub fn run_with_output(
     mut cmd: KeysCommand,
     state: &StateLocation,
@@ -64,12 +57,8 @@ pub fn run_with_output(
     let response = match state {
         StateLocation::Redis(url) => redis::execute(url, limits, cmd.clone(), now)?,
         StateLocation::Directory(dir) => {
-            // Only `create` and `import` (a restore into a new directory) may bring a state
-            // database into existence; anything else on an empty directory is a wrong
-            // directory.
-            let creates = matches!(cmd, KeysCommand::Create(_) | KeysCommand::Import(_));
             let fresh = State::is_fresh(dir);
-            if fresh && !creates {
+            if fresh && !matches!(cmd, KeysCommand::Create(_) | KeysCommand::Import(_)) {
                 bail!(
                     "no state database at {} (check --state, --config or KALENDORIUS_STATE; \
                      `keys create` makes a new one)",
@@ -81,8 +70,7 @@ pub fn run_with_output(
             {
                 Some(response) => response,
                 None => {
-                    // Without a server: key changes (and the counters `delete` removes) are
-                    // flushed as they are made, so the database needs no further writing.
+                    // Key changes (and the counters `delete` removes) are flushed as made.
                     let response = State::open(dir, limits.clone())
                         .map(|state| state.execute(cmd.clone(), now));
                     // Said even when the command then failed: the database stays.
@@ -98,29 +86,21 @@ pub fn run_with_output(
     print(&cmd, response, out)
 }
 
-/// "1 key", "2 keys".
 fn plural_keys(n: usize) -> String {
-    if n == 1 {
-        "1 key".to_owned()
-    } else {
-        format!("{n} keys")
-    }
+    format!("{n} key{}", if n == 1 { "" } else { "s" })
 }
 
 /// Reads the records of an export file (`-` = standard input); blank lines are skipped.
 fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
-    let (name, reader): (_, Box<dyn BufRead>) = if path == Path::new("-") {
-        (
-            String::from("standard input"),
-            Box::new(std::io::stdin().lock()),
-        )
+    let (name, reader): (String, Box<dyn std::io::Read>) = if path == Path::new("-") {
+        ("standard input".into(), Box::new(std::io::stdin()))
     } else {
         let name = path.display().to_string();
         let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
-        (name, Box::new(std::io::BufReader::new(file)))
+        (name, Box::new(file))
     };
     let mut records = vec![];
-    for (n, line) in reader.lines().enumerate() {
+    for (n, line) in std::io::BufReader::new(reader).lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {name}"))?;
         if line.trim().is_empty() {
             continue;
@@ -139,7 +119,6 @@ fn read_records(path: &Path) -> anyhow::Result<Vec<KeyRecord>> {
     Ok(records)
 }
 
-/// An export's text: one JSON record per line.
 fn export_lines(records: &[ExportedKey]) -> Vec<u8> {
     let mut text = vec![];
     for r in records {
@@ -167,11 +146,8 @@ fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "per-minute: {}", v.per_minute)?;
     writeln!(out, "per-day:    {}", v.per_day)?;
     writeln!(out, "created:    {}", time(v.created))?;
-    writeln!(
-        out,
-        "expires:    {}",
-        v.expires.map_or("never".to_owned(), time)
-    )?;
+    let expires = v.expires.map_or("never".to_owned(), time);
+    writeln!(out, "expires:    {expires}")?;
     writeln!(out, "state:      {}", state_of(v))?;
     writeln!(
         out,
@@ -180,8 +156,7 @@ fn print_view(v: &KeyView, out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
-/// Prints the answer to `cmd` (or writes an export to its `--out`, replacing it atomically,
-/// mode 0600).
+/// Prints the answer to `cmd` (an export with `--out` goes to that file).
 fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> anyhow::Result<()> {
     match response {
         AdminResponse::Error { message } => bail!(message),
@@ -225,11 +200,8 @@ fn print(cmd: &KeysCommand, response: AdminResponse, out: &mut dyn Write) -> any
             report.unchanged,
             report.replaced
         )?,
+        AdminResponse::Keys { views } if views.is_empty() => writeln!(out, "no keys")?,
         AdminResponse::Keys { views } => {
-            if views.is_empty() {
-                writeln!(out, "no keys")?;
-                return Ok(());
-            }
             writeln!(
                 out,
                 "{:<16}  {:<7}  {:>10}  {:>10}  {:<20}  {:<20}  {:>8}  {:>8}  OWNER",
