@@ -14,10 +14,6 @@ use crate::limits::LimitsConfig;
 use crate::state::store::location::StateLocation;
 use crate::telemetry::LogFormat;
 
-/// Prefix of every environment variable read.
-pub const ENV_PREFIX: &str = "KALENDORIUS_";
-
-/// Everything `serve` needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
@@ -30,24 +26,18 @@ pub struct Settings {
     pub state: StateLocation,
     /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
-    /// Client addresses `GET /metrics` answers (addresses or CIDR networks); any other
-    /// client gets the 404 of an unknown path.
+    /// Client addresses `GET /metrics` answers; any other client gets a 404.
     pub metrics_allow: Vec<IpNet>,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_timeout_secs: u64,
-    /// Connection bounds: header deadline, idle time, caps.
     pub connections: ConnectionSettings,
-    /// Logging.
     pub log: LogSettings,
-    /// Rate limits.
     pub limits: LimitsConfig,
 }
 
-/// Logging settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LogSettings {
-    /// Text or JSON lines.
     pub format: LogFormat,
     /// `EnvFilter` directive: `info` logs every request, `warn` only problems.
     pub level: String,
@@ -121,7 +111,6 @@ pub struct ServeArgs {
 }
 
 impl Settings {
-    /// Resolves the settings of `serve`.
     pub fn resolve(args: &ServeArgs) -> anyhow::Result<Settings> {
         let mut settings = Settings::load(args.config.as_deref())?;
         settings.listen = args.listen.unwrap_or(settings.listen);
@@ -159,15 +148,14 @@ impl Settings {
     }
 }
 
-/// Applies `KALENDORIUS_LIMITS_<FIELD>` (upper-case field name of [`LimitsConfig`]) over
-/// `limits`, whatever fields it has.
-pub fn limits_from_env(
+/// Applies `KALENDORIUS_LIMITS_<FIELD>` over `limits`, whatever fields it has.
+fn limits_from_env(
     limits: LimitsConfig,
     var: impl Fn(&str) -> Option<String>,
 ) -> anyhow::Result<LimitsConfig> {
     let mut table = toml::Table::try_from(&limits).context("limits are a table")?;
     for (field, value) in table.iter_mut() {
-        let name = format!("{ENV_PREFIX}LIMITS_{}", field.to_uppercase());
+        let name = format!("KALENDORIUS_LIMITS_{}", field.to_uppercase());
         if let Some(text) = var(&name) {
             let number: i64 = text
                 .trim()

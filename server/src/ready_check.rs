@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use kalendorius_server::config::Settings;
 use kalendorius_server::health::READY_PATH;
 
-/// The bytes of an answer read at most (the probe's answer is a few dozen).
+/// Bytes of an answer read at most (the probe's answer is a few dozen).
 const MAX_ANSWER: u64 = 64 * 1024;
 
 #[derive(clap::Args)]
