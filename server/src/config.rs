@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::http::client_ip::IpNet;
 use crate::http::connections::ConnectionSettings;
@@ -14,61 +15,40 @@ use crate::limits::LimitsConfig;
 use crate::state::store::location::StateLocation;
 use crate::telemetry::LogFormat;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// Address to listen on; port 0 picks a free port (the bound address is printed).
+    #[default(SocketAddr::from(([127, 0, 0, 1], 8080)))]
     pub listen: SocketAddr,
     /// Dataset: an output root with `current`, or a dataset directory.
+    #[default = "output"]
     pub data: PathBuf,
     /// Where keys and counters live: a state database directory (sled), or a `redis://` /
     /// `rediss://` URL shared by several processes.
+    #[default(StateLocation::Directory("var/state".into()))]
     pub state: StateLocation,
     /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
-    /// Client addresses `GET /metrics` answers; any other client gets a 404.
+    /// Client addresses `GET /metrics` answers (by default this machine's loopback); any
+    /// other client gets a 404.
+    #[default(["127.0.0.0/8", "::1/128"].map(|net| net.parse().unwrap()).to_vec())]
     pub metrics_allow: Vec<IpNet>,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    #[default = 10]
     pub shutdown_timeout_secs: u64,
     pub connections: ConnectionSettings,
     pub log: LogSettings,
     pub limits: LimitsConfig,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct LogSettings {
     pub format: LogFormat,
     /// `EnvFilter` directive: `info` logs every request, `warn` only problems.
+    #[default = "info"]
     pub level: String,
-}
-
-impl Default for LogSettings {
-    fn default() -> Self {
-        LogSettings {
-            format: LogFormat::Text,
-            level: "info".into(),
-        }
-    }
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            data: PathBuf::from("output"),
-            state: StateLocation::Directory(PathBuf::from("var/state")),
-            trusted_proxies: Vec::new(),
-            // This machine: loopback, IPv4 and IPv6.
-            metrics_allow: ["127.0.0.0/8", "::1/128"]
-                .map(|net| net.parse().expect("the default networks parse"))
-                .to_vec(),
-            shutdown_timeout_secs: 10,
-            connections: ConnectionSettings::default(),
-            log: LogSettings::default(),
-            limits: LimitsConfig::default(),
-        }
-    }
 }
 
 /// Flags of `serve`; each also reads its `KALENDORIUS_*` variable.

@@ -23,6 +23,7 @@ use parking_lot::Mutex;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Request, Response};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 use tokio::io::Interest;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
@@ -35,28 +36,20 @@ use crate::metrics::ConnectionMetrics;
 pub const RESERVED_DESCRIPTORS: u64 = 128;
 
 /// The connection bounds (`[connections]` in the settings file).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConnectionSettings {
     /// Seconds a connection has to deliver a request's headers.
+    #[default = 10]
     pub header_read_timeout_secs: u64,
     /// Seconds a connection may stay without a request (HTTP/1 ones close at the header deadline).
+    #[default = 75]
     pub idle_timeout_secs: u64,
     /// Connections open at once; 0 = sized from the descriptor limit.
     pub max_connections: usize,
     /// Connections open at once from one client address (IPv6: one /64).
+    #[default = 256]
     pub max_connections_per_ip: usize,
-}
-
-impl Default for ConnectionSettings {
-    fn default() -> Self {
-        ConnectionSettings {
-            header_read_timeout_secs: 10,
-            idle_timeout_secs: 75,
-            max_connections: 0,
-            max_connections_per_ip: 256,
-        }
-    }
 }
 
 impl ConnectionSettings {
