@@ -13,7 +13,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::pin::pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 use std::time::{Duration, Instant};
 
 use hyper::body::Incoming;
@@ -179,24 +179,20 @@ impl Drop for Slot {
     }
 }
 
-/// A once-a-second gate for warnings that a flood would otherwise repeat per connection.
-struct WarnGate {
-    start: Instant,
-    /// Second (since `start`) of the last warning.
-    last: Option<u64>,
-}
+/// A once-a-second gate for warnings that a flood would otherwise repeat per connection:
+/// when the last one let through was.
+#[derive(Default)]
+struct WarnGate(Option<Instant>);
 
 impl WarnGate {
-    fn new() -> WarnGate {
-        WarnGate {
-            start: Instant::now(),
-            last: None,
-        }
-    }
-
     fn open(&mut self) -> bool {
-        let now = self.start.elapsed().as_secs();
-        self.last.replace(now) != Some(now)
+        let open = self
+            .0
+            .is_none_or(|last| last.elapsed() >= Duration::from_secs(1));
+        if open {
+            self.0 = Some(Instant::now());
+        }
+        open
     }
 }
 
@@ -225,14 +221,11 @@ impl Activity {
         if self.in_flight.load(Ordering::Acquire) > 0 {
             return None;
         }
-        Some(match self.last_ms.load(Ordering::Acquire) {
-            u64::MAX => self.accepted + bounds.header_read_timeout(),
-            ms => {
-                self.accepted
-                    + Duration::from_millis(ms)
-                    + Duration::from_secs(bounds.idle_timeout_secs)
-            }
-        })
+        let since_accepted = match self.last_ms.load(Ordering::Acquire) {
+            u64::MAX => bounds.header_read_timeout(),
+            ms => Duration::from_millis(ms) + Duration::from_secs(bounds.idle_timeout_secs),
+        };
+        Some(self.accepted + since_accepted)
     }
 }
 
@@ -294,8 +287,8 @@ where
         metrics,
         ..OpenConnections::default()
     });
-    let mut refusal_warning = WarnGate::new();
-    let mut accept_error_warning = WarnGate::new();
+    let mut refusal_warning = WarnGate::default();
+    let mut accept_error_warning = WarnGate::default();
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -445,22 +438,19 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
             return Poll::Ready(());
         }
         loop {
-            match stream.poll_read_ready(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(_)) => return Poll::Ready(()),
-                Poll::Ready(Ok(())) => {}
+            if ready!(stream.poll_read_ready(cx)).is_err() {
+                return Poll::Ready(());
             }
             let peeked = stream.try_io(Interest::READABLE, || match peek_head(stream)? {
                 Peeked::Partial if !peer_finished(stream) => Err(io::ErrorKind::WouldBlock.into()),
                 peeked => Ok(peeked),
             });
             match peeked {
-                Ok(Peeked::Closed) => return Poll::Ready(()),
-                // A head, or part of one that its sender has finished.
-                Ok(_) => break,
                 // Not yet: the readiness is cleared, so the next poll waits for more bytes.
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
-                Err(_) => return Poll::Ready(()),
+                Ok(Peeked::Closed) | Err(_) => return Poll::Ready(()),
+                // A head, or part of one that its sender has finished.
+                Ok(_) => break,
             }
         }
         let accepted =
@@ -555,7 +545,7 @@ async fn serve_http<E>(
     stream: TcpStream,
     peer: SocketAddr,
     accepted: Instant,
-    slot: Slot,
+    _slot: Slot,
     shared: Arc<Shared<E>>,
 ) where
     E: Endpoint + 'static,
@@ -567,7 +557,6 @@ async fn serve_http<E>(
         in_flight: AtomicUsize::new(0),
         last_ms: AtomicU64::new(u64::MAX),
     });
-    let local_addr = shared.local_addr;
     let service = hyper::service::service_fn({
         let activity = activity.clone();
         let shared = shared.clone();
@@ -577,7 +566,7 @@ async fn serve_http<E>(
             async move {
                 let req = Request::from((
                     req,
-                    LocalAddr(Addr::SocketAddr(local_addr)),
+                    LocalAddr(Addr::SocketAddr(shared.local_addr)),
                     RemoteAddr(Addr::SocketAddr(peer)),
                     poem::http::uri::Scheme::HTTP,
                 ));
@@ -587,10 +576,9 @@ async fn serve_http<E>(
             }
         }
     });
-    let conn = shared
+    let mut conn = pin!(shared
         .builder
-        .serve_connection(TokioIo::new(stream), service);
-    let mut conn = pin!(conn);
+        .serve_connection(TokioIo::new(stream), service));
     let mut draining = false;
     loop {
         // Re-checked at least every second while a request is in flight.
@@ -612,7 +600,6 @@ async fn serve_http<E>(
             }
         }
     }
-    drop(slot);
 }
 
 #[cfg(test)]
