@@ -19,8 +19,7 @@ pub struct Reading {
     pub wall: SystemTime,
 }
 
-/// The calendar date in Europe/Vilnius at `at`, with its summer time: what "today" means
-/// everywhere in the service.
+/// The calendar date in Europe/Vilnius at `at`: what "today" means everywhere.
 pub fn vilnius_date(at: SystemTime) -> chrono::NaiveDate {
     chrono::DateTime::<chrono::Utc>::from(at)
         .with_timezone(&chrono_tz::Europe::Vilnius)

@@ -1,8 +1,6 @@
 //! The accept loop around hyper, which owns every connection bound (README, Running the
-//! server; poem's `Server` has no header deadline and no caps): the header deadline of a
-//! connection's first request (later HTTP/1 ones get hyper's), the idle deadline (for HTTP/2
-//! it also ends a stream whose headers never complete), the caps (a connection over one is
-//! closed unread), and the shutdown (in-flight requests finish, the rest are cut after
+//! server; poem's `Server` has neither a header deadline nor caps): the header and idle
+//! deadlines, the caps, and the shutdown (in-flight requests finish, the rest are cut after
 //! `shutdown_timeout`). Until its first head has arrived, a connection is a small task that
 //! peeks at the socket (`WaitForHead`): hyper's state holds two 8 KiB buffers from the start.
 
@@ -86,8 +84,7 @@ impl ConnectionSettings {
     }
 }
 
-/// Open connections, in all and per client address (only addresses with one open, so the map
-/// is bounded by the global cap).
+/// Open connections, in all and per client address (only those with one open).
 #[derive(Default)]
 struct OpenConnections {
     total: AtomicUsize,
@@ -197,12 +194,11 @@ impl WarnGate {
 }
 
 /// What a connection's requests tell its watchdog: requests in flight, and when the last
-/// one started or ended (ms since the connection was accepted; `u64::MAX` = none yet).
+/// one started or ended (ms since accepted; `u64::MAX` = none yet).
 struct Activity {
     /// For the deadlines (tokio's timers take std time).
     accepted: Instant,
-    /// The same moment on the request clock, for `touch`, which runs twice per request
-    /// (`Instant::now` costs twice as much).
+    /// The same moment on the request clock, cheaper for `touch` (twice per request).
     accepted_tsc: crate::clock::Instant,
     in_flight: AtomicUsize,
     last_ms: AtomicU64,
@@ -539,8 +535,8 @@ fn head_state(bytes: &[u8]) -> Peeked {
     }
 }
 
-/// Serves a connection whose first head has arrived until it ends, misses a deadline, or
-/// the server stops.
+/// Serves a connection whose first head has arrived. Its idle deadline also ends an HTTP/2
+/// stream whose headers never complete (later HTTP/1 heads have hyper's header deadline).
 async fn serve_http<E>(
     stream: TcpStream,
     peer: SocketAddr,

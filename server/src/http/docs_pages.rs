@@ -4,7 +4,7 @@
 
 use bytes::Bytes;
 use futures_util::FutureExt;
-use poem::http::{header, HeaderValue, Method, Uri};
+use poem::http::{header, HeaderValue, Method};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::http::caching;
@@ -31,9 +31,7 @@ impl DocsPages {
     pub fn new(spec: &str) -> DocsPages {
         let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
         let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
-        let receiver = Request::builder()
-            .uri(Uri::from_static("/oauth-receiver.html"))
-            .finish();
+        let receiver = Request::builder().uri_str("/oauth-receiver.html").finish();
         let receiver = empty
             .swagger_ui()
             .call(receiver)
@@ -47,14 +45,12 @@ impl DocsPages {
                     .ok()
             })
             .unwrap_or_default();
-        let pages = [("/", page), ("/oauth-receiver.html", receiver)].map(|(sub_path, body)| {
-            let body = Bytes::from(body);
-            Page {
+        let pages =
+            [("/", page), ("/oauth-receiver.html", receiver)].map(|(sub_path, body)| Page {
                 sub_path,
-                etag: caching::digest_etag("docs", &body),
-                body,
-            }
-        });
+                etag: caching::digest_etag("docs", body.as_bytes()),
+                body: body.into(),
+            });
         DocsPages { pages }
     }
 
