@@ -27,7 +27,6 @@ use crate::state::State;
 pub struct Server {
     settings: Settings,
     listener: TcpListener,
-    local_addr: SocketAddr,
     data: Arc<DataHandle>,
     store: Store,
     /// A shifted clock for `today` (tests only).
@@ -62,13 +61,9 @@ impl Server {
         settings.connections.validate()?;
         let listener = connections::listen(settings.listen)
             .with_context(|| format!("cannot listen on {}", settings.listen))?;
-        let local_addr = listener
-            .local_addr()
-            .context("the listener has no socket address")?;
         Ok(Server {
             settings,
             listener,
-            local_addr,
             data,
             store,
             today_clock: None,
@@ -83,7 +78,9 @@ impl Server {
     }
 
     pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+        self.listener
+            .local_addr()
+            .expect("a bound socket has an address")
     }
 
     pub fn data(&self) -> Arc<DataHandle> {
@@ -112,10 +109,10 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send + 'static,
         ready: impl FnOnce(SocketAddr),
     ) -> anyhow::Result<()> {
+        let local_addr = self.local_addr();
         let Server {
             settings,
             listener,
-            local_addr,
             data,
             store,
             today_clock,

@@ -5,7 +5,7 @@
 use bytes::Bytes;
 use futures_util::FutureExt;
 use poem::http::{header, HeaderValue, Method};
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{Endpoint, Request, Response};
 
 use crate::http::caching;
 
@@ -34,16 +34,9 @@ impl DocsPages {
         let receiver = Request::builder().uri_str("/oauth-receiver.html").finish();
         let receiver = empty
             .swagger_ui()
-            .call(receiver)
+            .get_response(receiver)
             .now_or_never()
-            .and_then(|resp| {
-                resp.ok()?
-                    .into_response()
-                    .into_body()
-                    .into_string()
-                    .now_or_never()?
-                    .ok()
-            })
+            .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
             .unwrap_or_default();
         let pages =
             [("/", page), ("/oauth-receiver.html", receiver)].map(|(sub_path, body)| Page {
