@@ -1,6 +1,6 @@
 //! Typed settings of `kalendorius-server serve`, from (lowest to highest precedence) built-in
-//! defaults, a TOML file (`--config`; `kalendorius.example.toml` has every key), `KALENDORIUS_*`
-//! environment variables, and flags.
+//! defaults, a TOML file (`--config`; `kalendorius.example.toml` has and explains every key),
+//! `KALENDORIUS_*` environment variables, and flags.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -18,23 +18,15 @@ use crate::telemetry::LogFormat;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Address to listen on; port 0 picks a free port (the bound address is printed).
     #[default(SocketAddr::from(([127, 0, 0, 1], 8080)))]
     pub listen: SocketAddr,
-    /// Dataset: an output root with `current`, or a dataset directory.
     #[default = "output"]
     pub data: PathBuf,
-    /// Where keys and counters live: a state database directory (sled), or a `redis://` /
-    /// `rediss://` URL shared by several processes.
     #[default(StateLocation::Directory("var/state".into()))]
     pub state: StateLocation,
-    /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
-    /// Client addresses `GET /metrics` answers (by default this machine's loopback); any
-    /// other client gets a 404.
     #[default(["127.0.0.0/8", "::1/128"].map(|net| net.parse().unwrap()).to_vec())]
     pub metrics_allow: Vec<IpNet>,
-    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     #[default = 10]
     pub shutdown_timeout_secs: u64,
     pub connections: ConnectionSettings,
@@ -46,7 +38,6 @@ pub struct Settings {
 #[serde(default, deny_unknown_fields)]
 pub struct LogSettings {
     pub format: LogFormat,
-    /// `EnvFilter` directive: `info` logs every request, `warn` only problems.
     #[default = "info"]
     pub level: String,
 }

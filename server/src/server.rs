@@ -164,8 +164,9 @@ impl Server {
         ready(local_addr);
 
         let http = async move {
+            let _stop_background = server_done.drop_guard();
             tracing::info!(%local_addr, "serving");
-            let result = connections::serve(
+            connections::serve(
                 listener,
                 app,
                 settings.connections,
@@ -174,9 +175,7 @@ impl Server {
                 connection_metrics,
                 shutdown,
             )
-            .await;
-            server_done.cancel();
-            result
+            .await
         };
         let (http_result, background_result) = tokio::join!(http, background);
         if let Err(e) = &background_result {

@@ -33,19 +33,16 @@ use crate::metrics::ConnectionMetrics;
 /// Descriptors kept for the state database, the admin socket, the dataset files and the log.
 pub const RESERVED_DESCRIPTORS: u64 = 128;
 
-/// The connection bounds (`[connections]` in the settings file).
+/// The connection bounds: `[connections]` of `kalendorius.example.toml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConnectionSettings {
-    /// Seconds a connection has to deliver a request's headers.
     #[default = 10]
     pub header_read_timeout_secs: u64,
-    /// Seconds a connection may stay without a request (HTTP/1 ones close at the header deadline).
     #[default = 75]
     pub idle_timeout_secs: u64,
-    /// Connections open at once; 0 = sized from the descriptor limit.
+    /// 0 = sized from the descriptor limit.
     pub max_connections: usize,
-    /// Connections open at once from one client address (IPv6: one /64).
     #[default = 256]
     pub max_connections_per_ip: usize,
 }
