@@ -14,19 +14,17 @@ use poem::http::HeaderMap;
 #[serde(try_from = "String")]
 pub struct IpNet(ipnet::IpNet);
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not an IP address or CIDR network (like 10.0.0.1 or 10.0.0.0/8)")]
-pub struct IpNetError(String);
-
 impl FromStr for IpNet {
-    type Err = IpNetError;
+    type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
         let net = t
             .parse::<ipnet::IpNet>()
             .or_else(|_| t.parse::<IpAddr>().map(ipnet::IpNet::from))
-            .map_err(|_| IpNetError(s.to_string()))?;
+            .map_err(|_| {
+                format!("'{s}' is not an IP address or CIDR network (like 10.0.0.1 or 10.0.0.0/8)")
+            })?;
         let mapped = match net {
             ipnet::IpNet::V6(v6) => v6.addr().to_ipv4_mapped().map(|v4| {
                 ipnet::Ipv4Net::new_assert(v4, v6.prefix_len().saturating_sub(96)).into()
@@ -38,7 +36,7 @@ impl FromStr for IpNet {
 }
 
 impl TryFrom<String> for IpNet {
-    type Error = IpNetError;
+    type Error = String;
 
     fn try_from(s: String) -> Result<Self, Self::Error> {
         s.parse()

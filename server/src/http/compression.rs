@@ -117,8 +117,7 @@ pub fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
 /// `etag` (strong) with `encoding`'s suffix inside the quotes, in one allocation (this runs
 /// on every compressed answer).
 fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValue> {
-    let tag = etag.as_bytes();
-    let inner = tag.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let inner = etag.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     let suffix: &[u8] = match encoding {
         Encoding::Gzip => b"-gz",
         Encoding::Brotli => b"-br",
