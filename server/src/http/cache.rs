@@ -1,7 +1,7 @@
 //! The one cache type of built answers: bounded by bytes, least recently used first, a hit
 //! takes no lock (`quick_cache`'s S3-FIFO kept a cold start's pages asked for once; the test
 //! below holds that such a page leaves). Every insert applies moka's pending work, so the
-//! budget is exceeded for no longer than that insert. Two first requests may both build one.
+//! budget is exceeded for no longer than that insert. Entries are built outside the cache.
 
 use std::hash::Hash;
 use std::sync::Arc;

@@ -97,8 +97,7 @@ struct Slot {
     ip: Option<IpAddr>,
 }
 
-/// The peak of open connections from which a fall to a quarter gives memory back: a few
-/// hundred hold too little to be worth a heap walk.
+/// The smallest peak of connections worth a heap walk when they fall to a quarter of it.
 const RELEASE_AFTER_PEAK: usize = 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,8 +172,7 @@ impl Drop for Slot {
     }
 }
 
-/// A once-a-second gate for warnings that a flood would otherwise repeat per connection:
-/// when the last one let through was.
+/// Lets through one a second of the warnings a flood would repeat per connection.
 #[derive(Default)]
 struct WarnGate(Option<Instant>);
 
@@ -243,9 +241,8 @@ impl Drop for InFlight {
 /// How often the accept loop looks whether a peak of connections is over.
 const RELEASE_CHECK: Duration = Duration::from_secs(5);
 
-/// Connections the kernel may hold unaccepted (Linux caps it at `net.core.somaxconn`, 4096
-/// by default). tokio's 1024 overflows when a flood's connections, closed at their header
-/// deadline, come back at once: a normal client's handshake is then retried a second later.
+/// Unaccepted connections the kernel may hold (at most `net.core.somaxconn`): tokio's 1024
+/// overflows when a flood cut at its header deadline comes back, delaying others a second.
 const LISTEN_BACKLOG: u32 = 4096;
 
 /// Binds the listening socket as `TcpListener::bind` does on Unix, with [`LISTEN_BACKLOG`].
@@ -273,8 +270,7 @@ where
     E: Endpoint + 'static,
 {
     let local_addr = listener.local_addr()?;
-    // Resolved here, once: from now on `max_connections` is the cap itself (0 would refuse
-    // every connection), which `admit` and the refusal log read.
+    // From here on `max_connections` is the cap itself (0 would refuse every connection).
     bounds.max_connections = bounds.effective_max_connections();
     let open = Arc::new(OpenConnections {
         metrics,
@@ -330,8 +326,7 @@ where
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
-                    // Out of descriptors or memory: wait a little rather than spin; the
-                    // caps should keep this from happening at all.
+                    // Out of descriptors or memory (the caps should prevent it): don't spin.
                     if accept_error_warning.open() {
                         tracing::warn!(error = %e, "accept failed");
                     }
@@ -460,9 +455,8 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
     }
 }
 
-/// Reads and drops what the peer sent, so that closing sends a FIN, not the reset a client
-/// reports as an error. (Read directly: tokio's `try_read` would not try, the last peek
-/// having cleared its readiness.)
+/// Reads and drops what the peer sent, so that closing sends a FIN, not a reset (an error to
+/// the client); directly, as the last peek cleared tokio's readiness.
 fn discard_unread(stream: &TcpStream) {
     use std::io::Read;
     let socket = socket2::SockRef::from(stream);
@@ -497,8 +491,7 @@ fn peer_finished(_stream: &TcpStream) -> bool {
     false
 }
 
-/// How much of a head is looked for before the connection is handed over anyway (hyper
-/// limits longer heads).
+/// How much of a head is looked for before the handover (hyper limits longer heads).
 const PEEK_LIMIT: usize = 8 * 1024;
 
 #[derive(Debug, PartialEq, Eq)]

@@ -105,9 +105,8 @@ const THEIR_STYLE: &str = "<style charset=\"UTF-8\">";
 /// (WCAG 2.2, 1.4.3) get darker colours, and link targets at least 24 px (2.5.8).
 const STYLE_OVERRIDES: &str = include_str!("docs_overrides.css");
 
-/// poem-openapi's Swagger UI page made valid HTML (Nu HTML Checker) and accessible as far as
-/// its markup allows (axe). A page whose markup has changed (another poem-openapi) is served
-/// as it is; the tests of `/docs` then fail.
+/// poem-openapi's page made valid HTML (Nu HTML Checker) and accessible as far as its markup
+/// allows (axe); a page of another markup is served as it is (and the `/docs` tests fail).
 fn ours(page: &str) -> String {
     // Their stylesheet, then their script (the UI, 1.5 MB), then the body.
     let Some((style, rest)) = page
