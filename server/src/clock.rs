@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 
 pub use quanta::Instant;
 
-/// How long a thread derives wall-clock times from one reading of the wall clock.
+/// How long a thread derives wall-clock times from one wall-clock reading.
 pub const RESYNC: Duration = Duration::from_millis(100);
 
 /// One reading: the monotonic instant and its wall-clock time.

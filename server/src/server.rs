@@ -1,7 +1,6 @@
 //! Starting, running and stopping the server. [`Server::bind`] does everything that can fail
-//! before a request is served, so a bad start fails fast with a clear message; [`Server::run`]
-//! serves until its `shutdown` future resolves (a parameter, so tests need no signals), then
-//! drains the connections, stops the state's background task and flushes every counter.
+//! before a request is served, so a bad start fails fast; [`Server::run`] serves until its
+//! `shutdown` future resolves, then drains, stops the state's background task and flushes.
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -1,8 +1,7 @@
-//! Compression of answers (docs/api.md, Compression): gzip or brotli for 200s of
-//! [`MIN_SIZE`] or more (compressing a few hundred bytes costs more than it saves). An answer
-//! with a strong ETag is the same bytes while its tag lives, so it is compressed once at a
-//! high ratio and cached by path and tag, the tag suffixed inside the quotes (`"abc-gz"`: a
-//! representation of its own); one without (keyed answers) is compressed per request, fast.
+//! Compression of 200s of [`MIN_SIZE`] or more (docs/api.md, Compression; a few hundred bytes
+//! cost more than they save). An answer with a strong ETag is the same bytes while its tag
+//! lives, so it is compressed once, well, and cached, its tag suffixed (`"abc-gz"`); one
+//! without (keyed answers) is compressed per request, fast.
 
 use std::io::Write as _;
 
@@ -114,8 +113,7 @@ pub fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
     }
 }
 
-/// `etag` (strong) with `encoding`'s suffix inside the quotes, in one allocation (this runs
-/// on every compressed answer).
+/// `etag` (strong) with `encoding`'s suffix inside the quotes, in one allocation.
 fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValue> {
     let inner = etag.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     let suffix: &[u8] = match encoding {
@@ -157,8 +155,7 @@ impl Compressor {
         }
     }
 
-    /// `resp` in the encoding `request` accepts, if it is a textual 200 of [`MIN_SIZE`] or
-    /// more not yet encoded (which also gets `Vary: Accept-Encoding`).
+    /// `resp` in the encoding `request` accepts, if it is a textual 200 not yet encoded.
     pub fn encode(&self, path: &str, request: &HeaderMap, mut resp: Response) -> Response {
         if resp.status() == StatusCode::NOT_MODIFIED {
             // A 304 carries its 200's `Vary` (RFC 9110, 15.4.5). Its size is not known, so
@@ -175,16 +172,14 @@ impl Compressor {
             resp.take_body().into();
         let size = hyper::body::Body::size_hint(&body).exact();
         let body = Body::from(body);
-        if size.is_none_or(|size| size < MIN_SIZE)
-            || resp.headers().contains_key(header::CONTENT_ENCODING)
-            || !is_textual(resp.headers())
-        {
-            resp.set_body(body);
-            return resp;
+        let compressible = size.is_some_and(|size| size >= MIN_SIZE)
+            && !resp.headers().contains_key(header::CONTENT_ENCODING)
+            && is_textual(resp.headers());
+        if compressible {
+            resp.headers_mut()
+                .append(header::VARY, HeaderValue::from_static("accept-encoding"));
         }
-        resp.headers_mut()
-            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
-        let Some(encoding) = negotiate(request) else {
+        let Some(encoding) = compressible.then(|| negotiate(request)).flatten() else {
             resp.set_body(body);
             return resp;
         };

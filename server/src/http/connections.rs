@@ -390,7 +390,6 @@ struct Shared<E> {
     local_addr: SocketAddr,
     graceful: CancellationToken,
     cut: CancellationToken,
-    /// Every connection's tasks, waited for on shutdown.
     tracker: TaskTracker,
 }
 

@@ -1,6 +1,6 @@
 //! The one error shape of the API (docs/api.md, Errors): every non-2xx answer is
-//! `{"error","message"}` JSON ([`ApiError`]). A 5xx says `internal` and leaks no detail.
-//! (hyper answers unparseable requests itself, with an empty body.)
+//! `{"error","message"}` JSON ([`ApiError`]), a 5xx without detail (hyper answers unparseable
+//! requests itself, with an empty body).
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
