@@ -82,20 +82,15 @@ impl TrustedProxies {
         }
         // All X-Forwarded-For headers form one list, read from the right as bytes: a value
         // that is not text must not hide the entries proxies appended.
-        let forwarded = headers
+        headers
             .get_all("x-forwarded-for")
             .iter()
             .rev()
-            .flat_map(|v| v.as_bytes().rsplit(|b| *b == b','));
-        for entry in forwarded {
-            match parse_forwarded_ip(entry) {
-                Some(ip) if self.contains(ip) => continue,
-                Some(ip) => return ip,
-                // Garbage: everything left of it is untrustworthy too.
-                None => break,
-            }
-        }
-        peer
+            .flat_map(|v| v.as_bytes().rsplit(|b| *b == b','))
+            // Garbage ends the walk: everything left of it is untrustworthy too.
+            .map_while(parse_forwarded_ip)
+            .find(|&ip| !self.contains(ip))
+            .unwrap_or(peer)
     }
 }
 
