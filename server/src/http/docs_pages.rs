@@ -55,20 +55,15 @@ impl DocsPages {
             other => other,
         };
         let page = self.pages.iter().find(|p| p.sub_path == sub_path)?;
-        if req.method() != Method::GET && req.method() != Method::HEAD {
-            return Some(
-                Response::builder()
-                    .header(header::CONTENT_TYPE, HTML)
-                    .body(page.body.clone()),
-            );
-        }
-        Some(caching::fixed(
-            req.headers(),
-            &page.etag,
-            CACHE_CONTROL,
-            HTML,
-            page.body.clone(),
-        ))
+        let body = page.body.clone();
+        let resp = if req.method() == Method::GET || req.method() == Method::HEAD {
+            caching::fixed(req.headers(), &page.etag, CACHE_CONTROL, HTML, body)
+        } else {
+            Response::builder()
+                .header(header::CONTENT_TYPE, HTML)
+                .body(body)
+        };
+        Some(resp)
     }
 }
 
