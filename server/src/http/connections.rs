@@ -440,14 +440,12 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
                 Ok(_) => break,
             }
         }
-        let accepted =
-            this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout();
+        let shared = this.shared;
+        let accepted = this.deadline.deadline().into_std() - shared.bounds.header_read_timeout();
         if let Some((stream, slot)) = this.connection.take() {
             if let Ok(peer) = stream.peer_addr() {
-                let shared = this.shared.clone();
-                this.shared
-                    .tracker
-                    .spawn(serve_http(stream, peer, accepted, slot, shared));
+                let serve = serve_http(stream, peer, accepted, slot, shared.clone());
+                shared.tracker.spawn(serve);
             }
         }
         Poll::Ready(())
