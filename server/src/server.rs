@@ -69,8 +69,7 @@ impl Server {
         })
     }
 
-    /// Makes `today` read a clock that reads `at` now and runs on from there: for tests of
-    /// `today` (rate limits, key expiry and the log keep the real clock).
+    /// For tests: `today` reads a clock started at `at` (limits, expiry and the log do not).
     pub fn with_today_at(mut self, at: std::time::SystemTime) -> Server {
         self.today_clock = Some(TodayClock::starting_at(at));
         self

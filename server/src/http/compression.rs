@@ -62,7 +62,6 @@ impl Encoding {
     }
 }
 
-/// `Best` for a body kept in the cache, `Fast` for one compressed per request.
 #[derive(Debug, Clone, Copy)]
 enum Effort {
     Best,

@@ -368,10 +368,8 @@ where
     let tracker = &shared.tracker;
     tracker.close();
     shared.graceful.cancel();
-    if tokio::time::timeout(shutdown_timeout, tracker.wait())
-        .await
-        .is_err()
-    {
+    let drained = tokio::time::timeout(shutdown_timeout, tracker.wait()).await;
+    if drained.is_err() {
         tracing::warn!(
             connections = tracker.len(),
             "shutdown timeout: cutting the connections still open"

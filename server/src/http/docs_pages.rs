@@ -21,9 +21,7 @@ struct Page {
     etag: HeaderValue,
 }
 
-pub struct DocsPages {
-    pages: [Page; 2],
-}
+pub struct DocsPages([Page; 2]);
 
 impl DocsPages {
     /// Swagger UI over the document `spec`: the page of an empty poem-openapi service (which
@@ -44,7 +42,7 @@ impl DocsPages {
                 etag: caching::digest_etag("docs", body.as_bytes()),
                 body: body.into(),
             });
-        DocsPages { pages }
+        DocsPages(pages)
     }
 
     /// The answer to `/docs`, `/docs/` or `/docs/oauth-receiver.html`, else `None`. A method
@@ -54,7 +52,7 @@ impl DocsPages {
             "" => "/",
             other => other,
         };
-        let page = self.pages.iter().find(|p| p.sub_path == sub_path)?;
+        let page = self.0.iter().find(|p| p.sub_path == sub_path)?;
         let body = page.body.clone();
         let resp = if req.method() == Method::GET || req.method() == Method::HEAD {
             caching::fixed(req.headers(), &page.etag, CACHE_CONTROL, HTML, body)

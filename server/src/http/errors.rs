@@ -6,7 +6,6 @@ use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
 use serde::Serialize;
 
-/// The content type of every JSON body the service sends.
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 
 /// The `Allow` header of every endpoint (docs/api.md, HTTP behaviour).
@@ -57,7 +56,6 @@ impl ErrorCode {
     }
 }
 
-/// A refusal of a request; serialized, the body of every non-2xx response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ApiError {
     #[serde(rename = "error")]
