@@ -1,35 +1,31 @@
-//! The request clock: two monotonic reads a request (arrival, end), its wall-clock time
-//! derived from the first. Three clock reads were a measurable share of a small request, so
-//! the wall time is the monotonic reading plus a per-thread offset read afresh at most
-//! [`RESYNC`] after the last: a clock step shows within that, NTP's slewing moves it by less
-//! than 50 µs. The monotonic clock is `quanta`'s (the TSC, about 9 ns against 21 ns for
-//! `Instant`, where it is invariant).
+//! The request clock: two monotonic reads a request (arrival, end), the wall-clock time
+//! derived from the first (three reads were a measurable share of a small request): the
+//! monotonic reading plus a per-thread offset read afresh [`RESYNC`] after the last (a clock
+//! step shows within that; NTP's slewing moves it by less than 50 µs). The monotonic clock is
+//! `quanta`'s (the TSC, about 9 ns against 21 ns for `Instant`, where it is invariant).
 
 use std::cell::Cell;
 use std::time::{Duration, SystemTime};
 
 pub use quanta::Instant;
 
-/// How long a thread derives wall-clock times from one reading of the wall clock.
+/// How long a thread derives wall-clock times from one wall-clock reading.
 pub const RESYNC: Duration = Duration::from_millis(100);
 
-/// One reading of the clock: the monotonic instant and its wall-clock time (see the module
-/// documentation).
+/// One reading: the monotonic instant and its wall-clock time.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading {
     pub instant: Instant,
     pub wall: SystemTime,
 }
 
-/// The calendar date in Europe/Vilnius at `at`, with its summer time: what "today" means
-/// everywhere in the service.
+/// The calendar date in Europe/Vilnius at `at`: what "today" means everywhere.
 pub fn vilnius_date(at: SystemTime) -> chrono::NaiveDate {
     chrono::DateTime::<chrono::Utc>::from(at)
         .with_timezone(&chrono_tz::Europe::Vilnius)
         .date_naive()
 }
 
-/// Reads the clock.
 pub fn now() -> Reading {
     thread_local! {
         /// The last (monotonic, wall) pair read together on this thread.
@@ -50,9 +46,8 @@ pub fn now() -> Reading {
     }
 }
 
-/// A monotonic and a wall-clock reading taken as close together as a few tries allow: a
-/// thread preempted between the two reads would otherwise skew every time derived from the
-/// pair until the next resync.
+/// A monotonic and a wall-clock reading as close together as a few tries allow: a thread
+/// preempted between the two would skew every time derived until the next resync.
 fn read_together() -> (Instant, SystemTime) {
     let mut best: Option<(Duration, (Instant, SystemTime))> = None;
     for _ in 0..3 {

@@ -1,12 +1,13 @@
 //! Typed settings of `kalendorius-server serve`, from (lowest to highest precedence) built-in
-//! defaults, a TOML file (`--config`; `kalendorius.example.toml` has every key), `KALENDORIUS_*`
-//! environment variables, and flags.
+//! defaults, a TOML file (`--config`; `kalendorius.example.toml` has and explains every key),
+//! `KALENDORIUS_*` environment variables, and flags.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::http::client_ip::IpNet;
 use crate::http::connections::ConnectionSettings;
@@ -14,71 +15,31 @@ use crate::limits::LimitsConfig;
 use crate::state::store::location::StateLocation;
 use crate::telemetry::LogFormat;
 
-/// Prefix of every environment variable read.
-pub const ENV_PREFIX: &str = "KALENDORIUS_";
-
-/// Everything `serve` needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Address to listen on; port 0 picks a free port (the bound address is printed).
+    #[default(SocketAddr::from(([127, 0, 0, 1], 8080)))]
     pub listen: SocketAddr,
-    /// Dataset: an output root with `current`, or a dataset directory.
+    #[default = "output"]
     pub data: PathBuf,
-    /// Where keys and counters live: a state database directory (sled), or a `redis://` /
-    /// `rediss://` URL shared by several processes.
+    #[default(StateLocation::Directory("var/state".into()))]
     pub state: StateLocation,
-    /// Peers whose `X-Forwarded-For` is believed (addresses or CIDR networks).
     pub trusted_proxies: Vec<IpNet>,
-    /// Client addresses `GET /metrics` answers (addresses or CIDR networks); any other
-    /// client gets the 404 of an unknown path.
+    #[default(["127.0.0.0/8", "::1/128"].map(|net| net.parse().unwrap()).to_vec())]
     pub metrics_allow: Vec<IpNet>,
-    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    #[default = 10]
     pub shutdown_timeout_secs: u64,
-    /// Connection bounds: header deadline, idle time, caps.
     pub connections: ConnectionSettings,
-    /// Logging.
     pub log: LogSettings,
-    /// Rate limits.
     pub limits: LimitsConfig,
 }
 
-/// Logging settings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct LogSettings {
-    /// Text or JSON lines.
     pub format: LogFormat,
-    /// `EnvFilter` directive: `info` logs every request, `warn` only problems.
+    #[default = "info"]
     pub level: String,
-}
-
-impl Default for LogSettings {
-    fn default() -> Self {
-        LogSettings {
-            format: LogFormat::Text,
-            level: "info".into(),
-        }
-    }
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            data: PathBuf::from("output"),
-            state: StateLocation::Directory(PathBuf::from("var/state")),
-            trusted_proxies: Vec::new(),
-            // This machine: loopback, IPv4 and IPv6.
-            metrics_allow: ["127.0.0.0/8", "::1/128"]
-                .map(|net| net.parse().expect("the default networks parse"))
-                .to_vec(),
-            shutdown_timeout_secs: 10,
-            connections: ConnectionSettings::default(),
-            log: LogSettings::default(),
-            limits: LimitsConfig::default(),
-        }
-    }
 }
 
 /// Flags of `serve`; each also reads its `KALENDORIUS_*` variable.
@@ -121,7 +82,6 @@ pub struct ServeArgs {
 }
 
 impl Settings {
-    /// Resolves the settings of `serve`.
     pub fn resolve(args: &ServeArgs) -> anyhow::Result<Settings> {
         let mut settings = Settings::load(args.config.as_deref())?;
         settings.listen = args.listen.unwrap_or(settings.listen);
@@ -159,15 +119,14 @@ impl Settings {
     }
 }
 
-/// Applies `KALENDORIUS_LIMITS_<FIELD>` (upper-case field name of [`LimitsConfig`]) over
-/// `limits`, whatever fields it has.
-pub fn limits_from_env(
+/// Applies `KALENDORIUS_LIMITS_<FIELD>` over `limits`, whatever fields it has.
+fn limits_from_env(
     limits: LimitsConfig,
     var: impl Fn(&str) -> Option<String>,
 ) -> anyhow::Result<LimitsConfig> {
     let mut table = toml::Table::try_from(&limits).context("limits are a table")?;
     for (field, value) in table.iter_mut() {
-        let name = format!("{ENV_PREFIX}LIMITS_{}", field.to_uppercase());
+        let name = format!("KALENDORIUS_LIMITS_{}", field.to_uppercase());
         if let Some(text) = var(&name) {
             let number: i64 = text
                 .trim()

@@ -86,20 +86,17 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         tokio::spawn(shutdown::reload_on_hangup(server.data())?);
         server
             .run_announced(stop, |addr| {
-                // Printed (not only logged, whatever the log level) so scripts and tests can
-                // read the bound port; every signal handler and the admin socket are in
-                // place by now.
+                // Printed whatever the log level, so scripts and tests can read the port.
                 println!("{}", announcement(format, addr));
             })
             .await
     })
 }
 
-/// The start-up line: `listening on http://ADDR`, or in the JSON log format a JSON object
-/// shaped like the other log lines (with the same text as `message` and the URL as `url`),
-/// so that every line on stdout is JSON.
+/// The start-up line: `listening on http://ADDR`, in the JSON log format shaped like the
+/// other log lines, so that every line on stdout is JSON.
 fn announcement(format: LogFormat, addr: SocketAddr) -> String {
-    /// The fields in the order the other JSON lines have them.
+    /// The fields in the other JSON lines' order.
     #[derive(serde::Serialize)]
     struct Line<'a> {
         timestamp: String,
@@ -129,11 +126,10 @@ fn keys(args: KeysArgs) -> anyhow::Result<()> {
     keys_cli::run(args.command, &state, &settings.limits)
 }
 
-/// glibc's allocator gives every thread that allocates its own arena (up to 8 per core) and
-/// raises its mmap threshold each time a large block is freed, so big tables that grow and
-/// shrink (the rate-limit ledger under a flood) end up in arenas that never return the
-/// memory. Two arenas and a fixed 128 KiB threshold keep the peak RSS of a million-address
-/// flood some 2 MB lower at no measurable cost (`make bench`).
+/// glibc gives each allocating thread an arena (up to 8 per core) and raises its mmap
+/// threshold on every large free, so tables that grow and shrink (the rate-limit ledger
+/// under a flood) stay in arenas that never return the memory. Two arenas and a fixed
+/// 128 KiB threshold cut a million-address flood's peak RSS by some 2 MB (`make bench`).
 fn bound_allocator_slack() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets allocator parameters; called before any thread is spawned.

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use kalendorius_server::config::Settings;
 use kalendorius_server::health::READY_PATH;
 
-/// The bytes of an answer read at most (the probe's answer is a few dozen).
+/// Bytes of an answer read at most (the probe's answer is a few dozen).
 const MAX_ANSWER: u64 = 64 * 1024;
 
 #[derive(clap::Args)]
@@ -68,10 +68,7 @@ fn get(url: &str, timeout: Duration) -> anyhow::Result<(String, String)> {
     let rest = url
         .strip_prefix("http://")
         .context("only http:// URLs can be asked")?;
-    let (authority, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, "/"),
-    };
+    let (authority, path) = rest.find('/').map_or((rest, "/"), |i| rest.split_at(i));
     let addr = authority
         .to_socket_addrs()
         .with_context(|| format!("bad address {authority:?} (HOST:PORT)"))?

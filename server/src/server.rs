@@ -1,11 +1,6 @@
-//! Starting, running and stopping the server.
-//!
-//! [`Server::bind`] does everything that can fail before a request is served (load and check
-//! the dataset, open the state, bind the socket), so a bad start fails fast with a clear
-//! message. [`Server::run`] serves until the `shutdown` future resolves, then stops accepting,
-//! lets in-flight requests finish (up to `shutdown_timeout_secs`), stops the state's
-//! background task and flushes every counter. The shutdown future is a parameter so tests
-//! can stop a server without signals.
+//! Starting, running and stopping the server. [`Server::bind`] does everything that can fail
+//! before a request is served, so a bad start fails fast; [`Server::run`] serves until its
+//! `shutdown` future resolves, then drains, stops the state's background task and flushes.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -16,6 +11,7 @@ use anyhow::Context;
 use futures_util::future::{poll_immediate, BoxFuture};
 use poem::EndpointExt;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use crate::api::today::TodayClock;
 use crate::app::App;
@@ -27,11 +23,9 @@ use crate::http::errors;
 use crate::state::store::Store;
 use crate::state::State;
 
-/// A server that is bound and ready to run.
 pub struct Server {
     settings: Settings,
     listener: TcpListener,
-    local_addr: SocketAddr,
     data: Arc<DataHandle>,
     store: Store,
     /// A shifted clock for `today` (tests only).
@@ -39,7 +33,6 @@ pub struct Server {
 }
 
 impl Server {
-    /// Loads the dataset, opens the state and binds the listening socket.
     pub async fn bind(settings: Settings) -> anyhow::Result<Server> {
         let data_root = settings.data.clone();
         let data = tokio::task::spawn_blocking(move || DataHandle::open(&data_root))
@@ -56,7 +49,6 @@ impl Server {
         Server::bind_with_store(settings, Arc::new(data), store).await
     }
 
-    /// Binds with a dataset and a store (sled or Redis) already opened.
     pub async fn bind_with_store(
         settings: Settings,
         data: Arc<DataHandle>,
@@ -68,38 +60,32 @@ impl Server {
         settings.connections.validate()?;
         let listener = connections::listen(settings.listen)
             .with_context(|| format!("cannot listen on {}", settings.listen))?;
-        let local_addr = listener
-            .local_addr()
-            .context("the listener has no socket address")?;
         Ok(Server {
             settings,
             listener,
-            local_addr,
             data,
             store,
             today_clock: None,
         })
     }
 
-    /// Makes `today` read a clock that reads `at` now and runs on from there: for tests of
-    /// `today` (rate limits, key expiry and the log keep the real clock).
+    /// For tests: `today` reads a clock started at `at` (limits, expiry and the log do not).
     pub fn with_today_at(mut self, at: std::time::SystemTime) -> Server {
         self.today_clock = Some(TodayClock::starting_at(at));
         self
     }
 
-    /// The address actually bound (useful with port 0).
     pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+        self.listener
+            .local_addr()
+            .expect("a bound socket has an address")
     }
 
-    /// The dataset handle (for reloads).
     pub fn data(&self) -> Arc<DataHandle> {
         self.data.clone()
     }
 
-    /// The sled state (keys and counters), for tests and tools that opened a directory.
-    /// Panics when the state is in Redis.
+    /// The sled state, for tests and tools; panics when the state is in Redis.
     pub fn state(&self) -> Arc<State> {
         match &self.store {
             Store::Sled(state) => state.clone(),
@@ -107,7 +93,6 @@ impl Server {
         }
     }
 
-    /// Serves until `shutdown` resolves, then drains and flushes.
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -115,18 +100,17 @@ impl Server {
         self.run_announced(shutdown, |_| {}).await
     }
 
-    /// As [`Server::run`], calling `ready` with the bound address once the server can be
-    /// used: the listening socket is bound and the admin socket of the state is up (so a
-    /// `keys` command issued on that signal reaches this server).
+    /// As [`Server::run`], calling `ready` with the bound address once the admin socket is up
+    /// too (so a `keys` command issued on that signal reaches this server).
     pub async fn run_announced(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
         ready: impl FnOnce(SocketAddr),
     ) -> anyhow::Result<()> {
+        let local_addr = self.local_addr();
         let Server {
             settings,
             listener,
-            local_addr,
             data,
             store,
             today_clock,
@@ -146,12 +130,9 @@ impl Server {
         );
 
         // The background task (counter persistence and admin socket, or the Redis key
-        // refresh) must outlive the HTTP server, so the requests still in flight are
-        // counted; it stops after the server.
-        let (server_done, background_stop) = tokio::sync::oneshot::channel::<()>();
-        let background_stop = async move {
-            let _ = background_stop.await;
-        };
+        // refresh) stops after the HTTP server, so the requests still in flight are counted.
+        let server_done = CancellationToken::new();
+        let background_stop = server_done.clone().cancelled_owned();
         let background: BoxFuture<'static, anyhow::Result<()>> = match &store {
             Store::Sled(state) => {
                 let admin_socket = crate::state::admin::socket_path(state.dir());
@@ -160,8 +141,7 @@ impl Server {
                     Box::pin(
                         async move { state.run_background(&admin_socket, background_stop).await },
                     );
-                // One poll binds the admin socket (run_background binds it before its first
-                // await).
+                // One poll binds the admin socket (before run_background's first await).
                 match poll_immediate(&mut background).await {
                     Some(result) => Box::pin(std::future::ready(result)),
                     None => background,
@@ -182,8 +162,9 @@ impl Server {
         ready(local_addr);
 
         let http = async move {
+            let _stop_background = server_done.drop_guard();
             tracing::info!(%local_addr, "serving");
-            let result = connections::serve(
+            connections::serve(
                 listener,
                 app,
                 settings.connections,
@@ -192,9 +173,7 @@ impl Server {
                 connection_metrics,
                 shutdown,
             )
-            .await;
-            let _ = server_done.send(());
-            result
+            .await
         };
         let (http_result, background_result) = tokio::join!(http, background);
         if let Err(e) = &background_result {

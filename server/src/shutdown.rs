@@ -1,7 +1,6 @@
-//! Process signals: SIGTERM and SIGINT stop the server gracefully; SIGHUP reloads the dataset.
-//! SIGTERM is what `kill`, systemd and Docker send (`ctrl_c` alone would miss it and the
-//! final counter flush); handlers are registered before the address is announced, so no
-//! signal can hit the default action.
+//! Process signals: SIGTERM (what `kill`, systemd and Docker send) and SIGINT stop the server
+//! gracefully; SIGHUP reloads the dataset. The handlers are registered before the address is
+//! announced, so no signal can hit the default action.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -11,8 +10,7 @@ use tokio::signal::unix::{signal, SignalKind};
 
 use crate::data::DataHandle;
 
-/// Registers the SIGTERM and SIGINT handlers now (inside a Tokio runtime) and returns what
-/// resolves on the first of them.
+/// Registers the SIGTERM and SIGINT handlers now; resolves on the first signal.
 pub fn stop_signals() -> anyhow::Result<impl Future<Output = ()>> {
     let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
     let mut int = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
@@ -24,8 +22,7 @@ pub fn stop_signals() -> anyhow::Result<impl Future<Output = ()>> {
     })
 }
 
-/// Registers the SIGHUP handler now and returns the task that reloads the dataset on every
-/// SIGHUP, forever. A failed reload keeps the old dataset and logs why.
+/// Registers the SIGHUP handler now; the task reloads the dataset on every SIGHUP.
 pub fn reload_on_hangup(data: Arc<DataHandle>) -> anyhow::Result<impl Future<Output = ()> + Send> {
     let mut hup = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
     Ok(async move {

@@ -1,12 +1,7 @@
-//! The one cache of built answers: pages, feeds, compressed bodies and published files each
-//! live in a [`ByteCache`], bounded by the bytes it keeps: `moka`, least recently used
-//! first, a hit takes no lock. (`quick_cache`'s S3-FIFO kept a cold start's pages asked for
-//! once while new ones came and went; the test below holds that such a page leaves.)
-//!
-//! Every insert applies moka's pending work at once, so the budget is never exceeded for
-//! longer than that insert (an insert follows a miss, which cost far more). Entries are
-//! built outside the cache: two first requests may both build one. Hits, misses and bytes
-//! go to the handles given (`crate::metrics`).
+//! The one cache type of built answers: bounded by bytes, least recently used first, a hit
+//! takes no lock (`quick_cache`'s S3-FIFO kept a cold start's pages asked for once; the test
+//! below holds that such a page leaves). Every insert applies moka's pending work, so the
+//! budget is exceeded for no longer than that insert. Entries are built outside the cache.
 
 use std::hash::Hash;
 use std::sync::Arc;
@@ -20,7 +15,6 @@ use crate::metrics::CacheMetrics;
 
 /// What a cache entry weighs: the bytes it holds in memory.
 pub trait Weighed {
-    /// The bytes held.
     fn bytes(&self) -> usize;
 }
 
@@ -36,7 +30,6 @@ impl<T: Weighed> Weighed for Arc<T> {
     }
 }
 
-/// Values by key, at most a budget of bytes of them.
 pub struct ByteCache<K, V> {
     entries: Cache<K, V>,
     budget: usize,
@@ -48,15 +41,13 @@ where
     K: Eq + Hash + Send + Sync + 'static,
     V: Weighed + Clone + Send + Sync + 'static,
 {
-    /// A cache that keeps at most `budget` bytes of values, counted in `metrics`.
     pub fn new(budget: usize, metrics: CacheMetrics) -> ByteCache<K, V> {
         let entries = Cache::builder()
             .max_capacity(budget as u64)
             .weigher(|_key: &K, value: &V| u32::try_from(value.bytes()).unwrap_or(u32::MAX))
             .eviction_policy(EvictionPolicy::lru())
             .build();
-        // A new cache (the year files' of a dataset put in service) replaces its
-        // predecessor under the same name.
+        // A new cache (a new dataset's year files) replaces its predecessor's gauge.
         metrics.bytes.set(0);
         ByteCache {
             entries,
@@ -65,7 +56,6 @@ where
         }
     }
 
-    /// The value of `key`, if kept (a hit, or a miss).
     pub fn get<Q: Equivalent<K> + Hash + ?Sized>(&self, key: &Q) -> Option<V> {
         let value = self.entries.get(key);
         match value {
@@ -75,8 +65,8 @@ where
         value
     }
 
-    /// Keeps `value` under `key`, unless it weighs more than a quarter of the budget: it would
-    /// push out many others, and is served without being kept.
+    /// Keeps `value` unless it weighs more than a quarter of the budget (it would push out
+    /// many others).
     pub fn insert(&self, key: K, value: V) {
         if value.bytes() <= self.budget / 4 {
             self.entries.insert(key, value);

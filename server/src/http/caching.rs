@@ -1,18 +1,13 @@
-//! HTTP caching of the public endpoints (docs/api.md, HTTP behaviour).
-//!
-//! A public 200 is a pure function of the dataset version and the (validated) parameters, so
-//! its strong ETag is built from exactly those, without hashing the body: equal tags mean
-//! byte-equal bodies, and a new dataset gives every response a new tag. Keyed responses are
-//! `Cache-Control: private` and carry no ETag.
+//! HTTP caching of the public endpoints (docs/api.md, HTTP behaviour). A public 200 is a
+//! pure function of the dataset version and the validated parameters, so its strong ETag is
+//! built from exactly those, without hashing the body. Keyed responses carry no ETag.
 
 use bytes::Bytes;
 use kalendorius_dataset::Date;
 use poem::http::{header, HeaderMap, HeaderValue};
 
-/// `Cache-Control` of a successful public response.
 pub const PUBLIC: &str = "public, max-age=3600";
 
-/// `Cache-Control` of a successful keyed response.
 pub const PRIVATE: &str = "private";
 
 /// A strong ETag: `"<dataset tag>-<dates joined by ->"`, written in one allocation.
@@ -29,8 +24,7 @@ pub fn etag(dataset_tag: &str, dates: &[Date]) -> HeaderValue {
         .expect("a hex tag, digits and dashes are valid in a header")
 }
 
-/// Whether the request's `If-None-Match` matches `etag` (RFC 9110 13.1.2: weak comparison,
-/// `*` matches any current representation).
+/// Whether the request's `If-None-Match` matches `etag` (RFC 9110 13.1.2: weak comparison).
 pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
     let etag = etag.as_bytes();
     headers
@@ -44,8 +38,7 @@ pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
         })
 }
 
-/// The answer of a fixed resource (a stylesheet, an icon, a published file): `body` with
-/// its `etag` and `cache_control`, or a 304 when the request's `If-None-Match` matches.
+/// The answer of a fixed resource (a stylesheet, an icon, a published file), or its 304.
 pub fn fixed(
     request: &HeaderMap,
     etag: &HeaderValue,
@@ -66,8 +59,8 @@ pub fn fixed(
         .body(body)
 }
 
-/// A strong ETag for a body that is not a function of the dataset and parameters alone (a
-/// rendered page, a document, a feed): `"<prefix>-<16 hex digits of its SHA-256>"`.
+/// A strong ETag for a body that is not a function of the dataset and parameters alone:
+/// `"<prefix>-<16 hex digits of its SHA-256>"`.
 pub fn digest_etag(prefix: &str, body: &[u8]) -> HeaderValue {
     let digest = kalendorius_dataset::digest::short_sha256_hex(body);
     HeaderValue::from_str(&format!("\"{prefix}-{digest}\""))

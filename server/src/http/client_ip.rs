@@ -8,27 +8,23 @@ use std::str::FromStr;
 
 use poem::http::HeaderMap;
 
-/// An address or a CIDR network (`10.0.0.0/8`, `::1`, `fd00::/8`): an [`ipnet::IpNet`]
-/// that also reads a bare address (as the network of that one address) and an
-/// IPv4-mapped IPv6 one (as IPv4, as requests are counted).
+/// An address or a CIDR network: an [`ipnet::IpNet`] that also reads a bare address, and
+/// an IPv4-mapped IPv6 one as IPv4 (as requests are counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(try_from = "String")]
 pub struct IpNet(ipnet::IpNet);
 
-/// A trusted-proxy entry that is neither an address nor a CIDR network.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not an IP address or CIDR network (like 10.0.0.1 or 10.0.0.0/8)")]
-pub struct IpNetError(String);
-
 impl FromStr for IpNet {
-    type Err = IpNetError;
+    type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
         let net = t
             .parse::<ipnet::IpNet>()
             .or_else(|_| t.parse::<IpAddr>().map(ipnet::IpNet::from))
-            .map_err(|_| IpNetError(s.to_string()))?;
+            .map_err(|_| {
+                format!("'{s}' is not an IP address or CIDR network (like 10.0.0.1 or 10.0.0.0/8)")
+            })?;
         let mapped = match net {
             ipnet::IpNet::V6(v6) => v6.addr().to_ipv4_mapped().map(|v4| {
                 ipnet::Ipv4Net::new_assert(v4, v6.prefix_len().saturating_sub(96)).into()
@@ -40,7 +36,7 @@ impl FromStr for IpNet {
 }
 
 impl TryFrom<String> for IpNet {
-    type Error = IpNetError;
+    type Error = String;
 
     fn try_from(s: String) -> Result<Self, Self::Error> {
         s.parse()
@@ -48,15 +44,13 @@ impl TryFrom<String> for IpNet {
 }
 
 impl IpNet {
-    /// Whether `ip` lies in the network.
     pub fn contains(&self, ip: IpAddr) -> bool {
         self.0.contains(&ip.to_canonical())
     }
 }
 
-/// The network a client is counted by (every per-IP limit and connection cap): an IPv4
-/// address (or an IPv4-mapped IPv6 one) as itself, an IPv6 address by its /64, since a host
-/// normally holds a whole /64 and could otherwise rotate addresses past every limit.
+/// The network a client is counted by (every per-IP limit and cap): an IPv6 address by its
+/// /64, since a host normally holds a whole /64 and could rotate addresses past every limit.
 pub fn client_network(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => ipnet::Ipv6Net::new_assert(v6, 64).network().into(),
@@ -64,55 +58,43 @@ pub fn client_network(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// The configured trusted proxies; none means the TCP peer is always the client.
 #[derive(Debug, Clone, Default)]
 pub struct TrustedProxies {
     nets: Vec<IpNet>,
 }
 
 impl TrustedProxies {
-    /// From the configured list.
     pub fn new(nets: Vec<IpNet>) -> TrustedProxies {
         TrustedProxies { nets }
     }
 
-    /// True when `ip` is a configured trusted proxy.
     pub fn contains(&self, ip: IpAddr) -> bool {
         self.nets.iter().any(|n| n.contains(ip))
     }
 
     /// The client address of a request from `peer` with `headers`.
     pub fn client_ip(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
-        // A peer that is not a socket (never the case for the TCP listener) counts as one
-        // anonymous client rather than being let through unlimited.
-        // IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`, seen on dual-stack sockets) count as
-        // IPv4, so one client has one identity whatever socket it came through.
+        // A peer that is no socket (never from the listener) counts as one anonymous client,
+        // not unlimited. IPv4-mapped addresses count as IPv4: one client, one identity.
         let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| p.ip().to_canonical());
         if !self.contains(peer) {
             return peer;
         }
-        // All X-Forwarded-For headers form one list, read from the right entry by entry as bytes:
-        // a value need not be text, and that must not hide the entries proxies appended.
-        let forwarded = headers
+        // All X-Forwarded-For headers form one list, read from the right as bytes: a value
+        // that is not text must not hide the entries proxies appended.
+        headers
             .get_all("x-forwarded-for")
             .iter()
             .rev()
-            .flat_map(|v| v.as_bytes().rsplit(|b| *b == b','));
-        for entry in forwarded {
-            match parse_forwarded_ip(entry) {
-                Some(ip) if self.contains(ip) => continue,
-                Some(ip) => return ip,
-                // Garbage written by someone: everything left of it is untrustworthy too,
-                // so the last trusted hop is the best we know.
-                None => break,
-            }
-        }
-        peer
+            .flat_map(|v| v.as_bytes().rsplit(|b| *b == b','))
+            // Garbage ends the walk: everything left of it is untrustworthy too.
+            .map_while(parse_forwarded_ip)
+            .find(|&ip| !self.contains(ip))
+            .unwrap_or(peer)
     }
 }
 
-/// One `X-Forwarded-For` entry: an address, possibly with a port (`1.2.3.4:5678`,
-/// `[::1]:80`).
+/// One `X-Forwarded-For` entry: an address, possibly with a port.
 fn parse_forwarded_ip(entry: &[u8]) -> Option<IpAddr> {
     let entry = std::str::from_utf8(entry.trim_ascii()).ok()?;
     let ip = entry

@@ -1,11 +1,7 @@
-//! Compression of answers (docs/api.md, Compression): gzip and brotli as `Accept-Encoding`
-//! asks, for successful answers of [`MIN_SIZE`] or more (below it, after one length check:
-//! compressing a few hundred bytes costs more than it saves). A larger answer gets `Vary:
-//! Accept-Encoding`. One with a strong ETag is the same bytes while its tag lives, so it is
-//! compressed once at a high ratio and cached ([`CACHE_BUDGET`]) by path, tag and encoding,
-//! its tag suffixed inside the quotes (`"abc-gz"`, `"abc-br"`: another representation, and
-//! `If-None-Match` on it is a 304); one without (keyed answers) is compressed per request at
-//! the fastest levels.
+//! Compression of 200s of [`MIN_SIZE`] or more (docs/api.md, Compression; a few hundred bytes
+//! cost more than they save). An answer with a strong ETag is the same bytes while its tag
+//! lives, so it is compressed once, well, and cached, its tag suffixed (`"abc-gz"`); one
+//! without (keyed answers) is compressed per request, fast.
 
 use std::io::Write as _;
 
@@ -18,14 +14,12 @@ use crate::http::cache::ByteCache;
 use crate::http::{caching, errors};
 use crate::metrics::CacheMetrics;
 
-/// Smallest body that is compressed, in bytes.
 pub const MIN_SIZE: u64 = 1024;
 
 /// Bytes of compressed bodies kept, all encodings together: `/docs` in both (0.8 MB) and
 /// about a hundred year files or a thousand `/days` years.
 pub const CACHE_BUDGET: usize = 4 << 20;
 
-/// A content coding the server can produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
     Gzip,
@@ -33,7 +27,6 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// The token of `Content-Encoding`.
     pub fn token(self) -> &'static str {
         match self {
             Encoding::Gzip => "gzip",
@@ -41,13 +34,10 @@ impl Encoding {
         }
     }
 
-    /// `body` compressed: at a high ratio for a body kept in the cache, at the fastest
-    /// level for one compressed per request.
     fn compress(self, body: &[u8], effort: Effort) -> Vec<u8> {
-        // Brotli, measured on the 1.6 MB `/docs` page: quality 9 takes 0.5 s and 50 MB of
-        // transient memory (over the server's 64 MiB budget) for 3% fewer bytes than 5
-        // (0.16 s, 15 MB), which still beats gzip's best by 10%; 1 is about as fast as gzip's
-        // fastest level.
+        // Brotli on the 1.6 MB `/docs` page: quality 9 takes 0.5 s and 50 MB (over the 64 MiB
+        // budget) for 3% fewer bytes than 5 (0.16 s, 15 MB, still 10% below gzip's best); 1
+        // is about as fast as gzip's fastest.
         let (level, quality) = match effort {
             Effort::Best => (flate2::Compression::best(), 5),
             Effort::Fast => (flate2::Compression::fast(), 1),
@@ -72,7 +62,6 @@ impl Encoding {
     }
 }
 
-/// How hard to compress.
 #[derive(Debug, Clone, Copy)]
 enum Effort {
     Best,
@@ -123,11 +112,9 @@ pub fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
     }
 }
 
-/// `etag` (a strong tag, `"..."`) with `encoding`'s suffix inside the quotes: one
-/// allocation, taken by the header value as it is (this runs on every compressed answer).
-pub fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValue> {
-    let tag = etag.as_bytes();
-    let inner = tag.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+/// `etag` (strong) with `encoding`'s suffix inside the quotes, in one allocation.
+fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValue> {
+    let inner = etag.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     let suffix: &[u8] = match encoding {
         Encoding::Gzip => b"-gz",
         Encoding::Brotli => b"-br",
@@ -136,16 +123,14 @@ pub fn encoded_etag(etag: &HeaderValue, encoding: Encoding) -> Option<HeaderValu
     HeaderValue::from_maybe_shared(Bytes::from(out)).ok()
 }
 
-/// Where a compressed body was served (two resources could carry equal tags) and its
-/// encoded tag (which names the identity tag and the encoding).
+/// A compressed body's path (two resources could carry equal tags) and encoded tag.
 #[derive(PartialEq, Eq, Hash)]
 struct BodyKey {
     path: Box<str>,
     tag: HeaderValue,
 }
 
-/// A [`BodyKey`] borrowed from the request, so that a lookup allocates nothing. Its fields
-/// hash as the key's do.
+/// A [`BodyKey`] borrowed, so a lookup allocates nothing; its fields hash as the key's do.
 #[derive(Hash)]
 struct BodyKeyRef<'a> {
     path: &'a str,
@@ -158,27 +143,22 @@ impl Equivalent<BodyKey> for BodyKeyRef<'_> {
     }
 }
 
-/// Compresses answers, keeping those with a strong ETag. One per application.
 pub struct Compressor {
     cache: ByteCache<BodyKey, Bytes>,
 }
 
 impl Compressor {
-    /// A compressor whose cache is counted in `cache_metrics`.
     pub fn new(cache_metrics: CacheMetrics) -> Compressor {
         Compressor {
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
         }
     }
 
-    /// `resp`, the answer to a request to `path` with `request` headers, in the encoding the
-    /// request accepts (see the module documentation). Only 200 answers with a body of
-    /// [`MIN_SIZE`] or more, of a textual type and not already encoded, are touched.
+    /// `resp` in the encoding `request` accepts, if it is a textual 200 not yet encoded.
     pub fn encode(&self, path: &str, request: &HeaderMap, mut resp: Response) -> Response {
         if resp.status() == StatusCode::NOT_MODIFIED {
-            // A 304 carries the `Vary` of its 200 (RFC 9110, 15.4.5), whichever tag it
-            // matched. Its size is not known here, so every 304 gets it: on a small
-            // answer's it only makes a cache keep one copy per `Accept-Encoding`.
+            // A 304 carries its 200's `Vary` (RFC 9110, 15.4.5). Its size is not known, so
+            // every 304 gets it: on a small answer's it only costs a cache a copy per coding.
             resp.headers_mut()
                 .entry(header::VARY)
                 .or_insert(HeaderValue::from_static("accept-encoding"));
@@ -191,36 +171,28 @@ impl Compressor {
             resp.take_body().into();
         let size = hyper::body::Body::size_hint(&body).exact();
         let body = Body::from(body);
-        if size.is_none_or(|size| size < MIN_SIZE)
-            || resp.headers().contains_key(header::CONTENT_ENCODING)
-            || !is_textual(resp.headers())
-        {
-            resp.set_body(body);
-            return resp;
+        let compressible = size.is_some_and(|size| size >= MIN_SIZE)
+            && !resp.headers().contains_key(header::CONTENT_ENCODING)
+            && is_textual(resp.headers());
+        if compressible {
+            resp.headers_mut()
+                .append(header::VARY, HeaderValue::from_static("accept-encoding"));
         }
-        resp.headers_mut()
-            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
-        let Some(encoding) = negotiate(request) else {
+        let Some(encoding) = compressible.then(|| negotiate(request)).flatten() else {
             resp.set_body(body);
             return resp;
         };
-        // A body of exact size is one in memory (`Bytes`, `Vec`, `String`): its only frame is
-        // ready at once.
+        // A body of exact size is in memory: its only frame is ready at once.
         let Some(Ok(identity)) = futures_util::FutureExt::now_or_never(body.into_bytes()) else {
             tracing::error!(path, "an answer of exact size did not have its body ready");
             return errors::internal().into_response();
         };
-        let strong_etag = resp
+        let tag = resp
             .headers()
             .get(header::ETAG)
-            .filter(|tag| tag.as_bytes().starts_with(b"\""))
-            .cloned();
-        let encoded = match strong_etag {
-            Some(etag) => {
-                let Some(tag) = encoded_etag(&etag, encoding) else {
-                    resp.set_body(identity);
-                    return resp;
-                };
+            .and_then(|etag| encoded_etag(etag, encoding));
+        let encoded = match tag {
+            Some(tag) => {
                 if caching::not_modified(request, &tag) {
                     resp.set_status(StatusCode::NOT_MODIFIED);
                     resp.set_body(Body::empty());
@@ -242,9 +214,7 @@ impl Compressor {
         resp
     }
 
-    /// The body whose encoded tag is `tag` (it names the identity tag and the encoding) at
-    /// `path` (two resources could carry equal tags): from the cache, or compressed now and
-    /// kept.
+    /// The body of `path` whose encoded tag is `tag`: from the cache, or compressed now and kept.
     fn cached(&self, path: &str, tag: &HeaderValue, encoding: Encoding, body: &[u8]) -> Bytes {
         if let Some(body) = self.cache.get(&BodyKeyRef { path, tag }) {
             return body;
@@ -259,7 +229,6 @@ impl Compressor {
     }
 }
 
-/// Whether the answer's type is text that compresses (JSON, HTML, iCalendar, scripts).
 fn is_textual(headers: &HeaderMap) -> bool {
     let Some(kind) = headers.get(header::CONTENT_TYPE) else {
         return false;

@@ -1,13 +1,8 @@
-//! The accept loop: who may hold a connection, for how long, and how connections end (README,
-//! Running the server). poem's own `Server` has no deadline for a request's headers and no cap
-//! on connections, so a few thousand slow clients used to exhaust the process's descriptors
-//! and memory. This loop around hyper owns every bound: the header deadline of a connection's
-//! first request (later HTTP/1 ones get hyper's, from the previous answer), the idle deadline
-//! (for HTTP/2, where hyper has no header deadline, it also ends a stream whose headers never
-//! complete), the caps (a connection over one is closed before anything is read), and the
-//! shutdown (in-flight requests finish, the rest are cut after `shutdown_timeout`). Until its
-//! first head has arrived, a connection is a small task that peeks at the socket
-//! (`WaitForHead`): hyper's connection state holds two 8 KiB buffers from the first byte.
+//! The accept loop around hyper, which owns every connection bound (README, Running the
+//! server; poem's `Server` has neither a header deadline nor caps): the header and idle
+//! deadlines, the caps, and the shutdown (in-flight requests finish, the rest are cut after
+//! `shutdown_timeout`). Until its first head has arrived, a connection is a small task that
+//! peeks at the socket (`WaitForHead`): hyper's state holds two 8 KiB buffers from the start.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -16,7 +11,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::pin::pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 use std::time::{Duration, Instant};
 
 use hyper::body::Incoming;
@@ -26,6 +21,7 @@ use parking_lot::Mutex;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Request, Response};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 use tokio::io::Interest;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
@@ -34,39 +30,24 @@ use tokio_util::task::TaskTracker;
 use crate::http::client_ip::{client_network, TrustedProxies};
 use crate::metrics::ConnectionMetrics;
 
-/// Descriptors kept free for what is not a client connection: the state database's
-/// files, the admin socket and its clients, the dataset files read on a reload, the
-/// log and the standard streams.
+/// Descriptors kept for the state database, the admin socket, the dataset files and the log.
 pub const RESERVED_DESCRIPTORS: u64 = 128;
 
-/// The connection bounds (`[connections]` in the settings file).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The connection bounds: `[connections]` of `kalendorius.example.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConnectionSettings {
-    /// Seconds a connection has to deliver a request's headers.
+    #[default = 10]
     pub header_read_timeout_secs: u64,
-    /// Seconds a connection may stay without a request (HTTP/1 keep-alive connections are
-    /// closed sooner, by the header deadline, which runs from the previous answer).
+    #[default = 75]
     pub idle_timeout_secs: u64,
-    /// Connections open at once; 0 = sized from the descriptor limit.
+    /// 0 = sized from the descriptor limit.
     pub max_connections: usize,
-    /// Connections open at once from one client address (IPv6: one /64).
+    #[default = 256]
     pub max_connections_per_ip: usize,
 }
 
-impl Default for ConnectionSettings {
-    fn default() -> Self {
-        ConnectionSettings {
-            header_read_timeout_secs: 10,
-            idle_timeout_secs: 75,
-            max_connections: 0,
-            max_connections_per_ip: 256,
-        }
-    }
-}
-
 impl ConnectionSettings {
-    /// Checks what a zero would make meaningless.
     pub fn validate(&self) -> anyhow::Result<()> {
         let at_least_one = [
             ("header_read_timeout_secs", self.header_read_timeout_secs),
@@ -83,48 +64,30 @@ impl ConnectionSettings {
         Duration::from_secs(self.header_read_timeout_secs)
     }
 
-    /// The global cap in force: the configured one, or (when 0) the descriptor limit less
-    /// [`RESERVED_DESCRIPTORS`], at least 16. The soft descriptor limit is first raised to
-    /// the hard one, as servers commonly do, so a default `ulimit -n` of 1024 does not cap
-    /// a machine that allows more.
+    /// The cap in force: the configured one, or (0) the descriptor limit less
+    /// [`RESERVED_DESCRIPTORS`], at least 16; the soft limit is first raised to the hard one,
+    /// so a default `ulimit -n` of 1024 does not cap a machine that allows more.
     fn effective_max_connections(&self) -> usize {
         if self.max_connections > 0 {
             return self.max_connections;
         }
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit/setrlimit only read and write the struct passed by pointer.
-        let limit = unsafe {
-            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
-                1024
-            } else {
-                let raised = libc::rlimit {
-                    rlim_cur: lim.rlim_max,
-                    rlim_max: lim.rlim_max,
-                };
-                if lim.rlim_cur < lim.rlim_max && libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0
-                {
-                    lim.rlim_max
-                } else {
-                    lim.rlim_cur
-                }
-            }
+        let nofile = rlimit::Resource::NOFILE;
+        let limit = match nofile.get() {
+            Ok((soft, hard)) if soft < hard && nofile.set(hard, hard).is_ok() => hard,
+            Ok((soft, _)) => soft,
+            Err(_) => 1024,
         };
         usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS).max(16)).unwrap_or(usize::MAX)
     }
 }
 
-/// Open connections, in all and per client address. Entries exist only for addresses with
-/// an open connection, so the map is bounded by the global cap.
+/// Open connections, in all and per client address (only those with one open).
 #[derive(Default)]
 struct OpenConnections {
     total: AtomicUsize,
     /// The most open at once since memory was last given back.
     peak: AtomicUsize,
     per_ip: Mutex<HashMap<IpAddr, usize>>,
-    /// Open connections shown, refusals counted.
     metrics: ConnectionMetrics,
 }
 
@@ -134,11 +97,9 @@ struct Slot {
     ip: Option<IpAddr>,
 }
 
-/// Open connections from which a fall to a quarter gives memory back: a few hundred
-/// connections hold too little to be worth a heap walk.
+/// The smallest peak of connections worth a heap walk when they fall to a quarter of it.
 const RELEASE_AFTER_PEAK: usize = 1024;
 
-/// Why a connection was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {
     Total,
@@ -181,9 +142,8 @@ impl OpenConnections {
         Ok(slot)
     }
 
-    /// Gives the allocator's free memory back once the connections open have fallen to a
-    /// quarter of a peak of at least [`RELEASE_AFTER_PEAK`] (after a flood: glibc would
-    /// keep the pages of its connections, see `crate::memory`). Returns whether it did.
+    /// Gives free memory back (`crate::memory`) once the connections open have fallen to a
+    /// quarter of a peak of at least [`RELEASE_AFTER_PEAK`]; returns whether it did.
     fn release_memory_after_peak(&self) -> bool {
         let now = self.total.load(Ordering::Acquire);
         let peak = self.peak.load(Ordering::Relaxed);
@@ -212,39 +172,28 @@ impl Drop for Slot {
     }
 }
 
-/// A once-a-second gate for warnings that a flood would otherwise repeat per connection.
-struct WarnGate {
-    start: Instant,
-    /// Second (since `start`) of the last warning, plus one; 0 = never.
-    last: AtomicU64,
-}
+/// Lets through one a second of the warnings a flood would repeat per connection.
+#[derive(Default)]
+struct WarnGate(Option<Instant>);
 
 impl WarnGate {
-    fn new() -> WarnGate {
-        WarnGate {
-            start: Instant::now(),
-            last: AtomicU64::new(0),
+    fn open(&mut self) -> bool {
+        let open = self
+            .0
+            .is_none_or(|last| last.elapsed() >= Duration::from_secs(1));
+        if open {
+            self.0 = Some(Instant::now());
         }
-    }
-
-    fn open(&self) -> bool {
-        let now = self.start.elapsed().as_secs() + 1;
-        let last = self.last.load(Ordering::Relaxed);
-        last != now
-            && self
-                .last
-                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
+        open
     }
 }
 
 /// What a connection's requests tell its watchdog: requests in flight, and when the last
-/// one started or ended (ms since the connection was accepted; `u64::MAX` = none yet).
+/// one started or ended (ms since accepted; `u64::MAX` = none yet).
 struct Activity {
-    /// When the connection was accepted, for the deadlines (tokio's timers take std time).
+    /// For the deadlines (tokio's timers take std time).
     accepted: Instant,
-    /// The same moment on the request clock (`crate::clock`, a direct TSC read), which
-    /// `touch` uses: it runs twice per request, where `Instant::now` costs twice as much.
+    /// The same moment on the request clock, cheaper for `touch` (twice per request).
     accepted_tsc: crate::clock::Instant,
     in_flight: AtomicUsize,
     last_ms: AtomicU64,
@@ -258,20 +207,16 @@ impl Activity {
         self.last_ms.store(ms, Ordering::Release);
     }
 
-    /// When the connection must be closed if nothing happens before: `None` while a
-    /// request is in flight.
+    /// When the connection closes if nothing happens before; `None` while a request is in flight.
     fn deadline(&self, bounds: &ConnectionSettings) -> Option<Instant> {
         if self.in_flight.load(Ordering::Acquire) > 0 {
             return None;
         }
-        Some(match self.last_ms.load(Ordering::Acquire) {
-            u64::MAX => self.accepted + bounds.header_read_timeout(),
-            ms => {
-                self.accepted
-                    + Duration::from_millis(ms)
-                    + Duration::from_secs(bounds.idle_timeout_secs)
-            }
-        })
+        let since_accepted = match self.last_ms.load(Ordering::Acquire) {
+            u64::MAX => bounds.header_read_timeout(),
+            ms => Duration::from_millis(ms) + Duration::from_secs(bounds.idle_timeout_secs),
+        };
+        Some(self.accepted + since_accepted)
     }
 }
 
@@ -293,18 +238,14 @@ impl Drop for InFlight {
     }
 }
 
-/// How often the accept loop looks whether a peak of connections is over (see
-/// [`OpenConnections::release_memory_after_peak`]).
+/// How often the accept loop looks whether a peak of connections is over.
 const RELEASE_CHECK: Duration = Duration::from_secs(5);
 
-/// Connections the kernel may hold completed but not yet accepted (Linux caps it at
-/// `net.core.somaxconn`, 4096 by default). tokio's default, 1024, overflows when a flood's
-/// connections are all closed at their header deadline and come back at once: a normal
-/// client's handshake is then dropped and retried a second later.
+/// Unaccepted connections the kernel may hold (at most `net.core.somaxconn`): tokio's 1024
+/// overflows when a flood cut at its header deadline comes back, delaying others a second.
 const LISTEN_BACKLOG: u32 = 4096;
 
-/// Binds the listening socket (address reuse on, as `TcpListener::bind` does on Unix), with
-/// [`LISTEN_BACKLOG`].
+/// Binds the listening socket as `TcpListener::bind` does on Unix, with [`LISTEN_BACKLOG`].
 pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
     let socket = match addr {
         SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
@@ -315,9 +256,7 @@ pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
     socket.listen(LISTEN_BACKLOG)
 }
 
-/// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves; then drains
-/// as the module docs say, cutting what is still open after `shutdown_timeout`. Open and
-/// refused connections are counted in `metrics`.
+/// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves, then drains.
 pub async fn serve<E>(
     listener: TcpListener,
     endpoint: E,
@@ -331,18 +270,14 @@ where
     E: Endpoint + 'static,
 {
     let local_addr = listener.local_addr()?;
-    // Resolved here, once: from now on `max_connections` is the cap itself (0 would refuse
-    // every connection), which `admit` and the refusal log read.
+    // From here on `max_connections` is the cap itself (0 would refuse every connection).
     bounds.max_connections = bounds.effective_max_connections();
     let open = Arc::new(OpenConnections {
         metrics,
         ..OpenConnections::default()
     });
-    let refusal_warning = WarnGate::new();
-    let accept_error_warning = WarnGate::new();
-    let graceful = CancellationToken::new();
-    let cut = CancellationToken::new();
-    let tracker = TaskTracker::new();
+    let mut refusal_warning = WarnGate::default();
+    let mut accept_error_warning = WarnGate::default();
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -360,12 +295,13 @@ where
     let shared = Arc::new(Shared {
         endpoint,
         builder,
-        bounds: bounds.clone(),
+        bounds,
         local_addr,
-        graceful: graceful.clone(),
-        cut: cut.clone(),
-        tracker: tracker.clone(),
+        graceful: CancellationToken::new(),
+        cut: CancellationToken::new(),
+        tracker: TaskTracker::new(),
     });
+    let bounds = &shared.bounds;
     let mut shutdown = pin!(shutdown);
     tracing::info!(
         max_connections = bounds.max_connections,
@@ -390,8 +326,7 @@ where
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
-                    // Out of descriptors or memory: wait a little rather than spin; the
-                    // caps should keep this from happening at all.
+                    // Out of descriptors or memory (the caps should prevent it): don't spin.
                     if accept_error_warning.open() {
                         tracing::warn!(error = %e, "accept failed");
                     }
@@ -400,79 +335,72 @@ where
                 }
             },
         };
-        let slot = match open.admit(peer.ip(), &bounds, &trusted) {
+        let slot = match open.admit(peer.ip(), bounds, &trusted) {
             Ok(slot) => slot,
             Err(refusal) => {
                 if refusal_warning.open() {
+                    let (cap, reason) = match refusal {
+                        Refusal::Total => (bounds.max_connections, "too many connections"),
+                        Refusal::PerIp => (
+                            bounds.max_connections_per_ip,
+                            "too many connections from this address",
+                        ),
+                    };
                     tracing::warn!(
                         peer = %peer.ip(),
-                        cap = match refusal {
-                            Refusal::Total => bounds.max_connections,
-                            Refusal::PerIp => bounds.max_connections_per_ip,
-                        },
-                        reason = match refusal {
-                            Refusal::Total => "too many connections",
-                            Refusal::PerIp => "too many connections from this address",
-                        },
+                        cap,
+                        reason,
                         "connection refused (logged at most once a second)"
                     );
                 }
-                drop(stream);
                 continue;
             }
         };
         let _ = stream.set_nodelay(true);
-        tracker.spawn(WaitForHead {
+        shared.tracker.spawn(WaitForHead {
             connection: Some((stream, slot)),
             deadline: tokio::time::sleep(bounds.header_read_timeout()),
-            shutdown: graceful.clone().cancelled_owned(),
+            shutdown: shared.graceful.clone().cancelled_owned(),
             shared: shared.clone(),
         });
     }
     drop(listener);
+    let tracker = &shared.tracker;
     tracker.close();
-    graceful.cancel();
-    if tokio::time::timeout(shutdown_timeout, tracker.wait())
-        .await
-        .is_err()
-    {
+    shared.graceful.cancel();
+    let drained = tokio::time::timeout(shutdown_timeout, tracker.wait()).await;
+    if drained.is_err() {
         tracing::warn!(
             connections = tracker.len(),
             "shutdown timeout: cutting the connections still open"
         );
-        cut.cancel();
+        shared.cut.cancel();
         tracker.wait().await;
     }
     Ok(())
 }
 
-/// What every connection's task shares: one pointer in each task, so the task that waits
-/// for a request's head stays small.
+/// What every connection's task shares: one pointer in each, so a waiting task stays small.
 struct Shared<E> {
     endpoint: E,
-    /// hyper's protocol settings.
     builder: auto::Builder<TokioExecutor>,
     bounds: ConnectionSettings,
     local_addr: SocketAddr,
     graceful: CancellationToken,
     cut: CancellationToken,
-    /// Every connection's tasks, waited for on shutdown.
     tracker: TaskTracker,
 }
 
 pin_project_lite::pin_project! {
     /// A connection waiting for its first request's head. Once the socket holds a whole head
-    /// (or more than [`PEEK_LIMIT`] bytes, or the peer stopped sending: hyper then answers or
-    /// closes as it always does), it spawns the task that serves the connection with hyper,
-    /// without having taken a byte out of the socket. At the header deadline, on shutdown,
-    /// or when the peer resets or leaves silently, the connection is closed without a word.
+    /// (or [`PEEK_LIMIT`] bytes, or the peer stopped sending: hyper then answers or closes as
+    /// usual), it spawns [`serve_http`] on the unread socket. At the header deadline, on
+    /// shutdown, or when the peer resets or leaves, the connection is closed without a word.
     ///
-    /// Written by hand rather than as an `async` block because its size is each waiting
-    /// connection's cost (the task is this struct, about 270 bytes): it waits on the socket's
-    /// own readiness slot (`poll_read_ready`), where `TcpStream::ready` would add a 136-byte
-    /// waiter, and an `async fn` keeps its moved arguments beside the futures they went into.
+    /// Written by hand because its size is each waiting connection's cost (about 270 bytes):
+    /// `TcpStream::ready` would add a 136-byte waiter to `poll_read_ready`, and an `async fn`
+    /// keeps its moved arguments beside the futures they went into.
     struct WaitForHead<E> {
-        // The socket and its place under the caps, until handed on.
         connection: Option<(TcpStream, Slot)>,
         #[pin]
         deadline: tokio::time::Sleep,
@@ -495,44 +423,35 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
             return Poll::Ready(());
         }
         loop {
-            match stream.poll_read_ready(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(_)) => return Poll::Ready(()),
-                Poll::Ready(Ok(())) => {}
+            if ready!(stream.poll_read_ready(cx)).is_err() {
+                return Poll::Ready(());
             }
             let peeked = stream.try_io(Interest::READABLE, || match peek_head(stream)? {
                 Peeked::Partial if !peer_finished(stream) => Err(io::ErrorKind::WouldBlock.into()),
                 peeked => Ok(peeked),
             });
             match peeked {
-                Ok(Peeked::Closed) => return Poll::Ready(()),
+                // Not yet: the readiness is cleared, so the next poll waits for more bytes.
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+                Ok(Peeked::Closed) | Err(_) => return Poll::Ready(()),
                 // A head, or part of one that its sender has finished.
                 Ok(_) => break,
-                // Not yet: the readiness is cleared, so the next poll registers the task to
-                // be woken by the next bytes.
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
-                Err(_) => return Poll::Ready(()),
             }
         }
-        let accepted =
-            this.deadline.deadline().into_std() - this.shared.bounds.header_read_timeout();
+        let shared = this.shared;
+        let accepted = this.deadline.deadline().into_std() - shared.bounds.header_read_timeout();
         if let Some((stream, slot)) = this.connection.take() {
             if let Ok(peer) = stream.peer_addr() {
-                let shared = this.shared.clone();
-                this.shared
-                    .tracker
-                    .spawn(serve_http(stream, peer, accepted, slot, shared));
+                let serve = serve_http(stream, peer, accepted, slot, shared.clone());
+                shared.tracker.spawn(serve);
             }
         }
         Poll::Ready(())
     }
 }
 
-/// Reads and drops what the peer sent, so that closing sends a FIN, as it did when hyper had
-/// read the bytes: a socket closed with unread bytes sends a reset instead, which a client
-/// reports as an error rather than as the end of the connection. (Read from the socket
-/// directly: tokio's `try_read` would not even try, its readiness having been cleared by the
-/// last peek.)
+/// Reads and drops what the peer sent, so that closing sends a FIN, not a reset (an error to
+/// the client); directly, as the last peek cleared tokio's readiness.
 fn discard_unread(stream: &TcpStream) {
     use std::io::Read;
     let socket = socket2::SockRef::from(stream);
@@ -540,9 +459,8 @@ fn discard_unread(stream: &TcpStream) {
     while matches!((&*socket).read(&mut buf), Ok(n) if n > 0) {}
 }
 
-/// Whether the peer has sent its FIN (the connection is in CLOSE-WAIT): a half-sent head
-/// that will never be completed, which hyper then reads and closes as usual. Asked only when
-/// a peek found part of a head, since the socket stays readable after a FIN.
+/// Whether the peer has sent its FIN (CLOSE-WAIT), so a partial head is final: asked only
+/// after a peek found one, since the socket stays readable after a FIN.
 #[cfg(target_os = "linux")]
 fn peer_finished(stream: &TcpStream) -> bool {
     use std::os::fd::AsRawFd;
@@ -568,23 +486,19 @@ fn peer_finished(_stream: &TcpStream) -> bool {
     false
 }
 
-/// How much of a request head is looked for before the connection is handed over anyway
-/// (hyper enforces its own limit on longer heads).
+/// How much of a head is looked for before the handover (hyper limits longer heads).
 const PEEK_LIMIT: usize = 8 * 1024;
 
-/// What a peek at the socket found.
 #[derive(Debug, PartialEq, Eq)]
 enum Peeked {
     /// The peer closed the connection without sending anything.
     Closed,
-    /// Bytes, but not yet the end of a head.
     Partial,
     /// A whole head, [`PEEK_LIMIT`] bytes, or bytes that are no HTTP/1 request.
     Head,
 }
 
-/// Peeks at the bytes waiting in the socket. The buffer lives on this (synchronous) call's
-/// stack, never in the connection's task.
+/// Peeks at the socket, into a buffer on this call's stack, never in the connection's task.
 fn peek_head(stream: &TcpStream) -> io::Result<Peeked> {
     let mut buf = [0u8; PEEK_LIMIT];
     // SAFETY: initialised bytes are valid `MaybeUninit<u8>`, and peek only writes bytes.
@@ -593,10 +507,8 @@ fn peek_head(stream: &TcpStream) -> io::Result<Peeked> {
     Ok(head_state(&buf[..n]))
 }
 
-/// What `bytes` (the start of a connection) are to hyper's own parser (httparse, with
-/// hyper's default settings): a whole request head, or the start of one, or not HTTP/1 at
-/// all (the HTTP/2 preface, TLS spoken to a plain port, garbage), which is handed over at
-/// once so that hyper answers it as it always did instead of it waiting for the deadline.
+/// What the start of a connection is to hyper's parser (httparse, hyper's defaults). Bytes
+/// that are no HTTP/1 (the HTTP/2 preface, TLS, garbage) are a `Head`: hyper answers at once.
 fn head_state(bytes: &[u8]) -> Peeked {
     if bytes.is_empty() {
         return Peeked::Closed;
@@ -608,13 +520,13 @@ fn head_state(bytes: &[u8]) -> Peeked {
     }
 }
 
-/// Serves a connection whose first request head has arrived, until it ends, misses a
-/// deadline, or the server stops.
+/// Serves a connection whose first head has arrived. Its idle deadline also ends an HTTP/2
+/// stream whose headers never complete (later HTTP/1 heads have hyper's header deadline).
 async fn serve_http<E>(
     stream: TcpStream,
     peer: SocketAddr,
     accepted: Instant,
-    slot: Slot,
+    _slot: Slot,
     shared: Arc<Shared<E>>,
 ) where
     E: Endpoint + 'static,
@@ -626,7 +538,6 @@ async fn serve_http<E>(
         in_flight: AtomicUsize::new(0),
         last_ms: AtomicU64::new(u64::MAX),
     });
-    let local_addr = shared.local_addr;
     let service = hyper::service::service_fn({
         let activity = activity.clone();
         let shared = shared.clone();
@@ -636,7 +547,7 @@ async fn serve_http<E>(
             async move {
                 let req = Request::from((
                     req,
-                    LocalAddr(Addr::SocketAddr(local_addr)),
+                    LocalAddr(Addr::SocketAddr(shared.local_addr)),
                     RemoteAddr(Addr::SocketAddr(peer)),
                     poem::http::uri::Scheme::HTTP,
                 ));
@@ -646,10 +557,9 @@ async fn serve_http<E>(
             }
         }
     });
-    let conn = shared
+    let mut conn = pin!(shared
         .builder
-        .serve_connection(TokioIo::new(stream), service);
-    let mut conn = pin!(conn);
+        .serve_connection(TokioIo::new(stream), service));
     let mut draining = false;
     loop {
         // Re-checked at least every second while a request is in flight.
@@ -665,14 +575,12 @@ async fn serve_http<E>(
             }
             _ = tokio::time::sleep_until(deadline.into()) => {
                 if activity.deadline(bounds).is_some_and(|d| d <= Instant::now()) {
-                    // Nothing in flight and nothing asked in time: close without a word
-                    // (a half-sent request gets no answer, as with any server timeout).
+                    // Nothing in flight and nothing asked in time: close without a word.
                     break;
                 }
             }
         }
     }
-    drop(slot);
 }
 
 #[cfg(test)]

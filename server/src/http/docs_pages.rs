@@ -1,34 +1,27 @@
-//! The browsable documentation under `/docs` (Swagger UI over the OpenAPI document), served
-//! from memory with a strong ETag and a day's caching: poem-openapi's endpoint copied its
-//! 1.6 MB page per request with no validator, but the page never changes in a process, so
-//! it is rendered once and answered as a shared buffer (compressed once) or a 304.
+//! The documentation under `/docs` (Swagger UI over the OpenAPI document), rendered once and
+//! answered from memory with a strong ETag (poem-openapi's endpoint copied its 1.6 MB page
+//! per request, with no validator).
 
 use bytes::Bytes;
 use futures_util::FutureExt;
-use poem::http::{header, HeaderValue, Method, Uri};
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::http::{header, HeaderValue, Method};
+use poem::{Endpoint, Request, Response};
 
 use crate::http::caching;
 
-/// `Cache-Control` of the documentation pages: they change only with the server's version.
+/// They change only with the server's version.
 pub const CACHE_CONTROL: &str = "public, max-age=86400";
 
-/// The content type of both pages.
 const HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
 
-/// One rendered page.
 struct Page {
     /// Path under `/docs`.
     sub_path: &'static str,
     body: Bytes,
-    /// `"docs-<16 hex digits of the body's SHA-256>"`.
     etag: HeaderValue,
 }
 
-/// The pages of `/docs`, rendered once.
-pub struct DocsPages {
-    pages: [Page; 2],
-}
+pub struct DocsPages([Page; 2]);
 
 impl DocsPages {
     /// Swagger UI over the document `spec`: the page of an empty poem-openapi service (which
@@ -36,62 +29,44 @@ impl DocsPages {
     pub fn new(spec: &str) -> DocsPages {
         let empty = poem_openapi::OpenApiService::new((), "kalendorius", env!("CARGO_PKG_VERSION"));
         let page = ours(&empty.swagger_ui_html().replacen(&empty.spec(), spec, 1));
-        let receiver = Request::builder()
-            .uri(Uri::from_static("/oauth-receiver.html"))
-            .finish();
+        let receiver = Request::builder().uri_str("/oauth-receiver.html").finish();
         let receiver = empty
             .swagger_ui()
-            .call(receiver)
+            .get_response(receiver)
             .now_or_never()
-            .and_then(|resp| {
-                resp.ok()?
-                    .into_response()
-                    .into_body()
-                    .into_string()
-                    .now_or_never()?
-                    .ok()
-            })
+            .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
             .unwrap_or_default();
-        let pages = [("/", page), ("/oauth-receiver.html", receiver)].map(|(sub_path, body)| {
-            let body = Bytes::from(body);
-            Page {
+        let pages =
+            [("/", page), ("/oauth-receiver.html", receiver)].map(|(sub_path, body)| Page {
                 sub_path,
-                etag: caching::digest_etag("docs", &body),
-                body,
-            }
-        });
-        DocsPages { pages }
+                etag: caching::digest_etag("docs", body.as_bytes()),
+                body: body.into(),
+            });
+        DocsPages(pages)
     }
 
-    /// The answer to a request of a page (`/docs`, `/docs/`, `/docs/oauth-receiver.html`), or
-    /// `None` for any other path. A HEAD is answered as the GET (the gate drops its body);
-    /// any other method gets the page without validators, as poem-openapi's endpoint did.
+    /// The answer to `/docs`, `/docs/` or `/docs/oauth-receiver.html`, else `None`. A method
+    /// other than GET and HEAD gets the page without validators, as from poem-openapi.
     pub fn answer(&self, req: &Request) -> Option<Response> {
         let sub_path = match req.uri().path().strip_prefix("/docs")? {
             "" => "/",
             other => other,
         };
-        let page = self.pages.iter().find(|p| p.sub_path == sub_path)?;
-        if req.method() != Method::GET && req.method() != Method::HEAD {
-            return Some(
-                Response::builder()
-                    .header(header::CONTENT_TYPE, HTML)
-                    .body(page.body.clone()),
-            );
-        }
-        Some(caching::fixed(
-            req.headers(),
-            &page.etag,
-            CACHE_CONTROL,
-            HTML,
-            page.body.clone(),
-        ))
+        let page = self.0.iter().find(|p| p.sub_path == sub_path)?;
+        let body = page.body.clone();
+        let resp = if req.method() == Method::GET || req.method() == Method::HEAD {
+            caching::fixed(req.headers(), &page.etag, CACHE_CONTROL, HTML, body)
+        } else {
+            Response::builder()
+                .header(header::CONTENT_TYPE, HTML)
+                .body(body)
+        };
+        Some(resp)
     }
 }
 
-/// What replaces the head of poem-openapi's page, up to its stylesheet: a doctype, the
-/// page's language, a character set the HTML way (the page declares it on `<html>` and
-/// `<style>`, which HTML does not allow), a viewport, our title, a description and the icon.
+/// What replaces the head of poem-openapi's page up to its stylesheet (it declares its
+/// charset on `<html>` and `<style>`, which HTML does not allow).
 const HEAD: &str = "<!DOCTYPE html>
 <html lang=\"en\">
 <head>
@@ -103,8 +78,8 @@ holidays, name days and working time in Lithuania, with a console to try each re
 <link rel=\"icon\" href=\"/favicon.ico\" sizes=\"32x32\">
 <style>";
 
-/// What replaces the UI's empty `<div>`: a heading for the page, the UI in a `<main>`
-/// landmark, and a name for the servers' `<select>`, which Swagger UI renders unlabelled.
+/// What replaces the UI's empty `<div>`: a heading, a `<main>` landmark, and a name for the
+/// servers' `<select>`, which Swagger UI leaves unlabelled.
 const BODY_START: &str = "<header><h1 class=\"vh\">kalendorius API documentation</h1></header>
 <main id=\"ui\"></main>
 <script>
@@ -116,17 +91,15 @@ new MutationObserver(() => {
 }).observe(document.body, { childList: true, subtree: true });
 </script>";
 
-/// Where poem-openapi's page ends its head: its stylesheet's opening tag.
+/// Where poem-openapi's page ends its head.
 const THEIR_STYLE: &str = "<style charset=\"UTF-8\">";
 
 /// Corrections to Swagger UI's stylesheet, after it: texts whose contrast is below 4.5:1
 /// (WCAG 2.2, 1.4.3) get darker colours, and link targets at least 24 px (2.5.8).
 const STYLE_OVERRIDES: &str = include_str!("docs_overrides.css");
 
-/// poem-openapi's Swagger UI page made valid HTML (Nu HTML Checker) and accessible as far as
-/// its markup allows (axe): [`HEAD`] for its head, no `charset` on its inline script,
-/// [`BODY_START`], [`STYLE_OVERRIDES`], and no deep links. A page whose markup has changed
-/// (another poem-openapi) is served as it is; the tests of `/docs` then fail.
+/// poem-openapi's page made valid HTML (Nu HTML Checker) and accessible as far as its markup
+/// allows (axe); a page of another markup is served as it is (and the `/docs` tests fail).
 fn ours(page: &str) -> String {
     // Their stylesheet, then their script (the UI, 1.5 MB), then the body.
     let Some((style, rest)) = page
@@ -155,9 +128,8 @@ fn ours(page: &str) -> String {
     out
 }
 
-/// `text` with every control character HTML forbids (all but tab and the line breaks) as a
-/// JavaScript escape: Swagger UI's script has a few raw in its string literals, where
-/// `\u0007` means the same character.
+/// `text` with the control characters HTML forbids (in Swagger UI's string literals) as
+/// JavaScript escapes.
 fn escape_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {

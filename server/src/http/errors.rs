@@ -1,64 +1,44 @@
 //! The one error shape of the API (docs/api.md, Errors): every non-2xx answer is
-//! `{"error","message"}` JSON ([`ApiError`]). A 5xx says `internal` and leaks no detail.
-//! (hyper answers unparseable requests itself, with an empty body.)
+//! `{"error","message"}` JSON ([`ApiError`]), a 5xx without detail (hyper answers unparseable
+//! requests itself, with an empty body).
 
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Response};
 use serde::Serialize;
 
-/// The content type of every JSON body the service sends.
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 
 /// The `Allow` header of every endpoint (docs/api.md, HTTP behaviour).
 pub const ALLOW: &str = "GET, HEAD, OPTIONS";
 
-/// Machine-readable error codes: the table of docs/api.md, Errors. (The OpenAPI document
-/// lists them per response: `app::openapi`.)
+/// Machine-readable error codes: the table of docs/api.md, Errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
-    /// 400: a required parameter is absent or empty.
     MissingParam,
-    /// 400: a date is not a real `YYYY-MM-DD` date in the served range.
     InvalidDate,
-    /// 400: `/days` got `from` later than `to`.
     InvalidRange,
-    /// 400: `/days` range longer than 366 days.
     RangeTooLarge,
-    /// 400: `/holidays` year not an integer in the served range.
     InvalidYear,
-    /// 400: `/holidays` got both `date` and `year`.
     ConflictingParams,
-    /// 400: `lang` not one of lt, en, pl, ru.
     InvalidLang,
-    /// 400: a parameter given more than once, or otherwise malformed.
     InvalidParam,
-    /// 400: an HTTP/1.1 request without a `Host` header, or any request with more than one.
     InvalidHost,
-    /// 400: the result of `/working-days/add` would fall outside the dates served.
     OutOfRange,
     MissingKey,
-    /// 401: unknown or revoked key.
     InvalidKey,
     ExpiredKey,
     RateLimitMinute,
     RateLimitDay,
     RateLimitMonth,
     NotFound,
-    /// 405: method other than GET, HEAD, OPTIONS.
     MethodNotAllowed,
-    /// 503: `/ready` while the server cannot answer the API (the state database is not
-    /// usable).
     NotReady,
-    /// 503: a keyed request while the shared state store (Redis) cannot be reached: the
-    /// key cannot be checked.
     StateUnavailable,
-    /// 500: a bug; no detail is given.
     Internal,
 }
 
 impl ErrorCode {
-    /// The HTTP status that goes with the code.
     pub fn status(self) -> StatusCode {
         use ErrorCode::*;
         match self {
@@ -76,10 +56,8 @@ impl ErrorCode {
     }
 }
 
-/// A refusal of a request; serialized, the body of every non-2xx response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ApiError {
-    /// The code (and so the status).
     #[serde(rename = "error")]
     pub code: ErrorCode,
     /// One English sentence naming the parameter (if any) and the accepted form.
@@ -87,7 +65,6 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An error with its message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             code,
@@ -97,8 +74,7 @@ impl ApiError {
 }
 
 impl poem::IntoResponse for ApiError {
-    /// The complete response: status, JSON body, `Cache-Control: no-store` (an error must
-    /// never be served from a shared cache), and `Allow` on a 405.
+    /// `no-store`: an error must never be served from a shared cache.
     fn into_response(self) -> Response {
         let mut resp = Response::builder()
             .status(self.code.status())
@@ -113,7 +89,6 @@ impl poem::IntoResponse for ApiError {
     }
 }
 
-/// The 405 of a method other than GET, HEAD, OPTIONS.
 pub fn method_not_allowed() -> ApiError {
     ApiError::new(
         ErrorCode::MethodNotAllowed,
@@ -121,7 +96,6 @@ pub fn method_not_allowed() -> ApiError {
     )
 }
 
-/// The 503 of a keyed request while the shared state store cannot be reached.
 pub fn state_unavailable() -> ApiError {
     ApiError::new(
         ErrorCode::StateUnavailable,
@@ -129,7 +103,6 @@ pub fn state_unavailable() -> ApiError {
     )
 }
 
-/// The 500 of a bug.
 pub fn internal() -> ApiError {
     ApiError::new(
         ErrorCode::Internal,
@@ -137,8 +110,8 @@ pub fn internal() -> ApiError {
     )
 }
 
-/// The response to a panic caught by `poem::middleware::CatchPanic` (a named function:
-/// a closure would not be general enough over the panic payload's lifetime).
+/// The answer to a panic caught by `CatchPanic` (a closure would not be general enough over
+/// the payload's lifetime).
 pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
     tracing::error!("a request handler panicked");
     internal().into_response()
