@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 /// Longest name query accepted (the API's `name`, the search page's `q`), in characters.
 pub const MAX_QUERY_CHARS: usize = 64;
 
-/// A name that matched, as the `/name-days/search` answer lists it.
+/// A name that matched, as the `/name-days/search` answer lists it (written once, at load).
 #[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct NameMatch<'a> {
     /// The calendar name, in its Lithuanian spelling.
