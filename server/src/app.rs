@@ -415,6 +415,9 @@ impl App {
         if let Some(target) = target.filter(|target| awaits_store && target.gated()) {
             return Answered::Later(Box::pin(async move {
                 let resp = self.gate(target, &req, &mut ex).await;
+                let resp = self
+                    .compressor
+                    .encode(req.uri().path(), req.headers(), resp);
                 self.finish_head(resp, req.uri(), ex).await
             }));
         }

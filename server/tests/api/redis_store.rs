@@ -649,3 +649,56 @@ async fn a_full_redis_counts_nothing_and_leaves_the_counts_whole() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Answers that wait for Redis are compressed as under sled: the API, the pages and `/data`
+/// (an answer of 1 KiB or more in the encoding asked for, with `Vary`), decompressing to the
+/// identity body.
+#[tokio::test]
+async fn answers_that_wait_for_redis_are_compressed() {
+    use std::io::Read as _;
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let client = reqwest::Client::new();
+    let server = serve(&url);
+    ready_becomes(&client, &server.base, 200).await;
+    let (key, _) = create_key(&url, 100, 1_000);
+    for (path, key) in [
+        ("/api/v1/days?from=2024-01-01&to=2024-12-31", None),
+        ("/api/v1/working-time?year=2024", Some(key.as_str())),
+        ("/2024/12", None),
+        ("/data/years/2024.json", None),
+    ] {
+        let identity = get(&client, &server.base, path, key).await;
+        assert_eq!(identity.status(), 200, "{path}");
+        let identity = identity.bytes().await.expect("a body");
+        assert!(identity.len() >= 1024, "{path} is large enough to compress");
+        let mut req = client
+            .get(format!("{}{path}", server.base))
+            .header("Accept-Encoding", "gzip");
+        if let Some(key) = key {
+            req = req.header("X-API-Key", key);
+        }
+        let gzipped = req.send().await.expect("request sent");
+        assert_eq!(gzipped.status(), 200, "{path}");
+        let header = |name: &str| {
+            gzipped
+                .headers()
+                .get(name)
+                .map(|v| v.to_str().expect("ASCII").to_owned())
+        };
+        assert_eq!(
+            header("content-encoding").as_deref(),
+            Some("gzip"),
+            "{path}"
+        );
+        assert!(
+            header("vary").is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")),
+            "{path}"
+        );
+        let mut body = Vec::new();
+        flate2::read::GzDecoder::new(&gzipped.bytes().await.expect("a body")[..])
+            .read_to_end(&mut body)
+            .expect("a valid gzip stream");
+        assert_eq!(body, identity, "{path} decompresses to the identity body");
+    }
+}
