@@ -1,5 +1,4 @@
-//! What each page shows, looked up in the catalog and put into words for the templates
-//! (every calendar fact is the catalog's).
+//! What each page shows, looked up in the catalog and put into words for the templates.
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::working_time::Week;
@@ -8,7 +7,7 @@ use minijinja::context;
 use minijinja::value::Serde;
 
 use crate::catalog::Catalog;
-use crate::i18n::{capitalized, Texts};
+use crate::i18n::{capitalized, texts};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
 /// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
@@ -17,13 +16,11 @@ pub mod mark {
     pub const DAY_OFF: &str = "◆";
     pub const WORKING: &str = "▲";
     pub const SHORTENED: &str = "−1";
-    /// A day of the pupils' holidays (of the chosen grade, or of any grade).
     pub const SCHOOL: &str = "○";
 }
 
-/// The query that keeps the language (other than the default) and the grade on internal
-/// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
-pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
+/// The parameters internal links keep: `&lang=en` (not for lt) and `&grade=5`, or `""`.
+fn page_query(lang: Lang, grade: Option<u8>) -> String {
     let mut out = String::new();
     if lang != Lang::Lt {
         out = format!("&lang={}", lang.code());
@@ -31,7 +28,7 @@ pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
     if let Some(g) = grade {
         out += &format!("&grade={g}");
     }
-    out.replacen('&', &separator.to_string(), 1)
+    out
 }
 
 pub fn month_path(year: i32, month: u32) -> String {
@@ -42,10 +39,13 @@ pub fn day_path(date: Date) -> String {
     format!("/{:04}/{:02}/{:02}", date.year(), date.month(), date.day())
 }
 
+pub fn link(href: String, label: String) -> minijinja::Value {
+    context! { href, label }
+}
+
 /// Builds the pages' values from one catalog, in one language, on one day.
 pub struct Viewer<'a> {
     pub catalog: &'a Catalog,
-    pub texts: &'a Texts,
     pub lang: Lang,
     pub today: NaiveDate,
     /// The grade whose pupils' holidays are shown (`None`: those of any grade).
@@ -53,69 +53,73 @@ pub struct Viewer<'a> {
 }
 
 impl Viewer<'_> {
-    pub fn text(&self, key: &str) -> &str {
-        self.texts.text(self.lang, key)
+    pub fn text(&self, key: &str) -> &'static str {
+        texts().text(self.lang, key)
+    }
+
+    fn item(&self, key: &str, i: usize) -> &'static str {
+        texts().item(self.lang, key, i)
     }
 
     /// The pattern `key` with its `fields` filled in.
     pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
-        self.texts.fill(self.lang, key, fields)
+        texts().fill(self.lang, key, fields)
     }
 
-    /// What every page needs (`c` in the templates): the language, the labels, the links of
-    /// the frame, for the page at `path` (with `extra`, such as `q=...`, and the grade kept on
-    /// the language links), its stylesheet at `css`.
-    pub fn frame(&self, css: &str, path: &str, extra: Option<String>) -> minijinja::Value {
+    /// What every page needs (`c` in the templates) for the page at `path`: the language, the
+    /// labels, the frame's links (the language links keep `extra`, `&q=...` or `""`).
+    pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
         let (lang, grade) = (self.lang, self.grade);
         let langs: Vec<_> = Lang::ALL
             .iter()
             .map(|&other| {
-                let href = match &extra {
-                    Some(extra) => format!("{path}?{extra}{}", page_query(other, grade, '&')),
-                    None => format!("{path}{}", page_query(other, grade, '?')),
-                };
+                let query = format!("{extra}{}", page_query(other, grade));
                 context! {
                     code => other.code(),
-                    name => self.texts.text(other, "language_name"),
-                    href,
+                    name => texts().text(other, "language_name"),
+                    href => format!("{path}{}", query.replacen('&', "?", 1)),
                     current => other == lang,
                 }
             })
             .collect();
         let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
-        // The query that keeps the language on internal links: `""` for lt, `?lang=en`...
-        let q = page_query(lang, grade, '?');
+        // The query that keeps the language on internal links (`""`, `&lang=en`...), and the
+        // same opening a query (`?lang=en`).
+        let qa = page_query(lang, grade);
+        let q = qa.replacen('&', "?", 1);
         context! {
             lang => lang.code(),
-            t => self.texts.value(lang),
+            t => texts().value(lang),
             css,
             today_href => format!("{}{q}", today_month.as_deref().unwrap_or("/")),
             q,
-            // The same, to follow another parameter: `""` or `&lang=en`.
-            qa => page_query(lang, grade, '&'),
+            qa,
             langs,
             version => self.catalog.version,
             // The grade form submits to the page's path.
             path,
             grade,
-            // The chosen grade in words ("5 kl.", "grade 5"); empty without one.
             grade_text => grade
                 .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
                 .unwrap_or_default(),
-            // The page's `<meta name="description">`.
             description => self.fill_years("site_description"),
         }
     }
 
     /// "2026 m. gruodis", "December 2026".
     pub fn month_title(&self, year: i32, month: u32) -> String {
-        let name = self.texts.item(self.lang, "months", month as usize - 1);
+        let name = self.item("months", month as usize - 1);
         let name = if self.lang == Lang::Lt {
             name.to_string()
         } else {
             capitalized(name)
         };
         self.fill("month_title", &[("y", &year.to_string()), ("month", &name)])
+    }
+
+    /// The month's link labelled with its title.
+    pub fn month_link(&self, year: i32, month: u32) -> minijinja::Value {
+        link(month_path(year, month), self.month_title(year, month))
     }
 
     /// "2026 m. gruodžio 24 d.", "24 December 2026".
@@ -147,13 +151,11 @@ impl Viewer<'_> {
     }
 
     fn month_gen(&self, month: u32) -> &str {
-        self.texts.item(self.lang, "months_gen", month as usize - 1)
+        self.item("months_gen", month as usize - 1)
     }
 
-    /// The weekday's name (0 = Monday).
-    pub fn weekday(&self, monday_based: u32) -> &str {
-        self.texts
-            .item(self.lang, "weekdays", monday_based as usize)
+    pub fn weekday(&self, date: Date) -> &str {
+        self.item("weekdays", date.weekday().num_days_from_monday() as usize)
     }
 
     /// Today, when the catalog serves it.
@@ -177,60 +179,53 @@ impl Viewer<'_> {
     /// choose what to show), and the month's working time (5-day week).
     pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
-        let mut weeks: Vec<(u8, Vec<Option<minijinja::Value>>)> = Vec::new();
-        let mut last = first;
-        let days = std::iter::successors(Some(first), |d| d.succ().filter(|d| d.month() == month));
-        for day in days {
-            let column = day.weekday().num_days_from_monday() as usize;
-            if column == 0 || weeks.is_empty() {
-                let (_, iso_week, _) = self.catalog.calendar_of(day);
-                weeks.push((iso_week, vec![None; 7]));
-            }
-            let (_, cells) = weeks.last_mut().expect("a row was pushed");
-            cells[column] = Some(self.cell(day));
-            last = day;
-        }
+        let days: Vec<Date> =
+            std::iter::successors(Some(first), |d| d.succ().filter(|d| d.month() == month))
+                .collect();
+        let column = |d: Date| d.weekday().num_days_from_monday() as usize;
+        let weeks: Vec<_> = days
+            .chunk_by(|_, b| column(*b) != 0)
+            .map(|week| {
+                let mut cells = vec![None; 7];
+                for &day in week {
+                    cells[column(day)] = Some(self.cell(day));
+                }
+                context! { number => self.catalog.calendar_of(week[0]).1, cells }
+            })
+            .collect();
         let weekdays: Vec<_> = (0..7)
             .map(|i| {
                 context! {
-                    short => self.texts.item(self.lang, "weekdays_short", i),
-                    full => self.weekday(i as u32),
+                    short => self.item("weekdays_short", i),
+                    full => self.item("weekdays", i),
                     weekend => i >= 5,
                 }
             })
             .collect();
-        let weeks: Vec<_> = weeks
-            .into_iter()
-            .map(|(number, cells)| context! { number, cells })
-            .collect();
         context! {
             title => self.month_title(year, month),
             // The month's name alone, capitalized (the year page).
-            name => capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
+            name => capitalized(self.item("months", month as usize - 1)),
             href => month_path(year, month),
             weekdays,
             weeks,
-            summary => Serde(self.catalog.working_summary(first, last, Week::Five)),
+            summary => Serde(self.catalog.working_summary(first, days[days.len() - 1], Week::Five)),
         }
     }
 
     /// One day in a month grid: its kinds as CSS classes, [`mark`]s and words (`label`, for
     /// screen readers and the tooltip), its red holidays' or transfer's names, its name days.
     fn cell(&self, date: Date) -> minijinja::Value {
-        let status = self.catalog.status_of(date);
-        let (_, _, weekend) = self.catalog.calendar_of(date);
-        let transfer = self.catalog.transfer_on(date);
-        let red = self.red_names(date);
+        let mut holidays = self.red_names(date);
         // Each kind of the day: its class, its mark, its words.
         let mut kinds: Vec<(&str, Option<&str>, &str)> = Vec::new();
-        let mut holidays = red.clone();
-        if weekend {
+        if self.catalog.calendar_of(date).2 {
             kinds.push(("weekend", None, self.text("weekend")));
         }
-        if !red.is_empty() {
+        if !holidays.is_empty() {
             kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
         }
-        if let Some(t) = transfer {
+        if let Some(t) = self.catalog.transfer_on(date) {
             let (class, mark, key) = match t.kind {
                 TransferKind::DayOff => ("dayoff", mark::DAY_OFF, "declared_day_off"),
                 TransferKind::WorkingDay => ("workday", mark::WORKING, "declared_working_day"),
@@ -238,7 +233,7 @@ impl Viewer<'_> {
             kinds.push((class, Some(mark), self.text(key)));
             holidays.push(t.name(self.lang).to_string());
         }
-        if status.shorter_workday {
+        if self.catalog.status_of(date).shorter_workday {
             kinds.push(("short", Some(mark::SHORTENED), self.text("shortened")));
         }
         let school: Vec<&str> = self
@@ -279,7 +274,6 @@ impl Viewer<'_> {
         let status = self.catalog.status_of(date);
         let transfer = self.catalog.transfer_on(date);
         let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
-        let weekday = self.weekday(date.weekday().num_days_from_monday());
         let fill = |key, field, value: &str| self.fill(key, &[(field, value)]);
         if status.laisvadienis {
             let red = self.red_names(date);
@@ -288,7 +282,7 @@ impl Viewer<'_> {
                     fill("status_off_holiday", "names", &red.join(", "))
                 }
                 Some(Reason::PublicHoliday) => fill("status_off_declared", "name", transfer_name),
-                _ => fill("status_off_weekend", "weekday", weekday),
+                _ => fill("status_off_weekend", "weekday", self.weekday(date)),
             }];
         }
         let hours = self
@@ -307,8 +301,7 @@ impl Viewer<'_> {
         out
     }
 
-    /// The mark of a fact or citation that is not confirmed: its confidence in words
-    /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
+    /// A fact's or citation's confidence in words unless confirmed (docs/data.md §2.8).
     pub fn unsure_label(&self, c: Option<Confidence>) -> Option<&str> {
         let c = c.filter(|c| *c != Confidence::Confirmed)?;
         Some(self.text(&format!("confidence_{}", c.as_str())))
