@@ -1,7 +1,6 @@
 //! The labels of the pages and the feeds in lt, en, pl and ru, from the embedded `i18n.toml`
-//! (one file, so a label cannot be forgotten in one language; a unit test compares them),
-//! parsed once per process ([`texts`]). Templates read `t.<key>`; sentences with values are
-//! filled by [`Texts::fill`].
+//! (one file, so a label cannot be forgotten in one language; a unit test compares them).
+//! Templates read `t.<key>`; sentences with values are filled by [`Texts::fill`].
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -11,7 +10,7 @@ use serde::Deserialize;
 
 const SOURCE: &str = include_str!("i18n.toml");
 
-/// One label: a text (possibly a pattern with `{fields}`) or a list (months, weekdays).
+/// A text (possibly a pattern with `{fields}`) or a list (months, weekdays).
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(untagged)]
 pub enum Label {
@@ -27,13 +26,11 @@ pub struct Texts {
     values: [minijinja::Value; 4],
 }
 
-/// The labels. A bug in `i18n.toml` (not TOML of tables of labels, or a language's table
-/// absent) panics here; the unit tests below load it.
+/// The labels, parsed once. A bug in `i18n.toml` panics here; the unit tests load it.
 pub fn texts() -> &'static Texts {
     static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
         let mut tables: BTreeMap<String, Table> =
             toml::from_str(SOURCE).expect("the embedded translations parse");
-        // Indexed by `lang as usize`.
         let tables =
             Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
         let values =
@@ -44,12 +41,12 @@ pub fn texts() -> &'static Texts {
 }
 
 impl Texts {
-    /// Every label of `lang`, for a template's `t`.
+    /// For a template's `t`.
     pub fn value(&self, lang: Lang) -> minijinja::Value {
         self.values[lang as usize].clone()
     }
 
-    /// The text `key` in `lang` (empty when absent: the tests keep every key present).
+    /// Empty when absent (the tests keep every key present).
     pub fn text(&self, lang: Lang, key: &str) -> &str {
         match self.tables[lang as usize].get(key) {
             Some(Label::Text(text)) => text,
@@ -64,7 +61,6 @@ impl Texts {
         }
     }
 
-    /// The pattern `key` of `lang` with each `{field}` replaced by its value.
     pub fn fill(&self, lang: Lang, key: &str, fields: &[(&str, &str)]) -> String {
         let mut out = self.text(lang, key).to_string();
         for (name, value) in fields {

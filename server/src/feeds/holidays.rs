@@ -1,9 +1,8 @@
-//! The holiday feed: all-day events over a window of years (docs/api.md, `/feeds`). Scope
-//! `red`: one event per non-working holiday date (its red holidays' names joined, or the
-//! declared day off); scope `all`: one per holiday record (`CATEGORIES` its type) and per
-//! declared day off; `shortened=true` adds the shortened days of the 5-day week. A `UID` is
-//! the date and what the event is, never the dataset version, so a subscribed calendar
-//! updates a renamed event instead of adding a copy.
+//! The holiday feed: all-day events over a window of years. Scope `red`: one event per
+//! non-working holiday date; scope `all`: one per holiday record and per declared day off;
+//! `shortened=true` adds the shortened days. A `UID` is the date and what the event is,
+//! never the dataset version, so a subscribed calendar updates a renamed event instead of
+//! adding a copy.
 
 use kalendorius_dataset::Date;
 
@@ -13,13 +12,11 @@ use super::UID_DOMAIN;
 use crate::catalog::{Catalog, HolidayRecord, HolidayScope};
 use crate::i18n::texts;
 
-/// The `CATEGORIES` of a declared extra day off and of a shortened working day.
 const DAY_OFF_CATEGORY: &str = "day_off";
 const SHORTENED_CATEGORY: &str = "shortened_workday";
 
 pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
     let lang = request.lang;
-    // A year the dataset does not serve has no dates.
     let dates = request
         .years
         .clone()

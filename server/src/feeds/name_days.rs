@@ -1,7 +1,7 @@
-//! The name-day feed: one all-day event per calendar day with its names, repeating yearly
-//! (`RRULE`), so it is small and never ends (docs/api.md, `/feeds`). The names come from the
-//! leap year nearest this one; the February 29 event repeats on the last day of February
-//! (`BYMONTHDAY=-1`), so common years show them on February 28 as the project does.
+//! The name-day feed: one all-day event per calendar day with its names, repeating yearly,
+//! so it is small and never ends. The names come from the leap year nearest this one; the
+//! February 29 event repeats on the last day of February, so common years show them on
+//! February 28 as the project does.
 
 use chrono::NaiveDate;
 use kalendorius_dataset::Lang;
@@ -11,11 +11,9 @@ use super::UID_DOMAIN;
 use crate::catalog::Catalog;
 use crate::i18n::texts;
 
-/// The year every event starts from (a leap year, so February 29 exists).
-pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
+/// A leap year, so February 29 exists.
+const FIRST_OCCURRENCE_YEAR: i32 = 2000;
 
-/// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
-/// `this_year`.
 pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> String {
     let leap_year = catalog
         .years()

@@ -1,7 +1,6 @@
-//! The pupils' holidays' feed: one all-day event per holiday period of every school year
-//! (docs/data.md §8), `DTEND` the day after (exclusive). The UID is what identifies the
-//! period in the sources (`school-2025-2026-spring-g1-10@kalendorius`), so a corrected date
-//! replaces the event in a subscribed calendar.
+//! The pupils' holidays' feed: one all-day event per holiday period of every school year.
+//! The UID is what identifies the period in the sources
+//! (`school-2025-2026-spring-g1-10@kalendorius`), so a corrected date replaces the event.
 
 use kalendorius_dataset::Lang;
 
@@ -38,7 +37,6 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
     texts().fill(lang, key, &[("list", &ranges.join(", "))])
 }
 
-/// The calendar text of the periods of `grade` (`None`: all) in `lang`.
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
     let name = texts().text(lang, "feed_school_holidays");
     let name = match grade {

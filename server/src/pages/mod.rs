@@ -74,11 +74,10 @@ pub struct Pages {
 }
 
 impl Pages {
-    /// Compiles the templates (an error is a bug in an embedded file, caught by the unit
-    /// tests, so it panics).
+    /// Panics on a template error, a bug caught by the unit tests.
     pub fn new(cache_metrics: CacheMetrics) -> Pages {
         let mut env = Environment::new();
-        // A missing value is an error (caught by the tests), never an empty string.
+        // A missing value is an error, never an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         for (name, source) in TEMPLATES {
             env.add_template(name, source)
@@ -110,7 +109,7 @@ impl Pages {
         path == self.style_path || path == route::FAVICON_PATH
     }
 
-    /// Answers a GET of a page path (`is_page_path`) from `catalog` on `today` (Vilnius).
+    /// Answers a GET of a page path (`is_page_path`) on `today` (Vilnius).
     pub fn answer(&self, req: &Request, catalog: &Catalog, today: NaiveDate) -> Response {
         let path = req.uri().path();
         let query = PageQuery::parse(req.uri().query());
@@ -162,8 +161,7 @@ impl Pages {
             Some(body) => body,
             None => match self.render(catalog, today, path, page, &query) {
                 Ok(body) => {
-                    // 404 pages are not kept: any path is one, and they would push the real
-                    // pages out.
+                    // Any path is a 404 page: kept, they would push the real pages out.
                     if found {
                         self.cache.insert(key.into(), body.clone());
                     }
@@ -350,7 +348,7 @@ impl Pages {
     }
 }
 
-/// A served page, or `None` for a date outside the dataset.
+/// `None` for a date outside the dataset.
 fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
     let served_year = |y: i32| catalog.years().contains(&y);
     match page {
@@ -361,8 +359,8 @@ fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
     }
 }
 
-/// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt), `q`, and
-/// `grade` (0..12 chooses whose pupils' holidays are shown; anything else is none).
+/// `lang` (anything else than lt, en, pl, ru is lt), `q`, and `grade` (0..12; anything
+/// else is none).
 #[derive(Default)]
 struct PageQuery {
     lang: Lang,
@@ -376,7 +374,7 @@ impl PageQuery {
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             match name.as_ref() {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
-                // Bounded: a longer query is refused by the page anyway.
+                // A longer query is refused by the page anyway.
                 "q" => out.q = value.chars().take(MAX_QUERY_CHARS + 1).collect(),
                 "grade" => {
                     out.grade = value.parse::<u8>().ok().filter(|g| {

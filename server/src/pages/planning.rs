@@ -63,13 +63,10 @@ impl Viewer<'_> {
         context! {
             start => p.start.to_string(),
             href => day_path(p.start),
-            // "balandžio 4 d. – balandžio 6 d."
             range => self.range_in(p.start, p.end, year),
             days_off => p.days_off(),
-            // Grouped by month: "gruodžio 28, 29, 30, 31 d.".
             leave => self.days_in_words(&p.leave_days),
             leave_count => leave,
-            // Days off per leave day, in the page's number format ("2,75").
             efficiency => if leave == 0 {
                 String::new()
             } else {
@@ -79,9 +76,8 @@ impl Viewer<'_> {
         }
     }
 
-    /// The values of the long-weekends page of a served `year`: the long weekends (no leave
-    /// needed) by date, and the bridges of 1 to [`PAGE_MAX_LEAVE_DAYS`] leave days, the
-    /// most days off per leave day first (then the longer, then the earlier).
+    /// The long-weekends page of a served `year`: the long weekends (no leave needed) by
+    /// date, then the bridges, best first.
     pub fn long_weekends_context(&self, year: i32) -> minijinja::Value {
         let weekends: Vec<_> = self
             .catalog
@@ -96,7 +92,6 @@ impl Viewer<'_> {
         bridges.sort_by(|a, b| by_efficiency(a, b));
         let bridges: Vec<_> = bridges.into_iter().map(|p| self.row(p, year)).collect();
         let served = |y: i32| self.catalog.years().contains(&y);
-        let lang = self.lang.code();
         context! {
             title => self.fill("lw_title", &[("y", &year.to_string())]),
             year,
@@ -106,13 +101,12 @@ impl Viewer<'_> {
             weekends,
             bridges,
             bridges_intro => self.fill("lw_bridges_intro", &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())]),
-            api => format!("/api/v1/long-weekends?year={year}&max_leave_days={PAGE_MAX_LEAVE_DAYS}&lang={lang}"),
+            api => format!("/api/v1/long-weekends?year={year}&max_leave_days={PAGE_MAX_LEAVE_DAYS}&lang={}", self.lang.code()),
         }
     }
 
     /// The home page's line about the next red day from today (a red holiday or a declared
-    /// extra day off): its name, its date and how many days remain; `None` past the served
-    /// range.
+    /// extra day off); `None` past the served range.
     pub fn next_red_day(&self) -> Option<minijinja::Value> {
         let today = self.served_today()?;
         let date = self

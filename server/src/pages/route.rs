@@ -3,8 +3,7 @@
 
 use kalendorius_dataset::Date;
 
-/// Prefixes that are not pages: the API, the published data, the API documentation, the
-/// probes and the metrics keep their JSON answers (and their JSON 404s).
+/// Prefixes that keep their JSON answers (and JSON 404s).
 const NOT_PAGES: [&str; 6] = ["/api", "/data", "/docs", "/health", "/ready", "/metrics"];
 
 pub const SEARCH_PATH: &str = "/vardai";
@@ -12,10 +11,10 @@ pub const SEARCH_PATH: &str = "/vardai";
 /// The last part of the path of a year's long weekends.
 pub const LONG_WEEKENDS: &str = "ilgieji-savaitgaliai";
 
-/// The prefix of the stylesheet's path; its content hash follows.
+/// Its content hash follows.
 pub const STYLE_PREFIX: &str = "/static/style.";
 
-/// The site's icon, where browsers ask for it unprompted.
+/// Where browsers ask for it unprompted.
 pub const FAVICON_PATH: &str = "/favicon.ico";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +22,6 @@ pub enum Page {
     Home,
     Year(i32),
     Month(i32, u32),
-    /// `/{YYYY}/ilgieji-savaitgaliai`: the year's long weekends and bridges.
     LongWeekends(i32),
     Day(Date),
     Search,
@@ -31,14 +29,12 @@ pub enum Page {
     Favicon,
 }
 
-/// Whether `path` belongs to the pages (answered in HTML, a 404 included), rather than to the
-/// API, the data, the docs, the probes or the metrics.
+/// Whether `path` is answered in HTML (a 404 included).
 pub fn is_page_path(path: &str) -> bool {
     !NOT_PAGES.iter().any(|prefix| path.starts_with(prefix))
 }
 
-/// The page `path` names, or `None` (a 404). `style_path` is the stylesheet's current path.
-/// Dates are only checked for form here; whether they are served is the catalog's business.
+/// The page `path` names, or `None` (a 404); whether its dates are served is not checked.
 pub fn parse(path: &str, style_path: &str) -> Option<Page> {
     match path {
         "/" => return Some(Page::Home),
@@ -66,12 +62,9 @@ pub fn parse(path: &str, style_path: &str) -> Option<Page> {
     }
 }
 
-/// `text` as a number of exactly `digits` ASCII digits.
 fn number(text: &str, digits: usize) -> Option<u32> {
-    if text.len() != digits || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
+    let exact = text.len() == digits && text.bytes().all(|b| b.is_ascii_digit());
+    text.parse().ok().filter(|_| exact)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ pub struct Viewer<'a> {
     pub catalog: &'a Catalog,
     pub lang: Lang,
     pub today: NaiveDate,
-    /// The grade whose pupils' holidays are shown (`None`: those of any grade).
+    /// Whose pupils' holidays are shown (`None`: any grade's).
     pub grade: Option<u8>,
 }
 
@@ -61,13 +61,12 @@ impl Viewer<'_> {
         texts().item(self.lang, key, i)
     }
 
-    /// The pattern `key` with its `fields` filled in.
     pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
         texts().fill(self.lang, key, fields)
     }
 
-    /// What every page needs (`c` in the templates) for the page at `path`: the language, the
-    /// labels, the frame's links (the language links keep `extra`, `&q=...` or `""`).
+    /// What every page needs (`c` in the templates); the language links keep `extra`
+    /// (`&q=...` or `""`).
     pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
         let (lang, grade) = (self.lang, self.grade);
         let langs: Vec<_> = Lang::ALL
@@ -83,8 +82,6 @@ impl Viewer<'_> {
             })
             .collect();
         let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
-        // The query that keeps the language on internal links (`""`, `&lang=en`...), and the
-        // same opening a query (`?lang=en`).
         let qa = page_query(lang, grade);
         let q = qa.replacen('&', "?", 1);
         context! {
@@ -117,7 +114,6 @@ impl Viewer<'_> {
         self.fill("month_title", &[("y", &year.to_string()), ("month", &name)])
     }
 
-    /// The month's link labelled with its title.
     pub fn month_link(&self, year: i32, month: u32) -> minijinja::Value {
         link(month_path(year, month), self.month_title(year, month))
     }
@@ -158,14 +154,12 @@ impl Viewer<'_> {
         self.item("weekdays", date.weekday().num_days_from_monday() as usize)
     }
 
-    /// Today, when the catalog serves it.
     pub fn served_today(&self) -> Option<Date> {
         Date::from_naive(self.today)
             .ok()
             .filter(|d| self.catalog.contains(*d))
     }
 
-    /// The names of the red holidays on `date`, in the page's language.
     fn red_names(&self, date: Date) -> Vec<String> {
         self.catalog
             .holidays_on(date)
@@ -174,9 +168,8 @@ impl Viewer<'_> {
             .collect()
     }
 
-    /// The grid of a served month: its week rows (`number`, `cells` Monday to Sunday, none
-    /// outside the month), each cell with its marks, holidays and name days (the templates
-    /// choose what to show), and the month's working time (5-day week).
+    /// The grid of a served month: its week rows (`cells` Monday to Sunday, none outside the
+    /// month) and its working time; the templates choose what to show.
     pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
         let days: Vec<Date> =
@@ -204,7 +197,6 @@ impl Viewer<'_> {
             .collect();
         context! {
             title => self.month_title(year, month),
-            // The month's name alone, capitalized (the year page).
             name => capitalized(self.item("months", month as usize - 1)),
             href => month_path(year, month),
             weekdays,
@@ -214,7 +206,7 @@ impl Viewer<'_> {
     }
 
     /// One day in a month grid: its kinds as CSS classes, [`mark`]s and words (`label`, for
-    /// screen readers and the tooltip), its red holidays' or transfer's names, its name days.
+    /// screen readers and the tooltip), its holidays and name days.
     fn cell(&self, date: Date) -> minijinja::Value {
         let mut holidays = self.red_names(date);
         // Each kind of the day: its class, its mark, its words.
@@ -269,7 +261,6 @@ impl Viewer<'_> {
         }
     }
 
-    /// The status of a date in sentences: what it is, and why.
     pub fn status_sentences(&self, date: Date) -> Vec<String> {
         let status = self.catalog.status_of(date);
         let transfer = self.catalog.transfer_on(date);
@@ -307,9 +298,8 @@ impl Viewer<'_> {
         Some(self.text(&format!("confidence_{}", c.as_str())))
     }
 
-    /// The search results for `query` (already checked), each date linked to its day in
-    /// today's year (February 29 in a common year: February 28, where the name is
-    /// celebrated then).
+    /// Each date links to its day in today's year (February 29 in a common year: February 28,
+    /// where the name is celebrated then).
     pub fn search(&self, query: &str) -> Vec<minijinja::Value> {
         let year = self.today.year();
         self.catalog
