@@ -33,13 +33,6 @@ pub struct Feed {
     pub etag: HeaderValue,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct FeedKey {
-    request: FeedRequest,
-    dataset_version: &'static str,
-    vilnius_year: i32,
-}
-
 impl Weighed for Feed {
     fn bytes(&self) -> usize {
         self.body.len()
@@ -47,7 +40,8 @@ impl Weighed for Feed {
 }
 
 pub struct Feeds {
-    cache: ByteCache<FeedKey, Arc<Feed>>,
+    /// By request, dataset version and Vilnius year: all a feed is a function of.
+    cache: ByteCache<(FeedRequest, &'static str, i32), Arc<Feed>>,
 }
 
 impl Feeds {
@@ -59,18 +53,14 @@ impl Feeds {
 
     /// From the cache, or built now.
     pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
-        let key = FeedKey {
-            request,
-            dataset_version: catalog.version,
-            vilnius_year,
-        };
+        let key = (request, catalog.version, vilnius_year);
         if let Some(feed) = self.cache.get(&key) {
             return feed;
         }
         // `DTSTAMP`: midnight UTC opening the Vilnius year, so a feed's bytes (and its ETag)
         // depend only on its key.
         let stamp = format!("{vilnius_year:04}0101T000000Z");
-        let text = match &key.request {
+        let text = match &key.0 {
             FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
             FeedRequest::NameDays { lang } => {
                 name_days::build(*lang, catalog, vilnius_year, &stamp)
@@ -100,9 +90,8 @@ pub const YEARS_AFTER: i32 = 5;
 pub struct HolidayFeedRequest {
     pub lang: Lang,
     pub scope: HolidayScope,
-    /// Whether shortened working days (5-day week) are listed too.
     pub shortened: bool,
-    /// The years covered (may be empty when the dataset ends before the default window).
+    /// May be empty when the dataset ends before the default window.
     pub years: RangeInclusive<i32>,
 }
 

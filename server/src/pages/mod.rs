@@ -1,8 +1,7 @@
-//! The calendar for people: server-rendered HTML pages over the catalog: `/` the current
-//! month, `/{YYYY}`, `/{YYYY}/{MM}`, `/{YYYY}/{MM}/{DD}`, `/vardai?q=` (`?lang=lt|en|pl|ru`),
-//! the stylesheet at `/static/style.<hash>.css`; an HTML 404 for any other path outside the
-//! API, data, docs and probes. A page is cached under its strong ETag, a digest of exactly
-//! its inputs (dataset version, path, query, and today on pages that show it).
+//! The calendar for people: HTML pages over the catalog (`/` the current month, a year, a
+//! month, a day, the name search), an HTML 404 for any other path outside the API. A page
+//! is cached under its strong ETag, a digest of exactly its inputs (dataset version, path,
+//! query, and today on pages that show it).
 
 pub mod planning;
 pub mod route;
@@ -123,7 +122,14 @@ impl Pages {
             let body = Bytes::from_static(body);
             return caching::fixed(req.headers(), etag, cache_control, content_type, body);
         }
-        let page = page.and_then(|p| resolve(p, catalog, today));
+        // A date outside the dataset is a 404.
+        let served_year = |y: i32| catalog.years().contains(&y);
+        let page = page.filter(|page| match *page {
+            Page::Home => served_year(today.year()),
+            Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y),
+            Page::Day(d) => catalog.contains(d),
+            Page::Search | Page::Style | Page::Favicon => true,
+        });
         let shows_today = match page {
             Some(Page::Home | Page::Search) | None => true,
             Some(Page::Year(y)) => y == today.year(),
@@ -348,19 +354,7 @@ impl Pages {
     }
 }
 
-/// `None` for a date outside the dataset.
-fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
-    let served_year = |y: i32| catalog.years().contains(&y);
-    match page {
-        Page::Home => served_year(today.year()).then_some(Page::Home),
-        Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y).then_some(page),
-        Page::Day(d) => catalog.contains(d).then_some(page),
-        Page::Search | Page::Style | Page::Favicon => Some(page),
-    }
-}
-
-/// `lang` (anything else than lt, en, pl, ru is lt), `q`, and `grade` (0..12; anything
-/// else is none).
+/// `lang` (an unknown one is lt), `q`, and `grade` (0..12, else none).
 #[derive(Default)]
 struct PageQuery {
     lang: Lang,

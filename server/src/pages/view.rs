@@ -21,14 +21,10 @@ pub mod mark {
 
 /// The parameters internal links keep: `&lang=en` (not for lt) and `&grade=5`, or `""`.
 fn page_query(lang: Lang, grade: Option<u8>) -> String {
-    let mut out = String::new();
-    if lang != Lang::Lt {
-        out = format!("&lang={}", lang.code());
-    }
-    if let Some(g) = grade {
-        out += &format!("&grade={g}");
-    }
-    out
+    let lang = (lang != Lang::Lt).then(|| format!("&lang={}", lang.code()));
+    lang.into_iter()
+        .chain(grade.map(|g| format!("&grade={g}")))
+        .collect()
 }
 
 pub fn month_path(year: i32, month: u32) -> String {
@@ -43,7 +39,6 @@ pub fn link(href: String, label: String) -> minijinja::Value {
     context! { href, label }
 }
 
-/// Builds the pages' values from one catalog, in one language, on one day.
 pub struct Viewer<'a> {
     pub catalog: &'a Catalog,
     pub lang: Lang,
@@ -106,10 +101,9 @@ impl Viewer<'_> {
     /// "2026 m. gruodis", "December 2026".
     pub fn month_title(&self, year: i32, month: u32) -> String {
         let name = self.item("months", month as usize - 1);
-        let name = if self.lang == Lang::Lt {
-            name.to_string()
-        } else {
-            capitalized(name)
+        let name = match self.lang {
+            Lang::Lt => name.to_string(),
+            _ => capitalized(name),
         };
         self.fill("month_title", &[("y", &year.to_string()), ("month", &name)])
     }
@@ -139,11 +133,8 @@ impl Viewer<'_> {
     /// The pattern `key` with the first and the last year served.
     pub fn fill_years(&self, key: &str) -> String {
         let years = self.catalog.years();
-        let fields: [(&str, &str); 2] = [
-            ("first", &years.start().to_string()),
-            ("last", &years.end().to_string()),
-        ];
-        self.fill(key, &fields)
+        let (first, last) = (years.start().to_string(), years.end().to_string());
+        self.fill(key, &[("first", &first), ("last", &last)])
     }
 
     fn month_gen(&self, month: u32) -> &str {
