@@ -83,9 +83,8 @@ pub struct Published {
 impl Published {
     pub fn new(root: &Path, cache_metrics: CacheMetrics) -> Published {
         let schema = |value: serde_json::Value| {
-            let body = Bytes::from(
-                serde_json::to_vec_pretty(&value).expect("a JSON value always serializes"),
-            );
+            let body = serde_json::to_vec_pretty(&value).expect("a JSON value always serializes");
+            let body = Bytes::from(body);
             let etag = quoted(&kalendorius_dataset::digest::sha256_hex(&body));
             Document { body, etag }
         };
@@ -108,10 +107,11 @@ impl Published {
         if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version) {
             return Ok(dataset);
         }
+        let metrics = self.cache_metrics.clone();
         let dataset = Arc::new(PublishedDataset::open(
             &self.root,
             catalog.version,
-            self.cache_metrics.clone(),
+            metrics,
         )?);
         *self.current.write() = Some(dataset.clone());
         Ok(dataset)
@@ -166,13 +166,8 @@ fn year_of(rest: &str) -> Option<i32> {
 }
 
 fn serve(req: &Request, document: &Document, content_type: &'static str) -> Response {
-    caching::fixed(
-        req.headers(),
-        &document.etag,
-        CACHE_CONTROL,
-        content_type,
-        document.body.clone(),
-    )
+    let (etag, body) = (&document.etag, document.body.clone());
+    caching::fixed(req.headers(), etag, CACHE_CONTROL, content_type, body)
 }
 
 pub struct PublishedDataset {

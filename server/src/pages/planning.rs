@@ -33,11 +33,8 @@ impl Viewer<'_> {
         if (start.year(), start.month()) == (year, end.month()) && end.year() == year {
             return self.day_month(start.month(), &format!("{}–{}", start.day(), end.day()));
         }
-        format!(
-            "{} – {}",
-            self.date_in(start, year),
-            self.date_in(end, year)
-        )
+        let (from, to) = (self.date_in(start, year), self.date_in(end, year));
+        format!("{from} – {to}")
     }
 
     /// The days of `dates` in words, grouped by month.

@@ -114,14 +114,9 @@ impl Viewer<'_> {
 
     /// "2026 m. gruodžio 24 d.", "24 December 2026".
     pub fn date_long(&self, date: Date) -> String {
-        self.fill(
-            "date_long",
-            &[
-                ("y", &date.year().to_string()),
-                ("month_gen", self.month_gen(date.month())),
-                ("d", &date.day().to_string()),
-            ],
-        )
+        let (y, d) = (date.year().to_string(), date.day().to_string());
+        let month = self.month_gen(date.month());
+        self.fill("date_long", &[("y", &y), ("month_gen", month), ("d", &d)])
     }
 
     /// "birželio 24 d.", "24 June"; `days` may be several ("14–16", "28, 29").
@@ -177,20 +172,10 @@ impl Viewer<'_> {
                 context! { number => self.catalog.calendar_of(week[0]).1, cells }
             })
             .collect();
-        let weekdays: Vec<_> = (0..7)
-            .map(|i| {
-                context! {
-                    short => self.item("weekdays_short", i),
-                    full => self.item("weekdays", i),
-                    weekend => i >= 5,
-                }
-            })
-            .collect();
         context! {
             title => self.month_title(year, month),
             name => capitalized(self.item("months", month as usize - 1)),
             href => month_path(year, month),
-            weekdays,
             weeks,
             summary => Serde(self.catalog.working_summary(first, days[days.len() - 1], Week::Five)),
         }
