@@ -3,7 +3,6 @@
 //! is cached under its strong ETag, a digest of exactly its inputs (dataset version, path,
 //! query, and today on pages that show it).
 
-pub mod planning;
 pub mod route;
 pub mod view;
 
@@ -261,7 +260,7 @@ impl Pages {
             year,
             months,
             summary => Serde(v.catalog.working_summary(first, last, Week::Five)),
-            long_weekends => planning::long_weekends_path(year),
+            long_weekends => view::long_weekends_path(year),
             prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
             next => served(year + 1).then(|| format!("/{:04}", year + 1)),
         }
