@@ -94,11 +94,8 @@ pub fn escape_text(text: &str) -> String {
             ';' => out.push_str("\\;"),
             ',' => out.push_str("\\,"),
             '\n' => out.push_str("\\n"),
-            '\r' => {
-                if chars.peek() != Some(&'\n') {
-                    out.push_str("\\n");
-                }
-            }
+            // A CRLF is one line break.
+            '\r' if chars.peek() != Some(&'\n') => out.push_str("\\n"),
             c if c.is_control() => {}
             c => out.push(c),
         }

@@ -7,8 +7,7 @@ pub mod route;
 pub mod view;
 
 use bytes::Bytes;
-use chrono::Months;
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, Months, NaiveDate};
 use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
@@ -81,16 +80,7 @@ impl Pages {
             env.add_template(name, source)
                 .unwrap_or_else(|err| panic!("template {name}: {err}"));
         }
-        env.add_global(
-            "marks",
-            context! {
-                red => view::mark::RED,
-                dayoff => view::mark::DAY_OFF,
-                workday => view::mark::WORKING,
-                short => view::mark::SHORTENED,
-                school => view::mark::SCHOOL,
-            },
-        );
+        env.add_global("marks", minijinja::Value::from_pairs(view::MARKS));
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Pages {
             env,

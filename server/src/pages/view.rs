@@ -13,14 +13,15 @@ use crate::catalog::{Catalog, HolidayScope, Period};
 use crate::i18n::{capitalized, texts};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
-/// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
-pub mod mark {
-    pub const RED: &str = "★";
-    pub const DAY_OFF: &str = "◆";
-    pub const WORKING: &str = "▲";
-    pub const SHORTENED: &str = "−1";
-    pub const SCHOOL: &str = "○";
-}
+/// The marks of the day kinds in the grid by CSS class (the templates' `marks`): each kind
+/// has a symbol (or text) as well as a colour.
+pub const MARKS: [(&str, &str); 5] = [
+    ("red", "★"),
+    ("dayoff", "◆"),
+    ("workday", "▲"),
+    ("short", "−1"),
+    ("school", "○"),
+];
 
 /// The parameters internal links keep: `&lang=en` (not for lt) and `&grade=5`, or `""`.
 fn page_query(lang: Lang, grade: Option<u8>) -> String {
@@ -191,28 +192,28 @@ impl Viewer<'_> {
         }
     }
 
-    /// One day in a month grid: its kinds as CSS classes, [`mark`]s and words (`label`, for
+    /// One day in a month grid: its kinds as CSS classes, [`MARKS`] and words (`label`, for
     /// screen readers and the tooltip), its holidays and name days.
     fn cell(&self, date: Date) -> minijinja::Value {
         let mut holidays = self.red_names(date);
-        // Each kind of the day: its class, its mark, its words.
-        let mut kinds: Vec<(&str, Option<&str>, &str)> = Vec::new();
+        // Each kind of the day: its class, its words.
+        let mut kinds: Vec<(&str, &str)> = Vec::new();
         if self.catalog.calendar_of(date).2 {
-            kinds.push(("weekend", None, self.text("weekend")));
+            kinds.push(("weekend", self.text("weekend")));
         }
         if !holidays.is_empty() {
-            kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
+            kinds.push(("red", self.text("red_holiday")));
         }
         if let Some(t) = self.catalog.transfer_on(date) {
-            let (class, mark, key) = match t.kind {
-                TransferKind::DayOff => ("dayoff", mark::DAY_OFF, "declared_day_off"),
-                TransferKind::WorkingDay => ("workday", mark::WORKING, "declared_working_day"),
+            let (class, key) = match t.kind {
+                TransferKind::DayOff => ("dayoff", "declared_day_off"),
+                TransferKind::WorkingDay => ("workday", "declared_working_day"),
             };
-            kinds.push((class, Some(mark), self.text(key)));
+            kinds.push((class, self.text(key)));
             holidays.push(t.name(self.lang).to_string());
         }
         if self.catalog.status_of(date).shorter_workday {
-            kinds.push(("short", Some(mark::SHORTENED), self.text("shortened")));
+            kinds.push(("short", self.text("shortened")));
         }
         let school: Vec<&str> = self
             .catalog
@@ -222,10 +223,10 @@ impl Viewer<'_> {
             .collect();
         let school_label = format!("{} ({})", self.text("school_holidays"), school.join(", "));
         if !school.is_empty() {
-            kinds.push(("school", Some(mark::SCHOOL), &school_label));
+            kinds.push(("school", &school_label));
         }
         if date.naive() == self.today {
-            kinds.push(("today", None, self.text("today")));
+            kinds.push(("today", self.text("today")));
         }
         let names: Vec<String> = self
             .catalog
@@ -233,8 +234,9 @@ impl Viewer<'_> {
             .map(|n| n.name.to_string())
             .collect();
         let classes: Vec<&str> = kinds.iter().map(|k| k.0).collect();
-        let marks: Vec<&str> = kinds.iter().filter_map(|k| k.1).collect();
-        let words: Vec<&str> = kinds.iter().map(|k| k.2).collect();
+        let mark = |class: &str| MARKS.iter().find(|m| m.0 == class).map(|m| m.1);
+        let marks: Vec<&str> = kinds.iter().filter_map(|k| mark(k.0)).collect();
+        let words: Vec<&str> = kinds.iter().map(|k| k.1).collect();
         context! {
             day => date.day(),
             date => date.to_string(),
