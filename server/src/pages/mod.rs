@@ -3,7 +3,6 @@
 //! is cached under its strong ETag, a digest of exactly its inputs (dataset version, path,
 //! query, and today on pages that show it).
 
-pub mod route;
 pub mod view;
 
 use bytes::Bytes;
@@ -14,7 +13,6 @@ use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
-use self::route::Page;
 use self::view::{day_path, link, Viewer};
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
@@ -22,8 +20,6 @@ use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::metrics::CacheMetrics;
 use crate::name_index::MAX_QUERY_CHARS;
-
-pub use self::route::is_page_path;
 
 pub const HTML: &str = "text/html; charset=utf-8";
 
@@ -62,6 +58,71 @@ const TEMPLATES: [(&str, &str); 8] = [
 
 const STYLE: &str = include_str!("templates/style.css");
 
+/// Prefixes that keep their JSON answers (and JSON 404s).
+const NOT_PAGES: [&str; 6] = ["/api", "/data", "/docs", "/health", "/ready", "/metrics"];
+
+pub const SEARCH_PATH: &str = "/vardai";
+
+/// The last part of the path of a year's long weekends.
+pub const LONG_WEEKENDS: &str = "ilgieji-savaitgaliai";
+
+/// Its content hash follows.
+pub const STYLE_PREFIX: &str = "/static/style.";
+
+/// Where browsers ask for it unprompted.
+pub const FAVICON_PATH: &str = "/favicon.ico";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Page {
+    Home,
+    Year(i32),
+    Month(i32, u32),
+    LongWeekends(i32),
+    Day(Date),
+    Search,
+    Style,
+    Favicon,
+}
+
+/// Whether `path` is answered in HTML (a 404 included).
+pub fn is_page_path(path: &str) -> bool {
+    !NOT_PAGES.iter().any(|prefix| path.starts_with(prefix))
+}
+
+/// The page `path` names, or `None` (a 404), parsed strictly: one spelling per page, so one
+/// cache entry and one ETag per page. Whether its dates are served is not checked here.
+fn parse(path: &str, style_path: &str) -> Option<Page> {
+    match path {
+        "/" => return Some(Page::Home),
+        SEARCH_PATH => return Some(Page::Search),
+        FAVICON_PATH => return Some(Page::Favicon),
+        p if p == style_path => return Some(Page::Style),
+        _ => {}
+    }
+    let mut parts = path.strip_prefix('/')?.split('/');
+    let year = number(parts.next()?, 4)? as i32;
+    match (parts.next(), parts.next(), parts.next()) {
+        (None, _, _) => Some(Page::Year(year)),
+        (Some(LONG_WEEKENDS), None, _) => Some(Page::LongWeekends(year)),
+        (Some(month), None, _) => {
+            let month = number(month, 2)?;
+            (1..=12)
+                .contains(&month)
+                .then_some(Page::Month(year, month))
+        }
+        (Some(month), Some(day), None) => {
+            let (month, day) = (number(month, 2)?, number(day, 2)?);
+            Date::from_ymd(year, month, day).ok().map(Page::Day)
+        }
+        _ => None,
+    }
+}
+
+fn number(text: &str, digits: usize) -> Option<u32> {
+    let exact = text.len() == digits && text.bytes().all(|b| b.is_ascii_digit());
+    text.parse().ok().filter(|_| exact)
+}
+
 pub struct Pages {
     env: Environment<'static>,
     style_path: String,
@@ -84,7 +145,7 @@ impl Pages {
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Pages {
             env,
-            style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
+            style_path: format!("{}{hash}.css", STYLE_PREFIX),
             style_etag: caching::digest_etag("css", STYLE.as_bytes()),
             favicon_etag: caching::digest_etag("icon", FAVICON),
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
@@ -94,14 +155,14 @@ impl Pages {
     /// Whether `path` is the stylesheet or the icon (not counted: a page view costs one
     /// count, and browsers fetch both once and keep them).
     pub fn is_asset(&self, path: &str) -> bool {
-        path == self.style_path || path == route::FAVICON_PATH
+        path == self.style_path || path == FAVICON_PATH
     }
 
     /// Answers a GET of a page path (`is_page_path`) on `today` (Vilnius).
     pub fn answer(&self, req: &Request, catalog: &Catalog, today: NaiveDate) -> Response {
         let path = req.uri().path();
         let query = PageQuery::parse(req.uri().query());
-        let page = route::parse(path, &self.style_path);
+        let page = parse(path, &self.style_path);
         let asset = match page {
             Some(Page::Style) => Some((STYLE.as_bytes(), &self.style_etag, STYLE_CACHE, CSS)),
             Some(Page::Favicon) => Some((FAVICON, &self.favicon_etag, FAVICON_CACHE, ICON)),
@@ -284,7 +345,7 @@ impl Pages {
             .catalog
             .name_days_on(date)
             .map(|n| {
-                let href = format!("{}?q={}", route::SEARCH_PATH, encode(&n.name));
+                let href = format!("{}?q={}", SEARCH_PATH, encode(&n.name));
                 link(href, n.name.to_string())
             })
             .collect();

@@ -8,7 +8,7 @@ use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind};
 use minijinja::context;
 use minijinja::value::Serde;
 
-use super::route::LONG_WEEKENDS;
+use super::LONG_WEEKENDS;
 use crate::catalog::{Catalog, HolidayScope, Period};
 use crate::i18n::{capitalized, texts};
 use crate::name_index::{MatchKind, MAX_MATCHES};
