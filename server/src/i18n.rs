@@ -11,7 +11,7 @@ use serde::Deserialize;
 const SOURCE: &str = include_str!("i18n.toml");
 
 /// A text (possibly a pattern with `{fields}`) or a list (months, weekdays).
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[derive(Deserialize, serde::Serialize)]
 #[serde(untagged)]
 pub enum Label {
     Text(String),
@@ -20,7 +20,6 @@ pub enum Label {
 
 type Table = BTreeMap<String, Label>;
 
-#[derive(Debug)]
 pub struct Texts {
     tables: [Table; 4],
     values: [minijinja::Value; 4],

@@ -29,10 +29,9 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
             }
         })
         .collect();
-    let key = if grades.len() == 1 {
-        "grade_one"
-    } else {
-        "grades_many"
+    let key = match grades {
+        [_] => "grade_one",
+        _ => "grades_many",
     };
     texts().fill(lang, key, &[("list", &ranges.join(", "))])
 }

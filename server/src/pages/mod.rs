@@ -66,9 +66,6 @@ pub const SEARCH_PATH: &str = "/vardai";
 /// The last part of the path of a year's long weekends.
 pub const LONG_WEEKENDS: &str = "ilgieji-savaitgaliai";
 
-/// Its content hash follows.
-pub const STYLE_PREFIX: &str = "/static/style.";
-
 /// Where browsers ask for it unprompted.
 pub const FAVICON_PATH: &str = "/favicon.ico";
 
@@ -145,7 +142,7 @@ impl Pages {
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Pages {
             env,
-            style_path: format!("{}{hash}.css", STYLE_PREFIX),
+            style_path: format!("/static/style.{hash}.css"),
             style_etag: caching::digest_etag("css", STYLE.as_bytes()),
             favicon_etag: caching::digest_etag("icon", FAVICON),
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
@@ -225,8 +222,7 @@ impl Pages {
                 }
                 Err(err) => {
                     tracing::error!(error = %err, path, "a page failed to render");
-                    let err = ApiError::new(ErrorCode::Internal, "internal error");
-                    return err.into_response();
+                    return ApiError::new(ErrorCode::Internal, "internal error").into_response();
                 }
             },
         };

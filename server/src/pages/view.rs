@@ -353,6 +353,9 @@ impl Viewer<'_> {
 
     fn row(&self, p: &Period, year: i32) -> minijinja::Value {
         let leave = p.leave_days.len();
+        // Days off per leave day.
+        let ratio = f64::from(p.days_off()) / leave as f64;
+        let efficiency = (leave > 0).then(|| number(ratio, self.lang));
         let holidays: Vec<String> = p
             .marked
             .iter()
@@ -366,11 +369,7 @@ impl Viewer<'_> {
             days_off => p.days_off(),
             leave => self.days_in_words(&p.leave_days),
             leave_count => leave,
-            efficiency => if leave == 0 {
-                String::new()
-            } else {
-                number(f64::from(p.days_off()) / leave as f64, self.lang)
-            },
+            efficiency => efficiency.unwrap_or_default(),
             holidays,
         }
     }
