@@ -26,18 +26,14 @@ pub struct Texts {
 }
 
 /// The labels, parsed once. A bug in `i18n.toml` panics here; the unit tests load it.
-pub fn texts() -> &'static Texts {
-    static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
-        let mut tables: BTreeMap<String, Table> =
-            toml::from_str(SOURCE).expect("the embedded translations parse");
-        let tables =
-            Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
-        let values =
-            std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
-        Texts { tables, values }
-    });
-    &TEXTS
-}
+pub static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
+    let mut tables: BTreeMap<String, Table> =
+        toml::from_str(SOURCE).expect("the embedded translations parse");
+    let tables = Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
+    let values =
+        std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
+    Texts { tables, values }
+});
 
 impl Texts {
     /// For a template's `t`.
@@ -84,7 +80,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_label_in_the_same_shape() {
-        let texts = texts();
+        let texts = &*TEXTS;
         let (lt, rest) = texts.tables.split_first().unwrap();
         for (table, lang) in rest.iter().zip(&Lang::ALL[1..]) {
             assert_eq!(
@@ -126,7 +122,7 @@ mod tests {
 
     #[test]
     fn patterns_are_filled() {
-        let texts = texts();
+        let texts = &*TEXTS;
         assert_eq!(
             texts.fill(
                 Lang::Lt,

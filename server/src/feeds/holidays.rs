@@ -10,7 +10,7 @@ use super::ics::{self, basic_date, Event};
 use super::HolidayFeedRequest;
 use super::UID_DOMAIN;
 use crate::catalog::{Catalog, HolidayRecord, HolidayScope};
-use crate::i18n::texts;
+use crate::i18n::TEXTS;
 
 const DAY_OFF_CATEGORY: &str = "day_off";
 const SHORTENED_CATEGORY: &str = "shortened_workday";
@@ -26,8 +26,8 @@ pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> St
         HolidayScope::Red => "feed_holidays_red",
         HolidayScope::All => "feed_holidays_all",
     };
-    let name = texts().text(lang, name);
-    let description = texts().text(lang, "feed_holidays_description");
+    let name = TEXTS.text(lang, name);
+    let description = TEXTS.text(lang, "feed_holidays_description");
     ics::calendar(name, description, stamp, 64 * 1024, events)
 }
 
@@ -68,7 +68,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         }
     }
     if request.shortened && catalog.status_of(date).shorter_workday {
-        let summary = texts().text(lang, "feed_shortened").into();
+        let summary = TEXTS.text(lang, "feed_shortened").into();
         events.push(event("shortened", summary, Some(SHORTENED_CATEGORY)));
     }
     events

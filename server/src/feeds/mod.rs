@@ -51,7 +51,6 @@ impl Feeds {
         }
     }
 
-    /// From the cache, or built now.
     pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
         let key = (request, catalog.version, vilnius_year);
         if let Some(feed) = self.cache.get(&key) {

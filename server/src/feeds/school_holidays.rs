@@ -7,7 +7,7 @@ use kalendorius_dataset::Lang;
 use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
-use crate::i18n::texts;
+use crate::i18n::TEXTS;
 
 /// The grades as inclusive ranges, in order: `[1..4, 11..12]`.
 pub fn grade_ranges(grades: &[u8]) -> Vec<(u8, u8)> {
@@ -33,11 +33,11 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
         [_] => "grade_one",
         _ => "grades_many",
     };
-    texts().fill(lang, key, &[("list", &ranges.join(", "))])
+    TEXTS.fill(lang, key, &[("list", &ranges.join(", "))])
 }
 
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
-    let name = texts().text(lang, "feed_school_holidays");
+    let name = TEXTS.text(lang, "feed_school_holidays");
     let name = match grade {
         Some(g) => format!("{name} ({})", grades_text(&[g], lang)),
         None => name.to_string(),
@@ -63,7 +63,7 @@ pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> S
             category: Some("SCHOOL"),
         })
     });
-    let description = texts().text(lang, "feed_school_holidays_description");
+    let description = TEXTS.text(lang, "feed_school_holidays_description");
     ics::calendar(&name, description, stamp, 16 * 1024, events)
 }
 

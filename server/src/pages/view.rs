@@ -10,7 +10,8 @@ use minijinja::value::Serde;
 
 use super::LONG_WEEKENDS;
 use crate::catalog::{Catalog, HolidayScope, Period};
-use crate::i18n::{capitalized, texts};
+use crate::feeds::school_holidays::grades_text;
+use crate::i18n::{capitalized, TEXTS};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
 /// The marks of the day kinds in the grid by CSS class (the templates' `marks`): each kind
@@ -60,15 +61,15 @@ pub struct Viewer<'a> {
 
 impl Viewer<'_> {
     pub fn text(&self, key: &str) -> &'static str {
-        texts().text(self.lang, key)
+        TEXTS.text(self.lang, key)
     }
 
     fn item(&self, key: &str, i: usize) -> &'static str {
-        texts().item(self.lang, key, i)
+        TEXTS.item(self.lang, key, i)
     }
 
     pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
-        texts().fill(self.lang, key, fields)
+        TEXTS.fill(self.lang, key, fields)
     }
 
     /// What every page needs (`c` in the templates); the language links keep `extra`
@@ -81,7 +82,7 @@ impl Viewer<'_> {
                 let query = format!("{extra}{}", page_query(other, grade));
                 context! {
                     code => other.code(),
-                    name => texts().text(other, "language_name"),
+                    name => TEXTS.text(other, "language_name"),
                     href => format!("{path}{}", query.replacen('&', "?", 1)),
                     current => other == lang,
                 }
@@ -92,7 +93,7 @@ impl Viewer<'_> {
         let q = qa.replacen('&', "?", 1);
         context! {
             lang => lang.code(),
-            t => texts().value(lang),
+            t => TEXTS.value(lang),
             css,
             today_href => format!("{}{q}", today_month.as_deref().unwrap_or("/")),
             q,
@@ -102,9 +103,7 @@ impl Viewer<'_> {
             // The grade form submits to the page's path.
             path,
             grade,
-            grade_text => grade
-                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
-                .unwrap_or_default(),
+            grade_text => grade.map(|g| grades_text(&[g], lang)).unwrap_or_default(),
             description => self.fill_years("site_description"),
         }
     }
@@ -418,13 +417,9 @@ impl Viewer<'_> {
             1 => "next_red_tomorrow",
             _ => "next_red_days",
         };
-        let fields: [(&str, &str); 3] = [
-            ("name", &names.join(", ")),
-            ("date", &self.date_long(date)),
-            ("days", &days.to_string()),
-        ];
+        let (names, when, days) = (names.join(", "), self.date_long(date), days.to_string());
         Some(context! {
-            text => self.fill(key, &fields),
+            text => self.fill(key, &[("name", &names), ("date", &when), ("days", &days)]),
             href => day_path(date),
             long_weekends => long_weekends_path(date.year()),
         })
