@@ -7,8 +7,7 @@
 use kalendorius_dataset::Date;
 
 use super::ics::{self, basic_date, Event};
-use super::HolidayFeedRequest;
-use super::UID_DOMAIN;
+use super::{HolidayFeedRequest, UID_DOMAIN};
 use crate::catalog::{Catalog, HolidayRecord, HolidayScope};
 use crate::i18n::TEXTS;
 
@@ -17,10 +16,8 @@ const SHORTENED_CATEGORY: &str = "shortened_workday";
 
 pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
     let lang = request.lang;
-    let dates = request
-        .years
-        .clone()
-        .flat_map(|year| catalog.dates_of_year(year));
+    let years = request.years.clone();
+    let dates = years.flat_map(|year| catalog.dates_of_year(year));
     let events = dates.flat_map(|date| events_of(catalog, date, request));
     let name = match request.scope {
         HolidayScope::Red => "feed_holidays_red",

@@ -275,11 +275,10 @@ impl Pages {
                 },
             ),
         };
-        let html = self
-            .env
-            .get_template(name)?
-            .render(context! { c => frame, ..ctx })?;
-        Ok(Bytes::from(html))
+        let template = self.env.get_template(name)?;
+        Ok(Bytes::from(
+            template.render(context! { c => frame, ..ctx })?,
+        ))
     }
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {

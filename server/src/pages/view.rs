@@ -3,8 +3,7 @@
 use std::cmp::Ordering;
 
 use chrono::{Datelike, NaiveDate};
-use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind};
+use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind, Week};
 use minijinja::context;
 use minijinja::value::Serde;
 
