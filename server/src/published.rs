@@ -183,11 +183,7 @@ pub struct PublishedDataset {
 impl PublishedDataset {
     /// Finds the directory of `version` under `root` (the directory named by the version,
     /// `current`, or `root` itself) and reads its manifest.
-    fn open(
-        root: &Path,
-        version: &str,
-        cache_metrics: CacheMetrics,
-    ) -> Result<PublishedDataset, PublishedError> {
+    fn open(root: &Path, version: &str, metrics: CacheMetrics) -> Result<Self, PublishedError> {
         for candidate in [root.join(version), root.join("current"), root.to_path_buf()] {
             let manifest_path = candidate.join(MANIFEST_FILE);
             let Ok(bytes) = std::fs::read(&manifest_path) else {
@@ -220,7 +216,7 @@ impl PublishedDataset {
                     body: Bytes::from(bytes),
                     etag,
                 },
-                files: ByteCache::new(YEAR_CACHE_BUDGET, cache_metrics),
+                files: ByteCache::new(YEAR_CACHE_BUDGET, metrics),
             });
         }
         Err(PublishedError::Missing {

@@ -75,18 +75,15 @@ impl Viewer<'_> {
     /// (`&q=...` or `""`).
     pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
         let (lang, grade) = (self.lang, self.grade);
-        let langs: Vec<_> = Lang::ALL
-            .iter()
-            .map(|&other| {
-                let query = format!("{extra}{}", page_query(other, grade));
-                context! {
-                    code => other.code(),
-                    name => TEXTS.text(other, "language_name"),
-                    href => format!("{path}{}", query.replacen('&', "?", 1)),
-                    current => other == lang,
-                }
-            })
-            .collect();
+        let langs = Lang::ALL.map(|other| {
+            let query = format!("{extra}{}", page_query(other, grade));
+            context! {
+                code => other.code(),
+                name => TEXTS.text(other, "language_name"),
+                href => format!("{path}{}", query.replacen('&', "?", 1)),
+                current => other == lang,
+            }
+        });
         let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
         let qa = page_query(lang, grade);
         let q = qa.replacen('&', "?", 1);
