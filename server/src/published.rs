@@ -1,8 +1,7 @@
-//! `/data`: the files of the dataset in service byte for byte, tagged with their SHA-256
-//! and checked against the manifest, and the JSON Schemas they follow. The manifest is read
-//! once per version; the other files (67 MB of years: more than the memory budget) on first
-//! request, into a cache. A year file listed but absent (the server needs only the database)
-//! is a JSON 404 saying so.
+//! `/data`: the dataset's files byte for byte, tagged with their SHA-256 and checked against
+//! the manifest, and their JSON Schemas. The manifest is read once per version, the other
+//! files (67 MB of years: more than the memory budget) on first request into a cache. A year
+//! file listed but absent (the server needs only the database) is a JSON 404 saying so.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

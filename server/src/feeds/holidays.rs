@@ -1,8 +1,7 @@
-//! The holiday feed: all-day events over a window of years. Scope `red`: one event per
-//! non-working holiday date; scope `all`: one per holiday record and per declared day off;
-//! `shortened=true` adds the shortened days. A `UID` is the date and what the event is,
-//! never the dataset version, so a subscribed calendar updates a renamed event instead of
-//! adding a copy.
+//! The holiday feed over a window of years: scope `red`, one event per non-working holiday
+//! date; scope `all`, one per holiday record and per declared day off. A `UID` is the date
+//! and what the event is, never the dataset version, so a subscribed calendar updates a
+//! renamed event instead of adding a copy.
 
 use kalendorius_dataset::Date;
 

@@ -149,8 +149,7 @@ impl Pages {
         }
     }
 
-    /// Whether `path` is the stylesheet or the icon (not counted: a page view costs one
-    /// count, and browsers fetch both once and keep them).
+    /// Whether `path` is the stylesheet or the icon (uncounted: a page view costs one count).
     pub fn is_asset(&self, path: &str) -> bool {
         path == self.style_path || path == FAVICON_PATH
     }

@@ -228,10 +228,9 @@ impl Viewer<'_> {
             .name_days_on(date)
             .map(|n| n.name.to_string())
             .collect();
-        let classes: Vec<&str> = kinds.iter().map(|k| k.0).collect();
-        let mark = |class: &str| MARKS.iter().find(|m| m.0 == class).map(|m| m.1);
-        let marks: Vec<&str> = kinds.iter().filter_map(|k| mark(k.0)).collect();
-        let words: Vec<&str> = kinds.iter().map(|k| k.1).collect();
+        let (classes, words): (Vec<&str>, Vec<&str>) = kinds.into_iter().unzip();
+        let mark = |class: &&str| MARKS.iter().find(|m| m.0 == *class).map(|m| m.1);
+        let marks: Vec<&str> = classes.iter().filter_map(mark).collect();
         context! {
             day => date.day(),
             date => date.to_string(),
@@ -259,11 +258,9 @@ impl Viewer<'_> {
                 _ => fill("status_off_weekend", "weekday", self.weekday(date)),
             }];
         }
-        let hours = self
-            .catalog
-            .working_summary(date, date, Week::Five)
-            .working_hours;
-        let mut out = vec![fill("status_working", "hours", &hours.to_string())];
+        let summary = self.catalog.working_summary(date, date, Week::Five);
+        let hours = summary.working_hours.to_string();
+        let mut out = vec![fill("status_working", "hours", &hours)];
         if transfer.map(|t| t.kind) == Some(TransferKind::WorkingDay) {
             out.push(fill("note_declared_working", "name", transfer_name));
         }
@@ -402,10 +399,8 @@ impl Viewer<'_> {
     /// extra day off); `None` past the served range.
     pub fn next_red_day(&self) -> Option<minijinja::Value> {
         let today = self.served_today()?;
-        let date = self
-            .catalog
-            .holiday_dates_from(today, HolidayScope::Red, 1)
-            .next()?;
+        let mut red_days = self.catalog.holiday_dates_from(today, HolidayScope::Red, 1);
+        let date = red_days.next()?;
         let names: Vec<&str> = self.catalog.day_off_names(date, self.lang).collect();
         let days = today.days_until(date);
         let key = match days {
