@@ -1,7 +1,7 @@
 //! The calendar for people: HTML pages over the catalog (`/` the current month, a year, a
-//! month, a day, the name search), an HTML 404 for any other path outside the API. A page
-//! is cached under its strong ETag, a digest of exactly its inputs (dataset version, path,
-//! query, and today on pages that show it).
+//! month, a day, the name search), an HTML 404 for any other path outside the API, data,
+//! docs and probes. A page is cached under its strong ETag, a digest of exactly its inputs
+//! (dataset version, path, query, and today on pages that show it).
 
 pub mod view;
 
@@ -213,7 +213,7 @@ impl Pages {
             Some(body) => body,
             None => match self.render(catalog, today, path, page, &query) {
                 Ok(body) => {
-                    // Any path is a 404 page: kept, they would push the real pages out.
+                    // 404s are not kept: any path is one; they would push the real pages out.
                     if found {
                         self.cache.insert(key.into(), body.clone());
                     }
@@ -275,9 +275,8 @@ impl Pages {
             ),
         };
         let template = self.env.get_template(name)?;
-        Ok(Bytes::from(
-            template.render(context! { c => frame, ..ctx })?,
-        ))
+        let html = template.render(context! { c => frame, ..ctx })?;
+        Ok(Bytes::from(html))
     }
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
@@ -412,7 +411,7 @@ impl PageQuery {
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             match name.as_ref() {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
-                // A longer query is refused by the page anyway.
+                // Bounded: a longer query is refused by the page anyway.
                 "q" => out.q = value.chars().take(MAX_QUERY_CHARS + 1).collect(),
                 "grade" => {
                     out.grade = value.parse::<u8>().ok().filter(|g| {
