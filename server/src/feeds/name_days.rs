@@ -11,7 +11,7 @@ use super::UID_DOMAIN;
 use crate::catalog::Catalog;
 use crate::i18n::TEXTS;
 
-/// A leap year, so February 29 exists.
+/// The year every event starts from: a leap year, so February 29 exists.
 const FIRST_OCCURRENCE_YEAR: i32 = 2000;
 
 pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> String {
