@@ -1,7 +1,5 @@
-//! The operational probes, outside the versioned API, for a supervisor, a load balancer or
-//! a deployment script: `GET /health` (liveness) and `GET /ready` (readiness), as
-//! [`PROBES`] describes them to the OpenAPI document. The gate routes them before any
-//! limiter; they answer GET and HEAD (and OPTIONS, as every path does).
+//! The probes, outside the versioned API: `GET /health` (liveness) and `GET /ready`
+//! (readiness), as [`PROBES`] describes them to the OpenAPI document.
 
 use poem::http::header;
 use poem::{IntoResponse, Response};
@@ -13,7 +11,7 @@ pub const HEALTH_PATH: &str = "/health";
 
 pub const READY_PATH: &str = "/ready";
 
-/// `Cache-Control` of every probe answer: a cached "ok" says nothing about now.
+/// A cached "ok" says nothing about now.
 pub const CACHE_CONTROL: &str = "no-store";
 
 /// [`ProbeOk`] as JSON (a unit test holds them together).
@@ -34,15 +32,14 @@ pub enum ProbeState {
     Ok,
 }
 
-/// A probe: its path, and what the OpenAPI document says of it.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Probe {
     pub path: &'static str,
-    /// The document's `operationId` (also its route label in the metrics).
+    /// Also its route label in the metrics.
     pub operation_id: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
-    /// Whether it checks readiness, and so may answer 503 `not_ready`.
+    /// May answer 503 `not_ready`.
     pub may_be_unready: bool,
 }
 
@@ -73,9 +70,8 @@ impl Probe {
     }
 }
 
-/// The answer of `probe` to a GET. The dataset needs no check: a running server always holds
-/// a complete, checked one (a failed reload keeps the old one), so readiness comes down to
-/// the state store.
+/// The dataset needs no check: a running server always holds a complete, checked one (a
+/// failed reload keeps the old one), so readiness comes down to the state store.
 pub fn answer(probe: &Probe, store: &Store) -> Response {
     if probe.may_be_unready {
         if let Some(reason) = store.unready_reason() {

@@ -1,7 +1,6 @@
 //! The labels of the pages and the feeds in lt, en, pl and ru, from the embedded `i18n.toml`
-//! (one file, so a label cannot be forgotten in one language; a unit test compares them),
-//! parsed once per process ([`texts`]). Templates read `t.<key>`; sentences with values are
-//! filled by [`Texts::fill`].
+//! (one file, so a label cannot be forgotten in one language; a unit test compares them).
+//! Templates read `t.<key>`; sentences with values are filled by [`Texts::fill`].
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -11,8 +10,8 @@ use serde::Deserialize;
 
 const SOURCE: &str = include_str!("i18n.toml");
 
-/// One label: a text (possibly a pattern with `{fields}`) or a list (months, weekdays).
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+/// A text (possibly a pattern with `{fields}`) or a list (months, weekdays).
+#[derive(Deserialize, serde::Serialize)]
 #[serde(untagged)]
 pub enum Label {
     Text(String),
@@ -21,35 +20,28 @@ pub enum Label {
 
 type Table = BTreeMap<String, Label>;
 
-#[derive(Debug)]
 pub struct Texts {
     tables: [Table; 4],
     values: [minijinja::Value; 4],
 }
 
-/// The labels. A bug in `i18n.toml` (not TOML of tables of labels, or a language's table
-/// absent) panics here; the unit tests below load it.
-pub fn texts() -> &'static Texts {
-    static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
-        let mut tables: BTreeMap<String, Table> =
-            toml::from_str(SOURCE).expect("the embedded translations parse");
-        // Indexed by `lang as usize`.
-        let tables =
-            Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
-        let values =
-            std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
-        Texts { tables, values }
-    });
-    &TEXTS
-}
+/// The labels, parsed once. A bug in `i18n.toml` panics here; the unit tests load it.
+pub static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
+    let mut tables: BTreeMap<String, Table> =
+        toml::from_str(SOURCE).expect("the embedded translations parse");
+    let tables = Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
+    let values =
+        std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));
+    Texts { tables, values }
+});
 
 impl Texts {
-    /// Every label of `lang`, for a template's `t`.
+    /// For a template's `t`.
     pub fn value(&self, lang: Lang) -> minijinja::Value {
         self.values[lang as usize].clone()
     }
 
-    /// The text `key` in `lang` (empty when absent: the tests keep every key present).
+    /// Empty when absent (the tests keep every key present).
     pub fn text(&self, lang: Lang, key: &str) -> &str {
         match self.tables[lang as usize].get(key) {
             Some(Label::Text(text)) => text,
@@ -64,7 +56,6 @@ impl Texts {
         }
     }
 
-    /// The pattern `key` of `lang` with each `{field}` replaced by its value.
     pub fn fill(&self, lang: Lang, key: &str, fields: &[(&str, &str)]) -> String {
         let mut out = self.text(lang, key).to_string();
         for (name, value) in fields {
@@ -89,7 +80,7 @@ mod tests {
 
     #[test]
     fn every_language_has_every_label_in_the_same_shape() {
-        let texts = texts();
+        let texts = &*TEXTS;
         let (lt, rest) = texts.tables.split_first().unwrap();
         for (table, lang) in rest.iter().zip(&Lang::ALL[1..]) {
             assert_eq!(
@@ -131,7 +122,7 @@ mod tests {
 
     #[test]
     fn patterns_are_filled() {
-        let texts = texts();
+        let texts = &*TEXTS;
         assert_eq!(
             texts.fill(
                 Lang::Lt,

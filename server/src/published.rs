@@ -1,9 +1,7 @@
-//! The published dataset over HTTP (README, The dataset; docs/api.md, `/data`): the files of
-//! the dataset in service byte for byte, tagged with their SHA-256 and checked against the
-//! manifest, and the JSON Schemas they follow (from `kalendorius_dataset::schema`). The
-//! manifest is read once per version; the other files (67 MB of years: more than the memory
-//! budget) on first request, into one cache of [`YEAR_CACHE_BUDGET`] bytes. A year file
-//! listed but absent (the server needs only the database) is a JSON 404 saying so.
+//! `/data`: the dataset's files byte for byte, tagged with their SHA-256 and checked against
+//! the manifest, and their JSON Schemas. The manifest is read once per version, the other
+//! files (67 MB of years: more than the memory budget) on first request into a cache. A year
+//! file listed but absent (the server needs only the database) is a JSON 404 saying so.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -24,7 +22,7 @@ use crate::metrics::CacheMetrics;
 
 pub const PREFIX: &str = "/data";
 
-/// `Cache-Control` of the published files: a dataset changes at most daily.
+/// A dataset changes at most daily.
 pub const CACHE_CONTROL: &str = "public, max-age=86400";
 
 /// Bytes of year files kept in memory (about 20 years of 185 KB).
@@ -32,11 +30,9 @@ pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
 
 pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 
-/// The directory of the schemas under [`PREFIX`].
 pub const SCHEMA_DIR: &str = "schema";
 
-/// The schemas' file names: of the manifest, of a year file, of the school holidays, of
-/// the changes.
+/// In the order of `Published::schemas`.
 pub const SCHEMA_FILES: [&str; 4] = [
     "manifest.schema.json",
     "year.schema.json",
@@ -44,15 +40,12 @@ pub const SCHEMA_FILES: [&str; 4] = [
     "changes.schema.json",
 ];
 
-/// Why a published file cannot be served. Each is a fault of the installation (a dataset
-/// directory removed or altered while in service), logged and answered as a 500, except
-/// [`PublishedError::FileMissing`], a 404.
+/// A fault of the installation (a dataset directory removed or altered while in service),
+/// answered as a 500, except [`PublishedError::FileMissing`], a 404.
 #[derive(Debug, thiserror::Error)]
 pub enum PublishedError {
-    /// A year file the manifest lists is not in the dataset directory.
     #[error("{path} is listed in the manifest but missing")]
     FileMissing { year: i32, path: PathBuf },
-    /// No directory under the data root holds the dataset version in service.
     #[error("no dataset directory of version {version} under {root}")]
     Missing { root: PathBuf, version: String },
     #[error("cannot read {path}: {source}")]
@@ -65,12 +58,10 @@ pub enum PublishedError {
         path: PathBuf,
         source: serde_json::Error,
     },
-    /// A year file differs from its manifest entry (size or SHA-256).
     #[error("{path} does not match its manifest entry: {reason}")]
     Mismatch { path: PathBuf, reason: String },
 }
 
-/// A served JSON document: its bytes and strong tag.
 #[derive(Clone)]
 struct Document {
     body: Bytes,
@@ -79,23 +70,20 @@ struct Document {
 
 /// The published files of every dataset version put in service, one at a time.
 pub struct Published {
-    /// The data root the server was started with (an output root or a dataset directory).
+    /// An output root or a dataset directory.
     root: PathBuf,
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
     schemas: [Document; 4],
-    /// The handles of the year files' cache (each version's cache counts in them).
+    /// Each version's cache counts in them.
     cache_metrics: CacheMetrics,
 }
 
 impl Published {
-    /// The published files of the datasets under `root` (read on first use), their cache
-    /// counted in `cache_metrics`.
     pub fn new(root: &Path, cache_metrics: CacheMetrics) -> Published {
         let schema = |value: serde_json::Value| {
-            let body = Bytes::from(
-                serde_json::to_vec_pretty(&value).expect("a JSON value always serializes"),
-            );
+            let body = serde_json::to_vec_pretty(&value).expect("a JSON value always serializes");
+            let body = Bytes::from(body);
             let etag = quoted(&kalendorius_dataset::digest::sha256_hex(&body));
             Document { body, etag }
         };
@@ -118,16 +106,16 @@ impl Published {
         if let Some(dataset) = current.filter(|d| d.manifest.dataset_version == catalog.version) {
             return Ok(dataset);
         }
+        let metrics = self.cache_metrics.clone();
         let dataset = Arc::new(PublishedDataset::open(
             &self.root,
             catalog.version,
-            self.cache_metrics.clone(),
+            metrics,
         )?);
         *self.current.write() = Some(dataset.clone());
         Ok(dataset)
     }
 
-    /// The answer to a GET of a path under [`PREFIX`].
     pub fn answer(&self, req: &Request, catalog: &Catalog) -> Response {
         let path = req.uri().path();
         let rest = path.strip_prefix(PREFIX).unwrap_or(path);
@@ -172,20 +160,13 @@ impl Published {
 /// The year of `/years/YYYY.json` (four digits).
 fn year_of(rest: &str) -> Option<i32> {
     let digits = rest.strip_prefix("/years/")?.strip_suffix(".json")?;
-    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
+    let four_digits = digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit());
+    digits.parse().ok().filter(|_| four_digits)
 }
 
 fn serve(req: &Request, document: &Document, content_type: &'static str) -> Response {
-    caching::fixed(
-        req.headers(),
-        &document.etag,
-        CACHE_CONTROL,
-        content_type,
-        document.body.clone(),
-    )
+    let (etag, body) = (&document.etag, document.body.clone());
+    caching::fixed(req.headers(), etag, CACHE_CONTROL, content_type, body)
 }
 
 pub struct PublishedDataset {
@@ -194,19 +175,14 @@ pub struct PublishedDataset {
     /// Year → index of its entry in `manifest.files`.
     year_entries: HashMap<i32, usize>,
     manifest_file: Document,
-    /// Files read so far (year files, `school_holidays.json`, `changes.json`), by their
-    /// path in the manifest.
+    /// Files read so far, by their path in the manifest.
     files: ByteCache<String, Bytes>,
 }
 
 impl PublishedDataset {
     /// Finds the directory of `version` under `root` (the directory named by the version,
     /// `current`, or `root` itself) and reads its manifest.
-    fn open(
-        root: &Path,
-        version: &str,
-        cache_metrics: CacheMetrics,
-    ) -> Result<PublishedDataset, PublishedError> {
+    fn open(root: &Path, version: &str, metrics: CacheMetrics) -> Result<Self, PublishedError> {
         for candidate in [root.join(version), root.join("current"), root.to_path_buf()] {
             let manifest_path = candidate.join(MANIFEST_FILE);
             let Ok(bytes) = std::fs::read(&manifest_path) else {
@@ -239,7 +215,7 @@ impl PublishedDataset {
                     body: Bytes::from(bytes),
                     etag,
                 },
-                files: ByteCache::new(YEAR_CACHE_BUDGET, cache_metrics),
+                files: ByteCache::new(YEAR_CACHE_BUDGET, metrics),
             });
         }
         Err(PublishedError::Missing {
@@ -279,9 +255,8 @@ impl PublishedDataset {
         }))
     }
 
-    /// The bytes of `entry`'s file: read on first request, checked against its size and
-    /// SHA-256, and cached. A missing year file is [`PublishedError::FileMissing`]; any other
-    /// missing file is a fault of the installation.
+    /// The bytes of `entry`'s file, checked against its size and SHA-256, and cached. Only a
+    /// missing year file is [`PublishedError::FileMissing`].
     fn file_bytes(&self, entry: &FileEntry, year: Option<i32>) -> Result<Bytes, PublishedError> {
         if let Some(bytes) = self.files.get(entry.path.as_str()) {
             return Ok(bytes);
@@ -317,7 +292,6 @@ impl PublishedDataset {
     }
 }
 
-/// `"<text>"`, a strong tag.
 fn quoted(text: &str) -> HeaderValue {
     HeaderValue::from_str(&format!("\"{text}\"")).expect("hex digits are a valid header value")
 }

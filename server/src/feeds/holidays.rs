@@ -1,36 +1,29 @@
-//! The holiday feed: all-day events over a window of years (docs/api.md, `/feeds`). Scope
-//! `red`: one event per non-working holiday date (its red holidays' names joined, or the
-//! declared day off); scope `all`: one per holiday record (`CATEGORIES` its type) and per
-//! declared day off; `shortened=true` adds the shortened days of the 5-day week. A `UID` is
-//! the date and what the event is, never the dataset version, so a subscribed calendar
-//! updates a renamed event instead of adding a copy.
+//! The holiday feed over a window of years: scope `red`, one event per non-working holiday
+//! date; scope `all`, one per holiday record and per declared day off. A `UID` is the date
+//! and what the event is, never the dataset version, so a subscribed calendar updates a
+//! renamed event instead of adding a copy.
 
 use kalendorius_dataset::Date;
 
 use super::ics::{self, basic_date, Event};
-use super::HolidayFeedRequest;
-use super::UID_DOMAIN;
+use super::{HolidayFeedRequest, UID_DOMAIN};
 use crate::catalog::{Catalog, HolidayRecord, HolidayScope};
-use crate::i18n::texts;
+use crate::i18n::TEXTS;
 
-/// The `CATEGORIES` of a declared extra day off and of a shortened working day.
 const DAY_OFF_CATEGORY: &str = "day_off";
 const SHORTENED_CATEGORY: &str = "shortened_workday";
 
 pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
     let lang = request.lang;
-    // A year the dataset does not serve has no dates.
-    let dates = request
-        .years
-        .clone()
-        .flat_map(|year| catalog.dates_of_year(year));
+    let years = request.years.clone();
+    let dates = years.flat_map(|year| catalog.dates_of_year(year));
     let events = dates.flat_map(|date| events_of(catalog, date, request));
     let name = match request.scope {
         HolidayScope::Red => "feed_holidays_red",
         HolidayScope::All => "feed_holidays_all",
     };
-    let name = texts().text(lang, name);
-    let description = texts().text(lang, "feed_holidays_description");
+    let name = TEXTS.text(lang, name);
+    let description = TEXTS.text(lang, "feed_holidays_description");
     ics::calendar(name, description, stamp, 64 * 1024, events)
 }
 
@@ -71,7 +64,7 @@ fn events_of<'a>(catalog: &'a Catalog, date: Date, request: &HolidayFeedRequest)
         }
     }
     if request.shortened && catalog.status_of(date).shorter_workday {
-        let summary = texts().text(lang, "feed_shortened").into();
+        let summary = TEXTS.text(lang, "feed_shortened").into();
         events.push(event("shortened", summary, Some(SHORTENED_CATEGORY)));
     }
     events

@@ -1,11 +1,10 @@
 //! Writing iCalendar text (RFC 5545): CRLF lines folded at 75 octets without splitting a
-//! UTF-8 character, TEXT values escaped. Every feed writes through [`calendar`].
+//! UTF-8 character, TEXT values escaped.
 
 use chrono::{Datelike, NaiveDate};
 
 use super::PRODID;
 
-/// The longest content line, in octets, before folding (RFC 5545, 3.1).
 pub const MAX_LINE_OCTETS: usize = 75;
 
 /// One all-day event: `end` is exclusive (the day after the last), `rule` an `RRULE`.
@@ -20,8 +19,7 @@ pub struct Event<'a> {
     pub category: Option<&'a str>,
 }
 
-/// The calendar text: the properties every feed starts with (`name`, `description`), then
-/// `events`, each stamped `stamp`; `capacity` bytes reserved.
+/// The calendar text: its header, then `events`, each stamped `stamp`.
 pub fn calendar<'a>(
     name: &str,
     description: &str,
@@ -64,9 +62,8 @@ pub fn calendar<'a>(
     out
 }
 
-/// `line` folded into `out` (RFC 5545, 3.1): at most [`MAX_LINE_OCTETS`] octets per physical
-/// line, CRLF after each, continuation lines starting with one space (which counts towards
-/// their 75), cut only between characters.
+/// `line` folded into `out`: continuation lines start with one space (one of their 75
+/// octets), cut only between characters.
 pub fn fold_into(out: &mut String, line: &str) {
     let mut rest = line;
     let mut limit = MAX_LINE_OCTETS;
@@ -83,13 +80,11 @@ pub fn fold_into(out: &mut String, line: &str) {
         out.push_str(&rest[..cut]);
         out.push_str("\r\n ");
         rest = &rest[cut..];
-        // The leading space of a continuation line takes one octet.
         limit = MAX_LINE_OCTETS - 1;
     }
 }
 
-/// `text` as an iCalendar TEXT value (RFC 5545, 3.3.11): backslash, semicolon and comma
-/// escaped with a backslash, a line break written as `\n`.
+/// `text` as an iCalendar TEXT value (RFC 5545, 3.3.11).
 pub fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut chars = text.chars().peekable();
@@ -99,11 +94,8 @@ pub fn escape_text(text: &str) -> String {
             ';' => out.push_str("\\;"),
             ',' => out.push_str("\\,"),
             '\n' => out.push_str("\\n"),
-            '\r' => {
-                if chars.peek() != Some(&'\n') {
-                    out.push_str("\\n");
-                }
-            }
+            // A CRLF is one line break.
+            '\r' if chars.peek() != Some(&'\n') => out.push_str("\\n"),
             c if c.is_control() => {}
             c => out.push(c),
         }
@@ -111,7 +103,7 @@ pub fn escape_text(text: &str) -> String {
     out
 }
 
-/// `YYYYMMDD`, the basic form of a DATE value.
+/// `YYYYMMDD`.
 pub fn basic_date(date: NaiveDate) -> String {
     format!("{:04}{:02}{:02}", date.year(), date.month(), date.day())
 }

@@ -1,10 +1,7 @@
-//! Calendar feeds (README, Calendar feeds; docs/api.md, `/feeds`): the holidays, the name
-//! days and the pupils' holidays as iCalendar files, built from the catalog like every other
-//! answer (`ics` writes the text); the request types below are the cache keys of built feeds.
-//!
-//! A feed is a pure function of its parameters, the dataset version and the year in
-//! Vilnius, so it is built once per such key, tagged with a digest of its bytes, and kept
-//! in a cache of [`CACHE_BUDGET`] bytes: equal keys give equal bytes on every server.
+//! Calendar feeds: the holidays, the name days and the pupils' holidays as iCalendar files
+//! (`ics` writes the text). A feed is a pure function of its parameters, the dataset version
+//! and the year in Vilnius, so it is built once per such key, tagged with a digest of its
+//! bytes, and cached: equal keys give equal bytes on every server.
 
 pub mod holidays;
 pub mod ics;
@@ -23,9 +20,8 @@ use crate::http::cache::{ByteCache, Weighed};
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::metrics::CacheMetrics;
 
-/// How many bytes of built feeds are kept: the default feeds (20-90 KB) of every language
-/// and scope many times over, or a few of the longest (30 years of every holiday, up to
-/// 1 MB). A feed larger than a quarter of it is served without being kept.
+/// The default feeds (20-90 KB) of every language and scope many times over, or a few of
+/// the longest (30 years of every holiday, up to 1 MB).
 pub const CACHE_BUDGET: usize = 4 << 20;
 
 pub const CONTENT_TYPE: &str = "text/calendar; charset=utf-8";
@@ -34,16 +30,7 @@ pub const PRODID: &str = "-//kalendorius//Lithuanian calendar feeds//EN";
 
 pub struct Feed {
     pub body: Bytes,
-    /// Strong tag: 16 hex digits of the body's SHA-256.
     pub etag: HeaderValue,
-}
-
-/// What a feed is a function of.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct FeedKey {
-    request: FeedRequest,
-    dataset_version: &'static str,
-    vilnius_year: i32,
 }
 
 impl Weighed for Feed {
@@ -53,33 +40,26 @@ impl Weighed for Feed {
 }
 
 pub struct Feeds {
-    cache: ByteCache<FeedKey, Arc<Feed>>,
+    /// By request, dataset version and Vilnius year: all a feed is a function of.
+    cache: ByteCache<(FeedRequest, &'static str, i32), Arc<Feed>>,
 }
 
 impl Feeds {
-    /// No feed built yet; the cache counted in `cache_metrics`.
     pub fn new(cache_metrics: CacheMetrics) -> Feeds {
         Feeds {
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
         }
     }
 
-    /// The feed `request` asks for, from the dataset `catalog` was loaded from, in the
-    /// Vilnius year `vilnius_year`: from the cache, or built now.
     pub fn feed(&self, request: FeedRequest, catalog: &Catalog, vilnius_year: i32) -> Arc<Feed> {
-        let key = FeedKey {
-            request,
-            dataset_version: catalog.version,
-            vilnius_year,
-        };
+        let key = (request, catalog.version, vilnius_year);
         if let Some(feed) = self.cache.get(&key) {
             return feed;
         }
-        // Built outside the cache's lock (tens of milliseconds for a long window).
-        // `DTSTAMP`: midnight UTC opening the Vilnius year. Fixed for the year, so a feed's
-        // bytes (and its ETag) depend only on its key, on every server.
+        // `DTSTAMP`: midnight UTC opening the Vilnius year, so a feed's bytes (and its ETag)
+        // depend only on its key.
         let stamp = format!("{vilnius_year:04}0101T000000Z");
-        let text = match &key.request {
+        let text = match &key.0 {
             FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),
             FeedRequest::NameDays { lang } => {
                 name_days::build(*lang, catalog, vilnius_year, &stamp)
@@ -97,45 +77,32 @@ impl Feeds {
     }
 }
 
-/// The `UID` domain part: UIDs are `<what>@kalendorius`.
 pub const UID_DOMAIN: &str = "kalendorius";
 
-/// The most years one holiday feed covers.
 pub const MAX_YEARS: i32 = 30;
 
-/// Years before the current one that the default window covers.
+/// The default window: `YEARS_BEFORE` years before the current one to `YEARS_AFTER` after.
 pub const YEARS_BEFORE: i32 = 1;
-
-/// Years after the current one that the default window covers.
 pub const YEARS_AFTER: i32 = 5;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayFeedRequest {
-    /// Language of names and of the calendar's name.
     pub lang: Lang,
     pub scope: HolidayScope,
-    /// Whether shortened working days (5-day week) are listed too.
     pub shortened: bool,
-    /// The years covered (may be empty when the dataset ends before the default window).
+    /// May be empty when the dataset ends before the default window.
     pub years: RangeInclusive<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FeedRequest {
     Holidays(HolidayFeedRequest),
-    /// `lang`: of the summaries and of the calendar's name.
-    NameDays {
-        lang: Lang,
-    },
-    SchoolHolidays {
-        grade: Option<u8>,
-        lang: Lang,
-    },
+    NameDays { lang: Lang },
+    SchoolHolidays { grade: Option<u8>, lang: Lang },
 }
 
-/// The years of a holiday feed. Without `from`/`to`: last year to five years ahead, clipped
-/// to the dataset. A missing bound is the default one, moved to the given bound when it
-/// would otherwise cross it. At most [`MAX_YEARS`] years, `from` not after `to`.
+/// The years of a holiday feed: the default window clipped to the dataset; a missing bound is
+/// the default one, moved to the given bound when it would otherwise cross it.
 pub fn window(
     catalog: &Catalog,
     this_year: i32,
@@ -151,22 +118,13 @@ pub fn window(
         (None, Some(to)) => (default_from.min(to), to),
         (Some(from), Some(to)) => (from, to),
     };
-    if from > to {
-        return Err(ApiError::new(
-            ErrorCode::InvalidYear,
-            format!(
-                "parameter 'from_year' ({from}) must not be later than parameter 'to_year' ({to})"
-            ),
-        ));
-    }
     let span = to - from + 1;
-    if span > MAX_YEARS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidYear,
-            format!(
-                "the feed from {from} to {to} spans {span} years; at most {MAX_YEARS} years are allowed (set 'from_year' and 'to_year')"
-            ),
-        ));
-    }
-    Ok(from..=to)
+    let message = if from > to {
+        format!("parameter 'from_year' ({from}) must not be later than parameter 'to_year' ({to})")
+    } else if span > MAX_YEARS {
+        format!("the feed from {from} to {to} spans {span} years; at most {MAX_YEARS} years are allowed (set 'from_year' and 'to_year')")
+    } else {
+        return Ok(from..=to);
+    };
+    Err(ApiError::new(ErrorCode::InvalidYear, message))
 }

@@ -1,7 +1,7 @@
-//! The name-day feed: one all-day event per calendar day with its names, repeating yearly
-//! (`RRULE`), so it is small and never ends (docs/api.md, `/feeds`). The names come from the
-//! leap year nearest this one; the February 29 event repeats on the last day of February
-//! (`BYMONTHDAY=-1`), so common years show them on February 28 as the project does.
+//! The name-day feed: one all-day event per calendar day with its names, repeating yearly,
+//! so it is small and never ends. The names come from the leap year nearest this one; the
+//! February 29 event repeats on the last day of February, so common years show them on
+//! February 28 as the project does.
 
 use chrono::NaiveDate;
 use kalendorius_dataset::Lang;
@@ -9,13 +9,11 @@ use kalendorius_dataset::Lang;
 use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
-use crate::i18n::texts;
+use crate::i18n::TEXTS;
 
-/// The year every event starts from (a leap year, so February 29 exists).
-pub const FIRST_OCCURRENCE_YEAR: i32 = 2000;
+/// The year every event starts from: a leap year, so February 29 exists.
+const FIRST_OCCURRENCE_YEAR: i32 = 2000;
 
-/// The calendar text in `lang`, from the leap year of the dataset of `catalog` nearest
-/// `this_year`.
 pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> String {
     let leap_year = catalog
         .years()
@@ -23,7 +21,7 @@ pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> Stri
         .min_by_key(|&y| (y - this_year).abs());
     let days = leap_year.into_iter().flat_map(|y| catalog.dates_of_year(y));
     // What a summary starts with in `lang` (the names themselves are Lithuanian).
-    let prefix = texts().text(lang, "feed_name_day");
+    let prefix = TEXTS.text(lang, "feed_name_day");
     let events = days.filter_map(|day| {
         let names: Vec<&str> = catalog.name_days_on(day).map(|n| &*n.name).collect();
         if names.is_empty() {
@@ -45,7 +43,7 @@ pub fn build(lang: Lang, catalog: &Catalog, this_year: i32, stamp: &str) -> Stri
             ..Default::default()
         })
     });
-    let name = texts().text(lang, "feed_name_days");
-    let description = texts().text(lang, "feed_name_days_description");
+    let name = TEXTS.text(lang, "feed_name_days");
+    let description = TEXTS.text(lang, "feed_name_days_description");
     ics::calendar(name, description, stamp, 96 * 1024, events)
 }

@@ -1,14 +1,13 @@
-//! The pupils' holidays' feed: one all-day event per holiday period of every school year
-//! (docs/data.md §8), `DTEND` the day after (exclusive). The UID is what identifies the
-//! period in the sources (`school-2025-2026-spring-g1-10@kalendorius`), so a corrected date
-//! replaces the event in a subscribed calendar.
+//! The pupils' holidays' feed: one all-day event per holiday period of every school year.
+//! The UID is what identifies the period in the sources
+//! (`school-2025-2026-spring-g1-10@kalendorius`), so a corrected date replaces the event.
 
 use kalendorius_dataset::Lang;
 
 use super::ics::{self, Event};
 use super::UID_DOMAIN;
 use crate::catalog::Catalog;
-use crate::i18n::texts;
+use crate::i18n::TEXTS;
 
 /// The grades as inclusive ranges, in order: `[1..4, 11..12]`.
 pub fn grade_ranges(grades: &[u8]) -> Vec<(u8, u8)> {
@@ -30,17 +29,15 @@ pub fn grades_text(grades: &[u8], lang: Lang) -> String {
             }
         })
         .collect();
-    let key = if grades.len() == 1 {
-        "grade_one"
-    } else {
-        "grades_many"
+    let key = match grades {
+        [_] => "grade_one",
+        _ => "grades_many",
     };
-    texts().fill(lang, key, &[("list", &ranges.join(", "))])
+    TEXTS.fill(lang, key, &[("list", &ranges.join(", "))])
 }
 
-/// The calendar text of the periods of `grade` (`None`: all) in `lang`.
 pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> String {
-    let name = texts().text(lang, "feed_school_holidays");
+    let name = TEXTS.text(lang, "feed_school_holidays");
     let name = match grade {
         Some(g) => format!("{name} ({})", grades_text(&[g], lang)),
         None => name.to_string(),
@@ -66,7 +63,7 @@ pub fn build(grade: Option<u8>, lang: Lang, catalog: &Catalog, stamp: &str) -> S
             category: Some("SCHOOL"),
         })
     });
-    let description = texts().text(lang, "feed_school_holidays_description");
+    let description = TEXTS.text(lang, "feed_school_holidays_description");
     ics::calendar(&name, description, stamp, 16 * 1024, events)
 }
 

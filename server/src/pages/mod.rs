@@ -1,35 +1,25 @@
-//! The calendar for people: server-rendered HTML pages over the catalog (README, Calendar
-//! pages): `/` the current month, `/{YYYY}`, `/{YYYY}/{MM}`, `/{YYYY}/{MM}/{DD}`, `/vardai?q=`
-//! (`?lang=lt|en|pl|ru`); one stylesheet at `/static/style.<hash>.css`; an HTML 404 for any
-//! other path outside the API, data, docs and probes.
-//!
-//! The embedded templates and labels are compiled once at start (a unit test renders every
-//! template). A page is cached ([`CACHE_BUDGET`] bytes) under its strong ETag, built from
-//! exactly its inputs (dataset version, path, language, and today on pages that show it).
+//! The calendar for people: HTML pages over the catalog (`/` the current month, a year, a
+//! month, a day, the name search), an HTML 404 for any other path outside the API, data,
+//! docs and probes. A page is cached under its strong ETag, a digest of exactly its inputs
+//! (dataset version, path, query, and today on pages that show it).
 
-pub mod planning;
-pub mod route;
 pub mod view;
 
 use bytes::Bytes;
-use chrono::{Datelike, NaiveDate};
-use kalendorius_dataset::{Date, Lang};
+use chrono::{Datelike, Months, NaiveDate};
+use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
 use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
-use self::route::Page;
-use self::view::{day_path, month_path, Viewer};
+use self::view::{day_path, link, Viewer};
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
-use crate::i18n::{self, Texts};
 use crate::metrics::CacheMetrics;
 use crate::name_index::MAX_QUERY_CHARS;
-
-pub use self::route::is_page_path;
 
 pub const HTML: &str = "text/html; charset=utf-8";
 
@@ -38,19 +28,18 @@ const CSS: &str = "text/css; charset=utf-8";
 /// `Cache-Control` of a page that shows today (its mark, or the current month).
 pub const TODAY_CACHE: &str = "public, max-age=60";
 
-/// `Cache-Control` of the stylesheet: its URL changes with its content.
+/// Its URL changes with its content.
 pub const STYLE_CACHE: &str = "public, max-age=31536000, immutable";
 
-/// The byte budget of the rendered pages (a month page is about 20 KiB, a year page about
-/// 60 KiB): a few hundred pages.
+/// A few hundred pages (a month page is about 20 KiB, a year page about 60 KiB).
 pub const CACHE_BUDGET: usize = 8 << 20;
 
-/// `Cache-Control` of the icon: its URL is fixed, so a week, then revalidated by its ETag.
+/// The icon's URL is fixed: a week, then revalidated by its ETag.
 pub const FAVICON_CACHE: &str = "public, max-age=604800";
 
 const ICON: &str = "image/x-icon";
 
-/// The icon (32 by 32 pixels, one PNG image in an ICO file), embedded at build time.
+/// 32 by 32 pixels, one PNG image in an ICO file.
 const FAVICON: &[u8] = include_bytes!("templates/favicon.ico");
 
 const TEMPLATES: [(&str, &str); 8] = [
@@ -69,10 +58,70 @@ const TEMPLATES: [(&str, &str); 8] = [
 
 const STYLE: &str = include_str!("templates/style.css");
 
-/// The pages: the compiled templates, the labels, the stylesheet and the rendered pages.
+/// Prefixes that keep their JSON answers (and JSON 404s).
+const NOT_PAGES: [&str; 6] = ["/api", "/data", "/docs", "/health", "/ready", "/metrics"];
+
+pub const SEARCH_PATH: &str = "/vardai";
+
+/// The last part of the path of a year's long weekends.
+pub const LONG_WEEKENDS: &str = "ilgieji-savaitgaliai";
+
+/// Where browsers ask for it unprompted.
+pub const FAVICON_PATH: &str = "/favicon.ico";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Page {
+    Home,
+    Year(i32),
+    Month(i32, u32),
+    LongWeekends(i32),
+    Day(Date),
+    Search,
+    Style,
+    Favicon,
+}
+
+/// Whether `path` is answered in HTML (a 404 included).
+pub fn is_page_path(path: &str) -> bool {
+    !NOT_PAGES.iter().any(|prefix| path.starts_with(prefix))
+}
+
+/// The page `path` names, or `None` (a 404), parsed strictly: one spelling per page, so one
+/// cache entry and one ETag per page. Whether its dates are served is not checked here.
+fn parse(path: &str, style_path: &str) -> Option<Page> {
+    match path {
+        "/" => return Some(Page::Home),
+        SEARCH_PATH => return Some(Page::Search),
+        FAVICON_PATH => return Some(Page::Favicon),
+        p if p == style_path => return Some(Page::Style),
+        _ => {}
+    }
+    let mut parts = path.strip_prefix('/')?.split('/');
+    let year = number(parts.next()?, 4)? as i32;
+    match (parts.next(), parts.next(), parts.next()) {
+        (None, _, _) => Some(Page::Year(year)),
+        (Some(LONG_WEEKENDS), None, _) => Some(Page::LongWeekends(year)),
+        (Some(month), None, _) => {
+            let month = number(month, 2)?;
+            (1..=12)
+                .contains(&month)
+                .then_some(Page::Month(year, month))
+        }
+        (Some(month), Some(day), None) => {
+            let (month, day) = (number(month, 2)?, number(day, 2)?);
+            Date::from_ymd(year, month, day).ok().map(Page::Day)
+        }
+        _ => None,
+    }
+}
+
+fn number(text: &str, digits: usize) -> Option<u32> {
+    let exact = text.len() == digits && text.bytes().all(|b| b.is_ascii_digit());
+    text.parse().ok().filter(|_| exact)
+}
+
 pub struct Pages {
     env: Environment<'static>,
-    texts: &'static Texts,
     style_path: String,
     style_etag: HeaderValue,
     favicon_etag: HeaderValue,
@@ -80,50 +129,36 @@ pub struct Pages {
 }
 
 impl Pages {
-    /// Compiles the templates (an error is a bug in an embedded file, caught by the unit
-    /// tests, so it panics) and reads the labels; the cache of rendered pages is counted in
-    /// `cache_metrics`.
+    /// Panics on a template error, a bug caught by the unit tests.
     pub fn new(cache_metrics: CacheMetrics) -> Pages {
         let mut env = Environment::new();
-        // A missing value is an error (caught by the tests), never an empty string.
+        // A missing value is an error, never an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         for (name, source) in TEMPLATES {
-            let compiled = env.add_template(name, source);
-            compiled.unwrap_or_else(|err| panic!("template {name}: {err}"));
+            env.add_template(name, source)
+                .unwrap_or_else(|err| panic!("template {name}: {err}"));
         }
-        env.add_global(
-            "marks",
-            context! {
-                red => view::mark::RED,
-                dayoff => view::mark::DAY_OFF,
-                workday => view::mark::WORKING,
-                short => view::mark::SHORTENED,
-                school => view::mark::SCHOOL,
-            },
-        );
+        env.add_global("marks", minijinja::Value::from_pairs(view::MARKS));
         let hash = kalendorius_dataset::digest::short_sha256_hex(STYLE.as_bytes());
         Pages {
             env,
-            texts: i18n::texts(),
-            style_path: format!("{}{hash}.css", route::STYLE_PREFIX),
-            style_etag: HeaderValue::from_str(&format!("\"css-{hash}\""))
-                .expect("hex digits are a valid header value"),
+            style_path: format!("/static/style.{hash}.css"),
+            style_etag: caching::digest_etag("css", STYLE.as_bytes()),
             favicon_etag: caching::digest_etag("icon", FAVICON),
             cache: ByteCache::new(CACHE_BUDGET, cache_metrics),
         }
     }
 
-    /// Whether `path` is the stylesheet or the icon (served without counting: a page view
-    /// costs one count, and browsers fetch both once and keep them).
+    /// Whether `path` is the stylesheet or the icon (uncounted: a page view costs one count).
     pub fn is_asset(&self, path: &str) -> bool {
-        path == self.style_path || path == route::FAVICON_PATH
+        path == self.style_path || path == FAVICON_PATH
     }
 
-    /// Answers a GET of a page path (`is_page_path`) from `catalog` on `today` (Vilnius).
+    /// Answers a GET of a page path (`is_page_path`) on `today` (Vilnius).
     pub fn answer(&self, req: &Request, catalog: &Catalog, today: NaiveDate) -> Response {
         let path = req.uri().path();
         let query = PageQuery::parse(req.uri().query());
-        let page = route::parse(path, &self.style_path);
+        let page = parse(path, &self.style_path);
         let asset = match page {
             Some(Page::Style) => Some((STYLE.as_bytes(), &self.style_etag, STYLE_CACHE, CSS)),
             Some(Page::Favicon) => Some((FAVICON, &self.favicon_etag, FAVICON_CACHE, ICON)),
@@ -133,28 +168,30 @@ impl Pages {
             let body = Bytes::from_static(body);
             return caching::fixed(req.headers(), etag, cache_control, content_type, body);
         }
-        let page = page.and_then(|p| resolve(p, catalog, today));
+        // A date outside the dataset is a 404.
+        let served_year = |y: i32| catalog.years().contains(&y);
+        let page = page.filter(|page| match *page {
+            Page::Home => served_year(today.year()),
+            Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y),
+            Page::Day(d) => catalog.contains(d),
+            Page::Search | Page::Style | Page::Favicon => true,
+        });
         let shows_today = match page {
-            Some(Page::Home) | Some(Page::Search) | None => true,
+            Some(Page::Home | Page::Search) | None => true,
             Some(Page::Year(y)) => y == today.year(),
-            Some(Page::LongWeekends(_)) => false,
             Some(Page::Month(y, m)) => (y, m) == (today.year(), today.month()),
             Some(Page::Day(d)) => d.naive() == today,
-            Some(Page::Style | Page::Favicon) => false,
+            Some(Page::LongWeekends(_) | Page::Style | Page::Favicon) => false,
         };
-        // The strong ETag of a page: a digest of everything the page is made of.
-        let day = shows_today
-            .then_some(today)
-            .map(|d| d.to_string())
-            .unwrap_or_default();
-        let grade = query.grade.map(|g| g.to_string()).unwrap_or_default();
+        let day = shows_today.then(|| today.to_string());
+        let grade = query.grade.map(|g| g.to_string());
         let parts = [
             &catalog.etag_tag,
             path,
             query.lang.code(),
             &query.q,
-            &day,
-            &grade,
+            day.as_deref().unwrap_or(""),
+            grade.as_deref().unwrap_or(""),
         ];
         let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
@@ -176,8 +213,7 @@ impl Pages {
             Some(body) => body,
             None => match self.render(catalog, today, path, page, &query) {
                 Ok(body) => {
-                    // 404 pages are not kept: any path is one, and they would push the real
-                    // pages out.
+                    // 404s are not kept: any path is one; they would push the real pages out.
                     if found {
                         self.cache.insert(key.into(), body.clone());
                     }
@@ -185,8 +221,7 @@ impl Pages {
                 }
                 Err(err) => {
                     tracing::error!(error = %err, path, "a page failed to render");
-                    let err = ApiError::new(ErrorCode::Internal, "internal error");
-                    return err.into_response();
+                    return ApiError::new(ErrorCode::Internal, "internal error").into_response();
                 }
             },
         };
@@ -211,14 +246,13 @@ impl Pages {
     ) -> Result<Bytes, minijinja::Error> {
         let v = &Viewer {
             catalog,
-            texts: self.texts,
             lang: query.lang,
             today,
             grade: query.grade,
         };
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
-            .then(|| format!("q={}", encode(&query.q)));
-        let frame = v.frame(&self.style_path, path, extra);
+            .then(|| format!("&q={}", encode(&query.q)));
+        let frame = v.frame(&self.style_path, path, extra.as_deref().unwrap_or(""));
         let (name, ctx) = match page {
             Some(Page::Home) => {
                 let month = self.month_context(v, v.today.year(), v.today.month());
@@ -240,30 +274,23 @@ impl Pages {
                 },
             ),
         };
-        let html = self
-            .env
-            .get_template(name)?
-            .render(context! { c => frame, ..ctx })?;
+        let template = self.env.get_template(name)?;
+        let html = template.render(context! { c => frame, ..ctx })?;
         Ok(Bytes::from(html))
     }
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
-        let grid = v.month_grid(year, month);
-        let neighbour = |y: i32, m: u32| {
-            Date::from_ymd(y, m, 1)
-                .ok()
-                .filter(|d| v.catalog.contains(*d))
-                .map(|_| link(month_path(y, m), v.month_title(y, m)))
-        };
         let first = NaiveDate::from_ymd_opt(year, month, 1).expect("a served month");
-        let prev = first - chrono::Months::new(1);
-        let next = first + chrono::Months::new(1);
+        let neighbour = |d: NaiveDate| {
+            let served = Date::from_naive(d).is_ok_and(|d| v.catalog.contains(d));
+            served.then(|| v.month_link(d.year(), d.month()))
+        };
         context! {
             title => v.month_title(year, month),
-            grid,
+            grid => v.month_grid(year, month),
             year,
-            prev => neighbour(prev.year(), prev.month()),
-            next => neighbour(next.year(), next.month()),
+            prev => neighbour(first - Months::new(1)),
+            next => neighbour(first + Months::new(1)),
         }
     }
 
@@ -271,22 +298,19 @@ impl Pages {
         let months: Vec<_> = (1..=12).map(|m| v.month_grid(year, m)).collect();
         let first = Date::from_ymd(year, 1, 1).expect("a served year");
         let last = Date::from_ymd(year, 12, 31).expect("a served year");
-        let summary = v
-            .catalog
-            .working_summary(first, last, kalendorius_dataset::Week::Five);
+        let served = |y: i32| v.catalog.years().contains(&y);
         context! {
             title => v.fill("year_title", &[("y", &year.to_string())]),
             year,
             months,
-            summary => Serde(summary),
-            long_weekends => planning::long_weekends_path(year),
-            prev => v.catalog.years().contains(&(year - 1)).then(|| format!("/{:04}", year - 1)),
-            next => v.catalog.years().contains(&(year + 1)).then(|| format!("/{:04}", year + 1)),
+            summary => Serde(v.catalog.working_summary(first, last, Week::Five)),
+            long_weekends => view::long_weekends_path(year),
+            prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
+            next => served(year + 1).then(|| format!("/{:04}", year + 1)),
         }
     }
 
     fn day_context(&self, v: &Viewer, date: Date) -> minijinja::Value {
-        let weekday = v.weekday(date.weekday().num_days_from_monday());
         let holidays: Vec<_> = v
             .catalog
             .holidays_on(date)
@@ -314,19 +338,16 @@ impl Pages {
             .catalog
             .name_days_on(date)
             .map(|n| {
-                let href = format!("{}?q={}", route::SEARCH_PATH, encode(&n.name));
+                let href = format!("{}?q={}", SEARCH_PATH, encode(&n.name));
                 link(href, n.name.to_string())
             })
             .collect();
-        let near = |d: Option<Date>| {
-            d.filter(|d| v.catalog.contains(*d))
-                .map(|d| link(day_path(d), v.date_long(d)))
+        let near = |d: Option<NaiveDate>| {
+            let d = Date::from_naive(d?)
+                .ok()
+                .filter(|d| v.catalog.contains(*d))?;
+            Some(link(day_path(d), v.date_long(d)))
         };
-        let prev = date
-            .naive()
-            .pred_opt()
-            .and_then(|d| Date::from_naive(d).ok());
-        let (_, week, _) = v.catalog.calendar_of(date);
         let school_holidays = &v.catalog.school_holidays;
         let school: Vec<_> = school_holidays
             .overlapping(date, date, v.grade)
@@ -344,17 +365,17 @@ impl Pages {
         context! {
             title => v.date_long(date),
             date => date.to_string(),
-            weekday,
-            week,
+            weekday => v.weekday(date),
+            week => v.catalog.calendar_of(date).1,
             is_today => date.naive() == v.today,
             status => v.status_sentences(date),
             off => v.catalog.status_of(date).laisvadienis,
             holidays,
             basis,
             names,
-            prev => near(prev),
-            next => near(date.succ()),
-            month => link(month_path(date.year(), date.month()), v.month_title(date.year(), date.month())),
+            prev => near(date.naive().pred_opt()),
+            next => near(date.naive().succ_opt()),
+            month => v.month_link(date.year(), date.month()),
             school,
             school_covered => school_holidays.covered(date, date, v.grade),
         }
@@ -363,15 +384,12 @@ impl Pages {
     fn search_context(&self, v: &Viewer, q: &str) -> minijinja::Value {
         let q = q.trim();
         let too_long = q.chars().count() > MAX_QUERY_CHARS;
-        let results = if q.is_empty() || too_long {
-            Vec::new()
-        } else {
-            v.search(q)
-        };
+        let searched = !q.is_empty() && !too_long;
+        let results = if searched { v.search(q) } else { Vec::new() };
         context! {
             title => v.text("nav_search"),
             q,
-            searched => !q.is_empty() && !too_long,
+            searched,
             too_long,
             count_text => v.fill("search_results", &[("count", &results.len().to_string())]),
             results,
@@ -379,23 +397,7 @@ impl Pages {
     }
 }
 
-fn link(href: String, label: String) -> minijinja::Value {
-    context! { href, label }
-}
-
-/// A served page, or `None` for a date outside the dataset.
-fn resolve(page: Page, catalog: &Catalog, today: NaiveDate) -> Option<Page> {
-    let served_year = |y: i32| catalog.years().contains(&y);
-    match page {
-        Page::Home => served_year(today.year()).then_some(Page::Home),
-        Page::Year(y) | Page::Month(y, _) | Page::LongWeekends(y) => served_year(y).then_some(page),
-        Page::Day(d) => catalog.contains(d).then_some(page),
-        Page::Search | Page::Style | Page::Favicon => Some(page),
-    }
-}
-
-/// The parameters the pages read: `lang` (anything but lt, en, pl, ru is lt), `q`, and
-/// `grade` (0..12 chooses whose pupils' holidays are shown; anything else is none).
+/// `lang` (an unknown one is lt), `q`, and `grade` (0..12, else none).
 #[derive(Default)]
 struct PageQuery {
     lang: Lang,

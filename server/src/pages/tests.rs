@@ -1,5 +1,6 @@
 //! Every template renders, in every language, for every page kind (so a template error is
-//! caught here, not by the first visitor), over a dataset built from the fixture sources.
+//! caught here, not by the first visitor), over a dataset built from the fixture sources;
+//! every page path has one spelling.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -88,4 +89,58 @@ async fn the_stylesheet_is_served_at_its_hashed_path() {
     assert!(pages.style_path.ends_with(".css"));
     let (status, _) = get(&pages, "/static/style.css", today).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn each_page_has_one_spelling() {
+    const STYLE: &str = "/static/style.0123abcd.css";
+    assert_eq!(parse("/", STYLE), Some(Page::Home));
+    assert_eq!(parse("/2026", STYLE), Some(Page::Year(2026)));
+    assert_eq!(parse("/2026/12", STYLE), Some(Page::Month(2026, 12)));
+    assert_eq!(
+        parse("/2026/12/24", STYLE),
+        Some(Page::Day(Date::parse("2026-12-24").unwrap()))
+    );
+    assert_eq!(parse("/vardai", STYLE), Some(Page::Search));
+    assert_eq!(
+        parse("/2026/ilgieji-savaitgaliai", STYLE),
+        Some(Page::LongWeekends(2026))
+    );
+    assert_eq!(parse(STYLE, STYLE), Some(Page::Style));
+    assert_eq!(parse("/favicon.ico", STYLE), Some(Page::Favicon));
+    for wrong in [
+        "/2026/13",
+        "/2026/00",
+        "/2026/2",
+        "/2026/02/30",
+        "/2026/12/24/x",
+        "/2026/",
+        "/26",
+        "/abc",
+        "/vardai/",
+        "/static/style.old.css",
+        "/1500/01/01",
+        "/2026/ilgieji-savaitgaliai/",
+        "/2026/ilgieji-savaitgaliai/x",
+        "/26/ilgieji-savaitgaliai",
+    ] {
+        assert_eq!(parse(wrong, STYLE), None, "{wrong}");
+    }
+}
+
+#[test]
+fn the_api_and_the_probes_are_not_pages() {
+    for path in [
+        "/api/v1/day",
+        "/api",
+        "/data/manifest.json",
+        "/docs",
+        "/health",
+        "/ready",
+    ] {
+        assert!(!is_page_path(path), "{path}");
+    }
+    for path in ["/", "/abc", "/2026/13", "/favicon.ico"] {
+        assert!(is_page_path(path), "{path}");
+    }
 }

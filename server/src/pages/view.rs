@@ -1,37 +1,34 @@
-//! What each page shows, looked up in the catalog and put into words for the templates
-//! (every calendar fact is the catalog's).
+//! What each page shows, looked up in the catalog and put into words for the templates.
+
+use std::cmp::Ordering;
 
 use chrono::{Datelike, NaiveDate};
-use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind};
+use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind, Week};
 use minijinja::context;
 use minijinja::value::Serde;
 
-use crate::catalog::Catalog;
-use crate::i18n::{capitalized, Texts};
+use super::LONG_WEEKENDS;
+use crate::catalog::{Catalog, HolidayScope, Period};
+use crate::feeds::school_holidays::grades_text;
+use crate::i18n::{capitalized, TEXTS};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
-/// Marks of the day kinds in the grid: each kind has a symbol (or text) as well as a colour.
-pub mod mark {
-    pub const RED: &str = "★";
-    pub const DAY_OFF: &str = "◆";
-    pub const WORKING: &str = "▲";
-    pub const SHORTENED: &str = "−1";
-    /// A day of the pupils' holidays (of the chosen grade, or of any grade).
-    pub const SCHOOL: &str = "○";
-}
+/// The marks of the day kinds in the grid by CSS class (the templates' `marks`): each kind
+/// has a symbol (or text) as well as a colour.
+pub const MARKS: [(&str, &str); 5] = [
+    ("red", "★"),
+    ("dayoff", "◆"),
+    ("workday", "▲"),
+    ("short", "−1"),
+    ("school", "○"),
+];
 
-/// The query that keeps the language (other than the default) and the grade on internal
-/// links: `""`, `?lang=en`, `?grade=5`, `?lang=en&grade=5` (`separator` first).
-pub fn page_query(lang: Lang, grade: Option<u8>, separator: char) -> String {
-    let mut out = String::new();
-    if lang != Lang::Lt {
-        out = format!("&lang={}", lang.code());
-    }
-    if let Some(g) = grade {
-        out += &format!("&grade={g}");
-    }
-    out.replacen('&', &separator.to_string(), 1)
+/// The parameters internal links keep: `&lang=en` (not for lt) and `&grade=5`, or `""`.
+fn page_query(lang: Lang, grade: Option<u8>) -> String {
+    let lang = (lang != Lang::Lt).then(|| format!("&lang={}", lang.code()));
+    lang.into_iter()
+        .chain(grade.map(|g| format!("&grade={g}")))
+        .collect()
 }
 
 pub fn month_path(year: i32, month: u32) -> String {
@@ -42,92 +39,90 @@ pub fn day_path(date: Date) -> String {
     format!("/{:04}/{:02}/{:02}", date.year(), date.month(), date.day())
 }
 
-/// Builds the pages' values from one catalog, in one language, on one day.
+/// The most leave days of a bridge the page lists.
+pub const PAGE_MAX_LEAVE_DAYS: usize = 4;
+
+pub fn long_weekends_path(year: i32) -> String {
+    format!("/{year:04}/{LONG_WEEKENDS}")
+}
+
+pub fn link(href: String, label: String) -> minijinja::Value {
+    context! { href, label }
+}
+
 pub struct Viewer<'a> {
     pub catalog: &'a Catalog,
-    pub texts: &'a Texts,
     pub lang: Lang,
     pub today: NaiveDate,
-    /// The grade whose pupils' holidays are shown (`None`: those of any grade).
+    /// Whose pupils' holidays are shown (`None`: any grade's).
     pub grade: Option<u8>,
 }
 
 impl Viewer<'_> {
-    pub fn text(&self, key: &str) -> &str {
-        self.texts.text(self.lang, key)
+    pub fn text(&self, key: &str) -> &'static str {
+        TEXTS.text(self.lang, key)
     }
 
-    /// The pattern `key` with its `fields` filled in.
+    fn item(&self, key: &str, i: usize) -> &'static str {
+        TEXTS.item(self.lang, key, i)
+    }
+
     pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
-        self.texts.fill(self.lang, key, fields)
+        TEXTS.fill(self.lang, key, fields)
     }
 
-    /// What every page needs (`c` in the templates): the language, the labels, the links of
-    /// the frame, for the page at `path` (with `extra`, such as `q=...`, and the grade kept on
-    /// the language links), its stylesheet at `css`.
-    pub fn frame(&self, css: &str, path: &str, extra: Option<String>) -> minijinja::Value {
+    /// What every page needs (`c` in the templates); the language links keep `extra`
+    /// (`&q=...` or `""`).
+    pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
         let (lang, grade) = (self.lang, self.grade);
-        let langs: Vec<_> = Lang::ALL
-            .iter()
-            .map(|&other| {
-                let href = match &extra {
-                    Some(extra) => format!("{path}?{extra}{}", page_query(other, grade, '&')),
-                    None => format!("{path}{}", page_query(other, grade, '?')),
-                };
-                context! {
-                    code => other.code(),
-                    name => self.texts.text(other, "language_name"),
-                    href,
-                    current => other == lang,
-                }
-            })
-            .collect();
+        let langs = Lang::ALL.map(|other| {
+            let query = format!("{extra}{}", page_query(other, grade));
+            context! {
+                code => other.code(),
+                name => TEXTS.text(other, "language_name"),
+                href => format!("{path}{}", query.replacen('&', "?", 1)),
+                current => other == lang,
+            }
+        });
         let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
-        // The query that keeps the language on internal links: `""` for lt, `?lang=en`...
-        let q = page_query(lang, grade, '?');
+        let qa = page_query(lang, grade);
+        let q = qa.replacen('&', "?", 1);
         context! {
             lang => lang.code(),
-            t => self.texts.value(lang),
+            t => TEXTS.value(lang),
             css,
             today_href => format!("{}{q}", today_month.as_deref().unwrap_or("/")),
             q,
-            // The same, to follow another parameter: `""` or `&lang=en`.
-            qa => page_query(lang, grade, '&'),
+            qa,
             langs,
             version => self.catalog.version,
             // The grade form submits to the page's path.
             path,
             grade,
-            // The chosen grade in words ("5 kl.", "grade 5"); empty without one.
-            grade_text => grade
-                .map(|g| crate::feeds::school_holidays::grades_text(&[g], lang))
-                .unwrap_or_default(),
-            // The page's `<meta name="description">`.
+            grade_text => grade.map(|g| grades_text(&[g], lang)).unwrap_or_default(),
             description => self.fill_years("site_description"),
         }
     }
 
     /// "2026 m. gruodis", "December 2026".
     pub fn month_title(&self, year: i32, month: u32) -> String {
-        let name = self.texts.item(self.lang, "months", month as usize - 1);
-        let name = if self.lang == Lang::Lt {
-            name.to_string()
-        } else {
-            capitalized(name)
+        let name = self.item("months", month as usize - 1);
+        let name = match self.lang {
+            Lang::Lt => name.to_string(),
+            _ => capitalized(name),
         };
         self.fill("month_title", &[("y", &year.to_string()), ("month", &name)])
     }
 
+    pub fn month_link(&self, year: i32, month: u32) -> minijinja::Value {
+        link(month_path(year, month), self.month_title(year, month))
+    }
+
     /// "2026 m. gruodžio 24 d.", "24 December 2026".
     pub fn date_long(&self, date: Date) -> String {
-        self.fill(
-            "date_long",
-            &[
-                ("y", &date.year().to_string()),
-                ("month_gen", self.month_gen(date.month())),
-                ("d", &date.day().to_string()),
-            ],
-        )
+        let (y, d) = (date.year().to_string(), date.day().to_string());
+        let month = self.month_gen(date.month());
+        self.fill("date_long", &[("y", &y), ("month_gen", month), ("d", &d)])
     }
 
     /// "birželio 24 d.", "24 June"; `days` may be several ("14–16", "28, 29").
@@ -139,31 +134,24 @@ impl Viewer<'_> {
     /// The pattern `key` with the first and the last year served.
     pub fn fill_years(&self, key: &str) -> String {
         let years = self.catalog.years();
-        let fields: [(&str, &str); 2] = [
-            ("first", &years.start().to_string()),
-            ("last", &years.end().to_string()),
-        ];
-        self.fill(key, &fields)
+        let (first, last) = (years.start().to_string(), years.end().to_string());
+        self.fill(key, &[("first", &first), ("last", &last)])
     }
 
     fn month_gen(&self, month: u32) -> &str {
-        self.texts.item(self.lang, "months_gen", month as usize - 1)
+        self.item("months_gen", month as usize - 1)
     }
 
-    /// The weekday's name (0 = Monday).
-    pub fn weekday(&self, monday_based: u32) -> &str {
-        self.texts
-            .item(self.lang, "weekdays", monday_based as usize)
+    pub fn weekday(&self, date: Date) -> &str {
+        self.item("weekdays", date.weekday().num_days_from_monday() as usize)
     }
 
-    /// Today, when the catalog serves it.
     pub fn served_today(&self) -> Option<Date> {
         Date::from_naive(self.today)
             .ok()
             .filter(|d| self.catalog.contains(*d))
     }
 
-    /// The names of the red holidays on `date`, in the page's language.
     fn red_names(&self, date: Date) -> Vec<String> {
         self.catalog
             .holidays_on(date)
@@ -172,74 +160,55 @@ impl Viewer<'_> {
             .collect()
     }
 
-    /// The grid of a served month: its week rows (`number`, `cells` Monday to Sunday, none
-    /// outside the month), each cell with its marks, holidays and name days (the templates
-    /// choose what to show), and the month's working time (5-day week).
+    /// The grid of a served month: its week rows (`cells` Monday to Sunday, none outside the
+    /// month) and its working time; the templates choose what to show.
     pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
-        let mut weeks: Vec<(u8, Vec<Option<minijinja::Value>>)> = Vec::new();
-        let mut last = first;
-        let days = std::iter::successors(Some(first), |d| d.succ().filter(|d| d.month() == month));
-        for day in days {
-            let column = day.weekday().num_days_from_monday() as usize;
-            if column == 0 || weeks.is_empty() {
-                let (_, iso_week, _) = self.catalog.calendar_of(day);
-                weeks.push((iso_week, vec![None; 7]));
-            }
-            let (_, cells) = weeks.last_mut().expect("a row was pushed");
-            cells[column] = Some(self.cell(day));
-            last = day;
-        }
-        let weekdays: Vec<_> = (0..7)
-            .map(|i| {
-                context! {
-                    short => self.texts.item(self.lang, "weekdays_short", i),
-                    full => self.weekday(i as u32),
-                    weekend => i >= 5,
+        let days: Vec<Date> =
+            std::iter::successors(Some(first), |d| d.succ().filter(|d| d.month() == month))
+                .collect();
+        let column = |d: Date| d.weekday().num_days_from_monday() as usize;
+        let weeks: Vec<_> = days
+            .chunk_by(|_, b| column(*b) != 0)
+            .map(|week| {
+                let mut cells = vec![None; 7];
+                for &day in week {
+                    cells[column(day)] = Some(self.cell(day));
                 }
+                context! { number => self.catalog.calendar_of(week[0]).1, cells }
             })
-            .collect();
-        let weeks: Vec<_> = weeks
-            .into_iter()
-            .map(|(number, cells)| context! { number, cells })
             .collect();
         context! {
             title => self.month_title(year, month),
-            // The month's name alone, capitalized (the year page).
-            name => capitalized(self.texts.item(self.lang, "months", month as usize - 1)),
+            name => capitalized(self.item("months", month as usize - 1)),
             href => month_path(year, month),
-            weekdays,
             weeks,
-            summary => Serde(self.catalog.working_summary(first, last, Week::Five)),
+            summary => Serde(self.catalog.working_summary(first, days[days.len() - 1], Week::Five)),
         }
     }
 
-    /// One day in a month grid: its kinds as CSS classes, [`mark`]s and words (`label`, for
-    /// screen readers and the tooltip), its red holidays' or transfer's names, its name days.
+    /// One day in a month grid: its kinds as CSS classes, [`MARKS`] and words (`label`, for
+    /// screen readers and the tooltip), its holidays and name days.
     fn cell(&self, date: Date) -> minijinja::Value {
-        let status = self.catalog.status_of(date);
-        let (_, _, weekend) = self.catalog.calendar_of(date);
-        let transfer = self.catalog.transfer_on(date);
-        let red = self.red_names(date);
-        // Each kind of the day: its class, its mark, its words.
-        let mut kinds: Vec<(&str, Option<&str>, &str)> = Vec::new();
-        let mut holidays = red.clone();
-        if weekend {
-            kinds.push(("weekend", None, self.text("weekend")));
+        let mut holidays = self.red_names(date);
+        // Each kind of the day: its class, its words.
+        let mut kinds: Vec<(&str, &str)> = Vec::new();
+        if self.catalog.calendar_of(date).2 {
+            kinds.push(("weekend", self.text("weekend")));
         }
-        if !red.is_empty() {
-            kinds.push(("red", Some(mark::RED), self.text("red_holiday")));
+        if !holidays.is_empty() {
+            kinds.push(("red", self.text("red_holiday")));
         }
-        if let Some(t) = transfer {
-            let (class, mark, key) = match t.kind {
-                TransferKind::DayOff => ("dayoff", mark::DAY_OFF, "declared_day_off"),
-                TransferKind::WorkingDay => ("workday", mark::WORKING, "declared_working_day"),
+        if let Some(t) = self.catalog.transfer_on(date) {
+            let (class, key) = match t.kind {
+                TransferKind::DayOff => ("dayoff", "declared_day_off"),
+                TransferKind::WorkingDay => ("workday", "declared_working_day"),
             };
-            kinds.push((class, Some(mark), self.text(key)));
+            kinds.push((class, self.text(key)));
             holidays.push(t.name(self.lang).to_string());
         }
-        if status.shorter_workday {
-            kinds.push(("short", Some(mark::SHORTENED), self.text("shortened")));
+        if self.catalog.status_of(date).shorter_workday {
+            kinds.push(("short", self.text("shortened")));
         }
         let school: Vec<&str> = self
             .catalog
@@ -249,19 +218,19 @@ impl Viewer<'_> {
             .collect();
         let school_label = format!("{} ({})", self.text("school_holidays"), school.join(", "));
         if !school.is_empty() {
-            kinds.push(("school", Some(mark::SCHOOL), &school_label));
+            kinds.push(("school", &school_label));
         }
         if date.naive() == self.today {
-            kinds.push(("today", None, self.text("today")));
+            kinds.push(("today", self.text("today")));
         }
         let names: Vec<String> = self
             .catalog
             .name_days_on(date)
             .map(|n| n.name.to_string())
             .collect();
-        let classes: Vec<&str> = kinds.iter().map(|k| k.0).collect();
-        let marks: Vec<&str> = kinds.iter().filter_map(|k| k.1).collect();
-        let words: Vec<&str> = kinds.iter().map(|k| k.2).collect();
+        let (classes, words): (Vec<&str>, Vec<&str>) = kinds.into_iter().unzip();
+        let mark = |class: &&str| MARKS.iter().find(|m| m.0 == *class).map(|m| m.1);
+        let marks: Vec<&str> = classes.iter().filter_map(mark).collect();
         context! {
             day => date.day(),
             date => date.to_string(),
@@ -274,12 +243,10 @@ impl Viewer<'_> {
         }
     }
 
-    /// The status of a date in sentences: what it is, and why.
     pub fn status_sentences(&self, date: Date) -> Vec<String> {
         let status = self.catalog.status_of(date);
         let transfer = self.catalog.transfer_on(date);
         let transfer_name = transfer.map(|t| t.name(self.lang)).unwrap_or_default();
-        let weekday = self.weekday(date.weekday().num_days_from_monday());
         let fill = |key, field, value: &str| self.fill(key, &[(field, value)]);
         if status.laisvadienis {
             let red = self.red_names(date);
@@ -288,14 +255,12 @@ impl Viewer<'_> {
                     fill("status_off_holiday", "names", &red.join(", "))
                 }
                 Some(Reason::PublicHoliday) => fill("status_off_declared", "name", transfer_name),
-                _ => fill("status_off_weekend", "weekday", weekday),
+                _ => fill("status_off_weekend", "weekday", self.weekday(date)),
             }];
         }
-        let hours = self
-            .catalog
-            .working_summary(date, date, Week::Five)
-            .working_hours;
-        let mut out = vec![fill("status_working", "hours", &hours.to_string())];
+        let summary = self.catalog.working_summary(date, date, Week::Five);
+        let hours = summary.working_hours.to_string();
+        let mut out = vec![fill("status_working", "hours", &hours)];
         if transfer.map(|t| t.kind) == Some(TransferKind::WorkingDay) {
             out.push(fill("note_declared_working", "name", transfer_name));
         }
@@ -307,16 +272,14 @@ impl Viewer<'_> {
         out
     }
 
-    /// The mark of a fact or citation that is not confirmed: its confidence in words
-    /// (docs/data.md §2.8); `None` when confirmed or when there is no confidence.
+    /// A fact's or citation's confidence in words unless confirmed (docs/data.md §2.8).
     pub fn unsure_label(&self, c: Option<Confidence>) -> Option<&str> {
         let c = c.filter(|c| *c != Confidence::Confirmed)?;
         Some(self.text(&format!("confidence_{}", c.as_str())))
     }
 
-    /// The search results for `query` (already checked), each date linked to its day in
-    /// today's year (February 29 in a common year: February 28, where the name is
-    /// celebrated then).
+    /// Each date links to its day in today's year (February 29 in a common year: February 28,
+    /// where the name is celebrated then).
     pub fn search(&self, query: &str) -> Vec<minijinja::Value> {
         let year = self.today.year();
         self.catalog
@@ -347,5 +310,143 @@ impl Viewer<'_> {
                 }
             })
             .collect()
+    }
+
+    /// A date in words: without the year when it is in `year`.
+    fn date_in(&self, date: Date, year: i32) -> String {
+        if date.year() == year {
+            self.day_month(date.month(), &date.day().to_string())
+        } else {
+            self.date_long(date)
+        }
+    }
+
+    /// The dates `start..=end` in words: "vasario 14–16 d." within a month, else both
+    /// dates ("balandžio 25 d. – gegužės 3 d."); a year only when it is not `year`.
+    fn range_in(&self, start: Date, end: Date, year: i32) -> String {
+        if (start.year(), start.month()) == (year, end.month()) && end.year() == year {
+            return self.day_month(start.month(), &format!("{}–{}", start.day(), end.day()));
+        }
+        let (from, to) = (self.date_in(start, year), self.date_in(end, year));
+        format!("{from} – {to}")
+    }
+
+    /// The days of `dates` in words, grouped by month.
+    fn days_in_words(&self, dates: &[Date]) -> String {
+        dates
+            .chunk_by(|a, b| (a.year(), a.month()) == (b.year(), b.month()))
+            .map(|month| {
+                let days: Vec<String> = month.iter().map(|d| d.day().to_string()).collect();
+                self.day_month(month[0].month(), &days.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn row(&self, p: &Period, year: i32) -> minijinja::Value {
+        let leave = p.leave_days.len();
+        // Days off per leave day.
+        let ratio = f64::from(p.days_off()) / leave as f64;
+        let efficiency = (leave > 0).then(|| number(ratio, self.lang));
+        let holidays: Vec<String> = p
+            .marked
+            .iter()
+            .flat_map(|&d| self.catalog.day_off_names(d, self.lang))
+            .map(str::to_string)
+            .collect();
+        context! {
+            start => p.start.to_string(),
+            href => day_path(p.start),
+            range => self.range_in(p.start, p.end, year),
+            days_off => p.days_off(),
+            leave => self.days_in_words(&p.leave_days),
+            leave_count => leave,
+            efficiency => efficiency.unwrap_or_default(),
+            holidays,
+        }
+    }
+
+    /// The long-weekends page of a served `year`: the long weekends (no leave needed) by
+    /// date, then the bridges, best first.
+    pub fn long_weekends_context(&self, year: i32) -> minijinja::Value {
+        let weekends: Vec<_> = self
+            .catalog
+            .long_weekends(year, 0)
+            .map(|p| self.row(p, year))
+            .collect();
+        let mut bridges: Vec<&Period> = self
+            .catalog
+            .long_weekends(year, PAGE_MAX_LEAVE_DAYS)
+            .filter(|p| !p.leave_days.is_empty())
+            .collect();
+        bridges.sort_by(|a, b| by_efficiency(a, b));
+        let bridges: Vec<_> = bridges.into_iter().map(|p| self.row(p, year)).collect();
+        let served = |y: i32| self.catalog.years().contains(&y);
+        context! {
+            title => self.fill("lw_title", &[("y", &year.to_string())]),
+            year,
+            year_href => format!("/{year:04}"),
+            prev => served(year - 1).then(|| long_weekends_path(year - 1)),
+            next => served(year + 1).then(|| long_weekends_path(year + 1)),
+            weekends,
+            bridges,
+            bridges_intro => self.fill("lw_bridges_intro", &[("count", &PAGE_MAX_LEAVE_DAYS.to_string())]),
+            api => format!("/api/v1/long-weekends?year={year}&max_leave_days={PAGE_MAX_LEAVE_DAYS}&lang={}", self.lang.code()),
+        }
+    }
+
+    /// The home page's line about the next red day from today (a red holiday or a declared
+    /// extra day off); `None` past the served range.
+    pub fn next_red_day(&self) -> Option<minijinja::Value> {
+        let today = self.served_today()?;
+        let mut red_days = self.catalog.holiday_dates_from(today, HolidayScope::Red, 1);
+        let date = red_days.next()?;
+        let names: Vec<&str> = self.catalog.day_off_names(date, self.lang).collect();
+        let days = today.days_until(date);
+        let key = match days {
+            0 => "next_red_today",
+            1 => "next_red_tomorrow",
+            _ => "next_red_days",
+        };
+        let (names, when, days) = (names.join(", "), self.date_long(date), days.to_string());
+        Some(context! {
+            text => self.fill(key, &[("name", &names), ("date", &when), ("days", &days)]),
+            href => day_path(date),
+            long_weekends => long_weekends_path(date.year()),
+        })
+    }
+}
+
+/// More days off per leave day first; then more days off; then the earlier.
+fn by_efficiency(a: &Period, b: &Period) -> Ordering {
+    let (ad, al) = (u64::from(a.days_off()), a.leave_days.len() as u64);
+    let (bd, bl) = (u64::from(b.days_off()), b.leave_days.len() as u64);
+    (bd * al)
+        .cmp(&(ad * bl))
+        .then(bd.cmp(&ad))
+        .then(a.start.cmp(&b.start))
+}
+
+/// `x` with at most two decimals, trailing zeros dropped, in the language's form.
+fn number(x: f64, lang: Lang) -> String {
+    let text = format!("{x:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match lang {
+        Lang::En => text.to_string(),
+        _ => text.replace('.', ","),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_the_language() {
+        assert_eq!(number(11.0 / 4.0, Lang::En), "2.75");
+        assert_eq!(number(11.0 / 4.0, Lang::Lt), "2,75");
+        assert_eq!(number(9.0 / 3.0, Lang::Pl), "3");
+        assert_eq!(number(10.0 / 3.0, Lang::Ru), "3,33");
+        assert_eq!(number(4.5, Lang::En), "4.5");
     }
 }
