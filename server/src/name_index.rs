@@ -54,7 +54,6 @@ impl std::fmt::Display for MonthDay {
 pub struct NameEntry {
     pub folded: Box<str>,
     pub name: Box<str>,
-    /// `m` or `f`.
     pub gender: &'static str,
     pub dates: Box<[MonthDay]>,
 }
