@@ -1,8 +1,7 @@
 //! The name-day search index, built with each catalog: every calendar name with its days,
-//! sorted by folded form (`kalendorius_dataset::names::fold`). A search is a binary search
-//! (exact and prefix matches) and one SIMD substring pass over all folded names joined
-//! (contains matches). `/name-days/search` and `/vardai` ask it, so they list the same names
-//! in the same order.
+//! sorted by folded form. A search is a binary search (exact and prefix matches) and one SIMD
+//! substring pass over all folded names joined (contains matches). `/name-days/search` and
+//! `/vardai` both ask it, so they list the same names in the same order.
 
 use std::collections::BTreeMap;
 

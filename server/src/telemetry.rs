@@ -92,9 +92,8 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 /// the core's cache, large enough that the system call is rare.
 const WRITE_AT: usize = 32 << 10;
 
-/// Log lines waiting, one buffer per logging thread (no lock or cache line shared between
-/// request threads), written out every [`FLUSH_EVERY`] by a flusher thread or past
-/// [`WRITE_AT`] bytes by the thread itself; never dropped; in order within a thread.
+/// Log lines waiting, one buffer per thread (no lock or cache line shared between requests),
+/// written out by a flusher thread or, past [`WRITE_AT`] bytes, by the thread: in order, none lost.
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -206,9 +205,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
     }
 }
 
-/// Writes the access line of a request that arrived at `received`, if the filter lets
-/// `access` at INFO through: in the plain-text format straight to the log buffer
-/// (`tracing`'s dispatch cost twice as much), else through `tracing`.
+/// Writes the access line of a request if `access` at INFO is enabled: in plain text straight
+/// to the log buffer (`tracing`'s dispatch cost twice as much), else through `tracing`.
 pub fn access(
     received: SystemTime,
     method: &Method,

@@ -44,13 +44,11 @@ pub fn write_head(
 ) -> fmt::Result {
     let mut stamp = [0u8; 27];
     out.write_str(timestamp(now, &mut stamp))?;
-    out.write_str(match level {
-        Level::ERROR => " ERROR ",
-        Level::WARN => "  WARN ",
-        Level::INFO => "  INFO ",
-        Level::DEBUG => " DEBUG ",
-        Level::TRACE => " TRACE ",
-    })?;
+    let name = level.as_str();
+    // Right-aligned in five columns.
+    out.write_str(if name.len() == 4 { "  " } else { " " })?;
+    out.write_str(name)?;
+    out.write_char(' ')?;
     out.write_str(target)?;
     out.write_char(':')
 }
