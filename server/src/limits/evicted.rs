@@ -1,15 +1,14 @@
-//! [`MonthSketch`], a count-min sketch of evicted subjects' month counts: fixed memory for
-//! unbounded (IPv6) addresses, never an underestimate, so collisions only make the month stricter.
-//! With 4 rows of 16 384 cells, after 1 M one-request addresses a fresh one starts with about 50
-//! phantom requests; month limits refuse a newcomer only after some 30 M evicted requests. The hash
-//! is our own (stable across releases), keyed with seeds persisted with the sketch.
+//! What evicted public subjects leave behind, keyed by our own hash (stable across releases) with
+//! seeds persisted alongside. [`MonthSketch`], a count-min sketch of their month counts: fixed
+//! memory for unbounded (IPv6) addresses, never an underestimate (collisions only make the month
+//! stricter). With 4 rows of 16 384 cells, after 1 M one-request addresses a fresh one starts with
+//! about 50 phantom requests; month limits refuse a newcomer only after some 30 M evicted requests.
 //!
-//! [`MinuteLedger`], the exact minute windows of evicted subjects (an address flood evicts subjects
-//! inside their minute), so a fresh client gets its whole quota (a count-min sketch refused it). A
-//! record is a `u64`, keyed fingerprint | newest second | count: folding the minute into its newest
-//! second only counts requests longer, and a shared fingerprint (below 10^-7 per lookup at a
-//! million records) only makes a limit stricter. Generations of [`GEN_SECS`] seconds are freed
-//! whole: about 10 bytes a record (10 MB under 13 000 addresses a second).
+//! [`MinuteLedger`], their exact minute windows (a flood evicts subjects inside their minute), so a
+//! fresh client gets its whole quota. A record is a `u64`, keyed fingerprint | newest second |
+//! count: folding the minute into its newest second only counts requests longer, and a shared
+//! fingerprint (below 10^-7 per lookup at a million records) only tightens a limit. Generations
+//! of [`GEN_SECS`] seconds are freed whole: about 10 bytes a record (10 MB at 13 000 addresses/s).
 
 use bytes::{Buf, BufMut};
 use rand::RngCore;
@@ -222,7 +221,6 @@ impl Generation {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MinuteLedger {
-    /// Keys of the fingerprint, persisted with the ledger.
     seeds: [u64; 2],
     gens: Vec<Generation>,
 }
