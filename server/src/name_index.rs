@@ -57,8 +57,7 @@ pub struct NameEntry {
     pub dates: Box<[MonthDay]>,
 }
 
-/// How an entry's folded name matched the folded query (is it, starts with it, contains it
-/// elsewhere), in the order of the groups in an answer.
+/// How a folded name matched the folded query, in the order of the groups in an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MatchKind {
     Exact,

@@ -496,8 +496,7 @@ impl fmt::Write for LineBuffer<'_> {
     }
 }
 
-/// Writes each field as ` name=value`, `message` as its bare text, values as `Debug` does.
-/// The fmt layer formats into a `String`, so writing cannot fail.
+/// Writes fields as ` name=value` (`message` bare) as `Debug` does, into a `String`: cannot fail.
 struct Fields<'w>(Writer<'w>);
 
 impl Visit for Fields<'_> {
