@@ -40,8 +40,7 @@ pub enum CatalogError {
 /// Bytes of built answers kept per dataset: a few thousand answers of 1-10 KiB.
 const ANSWERS_BUDGET: usize = 4 << 20;
 
-/// A smaller answer is as cheap to build again as to keep: its key and the cache's
-/// bookkeeping (about 300 bytes, not weighed by the budget) would weigh as much.
+/// A smaller answer costs as much to keep (key and bookkeeping, about 300 bytes unweighed).
 const MIN_KEPT_ANSWER: usize = 512;
 
 /// One date, as indices into [`Tables`]. Invariant (checked at load): `reason` is set exactly
@@ -54,7 +53,6 @@ struct DayInfo {
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
     iso_week: u8,
-    /// 0 is "no name" (JSON `null`).
     holiday_name: u16,
     holidays: u32,
     name_days: u32,
@@ -62,7 +60,7 @@ struct DayInfo {
 
 const _: () = assert!(std::mem::size_of::<DayInfo>() == 16);
 
-/// One holiday as it stands on a date (shared by every date with the same facts).
+/// One holiday as it stands on a date.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct HolidayRecord {
     /// Stable across dataset versions: the feeds build their event UIDs from it.
@@ -129,14 +127,11 @@ impl YearJson {
 /// An immutable, fully precomputed dataset; a reload builds a new one and swaps it in.
 pub struct Catalog {
     pub version: &'static str,
-    /// The same, ready as the `X-Dataset-Version` header of every response: static, so
-    /// copying it into a response touches no shared reference count.
+    /// As the `X-Dataset-Version` header; static, so a copy touches no reference count.
     pub version_header: poem::http::HeaderValue,
     /// Short, header-safe digest of `version` used in ETags.
     pub etag_tag: String,
-    /// January 1 of the manifest's first year.
     pub first: Date,
-    /// December 31 of the manifest's last year.
     pub last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
@@ -157,14 +152,15 @@ pub struct Catalog {
 }
 
 /// The values [`DayInfo`] points to, each kept once, its index its id.
+#[derive(Default)]
 struct Tables {
-    /// JSON-encoded, quotes included; 0 is `null`.
+    /// JSON-encoded: `null` or the name in quotes.
     holiday_names: IndexSet<Box<str>>,
     holidays: IndexSet<HolidayRecord>,
-    /// Lists of `holidays` ids in holiday order ([`Catalog::holidays_on`]); 0 is empty.
+    /// Lists of `holidays` ids in holiday order ([`Catalog::holidays_on`]).
     holiday_lists: IndexSet<Box<[u32]>>,
     names: IndexSet<NameDayRecord>,
-    /// Lists of `names` ids; list 0 is empty.
+    /// Lists of `names` ids.
     name_day_lists: IndexSet<Box<[u32]>>,
 }
 
@@ -197,13 +193,8 @@ impl Tables {
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
-        let holiday_name = match &day.holiday_name {
-            None => 0,
-            Some(name) => {
-                let json = serde_json::to_string(name).expect("a str always serializes");
-                intern(&mut self.holiday_names, json.into())
-            }
-        };
+        let holiday_name = serde_json::to_string(&day.holiday_name).expect("a str serializes");
+        let holiday_name = intern(&mut self.holiday_names, holiday_name.into());
         let holiday_ids: Box<[u32]> = day
             .holidays
             .iter()
@@ -253,17 +244,10 @@ impl Catalog {
             date,
             reason,
         };
-        // `open_manifest` checked that the years are served ones.
         let first = Date::from_ymd(manifest.first_year, 1, 1).expect("a served year");
         let last = Date::from_ymd(manifest.last_year, 12, 31).expect("a served year");
 
-        let mut tables = Tables {
-            holiday_names: IndexSet::from(["null".into()]),
-            holidays: IndexSet::new(),
-            holiday_lists: IndexSet::from([[].into()]),
-            names: IndexSet::new(),
-            name_day_lists: IndexSet::from([[].into()]),
-        };
+        let mut tables = Tables::default();
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);
         let mut days: Vec<DayInfo> = Vec::with_capacity(day_count);
         let mut working: Vec<WorkingDay> = Vec::with_capacity(day_count);

@@ -2,8 +2,7 @@
 //! knowing nothing of storage. Every window is exact: in ANY interval of its length the
 //! admitted requests never exceed the limit, under concurrent bursts too.
 
-pub(crate) mod ledger;
-pub(crate) mod sketch;
+pub(crate) mod evicted;
 pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;

@@ -28,17 +28,6 @@ const BUCKET_MICROS: [u64; 14] = [
     2_500_000,
 ];
 
-/// The same in nanoseconds, which an observation is compared with.
-const BUCKET_NANOS: [u64; BUCKET_MICROS.len()] = {
-    let mut nanos = BUCKET_MICROS;
-    let mut i = 0;
-    while i < nanos.len() {
-        nanos[i] *= 1_000;
-        i += 1;
-    }
-    nanos
-};
-
 /// A latency histogram of atomic buckets: observing is two atomic adds, no lock
 /// (`prometheus-client`'s own takes a lock per observation).
 #[derive(Debug, Clone, Default)]
@@ -54,7 +43,9 @@ struct LatencyCells {
 impl Latency {
     pub fn observe(&self, elapsed: Duration) {
         let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        let bucket = BUCKET_NANOS.partition_point(|&bound| bound < nanos);
+        // `bound < micros` exactly when `bound * 1000 < nanos`.
+        let micros = nanos.div_ceil(1_000);
+        let bucket = BUCKET_MICROS.partition_point(|&bound| bound < micros);
         self.0.buckets[bucket].fetch_add(1, Ordering::Relaxed);
         self.0.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
     }

@@ -1,8 +1,7 @@
 //! The name-day search index, built with each catalog: every calendar name with its days,
-//! sorted by folded form (`kalendorius_dataset::names::fold`). A search is a binary search
-//! (exact and prefix matches) and one SIMD substring pass over all folded names joined
-//! (contains matches). `/name-days/search` and `/vardai` ask it, so they list the same names
-//! in the same order.
+//! sorted by folded form. A search is a binary search (exact and prefix matches) and one SIMD
+//! substring pass over all folded names joined (contains matches). `/name-days/search` and
+//! `/vardai` both ask it, so they list the same names in the same order.
 
 use std::collections::BTreeMap;
 
@@ -54,13 +53,11 @@ impl std::fmt::Display for MonthDay {
 pub struct NameEntry {
     pub folded: Box<str>,
     pub name: Box<str>,
-    /// `m` or `f`.
     pub gender: &'static str,
     pub dates: Box<[MonthDay]>,
 }
 
-/// How an entry's folded name matched the folded query (is it, starts with it, contains it
-/// elsewhere), in the order of the groups in an answer.
+/// How a folded name matched the folded query, in the order of the groups in an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MatchKind {
     Exact,

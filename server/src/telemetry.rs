@@ -3,10 +3,8 @@
 //! searched for `api_key` values and anything shaped like a key (one sent where none belongs
 //! is as secret).
 
-mod text;
-
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::io::Write;
 use std::net::IpAddr;
@@ -14,9 +12,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, SystemTime};
 
+use chrono::{DateTime, Datelike, Timelike, Utc};
 use parking_lot::Mutex;
 use poem::http::{Method, StatusCode, Uri};
 use serde::{Deserialize, Serialize};
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Subscriber};
+use tracing_subscriber::fmt::format::{FormatEvent, FormatFields, Writer};
+use tracing_subscriber::fmt::FmtContext;
+use tracing_subscriber::registry::LookupSpan;
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -63,7 +67,7 @@ pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<LogGuard> {
         LogFormat::Text => {
             // The first installation wins (as for the subscriber itself).
             let _ = PLAIN_TEXT_ACCESS.set(writer.clone());
-            builder.event_format(text::PlainText).try_init()
+            builder.event_format(PlainText).try_init()
         }
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
@@ -92,9 +96,8 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 /// the core's cache, large enough that the system call is rare.
 const WRITE_AT: usize = 32 << 10;
 
-/// Log lines waiting, one buffer per logging thread (no lock or cache line shared between
-/// request threads), written out every [`FLUSH_EVERY`] by a flusher thread or past
-/// [`WRITE_AT`] bytes by the thread itself; never dropped; in order within a thread.
+/// Log lines waiting, one buffer per thread (no lock or cache line shared between requests),
+/// written out by a flusher thread or, past [`WRITE_AT`] bytes, by the thread: in order, none lost.
 #[derive(Clone, Default)]
 struct BatchWriter {
     shared: Arc<BatchShared>,
@@ -206,9 +209,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchWriter {
     }
 }
 
-/// Writes the access line of a request that arrived at `received`, if the filter lets
-/// `access` at INFO through: in the plain-text format straight to the log buffer
-/// (`tracing`'s dispatch cost twice as much), else through `tracing`.
+/// Writes the access line of a request if `access` at INFO is enabled: in plain text straight
+/// to the log buffer (`tracing`'s dispatch cost twice as much), else through `tracing`.
 pub fn access(
     received: SystemTime,
     method: &Method,
@@ -235,7 +237,7 @@ pub fn access(
         // Stamped with the time the answer was complete, as any other event is.
         Some(writer) => writer.append_with(|buffer| {
             // Writing to memory cannot fail.
-            let _ = line.write_text(&mut text::LineBuffer(buffer), received + latency);
+            let _ = line.write_text(&mut LineBuffer(buffer), received + latency);
         }),
         None => line.emit(),
     }
@@ -266,14 +268,14 @@ impl AccessLine<'_> {
 
     /// [`AccessLine::emit`]'s event as the plain-text formatter writes it (a test checks).
     fn write_text(&self, out: &mut impl fmt::Write, now: SystemTime) -> fmt::Result {
-        text::write_head(out, now, tracing::Level::INFO, "access")?;
-        text::write_str_field(out, "method", self.method)?;
-        text::write_str_field(out, "path", self.path)?;
-        text::write_u64_field(out, "status", self.status.into())?;
-        text::write_u64_field(out, "latency_us", self.latency_us)?;
-        text::write_str_field(out, "client_ip", self.client_ip)?;
+        write_head(out, now, tracing::Level::INFO, "access")?;
+        write_str_field(out, "method", self.method)?;
+        write_str_field(out, "path", self.path)?;
+        write_u64_field(out, "status", self.status.into())?;
+        write_u64_field(out, "latency_us", self.latency_us)?;
+        write_str_field(out, "client_ip", self.client_ip)?;
         if let Some(owner) = self.key_owner {
-            text::write_str_field(out, "key_owner", owner)?;
+            write_str_field(out, "key_owner", owner)?;
         }
         out.write_char('\n')
     }
@@ -368,6 +370,149 @@ fn decoded_at(raw: &[u8], at: usize) -> Option<(u8, usize)> {
             Some((hi << 4 | lo, 3))
         }
         b => Some((b, 1)),
+    }
+}
+
+/// The text format away from a terminal, as `tracing_subscriber::fmt`'s default without colours:
+/// `2026-11-21T15:17:52.718629Z  INFO access: method="GET" path="/" status=200 ...`. Its writers
+/// avoid `core::fmt` (which cost as much as the rest of a small request) for [`access`]. Strings
+/// are quoted and escaped as `Debug` does, so no value can start a line or forge a field.
+struct PlainText;
+
+impl<S, N> FormatEvent<S, N> for PlainText
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        _ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &Event<'_>,
+    ) -> fmt::Result {
+        let meta = event.metadata();
+        write_head(&mut writer, SystemTime::now(), *meta.level(), meta.target())?;
+        event.record(&mut Fields(writer.by_ref()));
+        writer.write_char('\n')
+    }
+}
+
+/// Writes `<timestamp> <LEVEL> <target>:`, the start of every line.
+fn write_head(
+    out: &mut impl fmt::Write,
+    now: SystemTime,
+    level: Level,
+    target: &str,
+) -> fmt::Result {
+    let mut stamp = [0u8; 27];
+    out.write_str(timestamp(now, &mut stamp))?;
+    let name = level.as_str();
+    // Right-aligned in five columns.
+    out.write_str(if name.len() == 4 { "  " } else { " " })?;
+    out.write_str(name)?;
+    out.write_char(' ')?;
+    out.write_str(target)?;
+    out.write_char(':')
+}
+
+/// Writes ` name="value"`, escaped as `Debug` escapes a string, without its machinery when
+/// nothing needs escaping (printable ASCII, no quote or backslash).
+fn write_str_field(out: &mut impl fmt::Write, name: &str, value: &str) -> fmt::Result {
+    write_name(out, name)?;
+    // No early exit, so the compiler checks 32 bytes at a time: values are short and plain.
+    let plain = value.bytes().fold(true, |plain, b| {
+        plain & (b' '..=b'~').contains(&b) & (b != b'"') & (b != b'\\')
+    });
+    if plain {
+        out.write_char('"')?;
+        out.write_str(value)?;
+        out.write_char('"')
+    } else {
+        write!(out, "{value:?}")
+    }
+}
+
+fn write_u64_field(out: &mut impl fmt::Write, name: &str, value: u64) -> fmt::Result {
+    write_name(out, name)?;
+    out.write_str(itoa::Buffer::new().format(value))
+}
+
+fn write_name(out: &mut impl fmt::Write, name: &str) -> fmt::Result {
+    out.write_char(' ')?;
+    out.write_str(name)?;
+    out.write_char('=')
+}
+
+/// `now` as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, its part down to the second kept per thread.
+fn timestamp(now: SystemTime, buf: &mut [u8; 27]) -> &str {
+    thread_local! {
+        static SECOND: Cell<(i64, [u8; 20])> = const { Cell::new((i64::MIN, [0; 20])) };
+    }
+    let (second, micros) = match now.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(since) => (
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
+            since.subsec_micros(),
+        ),
+        Err(_) => {
+            let t = DateTime::<Utc>::from(now);
+            (t.timestamp(), t.timestamp_subsec_micros().min(999_999))
+        }
+    };
+    let (cached, mut prefix) = SECOND.get();
+    if cached != second {
+        let now = DateTime::<Utc>::from(now);
+        let (date, time) = (now.date_naive(), now.time());
+        prefix = *b"0000-00-00T00:00:00.";
+        // Years 0..=9999 only; a clock outside them is not worth a log line's branch.
+        put_digits(&mut prefix[0..4], date.year().clamp(0, 9999) as u32);
+        put_digits(&mut prefix[5..7], date.month());
+        put_digits(&mut prefix[8..10], date.day());
+        put_digits(&mut prefix[11..13], time.hour());
+        put_digits(&mut prefix[14..16], time.minute());
+        put_digits(&mut prefix[17..19], time.second().min(59));
+        SECOND.set((second, prefix));
+    }
+    buf[..20].copy_from_slice(&prefix);
+    put_digits(&mut buf[20..26], micros);
+    buf[26] = b'Z';
+    std::str::from_utf8(buf).expect("digits and separators")
+}
+
+/// Writes the last `out.len()` decimal digits of `value`, zero-padded.
+fn put_digits(out: &mut [u8], mut value: u32) {
+    for digit in out.iter_mut().rev() {
+        *digit = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+}
+
+/// A log buffer as the writers' target (they write whole `str`s, so it stays UTF-8).
+struct LineBuffer<'a>(pub &'a mut Vec<u8>);
+
+impl fmt::Write for LineBuffer<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Writes fields as ` name=value` (`message` bare) as `Debug` does, into a `String`: cannot fail.
+struct Fields<'w>(Writer<'w>);
+
+impl Visit for Fields<'_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            let _ = write!(self.0, " {value}");
+        } else {
+            let _ = write_str_field(&mut self.0, field.name(), value);
+        }
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        let _ = match field.name() {
+            "message" => write!(self.0, " {value:?}"),
+            name => write!(self.0, " {name}={value:?}"),
+        };
     }
 }
 
@@ -488,7 +633,7 @@ mod tests {
         let dispatch = tracing::Dispatch::new(
             tracing_subscriber::fmt()
                 .with_writer(captured.clone())
-                .event_format(text::PlainText)
+                .event_format(PlainText)
                 .finish(),
         );
         let owners = [None, Some("ops team"), Some("quote\" and\nnewline")];
@@ -506,7 +651,7 @@ mod tests {
             captured.write_out(&mut through_tracing);
             let through_tracing = String::from_utf8(through_tracing).unwrap();
             let mut direct = Vec::new();
-            line.write_text(&mut text::LineBuffer(&mut direct), SystemTime::now())
+            line.write_text(&mut LineBuffer(&mut direct), SystemTime::now())
                 .unwrap();
             let direct = String::from_utf8(direct).unwrap();
             // Equal after the timestamp (27 characters), which differs by the clock.
@@ -598,6 +743,27 @@ mod tests {
         assert_eq!(
             shown,
             "/api/v1/day?date=2024-01-01&api_key=REDACTED&api%5Fkey=REDACTED&api_key=REDACTED"
+        );
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339_with_microseconds() {
+        let at = DateTime::parse_from_rfc3339("2026-01-02T03:04:05.000678Z").unwrap();
+        let mut buf = [0u8; 27];
+        assert_eq!(
+            timestamp(SystemTime::from(at.with_timezone(&Utc)), &mut buf),
+            "2026-01-02T03:04:05.000678Z"
+        );
+        // The same second again (from the per-thread prefix), then the next one.
+        let later = at + chrono::Duration::microseconds(999_000);
+        assert_eq!(
+            timestamp(SystemTime::from(later.with_timezone(&Utc)), &mut buf),
+            "2026-01-02T03:04:05.999678Z"
+        );
+        let next = later + chrono::Duration::microseconds(1_000);
+        assert_eq!(
+            timestamp(SystemTime::from(next.with_timezone(&Utc)), &mut buf),
+            "2026-01-02T03:04:06.000678Z"
         );
     }
 }

@@ -1,8 +1,7 @@
 //! Planning the year (`/holidays/upcoming`, `/long-weekends`), built on first use: each
-//! [`HolidayScope`]'s dates as sorted positions (the next N are a binary search and a slice),
-//! and each year's periods by [`kalendorius_dataset::planning`] with up to [`MAX_LEAVE_DAYS`]
-//! leave days (a smaller limit filters them). A date is *marked* when it carries a red holiday
-//! or a declared extra day off.
+//! [`HolidayScope`]'s dates as sorted positions (the next N: a binary search and a slice), and
+//! each year's periods with up to [`MAX_LEAVE_DAYS`] leave days (fewer: a filter). A date is
+//! *marked* when it carries a red holiday or a declared extra day off.
 
 use kalendorius_dataset::planning::periods;
 use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};

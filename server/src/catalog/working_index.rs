@@ -92,8 +92,7 @@ impl Tally {
     }
 }
 
-/// Invariant, per week form `w`: `tallies[w][0]` is zero and
-/// `tallies[w][i + 1] == tallies[w][i] + Tally::of(days[i], w)`.
+/// Invariant: `tallies[w][i]` is the sum of `Tally::of(days[j], w)` over `j < i`.
 pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
     tallies: [Box<[Tally]>; 2],

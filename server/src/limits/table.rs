@@ -1,7 +1,7 @@
 //! Every subject's counters, in shards behind short locks, saved as one blob per shard and
 //! per eviction structure (a store rewrites only changed ones). Past `max_subjects`, public
-//! subjects are evicted, idle ones first, into `sketch` and `ledger`: memory is bounded, no
-//! limit is exceeded and a new client gets its whole minute quota.
+//! subjects are evicted, idle ones first, into `evicted`: memory is bounded, no limit is
+//! exceeded and a new client gets its whole minute quota.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 
 use parking_lot::{Mutex, RwLock};
 
-use super::ledger::MinuteLedger;
-use super::sketch::MonthSketch;
+use super::evicted::{MinuteLedger, MonthSketch};
 use super::subject::{Counters, Limits, SubjectKey};
 use super::window::month_of;
 use super::Decision;
@@ -81,7 +80,7 @@ impl CounterTable {
     pub fn new() -> CounterTable {
         CounterTable {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            shard_keys: super::sketch::hash_keys(),
+            shard_keys: super::evicted::hash_keys(),
             latest_ms: AtomicI64::new(i64::MIN),
             len: AtomicUsize::new(0),
             sketches: RwLock::new(Sketches {
