@@ -103,10 +103,7 @@ impl Settings {
 
     /// The settings file at `config` (else the defaults) with `KALENDORIUS_LIMITS_*` applied.
     pub fn load(config: Option<&Path>) -> anyhow::Result<Settings> {
-        let mut settings = match config {
-            Some(path) => Settings::from_file(path)?,
-            None => Settings::default(),
-        };
+        let mut settings = config.map_or_else(|| Ok(Settings::default()), Settings::from_file)?;
         settings.limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
         Ok(settings)
     }

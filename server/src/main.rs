@@ -85,7 +85,7 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         let server = Server::bind(settings).await?;
         tokio::spawn(shutdown::reload_on_hangup(server.data())?);
         server
-            .run_announced(stop, |addr| {
+            .run(stop, |addr| {
                 // Printed whatever the log level, so scripts and tests can read the port.
                 println!("{}", announcement(format, addr));
             })
