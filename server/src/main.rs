@@ -58,7 +58,7 @@ struct KeysArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve(args) => serve(&args),
+        Command::Serve(args) => serve(args),
         Command::Keys(args) => keys(args),
         Command::ReadyCheck(args) => ready_check::run(&args),
     };
@@ -71,7 +71,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let settings = Settings::resolve(args)?;
     bound_allocator_slack();
     let _log = telemetry::init(settings.log.format, &settings.log.level)?;

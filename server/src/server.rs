@@ -104,7 +104,7 @@ impl Server {
             store,
             today_clock,
         } = self;
-        let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
+        let trusted = TrustedProxies(settings.trusted_proxies.clone());
         let app = App::new(
             data,
             store.clone(),

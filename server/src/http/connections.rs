@@ -129,10 +129,8 @@ impl OpenConnections {
             let key = client_network(ip);
             let mut per_ip = self.per_ip.lock();
             let n = per_ip.entry(key).or_insert(0);
+            // `*n` is at least 1 here, as `validate` keeps the cap: no empty entry is left.
             if *n >= bounds.max_connections_per_ip {
-                if *n == 0 {
-                    per_ip.remove(&key);
-                }
                 self.metrics.refused_per_ip_cap.inc();
                 return Err(Refusal::PerIp); // `slot` gives the global place back
             }
@@ -415,9 +413,10 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
 
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut this = self.project();
-        let Some((stream, _)) = this.connection.as_ref() else {
-            return Poll::Ready(());
-        };
+        let (stream, _) = this
+            .connection
+            .as_ref()
+            .expect("not polled after the handover");
         if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
             discard_unread(stream);
             return Poll::Ready(());
@@ -440,11 +439,10 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
         }
         let shared = this.shared;
         let accepted = this.deadline.deadline().into_std() - shared.bounds.header_read_timeout();
-        if let Some((stream, slot)) = this.connection.take() {
-            if let Ok(peer) = stream.peer_addr() {
-                let serve = serve_http(stream, peer, accepted, slot, shared.clone());
-                shared.tracker.spawn(serve);
-            }
+        let (stream, slot) = this.connection.take().expect("handed over once");
+        if let Ok(peer) = stream.peer_addr() {
+            let serve = serve_http(stream, peer, accepted, slot, shared.clone());
+            shared.tracker.spawn(serve);
         }
         Poll::Ready(())
     }
@@ -605,7 +603,7 @@ mod tests {
     fn caps_count_per_address_and_in_all_and_give_places_back() {
         let open = open();
         let b = bounds(3, 2);
-        let none = TrustedProxies::new(vec![]);
+        let none = TrustedProxies(vec![]);
         let a = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
         let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
         let s1 = open.admit(a, &b, &none).unwrap();
@@ -630,7 +628,7 @@ mod tests {
         let open = open();
         let b = bounds(10, 1);
         let proxy = IpAddr::V4(Ipv4Addr::new(10, 9, 9, 9));
-        let trusted = TrustedProxies::new(vec!["10.9.9.9".parse().unwrap()]);
+        let trusted = TrustedProxies(vec!["10.9.9.9".parse().unwrap()]);
         let held: Vec<_> = (0..5)
             .map(|_| open.admit(proxy, &b, &trusted).unwrap())
             .collect();
@@ -672,7 +670,7 @@ mod tests {
     fn memory_is_given_back_once_a_peak_of_connections_is_over() {
         let open = open();
         let b = bounds(5000, 5000);
-        let none = TrustedProxies::new(vec![]);
+        let none = TrustedProxies(vec![]);
         let ip = |i: usize| IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + i as u32));
         let mut held: Vec<_> = (0..RELEASE_AFTER_PEAK - 1)
             .map(|i| open.admit(ip(i), &b, &none).unwrap())
