@@ -100,24 +100,19 @@ struct Slot {
 /// The smallest peak of connections worth a heap walk when they fall to a quarter of it.
 const RELEASE_AFTER_PEAK: usize = 1024;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Refusal {
-    Total,
-    PerIp,
-}
-
 impl OpenConnections {
+    /// A place for a connection from `ip`, or the cap it would pass and why.
     fn admit(
         self: &Arc<Self>,
         ip: IpAddr,
         bounds: &ConnectionSettings,
         trusted: &TrustedProxies,
-    ) -> Result<Slot, Refusal> {
+    ) -> Result<Slot, (usize, &'static str)> {
         let before = self.total.fetch_add(1, Ordering::AcqRel);
         if before >= bounds.max_connections {
             self.total.fetch_sub(1, Ordering::AcqRel);
             self.metrics.refused_total_cap.inc();
-            return Err(Refusal::Total);
+            return Err((bounds.max_connections, "too many connections"));
         }
         self.peak.fetch_max(before + 1, Ordering::Relaxed);
         self.metrics.open.inc();
@@ -129,10 +124,12 @@ impl OpenConnections {
             let key = client_network(ip);
             let mut per_ip = self.per_ip.lock();
             let n = per_ip.entry(key).or_insert(0);
-            // `*n` is at least 1 here, as `validate` keeps the cap: no empty entry is left.
+            // At least 1 here (`validate`), so no empty entry is left.
             if *n >= bounds.max_connections_per_ip {
                 self.metrics.refused_per_ip_cap.inc();
-                return Err(Refusal::PerIp); // `slot` gives the global place back
+                // `slot` gives the global place back.
+                let reason = "too many connections from this address";
+                return Err((bounds.max_connections_per_ip, reason));
             }
             *n += 1;
             slot.ip = Some(key);
@@ -335,15 +332,8 @@ where
         };
         let slot = match open.admit(peer.ip(), bounds, &trusted) {
             Ok(slot) => slot,
-            Err(refusal) => {
+            Err((cap, reason)) => {
                 if refusal_warning.open() {
-                    let (cap, reason) = match refusal {
-                        Refusal::Total => (bounds.max_connections, "too many connections"),
-                        Refusal::PerIp => (
-                            bounds.max_connections_per_ip,
-                            "too many connections from this address",
-                        ),
-                    };
                     tracing::warn!(
                         peer = %peer.ip(),
                         cap,
@@ -608,9 +598,11 @@ mod tests {
         let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
         let s1 = open.admit(a, &b, &none).unwrap();
         let _s2 = open.admit(a, &b, &none).unwrap();
-        assert_eq!(open.admit(a, &b, &none).err(), Some(Refusal::PerIp));
+        let per_ip = (2, "too many connections from this address");
+        assert_eq!(open.admit(a, &b, &none).err(), Some(per_ip));
         let _s3 = open.admit(c, &b, &none).unwrap();
-        assert_eq!(open.admit(c, &b, &none).err(), Some(Refusal::Total));
+        let total = (3, "too many connections");
+        assert_eq!(open.admit(c, &b, &none).err(), Some(total));
         drop(s1);
         let _s4 = open.admit(a, &b, &none).expect("the place was given back");
         assert_eq!(open.total.load(Ordering::Relaxed), 3);
