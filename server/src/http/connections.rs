@@ -233,7 +233,6 @@ impl Drop for InFlight {
     }
 }
 
-/// How often the accept loop looks whether a peak of connections is over.
 const RELEASE_CHECK: Duration = Duration::from_secs(5);
 
 /// Unaccepted connections the kernel may hold (at most `net.core.somaxconn`): tokio's 1024
@@ -251,7 +250,6 @@ pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
     socket.listen(LISTEN_BACKLOG)
 }
 
-/// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves, then drains.
 pub async fn serve<E>(
     listener: TcpListener,
     endpoint: E,
