@@ -56,8 +56,7 @@ struct KeysArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    let result = match Cli::parse().command {
         Command::Serve(args) => serve(args),
         Command::Keys(args) => keys(args),
         Command::ReadyCheck(args) => ready_check::run(&args),

@@ -48,8 +48,7 @@ impl Server {
         Server::bind_with_store(settings, Arc::new(data), store, None).await
     }
 
-    /// `today_at` (tests only): `today` reads a clock started at that time (limits, expiry and
-    /// the log do not).
+    /// `today_at` (tests): the time `today` reads at start (limits, expiry and the log do not).
     pub async fn bind_with_store(
         settings: Settings,
         data: Arc<DataHandle>,

@@ -225,14 +225,13 @@ impl Compressor {
 }
 
 fn is_textual(headers: &HeaderMap) -> bool {
-    let Some(kind) = headers.get(header::CONTENT_TYPE) else {
-        return false;
-    };
-    let kind = kind.as_bytes();
-    kind.starts_with(b"text/")
-        || kind.starts_with(b"application/json")
-        || kind.starts_with(b"application/javascript")
-        || kind.starts_with(b"application/schema+json")
+    headers.get(header::CONTENT_TYPE).is_some_and(|kind| {
+        let kind = kind.as_bytes();
+        kind.starts_with(b"text/")
+            || kind.starts_with(b"application/json")
+            || kind.starts_with(b"application/javascript")
+            || kind.starts_with(b"application/schema+json")
+    })
 }
 
 #[cfg(test)]

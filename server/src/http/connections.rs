@@ -275,8 +275,7 @@ where
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(bounds.header_read_timeout())
-        .keep_alive(true);
+        .header_read_timeout(bounds.header_read_timeout());
     builder
         .http2()
         .timer(TokioTimer::new())
