@@ -12,7 +12,6 @@ pub use quanta::Instant;
 /// How long a thread derives wall-clock times from one wall-clock reading.
 pub const RESYNC: Duration = Duration::from_millis(100);
 
-/// One reading: the monotonic instant and its wall-clock time.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading {
     pub instant: Instant,

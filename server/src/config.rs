@@ -82,31 +82,25 @@ pub struct ServeArgs {
 }
 
 impl Settings {
-    pub fn resolve(args: &ServeArgs) -> anyhow::Result<Settings> {
+    pub fn resolve(args: ServeArgs) -> anyhow::Result<Settings> {
         let mut settings = Settings::load(args.config.as_deref())?;
         settings.listen = args.listen.unwrap_or(settings.listen);
-        settings.data = args.data.clone().unwrap_or(settings.data);
-        settings.state = args
-            .state
-            .clone()
-            .map_or(settings.state, StateLocation::from);
+        settings.data = args.data.unwrap_or(settings.data);
+        settings.state = args.state.map_or(settings.state, StateLocation::from);
         if !args.trusted_proxies.is_empty() {
-            settings.trusted_proxies = args.trusted_proxies.clone();
+            settings.trusted_proxies = args.trusted_proxies;
         }
         if !args.metrics_allow.is_empty() {
-            settings.metrics_allow = args.metrics_allow.clone();
+            settings.metrics_allow = args.metrics_allow;
         }
         settings.log.format = args.log_format.unwrap_or(settings.log.format);
-        settings.log.level = args.log_level.clone().unwrap_or(settings.log.level);
+        settings.log.level = args.log_level.unwrap_or(settings.log.level);
         Ok(settings)
     }
 
     /// The settings file at `config` (else the defaults) with `KALENDORIUS_LIMITS_*` applied.
     pub fn load(config: Option<&Path>) -> anyhow::Result<Settings> {
-        let mut settings = match config {
-            Some(path) => Settings::from_file(path)?,
-            None => Settings::default(),
-        };
+        let mut settings = config.map_or_else(|| Ok(Settings::default()), Settings::from_file)?;
         settings.limits = limits_from_env(settings.limits, |name| std::env::var(name).ok())?;
         Ok(settings)
     }
@@ -161,7 +155,7 @@ mod tests {
             metrics_allow: vec!["10.1.2.3".parse().unwrap()],
             ..ServeArgs::default()
         };
-        let s = Settings::resolve(&args).unwrap();
+        let s = Settings::resolve(args).unwrap();
         assert_eq!(s.listen, "127.0.0.1:9000".parse().unwrap());
         assert_eq!(s.data, PathBuf::from("/flag"));
         assert_eq!(s.state, PathBuf::from("var/state"));

@@ -56,9 +56,8 @@ struct KeysArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Serve(args) => serve(&args),
+    let result = match Cli::parse().command {
+        Command::Serve(args) => serve(args),
         Command::Keys(args) => keys(args),
         Command::ReadyCheck(args) => ready_check::run(&args),
     };
@@ -71,7 +70,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let settings = Settings::resolve(args)?;
     bound_allocator_slack();
     let _log = telemetry::init(settings.log.format, &settings.log.level)?;
@@ -85,7 +84,7 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         let server = Server::bind(settings).await?;
         tokio::spawn(shutdown::reload_on_hangup(server.data())?);
         server
-            .run_announced(stop, |addr| {
+            .run(stop, |addr| {
                 // Printed whatever the log level, so scripts and tests can read the port.
                 println!("{}", announcement(format, addr));
             })
@@ -96,27 +95,14 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
 /// The start-up line: `listening on http://ADDR`, in the JSON log format shaped like the
 /// other log lines, so that every line on stdout is JSON.
 fn announcement(format: LogFormat, addr: SocketAddr) -> String {
-    /// The fields in the other JSON lines' order.
-    #[derive(serde::Serialize)]
-    struct Line<'a> {
-        timestamp: String,
-        level: &'a str,
-        message: &'a str,
-        url: &'a str,
-        target: &'a str,
-    }
     let url = format!("http://{addr}");
-    let message = format!("listening on {url}");
     match format {
-        LogFormat::Text => message,
-        LogFormat::Json => serde_json::to_string(&Line {
-            timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-            level: "INFO",
-            message: &message,
-            url: &url,
-            target: "kalendorius_server",
-        })
-        .expect("strings serialize"),
+        LogFormat::Text => format!("listening on {url}"),
+        // The other JSON lines' fields in their order; an address needs no escaping.
+        LogFormat::Json => format!(
+            r#"{{"timestamp":"{}","level":"INFO","message":"listening on {url}","url":"{url}","target":"kalendorius_server"}}"#,
+            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+        ),
     }
 }
 

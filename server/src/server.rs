@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 use futures_util::future::{poll_immediate, BoxFuture};
@@ -28,7 +28,6 @@ pub struct Server {
     listener: TcpListener,
     data: Arc<DataHandle>,
     store: Store,
-    /// A shifted clock for `today` (tests only).
     today_clock: Option<TodayClock>,
 }
 
@@ -46,13 +45,15 @@ impl Server {
             })?;
         // Its errors name the state directory (or URL) and say what to do.
         let store = Store::open(&settings.state, settings.limits.clone())?;
-        Server::bind_with_store(settings, Arc::new(data), store).await
+        Server::bind_with_store(settings, Arc::new(data), store, None).await
     }
 
+    /// `today_at` (tests): the time `today` reads at start (limits, expiry and the log do not).
     pub async fn bind_with_store(
         settings: Settings,
         data: Arc<DataHandle>,
         store: Store,
+        today_at: Option<SystemTime>,
     ) -> anyhow::Result<Server> {
         // The request clock calibrates on its first reading (under a millisecond, once per
         // process): taken here, not by the first request.
@@ -65,14 +66,8 @@ impl Server {
             listener,
             data,
             store,
-            today_clock: None,
+            today_clock: today_at.map(TodayClock::starting_at),
         })
-    }
-
-    /// For tests: `today` reads a clock started at `at` (limits, expiry and the log do not).
-    pub fn with_today_at(mut self, at: std::time::SystemTime) -> Server {
-        self.today_clock = Some(TodayClock::starting_at(at));
-        self
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -93,16 +88,9 @@ impl Server {
         }
     }
 
+    /// Serves until `shutdown`, calling `ready` with the bound address once the admin socket is
+    /// up too (so a `keys` command issued on that signal reaches this server).
     pub async fn run(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        self.run_announced(shutdown, |_| {}).await
-    }
-
-    /// As [`Server::run`], calling `ready` with the bound address once the admin socket is up
-    /// too (so a `keys` command issued on that signal reaches this server).
-    pub async fn run_announced(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
         ready: impl FnOnce(SocketAddr),
@@ -115,7 +103,7 @@ impl Server {
             store,
             today_clock,
         } = self;
-        let trusted = TrustedProxies::new(settings.trusted_proxies.clone());
+        let trusted = TrustedProxies(settings.trusted_proxies.clone());
         let app = App::new(
             data,
             store.clone(),

@@ -59,17 +59,11 @@ pub fn client_network(ip: IpAddr) -> IpAddr {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct TrustedProxies {
-    nets: Vec<IpNet>,
-}
+pub struct TrustedProxies(pub Vec<IpNet>);
 
 impl TrustedProxies {
-    pub fn new(nets: Vec<IpNet>) -> TrustedProxies {
-        TrustedProxies { nets }
-    }
-
     pub fn contains(&self, ip: IpAddr) -> bool {
-        self.nets.iter().any(|n| n.contains(ip))
+        self.0.iter().any(|n| n.contains(ip))
     }
 
     /// The client address of a request from `peer` with `headers`.
@@ -135,14 +129,14 @@ mod tests {
 
     #[test]
     fn untrusted_peer_is_the_client_whatever_the_header_says() {
-        let t = TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]);
+        let t = TrustedProxies(vec!["10.0.0.0/8".parse().unwrap()]);
         let ip = t.client_ip(peer("203.0.113.9"), &headers(&["6.6.6.6"]));
         assert_eq!(ip, "203.0.113.9".parse::<IpAddr>().unwrap());
     }
 
     #[test]
     fn behind_trusted_proxies_the_rightmost_untrusted_entry_wins() {
-        let t = TrustedProxies::new(vec![
+        let t = TrustedProxies(vec![
             "10.0.0.0/8".parse().unwrap(),
             "192.0.2.1".parse().unwrap(),
         ]);
@@ -156,7 +150,7 @@ mod tests {
 
     #[test]
     fn a_garbage_entry_stands_for_the_proxy_only_where_it_is() {
-        let t = TrustedProxies::new(vec!["10.0.0.0/8".parse().unwrap()]);
+        let t = TrustedProxies(vec!["10.0.0.0/8".parse().unwrap()]);
         let mut h = HeaderMap::new();
         let value = HeaderValue::from_bytes(b"6.6.6.6, \xff, 198.51.100.7").unwrap();
         h.append("x-forwarded-for", value);
@@ -171,7 +165,7 @@ mod tests {
 
     #[test]
     fn mapped_ipv6_counts_as_ipv4() {
-        let t = TrustedProxies::new(vec!["127.0.0.1".parse().unwrap()]);
+        let t = TrustedProxies(vec!["127.0.0.1".parse().unwrap()]);
         let ip = t.client_ip(peer("::ffff:127.0.0.1"), &headers(&["[2001:db8::1]:443"]));
         assert_eq!(ip, "2001:db8::1".parse::<IpAddr>().unwrap());
     }

@@ -100,24 +100,19 @@ struct Slot {
 /// The smallest peak of connections worth a heap walk when they fall to a quarter of it.
 const RELEASE_AFTER_PEAK: usize = 1024;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Refusal {
-    Total,
-    PerIp,
-}
-
 impl OpenConnections {
+    /// A place for a connection from `ip`, or the cap it would pass and why.
     fn admit(
         self: &Arc<Self>,
         ip: IpAddr,
         bounds: &ConnectionSettings,
         trusted: &TrustedProxies,
-    ) -> Result<Slot, Refusal> {
+    ) -> Result<Slot, (usize, &'static str)> {
         let before = self.total.fetch_add(1, Ordering::AcqRel);
         if before >= bounds.max_connections {
             self.total.fetch_sub(1, Ordering::AcqRel);
             self.metrics.refused_total_cap.inc();
-            return Err(Refusal::Total);
+            return Err((bounds.max_connections, "too many connections"));
         }
         self.peak.fetch_max(before + 1, Ordering::Relaxed);
         self.metrics.open.inc();
@@ -129,12 +124,12 @@ impl OpenConnections {
             let key = client_network(ip);
             let mut per_ip = self.per_ip.lock();
             let n = per_ip.entry(key).or_insert(0);
+            // At least 1 here (`validate`), so no empty entry is left.
             if *n >= bounds.max_connections_per_ip {
-                if *n == 0 {
-                    per_ip.remove(&key);
-                }
                 self.metrics.refused_per_ip_cap.inc();
-                return Err(Refusal::PerIp); // `slot` gives the global place back
+                // `slot` gives the global place back.
+                let reason = "too many connections from this address";
+                return Err((bounds.max_connections_per_ip, reason));
             }
             *n += 1;
             slot.ip = Some(key);
@@ -238,7 +233,6 @@ impl Drop for InFlight {
     }
 }
 
-/// How often the accept loop looks whether a peak of connections is over.
 const RELEASE_CHECK: Duration = Duration::from_secs(5);
 
 /// Unaccepted connections the kernel may hold (at most `net.core.somaxconn`): tokio's 1024
@@ -256,7 +250,6 @@ pub fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
     socket.listen(LISTEN_BACKLOG)
 }
 
-/// Serves `endpoint` on `listener` within `bounds` until `shutdown` resolves, then drains.
 pub async fn serve<E>(
     listener: TcpListener,
     endpoint: E,
@@ -282,8 +275,7 @@ where
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(bounds.header_read_timeout())
-        .keep_alive(true);
+        .header_read_timeout(bounds.header_read_timeout());
     builder
         .http2()
         .timer(TokioTimer::new())
@@ -337,15 +329,8 @@ where
         };
         let slot = match open.admit(peer.ip(), bounds, &trusted) {
             Ok(slot) => slot,
-            Err(refusal) => {
+            Err((cap, reason)) => {
                 if refusal_warning.open() {
-                    let (cap, reason) = match refusal {
-                        Refusal::Total => (bounds.max_connections, "too many connections"),
-                        Refusal::PerIp => (
-                            bounds.max_connections_per_ip,
-                            "too many connections from this address",
-                        ),
-                    };
                     tracing::warn!(
                         peer = %peer.ip(),
                         cap,
@@ -415,9 +400,10 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
 
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut this = self.project();
-        let Some((stream, _)) = this.connection.as_ref() else {
-            return Poll::Ready(());
-        };
+        let (stream, _) = this
+            .connection
+            .as_ref()
+            .expect("not polled after the handover");
         if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
             discard_unread(stream);
             return Poll::Ready(());
@@ -440,11 +426,10 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
         }
         let shared = this.shared;
         let accepted = this.deadline.deadline().into_std() - shared.bounds.header_read_timeout();
-        if let Some((stream, slot)) = this.connection.take() {
-            if let Ok(peer) = stream.peer_addr() {
-                let serve = serve_http(stream, peer, accepted, slot, shared.clone());
-                shared.tracker.spawn(serve);
-            }
+        let (stream, slot) = this.connection.take().expect("handed over once");
+        if let Ok(peer) = stream.peer_addr() {
+            let serve = serve_http(stream, peer, accepted, slot, shared.clone());
+            shared.tracker.spawn(serve);
         }
         Poll::Ready(())
     }
@@ -605,14 +590,16 @@ mod tests {
     fn caps_count_per_address_and_in_all_and_give_places_back() {
         let open = open();
         let b = bounds(3, 2);
-        let none = TrustedProxies::new(vec![]);
+        let none = TrustedProxies(vec![]);
         let a = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
         let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
         let s1 = open.admit(a, &b, &none).unwrap();
         let _s2 = open.admit(a, &b, &none).unwrap();
-        assert_eq!(open.admit(a, &b, &none).err(), Some(Refusal::PerIp));
+        let per_ip = (2, "too many connections from this address");
+        assert_eq!(open.admit(a, &b, &none).err(), Some(per_ip));
         let _s3 = open.admit(c, &b, &none).unwrap();
-        assert_eq!(open.admit(c, &b, &none).err(), Some(Refusal::Total));
+        let total = (3, "too many connections");
+        assert_eq!(open.admit(c, &b, &none).err(), Some(total));
         drop(s1);
         let _s4 = open.admit(a, &b, &none).expect("the place was given back");
         assert_eq!(open.total.load(Ordering::Relaxed), 3);
@@ -630,7 +617,7 @@ mod tests {
         let open = open();
         let b = bounds(10, 1);
         let proxy = IpAddr::V4(Ipv4Addr::new(10, 9, 9, 9));
-        let trusted = TrustedProxies::new(vec!["10.9.9.9".parse().unwrap()]);
+        let trusted = TrustedProxies(vec!["10.9.9.9".parse().unwrap()]);
         let held: Vec<_> = (0..5)
             .map(|_| open.admit(proxy, &b, &trusted).unwrap())
             .collect();
@@ -672,7 +659,7 @@ mod tests {
     fn memory_is_given_back_once_a_peak_of_connections_is_over() {
         let open = open();
         let b = bounds(5000, 5000);
-        let none = TrustedProxies::new(vec![]);
+        let none = TrustedProxies(vec![]);
         let ip = |i: usize| IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + i as u32));
         let mut held: Vec<_> = (0..RELEASE_AFTER_PEAK - 1)
             .map(|i| open.admit(ip(i), &b, &none).unwrap())

@@ -167,7 +167,7 @@ pub struct AppOptions {
     /// Serve the dataset of the repository's `sources/` ([`real_dataset`]) instead of the
     /// fixture's.
     pub real_sources: bool,
-    /// Make `today` read a clock set to this time at start (see `Server::with_today_at`).
+    /// Make `today` read a clock set to this time at start (see `Server::bind_with_store`).
     pub today_at: Option<std::time::SystemTime>,
     /// Serve the dataset at this root, loaded afresh (default: the shared dataset).
     pub data: Option<PathBuf>,
@@ -240,17 +240,15 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
             (Some(state.clone()), Store::Sled(state))
         }
     };
-    let mut server = Server::bind_with_store(settings, data, store.clone())
+    let server = Server::bind_with_store(settings, data, store.clone(), options.today_at)
         .await
         .expect("server binds");
-    if let Some(at) = options.today_at {
-        server = server.with_today_at(at);
-    }
     let base = format!("http://{}", server.local_addr());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async move {
+    let stopped = async move {
         let _ = rx.await;
-    }));
+    };
+    let task = tokio::spawn(server.run(stopped, |_| {}));
     TestApp {
         base,
         state: SledState(state),

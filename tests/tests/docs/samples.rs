@@ -227,7 +227,7 @@ async fn start(dir: &Path, out: &Path) -> (String, String) {
         panic!("no key");
     };
     let base = format!("http://{}", server.local_addr());
-    tokio::spawn(server.run(std::future::pending()));
+    tokio::spawn(server.run(std::future::pending(), |_| {}));
     (base, key)
 }
 

@@ -57,9 +57,10 @@ async fn start() -> Pipeline {
     };
     let base = format!("http://{}", server.local_addr());
     let (stop, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async move {
+    let stopped = async move {
         let _ = rx.await;
-    }));
+    };
+    let task = tokio::spawn(server.run(stopped, |_| {}));
     Pipeline {
         base,
         key,
