@@ -129,7 +129,7 @@ pub struct RedisState {
     client: redis::Client,
     /// Made by the background task, so a server starts while Redis is down.
     conn: ArcSwapOption<ConnectionManager>,
-    pub(super) limits: LimitsConfig,
+    limits: LimitsConfig,
     /// The keys as last read, at this `keys:version` token (`None`: not read yet).
     keys: RwLock<KeyTable>,
     keys_version: RwLock<Option<String>>,

@@ -69,7 +69,7 @@ pub struct State {
     keys_tree: sled::Tree,
     counters_tree: sled::Tree,
     dir: PathBuf,
-    pub(super) limits: LimitsConfig,
+    limits: LimitsConfig,
     options: StateOptions,
     keys: RwLock<KeyTable>,
     table: CounterTable,
