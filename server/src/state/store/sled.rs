@@ -42,24 +42,17 @@ fn blob_of(key: &[u8]) -> Option<Part> {
 }
 
 /// Tuning of the state database; the defaults fit the server's 64 MiB budget.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, smart_default::SmartDefault)]
 pub struct StateOptions {
     /// sled page-cache size in bytes (sled's own default is 1 GiB).
+    #[default(8 << 20)]
     pub cache_capacity: u64,
     /// Subjects kept in memory; past it, idle public ones are evicted (see `limits::table`).
+    #[default(4_000)]
     pub max_subjects: usize,
     /// How long `open` retries while another handle (a `keys` command) holds sled's lock.
+    #[default(Duration::from_secs(3))]
     pub open_timeout: Duration,
-}
-
-impl Default for StateOptions {
-    fn default() -> Self {
-        StateOptions {
-            cache_capacity: 8 << 20,
-            max_subjects: 4_000,
-            open_timeout: Duration::from_secs(3),
-        }
-    }
 }
 
 /// Keys, counters and their persistence. Shared as `Arc<State>`.
