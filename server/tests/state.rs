@@ -813,7 +813,7 @@ fn idle_subjects_are_dropped_after_their_month() {
 fn cli(dir: &Path, cmd: KeysCommand) -> anyhow::Result<String> {
     let mut out = vec![];
     let state = StateLocation::Directory(dir.to_owned());
-    keys_cli::run_with_output(cmd, &state, &LimitsConfig::default(), &mut out, &mut vec![])?;
+    keys_cli::run(cmd, &state, &LimitsConfig::default(), &mut out, &mut vec![])?;
     Ok(String::from_utf8(out).unwrap())
 }
 

@@ -20,14 +20,8 @@ use crate::state::store::location::StateLocation;
 use crate::state::store::redis;
 use crate::state::store::sled::{write_private_file, State};
 
-/// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
-pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> anyhow::Result<()> {
-    let (mut out, mut notes) = (std::io::stdout().lock(), std::io::stderr().lock());
-    run_with_output(cmd, state, limits, &mut out, &mut notes)
-}
-
-/// [`run`] with the output to `out` and the notes (`state: ...`, `created ...`) to `notes`.
-pub fn run_with_output(
+/// Runs a keys command, printing to `out` and notes (`state: ...`, `created ...`) to `notes`.
+pub fn run(
     mut cmd: KeysCommand,
     state: &StateLocation,
     limits: &LimitsConfig,
