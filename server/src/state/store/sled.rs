@@ -202,12 +202,8 @@ impl State {
     }
 
     pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
-        let subject = match who {
-            Counted::Public(ip, endpoint) => SubjectKey::public(ip, endpoint),
-            Counted::Key(key) => SubjectKey::key(&key.id),
-        };
         self.table
-            .check(subject, who.limits(&self.limits), now.into().0)
+            .check(subject(who), who.limits(&self.limits), now.into().0)
     }
 
     pub fn key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
@@ -223,21 +219,6 @@ impl State {
     ) -> (u64, u64) {
         self.table
             .usage(&SubjectKey::public(ip, endpoint), now.timestamp_millis())
-    }
-
-    /// What a crash now would keep of `ip`'s (minute, month) counts on `endpoint` (tests).
-    pub fn stored_public_usage(
-        &self,
-        ip: IpAddr,
-        endpoint: PublicEndpoint,
-        now: DateTime<Utc>,
-    ) -> (u64, u64) {
-        self.stored_usage(&SubjectKey::public(ip, endpoint), now)
-    }
-
-    /// What a crash now would keep of the key `id`'s (minute, day) counts (tests).
-    pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
-        self.stored_usage(&SubjectKey::key(id), now)
     }
 
     /// One background round now: persists changed counters (not flushed) and prunes memory.
@@ -428,7 +409,8 @@ impl State {
         Ok(())
     }
 
-    fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
+    /// What a crash now would keep of `who`'s counts, as `key_usage` and `public_usage` (tests).
+    pub fn stored_usage(&self, who: Counted<'_>, now: DateTime<Utc>) -> (u64, u64) {
         let scratch = CounterTable::new();
         for (k, v) in self.counters_tree.iter().flatten() {
             if let Some(part) = blob_of(&k) {
@@ -436,7 +418,14 @@ impl State {
                 let _ = scratch.restore(part, &v);
             }
         }
-        scratch.usage(subject, now.timestamp_millis())
+        scratch.usage(&subject(who), now.timestamp_millis())
+    }
+}
+
+fn subject(who: Counted<'_>) -> SubjectKey {
+    match who {
+        Counted::Public(ip, endpoint) => SubjectKey::public(ip, endpoint),
+        Counted::Key(key) => SubjectKey::key(&key.id),
     }
 }
 
