@@ -199,8 +199,7 @@ pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
     Ok(owner.to_owned())
 }
 
-/// Checks a record read from outside (an import): a 64-hex-character lower-case hash, the
-/// id its prefix, a valid owner exactly as stored (trimmed) and limits in range.
+/// Checks a record read from outside (an import); its owner must be as stored (trimmed).
 pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
     let lower_case = !r.hash.bytes().any(|b| b.is_ascii_uppercase());
     let Some(hash) = KeyHash::from_hex(&r.hash).ok().filter(|_| lower_case) else {
