@@ -158,7 +158,7 @@ mod tests {
         let s = Settings::resolve(args).unwrap();
         assert_eq!(s.listen, "127.0.0.1:9000".parse().unwrap());
         assert_eq!(s.data, PathBuf::from("/flag"));
-        assert_eq!(s.state, PathBuf::from("var/state"));
+        assert_eq!(s.state, StateLocation::Directory("var/state".into()));
         assert_eq!(s.log.format, LogFormat::Json);
         assert_eq!(s.limits.days_per_minute, 7);
         assert_eq!(s.trusted_proxies.len(), 1);

@@ -109,7 +109,8 @@ fn announcement(format: LogFormat, addr: SocketAddr) -> String {
 fn keys(args: KeysArgs) -> anyhow::Result<()> {
     let settings = Settings::load(args.config.as_deref())?;
     let state = args.state.map_or(settings.state, StateLocation::from);
-    keys_cli::run(args.command, &state, &settings.limits)
+    let (mut out, mut notes) = (std::io::stdout().lock(), std::io::stderr().lock());
+    keys_cli::run(args.command, &state, &settings.limits, &mut out, &mut notes)
 }
 
 /// glibc gives each allocating thread an arena (up to 8 per core) and raises its mmap

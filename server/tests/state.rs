@@ -722,7 +722,7 @@ fn background_persists_within_a_second_and_a_graceful_stop_loses_nothing() {
     assert!(admitted(&s.check(Counted::Public(ip(1), L), now)));
     std::thread::sleep(Duration::from_millis(1_200));
     assert_eq!(
-        s.stored_public_usage(ip(1), L, now),
+        s.stored_usage(Counted::Public(ip(1), L), now),
         (1, 1),
         "persisted within a second"
     );
@@ -803,7 +803,7 @@ fn idle_subjects_are_dropped_after_their_month() {
     s.maintain_now().unwrap();
     assert_eq!(s.subjects_in_memory(), 1);
     assert_eq!(
-        s.stored_public_usage(ip(3), L, at("2025-02-01T00:00:00Z")),
+        s.stored_usage(Counted::Public(ip(3), L), at("2025-02-01T00:00:00Z")),
         (0, 0)
     );
 }
@@ -813,7 +813,7 @@ fn idle_subjects_are_dropped_after_their_month() {
 fn cli(dir: &Path, cmd: KeysCommand) -> anyhow::Result<String> {
     let mut out = vec![];
     let state = StateLocation::Directory(dir.to_owned());
-    keys_cli::run_with_output(cmd, &state, &LimitsConfig::default(), &mut out, &mut vec![])?;
+    keys_cli::run(cmd, &state, &LimitsConfig::default(), &mut out, &mut vec![])?;
     Ok(String::from_utf8(out).unwrap())
 }
 
@@ -2005,21 +2005,21 @@ fn delete_removes_the_counters_of_the_key() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
     let now = Utc::now();
-    let id = {
+    let k = {
         let s = open(&state);
         let (_, k) = create_key(&s, "Ona", None, None, None).unwrap();
         let (_, other) = create_key(&s, "Jonas", None, None, None).unwrap();
         s.check(Counted::Key(&k), now);
         s.check(Counted::Key(&other), now);
         s.flush().unwrap();
-        assert_eq!(s.stored_key_usage(&k.id, now), (1, 1));
-        k.id
+        assert_eq!(s.stored_usage(Counted::Key(&k), now), (1, 1));
+        k
     };
-    let (code, _, err) = keys_bin(&state, &["delete", &id]);
+    let (code, _, err) = keys_bin(&state, &["delete", &k.id]);
     assert_eq!(code, Some(0), "{err}");
     let s = open(&state);
     assert_eq!(
-        s.stored_key_usage(&id, now),
+        s.stored_usage(Counted::Key(&k), now),
         (0, 0),
         "its counters are gone"
     );
@@ -2037,7 +2037,7 @@ fn delete_removes_the_counters_of_the_key() {
     let (code, _, err) = keys_bin(&state, &["delete", &other.id]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(s.key_usage(&other.id, now), (0, 0));
-    assert_eq!(s.stored_key_usage(&other.id, now), (0, 0));
+    assert_eq!(s.stored_usage(Counted::Key(&other), now), (0, 0));
     stop.send(()).unwrap();
     handle.join().unwrap().unwrap();
     drop(s);

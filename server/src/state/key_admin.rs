@@ -14,8 +14,6 @@ use serde::{Deserialize, Serialize};
 use crate::limits::{LimitsConfig, MAX_LIMIT};
 use crate::state::keys::{self, ExportedKey, KeyAdminError, KeyId, KeyRecord, KeyTable};
 
-const LISTED_CONFLICTS: usize = 5;
-
 /// Manage API keys. As JSON: `{"op":"create","owner":...}`, `{"op":"list"}`, ...
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -409,10 +407,7 @@ fn import(keys: &KeyTable, args: ImportArgs) -> Result<(Changes, AdminResponse),
     }
     if !conflicts.is_empty() {
         conflicts.sort();
-        let count = conflicts.len();
-        conflicts.truncate(LISTED_CONFLICTS);
         return Err(KeyAdminError::ImportConflict {
-            count,
             ids: conflicts,
             replaceable: !foreign,
         });

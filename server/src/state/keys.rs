@@ -18,7 +18,9 @@ pub const KEY_LEN: usize = KEY_PREFIX.len() + 2 * KEY_RANDOM_BYTES;
 pub const ID_LEN: usize = 16;
 /// Shortest id prefix an operator may give for a key (as git accepts short hashes).
 pub const MIN_ID_PREFIX: usize = 4;
+/// How many ids an ambiguous prefix and an import conflict list.
 const LISTED_CANDIDATES: usize = 10;
+const LISTED_CONFLICTS: usize = 5;
 pub const MAX_OWNER_CHARS: usize = 200;
 
 /// A presented key, as sent by a client (never logged; `Debug` redacts it).
@@ -84,13 +86,13 @@ pub enum KeyAdminError {
     )]
     ShortId(String),
     #[error(
-        "id '{prefix}' is ambiguous: it starts {count} keys ({}); give more characters",
-        listed(.candidates, *.count)
+        "id '{prefix}' is ambiguous: it starts {} keys ({}); give more characters",
+        .candidates.len(),
+        listed(.candidates, LISTED_CANDIDATES)
     )]
     AmbiguousId {
         prefix: String,
-        count: usize,
-        /// The first few of their ids, sorted.
+        /// Sorted.
         candidates: Vec<KeyId>,
     },
     #[error(
@@ -119,23 +121,22 @@ pub enum KeyAdminError {
     #[error(
         "the file's records for {} differ from the stored keys with those ids; nothing was \
          imported{}",
-        listed(.ids, *.count),
+        listed(.ids, LISTED_CONFLICTS),
         if *.replaceable { " (--replace imports the file's version of them)" } else { "" }
     )]
     ImportConflict {
-        count: usize,
-        /// The first few of their ids, sorted.
+        /// Sorted.
         ids: Vec<String>,
         /// False when a record's id is another key's (other hash): `--replace` refuses that too.
         replaceable: bool,
     },
 }
 
-/// The first few of `count` ids: "a, b" or "a, b and 3 more".
-fn listed(ids: &[String], count: usize) -> String {
-    match count.saturating_sub(ids.len()) {
+/// The first `shown` ids: "a, b" or "a, b and 3 more".
+fn listed(ids: &[String], shown: usize) -> String {
+    match ids.len().saturating_sub(shown) {
         0 => ids.join(", "),
-        more => format!("{} and {more} more", ids.join(", ")),
+        more => format!("{} and {more} more", ids[..shown].join(", ")),
     }
 }
 
@@ -198,8 +199,7 @@ pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
     Ok(owner.to_owned())
 }
 
-/// Checks a record read from outside (an import): a 64-hex-character lower-case hash, the
-/// id its prefix, a valid owner exactly as stored (trimmed) and limits in range.
+/// Checks a record read from outside (an import); its owner must be as stored (trimmed).
 pub(crate) fn check_record(r: &KeyRecord) -> Result<(), String> {
     let lower_case = !r.hash.bytes().any(|b| b.is_ascii_uppercase());
     let Some(hash) = KeyHash::from_hex(&r.hash).ok().filter(|_| lower_case) else {
@@ -264,7 +264,7 @@ impl KeyTable {
         if prefix.len() < MIN_ID_PREFIX {
             return Err(KeyAdminError::ShortId(prefix));
         }
-        let mut matches: Vec<&KeyRecord> = self
+        let matches: Vec<&KeyRecord> = self
             .by_hash
             .values()
             .filter(|r| r.id.starts_with(&prefix))
@@ -273,14 +273,9 @@ impl KeyTable {
             [] => Err(KeyAdminError::unknown(&prefix)),
             [record] => Ok(record),
             _ => {
-                matches.sort_by(|a, b| a.id.cmp(&b.id));
-                let count = matches.len();
-                matches.truncate(LISTED_CANDIDATES);
-                Err(KeyAdminError::AmbiguousId {
-                    prefix,
-                    count,
-                    candidates: matches.iter().map(|r| r.id.clone()).collect(),
-                })
+                let mut candidates: Vec<KeyId> = matches.iter().map(|r| r.id.clone()).collect();
+                candidates.sort();
+                Err(KeyAdminError::AmbiguousId { prefix, candidates })
             }
         }
     }
@@ -451,7 +446,6 @@ mod tests {
             t.resolve("abcd0000000000"),
             Err(KeyAdminError::AmbiguousId {
                 prefix: "abcd0000000000".into(),
-                count: 2,
                 candidates: vec!["abcd000000000001".into(), "abcd000000000002".into()],
             })
         );

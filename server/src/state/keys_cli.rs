@@ -1,9 +1,8 @@
-//! `kalendorius-server keys ...` (README.md, Issuing API keys). With a server running on the
-//! state directory a command goes through its admin socket (sled allows one process per
-//! database), else it opens the database itself; with `--state redis://...` it goes to Redis.
-//! Every command first prints `state: <absolute path or URL>` to stderr, so a wrong directory
-//! never goes unnoticed; only `create` and `import` may create a database. Only `create`
-//! prints key material: the key alone on the last line of stdout.
+//! `kalendorius-server keys ...`: through the admin socket of a server running on the state
+//! directory (sled allows one process per database), else on the database itself, or on
+//! Redis. Every command first prints `state: <absolute path or URL>` to stderr, so a wrong
+//! directory never goes unnoticed; only `create` and `import` may create a database. Only
+//! `create` prints key material: the key alone on the last line of stdout.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -20,14 +19,8 @@ use crate::state::store::location::StateLocation;
 use crate::state::store::redis;
 use crate::state::store::sled::{write_private_file, State};
 
-/// Runs a keys command, printing to stdout and notes (the state directory) to stderr.
-pub fn run(cmd: KeysCommand, state: &StateLocation, limits: &LimitsConfig) -> anyhow::Result<()> {
-    let (mut out, mut notes) = (std::io::stdout().lock(), std::io::stderr().lock());
-    run_with_output(cmd, state, limits, &mut out, &mut notes)
-}
-
-/// [`run`] with the output to `out` and the notes (`state: ...`, `created ...`) to `notes`.
-pub fn run_with_output(
+/// Runs a keys command, printing to `out` and notes (`state: ...`, `created ...`) to `notes`.
+pub fn run(
     mut cmd: KeysCommand,
     state: &StateLocation,
     limits: &LimitsConfig,

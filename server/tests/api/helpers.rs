@@ -144,6 +144,7 @@ pub struct TestApp {
     pub store: Store,
     /// The Redis the store is in, if it is.
     redis: Option<Arc<RedisServer>>,
+    limits: LimitsConfig,
     /// HTTP client.
     pub client: reqwest::Client,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -230,13 +231,14 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
     }
     let (state, store) = match &options.redis {
         Some(redis) => {
-            let redis = Arc::new(RedisState::connect(&redis.url(), limits).expect("Redis URL"));
+            let redis =
+                Arc::new(RedisState::connect(&redis.url(), limits.clone()).expect("Redis URL"));
             // Reached before the first request, so that every request is counted.
             redis.refresh().await.expect("the test's Redis answers");
             (None, Store::Redis(redis))
         }
         None => {
-            let state = Arc::new(State::open(&state_dir, limits).expect("state opens"));
+            let state = Arc::new(State::open(&state_dir, limits.clone()).expect("state opens"));
             (Some(state.clone()), Store::Sled(state))
         }
     };
@@ -254,6 +256,7 @@ pub async fn spawn_app_with(options: AppOptions) -> TestApp {
         state: SledState(state),
         store,
         redis: options.redis,
+        limits,
         client: reqwest::Client::new(),
         shutdown: Some(tx),
         task: Some(task),
@@ -356,9 +359,9 @@ impl TestApp {
                 .execute(command, now)
                 .expect("the key command succeeds");
         };
-        let (url, limits) = (redis.url(), self.store.limits().clone());
+        let url = redis.url();
         let response = std::thread::scope(|s| {
-            s.spawn(|| redis_keys::execute(&url, &limits, command, now))
+            s.spawn(|| redis_keys::execute(&url, &self.limits, command, now))
                 .join()
                 .expect("the key tool does not panic")
         })
@@ -425,18 +428,24 @@ impl TestApp {
 
     /// Requests of the key `id` counted now in its (minute, day) windows.
     pub async fn key_usage(&self, id: &str) -> (u64, u64) {
-        self.store
-            .key_usage(id, Utc::now())
-            .await
-            .expect("the store answers")
+        match &self.store {
+            Store::Sled(state) => state.key_usage(id, Utc::now()),
+            Store::Redis(redis) => redis
+                .key_usage(id, Utc::now())
+                .await
+                .expect("the store answers"),
+        }
     }
 
     /// Requests of `ip` on `endpoint` counted now in its (minute, month) windows.
     pub async fn public_usage(&self, ip: std::net::IpAddr, endpoint: PublicEndpoint) -> (u64, u64) {
-        self.store
-            .public_usage(ip, endpoint, Utc::now())
-            .await
-            .expect("the store answers")
+        match &self.store {
+            Store::Sled(state) => state.public_usage(ip, endpoint, Utc::now()),
+            Store::Redis(redis) => redis
+                .public_usage(ip, endpoint, Utc::now())
+                .await
+                .expect("the store answers"),
+        }
     }
 
     /// Stops the server gracefully and waits for the final flush.

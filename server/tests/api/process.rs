@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
+use kalendorius_server::state::store::Counted;
 use kalendorius_server::state::State;
 
 use crate::helpers::*;
@@ -187,9 +188,9 @@ async fn sigterm_finishes_flushes_and_exits_zero() {
     let status = server.wait_exit();
     assert_eq!(status.code(), Some(0), "log:\n{}", server.log());
     let state = State::open(&state_dir, LimitsConfig::default()).unwrap();
-    let stored = state.stored_public_usage(
-        "127.0.0.1".parse().unwrap(),
-        PublicEndpoint::Laisvadienis,
+    let localhost = "127.0.0.1".parse().unwrap();
+    let stored = state.stored_usage(
+        Counted::Public(localhost, PublicEndpoint::Laisvadienis),
         Utc::now(),
     );
     assert_eq!(stored.1, 3, "every request of the month is on disk");

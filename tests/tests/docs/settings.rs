@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use kalendorius_server::config::Settings;
+use kalendorius_server::state::store::location::StateLocation;
 
 /// Every key of a TOML table, dotted (`connections.idle_timeout_secs`).
 fn keys(table: &toml::Table, prefix: &str, out: &mut BTreeSet<String>) {
@@ -68,12 +69,15 @@ fn the_systemd_unit_and_its_settings_agree() {
         Some("/bin/kill -HUP $MAINPID")
     );
     // The one directory the service writes is the state directory, and only that.
+    let StateLocation::Directory(state) = &settings.state else {
+        panic!("the deployed state is a directory");
+    };
     assert_eq!(
         unit_value(&unit, "ReadWritePaths").map(std::path::Path::new),
-        Some(settings.state.as_path())
+        Some(state.as_path())
     );
-    assert!(settings.state.is_absolute() && settings.data.is_absolute());
-    assert!(!settings.data.starts_with(&settings.state));
+    assert!(state.is_absolute() && settings.data.is_absolute());
+    assert!(!settings.data.starts_with(state));
     for hardening in [
         "NoNewPrivileges=yes",
         "ProtectSystem=strict",

@@ -42,8 +42,7 @@ impl Counted<'_> {
     }
 }
 
-/// Adds the stored record of key `id` to `table`; `Err` with the start of the id (for a
-/// message) when it does not read as that key's record.
+/// Adds key `id`'s stored record to `table`, or answers the id's start (for a message).
 pub(crate) fn load_record(table: &mut KeyTable, id: &[u8], json: &[u8]) -> Result<(), String> {
     let loaded = serde_json::from_slice::<KeyRecord>(json)
         .ok()

@@ -75,14 +75,6 @@ impl StateLocation {
             None => Ok(()),
         }
     }
-
-    /// The setting as given: the directory, or the URL.
-    pub fn as_path(&self) -> &Path {
-        match self {
-            StateLocation::Directory(dir) => dir,
-            StateLocation::Redis(url) => Path::new(url),
-        }
-    }
 }
 
 /// A `redis://` or `rediss://` URL names Redis, anything else a directory (checked at open).
@@ -93,27 +85,6 @@ impl From<PathBuf> for StateLocation {
             Some(url) => StateLocation::Redis(url.to_owned()),
             None => StateLocation::Directory(path),
         }
-    }
-}
-
-/// A location reads as the path it was written as (a URL as a one-component path).
-impl std::ops::Deref for StateLocation {
-    type Target = Path;
-
-    fn deref(&self) -> &Path {
-        self.as_path()
-    }
-}
-
-impl AsRef<Path> for StateLocation {
-    fn as_ref(&self) -> &Path {
-        self.as_path()
-    }
-}
-
-impl PartialEq<PathBuf> for StateLocation {
-    fn eq(&self, path: &PathBuf) -> bool {
-        self.as_path() == path
     }
 }
 

@@ -6,13 +6,12 @@ pub mod location;
 pub mod redis;
 pub mod sled;
 
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 
-use crate::limits::{Decision, LimitsConfig, PublicEndpoint};
+use crate::limits::{Decision, LimitsConfig};
 use crate::metrics::RedisMetrics;
 use crate::state::keys::{KeyRecord, PresentedKey};
 pub use check::{AuthError, Counted, StateUnavailable};
@@ -66,31 +65,6 @@ impl Store {
         }
     }
 
-    /// Requests of the key `id` counted at `now` in its (minute, day) windows.
-    pub async fn key_usage(
-        &self,
-        id: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(u64, u64), StateUnavailable> {
-        match self {
-            Store::Sled(state) => Ok(state.key_usage(id, now)),
-            Store::Redis(redis) => redis.key_usage(id, now).await,
-        }
-    }
-
-    /// Requests of `ip` on `endpoint` counted at `now` in its (minute, month) windows.
-    pub async fn public_usage(
-        &self,
-        ip: IpAddr,
-        endpoint: PublicEndpoint,
-        now: DateTime<Utc>,
-    ) -> Result<(u64, u64), StateUnavailable> {
-        match self {
-            Store::Sled(state) => Ok(state.public_usage(ip, endpoint, now)),
-            Store::Redis(redis) => redis.public_usage(ip, endpoint, now).await,
-        }
-    }
-
     /// Notes a public request let through uncounted after [`StateUnavailable`] (Redis only).
     pub fn warn_uncounted(&self, now: SystemTime) {
         if let Store::Redis(redis) = self {
@@ -116,13 +90,6 @@ impl Store {
         match self {
             Store::Sled(_) => None,
             Store::Redis(redis) => Some(&redis.metrics),
-        }
-    }
-
-    pub fn limits(&self) -> &LimitsConfig {
-        match self {
-            Store::Sled(state) => &state.limits,
-            Store::Redis(redis) => &redis.limits,
         }
     }
 }

@@ -129,7 +129,7 @@ pub struct RedisState {
     client: redis::Client,
     /// Made by the background task, so a server starts while Redis is down.
     conn: ArcSwapOption<ConnectionManager>,
-    pub(super) limits: LimitsConfig,
+    limits: LimitsConfig,
     /// The keys as last read, at this `keys:version` token (`None`: not read yet).
     keys: RwLock<KeyTable>,
     keys_version: RwLock<Option<String>>,
@@ -187,17 +187,16 @@ impl RedisState {
         if !self.is_reachable() {
             return Err(StateUnavailable.into());
         }
-        let hash = {
+        let hash = hash_key(&key.0);
+        {
             let keys = self.keys.read();
             let answer = keys.authenticate(key, now);
             // Not shaped like a key, or known: the copy's answer stands.
             let shaped = key.0.len() == KEY_LEN && key.0.starts_with(KEY_PREFIX);
-            let hash = hash_key(&key.0);
             if answer.is_ok() || !shaped || keys.collides(&hash) {
                 return Ok(answer?);
             }
-            hash
-        };
+        }
         let mut conn = self.connection()?;
         let stored: Option<String> = self
             .timed("key_lookup", conn.hget(KEYS_HASH, id_of(&hash)))
@@ -402,8 +401,7 @@ fn decision(answer: &[i64]) -> Option<Decision> {
     })
 }
 
-/// Requests the sliding window with field prefix `prefix` (`m` minute, `d` day) of a
-/// subject's hash counts at `t_ms` (its buckets of the last `span`, as the script counts).
+/// Requests counted at `t_ms` in a subject's `m` (minute) or `d` (day) buckets, as the script does.
 fn window_used(fields: &[(String, String)], prefix: char, span: Span, t_ms: i64) -> u64 {
     let first = span.first_counted(t_ms);
     fields
@@ -470,8 +468,7 @@ pub fn execute(
     })
 }
 
-/// Writes `changes` (and deletes the counters of removed keys) if the key version is still
-/// `version`; false when another tool changed the keys in between.
+/// Writes `changes` (deleting removed keys' counters); false if the keys changed since `version`.
 async fn write(
     conn: &mut ConnectionManager,
     version: Option<String>,

@@ -42,24 +42,17 @@ fn blob_of(key: &[u8]) -> Option<Part> {
 }
 
 /// Tuning of the state database; the defaults fit the server's 64 MiB budget.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, smart_default::SmartDefault)]
 pub struct StateOptions {
     /// sled page-cache size in bytes (sled's own default is 1 GiB).
+    #[default(8 << 20)]
     pub cache_capacity: u64,
     /// Subjects kept in memory; past it, idle public ones are evicted (see `limits::table`).
+    #[default(4_000)]
     pub max_subjects: usize,
     /// How long `open` retries while another handle (a `keys` command) holds sled's lock.
+    #[default(Duration::from_secs(3))]
     pub open_timeout: Duration,
-}
-
-impl Default for StateOptions {
-    fn default() -> Self {
-        StateOptions {
-            cache_capacity: 8 << 20,
-            max_subjects: 4_000,
-            open_timeout: Duration::from_secs(3),
-        }
-    }
 }
 
 /// Keys, counters and their persistence. Shared as `Arc<State>`.
@@ -69,7 +62,7 @@ pub struct State {
     keys_tree: sled::Tree,
     counters_tree: sled::Tree,
     dir: PathBuf,
-    pub(super) limits: LimitsConfig,
+    limits: LimitsConfig,
     options: StateOptions,
     keys: RwLock<KeyTable>,
     table: CounterTable,
@@ -209,12 +202,8 @@ impl State {
     }
 
     pub fn check(&self, who: Counted<'_>, now: impl Into<UnixMillis>) -> Decision {
-        let subject = match who {
-            Counted::Public(ip, endpoint) => SubjectKey::public(ip, endpoint),
-            Counted::Key(key) => SubjectKey::key(&key.id),
-        };
         self.table
-            .check(subject, who.limits(&self.limits), now.into().0)
+            .check(subject(who), who.limits(&self.limits), now.into().0)
     }
 
     pub fn key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
@@ -230,21 +219,6 @@ impl State {
     ) -> (u64, u64) {
         self.table
             .usage(&SubjectKey::public(ip, endpoint), now.timestamp_millis())
-    }
-
-    /// What a crash now would keep of `ip`'s (minute, month) counts on `endpoint` (tests).
-    pub fn stored_public_usage(
-        &self,
-        ip: IpAddr,
-        endpoint: PublicEndpoint,
-        now: DateTime<Utc>,
-    ) -> (u64, u64) {
-        self.stored_usage(&SubjectKey::public(ip, endpoint), now)
-    }
-
-    /// What a crash now would keep of the key `id`'s (minute, day) counts (tests).
-    pub fn stored_key_usage(&self, id: &str, now: DateTime<Utc>) -> (u64, u64) {
-        self.stored_usage(&SubjectKey::key(id), now)
     }
 
     /// One background round now: persists changed counters (not flushed) and prunes memory.
@@ -435,7 +409,8 @@ impl State {
         Ok(())
     }
 
-    fn stored_usage(&self, subject: &SubjectKey, now: DateTime<Utc>) -> (u64, u64) {
+    /// What a crash now would keep of `who`'s counts, as `key_usage` and `public_usage` (tests).
+    pub fn stored_usage(&self, who: Counted<'_>, now: DateTime<Utc>) -> (u64, u64) {
         let scratch = CounterTable::new();
         for (k, v) in self.counters_tree.iter().flatten() {
             if let Some(part) = blob_of(&k) {
@@ -443,7 +418,14 @@ impl State {
                 let _ = scratch.restore(part, &v);
             }
         }
-        scratch.usage(subject, now.timestamp_millis())
+        scratch.usage(&subject(who), now.timestamp_millis())
+    }
+}
+
+fn subject(who: Counted<'_>) -> SubjectKey {
+    match who {
+        Counted::Public(ip, endpoint) => SubjectKey::public(ip, endpoint),
+        Counted::Key(key) => SubjectKey::key(&key.id),
     }
 }
 
