@@ -1,26 +1,18 @@
 //! The application endpoint: every request passes through [`App::call`], which applies the
-//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one sequence:
-//!
-//! 1. take the catalog in service (it answers the whole request) and the client IP (TCP peer,
-//!    or `X-Forwarded-For` behind a trusted proxy);
-//! 2. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 3. to a known path but `/docs`, OPTIONS is a CORS preflight (no key, no quota) and a
-//!    method other than GET and HEAD a 405;
-//! 4. the operations (only through here: no spelling of a path skips authentication or the
-//!    limits), `/data` and the HTML pages go through `App::gate`: a public one is limited per
-//!    IP, a keyed one authenticated (401) then limited per key (429); only then are parameters
-//!    checked (400). HEAD runs as GET (and counts the same), then loses its body;
-//! 5. `/health`, `/ready` and `/metrics` (to a client in `metrics_allow` only, else an unknown
-//!    path) answer without key, limits or count;
-//! 6. then the OpenAPI document and `/docs`, from memory; anything else is a JSON 404 (with a
-//!    hint for a known path plus a trailing slash);
-//! 7. every response gets the common headers and one access log line, is counted by its route
-//!    template ([`route_of`]), status class and latency, and is compressed from 1 KiB.
+//! HTTP policy of docs/api.md in one order. A missing or repeated `Host` is a 400 on any path.
+//! To a known path but `/docs`, OPTIONS is a CORS preflight and a method other than GET or
+//! HEAD a 405. The operations, `/data` and the pages pass [`App::gate`] (no spelling of a path
+//! skips it): a public one is limited per IP, a keyed one authenticated (401) then limited per
+//! key (429); only then are parameters checked (400); HEAD runs and counts as GET. The probes
+//! and `/metrics` (to `metrics_allow` only) answer without key, limits or count; then the
+//! OpenAPI document and `/docs`; anything else is a JSON 404. Every response gets the common
+//! headers, one access line, a count by route template ([`route_of`]), and compression from
+//! 1 KiB.
 
 pub mod auth;
 pub mod openapi;
 
-use std::future::Future;
+use std::future::{ready, Future, Ready};
 use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -181,13 +173,9 @@ struct Exchange {
     key: Option<KeyRecord>,
 }
 
-/// What [`App::respond`] has for poem: an answer, or the future of one.
-enum Answered<'a> {
-    /// Computed already (every GET of the API: the whole answer comes from memory).
-    Now(Response),
-    /// Still to be awaited (HEAD, the document routes, unknown paths).
-    Later(BoxFuture<'a, Response>),
-}
+/// What [`App::respond`] has for poem: an answer computed already (every GET of the API),
+/// or the future of one (HEAD, a store that must be awaited).
+type Answered<'a> = Either<Ready<Response>, BoxFuture<'a, Response>>;
 
 impl App {
     /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
@@ -413,7 +401,7 @@ impl App {
         // A store that must be awaited (Redis): the gate runs in a boxed future.
         let awaits_store = read && host_refused.is_none() && !self.store.answers_at_once();
         if let Some(target) = target.filter(|target| awaits_store && target.gated()) {
-            return Answered::Later(Box::pin(async move {
+            return Either::Right(Box::pin(async move {
                 let resp = self.gate(target, &req, &mut ex).await;
                 self.finish_head(resp, req.uri(), ex).await
             }));
@@ -447,9 +435,9 @@ impl App {
             .compressor
             .encode(req.uri().path(), req.headers(), resp);
         if ex.method != Method::HEAD {
-            return Answered::Now(self.finish(resp, req.uri(), ex));
+            return Either::Left(ready(self.finish(resp, req.uri(), ex)));
         }
-        Answered::Later(Box::pin(async move {
+        Either::Right(Box::pin(async move {
             self.finish_head(resp, req.uri(), ex).await
         }))
     }
@@ -462,12 +450,9 @@ impl Endpoint for App {
     /// state machine of every path (over 2 KiB, copied into the box per request).
     fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
         // Caught here, before any future is polled (poem's `CatchPanic` only guards polling).
-        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
-            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
-        match answered {
-            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
-            Answered::Later(pending) => Either::Right(pending.map(Ok)),
-        }
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
+            .unwrap_or_else(|panic| Either::Left(ready(errors::panic_response(panic))))
+            .map(Ok)
     }
 }
 
