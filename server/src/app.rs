@@ -24,7 +24,7 @@ use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Versi
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::api;
-use crate::api::endpoint::{Context, Endpoint as Operation};
+use crate::api::endpoint::{Access, Context, Endpoint as Operation};
 use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
 use crate::clock::Instant;
@@ -90,8 +90,7 @@ fn route_labels() -> Vec<String> {
     operations.chain(OTHER_ROUTES.map(String::from)).collect()
 }
 
-/// The index in [`route_labels`] of a request to `path`, which went to `target`: a bounded
-/// set, whatever the path (an unknown one is `other`).
+/// The index in [`route_labels`] of a request to `path` that went to `target` (unknown: `other`).
 fn route_of(target: Option<Target>, path: &str) -> usize {
     let other = match target {
         Some(Target::Op(index)) => return index,
@@ -164,7 +163,6 @@ struct Exchange {
     started: Instant,
     catalog: arc_swap::Guard<Arc<Catalog>>,
     client_ip: IpAddr,
-    /// The route label's index in the metrics ([`route_of`]).
     route: usize,
     /// As received (a HEAD is answered as a GET, then stripped).
     method: Method,
@@ -230,9 +228,9 @@ impl App {
     /// refuses a keyed one (503).
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let counted = match target {
-            Target::Op(index) => match ROUTES[index].public() {
-                Some(endpoint) => Some(Counted::Public(ex.client_ip, endpoint)),
-                None => match self.authenticate(req, ex.received).await {
+            Target::Op(index) => match ROUTES[index].access {
+                Access::Public(endpoint) => Some(Counted::Public(ex.client_ip, endpoint)),
+                Access::Keyed => match self.authenticate(req, ex.received).await {
                     Ok(record) => Some(Counted::Key(ex.key.insert(record))),
                     Err(refusal) => return refusal,
                 },
@@ -284,8 +282,8 @@ impl App {
         }
     }
 
-    /// The record of the key `req` presents, or the refusal: a 401 for no key or an unknown,
-    /// revoked or expired one (counted by its code), a 503 when keys cannot be read.
+    /// The record of the key `req` presents, or the refusal: a 401 (counted by its code), or
+    /// a 503 when keys cannot be read.
     async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
         let refusal = match auth::presented_key(req) {
             // The key may well be there, sent wrongly.
@@ -316,8 +314,7 @@ impl App {
         Err(refusal.into_response())
     }
 
-    /// Answers a request to a target by its method, borrowing it throughout (nothing of it
-    /// is copied for the log); a HEAD exactly as a GET (same checks, same count).
+    /// Answers a request to a target by its method; a HEAD exactly as a GET (same checks, count).
     fn answer_api(&self, target: Target, read: bool, req: &Request, ex: &mut Exchange) -> Response {
         match target {
             _ if ex.method == Method::OPTIONS => preflight(req),
@@ -376,7 +373,6 @@ impl App {
         resp
     }
 
-    /// The answer to `req`, or its future.
     fn respond(&self, req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
         let peer = req.remote_addr().as_socket_addr().copied();

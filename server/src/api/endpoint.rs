@@ -36,14 +36,6 @@ impl Endpoint {
         (self.handle)(req, &query, cx)
     }
 
-    /// The per-IP counter of a public endpoint; `None` for a keyed one.
-    pub fn public(&self) -> Option<PublicEndpoint> {
-        match self.access {
-            Access::Public(counter) => Some(counter),
-            Access::Keyed => None,
-        }
-    }
-
     /// Whether a success may be a 304 (it carries an ETag): a public answer always does, a
     /// keyed one when a date parameter was `today`.
     pub fn revalidates(&self) -> bool {
