@@ -113,6 +113,13 @@ pub const TO: Param = Param {
     description: "Last date, `YYYY-MM-DD` or `today`, inclusive; not earlier than `from`.",
 };
 
+pub const YEAR: Param = Param {
+    name: "year",
+    required: true,
+    kind: Kind::Year,
+    description: "The year.",
+};
+
 pub const LANG: Param = Param {
     name: "lang",
     required: false,

@@ -45,15 +45,15 @@ pub const ENDPOINT: Endpoint = Endpoint {
         Param {
             name: "from_year",
             required: false,
-            kind: Kind::Year,
             description: "First year of the feed (default: last year); at most 30 years \
                           from `from_year` to `to_year`.",
+            ..YEAR
         },
         Param {
             name: "to_year",
             required: false,
-            kind: Kind::Year,
             description: "Last year of the feed (default: five years ahead).",
+            ..YEAR
         },
     ],
     answer: AnswerKind::Calendar,

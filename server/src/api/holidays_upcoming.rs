@@ -24,11 +24,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "from",
             required: false,
-            kind: Kind::Date,
             description: "First date searched, `YYYY-MM-DD` or `today` (the default), \
                           inclusive.",
+            ..FROM
         },
         Param {
             name: "count",

@@ -21,10 +21,8 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "year",
-            required: true,
-            kind: Kind::Year,
             description: "The year the periods start in.",
+            ..YEAR
         },
         Param {
             name: "max_leave_days",

@@ -36,7 +36,7 @@ mod prelude {
     pub use super::answer;
     pub use super::endpoint::{
         Access, AnswerKind, Context, Endpoint, Kind, Param, DATE, DATE_AND_LANG_ERRORS, FROM, LANG,
-        SCOPE, TO, WEEK,
+        SCOPE, TO, WEEK, YEAR,
     };
     pub use super::query::{self, Query};
     pub use crate::http::errors::{ApiError, ErrorCode};

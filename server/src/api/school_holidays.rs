@@ -36,18 +36,16 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "date",
             required: false,
-            kind: Kind::Date,
             description: "A date (`YYYY-MM-DD` or `today`): the periods containing it. \
                           `date` and `year` exclude each other: send exactly one.",
+            ..DATE
         },
         Param {
-            name: "year",
             required: false,
-            kind: Kind::Year,
             description: "A calendar year: the periods sharing a day with it. `year` and \
                           `date` exclude each other: send exactly one.",
+            ..YEAR
         },
         GRADE,
         LANG,

@@ -19,10 +19,8 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "date",
-            required: true,
-            kind: Kind::Date,
             description: "The date counted from, `YYYY-MM-DD` or `today`.",
+            ..DATE
         },
         Param {
             name: "days",
