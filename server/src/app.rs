@@ -27,7 +27,7 @@ use crate::api;
 use crate::api::endpoint::{Access, Context, Endpoint as Operation};
 use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
-use crate::clock::Instant;
+use crate::clock::{Instant, Reading};
 use crate::data::DataHandle;
 use crate::feeds::Feeds;
 use crate::health::{self, Probe};
@@ -158,9 +158,8 @@ pub struct App {
 
 /// What every response's common headers and access line need to know about its request.
 struct Exchange {
-    /// The wall-clock time of arrival: rate limits, key expiry, the log.
-    received: SystemTime,
-    started: Instant,
+    /// Its wall-clock time serves rate limits, key expiry and the log.
+    arrival: Reading,
     catalog: arc_swap::Guard<Arc<Catalog>>,
     client_ip: IpAddr,
     route: usize,
@@ -230,7 +229,7 @@ impl App {
         let counted = match target {
             Target::Op(index) => match ROUTES[index].access {
                 Access::Public(endpoint) => Some(Counted::Public(ex.client_ip, endpoint)),
-                Access::Keyed => match self.authenticate(req, ex.received).await {
+                Access::Keyed => match self.authenticate(req, ex.arrival.wall).await {
                     Ok(record) => Some(Counted::Key(ex.key.insert(record))),
                     Err(refusal) => return refusal,
                 },
@@ -243,7 +242,7 @@ impl App {
         };
         if let Some(counted) = counted {
             let keyed = matches!(counted, Counted::Key(_));
-            match self.store.check(counted, ex.received).await {
+            match self.store.check(counted, ex.arrival.wall).await {
                 Ok(decision) => {
                     let refused = decision.refused_by;
                     ex.decision = Some(decision);
@@ -255,10 +254,10 @@ impl App {
                 Err(StateUnavailable) if keyed => {
                     return errors::state_unavailable().into_response()
                 }
-                Err(StateUnavailable) => self.store.warn_uncounted(ex.received),
+                Err(StateUnavailable) => self.store.warn_uncounted(ex.arrival.wall),
             }
         }
-        let today = Today::at(ex.received, self.today_clock);
+        let today = Today::at(ex.arrival.wall, self.today_clock);
         match target {
             Target::Op(index) => {
                 let context = Context {
@@ -358,11 +357,11 @@ impl App {
     /// Adds the common headers, logs and counts.
     fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         finish_headers(&mut resp, &ex.catalog, ex.decision.as_ref());
-        let latency = Instant::now().saturating_duration_since(ex.started);
+        let latency = Instant::now().saturating_duration_since(ex.arrival.instant);
         self.metrics
             .request(ex.route, resp.status().as_u16(), latency);
         telemetry::access(
-            ex.received,
+            ex.arrival.wall,
             &ex.method,
             uri,
             resp.status(),
@@ -383,8 +382,7 @@ impl App {
             && peer.is_some_and(|p| p.ip().to_canonical() == client_ip);
         let target = self.target(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {
-            received: arrival.wall,
-            started: arrival.instant,
+            arrival,
             catalog: self.data.current(),
             client_ip,
             route: route_of(target, req.uri().path()),

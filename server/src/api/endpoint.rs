@@ -75,7 +75,6 @@ pub enum Kind {
     Date,
     Year,
     Lang,
-    /// The week form, 5 or 6.
     Week,
     Integer {
         min: i64,

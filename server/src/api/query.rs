@@ -255,8 +255,7 @@ pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiEr
     }
 }
 
-/// Parses a parameter that is one of `choices` (case-insensitive), as its index; absent is
-/// `default`.
+/// Parses one of `choices` (case-insensitive) as its index; absent is `default`.
 pub fn choice(
     name: &str,
     value: Option<&str>,

@@ -1,9 +1,7 @@
-//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s (paths, words,
-//! parameters, access, answer types), so it cannot drift from what answers, and from the
-//! constants the published files, the probes and the metrics answer with. Schemas are the
-//! answer types' `JsonSchema` (schemars reads the serde attributes the JSON is written with),
-//! with the settings of the published JSON Schemas (every object closed: the service never
-//! sends an undeclared field), taken as they are: OpenAPI 3.1 schemas are JSON Schema 2020-12.
+//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s and the constants
+//! the published files, probes and metrics answer with, so it cannot drift from what answers.
+//! Schemas are the answer types' `JsonSchema` (as serde writes them) with the settings of the
+//! published JSON Schemas (every object closed), as they are: OpenAPI 3.1's is JSON Schema 2020-12.
 
 use schemars::generate::Contract;
 use schemars::SchemaGenerator;
@@ -19,7 +17,6 @@ use crate::published;
 
 use super::{KEY_FAILURES, ROUTES};
 
-/// The document's opening words.
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
 holidays, and name days for every date from 1583 to 2100. All responses are JSON (the \
 calendar feeds under `/feeds` answer `text/calendar`); answers of 1 KiB or more are gzip- or \
@@ -303,8 +300,7 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     let mut ok_headers = common_headers(false);
     ok_headers["ETag"] = header("string", "Strong validator: the file's SHA-256 in quotes.");
     ok_headers["Cache-Control"] = header("string", &format!("`{CACHE_CONTROL}`."));
-    // `by_name`: the path parameter's name, description and schema, and the 404 of a value
-    // not served.
+    // `by_name`: the path parameter (name, description, schema) and the 404 of a value not served.
     let mut file = |path: String,
                     id: &str,
                     summary: &str,
