@@ -244,9 +244,7 @@ impl App {
             let keyed = matches!(counted, Counted::Key(_));
             match self.store.check(counted, ex.arrival.wall).await {
                 Ok(decision) => {
-                    let refused = decision.refused_by;
-                    ex.decision = Some(decision);
-                    if let Some(window) = refused {
+                    if let Some(window) = ex.decision.insert(decision).refused_by {
                         self.metrics.limiter_refusal(window.name());
                         return rate_limited(window, keyed).into_response();
                     }
