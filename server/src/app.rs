@@ -222,9 +222,8 @@ impl App {
         })
     }
 
-    /// The one gate of a counted request, then its answer: authentication (401), the check
-    /// and count (429). A check that cannot be made passes a public request uncounted and
-    /// refuses a keyed one (503).
+    /// Authenticates (401), checks and counts (429), then answers. A check that cannot be made
+    /// passes a public request uncounted and refuses a keyed one (503).
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let counted = match target {
             Target::Op(index) => match ROUTES[index].access {

@@ -153,8 +153,7 @@ pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[
     ErrorCode::InvalidParam,
 ];
 
-/// What a handler answers from: the dataset in service when the request arrived, its
-/// `today` and the built feeds.
+/// What a handler answers from: the dataset in service at arrival, its `today`, the feeds.
 pub struct Context<'a> {
     pub catalog: &'a Catalog,
     pub today: &'a Today,
