@@ -67,14 +67,9 @@ impl Today {
         let (Some(date), StatusCode::OK | StatusCode::NOT_MODIFIED) = (date, status) else {
             return response;
         };
-        let keyed = response
-            .headers()
-            .get(header::CACHE_CONTROL)
-            .is_some_and(|v| v.as_bytes().starts_with(b"private"));
-        let policy = if keyed {
-            "private, max-age=60"
-        } else {
-            "public, max-age=60"
+        let policy = match response.headers().get(header::CACHE_CONTROL) {
+            Some(v) if v.as_bytes().starts_with(b"private") => "private, max-age=60",
+            _ => "public, max-age=60",
         };
         let etag = response.headers().get(header::ETAG).cloned();
         let etag = etag.unwrap_or_else(|| caching::etag(&catalog.etag_tag, &[date]));
