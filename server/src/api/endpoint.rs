@@ -100,16 +100,14 @@ pub const DATE: Param = Param {
 
 pub const FROM: Param = Param {
     name: "from",
-    required: true,
-    kind: Kind::Date,
     description: "First date, `YYYY-MM-DD` or `today`, inclusive.",
+    ..DATE
 };
 
 pub const TO: Param = Param {
     name: "to",
-    required: true,
-    kind: Kind::Date,
     description: "Last date, `YYYY-MM-DD` or `today`, inclusive; not earlier than `from`.",
+    ..DATE
 };
 
 pub const YEAR: Param = Param {
