@@ -132,7 +132,6 @@ impl Target {
         }
     }
 
-    /// Whether requests to it pass [`App::gate`].
     fn gated(self) -> bool {
         matches!(self, Target::Op(_) | Target::Page | Target::Data)
     }
@@ -170,8 +169,7 @@ struct Exchange {
     key: Option<KeyRecord>,
 }
 
-/// What [`App::respond`] has for poem: an answer computed already (every GET of the API),
-/// or the future of one (HEAD, a store that must be awaited).
+/// An answer now (every GET of the API), or its future (HEAD, a store that must be awaited).
 type Answered<'a> = Either<Ready<Response>, BoxFuture<'a, Response>>;
 
 impl App {
