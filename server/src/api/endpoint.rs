@@ -1,6 +1,8 @@
 //! What an operation is ([`Endpoint`]), its parameters ([`Param`], [`Kind`], the shared
 //! ones too) and what its handler answers from ([`Context`]).
 
+use std::ops::RangeInclusive;
+
 use poem::{Request, Response};
 
 use crate::api::query::{Query, SCOPES};
@@ -59,7 +61,7 @@ pub enum AnswerKind {
     Calendar,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Param {
     pub name: &'static str,
     /// Whether the document marks it required (some are required only without another).
@@ -69,17 +71,14 @@ pub struct Param {
 }
 
 /// The form of a parameter's value (`query` parses it, `openapi` describes it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
     /// `YYYY-MM-DD` of the served range, or `today`.
     Date,
     Year,
     Lang,
     Week,
-    Integer {
-        min: i64,
-        max: i64,
-    },
+    Integer(RangeInclusive<i64>),
     Text {
         max_chars: usize,
     },

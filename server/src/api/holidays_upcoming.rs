@@ -32,10 +32,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         Param {
             name: "count",
             required: false,
-            kind: Kind::Integer {
-                min: 1,
-                max: MAX_COUNT,
-            },
+            kind: Kind::Integer(1..=MAX_COUNT),
             description: "How many dates at most: an integer from 1 to 50, default 5.",
         },
         SCOPE,

@@ -27,10 +27,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         Param {
             name: "max_leave_days",
             required: false,
-            kind: Kind::Integer {
-                min: 0,
-                max: MAX_LEAVE_DAYS as i64,
-            },
+            kind: Kind::Integer(0..=MAX_LEAVE_DAYS as i64),
             description: "Most leave days a period may take: an integer from 0 (default: \
                           the long weekends alone) to 10.",
         },

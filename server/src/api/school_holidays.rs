@@ -10,10 +10,7 @@ use super::records::SchoolPeriod;
 pub const GRADE: Param = Param {
     name: "grade",
     required: false,
-    kind: Kind::Integer {
-        min: 0,
-        max: MAX_GRADE as i64,
-    },
+    kind: Kind::Integer(0..=MAX_GRADE as i64),
     description: "One grade: `0` (pre-school) to `12` (gymnasium IV); only the periods of \
                   that grade. Absent: every period, each with its `grades`.",
 };

@@ -25,10 +25,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         Param {
             name: "days",
             required: true,
-            kind: Kind::Integer {
-                min: -MAX_ADD_DAYS,
-                max: MAX_ADD_DAYS,
-            },
+            kind: Kind::Integer(-MAX_ADD_DAYS..=MAX_ADD_DAYS),
             description: "How many working days to add: an integer from -100000 to 100000.",
         },
         WEEK,

@@ -115,7 +115,7 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
                 "in": "query",
                 "required": p.required,
                 "description": p.description,
-                "schema": param_schema(p.kind),
+                "schema": param_schema(&p.kind),
             })
         })
         .collect();
@@ -208,7 +208,7 @@ fn invalid_host() -> Value {
 }
 
 /// The schema of a query parameter of `kind`.
-fn param_schema(kind: Kind) -> Value {
+fn param_schema(kind: &Kind) -> Value {
     use kalendorius_dataset::{FIRST_YEAR, LAST_YEAR};
     match kind {
         Kind::Date => json!({
@@ -229,12 +229,14 @@ fn param_schema(kind: Kind) -> Value {
         }),
         // A range, not an enum, so that generated clients take a plain number.
         Kind::Week => json!({ "type": "integer", "minimum": 5, "maximum": 6, "default": 5 }),
-        Kind::Integer { min, max } => json!({ "type": "integer", "minimum": min, "maximum": max }),
+        Kind::Integer(range) => {
+            json!({ "type": "integer", "minimum": range.start(), "maximum": range.end() })
+        }
         Kind::Text { max_chars } => {
             json!({ "type": "string", "minLength": 1, "maxLength": max_chars })
         }
         Kind::Choice { values, default } => {
-            json!({ "type": "string", "enum": values, "default": values[default] })
+            json!({ "type": "string", "enum": values, "default": values[*default] })
         }
     }
 }
@@ -352,7 +354,7 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         Some((
             "year",
             "The year, four digits.",
-            param_schema(Kind::Year),
+            param_schema(&Kind::Year),
             "The year is not in the dataset in service (its range is in the manifest), or its \
              file is missing on this server.",
         )),
