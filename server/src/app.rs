@@ -1,26 +1,18 @@
 //! The application endpoint: every request passes through [`App::call`], which applies the
-//! HTTP policy of docs/api.md (Errors, Keys, Rate limits, HTTP behaviour) in one sequence:
-//!
-//! 1. take the catalog in service (it answers the whole request) and the client IP (TCP peer,
-//!    or `X-Forwarded-For` behind a trusted proxy);
-//! 2. refuse a request with no `Host` (HTTP/1.1) or two, whatever its path (400);
-//! 3. to a known path but `/docs`, OPTIONS is a CORS preflight (no key, no quota) and a
-//!    method other than GET and HEAD a 405;
-//! 4. the operations (only through here: no spelling of a path skips authentication or the
-//!    limits), `/data` and the HTML pages go through `App::gate`: a public one is limited per
-//!    IP, a keyed one authenticated (401) then limited per key (429); only then are parameters
-//!    checked (400). HEAD runs as GET (and counts the same), then loses its body;
-//! 5. `/health`, `/ready` and `/metrics` (to a client in `metrics_allow` only, else an unknown
-//!    path) answer without key, limits or count;
-//! 6. then the OpenAPI document and `/docs`, from memory; anything else is a JSON 404 (with a
-//!    hint for a known path plus a trailing slash);
-//! 7. every response gets the common headers and one access log line, is counted by its route
-//!    template ([`route_of`]), status class and latency, and is compressed from 1 KiB.
+//! HTTP policy of docs/api.md in one order. A missing or repeated `Host` is a 400 on any path.
+//! To a known path but `/docs`, OPTIONS is a CORS preflight and a method other than GET or
+//! HEAD a 405. The operations, `/data` and the pages pass [`App::gate`] (no spelling of a path
+//! skips it): a public one is limited per IP, a keyed one authenticated (401) then limited per
+//! key (429); only then are parameters checked (400); HEAD runs and counts as GET. The probes
+//! and `/metrics` (to `metrics_allow` only) answer without key, limits or count; then the
+//! OpenAPI document and `/docs`; anything else is a JSON 404. Every response gets the common
+//! headers, one access line, a count by route template ([`route_of`]), and compression from
+//! 1 KiB.
 
 pub mod auth;
 pub mod openapi;
 
-use std::future::Future;
+use std::future::{ready, Future, Ready};
 use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -32,10 +24,10 @@ use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Versi
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::api;
-use crate::api::endpoint::{Context, Endpoint as Operation};
+use crate::api::endpoint::{Access, Context, Endpoint as Operation};
 use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
-use crate::clock::Instant;
+use crate::clock::{Instant, Reading};
 use crate::data::DataHandle;
 use crate::feeds::Feeds;
 use crate::health::{self, Probe};
@@ -98,8 +90,7 @@ fn route_labels() -> Vec<String> {
     operations.chain(OTHER_ROUTES.map(String::from)).collect()
 }
 
-/// The index in [`route_labels`] of a request to `path`, which went to `target`: a bounded
-/// set, whatever the path (an unknown one is `other`).
+/// The index in [`route_labels`] of a request to `path` that went to `target` (unknown: `other`).
 fn route_of(target: Option<Target>, path: &str) -> usize {
     let other = match target {
         Some(Target::Op(index)) => return index,
@@ -141,7 +132,6 @@ impl Target {
         }
     }
 
-    /// Whether requests to it pass [`App::gate`].
     fn gated(self) -> bool {
         matches!(self, Target::Op(_) | Target::Page | Target::Data)
     }
@@ -167,12 +157,10 @@ pub struct App {
 
 /// What every response's common headers and access line need to know about its request.
 struct Exchange {
-    /// The wall-clock time of arrival: rate limits, key expiry, the log.
-    received: SystemTime,
-    started: Instant,
+    /// Its wall-clock time serves rate limits, key expiry and the log.
+    arrival: Reading,
     catalog: arc_swap::Guard<Arc<Catalog>>,
     client_ip: IpAddr,
-    /// The route label's index in the metrics ([`route_of`]).
     route: usize,
     /// As received (a HEAD is answered as a GET, then stripped).
     method: Method,
@@ -181,13 +169,8 @@ struct Exchange {
     key: Option<KeyRecord>,
 }
 
-/// What [`App::respond`] has for poem: an answer, or the future of one.
-enum Answered<'a> {
-    /// Computed already (every GET of the API: the whole answer comes from memory).
-    Now(Response),
-    /// Still to be awaited (HEAD, the document routes, unknown paths).
-    Later(BoxFuture<'a, Response>),
-}
+/// An answer now (every GET of the API), or its future (HEAD, a store that must be awaited).
+type Answered<'a> = Either<Ready<Response>, BoxFuture<'a, Response>>;
 
 impl App {
     /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
@@ -237,14 +220,13 @@ impl App {
         })
     }
 
-    /// The one gate of a counted request, then its answer: authentication (401), the check
-    /// and count (429). A check that cannot be made passes a public request uncounted and
-    /// refuses a keyed one (503).
+    /// Authenticates (401), checks and counts (429), then answers. A check that cannot be made
+    /// passes a public request uncounted and refuses a keyed one (503).
     async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
         let counted = match target {
-            Target::Op(index) => match ROUTES[index].public() {
-                Some(endpoint) => Some(Counted::Public(ex.client_ip, endpoint)),
-                None => match self.authenticate(req, ex.received).await {
+            Target::Op(index) => match ROUTES[index].access {
+                Access::Public(endpoint) => Some(Counted::Public(ex.client_ip, endpoint)),
+                Access::Keyed => match self.authenticate(req, ex.arrival.wall).await {
                     Ok(record) => Some(Counted::Key(ex.key.insert(record))),
                     Err(refusal) => return refusal,
                 },
@@ -257,11 +239,9 @@ impl App {
         };
         if let Some(counted) = counted {
             let keyed = matches!(counted, Counted::Key(_));
-            match self.store.check(counted, ex.received).await {
+            match self.store.check(counted, ex.arrival.wall).await {
                 Ok(decision) => {
-                    let refused = decision.refused_by;
-                    ex.decision = Some(decision);
-                    if let Some(window) = refused {
+                    if let Some(window) = ex.decision.insert(decision).refused_by {
                         self.metrics.limiter_refusal(window.name());
                         return rate_limited(window, keyed).into_response();
                     }
@@ -269,10 +249,10 @@ impl App {
                 Err(StateUnavailable) if keyed => {
                     return errors::state_unavailable().into_response()
                 }
-                Err(StateUnavailable) => self.store.warn_uncounted(ex.received),
+                Err(StateUnavailable) => self.store.warn_uncounted(ex.arrival.wall),
             }
         }
-        let today = Today::at(ex.received, self.today_clock);
+        let today = Today::at(ex.arrival.wall, self.today_clock);
         match target {
             Target::Op(index) => {
                 let context = Context {
@@ -296,8 +276,8 @@ impl App {
         }
     }
 
-    /// The record of the key `req` presents, or the refusal: a 401 for no key or an unknown,
-    /// revoked or expired one (counted by its code), a 503 when keys cannot be read.
+    /// The record of the key `req` presents, or the refusal: a 401 (counted by its code), or
+    /// a 503 when keys cannot be read.
     async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
         let refusal = match auth::presented_key(req) {
             // The key may well be there, sent wrongly.
@@ -328,8 +308,7 @@ impl App {
         Err(refusal.into_response())
     }
 
-    /// Answers a request to a target by its method, borrowing it throughout (nothing of it
-    /// is copied for the log); a HEAD exactly as a GET (same checks, same count).
+    /// Answers a request to a target by its method; a HEAD exactly as a GET (same checks, count).
     fn answer_api(&self, target: Target, read: bool, req: &Request, ex: &mut Exchange) -> Response {
         match target {
             _ if ex.method == Method::OPTIONS => preflight(req),
@@ -373,11 +352,11 @@ impl App {
     /// Adds the common headers, logs and counts.
     fn finish(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         finish_headers(&mut resp, &ex.catalog, ex.decision.as_ref());
-        let latency = Instant::now().saturating_duration_since(ex.started);
+        let latency = Instant::now().saturating_duration_since(ex.arrival.instant);
         self.metrics
             .request(ex.route, resp.status().as_u16(), latency);
         telemetry::access(
-            ex.received,
+            ex.arrival.wall,
             &ex.method,
             uri,
             resp.status(),
@@ -388,7 +367,6 @@ impl App {
         resp
     }
 
-    /// The answer to `req`, or its future.
     fn respond(&self, req: Request) -> Answered<'_> {
         let arrival = crate::clock::now();
         let peer = req.remote_addr().as_socket_addr().copied();
@@ -399,8 +377,7 @@ impl App {
             && peer.is_some_and(|p| p.ip().to_canonical() == client_ip);
         let target = self.target(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {
-            received: arrival.wall,
-            started: arrival.instant,
+            arrival,
             catalog: self.data.current(),
             client_ip,
             route: route_of(target, req.uri().path()),
@@ -413,7 +390,7 @@ impl App {
         // A store that must be awaited (Redis): the gate runs in a boxed future.
         let awaits_store = read && host_refused.is_none() && !self.store.answers_at_once();
         if let Some(target) = target.filter(|target| awaits_store && target.gated()) {
-            return Answered::Later(Box::pin(async move {
+            return Either::Right(Box::pin(async move {
                 let resp = self.gate(target, &req, &mut ex).await;
                 let resp = self
                     .compressor
@@ -450,9 +427,9 @@ impl App {
             .compressor
             .encode(req.uri().path(), req.headers(), resp);
         if ex.method != Method::HEAD {
-            return Answered::Now(self.finish(resp, req.uri(), ex));
+            return Either::Left(ready(self.finish(resp, req.uri(), ex)));
         }
-        Answered::Later(Box::pin(async move {
+        Either::Right(Box::pin(async move {
             self.finish_head(resp, req.uri(), ex).await
         }))
     }
@@ -465,12 +442,9 @@ impl Endpoint for App {
     /// state machine of every path (over 2 KiB, copied into the box per request).
     fn call(&self, req: Request) -> impl Future<Output = poem::Result<Response>> + Send {
         // Caught here, before any future is polled (poem's `CatchPanic` only guards polling).
-        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
-            .unwrap_or_else(|panic| Answered::Now(errors::panic_response(panic)));
-        match answered {
-            Answered::Now(resp) => Either::Left(std::future::ready(Ok(resp))),
-            Answered::Later(pending) => Either::Right(pending.map(Ok)),
-        }
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.respond(req)))
+            .unwrap_or_else(|panic| Either::Left(ready(errors::panic_response(panic))))
+            .map(Ok)
     }
 }
 

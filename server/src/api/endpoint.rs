@@ -1,6 +1,8 @@
 //! What an operation is ([`Endpoint`]), its parameters ([`Param`], [`Kind`], the shared
 //! ones too) and what its handler answers from ([`Context`]).
 
+use std::ops::RangeInclusive;
+
 use poem::{Request, Response};
 
 use crate::api::query::{Query, SCOPES};
@@ -36,14 +38,6 @@ impl Endpoint {
         (self.handle)(req, &query, cx)
     }
 
-    /// The per-IP counter of a public endpoint; `None` for a keyed one.
-    pub fn public(&self) -> Option<PublicEndpoint> {
-        match self.access {
-            Access::Public(counter) => Some(counter),
-            Access::Keyed => None,
-        }
-    }
-
     /// Whether a success may be a 304 (it carries an ETag): a public answer always does, a
     /// keyed one when a date parameter was `today`.
     pub fn revalidates(&self) -> bool {
@@ -67,7 +61,7 @@ pub enum AnswerKind {
     Calendar,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Param {
     pub name: &'static str,
     /// Whether the document marks it required (some are required only without another).
@@ -77,18 +71,14 @@ pub struct Param {
 }
 
 /// The form of a parameter's value (`query` parses it, `openapi` describes it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
     /// `YYYY-MM-DD` of the served range, or `today`.
     Date,
     Year,
     Lang,
-    /// The week form, 5 or 6.
     Week,
-    Integer {
-        min: i64,
-        max: i64,
-    },
+    Integer(RangeInclusive<i64>),
     Text {
         max_chars: usize,
     },
@@ -109,16 +99,21 @@ pub const DATE: Param = Param {
 
 pub const FROM: Param = Param {
     name: "from",
-    required: true,
-    kind: Kind::Date,
     description: "First date, `YYYY-MM-DD` or `today`, inclusive.",
+    ..DATE
 };
 
 pub const TO: Param = Param {
     name: "to",
-    required: true,
-    kind: Kind::Date,
     description: "Last date, `YYYY-MM-DD` or `today`, inclusive; not earlier than `from`.",
+    ..DATE
+};
+
+pub const YEAR: Param = Param {
+    name: "year",
+    required: true,
+    kind: Kind::Year,
+    description: "The year.",
 };
 
 pub const LANG: Param = Param {
@@ -155,8 +150,7 @@ pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[
     ErrorCode::InvalidParam,
 ];
 
-/// What a handler answers from: the dataset in service when the request arrived, its
-/// `today` and the built feeds.
+/// What a handler answers from: the dataset in service at arrival, its `today`, the feeds.
 pub struct Context<'a> {
     pub catalog: &'a Catalog,
     pub today: &'a Today,

@@ -16,18 +16,16 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "date",
             required: false,
-            kind: Kind::Date,
             description: "A date (`YYYY-MM-DD` or `today`): the holidays on that date. \
                           `date` and `year` exclude each other: send exactly one.",
+            ..DATE
         },
         Param {
-            name: "year",
             required: false,
-            kind: Kind::Year,
             description: "A year: all its holidays. `year` and `date` exclude each other: \
                           send exactly one.",
+            ..YEAR
         },
         LANG,
     ],

@@ -45,15 +45,15 @@ pub const ENDPOINT: Endpoint = Endpoint {
         Param {
             name: "from_year",
             required: false,
-            kind: Kind::Year,
             description: "First year of the feed (default: last year); at most 30 years \
                           from `from_year` to `to_year`.",
+            ..YEAR
         },
         Param {
             name: "to_year",
             required: false,
-            kind: Kind::Year,
             description: "Last year of the feed (default: five years ahead).",
+            ..YEAR
         },
     ],
     answer: AnswerKind::Calendar,
@@ -70,11 +70,9 @@ fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiErr
     let lang = query::lang(query.get(0))?;
     let scope = query::scope(query.get(1))?;
     let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
-    let year = |i: usize, name: &str| {
-        let value = query.get(i);
-        value
-            .map(|_| query::year(cx.catalog, name, value))
-            .transpose()
+    let year = |i: usize, name| match query.get(i) {
+        Some(value) => query::year(cx.catalog, name, Some(value)).map(Some),
+        None => Ok(None),
     };
     let (from, to) = (year(3, "from_year")?, year(4, "to_year")?);
     let request = FeedRequest::Holidays(HolidayFeedRequest {

@@ -24,19 +24,15 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "from",
             required: false,
-            kind: Kind::Date,
             description: "First date searched, `YYYY-MM-DD` or `today` (the default), \
                           inclusive.",
+            ..FROM
         },
         Param {
             name: "count",
             required: false,
-            kind: Kind::Integer {
-                min: 1,
-                max: MAX_COUNT,
-            },
+            kind: Kind::Integer(1..=MAX_COUNT),
             description: "How many dates at most: an integer from 1 to 50, default 5.",
         },
         SCOPE,

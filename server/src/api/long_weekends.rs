@@ -21,18 +21,13 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "year",
-            required: true,
-            kind: Kind::Year,
             description: "The year the periods start in.",
+            ..YEAR
         },
         Param {
             name: "max_leave_days",
             required: false,
-            kind: Kind::Integer {
-                min: 0,
-                max: MAX_LEAVE_DAYS as i64,
-            },
+            kind: Kind::Integer(0..=MAX_LEAVE_DAYS as i64),
             description: "Most leave days a period may take: an integer from 0 (default: \
                           the long weekends alone) to 10.",
         },

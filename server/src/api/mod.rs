@@ -1,6 +1,5 @@
-//! The operations of `/api/v1`, one file each holding its [`endpoint::Endpoint`] (path, words,
-//! access, parameters, answer type, handler), listed by the route table (`app::ROUTES`).
-//! Shared: `endpoint`, `query`, `answer` (writing responses), `records` (answer parts), `today`.
+//! The operations of `/api/v1`, one file each holding its [`endpoint::Endpoint`], listed by the
+//! route table (`app::ROUTES`); `endpoint`, `query`, `answer`, `records` and `today` are shared.
 
 pub mod answer;
 pub mod day;
@@ -34,10 +33,7 @@ mod prelude {
     pub use serde::Serialize;
 
     pub use super::answer;
-    pub use super::endpoint::{
-        Access, AnswerKind, Context, Endpoint, Kind, Param, DATE, DATE_AND_LANG_ERRORS, FROM, LANG,
-        SCOPE, TO, WEEK,
-    };
+    pub use super::endpoint::*;
     pub use super::query::{self, Query};
     pub use crate::http::errors::{ApiError, ErrorCode};
     pub use crate::limits::PublicEndpoint;

@@ -25,12 +25,10 @@ pub struct Query<'q> {
 
 impl<'q> Query<'q> {
     /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
-    pub fn parse<'n, N>(query: Option<&'q str>, names: N) -> Result<Self, ApiError>
-    where
-        N: IntoIterator<Item = &'n str>,
-        N::IntoIter: Clone,
-    {
-        let names = names.into_iter();
+    pub fn parse<'n>(
+        query: Option<&'q str>,
+        names: impl Iterator<Item = &'n str> + Clone,
+    ) -> Result<Self, ApiError> {
         let mut values: [Option<Cow<'q, str>>; MAX_PARAMS] = std::array::from_fn(|_| None);
         let mut seen = [false; MAX_PARAMS];
         for (name, value) in pairs(query.unwrap_or("")) {
@@ -255,8 +253,7 @@ pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiEr
     }
 }
 
-/// Parses a parameter that is one of `choices` (case-insensitive), as its index; absent is
-/// `default`.
+/// Parses one of `choices` (case-insensitive) as its index; absent is `default`.
 pub fn choice(
     name: &str,
     value: Option<&str>,
@@ -311,17 +308,25 @@ mod tests {
 
     #[test]
     fn duplicates_are_refused_and_empty_is_absent() {
-        let p = Query::parse(Some("date=&x=1&x=2"), ["date"]).unwrap();
+        let p = Query::parse(Some("date=&x=1&x=2"), ["date"].into_iter()).unwrap();
         assert_eq!(p.get(0), None);
-        let err = Query::parse(Some("date=2024-01-01&date=2024-01-01"), ["date"]).unwrap_err();
+        let err = Query::parse(
+            Some("date=2024-01-01&date=2024-01-01"),
+            ["date"].into_iter(),
+        )
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidParam);
-        let err = Query::parse(Some("date=&date="), ["date"]).unwrap_err();
+        let err = Query::parse(Some("date=&date="), ["date"].into_iter()).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidParam);
     }
 
     #[test]
     fn values_are_percent_decoded() {
-        let p = Query::parse(Some("lang=%45N&date=2024%2D01%2D01"), ["date", "lang"]).unwrap();
+        let p = Query::parse(
+            Some("lang=%45N&date=2024%2D01%2D01"),
+            ["date", "lang"].into_iter(),
+        )
+        .unwrap();
         assert_eq!(p.get(0), Some("2024-01-01"));
         assert_eq!(p.get(1), Some("EN"));
     }

@@ -10,10 +10,7 @@ use super::records::SchoolPeriod;
 pub const GRADE: Param = Param {
     name: "grade",
     required: false,
-    kind: Kind::Integer {
-        min: 0,
-        max: MAX_GRADE as i64,
-    },
+    kind: Kind::Integer(0..=MAX_GRADE as i64),
     description: "One grade: `0` (pre-school) to `12` (gymnasium IV); only the periods of \
                   that grade. Absent: every period, each with its `grades`.",
 };
@@ -36,18 +33,16 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "date",
             required: false,
-            kind: Kind::Date,
             description: "A date (`YYYY-MM-DD` or `today`): the periods containing it. \
                           `date` and `year` exclude each other: send exactly one.",
+            ..DATE
         },
         Param {
-            name: "year",
             required: false,
-            kind: Kind::Year,
             description: "A calendar year: the periods sharing a day with it. `year` and \
                           `date` exclude each other: send exactly one.",
+            ..YEAR
         },
         GRADE,
         LANG,

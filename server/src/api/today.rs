@@ -19,15 +19,12 @@ pub const TODAY: &str = "today";
 /// A shift of the clock `today` reads, for tests. Rate limits, key expiry and the log keep
 /// the real clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TodayClock {
-    shift: chrono::TimeDelta,
-}
+pub struct TodayClock(chrono::TimeDelta);
 
 impl TodayClock {
     /// A clock that reads `at` now and runs on from there.
     pub fn starting_at(at: SystemTime) -> TodayClock {
-        let shift = DateTime::<Utc>::from(at) - DateTime::<Utc>::from(SystemTime::now());
-        TodayClock { shift }
+        TodayClock(DateTime::<Utc>::from(at) - DateTime::<Utc>::from(SystemTime::now()))
     }
 }
 
@@ -42,7 +39,7 @@ pub struct Today {
 impl Today {
     pub fn at(received: SystemTime, clock: Option<TodayClock>) -> Today {
         let received = clock.map_or(received, |clock| {
-            (DateTime::<Utc>::from(received) + clock.shift).into()
+            (DateTime::<Utc>::from(received) + clock.0).into()
         });
         Today {
             received,
@@ -65,21 +62,14 @@ impl Today {
 
     /// The cache headers of a success that used `today`; any other `response` unchanged.
     pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
-        let Some(date) = self.resolved.get().and_then(|d| Date::from_naive(d).ok()) else {
+        let date = self.resolved.get().and_then(|d| Date::from_naive(d).ok());
+        let status = response.status();
+        let (Some(date), StatusCode::OK | StatusCode::NOT_MODIFIED) = (date, status) else {
             return response;
         };
-        let status = response.status();
-        if status != StatusCode::OK && status != StatusCode::NOT_MODIFIED {
-            return response;
-        }
-        let keyed = response
-            .headers()
-            .get(header::CACHE_CONTROL)
-            .is_some_and(|v| v.as_bytes().starts_with(b"private"));
-        let policy = if keyed {
-            "private, max-age=60"
-        } else {
-            "public, max-age=60"
+        let policy = match response.headers().get(header::CACHE_CONTROL) {
+            Some(v) if v.as_bytes().starts_with(b"private") => "private, max-age=60",
+            _ => "public, max-age=60",
         };
         let etag = response.headers().get(header::ETAG).cloned();
         let etag = etag.unwrap_or_else(|| caching::etag(&catalog.etag_tag, &[date]));

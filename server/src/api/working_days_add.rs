@@ -19,18 +19,13 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: &[
         Param {
-            name: "date",
-            required: true,
-            kind: Kind::Date,
             description: "The date counted from, `YYYY-MM-DD` or `today`.",
+            ..DATE
         },
         Param {
             name: "days",
             required: true,
-            kind: Kind::Integer {
-                min: -MAX_ADD_DAYS,
-                max: MAX_ADD_DAYS,
-            },
+            kind: Kind::Integer(-MAX_ADD_DAYS..=MAX_ADD_DAYS),
             description: "How many working days to add: an integer from -100000 to 100000.",
         },
         WEEK,

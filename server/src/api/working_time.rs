@@ -17,15 +17,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   Monday-Saturday (`week=6`, 7 hours Monday-Friday, 5 on Saturday). A working \
                   day before a red holiday is one hour shorter.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            name: "year",
-            required: true,
-            kind: Kind::Year,
-            description: "The year.",
-        },
-        WEEK,
-    ],
+    params: &[YEAR, WEEK],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingTime>),
     bad_request: &[
         ErrorCode::MissingParam,

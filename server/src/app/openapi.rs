@@ -1,12 +1,11 @@
-//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s (paths, words,
-//! parameters, access, answer types), so it cannot drift from what answers, and from the
-//! constants the published files, the probes and the metrics answer with. Schemas are the
-//! answer types' `JsonSchema` (schemars reads the serde attributes the JSON is written with),
-//! with the settings of the published JSON Schemas (every object closed: the service never
-//! sends an undeclared field), taken as they are: OpenAPI 3.1 schemas are JSON Schema 2020-12.
+//! The OpenAPI 3.1 document, written from the route table's [`Endpoint`]s and the constants
+//! the published files, probes and metrics answer with, so it cannot drift from what answers.
+//! Schemas are the answer types' `JsonSchema` (as serde writes them) with the settings of the
+//! published JSON Schemas (every object closed), as they are: OpenAPI 3.1's is JSON Schema 2020-12.
 
-use schemars::generate::Contract;
-use schemars::SchemaGenerator;
+use schemars::generate::{Contract, SchemaSettings};
+use schemars::transform::RecursiveTransform;
+use schemars::{Schema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
 use crate::api::endpoint::{Access, AnswerKind, Endpoint, Kind};
@@ -19,7 +18,6 @@ use crate::published;
 
 use super::{KEY_FAILURES, ROUTES};
 
-/// The document's opening words.
 const DESCRIPTION: &str = "Lithuanian calendar data: working-day status, public and other \
 holidays, and name days for every date from 1583 to 2100. All responses are JSON (the \
 calendar feeds under `/feeds` answer `text/calendar`); answers of 1 KiB or more are gzip- or \
@@ -35,22 +33,20 @@ value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \
 `Retry-After` and uses no quota. Keyed endpoints check the key (401) before the limits \
 (429) before the parameters (400), so a 400 counts against the key's quota.";
 
-/// The generator of schemas: the settings of the published JSON Schemas, definitions in the
-/// document's components; `contract` says which form (an answer's is the serialized one).
-fn generator(contract: Contract) -> SchemaGenerator {
-    kalendorius_dataset::schema::settings()
-        .with(|s| {
-            s.definitions_path = "/components/schemas".into();
-            s.contract = contract;
-            s.meta_schema = None;
-        })
-        .into_generator()
+/// The settings of the published JSON Schemas, definitions in the document's components;
+/// `contract` says which form (an answer's is the serialized one).
+fn settings(contract: Contract) -> SchemaSettings {
+    kalendorius_dataset::schema::settings().with(|s| {
+        s.definitions_path = "/components/schemas".into();
+        s.contract = contract;
+        s.meta_schema = None;
+    })
 }
 
 impl super::App {
     /// The OpenAPI document as JSON (the bytes `/api/v1/openapi.json` serves).
     pub fn openapi_json() -> String {
-        let mut generator = generator(Contract::Serialize);
+        let mut generator = settings(Contract::Serialize).into_generator();
         let mut paths = Map::new();
         for endpoint in ROUTES {
             let path_item = operation(endpoint, &mut generator);
@@ -119,7 +115,7 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
                 "in": "query",
                 "required": p.required,
                 "description": p.description,
-                "schema": param_schema(p.kind),
+                "schema": param_schema(&p.kind),
             })
         })
         .collect();
@@ -212,7 +208,7 @@ fn invalid_host() -> Value {
 }
 
 /// The schema of a query parameter of `kind`.
-fn param_schema(kind: Kind) -> Value {
+fn param_schema(kind: &Kind) -> Value {
     use kalendorius_dataset::{FIRST_YEAR, LAST_YEAR};
     match kind {
         Kind::Date => json!({
@@ -233,12 +229,14 @@ fn param_schema(kind: Kind) -> Value {
         }),
         // A range, not an enum, so that generated clients take a plain number.
         Kind::Week => json!({ "type": "integer", "minimum": 5, "maximum": 6, "default": 5 }),
-        Kind::Integer { min, max } => json!({ "type": "integer", "minimum": min, "maximum": max }),
+        Kind::Integer(range) => {
+            json!({ "type": "integer", "minimum": range.start(), "maximum": range.end() })
+        }
         Kind::Text { max_chars } => {
             json!({ "type": "string", "minLength": 1, "maxLength": max_chars })
         }
         Kind::Choice { values, default } => {
-            json!({ "type": "string", "enum": values, "default": values[default] })
+            json!({ "type": "string", "enum": values, "default": values[*default] })
         }
     }
 }
@@ -285,26 +283,28 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     use kalendorius_dataset::{Changes, Manifest, PublishedYearFile, SchoolHolidaysFile};
     use published::{CACHE_CONTROL, PREFIX, SCHEMA_CONTENT_TYPE, SCHEMA_DIR, SCHEMA_FILES};
 
-    let mut generator = generator(Contract::Deserialize);
-    let mut files = [
-        generator.subschema_for::<Manifest>().to_value(),
-        generator.subschema_for::<PublishedYearFile>().to_value(),
-        generator.subschema_for::<SchoolHolidaysFile>().to_value(),
-        generator.subschema_for::<Changes>().to_value(),
+    let mut generator = settings(Contract::Deserialize)
+        .with_transform(RecursiveTransform(prefix_ref))
+        .into_generator();
+    let files = [
+        generator.subschema_for::<Manifest>(),
+        generator.subschema_for::<PublishedYearFile>(),
+        generator.subschema_for::<SchoolHolidaysFile>(),
+        generator.subschema_for::<Changes>(),
     ];
-    let mut schemas = Map::new();
-    for (name, mut schema) in generator.take_definitions(true) {
-        prefix_refs(&mut schema);
-        schemas.insert(format!("Dataset{name}"), schema);
-    }
-    files.iter_mut().for_each(prefix_refs);
-    let [manifest, year, school_holidays, changes] = files;
+    let definitions = generator.take_definitions(true).into_iter();
+    let schemas = definitions
+        .map(|(name, schema)| (format!("Dataset{name}"), schema))
+        .collect();
+    let [manifest, year, school_holidays, changes] = files.map(|mut file| {
+        prefix_ref(&mut file);
+        file.to_value()
+    });
 
     let mut ok_headers = common_headers(false);
     ok_headers["ETag"] = header("string", "Strong validator: the file's SHA-256 in quotes.");
     ok_headers["Cache-Control"] = header("string", &format!("`{CACHE_CONTROL}`."));
-    // `by_name`: the path parameter's name, description and schema, and the 404 of a value
-    // not served.
+    // `by_name`: the path parameter (name, description, schema) and the 404 of a value not served.
     let mut file = |path: String,
                     id: &str,
                     summary: &str,
@@ -354,7 +354,7 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         Some((
             "year",
             "The year, four digits.",
-            param_schema(Kind::Year),
+            param_schema(&Kind::Year),
             "The year is not in the dataset in service (its range is in the manifest), or its \
              file is missing on this server.",
         )),
@@ -399,22 +399,13 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     schemas
 }
 
-/// Every `$ref` to `#/components/schemas/X` in `value` made one to `DatasetX`.
-fn prefix_refs(value: &mut Value) {
+/// A `$ref` to `#/components/schemas/X` made one to `DatasetX`.
+fn prefix_ref(schema: &mut Schema) {
     const AT: &str = "#/components/schemas/";
-    match value {
-        Value::Object(map) => {
-            for (key, item) in map.iter_mut() {
-                match item {
-                    Value::String(target) if key == "$ref" && target.starts_with(AT) => {
-                        *target = format!("{AT}Dataset{}", &target[AT.len()..]);
-                    }
-                    other => prefix_refs(other),
-                }
-            }
+    if let Some(Value::String(target)) = schema.get_mut("$ref") {
+        if let Some(name) = target.strip_prefix(AT) {
+            *target = format!("{AT}Dataset{name}");
         }
-        Value::Array(items) => items.iter_mut().for_each(prefix_refs),
-        _ => {}
     }
 }
 
