@@ -244,8 +244,11 @@ impl Catalog {
             date,
             reason,
         };
-        let first = Date::from_ymd(manifest.first_year, 1, 1).expect("a served year");
-        let last = Date::from_ymd(manifest.last_year, 12, 31).expect("a served year");
+        let first = Date::from_ymd(manifest.first_year, 1, 1).map_err(|_| {
+            inconsistent(Date::first(), "manifest first_year is outside 1583..2100")
+        })?;
+        let last = Date::from_ymd(manifest.last_year, 12, 31)
+            .map_err(|_| inconsistent(Date::last(), "manifest last_year is outside 1583..2100"))?;
 
         let mut tables = Tables::default();
         let day_count = usize::try_from(first.days_until(last) + 1).unwrap_or(0);

@@ -85,7 +85,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tokio::spawn(shutdown::reload_on_hangup(server.data())?);
         server
             .run(stop, |addr| {
-                // Printed whatever the log level, so scripts and tests can read the port.
+                // Printed whatever the log level, so scripts and tests can read the port; every
+                // signal handler and the admin socket are in place by now.
                 println!("{}", announcement(format, addr));
             })
             .await

@@ -124,8 +124,10 @@ impl OpenConnections {
             let key = client_network(ip);
             let mut per_ip = self.per_ip.lock();
             let n = per_ip.entry(key).or_insert(0);
-            // At least 1 here (`validate`), so no empty entry is left.
             if *n >= bounds.max_connections_per_ip {
+                if *n == 0 {
+                    per_ip.remove(&key); // a cap of 0 (unvalidated settings) leaves no entry
+                }
                 self.metrics.refused_per_ip_cap.inc();
                 // `slot` gives the global place back.
                 let reason = "too many connections from this address";

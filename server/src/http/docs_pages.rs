@@ -34,6 +34,7 @@ impl DocsPages {
             .swagger_ui()
             .get_response(receiver)
             .now_or_never()
+            .filter(|resp| resp.status().is_success())
             .and_then(|resp| resp.into_body().into_string().now_or_never()?.ok())
             .unwrap_or_default();
         let pages =

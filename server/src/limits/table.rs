@@ -199,6 +199,7 @@ impl CounterTable {
     }
 
     /// Restores a blob of any earlier process (subjects merge into memory); returns how many.
+    /// On damage those read before it are kept (a damaged sketch stays empty).
     pub fn restore(&self, part: Part, bytes: &[u8]) -> Result<usize, DamagedPart> {
         let unreadable = DamagedPart { read: 0 };
         let mut buf = match part {
