@@ -307,8 +307,7 @@ impl Catalog {
             .years()
             .map(|year| catalog.year_json(year))
             .collect();
-        // One year's names: a served leap year's (with its February 29 names), else the
-        // first year's (where they fall on February 28).
+        // One year's names: a served leap year's (with February 29), else the first year's.
         let year = catalog
             .years()
             .find(|&y| Date::from_ymd(y, 2, 29).is_ok())

@@ -70,8 +70,7 @@ impl Probe {
     }
 }
 
-/// The dataset needs no check: a running server always holds a complete, checked one (a
-/// failed reload keeps the old one), so readiness comes down to the state store.
+/// Only the store is checked: a server always holds a checked dataset (failed reloads keep the old).
 pub fn answer(probe: &Probe, store: &Store) -> Response {
     if probe.may_be_unready {
         if let Some(reason) = store.unready_reason() {

@@ -192,7 +192,6 @@ impl ReloadMetrics {
     }
 }
 
-/// The latencies of a Redis store's commands.
 #[derive(Debug, Clone, Default)]
 pub struct RedisMetrics {
     latency: Family<Label, Latency>,

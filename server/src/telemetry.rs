@@ -92,8 +92,7 @@ static PLAIN_TEXT_ACCESS: OnceLock<BatchWriter> = OnceLock::new();
 
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
-/// Pending bytes at which a thread writes its buffer out itself: small enough to stay in
-/// the core's cache, large enough that the system call is rare.
+/// Pending bytes at which a thread writes its buffer itself: fits the core's cache, rare writes.
 const WRITE_AT: usize = 32 << 10;
 
 /// Log lines waiting, one buffer per thread (no lock or cache line shared between requests),

@@ -56,8 +56,7 @@ impl Feeds {
         if let Some(feed) = self.cache.get(&key) {
             return feed;
         }
-        // `DTSTAMP`: midnight UTC opening the Vilnius year, so a feed's bytes (and its ETag)
-        // depend only on its key.
+        // `DTSTAMP`: midnight UTC opening the Vilnius year, so the bytes depend only on the key.
         let stamp = format!("{vilnius_year:04}0101T000000Z");
         let text = match &key.0 {
             FeedRequest::Holidays(holidays) => holidays::build(holidays, catalog, &stamp),

@@ -68,8 +68,7 @@ impl TrustedProxies {
 
     /// The client address of a request from `peer` with `headers`.
     pub fn client_ip(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> IpAddr {
-        // A peer that is no socket (never from the listener) counts as one anonymous client,
-        // not unlimited. IPv4-mapped addresses count as IPv4: one client, one identity.
+        // A peer that is no socket (never the listener's) is one anonymous client, not unlimited.
         let peer = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| p.ip().to_canonical());
         if !self.contains(peer) {
             return peer;

@@ -120,8 +120,7 @@ fn ours(page: &str) -> String {
         Some((before, after)) => {
             out.push_str(before);
             out.push_str(BODY_START);
-            // Deep links put a link inside each operation's button (nested controls, and
-            // targets 19 px tall).
+            // Deep links put a link in each operation's button (nested controls, 19 px targets).
             out.push_str(&after.replacen("deepLinking: true", "deepLinking: false", 1));
         }
         None => out.push_str(&rest),
@@ -129,8 +128,7 @@ fn ours(page: &str) -> String {
     out
 }
 
-/// `text` with the control characters HTML forbids (in Swagger UI's string literals) as
-/// JavaScript escapes.
+/// `text` with the controls HTML forbids (in Swagger UI's strings) as JavaScript escapes.
 fn escape_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {

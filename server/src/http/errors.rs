@@ -110,8 +110,7 @@ pub fn internal() -> ApiError {
     )
 }
 
-/// The answer to a panic caught by `CatchPanic` (a closure would not be general enough over
-/// the payload's lifetime).
+/// `CatchPanic`'s answer (a fn: a closure is not general enough over the payload's lifetime).
 pub fn panic_response(_payload: Box<dyn std::any::Any + Send + 'static>) -> Response {
     tracing::error!("a request handler panicked");
     internal().into_response()
