@@ -8,8 +8,6 @@ use std::sync::LazyLock;
 use kalendorius_dataset::Lang;
 use serde::Deserialize;
 
-const SOURCE: &str = include_str!("i18n.toml");
-
 /// A text (possibly a pattern with `{fields}`) or a list (months, weekdays).
 #[derive(Deserialize, serde::Serialize)]
 #[serde(untagged)]
@@ -28,7 +26,7 @@ pub struct Texts {
 /// The labels, parsed once. A bug in `i18n.toml` panics here; the unit tests load it.
 pub static TEXTS: LazyLock<Texts> = LazyLock::new(|| {
     let mut tables: BTreeMap<String, Table> =
-        toml::from_str(SOURCE).expect("the embedded translations parse");
+        toml::from_str(include_str!("i18n.toml")).expect("the embedded translations parse");
     let tables = Lang::ALL.map(|lang| tables.remove(lang.code()).expect("a table per language"));
     let values =
         std::array::from_fn(|i| minijinja::Value::from(minijinja::value::Serde(&tables[i])));

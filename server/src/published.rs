@@ -107,11 +107,7 @@ impl Published {
             return Ok(dataset);
         }
         let metrics = self.cache_metrics.clone();
-        let dataset = Arc::new(PublishedDataset::open(
-            &self.root,
-            catalog.version,
-            metrics,
-        )?);
+        let dataset = PublishedDataset::open(&self.root, catalog.version, metrics).map(Arc::new)?;
         *self.current.write() = Some(dataset.clone());
         Ok(dataset)
     }

@@ -55,8 +55,7 @@ impl Server {
         store: Store,
         today_at: Option<SystemTime>,
     ) -> anyhow::Result<Server> {
-        // The request clock calibrates on its first reading (under a millisecond, once per
-        // process): taken here, not by the first request.
+        // Calibrates the request clock (under a millisecond, once per process) before any request.
         let _ = crate::clock::Instant::now();
         settings.connections.validate()?;
         let listener = connections::listen(settings.listen)
@@ -123,12 +122,11 @@ impl Server {
         let background_stop = server_done.clone().cancelled_owned();
         let background: BoxFuture<'static, anyhow::Result<()>> = match &store {
             Store::Sled(state) => {
-                let admin_socket = crate::state::admin::socket_path(state.dir());
                 let state = state.clone();
-                let mut background =
-                    Box::pin(
-                        async move { state.run_background(&admin_socket, background_stop).await },
-                    );
+                let mut background = Box::pin(async move {
+                    let admin_socket = crate::state::admin::socket_path(state.dir());
+                    state.run_background(&admin_socket, background_stop).await
+                });
                 // One poll binds the admin socket (before run_background's first await).
                 match poll_immediate(&mut background).await {
                     Some(result) => Box::pin(std::future::ready(result)),

@@ -14,7 +14,6 @@ const DAY_OFF_CATEGORY: &str = "day_off";
 const SHORTENED_CATEGORY: &str = "shortened_workday";
 
 pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> String {
-    let lang = request.lang;
     let years = request.years.clone();
     let dates = years.flat_map(|year| catalog.dates_of_year(year));
     let events = dates.flat_map(|date| events_of(catalog, date, request));
@@ -22,8 +21,8 @@ pub fn build(request: &HolidayFeedRequest, catalog: &Catalog, stamp: &str) -> St
         HolidayScope::Red => "feed_holidays_red",
         HolidayScope::All => "feed_holidays_all",
     };
-    let name = TEXTS.text(lang, name);
-    let description = TEXTS.text(lang, "feed_holidays_description");
+    let name = TEXTS.text(request.lang, name);
+    let description = TEXTS.text(request.lang, "feed_holidays_description");
     ics::calendar(name, description, stamp, 64 * 1024, events)
 }
 

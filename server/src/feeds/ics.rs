@@ -62,17 +62,11 @@ pub fn calendar<'a>(
     out
 }
 
-/// `line` folded into `out`: continuation lines start with one space (one of their 75
-/// octets), cut only between characters.
+/// `line` folded into `out`; a continuation line's leading space is one of its 75 octets.
 pub fn fold_into(out: &mut String, line: &str) {
     let mut rest = line;
     let mut limit = MAX_LINE_OCTETS;
-    loop {
-        if rest.len() <= limit {
-            out.push_str(rest);
-            out.push_str("\r\n");
-            return;
-        }
+    while rest.len() > limit {
         let mut cut = limit;
         while !rest.is_char_boundary(cut) {
             cut -= 1;
@@ -82,6 +76,8 @@ pub fn fold_into(out: &mut String, line: &str) {
         rest = &rest[cut..];
         limit = MAX_LINE_OCTETS - 1;
     }
+    out.push_str(rest);
+    out.push_str("\r\n");
 }
 
 /// `text` as an iCalendar TEXT value (RFC 5545, 3.3.11).

@@ -281,10 +281,7 @@ impl Pages {
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
         let first = NaiveDate::from_ymd_opt(year, month, 1).expect("a served month");
-        let neighbour = |d: NaiveDate| {
-            let served = Date::from_naive(d).is_ok_and(|d| v.catalog.contains(d));
-            served.then(|| v.month_link(d.year(), d.month()))
-        };
+        let neighbour = |d: NaiveDate| v.served(d).map(|_| v.month_link(d.year(), d.month()));
         context! {
             title => v.month_title(year, month),
             grid => v.month_grid(year, month),
@@ -343,9 +340,7 @@ impl Pages {
             })
             .collect();
         let near = |d: Option<NaiveDate>| {
-            let d = Date::from_naive(d?)
-                .ok()
-                .filter(|d| v.catalog.contains(*d))?;
+            let d = v.served(d?)?;
             Some(link(day_path(d), v.date_long(d)))
         };
         let school_holidays = &v.catalog.school_holidays;

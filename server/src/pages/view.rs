@@ -13,8 +13,7 @@ use crate::feeds::school_holidays::grades_text;
 use crate::i18n::{capitalized, TEXTS};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
-/// The marks of the day kinds in the grid by CSS class (the templates' `marks`): each kind
-/// has a symbol (or text) as well as a colour.
+/// Each grid day kind's mark by CSS class (the templates' `marks`): a symbol besides a colour.
 pub const MARKS: [(&str, &str); 5] = [
     ("red", "★"),
     ("dayoff", "◆"),
@@ -84,7 +83,9 @@ impl Viewer<'_> {
                 current => other == lang,
             }
         });
-        let today_month = self.served_today().map(|d| month_path(d.year(), d.month()));
+        let today_month = self
+            .served(self.today)
+            .map(|d| month_path(d.year(), d.month()));
         let qa = page_query(lang, grade);
         let q = qa.replacen('&', "?", 1);
         context! {
@@ -146,8 +147,8 @@ impl Viewer<'_> {
         self.item("weekdays", date.weekday().num_days_from_monday() as usize)
     }
 
-    pub fn served_today(&self) -> Option<Date> {
-        Date::from_naive(self.today)
+    pub fn served(&self, date: NaiveDate) -> Option<Date> {
+        Date::from_naive(date)
             .ok()
             .filter(|d| self.catalog.contains(*d))
     }
@@ -398,7 +399,7 @@ impl Viewer<'_> {
     /// The home page's line about the next red day from today (a red holiday or a declared
     /// extra day off); `None` past the served range.
     pub fn next_red_day(&self) -> Option<minijinja::Value> {
-        let today = self.served_today()?;
+        let today = self.served(self.today)?;
         let mut red_days = self.catalog.holiday_dates_from(today, HolidayScope::Red, 1);
         let date = red_days.next()?;
         let names: Vec<&str> = self.catalog.day_off_names(date, self.lang).collect();
