@@ -176,8 +176,7 @@ pub struct PublishedDataset {
 }
 
 impl PublishedDataset {
-    /// Finds the directory of `version` under `root` (the directory named by the version,
-    /// `current`, or `root` itself) and reads its manifest.
+    /// Finds the directory of `version` among the candidates under `root`; reads its manifest.
     fn open(root: &Path, version: &str, metrics: CacheMetrics) -> Result<Self, PublishedError> {
         for candidate in [root.join(version), root.join("current"), root.to_path_buf()] {
             let manifest_path = candidate.join(MANIFEST_FILE);

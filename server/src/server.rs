@@ -116,8 +116,7 @@ impl Server {
             poem::middleware::CatchPanic::new().with_handler(errors::panic_response),
         );
 
-        // The background task (counter persistence and admin socket, or the Redis key
-        // refresh) stops after the HTTP server, so the requests still in flight are counted.
+        // The background task stops after the HTTP server, so requests still in flight are counted.
         let server_done = CancellationToken::new();
         let background_stop = server_done.clone().cancelled_owned();
         let background: BoxFuture<'static, anyhow::Result<()>> = match &store {

@@ -367,8 +367,7 @@ impl Viewer<'_> {
         }
     }
 
-    /// The long-weekends page of a served `year`: the long weekends (no leave needed) by
-    /// date, then the bridges, best first.
+    /// A served `year`'s long weekends (no leave needed) by date, then its bridges, best first.
     pub fn long_weekends_context(&self, year: i32) -> minijinja::Value {
         let weekends: Vec<_> = self
             .catalog
@@ -396,8 +395,7 @@ impl Viewer<'_> {
         }
     }
 
-    /// The home page's line about the next red day from today (a red holiday or a declared
-    /// extra day off); `None` past the served range.
+    /// The home page's line on the next red holiday or declared day off; `None` past the range.
     pub fn next_red_day(&self) -> Option<minijinja::Value> {
         let today = self.served(self.today)?;
         let mut red_days = self.catalog.holiday_dates_from(today, HolidayScope::Red, 1);
