@@ -28,7 +28,6 @@ impl TodayClock {
     }
 }
 
-/// "Today" for one request.
 pub struct Today {
     /// When the request arrived, on the clock `today` reads.
     received: SystemTime,
