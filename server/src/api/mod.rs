@@ -24,7 +24,6 @@ pub mod working_time;
 
 pub const PREFIX: &str = "/api/v1";
 
-/// What every endpoint file uses.
 mod prelude {
     pub use kalendorius_dataset::{Date, Lang};
     pub use poem::{Request, Response};

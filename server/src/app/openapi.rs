@@ -179,7 +179,6 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
     item
 }
 
-/// The 429 of a keyed or a public (per-IP) operation.
 fn too_many_requests(keyed: bool) -> Value {
     let (whose, longest) = if keyed {
         ("A window of the key", ErrorCode::RateLimitDay)
