@@ -53,7 +53,6 @@ const ANY: HeaderValue = HeaderValue::from_static("*");
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
 /// The route table of the API: every operation, in the order of the OpenAPI document.
-/// Adding an endpoint is one file under `crate::api` and one line here.
 pub const ROUTES: &[&Operation] = &[
     &api::laisvadienis::ENDPOINT,
     &api::days::ENDPOINT,
@@ -84,7 +83,6 @@ const OTHER_ROUTES: [&str; 8] = [
     "other",
 ];
 
-/// Every route label of the metrics: the operations' path templates, then [`OTHER_ROUTES`].
 fn route_labels() -> Vec<String> {
     let operations = ROUTES.iter().map(|e| format!("{}{}", api::PREFIX, e.path));
     operations.chain(OTHER_ROUTES.map(String::from)).collect()
@@ -131,10 +129,6 @@ impl Target {
                 .or_else(|| crate::pages::is_page_path(path).then_some(Target::Page)),
         }
     }
-
-    fn gated(self) -> bool {
-        matches!(self, Target::Op(_) | Target::Page | Target::Data)
-    }
 }
 
 /// The application. Built once at start-up; cheap to share.
@@ -173,7 +167,6 @@ struct Exchange {
 type Answered<'a> = Either<Ready<Response>, BoxFuture<'a, Response>>;
 
 impl App {
-    /// Builds the application; `/metrics` answers the clients in `metrics_allow`.
     pub fn new(
         data: Arc<DataHandle>,
         store: Store,
@@ -302,8 +295,9 @@ impl App {
                 Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
             },
         };
-        if let Some(code) = key_failure_code(refusal.code) {
-            self.metrics.key_failure(code);
+        let failure = KEY_FAILURES.iter().find(|(code, _)| *code == refusal.code);
+        if let Some(&(_, label)) = failure {
+            self.metrics.key_failure(label);
         }
         Err(refusal.into_response())
     }
@@ -340,8 +334,10 @@ impl App {
     async fn finish_head(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
         if ex.method == Method::HEAD {
             let len = resp.take_body().into_bytes().await.map_or(0, |b| b.len());
-            let status = resp.status();
-            if status != StatusCode::NOT_MODIFIED && status != StatusCode::NO_CONTENT {
+            if !matches!(
+                resp.status(),
+                StatusCode::NOT_MODIFIED | StatusCode::NO_CONTENT
+            ) {
                 resp.headers_mut()
                     .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
             }
@@ -389,7 +385,8 @@ impl App {
         let read = ex.method == Method::GET || ex.method == Method::HEAD;
         // A store that must be awaited (Redis): the gate runs in a boxed future.
         let awaits_store = read && host_refused.is_none() && !self.store.answers_at_once();
-        if let Some(target) = target.filter(|target| awaits_store && target.gated()) {
+        let awaited = target.filter(|_| awaits_store);
+        if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = awaited {
             return Either::Right(Box::pin(async move {
                 let resp = self.gate(target, &req, &mut ex).await;
                 let resp = self
@@ -455,13 +452,6 @@ const KEY_FAILURES: [(ErrorCode, &str); 3] = [
     (ErrorCode::ExpiredKey, "expired_key"),
 ];
 
-/// The `code` label of a key failure; `None` for any other error.
-fn key_failure_code(code: ErrorCode) -> Option<&'static str> {
-    KEY_FAILURES
-        .iter()
-        .find_map(|&(failure, label)| (failure == code).then_some(label))
-}
-
 /// The 400 RFC 9112 (3.2) requires: an HTTP/1.1 request without `Host`, or any with more
 /// than one (servers on the way could each read another); HTTP/2 uses `:authority`.
 fn host_refusal(req: &Request) -> Option<ApiError> {
@@ -494,7 +484,6 @@ fn rate_limited(window: Window, keyed: bool) -> ApiError {
     )
 }
 
-/// A CORS preflight answer: no key, no quota.
 fn preflight(req: &Request) -> Response {
     let allow_headers = req
         .headers()
@@ -512,7 +501,6 @@ fn preflight(req: &Request) -> Response {
         .finish()
 }
 
-/// Headers every response carries.
 fn finish_headers(resp: &mut Response, catalog: &Catalog, decision: Option<&Decision>) {
     let status = resp.status();
     let headers = resp.headers_mut();
@@ -624,12 +612,13 @@ mod tests {
 
     #[test]
     fn key_failure_codes_are_the_error_codes_of_the_body() {
-        for (code, _) in KEY_FAILURES {
-            let label = key_failure_code(code).unwrap();
+        for (code, label) in KEY_FAILURES {
             assert_eq!(serde_json::to_value(code).unwrap(), label);
             assert_eq!(code.status(), StatusCode::UNAUTHORIZED);
         }
-        assert_eq!(key_failure_code(ErrorCode::NotFound), None);
+        assert!(!KEY_FAILURES
+            .iter()
+            .any(|(code, _)| *code == ErrorCode::NotFound));
     }
 
     #[test]

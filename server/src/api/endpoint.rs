@@ -53,11 +53,9 @@ pub enum Access {
     Keyed,
 }
 
-/// What a success carries.
 pub enum AnswerKind {
     /// JSON of the schema of `SchemaGenerator::subschema_for` of the answer type.
     Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
-    /// iCalendar text.
     Calendar,
 }
 
@@ -142,7 +140,6 @@ pub const SCOPE: Param = Param {
                   holiday. Case-insensitive; empty counts as absent.",
 };
 
-/// The 400 codes of an operation on a date with names in a language.
 pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[
     ErrorCode::MissingParam,
     ErrorCode::InvalidDate,

@@ -22,10 +22,8 @@ pub mod working_days;
 pub mod working_days_add;
 pub mod working_time;
 
-/// Where the operations are mounted.
 pub const PREFIX: &str = "/api/v1";
 
-/// What every endpoint file uses.
 mod prelude {
     pub use kalendorius_dataset::{Date, Lang};
     pub use poem::{Request, Response};

@@ -13,7 +13,6 @@ use poem::{Request, Response};
 use crate::catalog::Catalog;
 use crate::http::caching;
 
-/// The value a date parameter takes for the current date.
 pub const TODAY: &str = "today";
 
 /// A shift of the clock `today` reads, for tests. Rate limits, key expiry and the log keep
@@ -28,7 +27,6 @@ impl TodayClock {
     }
 }
 
-/// "Today" for one request.
 pub struct Today {
     /// When the request arrived, on the clock `today` reads.
     received: SystemTime,

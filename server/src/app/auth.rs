@@ -7,7 +7,6 @@ use poem::Request;
 use crate::key_format::KEY_QUERY;
 use crate::state::keys::PresentedKey;
 
-/// The key a request presents, if any.
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {
     // Bytes that are not visible ASCII cannot be a key; keeping them (lossily) makes the
     // request an `invalid_key` rather than letting a later way win.

@@ -33,8 +33,7 @@ value counts as absent. Rate-limited responses carry `RateLimit-Limit`, \
 `Retry-After` and uses no quota. Keyed endpoints check the key (401) before the limits \
 (429) before the parameters (400), so a 400 counts against the key's quota.";
 
-/// The settings of the published JSON Schemas, definitions in the document's components;
-/// `contract` says which form (an answer's is the serialized one).
+/// The settings of the published JSON Schemas, definitions in the document's components.
 fn settings(contract: Contract) -> SchemaSettings {
     kalendorius_dataset::schema::settings().with(|s| {
         s.definitions_path = "/components/schemas".into();
@@ -102,7 +101,6 @@ fn get(
     }})
 }
 
-/// The path item of an operation of the route table.
 fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
     let keyed = endpoint.access == Access::Keyed;
     let revalidates = endpoint.revalidates();
@@ -181,25 +179,18 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
     item
 }
 
-/// The 429 of a keyed or a public (per-IP) operation.
 fn too_many_requests(keyed: bool) -> Value {
-    let (description, longest) = if keyed {
-        (
-            "A window of the key is exhausted. Uses no quota.",
-            ErrorCode::RateLimitDay,
-        )
+    let (whose, longest) = if keyed {
+        ("A window of the key", ErrorCode::RateLimitDay)
     } else {
-        (
-            "A per-IP window is exhausted. Uses no quota.",
-            ErrorCode::RateLimitMonth,
-        )
+        ("A per-IP window", ErrorCode::RateLimitMonth)
     };
-    let mut response = error_response(description, &[ErrorCode::RateLimitMinute, longest]);
+    let description = format!("{whose} is exhausted. Uses no quota.");
+    let mut response = error_response(&description, &[ErrorCode::RateLimitMinute, longest]);
     response["headers"]["Retry-After"] = header("integer", "Seconds to wait.");
     response
 }
 
-/// The 400 of a request whose `Host` header is missing or repeated (on any path).
 fn invalid_host() -> Value {
     error_response(
         "The `Host` header is missing or repeated.",
@@ -207,7 +198,6 @@ fn invalid_host() -> Value {
     )
 }
 
-/// The schema of a query parameter of `kind`.
 fn param_schema(kind: &Kind) -> Value {
     use kalendorius_dataset::{FIRST_YEAR, LAST_YEAR};
     match kind {
