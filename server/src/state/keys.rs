@@ -183,11 +183,10 @@ pub fn normalize_id(id: &str) -> Option<KeyId> {
 }
 
 pub(crate) fn check_limit(what: &'static str, got: u64) -> Result<u64, KeyAdminError> {
-    if (1..=MAX_LIMIT).contains(&got) {
-        Ok(got)
-    } else {
-        Err(KeyAdminError::InvalidLimit { what, got })
-    }
+    (1..=MAX_LIMIT)
+        .contains(&got)
+        .then_some(got)
+        .ok_or(KeyAdminError::InvalidLimit { what, got })
 }
 
 pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
@@ -257,9 +256,6 @@ impl KeyTable {
         let prefix = given.trim().to_ascii_lowercase();
         if !is_hex(&prefix, ID_LEN) {
             return Err(KeyAdminError::unknown(given.trim()));
-        }
-        if let Some(record) = self.get(&prefix) {
-            return Ok(record);
         }
         if prefix.len() < MIN_ID_PREFIX {
             return Err(KeyAdminError::ShortId(prefix));

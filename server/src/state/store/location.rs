@@ -20,7 +20,6 @@ pub enum StateLocation {
 
 /// Why the state cannot be opened or written, in one line (naming the database directory).
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum StateError {
     #[error(
         "the state URL must not contain a password (it would show in process lists and \
@@ -70,10 +69,9 @@ impl StateLocation {
         }
         let info = redis::IntoConnectionInfo::into_connection_info(text.as_str())
             .map_err(|e| StateError::BadUrl(e.to_string()))?;
-        match info.redis_settings().password() {
-            Some(_) => Err(StateError::PasswordInUrl),
-            None => Ok(()),
-        }
+        info.redis_settings()
+            .password()
+            .map_or(Ok(()), |_| Err(StateError::PasswordInUrl))
     }
 }
 

@@ -99,7 +99,7 @@ fn key_hash(id: &str) -> String {
 /// Opens a client for `url`, with the username and password from the environment.
 fn client(url: &str) -> Result<redis::Client, StateError> {
     let config = |e: redis::RedisError| StateError::Config(format!("state URL {url}: {e}"));
-    let mut info = redis::IntoConnectionInfo::into_connection_info(url).map_err(config)?;
+    let info = redis::IntoConnectionInfo::into_connection_info(url).map_err(config)?;
     let mut settings = info.redis_settings().clone();
     if let Ok(password) = std::env::var(REDIS_PASSWORD_ENV) {
         settings = settings.set_password(password);
@@ -107,8 +107,7 @@ fn client(url: &str) -> Result<redis::Client, StateError> {
     if let Ok(user) = std::env::var(REDIS_USERNAME_ENV) {
         settings = settings.set_username(user);
     }
-    info = info.set_redis_settings(settings);
-    redis::Client::open(info).map_err(config)
+    redis::Client::open(info.set_redis_settings(settings)).map_err(config)
 }
 
 /// A connection with short timeouts and quick reconnection.

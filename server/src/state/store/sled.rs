@@ -372,13 +372,10 @@ impl State {
             persisted.stored.insert(k.to_vec(), hash);
             if let Err(e) = self.table.restore(part, &v) {
                 let blob = String::from_utf8_lossy(&k);
-                match part {
-                    Part::Subjects(_) => {
-                        tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
-                    }
-                    _ => {
-                        tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one")
-                    }
+                if let Part::Subjects(_) = part {
+                    tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
+                } else {
+                    tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one")
                 }
             }
         }
