@@ -1,7 +1,6 @@
-//! API keys (docs/api.md, Keys): generation, hashing, validation of key attributes, and the
-//! in-memory key table the hot path authenticates against. A key is `ltk_` + 32 random bytes
-//! in hex; only its SHA-256 is stored, and lookup probes a hash map by the SHA-256 of what the
-//! client sent, so timing says nothing useful about stored keys.
+//! API keys: generation, hashing, validation of key attributes, and the in-memory key table
+//! the hot path authenticates against. Only a key's SHA-256 is stored, and lookup probes a hash
+//! map by the SHA-256 of what the client sent, so timing says nothing useful about stored keys.
 
 use std::collections::HashMap;
 
@@ -74,7 +73,6 @@ pub enum KeyError {
 /// Why a key command failed; messages are for the operator and never hold key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KeyAdminError {
-    /// Made by [`KeyAdminError::unknown`], which echoes only an id-shaped id.
     #[error(
         "no key with id {0} (ids are the {ID_LEN} hex characters shown by `keys list`, or a \
          unique prefix of at least {MIN_ID_PREFIX} of them)"

@@ -1,6 +1,5 @@
 //! Where keys and counters live ([`StateLocation`], the `state` setting: a sled directory or
 //! a `redis://` / `rediss://` URL) and why a store cannot be opened or written there.
-//! The Redis password comes from [`REDIS_PASSWORD_ENV`], never the URL (command lines show).
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +7,6 @@ use std::path::{Path, PathBuf};
 pub const REDIS_PASSWORD_ENV: &str = "KALENDORIUS_REDIS_PASSWORD";
 pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
-/// Where keys and counters live, as the `state` setting says.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(from = "PathBuf", untagged)]
 pub enum StateLocation {

@@ -9,10 +9,6 @@
 //! `crate::limits` does. Every entry expires once nothing in it counts, so a flood leaves only
 //! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
 //! address.
-//!
-//! Servers read keys from a copy reloaded when the version changes; the key tool ([`execute`])
-//! writes only if the version is still the one it read. After a failed command, checks answer
-//! [`StateUnavailable`] until the background task reaches Redis again.
 
 use std::future::Future;
 use std::net::IpAddr;
