@@ -1,8 +1,7 @@
-//! The local admin channel: a Unix socket (mode 0600) in the state directory through which
-//! `kalendorius-server keys ...` reaches a running server (sled allows a single writer, and
-//! a revocation takes effect at once): one JSON line each way, several per connection, a
-//! [`KeysCommand`] in and an [`AdminResponse`] out; peers other than the server's uid or root
-//! are refused.
+//! The local admin channel: a Unix socket in the state directory through which `keys ...`
+//! reaches a running server (sled allows a single writer, and a revocation takes effect at
+//! once): one JSON line each way, several per connection, a [`KeysCommand`] in and an
+//! [`AdminResponse`] out; peers other than the server's uid or root are refused.
 
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
@@ -40,13 +39,12 @@ pub fn request(socket: &Path, command: &KeysCommand) -> anyhow::Result<Option<Ad
     };
     let mut line = serde_json::to_vec(command).expect("commands serialise");
     line.push(b'\n');
-    if line.len() as u64 > MAX_REQUEST {
-        anyhow::bail!(
-            "the request ({} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
-             socket accepts",
-            line.len()
-        );
-    }
+    anyhow::ensure!(
+        line.len() as u64 <= MAX_REQUEST,
+        "the request ({} bytes) is longer than the {MAX_REQUEST} bytes the server's admin \
+         socket accepts",
+        line.len()
+    );
     let mut stream = match std::os::unix::net::UnixStream::connect(socket) {
         Ok(s) => s,
         Err(e) if matches!(e.kind(), NotFound | ConnectionRefused) => return Ok(None),

@@ -1,7 +1,5 @@
 //! Key administration as rules: a command and the key table in, the changes to store and
-//! the answer out, so that every store and the admin socket answer alike. The command is
-//! parsed from `kalendorius-server keys ...` (clap) and carried by the admin socket as one
-//! JSON line (serde); an `id` may be a unique prefix.
+//! the answer out, so that every store and the admin socket answer alike.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -116,8 +114,7 @@ pub struct SetLimitsArgs {
     pub per_day: Option<u64>,
 }
 
-/// Parses `--expires`: an RFC 3339 time, or a date, the last day the key works: it stops at
-/// the next midnight in Europe/Vilnius (or the first local time after it that exists).
+/// Parses `--expires` (see its help); a midnight in a DST gap is the first local time after it.
 pub fn parse_expiry(s: &str) -> Result<DateTime<Utc>, String> {
     let s = s.trim();
     // `%Y` accepts "+2027" or 5-digit years; insist on the plain form.
@@ -364,9 +361,8 @@ fn modify(
     Ok((changes, AdminResponse::Key { view, changed }))
 }
 
-/// An import writes all its records or, on any error, none: equal ones change nothing,
-/// absent ones are added, one stored with other attributes is a conflict unless --replace,
-/// and an id of a different stored key is always refused.
+/// All records or, on any error, none: one stored with other attributes is a conflict unless
+/// --replace, and always when the id is a different stored key's.
 fn import(keys: &KeyTable, args: ImportArgs) -> Result<(Changes, AdminResponse), KeyAdminError> {
     let mut by_id: HashMap<String, KeyRecord> = HashMap::new();
     for (n, r) in args.records.into_iter().enumerate() {

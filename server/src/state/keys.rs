@@ -1,7 +1,6 @@
-//! API keys (docs/api.md, Keys): generation, hashing, validation of key attributes, and the
-//! in-memory key table the hot path authenticates against. A key is `ltk_` + 32 random bytes
-//! in hex; only its SHA-256 is stored, and lookup probes a hash map by the SHA-256 of what the
-//! client sent, so timing says nothing useful about stored keys.
+//! API keys: generation, hashing, validation of key attributes, and the in-memory key table
+//! the hot path authenticates against. Only a key's SHA-256 is stored, and lookup probes a hash
+//! map by the SHA-256 of what the client sent, so timing says nothing useful about stored keys.
 
 use std::collections::HashMap;
 
@@ -74,7 +73,6 @@ pub enum KeyError {
 /// Why a key command failed; messages are for the operator and never hold key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KeyAdminError {
-    /// Made by [`KeyAdminError::unknown`], which echoes only an id-shaped id.
     #[error(
         "no key with id {0} (ids are the {ID_LEN} hex characters shown by `keys list`, or a \
          unique prefix of at least {MIN_ID_PREFIX} of them)"
@@ -183,11 +181,10 @@ pub fn normalize_id(id: &str) -> Option<KeyId> {
 }
 
 pub(crate) fn check_limit(what: &'static str, got: u64) -> Result<u64, KeyAdminError> {
-    if (1..=MAX_LIMIT).contains(&got) {
-        Ok(got)
-    } else {
-        Err(KeyAdminError::InvalidLimit { what, got })
-    }
+    (1..=MAX_LIMIT)
+        .contains(&got)
+        .then_some(got)
+        .ok_or(KeyAdminError::InvalidLimit { what, got })
 }
 
 pub(crate) fn check_owner(owner: &str) -> Result<String, KeyAdminError> {
@@ -257,9 +254,6 @@ impl KeyTable {
         let prefix = given.trim().to_ascii_lowercase();
         if !is_hex(&prefix, ID_LEN) {
             return Err(KeyAdminError::unknown(given.trim()));
-        }
-        if let Some(record) = self.get(&prefix) {
-            return Ok(record);
         }
         if prefix.len() < MIN_ID_PREFIX {
             return Err(KeyAdminError::ShortId(prefix));

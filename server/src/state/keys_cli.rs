@@ -1,8 +1,7 @@
 //! `kalendorius-server keys ...`: through the admin socket of a server running on the state
-//! directory (sled allows one process per database), else on the database itself, or on
-//! Redis. Every command first prints `state: <absolute path or URL>` to stderr, so a wrong
-//! directory never goes unnoticed; only `create` and `import` may create a database. Only
-//! `create` prints key material: the key alone on the last line of stdout.
+//! directory, else on the database itself, or on Redis. Every command first prints the state's
+//! absolute path or URL to stderr, so a wrong directory never goes unnoticed; only `create` and
+//! `import` may create a database. Only `create` prints a key: alone, on stdout's last line.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};

@@ -12,7 +12,6 @@ use crate::state::keys::{KeyError, KeyRecord, KeyTable};
 #[error("the shared state store cannot be reached")]
 pub struct StateUnavailable;
 
-/// Why a presented key was not accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum AuthError {
     #[error(transparent)]

@@ -1,6 +1,5 @@
 //! Where keys and counters live ([`StateLocation`], the `state` setting: a sled directory or
 //! a `redis://` / `rediss://` URL) and why a store cannot be opened or written there.
-//! The Redis password comes from [`REDIS_PASSWORD_ENV`], never the URL (command lines show).
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +7,6 @@ use std::path::{Path, PathBuf};
 pub const REDIS_PASSWORD_ENV: &str = "KALENDORIUS_REDIS_PASSWORD";
 pub const REDIS_USERNAME_ENV: &str = "KALENDORIUS_REDIS_USERNAME";
 
-/// Where keys and counters live, as the `state` setting says.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(from = "PathBuf", untagged)]
 pub enum StateLocation {
@@ -20,7 +18,6 @@ pub enum StateLocation {
 
 /// Why the state cannot be opened or written, in one line (naming the database directory).
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum StateError {
     #[error(
         "the state URL must not contain a password (it would show in process lists and \
@@ -70,10 +67,9 @@ impl StateLocation {
         }
         let info = redis::IntoConnectionInfo::into_connection_info(text.as_str())
             .map_err(|e| StateError::BadUrl(e.to_string()))?;
-        match info.redis_settings().password() {
-            Some(_) => Err(StateError::PasswordInUrl),
-            None => Ok(()),
-        }
+        info.redis_settings()
+            .password()
+            .map_or(Ok(()), |_| Err(StateError::PasswordInUrl))
     }
 }
 

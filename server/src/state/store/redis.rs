@@ -9,10 +9,6 @@
 //! `crate::limits` does. Every entry expires once nothing in it counts, so a flood leaves only
 //! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
 //! address.
-//!
-//! Servers read keys from a copy reloaded when the version changes; the key tool ([`execute`])
-//! writes only if the version is still the one it read. After a failed command, checks answer
-//! [`StateUnavailable`] until the background task reaches Redis again.
 
 use std::future::Future;
 use std::net::IpAddr;
@@ -99,7 +95,7 @@ fn key_hash(id: &str) -> String {
 /// Opens a client for `url`, with the username and password from the environment.
 fn client(url: &str) -> Result<redis::Client, StateError> {
     let config = |e: redis::RedisError| StateError::Config(format!("state URL {url}: {e}"));
-    let mut info = redis::IntoConnectionInfo::into_connection_info(url).map_err(config)?;
+    let info = redis::IntoConnectionInfo::into_connection_info(url).map_err(config)?;
     let mut settings = info.redis_settings().clone();
     if let Ok(password) = std::env::var(REDIS_PASSWORD_ENV) {
         settings = settings.set_password(password);
@@ -107,8 +103,7 @@ fn client(url: &str) -> Result<redis::Client, StateError> {
     if let Ok(user) = std::env::var(REDIS_USERNAME_ENV) {
         settings = settings.set_username(user);
     }
-    info = info.set_redis_settings(settings);
-    redis::Client::open(info).map_err(config)
+    redis::Client::open(info.set_redis_settings(settings)).map_err(config)
 }
 
 /// A connection with short timeouts and quick reconnection.

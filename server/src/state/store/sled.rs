@@ -1,8 +1,7 @@
 //! The sled store: keys and counters loaded at open, so every decision is made in memory.
-//! Key changes are flushed before they are acknowledged; counters are persisted at least
-//! once a second (`persist`) as a few blobs (sled's memory grows with the keys written).
-//! sled allows one process per database, so `run_background` also serves the key tool's
-//! admin socket. `open` refuses a damaged database (`integrity`).
+//! Key changes are flushed before they are acknowledged; counters are persisted (`persist`)
+//! as a few blobs (sled's memory grows with the keys written). sled allows one process per
+//! database, so `run_background` also serves the admin socket.
 
 mod integrity;
 mod persist;
@@ -372,13 +371,10 @@ impl State {
             persisted.stored.insert(k.to_vec(), hash);
             if let Err(e) = self.table.restore(part, &v) {
                 let blob = String::from_utf8_lossy(&k);
-                match part {
-                    Part::Subjects(_) => {
-                        tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
-                    }
-                    _ => {
-                        tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one")
-                    }
+                if let Part::Subjects(_) = part {
+                    tracing::error!(%blob, error = %e, "rate-limit counters partly lost")
+                } else {
+                    tracing::error!(%blob, "an eviction sketch is damaged; starting an empty one")
                 }
             }
         }
@@ -429,8 +425,7 @@ fn subject(who: Counted<'_>) -> SubjectKey {
     }
 }
 
-/// Replaces `path` with `bytes` (mode 0600) durably and atomically: a synced temporary file
-/// renamed over it, then the directory synced.
+/// Replaces `path` with `bytes` (mode 0600) durably and atomically.
 pub fn write_private_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt;

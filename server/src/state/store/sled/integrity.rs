@@ -112,7 +112,6 @@ impl FromIterator<EntryHash> for SetDigest {
 #[serde(deny_unknown_fields)]
 struct RecordFile {
     format: u32,
-    /// The digests the keys tree may match (during a change, the one before and the one after).
     keys: Vec<SetDigest>,
 }
 

@@ -42,7 +42,6 @@ impl State {
     ) -> Result<usize, sled::Error> {
         let mut persisted = self.persisted.lock();
         if maintain {
-            // Before collecting, so an eviction's shard blob and sketch land in one batch.
             self.maintain_table(&mut persisted);
         }
         let Persisted { pending, stored } = &mut *persisted;
@@ -71,7 +70,8 @@ impl State {
         Ok(pending.drain().count())
     }
 
-    /// Prunes and evicts beyond `max_subjects`, under the `persisted` lock.
+    /// Prunes and evicts beyond `max_subjects`, under the `persisted` lock so that an
+    /// eviction's shard blob and sketch land in one batch.
     fn maintain_table(&self, _persisted: &mut Persisted) {
         let stats = self.table.maintain(self.options.max_subjects);
         if stats.evicted > 0 || stats.dropped > 0 {
@@ -119,8 +119,6 @@ impl State {
             let crowded = self.table.len() > self.options.max_subjects;
             if tick % ticks_per_round != 0 {
                 if crowded {
-                    // Under the lock of a round, so an eviction's shard blob and sketch still
-                    // land in one batch (the next round's).
                     let state = Arc::clone(&self);
                     let maintain = move || state.maintain_table(&mut state.persisted.lock());
                     let _ = tokio::task::spawn_blocking(maintain).await;
