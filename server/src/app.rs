@@ -330,9 +330,17 @@ impl App {
         }
     }
 
-    /// Drops a HEAD answer's body (keeping its length), then [`App::finish`]es it.
-    async fn finish_head(&self, mut resp: Response, uri: &Uri, ex: Exchange) -> Response {
-        if ex.method == Method::HEAD {
+    /// Compresses an answer as the request allows, then finishes it: at once, or for a HEAD
+    /// after its body is dropped (keeping its length). Every answer passes here.
+    fn conclude(&self, resp: Response, req: Request, ex: Exchange) -> Answered<'_> {
+        // Nothing beyond a length check for an answer under 1 KiB.
+        let mut resp = self
+            .compressor
+            .encode(req.uri().path(), req.headers(), resp);
+        if ex.method != Method::HEAD {
+            return Either::Left(ready(self.finish(resp, req.uri(), ex)));
+        }
+        Either::Right(Box::pin(async move {
             let len = resp.take_body().into_bytes().await.map_or(0, |b| b.len());
             if !matches!(
                 resp.status(),
@@ -341,8 +349,8 @@ impl App {
                 resp.headers_mut()
                     .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
             }
-        }
-        self.finish(resp, uri, ex)
+            self.finish(resp, req.uri(), ex)
+        }))
     }
 
     /// Adds the common headers, logs and counts.
@@ -389,10 +397,7 @@ impl App {
         if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = awaited {
             return Either::Right(Box::pin(async move {
                 let resp = self.gate(target, &req, &mut ex).await;
-                let resp = self
-                    .compressor
-                    .encode(req.uri().path(), req.headers(), resp);
-                self.finish_head(resp, req.uri(), ex).await
+                self.conclude(resp, req, ex).await
             }));
         }
         // Paths match exactly: a known one with a trailing slash is a 404 with a hint.
@@ -419,16 +424,7 @@ impl App {
                     .into_response()
                 }),
         };
-        // Nothing beyond a length check for an answer under 1 KiB.
-        let resp = self
-            .compressor
-            .encode(req.uri().path(), req.headers(), resp);
-        if ex.method != Method::HEAD {
-            return Either::Left(ready(self.finish(resp, req.uri(), ex)));
-        }
-        Either::Right(Box::pin(async move {
-            self.finish_head(resp, req.uri(), ex).await
-        }))
+        self.conclude(resp, req, ex)
     }
 }
 

@@ -193,8 +193,15 @@ impl Tables {
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
-        let holiday_name = serde_json::to_string(&day.holiday_name).expect("a str serializes");
-        let holiday_name = intern(&mut self.holiday_names, holiday_name.into());
+        // Most days have none: `null` found without an allocation per day.
+        let holiday_name = match &day.holiday_name {
+            None => self.holiday_names.get_index_of("null").map(|i| i as u32),
+            Some(_) => None,
+        }
+        .unwrap_or_else(|| {
+            let json = serde_json::to_string(&day.holiday_name).expect("a str serializes");
+            intern(&mut self.holiday_names, json.into())
+        });
         let holiday_ids: Box<[u32]> = day
             .holidays
             .iter()
@@ -332,7 +339,9 @@ impl Catalog {
                 json.push(b',');
             }
             offsets.push(json.len() as u32);
-            json.extend_from_slice(&self.day_json(date, false));
+            self.day_parts(date, false, |parts| {
+                parts.iter().for_each(|part| json.extend_from_slice(part))
+            });
         }
         offsets.push(json.len() as u32 + 1);
         json.extend_from_slice(DAYS_TAIL);
@@ -363,12 +372,13 @@ impl Catalog {
 
     /// The `/laisvadienis` body of a served `date`.
     pub fn status_json(&self, date: Date) -> Vec<u8> {
-        self.day_json(date, true)
+        self.day_parts(date, true, |parts| parts.concat())
     }
 
-    /// The `/laisvadienis` body of a served `date`, or without `reason` its `/days` entry;
-    /// sized exactly (spare capacity costs a second allocation when it becomes the body).
-    fn day_json(&self, date: Date, with_reason: bool) -> Vec<u8> {
+    /// The parts of the `/laisvadienis` body of a served `date`, or without `reason` of its
+    /// `/days` entry, given to `write`: a body is sized exactly (spare capacity costs a second
+    /// allocation when it becomes the body), an entry appended to its year's without a copy.
+    fn day_parts<R>(&self, date: Date, with_reason: bool, write: impl FnOnce(&[&[u8]]) -> R) -> R {
         let info = self.info(date);
         let reason: [&[u8]; 3] = match info.reason {
             _ if !with_reason => [b""; 3],
@@ -389,7 +399,7 @@ impl Catalog {
             JSON_BOOL[usize::from(info.shorter_workday)],
             b"}",
         ];
-        parts.concat()
+        write(&parts)
     }
 
     /// The `/days` body for `from..=to` (served, at most 366 days); a whole year is shared.

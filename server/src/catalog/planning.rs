@@ -6,7 +6,7 @@
 use kalendorius_dataset::planning::periods;
 use kalendorius_dataset::{Date, Lang, Transfer, TransferKind};
 
-use super::{Catalog, HolidayRecord};
+use super::Catalog;
 
 /// The most leave days a period may take (`max_leave_days` 0..=10).
 pub const MAX_LEAVE_DAYS: usize = 10;
@@ -43,15 +43,19 @@ impl Period {
 impl Catalog {
     fn planning_dates(&self) -> &[Box<[u32]>; 2] {
         self.holiday_dates.get_or_init(|| {
-            let scope = |holiday: fn(&HolidayRecord) -> bool| {
-                (0..self.days.len() as u32)
-                    .filter(|&i| {
-                        let date = self.date_at(i as usize);
-                        self.declared_day_off(date).is_some() || self.holidays_on(date).any(holiday)
-                    })
-                    .collect()
-            };
-            [scope(|h| h.is_red), scope(|_| true)]
+            let (mut red, mut all) = (Vec::new(), Vec::new());
+            for i in 0..self.days.len() as u32 {
+                let date = self.date_at(i as usize);
+                let declared = self.declared_day_off(date).is_some();
+                let mut holidays = self.holidays_on(date).peekable();
+                if declared || holidays.peek().is_some() {
+                    all.push(i);
+                }
+                if declared || holidays.any(|h| h.is_red) {
+                    red.push(i);
+                }
+            }
+            [red.into(), all.into()]
         })
     }
 

@@ -31,7 +31,7 @@ fn fmix64(mut h: u64) -> u64 {
 }
 
 /// The keyed hash of the sketch's cells and the ledger's fingerprints.
-pub(crate) fn keyed_hash(key: &SubjectKey, start: u64, add: u64) -> u64 {
+fn keyed_hash(key: &SubjectKey, start: u64, add: u64) -> u64 {
     let h = key
         .words()
         .into_iter()

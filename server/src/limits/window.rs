@@ -151,14 +151,19 @@ pub(crate) fn month_and_end(t_ms: i64) -> Option<(i64, i64)> {
     if (start..end).contains(&t_ms) {
         return Some((month, end));
     }
-    let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
-    let month = i64::from(t.year()) * 12 + i64::from(t.month0());
+    let month = calendar_month_of(t_ms)?;
     let (start, end) = (month_start_ms(month), month_start_ms(month + 1));
     // Bounds saturated at chrono's range are not a month's true span: not kept.
     if start != i64::MIN && end != i64::MAX {
         LAST.set((month, start, end));
     }
     Some((month, end))
+}
+
+/// [`month_of`] by the calendar, without the memo.
+fn calendar_month_of(t_ms: i64) -> Option<i64> {
+    let t = DateTime::<Utc>::from_timestamp_millis(t_ms)?;
+    Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
 }
 
 /// The instant (ms) a month (as numbered by [`month_of`]) starts; saturates out of range.
@@ -248,10 +253,6 @@ mod tests {
         );
         assert_eq!(month_start_ms(i64::MAX), i64::MAX);
         // The per-thread memo answers as the calendar does, at and around the boundaries.
-        let calendar_month_of = |t| {
-            let t = DateTime::<Utc>::from_timestamp_millis(t)?;
-            Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
-        };
         for t in [
             jan31.timestamp_millis(),
             feb1.timestamp_millis() - 1,

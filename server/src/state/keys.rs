@@ -25,6 +25,13 @@ pub const MAX_OWNER_CHARS: usize = 200;
 /// A presented key, as sent by a client (never logged; `Debug` redacts it).
 pub struct PresentedKey(pub String);
 
+impl PresentedKey {
+    /// Shaped like a key: anything else is unknown without hashing it (inputs may be huge).
+    pub fn is_shaped(&self) -> bool {
+        self.0.len() == KEY_LEN && self.0.starts_with(KEY_PREFIX)
+    }
+}
+
 impl std::fmt::Debug for PresentedKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("PresentedKey(<redacted>)")
@@ -231,8 +238,7 @@ impl KeyTable {
         key: &PresentedKey,
         now: DateTime<Utc>,
     ) -> Result<KeyRecord, KeyError> {
-        // Anything not shaped like a key is unknown; this also avoids hashing huge inputs.
-        if key.0.len() != KEY_LEN || !key.0.starts_with(KEY_PREFIX) {
+        if !key.is_shaped() {
             return Err(KeyError::Invalid);
         }
         match self.by_hash.get(&hash_key(&key.0)) {

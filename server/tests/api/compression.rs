@@ -33,14 +33,6 @@ async fn send_with(
     app.send(method, path, &headers).await
 }
 
-fn gunzip(body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(body)
-        .read_to_end(&mut out)
-        .expect("a valid gzip stream");
-    out
-}
-
 fn unbrotli(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     brotli::Decompressor::new(body, 4096)

@@ -577,6 +577,14 @@ pub fn header<'a>(resp: &'a reqwest::Response, name: &str) -> Option<&'a str> {
     resp.headers().get(name).map(|v| v.to_str().unwrap())
 }
 
+/// The bytes a gzip stream decompresses to.
+pub fn gunzip(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(body), &mut out)
+        .expect("a valid gzip stream");
+    out
+}
+
 /// Header value as u64.
 pub fn header_u64(resp: &reqwest::Response, name: &str) -> u64 {
     header(resp, name)

@@ -77,16 +77,26 @@ fn create_key(url: &str, per_minute: u64, per_day: u64) -> (String, String) {
     (key, id)
 }
 
+fn request(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let req = client.get(format!("{base}{path}"));
+    match key {
+        Some(key) => req.header("X-API-Key", key),
+        None => req,
+    }
+}
+
 async fn get(
     client: &reqwest::Client,
     base: &str,
     path: &str,
     key: Option<&str>,
 ) -> reqwest::Response {
-    let mut req = client.get(format!("{base}{path}"));
-    if let Some(key) = key {
-        req = req.header("X-API-Key", key);
-    }
+    let req = request(client, base, path, key);
     req.send().await.expect("request sent")
 }
 
@@ -655,7 +665,6 @@ async fn a_full_redis_counts_nothing_and_leaves_the_counts_whole() {
 /// identity body.
 #[tokio::test]
 async fn answers_that_wait_for_redis_are_compressed() {
-    use std::io::Read as _;
     let redis = RedisServer::start();
     let url = redis.url();
     let client = reqwest::Client::new();
@@ -672,33 +681,19 @@ async fn answers_that_wait_for_redis_are_compressed() {
         assert_eq!(identity.status(), 200, "{path}");
         let identity = identity.bytes().await.expect("a body");
         assert!(identity.len() >= 1024, "{path} is large enough to compress");
-        let mut req = client
-            .get(format!("{}{path}", server.base))
-            .header("Accept-Encoding", "gzip");
-        if let Some(key) = key {
-            req = req.header("X-API-Key", key);
-        }
-        let gzipped = req.send().await.expect("request sent");
+        let gzipped = request(&client, &server.base, path, key)
+            .header("Accept-Encoding", "gzip")
+            .send()
+            .await
+            .expect("request sent");
         assert_eq!(gzipped.status(), 200, "{path}");
-        let header = |name: &str| {
-            gzipped
-                .headers()
-                .get(name)
-                .map(|v| v.to_str().expect("ASCII").to_owned())
-        };
-        assert_eq!(
-            header("content-encoding").as_deref(),
-            Some("gzip"),
-            "{path}"
-        );
+        assert_eq!(header(&gzipped, "content-encoding"), Some("gzip"), "{path}");
         assert!(
-            header("vary").is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")),
+            header(&gzipped, "vary")
+                .is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")),
             "{path}"
         );
-        let mut body = Vec::new();
-        flate2::read::GzDecoder::new(&gzipped.bytes().await.expect("a body")[..])
-            .read_to_end(&mut body)
-            .expect("a valid gzip stream");
+        let body = gunzip(&gzipped.bytes().await.expect("a body"));
         assert_eq!(body, identity, "{path} decompresses to the identity body");
     }
 }

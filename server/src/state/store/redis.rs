@@ -27,9 +27,7 @@ use crate::limits::window::{month_and_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window};
 use crate::metrics::RedisMetrics;
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
-use crate::state::keys::{
-    hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey, KEY_LEN, KEY_PREFIX,
-};
+use crate::state::keys::{hash_key, id_of, KeyError, KeyRecord, KeyTable, PresentedKey};
 use crate::state::store::check::{load_record, AuthError, Counted, StateUnavailable};
 use crate::state::store::location::{StateError, REDIS_PASSWORD_ENV, REDIS_USERNAME_ENV};
 
@@ -182,16 +180,19 @@ impl RedisState {
         if !self.is_reachable() {
             return Err(StateUnavailable.into());
         }
-        let hash = hash_key(&key.0);
-        {
+        let hash = {
             let keys = self.keys.read();
             let answer = keys.authenticate(key, now);
             // Not shaped like a key, or known: the copy's answer stands.
-            let shaped = key.0.len() == KEY_LEN && key.0.starts_with(KEY_PREFIX);
-            if answer.is_ok() || !shaped || keys.collides(&hash) {
+            if answer.is_ok() || !key.is_shaped() {
                 return Ok(answer?);
             }
-        }
+            let hash = hash_key(&key.0);
+            if keys.collides(&hash) {
+                return Ok(answer?);
+            }
+            hash
+        };
         let mut conn = self.connection()?;
         let stored: Option<String> = self
             .timed("key_lookup", conn.hget(KEYS_HASH, id_of(&hash)))
