@@ -222,17 +222,27 @@ async fn the_day_page_says_the_status_holidays_names_and_links() {
         status.contains("One hour shorter: the next day is a public holiday (Christmas Eve)"),
         "{status}"
     );
-    // The legal basis under the status, what is not confirmed marked in words.
+    // The legal basis under the status, linked to the act's text in the register.
     let basis: Vec<String> = doc.select(&sel(".status .basis li")).map(text).collect();
     assert_eq!(
         basis,
-        ["Labour Code (XII-2603) art. 112(6) (as worded by No. XIV-1032) (derived)"]
+        ["Labour Code (XII-2603) art. 112(6) (as worded by No. XIV-3034)"]
     );
-    // Father's Day 2008 (a documented choice): the holiday and its basis both say so.
-    let doc = page(&app, "/2008/06/01?lang=lt", 200).await;
+    let link = doc.select(&sel(".status .basis li a")).next().unwrap();
+    assert!(
+        link.value()
+            .attr("href")
+            .is_some_and(|href| href.starts_with("https://e-seimas.lrs.lt/")),
+        "{:?}",
+        link.value()
+    );
+    // The working Saturday 2011-11-05 (a documented choice): its basis says so, and has no
+    // link (no register page of the decision was found).
+    let doc = page(&app, "/2011/11/05?lang=lt", 200).await;
     let basis: Vec<String> = doc.select(&sel(".status .basis li")).map(text).collect();
     assert_eq!(basis.len(), 1, "{basis:?}");
     assert!(basis[0].ends_with("(abejotina)"), "{basis:?}");
+    assert!(doc.select(&sel(".status .basis li a")).next().is_none());
     let red: Vec<String> = doc.select(&sel(".holidays li.red")).map(text).collect();
     assert!(
         red.iter()
