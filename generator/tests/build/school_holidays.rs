@@ -110,7 +110,10 @@ fn the_real_file_is_valid() {
         .iter()
         .find(|p| p.school_year == "2026-2027" && p.kind == SchoolHolidayKind::Christmas)
         .unwrap();
-    assert_eq!(christmas.confidence, kalendorius_dataset::Confidence::Uncertain);
+    assert_eq!(
+        christmas.confidence,
+        kalendorius_dataset::Confidence::Uncertain
+    );
 }
 
 #[test]

@@ -286,7 +286,11 @@ async fn the_day_status_names_the_provisions_that_decide_it() {
     );
     assert_eq!(off["status"]["basis"][0]["number"], Value::Null);
     assert_eq!(off["status"]["basis"][0]["article"], Value::Null);
-    assert_eq!(off["status"]["basis"][0]["url"], Value::Null, "no register page");
+    assert_eq!(
+        off["status"]["basis"][0]["url"],
+        Value::Null,
+        "no register page"
+    );
     // A declared working Saturday rests on its resolution too.
     let saturday = app.json_keyed("/api/v1/day?date=2011-02-19", &key).await;
     assert_eq!(saturday["status"]["laisvadienis"], false);
