@@ -92,7 +92,8 @@ async fn december_2026_shows_its_days_red_days_and_shortened_day() {
     let marks = text(short.select(&sel(".marks")).next().unwrap());
     assert!(marks.starts_with("−1"), "{marks}");
     let eve = cell(&doc, "2026-12-24");
-    assert_eq!(text(eve.select(&sel(".marks")).next().unwrap()), "★");
+    let marks = text(eve.select(&sel(".marks")).next().unwrap());
+    assert!(marks.starts_with("★"), "{marks}");
     assert!(text(eve).contains("Kūčių diena"), "{}", text(eve));
     // Saturdays and Sundays are weekends, the 24th-26th carry the red mark whatever their
     // weekday.
