@@ -92,7 +92,7 @@ kill "$SERVER_PID"
 fresh_server addresses
 warn_if_conntrack
 log "address flood: one request from each of $ADDRESSES loopback addresses"
-# Bounded: after the slow floods the host's handshakes can stall (bench/README.md).
+# Bounded: after the slow floods the host's handshakes can stall (docs/performance.md#floods-benchfloodssh).
 addr_report="$(timeout 300 "$FLOOD_BIN" addresses "$SERVER_ADDR" --count "$ADDRESSES")" \
     || addr_report="${addr_report:-not finished in 300 s} (SOME newcomers were refused, or the flood did not finish)"
 addr_rss="$(peak_rss_mib "$SERVER_PID")"
