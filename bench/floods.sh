@@ -144,7 +144,7 @@ if runs addresses; then
     fresh_server addresses
     warn_if_conntrack
     log "address flood: one request from each of $ADDRESSES loopback addresses"
-    # Bounded: after the slow floods the host's handshakes can stall (bench/README.md).
+    # Bounded: after the slow floods the host's handshakes can stall (docs/performance.md#floods-benchfloodssh).
     report="$(timeout 300 "$FLOOD_BIN" addresses "$SERVER_ADDR" --count "$ADDRESSES")" \
         || report="${report:-not finished in 300 s} (SOME newcomers were refused, or the flood did not finish)"
     rss="$(peak_rss_mib "$SERVER_PID")"

@@ -4,7 +4,7 @@
 #
 # Only loopback (127.0.0.1) is ever loaded, every run has a bounded duration, and every
 # process started here is killed on exit. Throughput is noisy: compare only runs made on
-# the same machine, and never gate CI on it (see bench/README.md).
+# the same machine, and never gate CI on it (see docs/performance.md).
 #
 # Knobs (environment): BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (7), BENCH_CONNECTIONS (64),
 # BENCH_THREADS (2, wrk only), BENCH_TOOL (wrk, or oha to skip wrk), BENCH_LOG_LEVEL (info: the server logs one access line per request,
@@ -39,8 +39,8 @@ TARGET_DAYS_GZIP=0.6
 TARGET_RSS_MIB=64
 # Loading the dataset at start-up (and on SIGHUP): well under a second.
 TARGET_STARTUP_MS=1000
-# With keys and counters in Redis on loopback (several processes, README "Running several
-# processes"): every request waits for one Redis script.
+# With keys and counters in Redis on loopback (several processes,
+# docs/operations.md#running-several-processes): every request waits for one Redis script.
 TARGET_REDIS=0.3
 # Distinct client addresses sent to a server on Redis before Redis's memory is read.
 REDIS_ADDRESSES="${BENCH_REDIS_ADDRESSES:-1000000}"
@@ -70,19 +70,11 @@ ensure_load_tool() {
         ensure_oha
         return
     fi
-    if command -v wrk >/dev/null; then
+    if ensure_wrk; then
         LOAD_TOOL=wrk
         return
     fi
-    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-        log "installing wrk from Debian"
-        if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >&2 \
-            && command -v wrk >/dev/null; then
-            LOAD_TOOL=wrk
-            return
-        fi
-        log "apt-get could not install wrk; falling back to oha"
-    fi
+    log "no wrk, and apt-get could not install it; falling back to oha"
     ensure_oha
 }
 
@@ -118,7 +110,7 @@ ensure_redis() {
     command -v redis-server >/dev/null || die "redis-server is needed (apt-get install redis-server)"
 }
 
-# A private redis-server on a free loopback port, persistence as README recommends; sets
+# A private redis-server on a free loopback port, persistence as docs/operations.md#running-several-processes recommends; sets
 # REDIS_PORT.
 start_redis() {
     local port

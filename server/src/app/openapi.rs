@@ -422,12 +422,12 @@ fn probe_paths(paths: &mut Map<String, Value>, generator: &mut SchemaGenerator) 
         paths.insert(probe.path.into(), item);
     }
     let ok = json!({
-        "description": "Every metric in the Prometheus text format 0.0.4 (README, Metrics).",
+        "description": "Every metric in the Prometheus text format 0.0.4 (docs/operations.md#metrics).",
         "content": { metrics::CONTENT_TYPE: { "schema": { "type": "string" } } },
     });
     let description = "The service's metrics for Prometheus: requests by route and status \
                        class, latencies, rate-limit refusals, key failures, connections, \
-                       caches, the dataset and the state store (README, Metrics). Answered \
+                       caches, the dataset and the state store (docs/operations.md#metrics). Answered \
                        only to the client addresses of the `metrics_allow` setting (by default \
                        this machine's loopback addresses); to any other it is an unknown \
                        path, a 404 `not_found`. Never counted or rate-limited, no key, \

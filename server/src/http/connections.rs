@@ -1,9 +1,9 @@
-//! The accept loop around hyper, which owns every connection bound (README, Running the
-//! server; poem's `Server` has neither a header deadline nor caps): the header and idle
-//! deadlines, the caps, and the shutdown (in-flight requests finish, the rest are cut after
-//! `shutdown_timeout`). Until its first head has arrived, a connection is a small task that
-//! reads it into a buffer of its own, as large as what arrived (`WaitForHead`): hyper's state
-//! holds two 8 KiB buffers from the start. Reading costs the server what sending costs the
+//! The accept loop around hyper, which owns every connection bound
+//! (docs/operations.md#running-the-server; poem's `Server` has neither a header deadline
+//! nor caps): the header and idle deadlines, the caps, and the shutdown (in-flight requests
+//! finish, the rest are cut after `shutdown_timeout`). Until its first head has arrived, a
+//! connection is a small task that reads it into a buffer of its own, as large as what
+//! arrived (`WaitForHead`): hyper's state holds two 8 KiB buffers from the start. Reading costs the server what sending costs the
 //! peer; peeking (as before 0.4.0) made the kernel walk every segment queued on each new one,
 //! so a head sent a byte per segment cost the server far more than its sender.
 
