@@ -327,7 +327,11 @@ pub fn provisions_on(date: NaiveDate) -> &'static [Basis] {
 
 /// A provision of a Labour Code (the 2002 code IX-926 or the 2016 code XII-2603), cited as
 /// the register renders one (docs/data.md §2.8; the generator's tests hold the two forms
-/// together). Each text was read as the inspectorate or the code's commentary quotes it.
+/// together). Each is `confirmed`: its words were read as quoted with its number, XII-2603
+/// art. 117(1) at lrvalstybe.lt, art. 144(1) and 144(3) by the Labour Inspectorate
+/// (vdi.lt), 144(2) by a trade union's guide (maistininkuprofsajunga.lt), art. 123(1) as in
+/// `sources/acts.toml`; IX-926 art. 154(1) and 193 in the code's commentary
+/// (dkkomentaras.lt), 194(1) and 194(2) at somo.lt, 162(1) as in `sources/acts.toml`.
 fn labour_code(number: &str, article: &str, part: Option<u32>) -> Basis {
     let n = |f: &dyn Fn(u32) -> String| part.map_or(String::new(), f);
     Basis {
