@@ -8,8 +8,9 @@
 //! - **Night** is 22:00-06:00 local wall time (Labour Code art. 117(1)). At the autumn change
 //!   the hour 03:00-04:00 happens twice and both count; in spring 03:00-04:00 does not happen.
 //! - **Kind of day**, in the 5- or 6-day week exactly as the working-time rules decide
-//!   ([`DayFacts::is_working_day`]): a working day; otherwise a holiday when a red holiday or
-//!   a declared day off that week follows falls on it, else the week's rest day.
+//!   ([`crate::working_time::DayFacts::kind`]): a working day; otherwise a holiday when a
+//!   red holiday or a declared day off that week follows falls on it, else the week's rest
+//!   day.
 //!
 //! The shift is walked by segments between its boundaries (local midnights, 06:00, 22:00
 //! and the clock changes), never minute by minute: within a segment the offset is constant,
@@ -21,7 +22,7 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeDelta, U
 use chrono::{FixedOffset, LocalResult, TimeZone};
 use chrono_tz::Tz;
 
-use crate::working_time::{DayFacts, Week};
+use crate::working_time::DayKind;
 use crate::{Basis, Confidence};
 
 /// The time zone of every local time: Lithuania's.
@@ -48,38 +49,6 @@ pub fn last_date() -> NaiveDate {
 /// Night begins at 22:00 and ends at 06:00 local wall time (art. 117(1)).
 const NIGHT_ENDS: NaiveTime = NaiveTime::from_hms_opt(6, 0, 0).expect("a real time");
 const NIGHT_BEGINS: NaiveTime = NaiveTime::from_hms_opt(22, 0, 0).expect("a real time");
-
-/// The kind of a calendar date for a timesheet, in one week form.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum DayKind {
-    /// A working day of the week form (shortened or not).
-    WorkingDay,
-    /// A day off of the week form that carries no red holiday and is no declared day off:
-    /// Saturday and Sunday of the 5-day week, Sunday of the 6-day week.
-    RestDay,
-    /// A red holiday, or a declared extra day off the week form follows.
-    Holiday,
-}
-
-impl DayFacts {
-    /// The kind of the date in `week`.
-    pub fn kind(&self, week: Week) -> DayKind {
-        let declared_day_off = match week {
-            Week::Five => self.declared_day_off,
-            Week::Six => self.declared_day_off_6,
-        };
-        if self.is_working_day(week) {
-            DayKind::WorkingDay
-        } else if self.red || declared_day_off {
-            DayKind::Holiday
-        } else {
-            DayKind::RestDay
-        }
-    }
-}
 
 /// Why a local wall-clock time names no single instant in Lithuania.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -485,39 +454,6 @@ mod tests {
             summary(&parts),
             [s("1941-06-23", 300, 180), s("1941-06-24", 120, 120)]
         );
-    }
-
-    #[test]
-    fn kinds_follow_the_week_form() {
-        use chrono::Weekday::*;
-        let facts = |weekday| DayFacts {
-            weekday,
-            red: false,
-            declared_day_off: false,
-            declared_day_off_6: false,
-            declared_working_day: false,
-            next_red: false,
-        };
-        assert_eq!(facts(Sat).kind(Week::Five), DayKind::RestDay);
-        assert_eq!(facts(Sat).kind(Week::Six), DayKind::WorkingDay);
-        assert_eq!(facts(Sun).kind(Week::Six), DayKind::RestDay);
-        let red_sunday = DayFacts {
-            red: true,
-            ..facts(Sun)
-        };
-        assert_eq!(red_sunday.kind(Week::Five), DayKind::Holiday);
-        // A bridge day: off in the 5-day week only.
-        let bridge = DayFacts {
-            declared_day_off: true,
-            ..facts(Mon)
-        };
-        assert_eq!(bridge.kind(Week::Five), DayKind::Holiday);
-        assert_eq!(bridge.kind(Week::Six), DayKind::WorkingDay);
-        let working_saturday = DayFacts {
-            declared_working_day: true,
-            ..facts(Sat)
-        };
-        assert_eq!(working_saturday.kind(Week::Five), DayKind::WorkingDay);
     }
 
     #[test]

@@ -5,8 +5,8 @@
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use chrono_tz::Tz;
-use kalendorius_dataset::shift::{self, DayKind, LocalTimeError, ZONE};
-use kalendorius_dataset::working_time::Week;
+use kalendorius_dataset::shift::{self, LocalTimeError, ZONE};
+use kalendorius_dataset::working_time::{DayKind, Week};
 
 use super::prelude::*;
 use super::records::{Holiday, LegalBasis};

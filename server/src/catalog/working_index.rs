@@ -6,8 +6,7 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use kalendorius_dataset::shift::DayKind;
-use kalendorius_dataset::working_time::{DayFacts, Week};
+use kalendorius_dataset::working_time::{DayFacts, DayKind, Week};
 use kalendorius_dataset::{Date, Day};
 
 use super::Catalog;
