@@ -254,9 +254,8 @@ pub fn hours(minutes: u32) -> f64 {
 pub fn provisions_on(date: NaiveDate) -> &'static [Basis] {
     static CODES: LazyLock<[(NaiveDate, Vec<Basis>); 2]> = LazyLock::new(|| {
         let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).expect("a real date");
-        let cite = |(number, article, part): (&str, &str, Option<u32>)| {
-            labour_code(number, article, part)
-        };
+        let cite =
+            |(number, article, part): (&str, &str, Option<u32>)| labour_code(number, article, part);
         [
             (
                 day(2003, 1, 1),
@@ -371,8 +370,14 @@ mod tests {
         };
         assert_eq!(first.to_rfc3339(), "2026-10-25T03:30:00+03:00");
         assert_eq!(second.to_rfc3339(), "2026-10-25T03:30:00+02:00");
-        assert_eq!(at("2026-03-29T02:59").offset().fix().local_minus_utc(), 7200);
-        assert_eq!(at("2026-03-29T04:00").offset().fix().local_minus_utc(), 10800);
+        assert_eq!(
+            at("2026-03-29T02:59").offset().fix().local_minus_utc(),
+            7200
+        );
+        assert_eq!(
+            at("2026-03-29T04:00").offset().fix().local_minus_utc(),
+            10800
+        );
         // Summer time through the last year answered, and none in the tz data after it
         // (should a tz update list them, `last_date` may move to the last year served).
         let summer = |year: i32| -> i32 {
@@ -390,7 +395,10 @@ mod tests {
             summary(&parts),
             [s("2026-12-24", 240, 120), s("2026-12-25", 480, 360)]
         );
-        assert_eq!(parts[0].to, parts[1].from, "midnight ends one and starts the next");
+        assert_eq!(
+            parts[0].to, parts[1].from,
+            "midnight ends one and starts the next"
+        );
         assert_eq!(parts[1].from.to_rfc3339(), "2026-12-25T00:00:00+02:00");
     }
 
@@ -414,7 +422,10 @@ mod tests {
         // Starting in the repeated hour, the second time: one hour to 04:00 (+02:00).
         let second = "2026-10-25T03:00:00+02:00".parse::<DateTime<FixedOffset>>();
         let second = second.unwrap().with_timezone(&ZONE);
-        assert_eq!(summary(&split(second, at("2026-10-25T04:00"))), [s("2026-10-25", 60, 60)]);
+        assert_eq!(
+            summary(&split(second, at("2026-10-25T04:00"))),
+            [s("2026-10-25", 60, 60)]
+        );
     }
 
     #[test]
@@ -486,7 +497,10 @@ mod tests {
     fn provisions_by_the_code_in_force() {
         let texts = |y, m, d| -> Vec<&str> {
             let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
-            provisions_on(date).iter().map(|b| b.text_en.as_str()).collect()
+            provisions_on(date)
+                .iter()
+                .map(|b| b.text_en.as_str())
+                .collect()
         };
         assert_eq!(
             texts(2026, 12, 24),

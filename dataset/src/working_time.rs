@@ -54,9 +54,7 @@ pub enum Week {
 }
 
 /// The kind of a calendar date for a timesheet, in one week form.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DayKind {
     /// A working day of the week form (shortened or not).

@@ -613,7 +613,10 @@ mod shift_provisions {
         for year in [2003, 2017, 2026] {
             let date = NaiveDate::from_ymd_opt(year, 7, 1).unwrap();
             for basis in kalendorius_dataset::shift::provisions_on(date) {
-                let act = register.acts.get(&basis.act).expect("an act of the register");
+                let act = register
+                    .acts
+                    .get(&basis.act)
+                    .expect("an act of the register");
                 let src = BasisSrc {
                     act: Spanned::new(0..0, basis.act.clone()),
                     article: basis.article.clone(),

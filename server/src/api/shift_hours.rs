@@ -187,9 +187,12 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         query::week_number(week),
         lang.code()
     );
-    Ok(answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        shift_hours(catalog, start, end, week, lang)
-    }))
+    Ok(answer::private_cached(
+        cx,
+        ENDPOINT.operation_id,
+        params,
+        || shift_hours(catalog, start, end, week, lang),
+    ))
 }
 
 fn shift_hours(

@@ -80,7 +80,10 @@ async fn the_christmas_night_shift() {
     assert_eq!(first["holidays"][0]["name"], "Christmas Eve");
     assert_eq!(first["holidays"][0]["is_red"], true);
     assert_eq!(body["days"][1]["holidays"][0]["name"], "Christmas Day");
-    assert_eq!(first["shorter_workday"], false, "a red day is never shortened");
+    assert_eq!(
+        first["shorter_workday"], false,
+        "a red day is never shortened"
+    );
     let basis: Vec<&str> = body["basis"]
         .as_array()
         .unwrap()
@@ -172,13 +175,20 @@ async fn a_saturday_in_both_week_forms() {
     let bridge = "start=2008-03-10T08:00&end=2008-03-10T16:00";
     let five = shift(&app, &key, bridge).await;
     assert_eq!(days(&five), [day("2008-03-10", "holiday", 480, 0)]);
-    assert_eq!(five["days"][0]["holidays"], json!([]), "no holiday, a day off");
+    assert_eq!(
+        five["days"][0]["holidays"],
+        json!([]),
+        "no holiday, a day off"
+    );
     assert_eq!(five["days"][0]["shorter_workday"], false);
     let six = shift(&app, &key, &format!("{bridge}&week=6")).await;
     assert_eq!(days(&six), [day("2008-03-10", "working_day", 480, 0)]);
     assert_eq!(six["days"][0]["shorter_workday"], true);
     // The 2002 Labour Code's provisions, then in force.
-    assert_eq!(six["basis"][0]["text"], "Darbo kodekso (IX-926) 154 str. 1 d.");
+    assert_eq!(
+        six["basis"][0]["text"],
+        "Darbo kodekso (IX-926) 154 str. 1 d."
+    );
 }
 
 #[tokio::test]
@@ -244,35 +254,74 @@ async fn refusals_name_the_problem() {
     assert!(m.contains("'start'"), "{m}");
     let m = refused("start=2026-12-24T20:00", "missing_param").await;
     assert!(m.contains("'end'"), "{m}");
-    let m = refused("start=2026-12-24 20:00&end=2026-12-25T08:00", "invalid_param").await;
-    assert!(m.contains("YYYY-MM-DDTHH:MM") && m.contains("2026-12-24 20:00"), "{m}");
-    let m = refused("start=2026-12-24T20:00:30&end=2026-12-25T08:00", "invalid_param").await;
+    let m = refused(
+        "start=2026-12-24 20:00&end=2026-12-25T08:00",
+        "invalid_param",
+    )
+    .await;
+    assert!(
+        m.contains("YYYY-MM-DDTHH:MM") && m.contains("2026-12-24 20:00"),
+        "{m}"
+    );
+    let m = refused(
+        "start=2026-12-24T20:00:30&end=2026-12-25T08:00",
+        "invalid_param",
+    )
+    .await;
     assert!(m.contains("whole minutes"), "{m}");
     // The spring gap, named.
-    let m = refused("start=2026-03-29T03:30&end=2026-03-29T08:00", "invalid_param").await;
+    let m = refused(
+        "start=2026-03-29T03:30&end=2026-03-29T08:00",
+        "invalid_param",
+    )
+    .await;
     assert_eq!(
         m,
         "parameter 'start': 2026-03-29T03:30 does not exist in Lithuania: on 2026-03-29 clocks \
          jump from 03:00 to 04:00 (+02:00 to +03:00)"
     );
     // The autumn overlap, with both offsets.
-    let m = refused("start=2026-10-24T22:00&end=2026-10-25T03:30", "invalid_param").await;
+    let m = refused(
+        "start=2026-10-24T22:00&end=2026-10-25T03:30",
+        "invalid_param",
+    )
+    .await;
     assert!(
         m.contains("'end'")
             && m.contains("2026-10-25T03:30+03:00")
             && m.contains("2026-10-25T03:30+02:00"),
         "{m}"
     );
-    let m = refused("start=2026-12-25T08:00&end=2026-12-25T08:00", "invalid_range").await;
+    let m = refused(
+        "start=2026-12-25T08:00&end=2026-12-25T08:00",
+        "invalid_range",
+    )
+    .await;
     assert!(m.contains("later than"), "{m}");
-    refused("start=2026-12-25T08:00&end=2026-12-24T20:00", "invalid_range").await;
-    let m = refused("start=2026-12-24T20:00&end=2026-12-28T08:00", "range_too_large").await;
+    refused(
+        "start=2026-12-25T08:00&end=2026-12-24T20:00",
+        "invalid_range",
+    )
+    .await;
+    let m = refused(
+        "start=2026-12-24T20:00&end=2026-12-28T08:00",
+        "range_too_large",
+    )
+    .await;
     assert!(m.contains("72 hours"), "{m}");
     // Outside the dates served (the real dataset of the tests starts in 2005).
     // ... nor in 2100, whose clock changes the tz data does not list.
-    let m = refused("start=2100-01-01T00:00&end=2100-01-01T08:00", "invalid_date").await;
+    let m = refused(
+        "start=2100-01-01T00:00&end=2100-01-01T08:00",
+        "invalid_date",
+    )
+    .await;
     assert!(m.contains("2099-12-31"), "{m}");
-    refused("start=2004-12-31T22:00&end=2005-01-01T06:00", "invalid_date").await;
+    refused(
+        "start=2004-12-31T22:00&end=2005-01-01T06:00",
+        "invalid_date",
+    )
+    .await;
     refused(
         "start=2026-12-24T20:00&end=2026-12-25T08:00&week=7",
         "invalid_param",
@@ -295,8 +344,8 @@ async fn the_tz_data_version_is_the_one_the_docs_name() {
     let (app, key) = real_app_at(None).await;
     let body = shift(&app, &key, "start=2026-12-24T20:00&end=2026-12-25T08:00").await;
     let version = body["tzdb_version"].as_str().unwrap();
-    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/api.md"))
-        .unwrap();
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/api.md")).unwrap();
     let sentence = format!("this build carries tz database release `{version}`");
     assert!(
         docs.contains(&sentence),
