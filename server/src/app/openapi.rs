@@ -210,6 +210,13 @@ fn param_schema(kind: &Kind) -> Value {
             ),
             "pattern": r"^(\d{4}-\d{2}-\d{2}|today)$",
         }),
+        Kind::LocalTime => json!({
+            "type": "string",
+            "description": "A time in Lithuania to the minute: `YYYY-MM-DDTHH:MM` local \
+                            (Europe/Vilnius), or with its offset (`+02:00`, `+03:00`, `Z`); \
+                            seconds, if given, are `:00`.",
+            "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:00)?(Z|[+-]\d{2}:\d{2})?$",
+        }),
         Kind::Year => json!({ "type": "integer", "minimum": FIRST_YEAR, "maximum": LAST_YEAR }),
         // A pattern, not an enum: the value is case-insensitive and may be empty.
         Kind::Lang => json!({
