@@ -89,6 +89,7 @@ async fn half_sent_requests_neither_lock_others_out_nor_outlive_the_header_deadl
     let server = addr_of(&app.base);
 
     // 300 connections from 127.0.0.1, each with half a request.
+    let first_opened = Instant::now();
     let mut held = Vec::new();
     for _ in 0..300 {
         let mut s = connect_from([127, 0, 0, 1], server).await;
@@ -122,7 +123,9 @@ async fn half_sent_requests_neither_lock_others_out_nor_outlive_the_header_deadl
             flood_started.elapsed()
         );
     }
-    assert!(flood_started.elapsed() >= Duration::from_millis(1_900));
+    // None before its deadline: counted from the first connection's opening, as opening
+    // them all takes a while on a loaded machine.
+    assert!(first_opened.elapsed() >= Duration::from_millis(1_900));
     // Their places are given back: the flooding address is served again.
     assert_eq!(
         status_line_from([127, 0, 0, 1], server).await,
