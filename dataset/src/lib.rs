@@ -18,10 +18,13 @@
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]);
-//! - the long weekends of a year, from which days are non-working and marked ([`planning`]).
+//! - the long weekends of a year, from which days are non-working and marked ([`planning`]);
+//! - the sky: the places whose sun is computed ([`places`]), Lithuania's legal time and its
+//!   clock changes ([`civil_time`]), the sun's day ([`sun`]) and the moon's phases ([`moon`]).
 
 pub mod basis;
 pub mod changes;
+pub mod civil_time;
 pub mod database;
 pub mod date;
 pub mod digest;
@@ -31,10 +34,13 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod model;
+pub mod moon;
 pub mod names;
+pub mod places;
 pub mod planning;
 pub mod schema;
 pub mod school;
+pub mod sun;
 pub mod working_time;
 
 pub use basis::{Basis, Confidence};
@@ -47,6 +53,7 @@ pub use model::{
     Day, Gender, Holiday, HolidayType, NameDay, PublishedYearFile, Reason, Transfer, TransferKind,
     YearFile,
 };
+pub use places::{Place, PlaceNames, PlacesFile};
 pub use school::{SchoolHoliday, SchoolHolidayKind, SchoolHolidaysFile, SchoolYear};
 pub use working_time::Week;
 
@@ -70,7 +77,9 @@ pub use working_time::Week;
 /// 7: each dataset directory holds `changes.json` ([`Changes`]: what it changes against the
 /// version it replaced), and the manifest gains its `changes` entry (size and SHA-256). The
 /// days are unchanged ([`DAYS_SHAPE_SINCE`]).
-pub const SCHEMA_VERSION: u32 = 7;
+/// 8: `places.json` ([`PlacesFile`]: the municipalities' centres whose sun is computed),
+/// listed in the manifest's `files` and required; the days are unchanged.
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// The oldest schema version whose days ([`Day`] in [`YearFile`]) this version reads: what
 /// [`open_days`] accepts, so a new build can be compared with the version in service across

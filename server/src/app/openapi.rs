@@ -225,6 +225,11 @@ fn param_schema(kind: &Kind) -> Value {
         Kind::Text { max_chars } => {
             json!({ "type": "string", "minLength": 1, "maxLength": max_chars })
         }
+        Kind::Place => json!({
+            "type": "string",
+            "pattern": "^[a-z]+(-[a-z]+)*$",
+            "default": kalendorius_dataset::places::DEFAULT_PLACE,
+        }),
         Kind::Choice { values, default } => {
             json!({ "type": "string", "enum": values, "default": values[*default] })
         }
