@@ -148,8 +148,8 @@ pub const PLACE: Param = Param {
     kind: Kind::Place,
     description: "The municipality centre whose sun is computed, by its slug (`vilnius` by \
                   default, `klaipeda`, `zarasai`, `vilniaus-rajonas` ...): the 60 places and \
-                  their slugs are listed in docs/api.md (\"Places\") and in \
-                  `/data/places.json`.",
+                  their slugs are listed in docs/api.md (\"Places\") and in the \
+                  `invalid_param` error of an unknown slug.",
 };
 
 pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[

@@ -228,7 +228,7 @@ pub fn place<'c>(catalog: &'c Catalog, value: Option<&str>) -> Result<&'c Place,
             ErrorCode::InvalidParam,
             format!(
                 "parameter 'place' must be the slug of a municipality centre, got '{}'; the \
-                 places are listed in docs/api.md (\"Places\") and /data/places.json: {}",
+                 places (docs/api.md, \"Places\"): {}",
                 echo(slug),
                 catalog
                     .places

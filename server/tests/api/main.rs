@@ -26,4 +26,5 @@ mod ready_check;
 mod redis_harness;
 mod redis_store;
 mod school_holidays;
+mod sky;
 mod working_time;
