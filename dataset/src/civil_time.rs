@@ -111,12 +111,12 @@ pub fn clock_change(date: Date) -> Option<ClockChange> {
 /// The Julian Day of `at` (UT): days since noon UT of 1 January 4713 BC (Julian calendar).
 pub fn julian_day(at: DateTime<Utc>) -> f64 {
     // 2440587.5 is 1970-01-01T00:00Z.
-    2_440_587.5 + at.timestamp_millis() as f64 / 86_400_000.0
+    2440587.5 + at.timestamp_millis() as f64 / 86400000.0
 }
 
 /// The instant of a Julian Day (UT).
 pub fn from_julian_day(jd: f64) -> DateTime<Utc> {
-    let millis = ((jd - 2_440_587.5) * 86_400_000.0).round() as i64;
+    let millis = ((jd - 2440587.5) * 86400000.0).round() as i64;
     DateTime::from_timestamp_millis(millis).expect("Julian day in chrono's range")
 }
 
@@ -154,8 +154,8 @@ mod tests {
     #[test]
     fn julian_day_of_the_j2000_epoch() {
         let j2000 = Utc.with_ymd_and_hms(2000, 1, 1, 12, 0, 0).unwrap();
-        assert_eq!(julian_day(j2000), 2_451_545.0);
-        assert_eq!(from_julian_day(2_451_545.0), j2000);
+        assert_eq!(julian_day(j2000), 2451545.0);
+        assert_eq!(from_julian_day(2451545.0), j2000);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::{Date, Lang};
 /// Mean length of the synodic month, days (Meeus 49.1).
 const SYNODIC_MONTH: f64 = 29.530588861;
 /// The mean new moon of 2000-01-06 (JDE, Meeus 49.1, k = 0).
-const EPOCH: f64 = 2_451_550.09766;
+const EPOCH: f64 = 2451550.09766;
 
 /// A principal phase of the moon (its JSON: `new_moon`, `first_quarter`, `full_moon`,
 /// `last_quarter`).
@@ -331,7 +331,7 @@ pub fn delta_t(at: DateTime<Utc>) -> f64 {
         }
         y if y < 1800.0 => {
             let t = y - 1700.0;
-            8.83 + 0.1603 * t - 0.0059285 * t * t + 0.00013336 * t.powi(3) - t.powi(4) / 1_174_000.0
+            8.83 + 0.1603 * t - 0.0059285 * t * t + 0.00013336 * t.powi(3) - t.powi(4) / 1174000.0
         }
         y if y < 1860.0 => {
             let t = y - 1800.0;
@@ -344,7 +344,7 @@ pub fn delta_t(at: DateTime<Utc>) -> f64 {
         y if y < 1900.0 => {
             let t = y - 1860.0;
             7.62 + 0.5737 * t - 0.251754 * t * t + 0.01680668 * t.powi(3) - 0.0004473624 * t.powi(4)
-                + t.powi(5) / 233_174.0
+                + t.powi(5) / 233174.0
         }
         y if y < 1920.0 => {
             let t = y - 1900.0;
@@ -422,16 +422,16 @@ pub fn day_moon(date: Date) -> DayMoon {
 /// The illuminated fraction of the moon's disc at `at` (Meeus 48.1 with the phase angle of
 /// 48.4).
 pub fn illuminated_fraction(at: DateTime<Utc>) -> f64 {
-    let t = (julian_day(at) - 2_451_545.0) / 36_525.0;
+    let t = (julian_day(at) - 2451545.0) / 36525.0;
     let rad = |d: f64| d.rem_euclid(360.0).to_radians();
     let d = rad(
-        297.8501921 + 445_267.1114034 * t - 0.0018819 * t * t + t.powi(3) / 545_868.0
-            - t.powi(4) / 113_065_000.0,
+        297.8501921 + 445267.1114034 * t - 0.0018819 * t * t + t.powi(3) / 545868.0
+            - t.powi(4) / 113065000.0,
     );
-    let m = rad(357.5291092 + 35_999.0502909 * t - 0.0001536 * t * t + t.powi(3) / 24_490_000.0);
+    let m = rad(357.5291092 + 35999.0502909 * t - 0.0001536 * t * t + t.powi(3) / 24490000.0);
     let mp = rad(
-        134.9633964 + 477_198.8675055 * t + 0.0087414 * t * t + t.powi(3) / 69_699.0
-            - t.powi(4) / 14_712_000.0,
+        134.9633964 + 477198.8675055 * t + 0.0087414 * t * t + t.powi(3) / 69699.0
+            - t.powi(4) / 14712000.0,
     );
     let i = 180.0 - d.to_degrees() - 6.289 * mp.sin() + 2.100 * m.sin()
         - 1.274 * (2.0 * d - mp).sin()

@@ -53,7 +53,7 @@ pub struct SunDay {
 /// all fall between 00:00 and 24:00 UTC).
 pub fn sun_day(date: Date, observer: Observer) -> SunDay {
     let midnight = date.naive().and_time(NaiveTime::MIN).and_utc();
-    let at_minutes = |minutes: f64| midnight + Duration::milliseconds((minutes * 60_000.0) as i64);
+    let at_minutes = |minutes: f64| midnight + Duration::milliseconds((minutes * 60000.0) as i64);
     // Solar noon: the sun's position at the noon of the estimate.
     let noon = transit_minutes(
         century(midnight, 720.0 - 4.0 * observer.longitude),
@@ -82,13 +82,13 @@ pub fn sun_day(date: Date, observer: Observer) -> SunDay {
 /// Julian centuries since J2000.0 at `minutes` after `midnight` (UT; the difference from
 /// TT, about a minute, moves the sun by less than a second of time).
 fn century(midnight: DateTime<Utc>, minutes: f64) -> f64 {
-    (julian_day(midnight) + minutes / 1440.0 - 2_451_545.0) / 36_525.0
+    (julian_day(midnight) + minutes / 1440.0 - 2451545.0) / 36525.0
 }
 
 /// The sun's declination (degrees) and the equation of time (minutes) at century `t`.
 fn position(t: f64) -> (f64, f64) {
-    let mean_longitude = (280.46646 + t * (36_000.76983 + t * 0.0003032)).rem_euclid(360.0);
-    let mean_anomaly = 357.52911 + t * (35_999.05029 - 0.0001537 * t);
+    let mean_longitude = (280.46646 + t * (36000.76983 + t * 0.0003032)).rem_euclid(360.0);
+    let mean_anomaly = 357.52911 + t * (35999.05029 - 0.0001537 * t);
     let eccentricity = 0.016708634 - t * (0.000042037 + 0.0000001267 * t);
     let m = mean_anomaly.to_radians();
     let centre = m.sin() * (1.914602 - t * (0.004817 + 0.000014 * t))

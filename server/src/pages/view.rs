@@ -334,10 +334,8 @@ impl<'a> Viewer<'a> {
             .into_iter()
             .chain(sky.iter().map(|s| s.1.as_str()))
             .collect();
-        let sky: Vec<String> = sky
-            .iter()
-            .map(|(mark, text)| format!("{mark} {text}"))
-            .collect();
+        // The words beside the day (whose marks carry the symbols).
+        let sky_words: Vec<String> = sky.iter().map(|(_, text)| text.clone()).collect();
         context! {
             day => date.day(),
             date => date.to_string(),
@@ -347,7 +345,7 @@ impl<'a> Viewer<'a> {
             label => words.join("; "),
             holidays,
             names,
-            sky,
+            sky => sky_words,
         }
     }
 

@@ -90,7 +90,9 @@ async fn december_2026_shows_its_days_red_days_and_shortened_day() {
     let short = cell(&doc, "2026-12-23");
     assert_eq!(text(short.select(&sel(".marks")).next().unwrap()), "−1");
     let eve = cell(&doc, "2026-12-24");
-    assert_eq!(text(eve.select(&sel(".marks")).next().unwrap()), "★");
+    // The red mark, then the full moon's (03:28 in Vilnius).
+    assert_eq!(text(eve.select(&sel(".marks")).next().unwrap()), "★ ◯");
+    assert!(text(eve).contains("Pilnatis 03:28"), "{}", text(eve));
     assert!(text(eve).contains("Kūčių diena"), "{}", text(eve));
     // Saturdays and Sundays are weekends, the 24th-26th carry the red mark whatever their
     // weekday.

@@ -375,8 +375,16 @@ async fn the_month_page_marks_the_phases_and_the_clock_change_in_words() {
     };
     assert_eq!(
         cell_sky("2026-03-29"),
-        ["◷ Clocks go forward an hour: 03:00 → 04:00"]
+        ["Clocks go forward an hour: 03:00 → 04:00"]
     );
+    let marks = |date: &str| -> String {
+        doc.select(&sel(&format!(
+            "li:has(> a time[datetime=\"{date}\"]) .marks"
+        )))
+        .map(text)
+        .collect()
+    };
+    assert_eq!(marks("2026-03-29"), "◷");
     let a = app.json_keyed("/api/v1/moon?year=2026&lang=en", &key).await;
     for phase in a["phases"].as_array().unwrap() {
         let local = phase["local"].as_str().unwrap();
