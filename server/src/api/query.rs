@@ -289,16 +289,21 @@ pub fn week_number(week: Week) -> u8 {
     }
 }
 
-/// Parses an integer parameter from `min` to `max`: plain digits, optionally after a `-`.
+/// Parses an integer parameter from `min` to `max`, written as every integer parameter and
+/// year is (docs/api.md, Conventions): plain digits, a `-` before a negative one, no leading
+/// zero, no `+` (one spelling per number, so one cache entry and one ETag per answer).
 pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiError> {
     let digits = value.strip_prefix('-').unwrap_or(value);
-    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && value != "-0";
     match value.parse::<i64>() {
         Ok(n) if plain && (min..=max).contains(&n) => Ok(n),
         _ => Err(ApiError::new(
             ErrorCode::InvalidParam,
             format!(
-                "parameter '{name}' must be an integer from {min} to {max}, got '{}'",
+                "parameter '{name}' must be an integer from {min} to {max} in plain digits (no leading zero, no '+'), got '{}'",
                 echo(value)
             ),
         )),
@@ -422,6 +427,10 @@ mod tests {
             "-",
             "1e3",
             "99999999999999999999",
+            "010",
+            "-05",
+            "-0",
+            "00",
         ] {
             assert_eq!(
                 days(bad).unwrap_err().code,

@@ -186,11 +186,17 @@ impl Pages {
         };
         let day = shows_today.then(|| today.to_string());
         let grade = query.grade.map(|g| g.to_string());
+        // Only the search reads `q`: on another page it would make a new entry per value.
+        let q = if page == Some(Page::Search) {
+            query.q.as_str()
+        } else {
+            ""
+        };
         let parts = [
             &catalog.etag_tag,
             path,
             query.lang.code(),
-            &query.q,
+            q,
             day.as_deref().unwrap_or(""),
             grade.as_deref().unwrap_or(""),
             query.place.as_deref().unwrap_or(""),

@@ -28,6 +28,13 @@ pub const MARKS: [(&str, &str); 6] = [
     ("clock", CLOCK_MARK),
 ];
 
+/// `path` as a link that stays on this site: a 404's path may start with `//` or `/\`,
+/// which a browser reads as another site's address (`//evil.example/x`), so the leading
+/// slashes and backslashes become one slash.
+fn site_relative(path: &str) -> String {
+    format!("/{}", path.trim_start_matches(['/', '\\']))
+}
+
 /// The parameters internal links keep: `&lang=en` (not for lt), `&grade=5` and
 /// `&place=klaipeda` (not for the default place), or `""`.
 fn page_query(lang: Lang, grade: Option<u8>, place: Option<&Place>) -> String {
@@ -87,6 +94,7 @@ impl<'a> Viewer<'a> {
     /// (`&q=...` or `""`).
     pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
         let (lang, grade, place) = (self.lang, self.grade, self.place);
+        let path = site_relative(path);
         let langs = Lang::ALL.map(|other| {
             let query = format!("{extra}{}", page_query(other, grade, place));
             context! {
