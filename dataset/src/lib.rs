@@ -20,7 +20,9 @@
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]);
 //! - the long weekends of a year, from which days are non-working and marked ([`planning`]);
 //! - the sky: the places whose sun is computed ([`places`]), Lithuania's legal time and its
-//!   clock changes ([`civil_time`]), the sun's day ([`sun`]) and the moon's phases ([`moon`]).
+//!   clock changes ([`civil_time`]), the sun's day ([`sun`]) and the moon's phases ([`moon`]);
+//! - a shift split for a timesheet by date, kind of day and night, in Lithuanian local time
+//!   ([`shift`]).
 
 pub mod basis;
 pub mod changes;
@@ -40,6 +42,7 @@ pub mod places;
 pub mod planning;
 pub mod schema;
 pub mod school;
+pub mod shift;
 pub mod sun;
 pub mod working_time;
 

@@ -26,5 +26,6 @@ mod ready_check;
 mod redis_harness;
 mod redis_store;
 mod school_holidays;
+mod shift_hours;
 mod sky;
 mod working_time;
