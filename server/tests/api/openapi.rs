@@ -169,6 +169,7 @@ async fn the_document_lists_the_api_exactly() {
         ("/api/v1/feeds/moon.ics", (vec![("lang", false)], false)),
         ("/data/manifest.json", (vec![], false)),
         ("/data/school_holidays.json", (vec![], false)),
+        ("/data/places.json", (vec![], false)),
         ("/data/changes.json", (vec![], false)),
         ("/data/years/{year}.json", (vec![("year", true)], false)),
         ("/data/schema/{name}", (vec![("name", true)], false)),
@@ -1016,6 +1017,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             "/data/school_holidays.json",
             None,
         ),
+        ("/data/places.json", "/data/places.json", None),
         ("/data/changes.json", "/data/changes.json", None),
         (
             "/data/years/{year}.json",
@@ -1047,6 +1049,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
     for url in [
         "/data/schema/manifest.schema.json",
         "/data/schema/school_holidays.schema.json",
+        "/data/schema/places.schema.json",
         "/data/schema/changes.schema.json",
     ] {
         cases.push((
