@@ -59,16 +59,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> PlacesFile {
     }
     let mut slugs = HashSet::new();
     let mut places = Vec::new();
-    for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line() as usize);
-                diag.at_line(file, line, None, SourceErrorKind::Syntax, e.to_string());
-                continue;
-            }
-        };
-        let line = record.position().map_or(0, |p| p.line() as usize);
+    for (line, record) in diag.csv_records(file, &mut reader) {
         let field = |c: usize| record.get(c).unwrap_or("").trim();
         let before = diag.len();
         let mut bad = |column: &str, kind, message: String| {
