@@ -80,9 +80,12 @@ pub use working_time::Week;
 /// 7: each dataset directory holds `changes.json` ([`Changes`]: what it changes against the
 /// version it replaced), and the manifest gains its `changes` entry (size and SHA-256). The
 /// days are unchanged ([`DAYS_SHAPE_SINCE`]).
-/// 8: `places.json` ([`PlacesFile`]: the municipalities' centres whose sun is computed),
+/// 8: a [`Basis`] gains `url` (the act's official text in the register), with binary
+/// format 5 of [`encoding`]; a [`SchoolHoliday`] gains `confidence` (extension E19). Older
+/// files read as having no `url`, and their periods as confirmed.
+/// 9: `places.json` ([`PlacesFile`]: the municipalities' centres whose sun is computed),
 /// listed in the manifest's `files` and required; the days are unchanged.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// The oldest schema version whose days ([`Day`] in [`YearFile`]) this version reads: what
 /// [`open_days`] accepts, so a new build can be compared with the version in service across

@@ -99,14 +99,14 @@ fn a_place_outside_lithuania_is_rejected() {
 fn a_missing_name_or_source_is_rejected() {
     rejects(",Kowno,", ",,", SourceErrorKind::MissingTranslation, "pl");
     rejects(
-        "[S96] geonameid 598316; names [S97]",
+        "[S100] geonameid 598316; names [S101]",
         "",
         SourceErrorKind::BadValue,
         "source",
     );
     rejects(
-        "Jeziorosy,Зарасай,55.7323,26.2511,[S96] geonameid 592891; names [S97],confirmed",
-        "Jeziorosy,Зарасай,55.7323,26.2511,[S96],sure",
+        "Jeziorosy,Зарасай,55.7323,26.2511,[S100] geonameid 592891; names [S101],confirmed",
+        "Jeziorosy,Зарасай,55.7323,26.2511,[S100],sure",
         SourceErrorKind::BadValue,
         "confidence",
     );
