@@ -27,6 +27,9 @@ TARGET_DAYS=0.6
 TARGET_DAY=0.6
 TARGET_WORKING_TIME=0.6
 TARGET_SCHOOL_HOLIDAYS=0.6
+# A year of the sun at one place, and a year of the moon's phases (issue 37).
+TARGET_SUN=0.5
+TARGET_MOON=0.5
 TARGET_UPCOMING=0.6
 TARGET_LONG_WEEKENDS=0.6
 TARGET_WORKING_DAYS=0.6
@@ -359,6 +362,8 @@ main() {
     local day="$srv/api/v1/day?date=2026-12-24"
     local wtime="$srv/api/v1/working-time?year=2026"
     local school="$srv/api/v1/school-holidays?year=2026"
+    local sun="$srv/api/v1/sun?from=2026-01-01&to=2026-12-31&place=zarasai"
+    local moon="$srv/api/v1/moon?year=2026"
     local upcoming="$srv/api/v1/holidays/upcoming?from=2026-11-24&count=4"
     local longw="$srv/api/v1/long-weekends?year=2026&max_leave_days=4"
     local wdays="$srv/api/v1/working-days?from=2026-01-01&to=2026-12-31"
@@ -377,6 +382,8 @@ main() {
     check_200 "$day" -H "X-API-Key: $key"
     check_200 "$wtime" -H "X-API-Key: $key"
     check_200 "$school" -H "X-API-Key: $key"
+    check_200 "$sun" -H "X-API-Key: $key"
+    check_200 "$moon" -H "X-API-Key: $key"
     check_200 "$upcoming" -H "X-API-Key: $key"
     check_200 "$longw" -H "X-API-Key: $key"
     check_200 "$wdays" -H "X-API-Key: $key"
@@ -398,7 +405,7 @@ main() {
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
     local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=() f_res=() y_res=() g_res=()
-    local sh_res=() up_res=() lw_res=() sf_res=()
+    local sh_res=() up_res=() lw_res=() sf_res=() sun_res=() moon_res=()
     for round in $(seq 1 "$ROUNDS"); do
         log "round $round/$ROUNDS: every endpoint of the table, each right after a baseline load"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
@@ -407,6 +414,8 @@ main() {
         after_baseline "$day" "X-API-Key: $key"; d_res+=("$PAIRED")
         after_baseline "$wtime" "X-API-Key: $key"; wt_res+=("$PAIRED")
         after_baseline "$school" "X-API-Key: $key"; sh_res+=("$PAIRED")
+        after_baseline "$sun" "X-API-Key: $key"; sun_res+=("$PAIRED")
+        after_baseline "$moon" "X-API-Key: $key"; moon_res+=("$PAIRED")
         after_baseline "$upcoming" "X-API-Key: $key"; up_res+=("$PAIRED")
         after_baseline "$longw" "X-API-Key: $key"; lw_res+=("$PAIRED")
         after_baseline "$wdays" "X-API-Key: $key"; wd_res+=("$PAIRED")
@@ -460,6 +469,8 @@ main() {
     summary_row "GET /api/v1/day?date=2026-12-24 (X-API-Key)" "$TARGET_DAY" "${d_res[@]}"
     summary_row "GET /api/v1/working-time?year=2026 (X-API-Key)" "$TARGET_WORKING_TIME" "${wt_res[@]}"
     summary_row "GET /api/v1/school-holidays?year=2026 (X-API-Key)" "$TARGET_SCHOOL_HOLIDAYS" "${sh_res[@]}"
+    summary_row "GET /api/v1/sun?from=2026-01-01&to=2026-12-31&place=zarasai (X-API-Key)" "$TARGET_SUN" "${sun_res[@]}"
+    summary_row "GET /api/v1/moon?year=2026 (X-API-Key)" "$TARGET_MOON" "${moon_res[@]}"
     summary_row "GET /api/v1/holidays/upcoming?from=2026-11-24&count=4 (X-API-Key)" "$TARGET_UPCOMING" "${up_res[@]}"
     summary_row "GET /api/v1/long-weekends?year=2026&max_leave_days=4 (X-API-Key)" "$TARGET_LONG_WEEKENDS" "${lw_res[@]}"
     summary_row "GET /api/v1/working-days?from=2026-01-01&to=2026-12-31 (X-API-Key)" "$TARGET_WORKING_DAYS" "${wd_res[@]}"

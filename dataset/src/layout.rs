@@ -5,6 +5,7 @@
 //!   current -> v1-3f2a...      symlink to the dataset in service, swapped atomically
 //!   v1-3f2a.../                one dataset directory, named by its dataset version
 //!     manifest.json            versions, year range, checksums, counts
+//!     places.json              the municipalities' centres whose sun is computed
 //!     school_holidays.json     the pupils' holidays: school years and periods
 //!     changes.json             what it changes against the version it replaced
 //!     years/1583.json ...      one file per year, one day per line
@@ -19,6 +20,8 @@
 
 /// The manifest file, relative to a dataset directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// The places ([`crate::PlacesFile`]), relative to a dataset directory.
+pub const PLACES_FILE: &str = "places.json";
 /// The pupils' holidays ([`crate::SchoolHolidaysFile`]), relative to a dataset directory.
 pub const SCHOOL_HOLIDAYS_FILE: &str = "school_holidays.json";
 /// The changes against the version replaced ([`crate::Changes`]), relative to a dataset

@@ -19,11 +19,14 @@
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]);
 //! - the long weekends of a year, from which days are non-working and marked ([`planning`]);
+//! - the sky: the places whose sun is computed ([`places`]), Lithuania's legal time and its
+//!   clock changes ([`civil_time`]), the sun's day ([`sun`]) and the moon's phases ([`moon`]);
 //! - a shift split for a timesheet by date, kind of day and night, in Lithuanian local time
 //!   ([`shift`]).
 
 pub mod basis;
 pub mod changes;
+pub mod civil_time;
 pub mod database;
 pub mod date;
 pub mod digest;
@@ -33,11 +36,14 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod model;
+pub mod moon;
 pub mod names;
+pub mod places;
 pub mod planning;
 pub mod schema;
 pub mod school;
 pub mod shift;
+pub mod sun;
 pub mod working_time;
 
 pub use basis::{Basis, Confidence};
@@ -50,6 +56,7 @@ pub use model::{
     Day, Gender, Holiday, HolidayType, NameDay, PublishedYearFile, Reason, Transfer, TransferKind,
     YearFile,
 };
+pub use places::{Place, PlaceNames, PlacesFile};
 pub use school::{SchoolHoliday, SchoolHolidayKind, SchoolHolidaysFile, SchoolYear};
 pub use working_time::Week;
 
@@ -76,7 +83,9 @@ pub use working_time::Week;
 /// 8: a [`Basis`] gains `url` (the act's official text in the register), with binary
 /// format 5 of [`encoding`]; a [`SchoolHoliday`] gains `confidence` (extension E19). Older
 /// files read as having no `url`, and their periods as confirmed.
-pub const SCHEMA_VERSION: u32 = 8;
+/// 9: `places.json` ([`PlacesFile`]: the municipalities' centres whose sun is computed),
+/// listed in the manifest's `files` and required; the days are unchanged.
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// The oldest schema version whose days ([`Day`] in [`YearFile`]) this version reads: what
 /// [`open_days`] accepts, so a new build can be compared with the version in service across

@@ -20,12 +20,13 @@ use std::path::{Path, PathBuf};
 use crate::database::read_database;
 use crate::digest::sha256_hex;
 use crate::layout::{
-    year_file, CHANGES_FILE, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE,
+    year_file, CHANGES_FILE, CURRENT_LINK, DATABASE_DIR, MANIFEST_FILE, PLACES_FILE,
+    SCHOOL_HOLIDAYS_FILE,
 };
 use crate::working_time::Checker;
 use crate::{
-    DatasetRef, Day, FileEntry, Manifest, SchoolHolidaysFile, YearFile, DAYS_SHAPE_SINCE,
-    SCHEMA_VERSION,
+    DatasetRef, Day, FileEntry, Manifest, PlacesFile, SchoolHolidaysFile, YearFile,
+    DAYS_SHAPE_SINCE, SCHEMA_VERSION,
 };
 
 /// Why a dataset cannot be used. Every variant names the path concerned.
@@ -149,15 +150,13 @@ pub fn open_manifest(root: &Path) -> Result<DatasetDir, LoadError> {
         manifest.last_year,
         &manifest.files,
     )?;
-    if !manifest
-        .files
-        .iter()
-        .any(|f| f.path == SCHOOL_HOLIDAYS_FILE)
-    {
-        return Err(LoadError::FileMismatch {
-            path: path.join(SCHOOL_HOLIDAYS_FILE),
-            reason: "not listed in the manifest".into(),
-        });
+    for required in [PLACES_FILE, SCHOOL_HOLIDAYS_FILE] {
+        if !manifest.files.iter().any(|f| f.path == required) {
+            return Err(LoadError::FileMismatch {
+                path: path.join(required),
+                reason: "not listed in the manifest".into(),
+            });
+        }
     }
     Ok(DatasetDir { path, manifest })
 }
@@ -355,7 +354,23 @@ impl DatasetDir {
     /// [`SchoolHolidaysFile::check`]. The server reads it beside the database, at start and
     /// on every reload.
     pub fn read_school_holidays(&self) -> Result<SchoolHolidaysFile, LoadError> {
-        let path = self.path.join(SCHOOL_HOLIDAYS_FILE);
+        self.read_listed(SCHOOL_HOLIDAYS_FILE, SchoolHolidaysFile::check)
+    }
+
+    /// Reads `places.json` (the places whose sun is computed), checked like
+    /// `school_holidays.json` ([`PlacesFile::check`]).
+    pub fn read_places(&self) -> Result<PlacesFile, LoadError> {
+        self.read_listed(PLACES_FILE, PlacesFile::check)
+    }
+
+    /// Reads the listed JSON file `name`: its size and SHA-256 against its manifest entry,
+    /// then its shape and `check`.
+    fn read_listed<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+        check: impl FnOnce(&T) -> Result<(), String>,
+    ) -> Result<T, LoadError> {
+        let path = self.path.join(name);
         let mismatch = |reason: String| LoadError::FileMismatch {
             path: path.clone(),
             reason,
@@ -364,12 +379,11 @@ impl DatasetDir {
             .manifest
             .files
             .iter()
-            .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
+            .find(|f| f.path == name)
             .ok_or_else(|| mismatch("not listed in the manifest".into()))?;
         let bytes = read_checked(&self.path, entry)?;
-        let file: SchoolHolidaysFile =
-            serde_json::from_slice(&bytes).map_err(|e| mismatch(e.to_string()))?;
-        file.check().map_err(mismatch)?;
+        let file: T = serde_json::from_slice(&bytes).map_err(|e| mismatch(e.to_string()))?;
+        check(&file).map_err(mismatch)?;
         Ok(file)
     }
 

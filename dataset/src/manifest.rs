@@ -19,7 +19,8 @@ pub struct Manifest {
     #[schemars(range(min = crate::FIRST_YEAR, max = crate::LAST_YEAR))]
     pub last_year: i32,
     /// Every file of the dataset besides the manifest, `changes.json` and the database:
-    /// `school_holidays.json` and the year files (`years/YYYY.json`), in path order.
+    /// `places.json`, `school_holidays.json` and the year files (`years/YYYY.json`), in
+    /// path order.
     pub files: Vec<FileEntry>,
     /// `changes.json`: what this version changes against the version it replaced
     /// ([`crate::Changes`]). Unlike the year files it depends on that version too, not only

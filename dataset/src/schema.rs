@@ -18,11 +18,20 @@
 use schemars::transform::{transform_subschemas, Transform};
 use serde_json::Value;
 
-use crate::{Changes, Manifest, PublishedYearFile, SchoolHolidaysFile, SCHEMA_VERSION};
+use crate::{Changes, Manifest, PlacesFile, PublishedYearFile, SchoolHolidaysFile, SCHEMA_VERSION};
 
 /// The pattern of a SHA-256 in the files: 64 lower-case hex digits
 /// ([`crate::digest::sha256_hex`]).
 pub const SHA256_PATTERN: &str = "^[0-9a-f]{64}$";
+
+/// `Ok` when a published file's `schema_version` is this crate's [`SCHEMA_VERSION`].
+pub fn check_version(found: u32) -> Result<(), String> {
+    if found == SCHEMA_VERSION {
+        Ok(())
+    } else {
+        Err(format!("schema version {found}, expected {SCHEMA_VERSION}"))
+    }
+}
 
 /// The schema of `manifest.json`.
 pub fn manifest_schema() -> Value {
@@ -47,6 +56,15 @@ pub fn school_holidays_schema() -> Value {
         "school holidays",
         "The pupils' holidays of a kalendorius dataset: the school years in the data and \
          every holiday period of them.",
+    )
+}
+
+/// The schema of `places.json`.
+pub fn places_schema() -> Value {
+    schema_of::<PlacesFile>(
+        "places",
+        "The places of a kalendorius dataset whose sun is computed: the centres of \
+         Lithuania's municipalities, with their names and coordinates.",
     )
 }
 

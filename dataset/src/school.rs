@@ -185,13 +185,7 @@ impl SchoolHolidaysFile {
     /// Checks what a reader relies on: the schema version, dates in order, grades within
     /// 0..=12 and ascending, every period inside a school year of the file.
     pub fn check(&self) -> Result<(), String> {
-        if self.schema_version != crate::SCHEMA_VERSION {
-            return Err(format!(
-                "schema version {}, expected {}",
-                self.schema_version,
-                crate::SCHEMA_VERSION
-            ));
-        }
+        crate::schema::check_version(self.schema_version)?;
         let grades_ok = |g: &[u8]| {
             !g.is_empty() && g.windows(2).all(|w| w[0] < w[1]) && g.iter().all(|&n| n <= MAX_GRADE)
         };

@@ -142,7 +142,7 @@ pub struct Verified {
 /// Checks a published dataset (an output root or a dataset directory) the way a reader
 /// would, and more: the manifest and schema version, every year file's size and SHA-256 and
 /// day sequence, `school_holidays.json` (size, SHA-256, shape and periods within their school
-/// years), every sled value's size and SHA-256 and the database's content digest, and
+/// years), `places.json` (size, SHA-256, shape, unique slugs inside Lithuania), every sled value's size and SHA-256 and the database's content digest, and
 /// that the database decodes to exactly the days of the year files. Then `changes.json`:
 /// its size and SHA-256, its shape, that it names this dataset, that its lists are ordered
 /// and counted, and, when the dataset it was compared against is kept beside this one,
@@ -150,6 +150,7 @@ pub struct Verified {
 pub fn verify(root: &Path) -> Result<Verified, LoadError> {
     let dataset = kalendorius_dataset::open_dataset(root)?;
     dataset.read_school_holidays()?;
+    dataset.read_places()?;
     let changes_path = dataset.path.join(CHANGES_FILE);
     let bad_changes = |reason: String| LoadError::FileMismatch {
         path: changes_path.clone(),
@@ -317,6 +318,7 @@ fn run(
                 (first_year, last_year),
                 year_files.finish(),
                 output::OtherFiles {
+                    places: &sources.places,
                     school_holidays: &school_holidays,
                     changes: &bytes,
                 },

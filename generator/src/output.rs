@@ -11,12 +11,12 @@ use kalendorius_dataset::database::write_database;
 use kalendorius_dataset::digest::sha256_hex;
 use kalendorius_dataset::encoding::Encoder;
 use kalendorius_dataset::layout::{
-    year_file, year_file_bytes, CHANGES_FILE, DATABASE_DIR, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE,
-    YEARS_DIR,
+    year_file, year_file_bytes, CHANGES_FILE, DATABASE_DIR, MANIFEST_FILE, PLACES_FILE,
+    SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
 };
 use kalendorius_dataset::{
-    Counts, Date, Day, FileEntry, Manifest, SchoolHoliday, SchoolHolidaysFile, YearFile,
-    SCHEMA_VERSION,
+    Counts, Date, Day, FileEntry, Manifest, PlacesFile, SchoolHoliday, SchoolHolidaysFile,
+    YearFile, SCHEMA_VERSION,
 };
 
 use crate::error::BuildError;
@@ -110,6 +110,8 @@ impl YearFiles {
 
 /// The files of a dataset beside its years and its database.
 pub struct OtherFiles<'a> {
+    /// What `places.json` holds.
+    pub places: &'a PlacesFile,
     /// What `school_holidays.json` holds.
     pub school_holidays: &'a SchoolHolidaysFile,
     /// The bytes of `changes.json`.
@@ -139,21 +141,30 @@ pub fn publish(
         .map_err(write_err(out))?;
     let dir = staging.path();
 
-    // The pupils' holidays, first in path order.
+    // The places and the pupils' holidays, first in path order.
     let mut files = Vec::new();
     let OtherFiles {
+        places,
         school_holidays,
         changes,
     } = other;
-    let mut school = serde_json::to_vec_pretty(school_holidays).expect("periods serialize");
-    school.push(b'\n');
-    let school_path = dir.join(SCHOOL_HOLIDAYS_FILE);
-    fs::write(&school_path, &school).map_err(write_err(&school_path))?;
-    files.push(FileEntry {
-        path: SCHOOL_HOLIDAYS_FILE.to_string(),
-        bytes: school.len() as u64,
-        sha256: sha256_hex(&school),
-    });
+    for (name, mut bytes) in [
+        (PLACES_FILE, serde_json::to_vec_pretty(places)),
+        (
+            SCHOOL_HOLIDAYS_FILE,
+            serde_json::to_vec_pretty(school_holidays),
+        ),
+    ] {
+        let bytes = bytes.as_mut().expect("the files serialize");
+        bytes.push(b'\n');
+        let path = dir.join(name);
+        fs::write(&path, &*bytes).map_err(write_err(&path))?;
+        files.push(FileEntry {
+            path: name.to_string(),
+            bytes: bytes.len() as u64,
+            sha256: sha256_hex(bytes),
+        });
+    }
 
     // Year files.
     let years_dir = dir.join(YEARS_DIR);
@@ -174,7 +185,7 @@ pub fn publish(
         });
         values.push((year, value));
     }
-    debug_assert_eq!(files.len() as i32, years.1 - years.0 + 2);
+    debug_assert_eq!(files.len() as i32, years.1 - years.0 + 3);
 
     // Database.
     let db_dir = dir.join(DATABASE_DIR);

@@ -79,6 +79,9 @@ pub const ROUTES: &[&Operation] = &[
     &api::name_days_feed::ENDPOINT,
     &api::school_holidays::ENDPOINT,
     &api::school_holidays_feed::ENDPOINT,
+    &api::sun::ENDPOINT,
+    &api::moon::ENDPOINT,
+    &api::moon_feed::ENDPOINT,
 ];
 
 /// The route labels of the metrics after the operations' paths, in the order of [`route_of`].

@@ -1,7 +1,7 @@
 //! The dataset in memory, laid out so that a request is a lookup and a copy: one 16-byte
 //! [`DayInfo`] per date; holiday records, names and their lists interned in shared tables
 //! (189 000 days in a few tens of MiB); each year's `/days` body prebuilt with per-day
-//! offsets; the declared transfers; the pupils' holidays. Only `/data` reads the published
+//! offsets; the declared transfers; the pupils' holidays; the places whose sun is computed. Only `/data` reads the published
 //! files. One function writes a day for `/laisvadienis` and `/days`, so they cannot disagree.
 
 use std::io::Write as _;
@@ -11,7 +11,7 @@ use bytes::Bytes;
 use chrono::Datelike as _;
 use indexmap::IndexSet;
 use kalendorius_dataset::{
-    Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, Reason,
+    Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, PlacesFile, Reason,
     SchoolHolidaysFile, Transfer,
 };
 
@@ -149,6 +149,8 @@ pub struct Catalog {
     /// Per served year: its periods with up to [`MAX_LEAVE_DAYS`] leave days (`planning`).
     periods: Box<[OnceLock<Box<[Period]>>]>,
     pub school_holidays: SchoolHolidaysFile,
+    /// The places whose sun is computed (`places.json`).
+    pub places: PlacesFile,
 }
 
 /// The values [`DayInfo`] points to, each kept once, its index its id.
@@ -309,6 +311,7 @@ impl Catalog {
             holiday_dates: OnceLock::new(),
             periods: (0..year_count).map(|_| OnceLock::new()).collect(),
             school_holidays: dir.read_school_holidays()?,
+            places: dir.read_places()?,
         };
         catalog.years = catalog
             .years()

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use kalendorius_dataset::layout::{year_file, CHANGES_FILE, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE};
+use kalendorius_dataset::layout::{
+    year_file, CHANGES_FILE, MANIFEST_FILE, PLACES_FILE, SCHOOL_HOLIDAYS_FILE,
+};
 use kalendorius_dataset::{FileEntry, Manifest};
 use parking_lot::RwLock;
 use poem::http::HeaderValue;
@@ -33,10 +35,11 @@ pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 pub const SCHEMA_DIR: &str = "schema";
 
 /// In the order of `Published::schemas`.
-pub const SCHEMA_FILES: [&str; 4] = [
+pub const SCHEMA_FILES: [&str; 5] = [
     "manifest.schema.json",
     "year.schema.json",
     "school_holidays.schema.json",
+    "places.schema.json",
     "changes.schema.json",
 ];
 
@@ -74,7 +77,7 @@ pub struct Published {
     root: PathBuf,
     /// The files of the version in service, once a request has needed them.
     current: RwLock<Option<Arc<PublishedDataset>>>,
-    schemas: [Document; 4],
+    schemas: [Document; 5],
     /// Each version's cache counts in them.
     cache_metrics: CacheMetrics,
 }
@@ -94,6 +97,7 @@ impl Published {
                 kalendorius_dataset::schema::manifest_schema(),
                 kalendorius_dataset::schema::year_schema(),
                 kalendorius_dataset::schema::school_holidays_schema(),
+                kalendorius_dataset::schema::places_schema(),
                 kalendorius_dataset::schema::changes_schema(),
             ]
             .map(schema),
@@ -133,7 +137,7 @@ impl Published {
                     "year {year} is not in the dataset in service, which covers {first}..{last}"
                 ),
                 None => format!(
-                    "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,changes}}.schema.json"
+                    "no such published file; the files are /data/manifest.json, /data/school_holidays.json, /data/places.json, /data/changes.json, /data/years/YYYY.json ({first}..{last}) and /data/schema/{{manifest,year,school_holidays,places,changes}}.schema.json"
                 ),
             },
             Err(PublishedError::FileMissing { year, path }) => {
@@ -228,12 +232,15 @@ impl PublishedDataset {
         let year = year_of(rest);
         let entry = match rest {
             "/manifest.json" => return Ok(Some(self.manifest_file.clone())),
-            "/school_holidays.json" => self
-                .manifest
-                .files
-                .iter()
-                .find(|f| f.path == SCHOOL_HOLIDAYS_FILE)
-                .ok_or_else(|| mismatch(format!("{SCHOOL_HOLIDAYS_FILE} is not listed")))?,
+            "/school_holidays.json" | "/places.json" => {
+                let name = &rest[1..];
+                debug_assert!([SCHOOL_HOLIDAYS_FILE, PLACES_FILE].contains(&name));
+                self.manifest
+                    .files
+                    .iter()
+                    .find(|f| f.path == name)
+                    .ok_or_else(|| mismatch(format!("{name} is not listed")))?
+            }
             "/changes.json" if self.manifest.changes.path != CHANGES_FILE => {
                 let reason = format!("the changes entry names {}", self.manifest.changes.path);
                 return Err(mismatch(reason));

@@ -42,6 +42,27 @@ impl Diagnostics {
         });
     }
 
+    /// The records of a CSV file with their 1-based lines; a record that does not parse is
+    /// recorded as a syntax problem and left out.
+    pub fn csv_records(
+        &mut self,
+        file: &Path,
+        reader: &mut csv::Reader<&[u8]>,
+    ) -> Vec<(usize, csv::StringRecord)> {
+        let line_of = |p: Option<&csv::Position>| p.map_or(0, |p| p.line() as usize);
+        let mut records = Vec::new();
+        for record in reader.records() {
+            match record {
+                Ok(r) => records.push((line_of(r.position()), r)),
+                Err(e) => {
+                    let line = line_of(e.position());
+                    self.at_line(file, line, None, SourceErrorKind::Syntax, e.to_string());
+                }
+            }
+        }
+        records
+    }
+
     /// Records a ready-made problem.
     pub fn push(&mut self, error: SourceError) {
         self.errors.push(error);

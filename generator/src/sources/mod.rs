@@ -9,6 +9,7 @@ mod acts;
 mod diagnostics;
 mod holidays;
 mod namedays;
+mod places;
 mod school_holidays;
 mod toml_src;
 mod transfers;
@@ -17,7 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
-use kalendorius_dataset::{Confidence, Gender, HolidayType, TransferKind};
+use kalendorius_dataset::{Confidence, Gender, HolidayType, PlacesFile, TransferKind};
 use sha2::{Digest, Sha256};
 
 pub use acts::{bases_on, Acts, DatedBasis, EveRule};
@@ -182,6 +183,8 @@ pub struct Sources {
     pub acts: Acts,
     /// The pupils' holidays (`school_holidays.toml`, optional).
     pub school_holidays: SchoolHolidays,
+    /// The places whose sun is computed (`places.csv`), in its published form.
+    pub places: PlacesFile,
     /// SHA-256 over every source file's path and bytes: the basis of the dataset version.
     pub content_sha256: String,
 }
@@ -240,6 +243,9 @@ pub fn load(dir: &Path) -> Result<Sources, BuildError> {
     } else {
         SchoolHolidays::default()
     };
+    let places_file = dir.join("places.csv");
+    let text = read(&places_file)?;
+    let places = places::parse(&places_file, &text, &mut diag);
 
     diag.into_result()?;
     Ok(Sources {
@@ -248,6 +254,7 @@ pub fn load(dir: &Path) -> Result<Sources, BuildError> {
         name_days,
         acts,
         school_holidays,
+        places,
         content_sha256: hex::encode(hasher.finalize()),
     })
 }

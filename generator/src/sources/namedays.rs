@@ -72,16 +72,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Vec<NameDayRow>
 
     let mut seen = HashSet::new();
     let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line() as usize);
-                diag.at_line(file, line, None, SourceErrorKind::Syntax, e.to_string());
-                continue;
-            }
-        };
-        let line = record.position().map_or(0, |p| p.line() as usize);
+    for (line, record) in diag.csv_records(file, &mut reader) {
         let field = |c: usize| record.get(index[c]).unwrap_or("");
         let mut bad = |column: &str, kind, message: String| {
             diag.at_line(file, line, Some(column.to_string()), kind, message)

@@ -8,6 +8,7 @@ mod cli;
 mod database;
 mod determinism;
 mod history;
+mod places;
 mod rollback;
 mod school_holidays;
 mod status;

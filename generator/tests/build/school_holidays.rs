@@ -209,8 +209,8 @@ fn the_dataset_publishes_the_periods_checked_by_verify() {
     build_into(dir.path(), out.path(), Some((2025, 2026))).unwrap();
     kalendorius_generator::verify(out.path()).unwrap();
     let dataset = kalendorius_dataset::open_dataset(out.path()).unwrap();
-    // Listed in the manifest, first in path order, and read back whole.
-    assert_eq!(dataset.manifest.files[0].path, "school_holidays.json");
+    // Listed in the manifest, in path order after places.json, and read back whole.
+    assert_eq!(dataset.manifest.files[1].path, "school_holidays.json");
     let file = dataset.read_school_holidays().unwrap();
     assert_eq!(file.school_years.len(), 1);
     assert_eq!(file.periods.len(), 3);

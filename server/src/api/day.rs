@@ -1,7 +1,7 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
 use super::prelude::*;
-use super::records::{Holiday, LegalBasis, SchoolPeriod};
+use super::records::{ClockChangeRecord, Holiday, LegalBasis, MoonOnDay, SchoolPeriod};
 use crate::catalog::{DayStatus, NameDayRecord};
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -12,7 +12,8 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   the legal bases that decide it, the holidays (with Lithuanian and English \
                   names and the name in `lang`, a red one with its basis), the name days and \
                   the pupils' holiday periods containing the date, for every grade \
-                  (`/school-holidays` says whether the date is covered).",
+                  (`/school-holidays` says whether the date is covered), the moon's phase \
+                  and the change of the clocks on that date, if any.",
     access: Access::Keyed,
     params: &[DATE, LANG],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayDetails>),
@@ -45,6 +46,11 @@ pub struct DayDetails<'a> {
     /// The pupils' holiday periods containing the date, for every grade (names in `lang`);
     /// empty on a school day and on a date outside the school years of the data.
     pub school_holidays: Vec<SchoolPeriod<'a>>,
+    /// The moon's phase on the date (its name in `lang`) and the lit fraction of its disc.
+    pub moon: MoonOnDay,
+    /// The change of the clocks on the date (summer time), `null` on every other date and
+    /// before 1920.
+    pub clock_change: Option<ClockChangeRecord>,
 }
 
 /// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
@@ -81,6 +87,8 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
         holidays: Holiday::on(catalog, date, lang, false).collect(),
         name_days: catalog.name_days_on(date).collect(),
         school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
+        moon: MoonOnDay::on(date, lang),
+        clock_change: ClockChangeRecord::on(date),
     });
     Ok(response)
 }

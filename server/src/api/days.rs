@@ -60,15 +60,7 @@ pub struct DayEntry {
 
 fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
-    let days = from.days_until(to) + 1;
-    if days > MAX_DAYS {
-        return Err(ApiError::new(
-            ErrorCode::RangeTooLarge,
-            format!(
-                "the range from 'from' ({from}) to 'to' ({to}) spans {days} days; at most {MAX_DAYS} days are allowed per request"
-            ),
-        ));
-    }
+    query::at_most_days(from, to, MAX_DAYS)?;
     let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
     Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
         cx.catalog.days_json(from, to)

@@ -101,6 +101,8 @@ pub enum Kind {
     Text {
         max_chars: usize,
     },
+    /// The slug of a place of the dataset's table (`places.json`); absent is `vilnius`.
+    Place,
     /// One of `values` (in the order error messages list them), case-insensitive; absent is
     /// `values[default]`.
     Choice {
@@ -159,6 +161,16 @@ pub const SCOPE: Param = Param {
     },
     description: "`red` (default): non-working holiday dates; `all`: dates of every \
                   holiday. Case-insensitive; empty counts as absent.",
+};
+
+pub const PLACE: Param = Param {
+    name: "place",
+    required: false,
+    kind: Kind::Place,
+    description: "The municipality centre whose sun is computed, by its slug (`vilnius` by \
+                  default, `klaipeda`, `zarasai`, `vilniaus-rajonas` ...): the 60 places and \
+                  their slugs are listed in docs/api.md (\"Places\") and in the \
+                  `invalid_param` error of an unknown slug.",
 };
 
 pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[

@@ -4,8 +4,9 @@
 
 use std::borrow::Cow;
 
+use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{Date, DateError, Lang, Year};
+use kalendorius_dataset::{civil_time, Date, DateError, Lang, Place, Year};
 
 use crate::api::today::{Today, TODAY};
 use crate::catalog::{Catalog, HolidayScope};
@@ -146,6 +147,20 @@ pub fn date_range(
     Ok((from, to))
 }
 
+/// Refuses with `range_too_large` a range `from..=to` of more than `max` days.
+pub fn at_most_days(from: Date, to: Date, max: i64) -> Result<(), ApiError> {
+    let days = from.days_until(to) + 1;
+    if days > max {
+        return Err(ApiError::new(
+            ErrorCode::RangeTooLarge,
+            format!(
+                "the range from 'from' ({from}) to 'to' ({to}) spans {days} days; at most {max} days are allowed per request"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Parses a year parameter: plain digits, a year the catalog serves.
 pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, ApiError> {
     let value = value.ok_or_else(|| missing(name, "YYYY"))?;
@@ -203,6 +218,43 @@ pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
             )
         }),
     }
+}
+
+/// Parses `place`: a slug of the dataset's places, absent meaning `vilnius`.
+pub fn place<'c>(catalog: &'c Catalog, value: Option<&str>) -> Result<&'c Place, ApiError> {
+    let slug = value.unwrap_or(DEFAULT_PLACE);
+    catalog.places.get(slug).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::InvalidParam,
+            format!(
+                "parameter 'place' must be the slug of a municipality centre, got '{}'; the \
+                 places (docs/api.md, \"Places\"): {}",
+                echo(slug),
+                catalog
+                    .places
+                    .places
+                    .iter()
+                    .map(|p| p.slug.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    })
+}
+
+/// Refuses a date before the sky is served ([`civil_time::FIRST_YEAR`]).
+pub fn sky_date(name: &str, date: Date) -> Result<Date, ApiError> {
+    if civil_time::served(date) {
+        return Ok(date);
+    }
+    Err(ApiError::new(
+        ErrorCode::InvalidDate,
+        format!(
+            "parameter '{name}' is {date}: the sun and moon are given from {}-01-01 on (before \
+             October 1919 Lithuania's clocks kept local mean time, which RFC 3339 cannot write)",
+            civil_time::FIRST_YEAR
+        ),
+    ))
 }
 
 /// The words of `scope`, in [`HolidayScope`] order.

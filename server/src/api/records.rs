@@ -1,7 +1,11 @@
 //! The parts several answers share: a holiday, a legal basis and a pupils' holiday period,
-//! borrowed from the catalog in the answer's language.
+//! borrowed from the catalog in the answer's language; the moon and the clock change of a
+//! date, and the sky's date-times.
 
-use kalendorius_dataset::{Basis, Confidence, Date, HolidayType, Lang, SchoolHolidayKind};
+use kalendorius_dataset::moon::{self, DayPhase};
+use kalendorius_dataset::{
+    civil_time, Basis, Confidence, Date, HolidayType, Lang, SchoolHolidayKind,
+};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -140,5 +144,75 @@ impl<'a> SchoolPeriod<'a> {
                 confidence: p.confidence,
             })
             .collect()
+    }
+}
+
+/// A date-time as the sky's answers write it: RFC 3339 to the minute (seconds `00`), with
+/// the offset of Lithuania's legal time (`local`) or `Z` (`utc`).
+pub type Instant = String;
+
+/// RFC 3339 in UTC to the minute (`2026-03-29T01:00:00Z`).
+pub fn utc_minute(at: chrono::DateTime<chrono::Utc>) -> Instant {
+    civil_time::round_minute(at)
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+}
+
+/// RFC 3339 in Lithuania's legal time to the minute (`2026-04-08T06:34:00+03:00`).
+pub fn local_minute(at: chrono::DateTime<chrono::Utc>) -> Instant {
+    civil_time::rfc3339(&civil_time::local_minute(at))
+}
+
+/// The moon on a date (`/day`).
+#[derive(Serialize, JsonSchema)]
+pub struct MoonOnDay {
+    /// A principal phase on the day it falls on (in Vilnius), otherwise the stretch
+    /// between two of them.
+    pub phase: DayPhase,
+    /// The phase's name in `lang`.
+    pub name: &'static str,
+    /// The illuminated fraction of the moon's disc at 12:00 in Vilnius, 0 to 1, to three
+    /// decimals.
+    #[schemars(range(min = 0, max = 1))]
+    pub illuminated: f64,
+}
+
+impl MoonOnDay {
+    pub fn on(date: Date, lang: Lang) -> MoonOnDay {
+        let moon = moon::day_moon(date);
+        MoonOnDay {
+            phase: moon.phase,
+            name: moon.phase.name(lang),
+            illuminated: (moon.illuminated * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
+/// A change of the clocks on a date: at `utc` the clocks go from `before` to `after`.
+#[derive(Serialize, JsonSchema)]
+pub struct ClockChangeRecord {
+    /// The instant of the change, UTC.
+    #[schemars(extend("format" = "date-time"))]
+    pub utc: Instant,
+    /// What the clocks showed as the change came, with the old offset
+    /// (`2026-03-29T03:00:00+02:00`).
+    #[schemars(extend("format" = "date-time"))]
+    pub before: Instant,
+    /// What they show from it, with the new offset (`2026-03-29T04:00:00+03:00`).
+    #[schemars(extend("format" = "date-time"))]
+    pub after: Instant,
+    /// Minutes the clocks move: `60` forward (summer time begins), `-60` back.
+    pub minutes: i64,
+}
+
+impl ClockChangeRecord {
+    /// The change on `date`, if any (none known before 1920).
+    pub fn on(date: Date) -> Option<ClockChangeRecord> {
+        civil_time::clock_change(date).map(|change| ClockChangeRecord {
+            utc: change.utc.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            before: civil_time::rfc3339(&change.before),
+            after: civil_time::rfc3339(&change.after),
+            minutes: change.minutes(),
+        })
     }
 }

@@ -232,6 +232,11 @@ fn param_schema(kind: &Kind) -> Value {
         Kind::Text { max_chars } => {
             json!({ "type": "string", "minLength": 1, "maxLength": max_chars })
         }
+        Kind::Place => json!({
+            "type": "string",
+            "pattern": "^[a-z]+(-[a-z]+)*$",
+            "default": kalendorius_dataset::places::DEFAULT_PLACE,
+        }),
         Kind::Choice { values, default } => {
             json!({ "type": "string", "enum": values, "default": values[*default] })
         }
@@ -275,9 +280,11 @@ fn error_response(description: &str, codes: &[ErrorCode]) -> Value {
 /// the dataset types' own, named `Dataset*` (the answer types have names of their own).
 fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
     use kalendorius_dataset::layout::{
-        CHANGES_FILE, MANIFEST_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
+        CHANGES_FILE, MANIFEST_FILE, PLACES_FILE, SCHOOL_HOLIDAYS_FILE, YEARS_DIR,
     };
-    use kalendorius_dataset::{Changes, Manifest, PublishedYearFile, SchoolHolidaysFile};
+    use kalendorius_dataset::{
+        Changes, Manifest, PlacesFile, PublishedYearFile, SchoolHolidaysFile,
+    };
     use published::{CACHE_CONTROL, PREFIX, SCHEMA_CONTENT_TYPE, SCHEMA_DIR, SCHEMA_FILES};
 
     let mut generator = settings(Contract::Deserialize)
@@ -287,13 +294,14 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         generator.subschema_for::<Manifest>(),
         generator.subschema_for::<PublishedYearFile>(),
         generator.subschema_for::<SchoolHolidaysFile>(),
+        generator.subschema_for::<PlacesFile>(),
         generator.subschema_for::<Changes>(),
     ];
     let definitions = generator.take_definitions(true).into_iter();
     let schemas = definitions
         .map(|(name, schema)| (format!("Dataset{name}"), schema))
         .collect();
-    let [manifest, year, school_holidays, changes] = files.map(|mut file| {
+    let [manifest, year, school_holidays, places, changes] = files.map(|mut file| {
         prefix_ref(&mut file);
         file.to_value()
     });
@@ -367,6 +375,17 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         None,
     );
     file(
+        format!("{PREFIX}/{PLACES_FILE}"),
+        "data_places",
+        "The places whose sun is computed",
+        "The dataset's `places.json` byte for byte (the centres of the 60 municipalities: \
+         slug, names, coordinates, source), checked against the manifest's SHA-256, which is \
+         also its ETag.",
+        JSON_CONTENT_TYPE,
+        places,
+        None,
+    );
+    file(
         format!("{PREFIX}/{CHANGES_FILE}"),
         "data_changes",
         "What the dataset in service changes",
@@ -382,8 +401,8 @@ fn published_paths(paths: &mut Map<String, Value>) -> Map<String, Value> {
         format!("{PREFIX}/{SCHEMA_DIR}/{{name}}"),
         "data_schema",
         "A JSON Schema of the published files",
-        "The JSON Schema (draft 2020-12) of the manifest, a year file, the school holidays or \
-         the changes.",
+        "The JSON Schema (draft 2020-12) of the manifest, a year file, the school holidays, \
+         the places or the changes.",
         SCHEMA_CONTENT_TYPE,
         json!({ "type": "object", "description": "A JSON Schema, draft 2020-12." }),
         Some((

@@ -1,10 +1,12 @@
-//! Calendar feeds: the holidays, the name days and the pupils' holidays as iCalendar files
+//! Calendar feeds: the holidays, the name days, the pupils' holidays and the moon's phases
+//! as iCalendar files
 //! (`ics` writes the text). A feed is a pure function of its parameters, the dataset version
 //! and the year in Vilnius, so it is built once per such key, tagged with a digest of its
 //! bytes, and cached: equal keys give equal bytes on every server.
 
 pub mod holidays;
 pub mod ics;
+pub mod moon;
 pub mod name_days;
 pub mod school_holidays;
 
@@ -12,7 +14,7 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use kalendorius_dataset::Lang;
+use kalendorius_dataset::{Date, Lang};
 use poem::http::HeaderValue;
 
 use crate::catalog::{Catalog, HolidayScope};
@@ -66,6 +68,7 @@ impl Feeds {
             FeedRequest::SchoolHolidays { grade, lang } => {
                 school_holidays::build(*grade, *lang, catalog, &stamp)
             }
+            FeedRequest::Moon { first, last, lang } => moon::build(*first, *last, *lang, &stamp),
         };
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
@@ -96,8 +99,19 @@ pub struct HolidayFeedRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FeedRequest {
     Holidays(HolidayFeedRequest),
-    NameDays { lang: Lang },
-    SchoolHolidays { grade: Option<u8>, lang: Lang },
+    NameDays {
+        lang: Lang,
+    },
+    SchoolHolidays {
+        grade: Option<u8>,
+        lang: Lang,
+    },
+    /// The phases whose date in Vilnius is in `first..=last`.
+    Moon {
+        first: Date,
+        last: Date,
+        lang: Lang,
+    },
 }
 
 /// The years of a holiday feed: the default window clipped to the dataset; a missing bound is

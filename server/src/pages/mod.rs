@@ -7,6 +7,7 @@ pub mod view;
 
 use bytes::Bytes;
 use chrono::{Datelike, Months, NaiveDate};
+use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
@@ -199,6 +200,7 @@ impl Pages {
             q,
             day.as_deref().unwrap_or(""),
             grade.as_deref().unwrap_or(""),
+            query.place.as_deref().unwrap_or(""),
         ];
         let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
@@ -256,6 +258,10 @@ impl Pages {
             lang: query.lang,
             today,
             grade: query.grade,
+            place: query
+                .place
+                .as_deref()
+                .and_then(|slug| catalog.places.get(slug)),
         };
         let extra = (page == Some(Page::Search) && !query.q.is_empty())
             .then(|| format!("&q={}", encode(&query.q)));
@@ -271,7 +277,7 @@ impl Pages {
             Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
             Some(Page::Year(y)) => ("year.html", self.year_context(v, y)),
             Some(Page::LongWeekends(y)) => ("long_weekends.html", v.long_weekends_context(y)),
-            Some(Page::Day(date)) => ("day.html", self.day_context(v, date)),
+            Some(Page::Day(date)) => ("day.html", self.day_context(v, date, query)),
             Some(Page::Search) => ("search.html", self.search_context(v, &query.q)),
             Some(Page::Style | Page::Favicon) | None => (
                 "not_found.html",
@@ -314,7 +320,7 @@ impl Pages {
         }
     }
 
-    fn day_context(&self, v: &Viewer, date: Date) -> minijinja::Value {
+    fn day_context(&self, v: &Viewer, date: Date, query: &PageQuery) -> minijinja::Value {
         let holidays: Vec<_> = v
             .catalog
             .holidays_on(date)
@@ -382,6 +388,11 @@ impl Pages {
             month => v.month_link(date.year(), date.month()),
             school,
             school_covered => school_holidays.covered(date, date, v.grade),
+            sky => v.sky_context(date),
+            unknown_place => match (&query.place, v.place) {
+                (Some(slug), None) => Some(v.fill("unknown_place", &[("slug", slug)])),
+                _ => None,
+            },
         }
     }
 
@@ -401,12 +412,14 @@ impl Pages {
     }
 }
 
-/// `lang` (an unknown one is lt), `q`, and `grade` (0..12, else none).
+/// `lang` (an unknown one is lt), `q`, `grade` (0..12, else none) and `place` (a slug; the
+/// default place is none).
 #[derive(Default)]
 struct PageQuery {
     lang: Lang,
     q: String,
     grade: Option<u8>,
+    place: Option<String>,
 }
 
 impl PageQuery {
@@ -421,6 +434,10 @@ impl PageQuery {
                     out.grade = value.parse::<u8>().ok().filter(|g| {
                         *g <= kalendorius_dataset::school::MAX_GRADE && value == g.to_string()
                     })
+                }
+                // Bounded like `q`: the slugs are short, a longer value names no place.
+                "place" if value != DEFAULT_PLACE && !value.is_empty() => {
+                    out.place = Some(value.chars().take(MAX_QUERY_CHARS).collect())
                 }
                 _ => {}
             }

@@ -3,23 +3,29 @@
 use std::cmp::Ordering;
 
 use chrono::{Datelike, NaiveDate};
-use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind, Week};
+use kalendorius_dataset::civil_time::{clock_change, local_minute, ClockChange};
+use kalendorius_dataset::moon::{day_moon, phases_between};
+use kalendorius_dataset::sun::sun_day;
+use kalendorius_dataset::{Confidence, Date, Lang, Place, Reason, TransferKind, Week};
 use minijinja::context;
 use minijinja::value::Serde;
 
 use super::LONG_WEEKENDS;
+use kalendorius_dataset::places::DEFAULT_PLACE;
+
 use crate::catalog::{Catalog, HolidayScope, Period};
 use crate::feeds::school_holidays::grades_text;
 use crate::i18n::{capitalized, TEXTS};
 use crate::name_index::{MatchKind, MAX_MATCHES};
 
 /// Each grid day kind's mark by CSS class (the templates' `marks`): a symbol besides a colour.
-pub const MARKS: [(&str, &str); 5] = [
+pub const MARKS: [(&str, &str); 6] = [
     ("red", "★"),
     ("dayoff", "◆"),
     ("workday", "▲"),
     ("short", "−1"),
     ("school", "○"),
+    ("clock", CLOCK_MARK),
 ];
 
 /// `path` as a link that stays on this site: a 404's path may start with `//` or `/\`,
@@ -29,13 +35,18 @@ fn site_relative(path: &str) -> String {
     format!("/{}", path.trim_start_matches(['/', '\\']))
 }
 
-/// The parameters internal links keep: `&lang=en` (not for lt) and `&grade=5`, or `""`.
-fn page_query(lang: Lang, grade: Option<u8>) -> String {
+/// The parameters internal links keep: `&lang=en` (not for lt), `&grade=5` and
+/// `&place=klaipeda` (not for the default place), or `""`.
+fn page_query(lang: Lang, grade: Option<u8>, place: Option<&Place>) -> String {
     let lang = (lang != Lang::Lt).then(|| format!("&lang={}", lang.code()));
     lang.into_iter()
         .chain(grade.map(|g| format!("&grade={g}")))
+        .chain(place.map(|p| format!("&place={}", p.slug)))
         .collect()
 }
+
+/// The mark of a change of the clocks in the grids (beside the moon's phase symbols).
+pub const CLOCK_MARK: &str = "◷";
 
 pub fn month_path(year: i32, month: u32) -> String {
     format!("/{year:04}/{month:02}")
@@ -62,9 +73,11 @@ pub struct Viewer<'a> {
     pub today: NaiveDate,
     /// Whose pupils' holidays are shown (`None`: any grade's).
     pub grade: Option<u8>,
+    /// Whose sun the day page shows when it is not the default place's.
+    pub place: Option<&'a Place>,
 }
 
-impl Viewer<'_> {
+impl<'a> Viewer<'a> {
     pub fn text(&self, key: &str) -> &'static str {
         TEXTS.text(self.lang, key)
     }
@@ -80,10 +93,10 @@ impl Viewer<'_> {
     /// What every page needs (`c` in the templates); the language links keep `extra`
     /// (`&q=...` or `""`).
     pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
-        let (lang, grade) = (self.lang, self.grade);
+        let (lang, grade, place) = (self.lang, self.grade, self.place);
         let path = site_relative(path);
         let langs = Lang::ALL.map(|other| {
-            let query = format!("{extra}{}", page_query(other, grade));
+            let query = format!("{extra}{}", page_query(other, grade, place));
             context! {
                 code => other.code(),
                 name => TEXTS.text(other, "language_name"),
@@ -94,7 +107,7 @@ impl Viewer<'_> {
         let today_month = self
             .served(self.today)
             .map(|d| month_path(d.year(), d.month()));
-        let qa = page_query(lang, grade);
+        let qa = page_query(lang, grade, place);
         let q = qa.replacen('&', "?", 1);
         context! {
             lang => lang.code(),
@@ -108,6 +121,7 @@ impl Viewer<'_> {
             // The grade form submits to the page's path.
             path,
             grade,
+            place => place.map(|p| p.slug.as_str()),
             grade_text => grade.map(|g| grades_text(&[g], lang)).unwrap_or_default(),
             description => self.fill_years("site_description"),
         }
@@ -171,6 +185,72 @@ impl Viewer<'_> {
 
     /// The grid of a served month: its week rows (`cells` Monday to Sunday, none outside the
     /// month) and its working time; the templates choose what to show.
+    /// "pasukami valanda pirmyn: 03:00 → 04:00", after the word for the clocks.
+    pub fn clock_change_text(&self, change: &ClockChange) -> String {
+        let key = if change.minutes() > 0 {
+            "clock_forward"
+        } else {
+            "clock_back"
+        };
+        let before = change.before.format("%H:%M").to_string();
+        let after = change.after.format("%H:%M").to_string();
+        let text = self.fill(key, &[("before", &before), ("after", &after)]);
+        format!("{} {text}", self.text("clock_change"))
+    }
+
+    /// The day page's sun and moon at the chosen place (Vilnius by default), `None` before
+    /// the sky is served.
+    pub fn sky_context(&self, date: Date) -> Option<minijinja::Value> {
+        if !kalendorius_dataset::civil_time::served(date) {
+            return None;
+        }
+        let places = &self.catalog.places;
+        let place = self.place.or_else(|| places.get(DEFAULT_PLACE))?;
+        let sun = sun_day(date, place.observer());
+        let time = |at: Option<chrono::DateTime<chrono::Utc>>| {
+            at.map(|at| {
+                let local = local_minute(at);
+                context! {
+                    iso => kalendorius_dataset::civil_time::rfc3339(&local),
+                    text => local.format("%H:%M").to_string(),
+                }
+            })
+        };
+        let length = sun.sunrise.zip(sun.sunset).map(|(up, down)| {
+            let minutes = (local_minute(down) - local_minute(up)).num_minutes();
+            let (h, m) = (minutes / 60, minutes % 60);
+            let text = self.fill(
+                "day_length_value",
+                &[("h", &h.to_string()), ("m", &m.to_string())],
+            );
+            context! { iso => format!("PT{h}H{m}M"), text }
+        });
+        let moon = day_moon(date);
+        let lit = format!("{:.0}", moon.illuminated * 100.0);
+        let options: Vec<_> = places
+            .places
+            .iter()
+            .map(|p| context! { slug => p.slug.as_str(), name => p.name(self.lang), selected => p.slug == place.slug })
+            .collect();
+        Some(context! {
+            place => place.name(self.lang),
+            sunrise => time(sun.sunrise),
+            sunset => time(sun.sunset),
+            solar_noon => time(Some(sun.solar_noon)),
+            civil_dawn => time(sun.civil_dawn),
+            civil_dusk => time(sun.civil_dusk),
+            length,
+            moon => moon.phase.name(self.lang),
+            moon_lit => self.fill("moon_lit", &[("pct", &lit)]),
+            phases => phases_between(date, date)
+                .into_iter()
+                .map(|p| format!("{} {} {}", p.phase.symbol(), p.phase.name(self.lang), local_minute(p.utc).format("%H:%M")))
+                .collect::<Vec<_>>(),
+            clock => clock_change(date).map(|c| self.clock_change_text(&c)),
+            options,
+        })
+    }
+
     pub fn month_grid(&self, year: i32, month: u32) -> minijinja::Value {
         let first = Date::from_ymd(year, month, 1).expect("a served month");
         let days: Vec<Date> =
@@ -229,6 +309,20 @@ impl Viewer<'_> {
         if !school.is_empty() {
             kinds.push(("school", &school_label));
         }
+        // The moon's principal phases and the clock changes: a symbol and words.
+        let mut sky: Vec<(&str, String)> = phases_between(date, date)
+            .into_iter()
+            .map(|p| {
+                let time = local_minute(p.utc).format("%H:%M");
+                (
+                    p.phase.symbol(),
+                    format!("{} {time}", p.phase.name(self.lang)),
+                )
+            })
+            .collect();
+        if let Some(change) = clock_change(date) {
+            sky.push((CLOCK_MARK, self.clock_change_text(&change)));
+        }
         if date.naive() == self.today {
             kinds.push(("today", self.text("today")));
         }
@@ -239,7 +333,17 @@ impl Viewer<'_> {
             .collect();
         let (classes, words): (Vec<&str>, Vec<&str>) = kinds.into_iter().unzip();
         let mark = |class: &&str| MARKS.iter().find(|m| m.0 == *class).map(|m| m.1);
-        let marks: Vec<&str> = classes.iter().filter_map(mark).collect();
+        let marks: Vec<&str> = classes
+            .iter()
+            .filter_map(mark)
+            .chain(sky.iter().map(|s| s.0))
+            .collect();
+        let words: Vec<&str> = words
+            .into_iter()
+            .chain(sky.iter().map(|s| s.1.as_str()))
+            .collect();
+        // The words beside the day (whose marks carry the symbols).
+        let sky_words: Vec<String> = sky.iter().map(|(_, text)| text.clone()).collect();
         context! {
             day => date.day(),
             date => date.to_string(),
@@ -249,6 +353,7 @@ impl Viewer<'_> {
             label => words.join("; "),
             holidays,
             names,
+            sky => sky_words,
         }
     }
 

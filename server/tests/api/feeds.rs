@@ -42,9 +42,9 @@ fn year_file(root: &Path, year: i32) -> YearFile {
 }
 
 /// A feed's raw text, checked for the line rules, and its parsed calendar.
-struct Feed {
-    raw: String,
-    calendar: IcalCalendar,
+pub(crate) struct Feed {
+    pub(crate) raw: String,
+    pub(crate) calendar: IcalCalendar,
 }
 
 impl Feed {
@@ -59,7 +59,7 @@ impl Feed {
 }
 
 /// The value of `name` in `event` (escapes kept).
-fn prop<'a>(event: &'a IcalEvent, name: &str) -> Option<&'a str> {
+pub(crate) fn prop<'a>(event: &'a IcalEvent, name: &str) -> Option<&'a str> {
     event
         .properties
         .iter()
@@ -68,7 +68,7 @@ fn prop<'a>(event: &'a IcalEvent, name: &str) -> Option<&'a str> {
 }
 
 /// A TEXT value without its escapes.
-fn unescape(text: &str) -> String {
+pub(crate) fn unescape(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
@@ -87,7 +87,7 @@ fn unescape(text: &str) -> String {
 
 /// GET a feed: 200, `text/calendar`, lines of at most 75 octets ended by CRLF, and one
 /// calendar that parses.
-async fn feed(app: &TestApp, path: &str) -> Feed {
+pub(crate) async fn feed(app: &TestApp, path: &str) -> Feed {
     let resp = app.get(path).await;
     assert_eq!(resp.status(), 200, "GET {path}");
     assert_eq!(

@@ -19,10 +19,14 @@ async fn day_has_exactly_the_spec_fields() {
     let keys: Vec<&String> = body.as_object().unwrap().keys().collect();
     assert_eq!(
         keys.len(),
-        9,
+        11,
         "date, lang, day_of_week, is_weekend, week_number, status, holidays, name_days, \
-         school_holidays: {keys:?}"
+         school_holidays, moon, clock_change: {keys:?}"
     );
+    // The day after the new moon of 2022-04-30 (23:28 in Vilnius); no change of the clocks.
+    assert_eq!(body["moon"]["phase"], "waxing_crescent");
+    assert_eq!(body["moon"]["name"], "Waxing crescent");
+    assert_eq!(body["clock_change"], Value::Null);
     assert_eq!(body["school_holidays"], json!([]), "not in a break");
     let holidays = body["holidays"].as_array().unwrap();
     assert_eq!(holidays.len(), 2);

@@ -27,4 +27,5 @@ mod redis_harness;
 mod redis_store;
 mod school_holidays;
 mod shift_hours;
+mod sky;
 mod working_time;

@@ -150,8 +150,26 @@ async fn the_document_lists_the_api_exactly() {
             "/api/v1/feeds/school-holidays.ics",
             (vec![("grade", false), ("lang", false)], false),
         ),
+        (
+            "/api/v1/sun",
+            (
+                vec![
+                    ("date", false),
+                    ("from", false),
+                    ("to", false),
+                    ("place", false),
+                ],
+                true,
+            ),
+        ),
+        (
+            "/api/v1/moon",
+            (vec![("year", true), ("lang", false)], true),
+        ),
+        ("/api/v1/feeds/moon.ics", (vec![("lang", false)], false)),
         ("/data/manifest.json", (vec![], false)),
         ("/data/school_holidays.json", (vec![], false)),
+        ("/data/places.json", (vec![], false)),
         ("/data/changes.json", (vec![], false)),
         ("/data/years/{year}.json", (vec![("year", true)], false)),
         ("/data/schema/{name}", (vec![("name", true)], false)),
@@ -738,6 +756,82 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             503,
             vec![c(true, "/api/v1/school-holidays?year=2022", true, false)],
         ),
+        (
+            "/api/v1/sun",
+            200,
+            vec![
+                c(
+                    false,
+                    "/api/v1/sun?date=2022-03-27&place=klaipeda",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/sun?from=2022-01-01&to=2022-12-31",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/sun",
+            304,
+            vec![
+                c(false, "/api/v1/sun?date=today", true, false),
+                c(false, "/api/v1/sun?date=today", true, true),
+            ],
+        ),
+        (
+            "/api/v1/sun",
+            400,
+            vec![c(
+                false,
+                "/api/v1/sun?date=2022-01-01&place=riga",
+                true,
+                false,
+            )],
+        ),
+        (
+            "/api/v1/sun",
+            401,
+            vec![c(false, "/api/v1/sun?date=2022-01-01", false, false)],
+        ),
+        (
+            "/api/v1/sun",
+            429,
+            vec![c(true, "/api/v1/sun?date=2022-01-01", true, false)],
+        ),
+        (
+            "/api/v1/sun",
+            503,
+            vec![c(true, "/api/v1/sun?date=2022-01-01", true, false)],
+        ),
+        (
+            "/api/v1/moon",
+            200,
+            vec![c(false, "/api/v1/moon?year=2022&lang=en", true, false)],
+        ),
+        (
+            "/api/v1/moon",
+            400,
+            vec![c(false, "/api/v1/moon?year=2022&lang=xx", true, false)],
+        ),
+        (
+            "/api/v1/moon",
+            401,
+            vec![c(false, "/api/v1/moon?year=2022", false, false)],
+        ),
+        (
+            "/api/v1/moon",
+            429,
+            vec![c(true, "/api/v1/moon?year=2022", true, false)],
+        ),
+        (
+            "/api/v1/moon",
+            503,
+            vec![c(true, "/api/v1/moon?year=2022", true, false)],
+        ),
         // Last: the tight server's Redis is stopped before them.
         (
             "/api/v1/holidays",
@@ -802,6 +896,11 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             "/api/v1/feeds/school-holidays.ics",
             "/api/v1/feeds/school-holidays.ics?grade=5&lang=en",
             "/api/v1/feeds/school-holidays.ics?grade=13",
+        ),
+        (
+            "/api/v1/feeds/moon.ics",
+            "/api/v1/feeds/moon.ics?lang=en",
+            "/api/v1/feeds/moon.ics?lang=x",
         ),
     ] {
         cases.push((path, 200, vec![c(false, url, false, false)]));
@@ -918,6 +1017,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             "/data/school_holidays.json",
             None,
         ),
+        ("/data/places.json", "/data/places.json", None),
         ("/data/changes.json", "/data/changes.json", None),
         (
             "/data/years/{year}.json",
@@ -949,6 +1049,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
     for url in [
         "/data/schema/manifest.schema.json",
         "/data/schema/school_holidays.schema.json",
+        "/data/schema/places.schema.json",
         "/data/schema/changes.schema.json",
     ] {
         cases.push((
@@ -1141,9 +1242,9 @@ async fn the_document_states_the_rules_a_client_must_follow() {
         }
     }
     assert_eq!(
-        date_params, 11,
+        date_params, 14,
         "date, from, to, the date of each keyed endpoint (school holidays included), those of \
-         the working days and the upcoming holidays' from"
+         the working days, the upcoming holidays' from, and the sun's date, from and to"
     );
     let year = param(&doc, "/api/v1/holidays", "year");
     assert_eq!(year["schema"]["type"], "integer");

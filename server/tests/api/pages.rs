@@ -92,8 +92,10 @@ async fn december_2026_shows_its_days_red_days_and_shortened_day() {
     let marks = text(short.select(&sel(".marks")).next().unwrap());
     assert!(marks.starts_with("−1"), "{marks}");
     let eve = cell(&doc, "2026-12-24");
+    // The red mark, then the full moon's (03:28 in Vilnius).
     let marks = text(eve.select(&sel(".marks")).next().unwrap());
-    assert!(marks.starts_with("★"), "{marks}");
+    assert!(marks.starts_with("★") && marks.ends_with("◯"), "{marks}");
+    assert!(text(eve).contains("Pilnatis 03:28"), "{}", text(eve));
     assert!(text(eve).contains("Kūčių diena"), "{}", text(eve));
     // Saturdays and Sundays are weekends, the 24th-26th carry the red mark whatever their
     // weekday.

@@ -40,6 +40,7 @@ async fn every_published_file_is_served_as_built_and_validates_against_its_schem
     let manifest_schema = validator(client, base, "/data/schema/manifest.schema.json").await;
     let year_schema = validator(client, base, "/data/schema/year.schema.json").await;
     let school_schema = validator(client, base, "/data/schema/school_holidays.schema.json").await;
+    let places_schema = validator(client, base, "/data/schema/places.schema.json").await;
     let changes_schema = validator(client, base, "/data/schema/changes.schema.json").await;
     let dir = pipeline._dirs.path().join("output").join("current");
 
@@ -76,6 +77,10 @@ async fn every_published_file_is_served_as_built_and_validates_against_its_schem
         );
         if entry.path == "school_holidays.json" {
             assert_valid(&school_schema, &entry.path, &bytes);
+            continue;
+        }
+        if entry.path == "places.json" {
+            assert_valid(&places_schema, &entry.path, &bytes);
             continue;
         }
         assert_valid(&year_schema, &entry.path, &bytes);
