@@ -84,7 +84,8 @@ bench-floods:
 
 ## make bench-compare BEFORE=path/to/older/kalendorius-server: the bench's rows for an older
 ## server binary and this checkout's, side by side in one run (docs/performance.md); add
-## BEFORE_GENERATOR=<its generator> when the older server reads another database format.
+## BEFORE_GENERATOR=<its generator> when the older server reads another database format, and
+## BEFORE_SOURCES=<its sources/> when the older generator refuses this checkout's sources.
 ## Installs wrk from Debian when it is missing, as `make bench` does.
 bench-compare: release redis-server
 	bash bench/compare.sh

@@ -10,7 +10,8 @@
 #
 # Knobs (environment): BEFORE (required), BEFORE_GENERATOR (the older generator, when the
 # older server reads another database format: it then gets its own dataset, built from the
-# same sources), BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (3),
+# same sources, or from BEFORE_SOURCES: the older checkout's own `sources/`, when the newer
+# sources are a format the older generator refuses), BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (64), BENCH_THREADS (2).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -27,6 +28,7 @@ AFTER="$ROOT/target/release/kalendorius-server"
 GENERATOR_BIN="$ROOT/target/release/kalendorius-generator"
 BEFORE="${BEFORE:-}"
 BEFORE_GENERATOR="${BEFORE_GENERATOR:-}"
+BEFORE_SOURCES="${BEFORE_SOURCES:-sources}"
 
 WORK="$(mktemp -d -t kalendorius-compare.XXXXXX)"
 PIDS=()
@@ -45,7 +47,7 @@ BEFORE_DATA="$WORK/data"
 if [ -n "$BEFORE_GENERATOR" ]; then
     BEFORE_DATA="$WORK/data-before"
     log "building the older server's dataset into $BEFORE_DATA"
-    "$BEFORE_GENERATOR" build --sources sources --out "$BEFORE_DATA" >/dev/null
+    "$BEFORE_GENERATOR" build --sources "$BEFORE_SOURCES" --out "$BEFORE_DATA" >/dev/null
 fi
 
 REDIS_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
