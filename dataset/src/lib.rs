@@ -22,12 +22,14 @@
 
 pub mod basis;
 pub mod changes;
+pub mod contract;
 pub mod database;
 pub mod date;
 pub mod digest;
 pub mod encoding;
 pub mod lang;
 pub mod layout;
+pub mod leave;
 pub mod load;
 pub mod manifest;
 pub mod model;

@@ -7,6 +7,7 @@ pub mod view;
 
 use bytes::Bytes;
 use chrono::{Datelike, Months, NaiveDate};
+use kalendorius_dataset::contract::{Contract, ContractError, Hours, Norm, MAX_CENTIHOURS};
 use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
@@ -14,6 +15,7 @@ use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
 use self::view::{day_path, link, Viewer};
+use crate::api::query;
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
@@ -192,6 +194,8 @@ impl Pages {
             &query.q,
             day.as_deref().unwrap_or(""),
             grade.as_deref().unwrap_or(""),
+            &query.hours_per_week,
+            &query.norm,
         ];
         let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
@@ -262,7 +266,7 @@ impl Pages {
                 )
             }
             Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
-            Some(Page::Year(y)) => ("year.html", self.year_context(v, y)),
+            Some(Page::Year(y)) => ("year.html", self.year_context(v, y, query)),
             Some(Page::LongWeekends(y)) => ("long_weekends.html", v.long_weekends_context(y)),
             Some(Page::Day(date)) => ("day.html", self.day_context(v, date)),
             Some(Page::Search) => ("search.html", self.search_context(v, &query.q)),
@@ -291,16 +295,31 @@ impl Pages {
         }
     }
 
-    fn year_context(&self, v: &Viewer, year: i32) -> minijinja::Value {
+    fn year_context(&self, v: &Viewer, year: i32, query: &PageQuery) -> minijinja::Value {
         let months: Vec<_> = (1..=12).map(|m| v.month_grid(year, m)).collect();
         let first = Date::from_ymd(year, 1, 1).expect("a served year");
         let last = Date::from_ymd(year, 12, 31).expect("a served year");
         let served = |y: i32| v.catalog.years().contains(&y);
+        let (contract, error) = page_contract(query);
+        let summary = v.catalog.contract_summary(first, last, &contract);
+        let hours = v.decimal(Hours(contract.minutes_per_week().into()));
+        let norm = contract.norm();
         context! {
             title => v.fill("year_title", &[("y", &year.to_string())]),
             year,
             months,
-            summary => Serde(v.catalog.working_summary(first, last, Week::Five)),
+            summary => Serde(summary),
+            summary_hours => v.decimal(summary.working_hours),
+            week_note => (!contract.is_forty_hours()).then(|| v.fill(
+                "week_note_contract",
+                &[("hours", &hours), ("norm", v.text(&format!("norm_{}", norm.as_str())))],
+            )),
+            contract => context! {
+                hours => if error.is_some() { query.hours_per_week.clone() } else { hours },
+                norm => norm.as_str(),
+                norms => Norm::NAMES.to_vec(),
+                error => error.map(|key| v.text(key)),
+            },
             long_weekends => view::long_weekends_path(year),
             prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
             next => served(year + 1).then(|| format!("/{:04}", year + 1)),
@@ -392,12 +411,37 @@ impl Pages {
     }
 }
 
-/// `lang` (an unknown one is lt), `q`, and `grade` (0..12, else none).
+/// The year page's contract (the 5-day week) from its form, and the text key of what is
+/// wrong with the form (then the 40-hour week). Read as the API reads `hours_per_week` and
+/// `norm`; absent or empty is 40 hours, `full`.
+fn page_contract(query: &PageQuery) -> (Contract, Option<&'static str>) {
+    let forty = Contract::forty_hours(Week::Five);
+    let hours = Some(query.hours_per_week.as_str()).filter(|h| !h.is_empty());
+    let norm = Some(query.norm.as_str()).filter(|n| !n.is_empty());
+    let (Ok(centihours), Ok(norm)) = (
+        hours.map_or(Ok(MAX_CENTIHOURS), query::hours_per_week),
+        query::norm(norm),
+    ) else {
+        return (forty, Some("contract_bad_hours"));
+    };
+    match Contract::of_hours(Week::Five, centihours, norm) {
+        Ok(contract) => (contract, None),
+        Err(ContractError::NormMissing | ContractError::FullNotForty) => {
+            (forty, Some("contract_norm_missing"))
+        }
+        Err(_) => (forty, Some("contract_not_shorter")),
+    }
+}
+
+/// `lang` (an unknown one is lt), `q`, `grade` (0..12, else none), and the year page's
+/// `hours_per_week` and `norm` as sent (checked by [`page_contract`]).
 #[derive(Default)]
 struct PageQuery {
     lang: Lang,
     q: String,
     grade: Option<u8>,
+    hours_per_week: String,
+    norm: String,
 }
 
 impl PageQuery {
@@ -408,6 +452,9 @@ impl PageQuery {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
                 // Bounded: a longer query is refused by the page anyway.
                 "q" => out.q = value.chars().take(MAX_QUERY_CHARS + 1).collect(),
+                // Bounded too: a longer value is no number of hours or norm.
+                "hours_per_week" => out.hours_per_week = value.chars().take(16).collect(),
+                "norm" => out.norm = value.chars().take(16).collect(),
                 "grade" => {
                     out.grade = value.parse::<u8>().ok().filter(|g| {
                         *g <= kalendorius_dataset::school::MAX_GRADE && value == g.to_string()

@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 
 use chrono::{Datelike, NaiveDate};
+use kalendorius_dataset::contract::Hours;
 use kalendorius_dataset::{Confidence, Date, Lang, Reason, TransferKind, Week};
 use minijinja::context;
 use minijinja::value::Serde;
@@ -68,6 +69,15 @@ impl Viewer<'_> {
 
     pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
         TEXTS.fill(self.lang, key, fields)
+    }
+
+    /// Hours as the language writes a decimal: `1807.2` in English, `1807,2` otherwise.
+    pub fn decimal(&self, hours: Hours) -> String {
+        let text = hours.to_string();
+        match self.lang {
+            Lang::En => text,
+            _ => text.replace('.', ","),
+        }
     }
 
     /// What every page needs (`c` in the templates); the language links keep `extra`
