@@ -50,6 +50,15 @@ const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remai
 const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 const ANY: HeaderValue = HeaderValue::from_static("*");
 
+/// Headers a proxy adds to name the client it relays for: any of them marks a request as
+/// relayed (see [`App::target`]).
+const RELAY_HEADERS: [HeaderName; 4] = [
+    HeaderName::from_static("x-forwarded-for"),
+    header::FORWARDED,
+    HeaderName::from_static("x-real-ip"),
+    HeaderName::from_static("true-client-ip"),
+];
+
 pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
 
 /// The route table of the API: every operation, in the order of the OpenAPI document.
@@ -260,10 +269,8 @@ impl App {
                         .answer(req, &context)
                         .unwrap_or_else(IntoResponse::into_response)
                 };
-                let response = std::panic::catch_unwind(AssertUnwindSafe(run))
-                    .unwrap_or_else(errors::panic_response);
-                // An answer that used `today` is cacheable for a minute only.
-                today.finish(response, req, &ex.catalog)
+                std::panic::catch_unwind(AssertUnwindSafe(run))
+                    .unwrap_or_else(errors::panic_response)
             }
             Target::Data => self.published.answer(req, &ex.catalog),
             _ => self.pages.answer(req, &ex.catalog, today.current()),
@@ -335,9 +342,7 @@ impl App {
     /// after its body is dropped (keeping its length). Every answer passes here.
     fn conclude(&self, resp: Response, req: Request, ex: Exchange) -> Answered<'_> {
         // Nothing beyond a length check for an answer under 1 KiB.
-        let mut resp = self
-            .compressor
-            .encode(req.uri().path(), req.headers(), resp);
+        let mut resp = self.compressor.encode(req.uri(), req.headers(), resp);
         if ex.method != Method::HEAD {
             return Either::Left(ready(self.finish(resp, req.uri(), ex)));
         }
@@ -377,8 +382,9 @@ impl App {
         let peer = req.remote_addr().as_socket_addr().copied();
         let client_ip = self.proxies.client_ip(peer, req.headers());
         // Forwarded, and not resolved to another client by a trusted proxy.
-        let relayed = (req.headers().contains_key("x-forwarded-for")
-            || req.headers().contains_key(header::FORWARDED))
+        let relayed = RELAY_HEADERS
+            .iter()
+            .any(|name| req.headers().contains_key(name))
             && peer.is_some_and(|p| p.ip().to_canonical() == client_ip);
         let target = self.target(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {

@@ -37,7 +37,26 @@ impl Endpoint {
         let names = self.params.iter().map(|p| p.name);
         let api_key = (self.access == Access::Keyed).then_some("api_key");
         let query = Query::parse(req.uri().query(), names.chain(api_key))?;
-        (self.handle)(req, &query, cx)
+        let response = (self.handle)(req, &query, cx)?;
+        // An answer that used `today` is cacheable for a minute only.
+        let keyed = self.access == Access::Keyed;
+        let identity = || self.request_identity(&query);
+        Ok(cx.today.finish(response, req, cx.catalog, keyed, identity))
+    }
+
+    /// What identifies a request to this operation apart from the dataset and `today`: its
+    /// operation id and the value of each parameter given (never the key).
+    fn request_identity(&self, query: &Query) -> Vec<u8> {
+        let mut identity = self.operation_id.as_bytes().to_vec();
+        for (i, param) in self.params.iter().enumerate() {
+            if let Some(value) = query.get(i) {
+                identity.push(0);
+                identity.extend_from_slice(param.name.as_bytes());
+                identity.push(b'=');
+                identity.extend_from_slice(value.as_bytes());
+            }
+        }
+        identity
     }
 
     /// Whether a success may be a 304 (it carries an ETag): a public answer always does, a

@@ -240,14 +240,16 @@ pub fn week_number(week: Week) -> u8 {
     }
 }
 
-/// Parses `hours_per_week`: plain digits (1 or 2), optionally `.` and 1 or 2 more; above 0
-/// and at most 40. In hundredths of an hour.
+/// Parses `hours_per_week`, one spelling per number as the integers (docs/api.md,
+/// Conventions): 1 or 2 digits without a leading zero (or `0`), optionally `.` and 1 or 2
+/// digits not ending in `0` (`36`, `38.5`, `38.25`; not `36.0`, `036`, `.5`); above 0 and
+/// at most 40. In hundredths of an hour.
 pub fn hours_per_week(value: &str) -> Result<u32, ApiError> {
     let (whole, fraction) = value.split_once('.').unwrap_or((value, ""));
-    let digits =
-        |s: &str, max: usize| (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
-    let plain =
-        digits(whole, 2) && (fraction.is_empty() || digits(fraction, 2)) && !value.ends_with('.');
+    let digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    let plain = digits(whole)
+        && (whole == "0" || !whole.starts_with('0'))
+        && (!value.contains('.') || (digits(fraction) && !fraction.ends_with('0')));
     let centihours = plain.then(|| {
         let cents: u32 = format!("{fraction:0<2}").parse().unwrap_or(0);
         whole.parse::<u32>().unwrap_or(0) * 100 + cents
@@ -258,7 +260,7 @@ pub fn hours_per_week(value: &str) -> Result<u32, ApiError> {
             ApiError::new(
                 ErrorCode::InvalidParam,
                 format!(
-                    "parameter 'hours_per_week' must be a number above 0 and at most 40 with at most 2 decimals (36, 38.25), got '{}'",
+                    "parameter 'hours_per_week' must be a number above 0 and at most 40 with at most 2 decimals, in plain digits (36, 38.5, 38.25; not 36.0 or 036), got '{}'",
                     echo(value)
                 ),
             )
@@ -367,16 +369,21 @@ fn contract_error(error: ContractError, of_what: &str) -> ApiError {
     }
 }
 
-/// Parses an integer parameter from `min` to `max`: plain digits, optionally after a `-`.
+/// Parses an integer parameter from `min` to `max`, written as every integer parameter and
+/// year is (docs/api.md, Conventions): plain digits, a `-` before a negative one, no leading
+/// zero, no `+` (one spelling per number, so one cache entry and one ETag per answer).
 pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiError> {
     let digits = value.strip_prefix('-').unwrap_or(value);
-    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && value != "-0";
     match value.parse::<i64>() {
         Ok(n) if plain && (min..=max).contains(&n) => Ok(n),
         _ => Err(ApiError::new(
             ErrorCode::InvalidParam,
             format!(
-                "parameter '{name}' must be an integer from {min} to {max}, got '{}'",
+                "parameter '{name}' must be an integer from {min} to {max} in plain digits (no leading zero, no '+'), got '{}'",
                 echo(value)
             ),
         )),
@@ -486,6 +493,59 @@ mod tests {
     }
 
     #[test]
+    fn hours_per_week_has_one_spelling() {
+        for (text, centihours) in [
+            ("36", 3600),
+            ("38.5", 3850),
+            ("38.25", 3825),
+            ("0.05", 5),
+            ("40", 4000),
+            ("0.5", 50),
+        ] {
+            assert_eq!(hours_per_week(text).unwrap(), centihours, "{text}");
+        }
+        for bad in [
+            "0", "0.0", "40.01", "41", "36.0", "36.50", "036", "06", ".5", "36.", "3.6e1", "+36",
+            "-36", " 36", "36.125", "",
+        ] {
+            assert_eq!(
+                hours_per_week(bad).unwrap_err().code,
+                ErrorCode::InvalidParam,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn schedules_are_5_or_6_days_of_h_mm() {
+        assert_eq!(
+            schedule("8:15,8:15,8:15,8:15,7:00").unwrap(),
+            [495, 495, 495, 495, 420]
+        );
+        assert_eq!(
+            schedule("0:00,24:00,1:05,10:30,7:00,5:00").unwrap(),
+            [0, 1440, 65, 630, 420, 300]
+        );
+        for bad in [
+            "8:00,8:00,8:00,8:00",
+            "8:00,8:00,8:00,8:00,8:00,8:00,8:00",
+            "8:60,8:00,8:00,8:00,8:00",
+            "8,8,8,8,8",
+            "24:01,8:00,8:00,8:00,8:00",
+            "8:0,8:00,8:00,8:00,8:00",
+            "100:00,8:00,8:00,8:00,8:00",
+            "8:00,,8:00,8:00,8:00",
+            "-1:00,8:00,8:00,8:00,8:00",
+        ] {
+            assert_eq!(
+                schedule(bad).unwrap_err().code,
+                ErrorCode::InvalidParam,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
     fn integers_are_bounded_and_plain() {
         let days = |value| integer("days", value, -100_000, 100_000);
         assert_eq!(days("0").unwrap(), 0);
@@ -500,6 +560,10 @@ mod tests {
             "-",
             "1e3",
             "99999999999999999999",
+            "010",
+            "-05",
+            "-0",
+            "00",
         ] {
             assert_eq!(
                 days(bad).unwrap_err().code,

@@ -1,6 +1,7 @@
 //! `today` as a date parameter: the date in Europe/Vilnius at arrival, resolved at most once
 //! and only when asked for. An answer that used it stops being true at midnight, so
-//! [`Today::finish`] makes it cacheable for a minute only, with an ETag of the date and dataset.
+//! [`Today::finish`] makes it cacheable for a minute only, with an ETag of the date, the dataset
+//! and the request.
 
 use std::cell::Cell;
 use std::time::SystemTime;
@@ -59,18 +60,32 @@ impl Today {
     }
 
     /// The cache headers of a success that used `today`; any other `response` unchanged.
-    pub fn finish(&self, mut response: Response, req: &Request, catalog: &Catalog) -> Response {
+    /// An answer without its own ETag gets one of the dataset, the date and `answered`, a
+    /// digest of everything else its body depends on (the endpoint and its parameters), so
+    /// no other query's answer can be revalidated by it or stand in for it in a cache.
+    pub fn finish(
+        &self,
+        mut response: Response,
+        req: &Request,
+        catalog: &Catalog,
+        keyed: bool,
+        answered: impl FnOnce() -> Vec<u8>,
+    ) -> Response {
         let date = self.resolved.get().and_then(|d| Date::from_naive(d).ok());
         let status = response.status();
         let (Some(date), StatusCode::OK | StatusCode::NOT_MODIFIED) = (date, status) else {
             return response;
         };
-        let policy = match response.headers().get(header::CACHE_CONTROL) {
-            Some(v) if v.as_bytes().starts_with(b"private") => "private, max-age=60",
-            _ => "public, max-age=60",
+        let policy = if keyed {
+            "private, max-age=60"
+        } else {
+            "public, max-age=60"
         };
         let etag = response.headers().get(header::ETAG).cloned();
-        let etag = etag.unwrap_or_else(|| caching::etag(&catalog.etag_tag, &[date]));
+        let etag = etag.unwrap_or_else(|| {
+            let prefix = format!("{}-{}", catalog.etag_tag, date);
+            caching::digest_etag(&prefix, &answered())
+        });
         if status == StatusCode::OK && caching::not_modified(req.headers(), &etag) {
             response = Response::from(StatusCode::NOT_MODIFIED);
         }

@@ -1,7 +1,7 @@
 //! Finding the API key in a request (docs/api.md, Keys): `X-API-Key`, then
 //! `Authorization: Bearer`, then `api_key`; the first non-empty one counts.
 
-use poem::web::headers::{authorization::Bearer, Authorization, HeaderMapExt};
+use poem::http::{header, HeaderValue};
 use poem::Request;
 
 use crate::key_format::KEY_QUERY;
@@ -10,14 +10,15 @@ use crate::state::keys::PresentedKey;
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {
     // Bytes that are not visible ASCII cannot be a key; keeping them (lossily) makes the
     // request an `invalid_key` rather than letting a later way win.
-    if let Some(value) = req.headers().get("x-api-key").filter(|v| !v.is_empty()) {
-        return Some(PresentedKey(
-            String::from_utf8_lossy(value.as_bytes()).into_owned(),
-        ));
+    let lossy = |bytes: &[u8]| PresentedKey(String::from_utf8_lossy(bytes).into_owned());
+    let headers = req.headers();
+    let api_key = headers.get_all("x-api-key").iter();
+    if let Some(value) = api_key.map(HeaderValue::as_bytes).find(|v| !v.is_empty()) {
+        return Some(lossy(value));
     }
-    let bearer = req.headers().typed_get::<Authorization<Bearer>>();
-    if let Some(Authorization(bearer)) = bearer.filter(|b| !b.token().is_empty()) {
-        return Some(PresentedKey(bearer.token().to_string()));
+    let authorization = headers.get_all(header::AUTHORIZATION).iter();
+    if let Some(token) = authorization.filter_map(bearer_token).next() {
+        return Some(lossy(token));
     }
     let query = req.uri().query()?;
     form_urlencoded::parse(query.as_bytes())
@@ -25,10 +26,19 @@ pub fn presented_key(req: &Request) -> Option<PresentedKey> {
         .map(|(_, value)| PresentedKey(value.into_owned()))
 }
 
+/// The token of `Authorization: Bearer <token>` (the scheme in any case), if not empty.
+fn bearer_token(value: &HeaderValue) -> Option<&[u8]> {
+    let value = value.as_bytes().trim_ascii();
+    let (scheme, token) = value.split_at_checked(6)?;
+    let separated = token.first().is_some_and(u8::is_ascii_whitespace);
+    let token = token.trim_ascii();
+    (scheme.eq_ignore_ascii_case(b"bearer") && separated && !token.is_empty()).then_some(token)
+}
+
 /// True when an `Authorization` header does not use Bearer (a bare key, `Basic ...`): no
 /// key is presented, but the `missing_key` answer says how to send one.
 pub fn has_other_scheme(req: &Request) -> bool {
-    let values = req.headers().get_all(poem::http::header::AUTHORIZATION);
+    let values = req.headers().get_all(header::AUTHORIZATION);
     values.iter().any(|value| {
         let mut words = value.as_bytes().split(u8::is_ascii_whitespace);
         let scheme = words.find(|word| !word.is_empty());

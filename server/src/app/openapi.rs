@@ -134,7 +134,7 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
     }
     let ok_description = match endpoint.access {
         Access::Public(_) => "Success. Cacheable: `Cache-Control: public, max-age=3600` and a strong ETag (`max-age=60` when a date parameter was `today`).",
-        Access::Keyed if revalidates => "Success (`Cache-Control: private`). When a date parameter was `today`: `Cache-Control: private, max-age=60` and an `ETag` of the resolved date.",
+        Access::Keyed if revalidates => "Success (`Cache-Control: private`). When a date parameter was `today`: `Cache-Control: private, max-age=60` and an `ETag` of the resolved date and the request's parameters.",
         Access::Keyed => "Success (`Cache-Control: private`).",
     };
     let mut responses = json!({
@@ -147,7 +147,7 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
     });
     if revalidates {
         let description = if keyed {
-            "Only when a date parameter was `today`: `If-None-Match` matched the ETag of the resolved date."
+            "Only when a date parameter was `today`: `If-None-Match` matched the ETag of the resolved date and the same parameters."
         } else {
             "`If-None-Match` matched the current ETag."
         };

@@ -2,7 +2,10 @@
 //! server; poem's `Server` has neither a header deadline nor caps): the header and idle
 //! deadlines, the caps, and the shutdown (in-flight requests finish, the rest are cut after
 //! `shutdown_timeout`). Until its first head has arrived, a connection is a small task that
-//! peeks at the socket (`WaitForHead`): hyper's state holds two 8 KiB buffers from the start.
+//! reads it into a buffer of its own, as large as what arrived (`WaitForHead`): hyper's state
+//! holds two 8 KiB buffers from the start. Reading costs the server what sending costs the
+//! peer; peeking (as before 0.4.0) made the kernel walk every segment queued on each new one,
+//! so a head sent a byte per segment cost the server far more than its sender.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -22,7 +25,7 @@ use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Request, Response};
 use serde::{Deserialize, Serialize};
 use smart_default::SmartDefault;
-use tokio::io::Interest;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -88,6 +91,8 @@ struct OpenConnections {
     /// The most open at once since memory was last given back.
     peak: AtomicUsize,
     per_ip: Mutex<HashMap<IpAddr, usize>>,
+    /// Bytes of partial heads held beyond each connection's [`FREE_HEAD_BYTES`].
+    head_bytes: AtomicUsize,
     metrics: ConnectionMetrics,
 }
 
@@ -95,7 +100,17 @@ struct OpenConnections {
 struct Slot {
     open: Arc<OpenConnections>,
     ip: Option<IpAddr>,
+    /// Its share of [`OpenConnections::head_bytes`].
+    head_bytes: usize,
 }
+
+/// Bytes of a partial head any waiting connection may hold: a head of ordinary size.
+const FREE_HEAD_BYTES: usize = 1024;
+
+/// Bytes of partial heads held beyond [`FREE_HEAD_BYTES`] by all waiting connections
+/// together: a connection whose head would pass it is closed (as at its header deadline),
+/// so thousands of connections each sending most of [`HEAD_LIMIT`] cannot take the memory.
+const HEAD_BYTES_BUDGET: usize = 8 << 20;
 
 /// The smallest peak of connections worth a heap walk when they fall to a quarter of it.
 const RELEASE_AFTER_PEAK: usize = 1024;
@@ -119,6 +134,7 @@ impl OpenConnections {
         let mut slot = Slot {
             open: self.clone(),
             ip: None,
+            head_bytes: 0,
         };
         if !trusted.contains(ip) {
             let key = client_network(ip);
@@ -153,8 +169,29 @@ impl OpenConnections {
     }
 }
 
+impl Slot {
+    /// Takes a partial head of `len` bytes into account; false when the budget is spent.
+    fn hold_head(&mut self, len: usize) -> bool {
+        let wanted = len.saturating_sub(FREE_HEAD_BYTES);
+        if wanted > self.head_bytes {
+            let more = wanted - self.head_bytes;
+            let before = self.open.head_bytes.fetch_add(more, Ordering::AcqRel);
+            self.head_bytes = wanted;
+            return before + more <= HEAD_BYTES_BUDGET;
+        }
+        true
+    }
+
+    /// The head is handed over: its bytes are no longer counted.
+    fn release_head(&mut self) {
+        let held = std::mem::take(&mut self.head_bytes);
+        self.open.head_bytes.fetch_sub(held, Ordering::AcqRel);
+    }
+}
+
 impl Drop for Slot {
     fn drop(&mut self) {
+        self.release_head();
         if let Some(ip) = self.ip {
             let mut per_ip = self.open.per_ip.lock();
             if let Some(n) = per_ip.get_mut(&ip) {
@@ -346,6 +383,7 @@ where
         let _ = stream.set_nodelay(true);
         shared.tracker.spawn(WaitForHead {
             connection: Some((stream, slot)),
+            head: Vec::new(),
             deadline: tokio::time::sleep(bounds.header_read_timeout()),
             shutdown: shared.graceful.clone().cancelled_owned(),
             shared: shared.clone(),
@@ -379,16 +417,19 @@ struct Shared<E> {
 }
 
 pin_project_lite::pin_project! {
-    /// A connection waiting for its first request's head. Once the socket holds a whole head
-    /// (or [`PEEK_LIMIT`] bytes, or the peer stopped sending: hyper then answers or closes as
-    /// usual), it spawns [`serve_http`] on the unread socket. At the header deadline, on
-    /// shutdown, or when the peer resets or leaves, the connection is closed without a word.
+    /// A connection waiting for its first request's head, read into `head`. Once it holds a
+    /// whole head (or [`HEAD_LIMIT`] bytes, or the peer stopped sending: hyper then answers
+    /// or closes as usual), it spawns [`serve_http`] on the socket behind those bytes. At
+    /// the header deadline, on shutdown, when the peer resets or leaves, or when the bytes
+    /// of partial heads pass their budget, the connection is closed without a word.
     ///
-    /// Written by hand because its size is each waiting connection's cost (about 270 bytes):
+    /// Written by hand because its size is each waiting connection's cost (about 300 bytes):
     /// `TcpStream::ready` would add a 136-byte waiter to `poll_read_ready`, and an `async fn`
     /// keeps its moved arguments beside the futures they went into.
     struct WaitForHead<E> {
         connection: Option<(TcpStream, Slot)>,
+        // What arrived of a partial head (no allocation until a read leaves one).
+        head: Vec<u8>,
         #[pin]
         deadline: tokio::time::Sleep,
         #[pin]
@@ -402,34 +443,53 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
 
     fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut this = self.project();
-        let (stream, _) = this
+        let (stream, slot) = this
             .connection
-            .as_ref()
+            .as_mut()
             .expect("not polled after the handover");
         if this.shutdown.poll(cx).is_ready() || this.deadline.as_mut().poll(cx).is_ready() {
             discard_unread(stream);
             return Poll::Ready(());
         }
-        loop {
+        // On this call's stack, never in the connection's task.
+        let mut buf = [0u8; HEAD_LIMIT];
+        let head = loop {
             if ready!(stream.poll_read_ready(cx)).is_err() {
                 return Poll::Ready(());
             }
-            let peeked = stream.try_io(Interest::READABLE, || match peek_head(stream)? {
-                Peeked::Partial if !peer_finished(stream) => Err(io::ErrorKind::WouldBlock.into()),
-                peeked => Ok(peeked),
-            });
-            match peeked {
+            let room = HEAD_LIMIT - this.head.len();
+            let arrived = match stream.try_read(&mut buf[..room]) {
                 // Not yet: the readiness is cleared, so the next poll waits for more bytes.
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
-                Ok(Peeked::Closed) | Err(_) => return Poll::Ready(()),
-                // A head, or part of one that its sender has finished.
-                Ok(_) => break,
+                Err(_) => return Poll::Ready(()),
+                Ok(0) if this.head.is_empty() => return Poll::Ready(()),
+                // The peer has finished a partial head: hyper answers or closes.
+                Ok(0) => break std::mem::take(this.head),
+                Ok(n) => &buf[..n],
+            };
+            // What came before was partial; parsed again only when a line may have ended:
+            // a head sent a byte at a time costs one parse per line, not one per byte.
+            let parse = this.head.is_empty() || arrived.contains(&b'\n');
+            this.head.extend_from_slice(arrived);
+            let complete = parse && head_state(this.head) == HeadState::Complete;
+            if complete || this.head.len() == HEAD_LIMIT {
+                break std::mem::take(this.head);
             }
-        }
+            if !slot.hold_head(this.head.len()) {
+                discard_unread(stream);
+                return Poll::Ready(());
+            }
+        };
         let shared = this.shared;
         let accepted = this.deadline.deadline().into_std() - shared.bounds.header_read_timeout();
-        let (stream, slot) = this.connection.take().expect("handed over once");
+        let (stream, mut slot) = this.connection.take().expect("handed over once");
+        slot.release_head();
         if let Ok(peer) = stream.peer_addr() {
+            let stream = HeadFirst {
+                head,
+                read: 0,
+                stream,
+            };
             let serve = serve_http(stream, peer, accepted, slot, shared.clone());
             shared.tracker.spawn(serve);
         }
@@ -438,79 +498,99 @@ impl<E: Endpoint + 'static> Future for WaitForHead<E> {
 }
 
 /// Reads and drops what the peer sent, so that closing sends a FIN, not a reset (an error to
-/// the client); directly, as the last peek cleared tokio's readiness.
+/// the client); directly, as the last read cleared tokio's readiness.
 fn discard_unread(stream: &TcpStream) {
     use std::io::Read;
     let socket = socket2::SockRef::from(stream);
-    let mut buf = [0u8; PEEK_LIMIT];
+    let mut buf = [0u8; HEAD_LIMIT];
     while matches!((&*socket).read(&mut buf), Ok(n) if n > 0) {}
 }
 
-/// Whether the peer has sent its FIN (CLOSE-WAIT), so a partial head is final: asked only
-/// after a peek found one, since the socket stays readable after a FIN.
-#[cfg(target_os = "linux")]
-fn peer_finished(stream: &TcpStream) -> bool {
-    use std::os::fd::AsRawFd;
-    const TCP_CLOSE_WAIT: u8 = 8;
-    // `tcpi_state` is the first byte of `struct tcp_info`; the kernel copies as much as asked.
-    let mut state = 0u8;
-    let mut len: libc::socklen_t = 1;
-    // SAFETY: getsockopt writes at most `len` (1) bytes into `state`.
-    let rc = unsafe {
-        libc::getsockopt(
-            stream.as_raw_fd(),
-            libc::IPPROTO_TCP,
-            libc::TCP_INFO,
-            (&mut state as *mut u8).cast(),
-            &mut len,
-        )
-    };
-    rc == 0 && state == TCP_CLOSE_WAIT
-}
-
-#[cfg(not(target_os = "linux"))]
-fn peer_finished(_stream: &TcpStream) -> bool {
-    false
-}
-
-/// How much of a head is looked for before the handover (hyper limits longer heads).
-const PEEK_LIMIT: usize = 8 * 1024;
+/// How much of a head is read before the handover (hyper limits longer heads).
+const HEAD_LIMIT: usize = 8 * 1024;
 
 #[derive(Debug, PartialEq, Eq)]
-enum Peeked {
-    /// The peer closed the connection without sending anything.
-    Closed,
+enum HeadState {
     Partial,
-    /// A whole head, [`PEEK_LIMIT`] bytes, or bytes that are no HTTP/1 request.
-    Head,
-}
-
-/// Peeks at the socket, into a buffer on this call's stack, never in the connection's task.
-fn peek_head(stream: &TcpStream) -> io::Result<Peeked> {
-    let mut buf = [0u8; PEEK_LIMIT];
-    // SAFETY: initialised bytes are valid `MaybeUninit<u8>`, and peek only writes bytes.
-    let uninit = unsafe { &mut *(&mut buf[..] as *mut [u8] as *mut [std::mem::MaybeUninit<u8>]) };
-    let n = socket2::SockRef::from(stream).peek(uninit)?;
-    Ok(head_state(&buf[..n]))
+    /// A whole head, [`HEAD_LIMIT`] bytes, or bytes that are no HTTP/1 request.
+    Complete,
 }
 
 /// What the start of a connection is to hyper's parser (httparse, hyper's defaults). Bytes
-/// that are no HTTP/1 (the HTTP/2 preface, TLS, garbage) are a `Head`: hyper answers at once.
-fn head_state(bytes: &[u8]) -> Peeked {
-    if bytes.is_empty() {
-        return Peeked::Closed;
-    }
+/// that are no HTTP/1 (the HTTP/2 preface, TLS, garbage) are `Complete`: hyper answers at once.
+fn head_state(bytes: &[u8]) -> HeadState {
     let mut headers = [httparse::EMPTY_HEADER; 64];
     match httparse::Request::new(&mut headers).parse(bytes) {
-        Ok(httparse::Status::Partial) if bytes.len() < PEEK_LIMIT => Peeked::Partial,
-        _ => Peeked::Head,
+        Ok(httparse::Status::Partial) if bytes.len() < HEAD_LIMIT => HeadState::Partial,
+        _ => HeadState::Complete,
+    }
+}
+
+/// The socket of a connection whose first head was already read: hyper reads that head
+/// first, then the socket.
+struct HeadFirst {
+    head: Vec<u8>,
+    read: usize,
+    stream: TcpStream,
+}
+
+impl AsyncRead for HeadFirst {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if this.read < this.head.len() {
+            let rest = &this.head[this.read..];
+            let n = rest.len().min(buf.remaining());
+            buf.put_slice(&rest[..n]);
+            this.read += n;
+            if this.read == this.head.len() {
+                // Given back once read.
+                this.head = Vec::new();
+                this.read = 0;
+            }
+            return Poll::Ready(Ok(()));
+        }
+        std::pin::Pin::new(&mut this.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for HeadFirst {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
     }
 }
 
 /// Serves a connection whose first head has arrived. Its idle deadline also ends an HTTP/2
 /// stream whose headers never complete (later HTTP/1 heads have hyper's header deadline).
 async fn serve_http<E>(
-    stream: TcpStream,
+    stream: HeadFirst,
     peer: SocketAddr,
     accepted: Instant,
     _slot: Slot,
@@ -628,33 +708,44 @@ mod tests {
     }
 
     #[test]
-    fn a_head_ends_at_its_empty_line_or_at_the_peek_limit() {
-        assert_eq!(head_state(b""), Peeked::Closed);
-        assert_eq!(
-            head_state(b"GET / HTTP/1.1\r\nHost: a\r\n"),
-            Peeked::Partial
-        );
-        assert_eq!(
-            head_state(b"GET / HTTP/1.1\r\nHost: a\r\n\r"),
-            Peeked::Partial
-        );
-        assert_eq!(
-            head_state(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
-            Peeked::Head
-        );
-        assert_eq!(head_state(b"GET / HTTP/1.1\nHost: a\n\n"), Peeked::Head);
-        assert_eq!(
-            head_state(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
-            Peeked::Head
-        );
+    fn a_head_ends_at_its_empty_line_or_at_the_limit() {
+        let partial = HeadState::Partial;
+        let complete = HeadState::Complete;
+        assert_eq!(head_state(b"GET / HTTP/1.1\r\nHost: a\r\n"), partial);
+        assert_eq!(head_state(b"GET / HTTP/1.1\r\nHost: a\r\n\r"), partial);
+        assert_eq!(head_state(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"), complete);
+        assert_eq!(head_state(b"GET / HTTP/1.1\nHost: a\n\n"), complete);
+        assert_eq!(head_state(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), complete);
         // Not HTTP/1 (TLS spoken to this port): hyper answers it at once.
+        assert_eq!(head_state(&[0x16, 0x03, 0x01, 0x02, 0x00, 0x01]), complete);
+        let long = vec![b'a'; HEAD_LIMIT];
+        assert_eq!(head_state(&long), complete);
+        assert_eq!(head_state(&long[1..]), partial);
+    }
+
+    #[test]
+    fn partial_heads_past_the_free_bytes_share_one_budget() {
+        let open = open();
+        let b = bounds(10, 10);
+        let none = TrustedProxies(vec![]);
+        let a = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        let mut first = open.admit(a, &b, &none).unwrap();
+        assert!(first.hold_head(FREE_HEAD_BYTES));
+        assert_eq!(open.head_bytes.load(Ordering::Relaxed), 0, "free");
+        assert!(first.hold_head(FREE_HEAD_BYTES + HEAD_BYTES_BUDGET));
+        let mut second = open.admit(a, &b, &none).unwrap();
+        assert!(!second.hold_head(FREE_HEAD_BYTES + 1), "over the budget");
+        drop(second);
+        first.release_head();
+        assert_eq!(open.head_bytes.load(Ordering::Relaxed), 0);
+        let mut third = open.admit(a, &b, &none).unwrap();
+        assert!(third.hold_head(FREE_HEAD_BYTES + 1));
+        drop(third);
         assert_eq!(
-            head_state(&[0x16, 0x03, 0x01, 0x02, 0x00, 0x01]),
-            Peeked::Head
+            open.head_bytes.load(Ordering::Relaxed),
+            0,
+            "given back on drop"
         );
-        let long = vec![b'a'; PEEK_LIMIT];
-        assert_eq!(head_state(&long), Peeked::Head);
-        assert_eq!(head_state(&long[1..]), Peeked::Partial);
     }
 
     #[test]

@@ -187,15 +187,26 @@ impl Pages {
         };
         let day = shows_today.then(|| today.to_string());
         let grade = query.grade.map(|g| g.to_string());
+        // Only the search reads `q`: on another page it would make a new entry per value.
+        let q = if page == Some(Page::Search) {
+            query.q.as_str()
+        } else {
+            ""
+        };
+        // Only the year page reads the contract, for the same reason.
+        let (hours, norm) = match page {
+            Some(Page::Year(_)) => (query.hours_per_week.as_str(), query.norm.as_str()),
+            _ => ("", ""),
+        };
         let parts = [
             &catalog.etag_tag,
             path,
             query.lang.code(),
-            &query.q,
+            q,
             day.as_deref().unwrap_or(""),
             grade.as_deref().unwrap_or(""),
-            &query.hours_per_week,
-            &query.norm,
+            hours,
+            norm,
         ];
         let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
@@ -302,7 +313,7 @@ impl Pages {
         let served = |y: i32| v.catalog.years().contains(&y);
         let (contract, error) = page_contract(query);
         let summary = v.catalog.contract_summary(first, last, &contract);
-        let hours = v.decimal(Hours(contract.minutes_per_week().into()));
+        let weekly = Hours(contract.minutes_per_week().into());
         let norm = contract.norm();
         context! {
             title => v.fill("year_title", &[("y", &year.to_string())]),
@@ -312,10 +323,11 @@ impl Pages {
             summary_hours => v.decimal(summary.working_hours),
             week_note => (!contract.is_forty_hours()).then(|| v.fill(
                 "week_note_contract",
-                &[("hours", &hours), ("norm", v.text(&format!("norm_{}", norm.as_str())))],
+                &[("hours", &v.decimal(weekly)), ("norm", v.text(&format!("norm_{}", norm.as_str())))],
             )),
             contract => context! {
-                hours => if error.is_some() { query.hours_per_week.clone() } else { hours },
+                // As the parameter is written (`38.25`), whatever the language.
+                hours => if error.is_some() { query.hours_per_week.clone() } else { weekly.to_string() },
                 norm => norm.as_str(),
                 norms => Norm::NAMES.to_vec(),
                 error => error.map(|key| v.text(key)),

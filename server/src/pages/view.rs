@@ -23,6 +23,13 @@ pub const MARKS: [(&str, &str); 5] = [
     ("school", "○"),
 ];
 
+/// `path` as a link that stays on this site: a 404's path may start with `//` or `/\`,
+/// which a browser reads as another site's address (`//evil.example/x`), so the leading
+/// slashes and backslashes become one slash.
+fn site_relative(path: &str) -> String {
+    format!("/{}", path.trim_start_matches(['/', '\\']))
+}
+
 /// The parameters internal links keep: `&lang=en` (not for lt) and `&grade=5`, or `""`.
 fn page_query(lang: Lang, grade: Option<u8>) -> String {
     let lang = (lang != Lang::Lt).then(|| format!("&lang={}", lang.code()));
@@ -84,6 +91,7 @@ impl Viewer<'_> {
     /// (`&q=...` or `""`).
     pub fn frame(&self, css: &str, path: &str, extra: &str) -> minijinja::Value {
         let (lang, grade) = (self.lang, self.grade);
+        let path = site_relative(path);
         let langs = Lang::ALL.map(|other| {
             let query = format!("{extra}{}", page_query(other, grade));
             context! {

@@ -157,6 +157,33 @@ async fn the_first_present_way_wins_and_the_rest_are_ignored() {
             vec![("X-API-Key", ""), ("Authorization", &bearer_good)],
             200,
         ),
+        // A header sent twice counts by its first non-empty value.
+        (
+            PATH.to_string(),
+            vec![("X-API-Key", ""), ("X-API-Key", &good)],
+            200,
+        ),
+        (
+            PATH.to_string(),
+            vec![("X-API-Key", &good), ("X-API-Key", bad)],
+            200,
+        ),
+        (
+            PATH.to_string(),
+            vec![
+                ("Authorization", "Basic eDp5"),
+                ("Authorization", &bearer_good),
+            ],
+            200,
+        ),
+        (
+            PATH.to_string(),
+            vec![
+                ("Authorization", &bearer_bad),
+                ("Authorization", &bearer_good),
+            ],
+            401,
+        ),
     ];
     for (path, headers, status) in cases {
         let resp = send(&app, &path, &headers).await;

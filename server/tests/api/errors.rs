@@ -330,3 +330,75 @@ async fn hostile_input_never_produces_a_5xx() {
         }
     }
 }
+
+/// One spelling per integer (docs/api.md, Conventions): plain digits, no leading zero, no
+/// `+`, no `-0`, on every endpoint; the same numbers in plain digits are answered.
+#[tokio::test]
+async fn every_integer_parameter_refuses_leading_zeros() {
+    let app = spawn_app().await;
+    let (key, _) = app.key(None, None);
+    let cases = [
+        (
+            "/api/v1/holidays/upcoming?from=2020-01-01&count=",
+            "5",
+            "050",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/long-weekends?year=2020&max_leave_days=",
+            "1",
+            "01",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/school-holidays?year=2020&grade=",
+            "5",
+            "05",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/school-holidays?year=2020&grade=",
+            "0",
+            "-0",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/school-holidays?year=2020&grade=",
+            "0",
+            "00",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/working-days/add?date=2020-12-01&days=",
+            "10",
+            "010",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/working-days/add?date=2020-12-01&days=",
+            "-5",
+            "-05",
+            "invalid_param",
+        ),
+        (
+            "/api/v1/working-time?year=",
+            "2020",
+            "02020",
+            "invalid_year",
+        ),
+        ("/api/v1/holidays?year=", "2020", "002020", "invalid_year"),
+        (
+            "/api/v1/feeds/holidays.ics?from_year=",
+            "2020",
+            "02020",
+            "invalid_year",
+        ),
+    ];
+    for (path, plain, padded, code) in cases {
+        let resp = app.get_keyed(&format!("{path}{plain}"), &key).await;
+        assert_eq!(resp.status(), 200, "{path}{plain}");
+        let resp = app.get_keyed(&format!("{path}{padded}"), &key).await;
+        let message = assert_error(resp, 400, code).await;
+        assert!(message.contains(padded), "{path}{padded}: {message}");
+    }
+}

@@ -270,7 +270,12 @@ async fn a_request_relayed_by_an_untrusted_proxy_is_refused_even_from_loopback()
     // No trusted proxies: a proxy on this host would make every client 127.0.0.1, which
     // `metrics_allow` lets in by default; a forwarded request says it is such a client.
     let app = spawn_app().await;
-    for header in ["X-Forwarded-For", "Forwarded"] {
+    for header in [
+        "X-Forwarded-For",
+        "Forwarded",
+        "X-Real-IP",
+        "True-Client-IP",
+    ] {
         let value = if header == "Forwarded" {
             "for=203.0.113.7"
         } else {

@@ -405,6 +405,35 @@ async fn wrong_dates_and_unknown_paths_get_a_friendly_404_page() {
 }
 
 #[tokio::test]
+async fn a_404_page_links_only_to_this_site_whatever_its_path() {
+    let app = spawn_app().await;
+    for path in [
+        "//evil.example/x",
+        "/\\evil.example",
+        "///evil.example",
+        "/\\/evil",
+    ] {
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let resp = app.raw(request.as_bytes()).await;
+        assert_eq!(resp.status, 404, "{path}");
+        let doc = Html::parse_document(&String::from_utf8(resp.body).unwrap());
+        let links: Vec<String> = doc
+            .select(&sel("a[href], form[action]"))
+            .filter_map(|e| e.value().attr("href").or(e.value().attr("action")))
+            .map(str::to_string)
+            .collect();
+        assert!(links.len() > 3, "{path}: {links:?}");
+        for link in &links {
+            let site_relative =
+                link.starts_with('/') && !link.starts_with("//") && !link.starts_with("/\\")
+                    || link.starts_with('#');
+            assert!(site_relative, "{path}: {link} leaves the site");
+        }
+    }
+}
+
+#[tokio::test]
 async fn the_search_page_finds_names_without_diacritics() {
     let app = spawn_real_app().await;
     let doc = page(&app, "/vardai?q=zygimante", 200).await;
