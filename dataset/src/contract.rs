@@ -254,8 +254,9 @@ pub struct Hours(pub u64);
 impl serde::Serialize for Hours {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let centihours = centihours_of_minutes(self.0);
-        if centihours % 100 == 0 {
-            serializer.serialize_u64(centihours / 100)
+        let (whole, part) = (centihours / 100, centihours % 100);
+        if part == 0 {
+            serializer.serialize_u64(whole)
         } else {
             serializer.serialize_f64(centihours as f64 / 100.0)
         }
@@ -282,10 +283,11 @@ impl std::fmt::Display for Hours {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let centihours = centihours_of_minutes(self.0);
         let (whole, part) = (centihours / 100, centihours % 100);
-        match part {
-            0 => write!(f, "{whole}"),
-            p if p % 10 == 0 => write!(f, "{whole}.{}", p / 10),
-            p => write!(f, "{whole}.{p:02}"),
+        // `38.5`, not `38.50`: the one spelling the parameter takes.
+        match (part / 10, part % 10) {
+            (0, 0) => write!(f, "{whole}"),
+            (tenths, 0) => write!(f, "{whole}.{tenths}"),
+            _ => write!(f, "{whole}.{part:02}"),
         }
     }
 }

@@ -1060,10 +1060,11 @@ async fn contract_ranges_agree_with_the_published_days() {
             let six = rng.gen_bool(0.5);
             let norm = if reduced { "reduced" } else { "part_time" };
             // One spelling per number: no trailing zero after the point.
-            let hours = match centihours % 100 {
-                0 => format!("{}", centihours / 100),
-                c if c % 10 == 0 => format!("{}.{}", centihours / 100, c / 10),
-                c => format!("{}.{c:02}", centihours / 100),
+            let (whole, part) = (centihours / 100, centihours % 100);
+            let hours = match (part / 10, part % 10) {
+                (0, 0) => format!("{whole}"),
+                (tenths, 0) => format!("{whole}.{tenths}"),
+                _ => format!("{whole}.{part:02}"),
             };
             let body = app
                 .json_keyed(
