@@ -59,6 +59,14 @@ impl Norm {
         Self::NAMES[self as usize]
     }
 
+    /// The norm of a wire name, matched without regard to case.
+    pub fn parse(text: &str) -> Option<Norm> {
+        let at = Self::NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(text))?;
+        Some(Self::ALL[at])
+    }
+
     /// Whether the eve rule shortens a working day of this norm by an hour.
     pub fn shortens_eve(self) -> bool {
         self != Norm::Reduced
@@ -218,6 +226,23 @@ fn checked_norm(forty: bool, norm: Option<Norm>) -> Result<Norm, ContractError> 
         (false, Some(Norm::Full)) => Err(ContractError::FullNotForty),
         (false, Some(norm)) => Ok(norm),
     }
+}
+
+/// Hundredths of an hour of hours per week written in one spelling per number: 1 or 2
+/// digits without a leading zero (or `0`), optionally `.` and 1 or 2 digits not ending in
+/// `0` (`36`, `38.5`, `38.25`; not `36.0`, `036`, `.5`); above 0 and at most 40.
+pub fn parse_centihours(text: &str) -> Option<u32> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    let plain = digits(whole)
+        && (whole == "0" || !whole.starts_with('0'))
+        && (!text.contains('.') || (digits(fraction) && !fraction.ends_with('0')));
+    if !plain {
+        return None;
+    }
+    let cents: u32 = format!("{fraction:0<2}").parse().ok()?;
+    let centihours = whole.parse::<u32>().ok()? * 100 + cents;
+    Some(centihours).filter(|c| (1..=MAX_CENTIHOURS).contains(c))
 }
 
 /// Each weekday's minutes of a `centihours` week in `week`, Monday first: `h / 5` a day in

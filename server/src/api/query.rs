@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use kalendorius_dataset::contract::{
-    Contract, ContractError, Norm, MAX_CENTIHOURS, MAX_DAY_MINUTES,
+    parse_centihours, Contract, ContractError, Norm, MAX_CENTIHOURS, MAX_DAY_MINUTES,
 };
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{Date, DateError, Lang, Year};
@@ -240,22 +240,10 @@ pub fn week_number(week: Week) -> u8 {
     }
 }
 
-/// Parses `hours_per_week`, one spelling per number as the integers (docs/api.md,
-/// Conventions): 1 or 2 digits without a leading zero (or `0`), optionally `.` and 1 or 2
-/// digits not ending in `0` (`36`, `38.5`, `38.25`; not `36.0`, `036`, `.5`); above 0 and
-/// at most 40. In hundredths of an hour.
+/// Parses `hours_per_week` ([`parse_centihours`]: one spelling per number, as the
+/// integers). In hundredths of an hour.
 pub fn hours_per_week(value: &str) -> Result<u32, ApiError> {
-    let (whole, fraction) = value.split_once('.').unwrap_or((value, ""));
-    let digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
-    let plain = digits(whole)
-        && (whole == "0" || !whole.starts_with('0'))
-        && (!value.contains('.') || (digits(fraction) && !fraction.ends_with('0')));
-    let centihours = plain.then(|| {
-        let cents: u32 = format!("{fraction:0<2}").parse().unwrap_or(0);
-        whole.parse::<u32>().unwrap_or(0) * 100 + cents
-    });
-    centihours
-        .filter(|c| (1..=MAX_CENTIHOURS).contains(c))
+    parse_centihours(value)
         .ok_or_else(|| {
             ApiError::new(
                 ErrorCode::InvalidParam,

@@ -7,7 +7,9 @@ pub mod view;
 
 use bytes::Bytes;
 use chrono::{Datelike, Months, NaiveDate};
-use kalendorius_dataset::contract::{Contract, ContractError, Hours, Norm, MAX_CENTIHOURS};
+use kalendorius_dataset::contract::{
+    parse_centihours, Contract, ContractError, Hours, Norm, MAX_CENTIHOURS,
+};
 use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
@@ -15,7 +17,6 @@ use poem::http::{header, HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
 use self::view::{day_path, link, Viewer};
-use crate::api::query;
 use crate::catalog::Catalog;
 use crate::http::cache::ByteCache;
 use crate::http::caching;
@@ -424,18 +425,18 @@ impl Pages {
 }
 
 /// The year page's contract (the 5-day week) from its form, and the text key of what is
-/// wrong with the form (then the 40-hour week). Read as the API reads `hours_per_week` and
-/// `norm`; absent or empty is 40 hours, `full`.
+/// wrong with the form (then the 40-hour week). Read by the dataset's rules, as the API
+/// reads `hours_per_week` and `norm`; absent or empty is 40 hours, `full`.
 fn page_contract(query: &PageQuery) -> (Contract, Option<&'static str>) {
     let forty = Contract::forty_hours(Week::Five);
     let hours = Some(query.hours_per_week.as_str()).filter(|h| !h.is_empty());
     let norm = Some(query.norm.as_str()).filter(|n| !n.is_empty());
-    let (Ok(centihours), Ok(norm)) = (
-        hours.map_or(Ok(MAX_CENTIHOURS), query::hours_per_week),
-        query::norm(norm),
-    ) else {
+    let centihours = hours.map_or(Some(MAX_CENTIHOURS), parse_centihours);
+    let norm = norm.map(Norm::parse);
+    let (Some(centihours), None | Some(Some(_))) = (centihours, norm) else {
         return (forty, Some("contract_bad_hours"));
     };
+    let norm = norm.flatten();
     match Contract::of_hours(Week::Five, centihours, norm) {
         Ok(contract) => (contract, None),
         Err(ContractError::NormMissing | ContractError::FullNotForty) => {
