@@ -83,12 +83,13 @@ bench-floods:
 	bash bench/floods.sh
 
 ## make bench-compare BEFORE=path/to/older/kalendorius-server: the bench's rows for an older
-## server binary and this checkout's, side by side in one run (bench/README.md); add
+## server binary and this checkout's, side by side in one run (docs/performance.md); add
 ## BEFORE_GENERATOR=<its generator> when the older server reads another database format.
+## Installs wrk from Debian when it is missing, as `make bench` does.
 bench-compare: release redis-server
 	bash bench/compare.sh
 
-## make image: the container image (Containerfile; README "Running in a container"), tagged
+## make image: the container image (Containerfile; docs/operations.md#running-in-a-container), tagged
 ## IMAGE (kalendorius:latest), with podman or docker (ENGINE; ENGINE_OPTS are its global
 ## options). BUILDER_IMAGE and RUNTIME_IMAGE replace the base images (e.g. the local ones
 ## of deploy/container/base-images.sh), JOBS limits the compile jobs, IMAGE_BUILD_OPTS

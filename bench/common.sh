@@ -1,5 +1,5 @@
 # Shared by bench/run.sh, bench/compare.sh and bench/floods.sh (sourced, not run): logging,
-# the clean-up of everything a bench started, starting a server and learning its address, and
+# wrk, the clean-up of everything a bench started, starting a server and learning its address, and
 # the config and key that lift every limit.
 # Expects WORK (a temp dir) and PIDS (an array) to be set by the sourcing script.
 
@@ -10,6 +10,18 @@ NO_LIMIT=1000000000
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
 
+# wrk, installed from Debian when it is missing and apt can be used (as root): a 1-second
+# install. Fails (status 1, nothing printed) when it cannot be had; run.sh then falls back
+# to oha, compare.sh (which reads wrk's output) stops with the reason.
+ensure_wrk() {
+    command -v wrk >/dev/null && return 0
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        log "installing wrk from Debian"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >&2 || true
+    fi
+    command -v wrk >/dev/null
+}
+
 # The address floods open a million loopback connections. Where the kernel tracks
 # connections (nf_conntrack, loaded for example by a container engine's NAT rules), its table
 # fills and new handshakes are dropped ("nf_conntrack: table full" in dmesg): the flood then
@@ -17,7 +29,7 @@ die() { printf '[bench] ERROR: %s\n' "$*" >&2; exit 1; }
 warn_if_conntrack() {
     local count=/proc/sys/net/netfilter/nf_conntrack_count max=/proc/sys/net/netfilter/nf_conntrack_max
     if [ -r "$count" ] && [ -r "$max" ]; then
-        log "WARNING: connection tracking is on ($(cat "$count") of $(cat "$max") entries): an address flood can fill its table and stall; the flood rates are then the host's, not the server's (bench/README.md)"
+        log "WARNING: connection tracking is on ($(cat "$count") of $(cat "$max") entries): an address flood can fill its table and stall; the flood rates are then the host's, not the server's (docs/performance.md#floods-benchfloodssh)"
     fi
 }
 

@@ -36,7 +36,7 @@ source "$ROOT/bench/common.sh"
 [ -x "$BEFORE" ] || die "BEFORE=$BEFORE is not an executable"
 [ -z "$BEFORE_GENERATOR" ] || [ -x "$BEFORE_GENERATOR" ] || die "BEFORE_GENERATOR=$BEFORE_GENERATOR is not an executable"
 [ -x "$AFTER" ] && [ -x "$GENERATOR_BIN" ] || die "build this checkout first: make release"
-command -v wrk >/dev/null || die "wrk is missing: make bench installs it (or apt-get install wrk)"
+ensure_wrk || die "wrk is missing and could not be installed (it is installed from Debian when run as root with apt): apt-get install wrk"
 command -v redis-server >/dev/null || die "redis-server is missing: make redis-server installs it"
 
 log "building the dataset into $WORK/data"

@@ -7,8 +7,18 @@
 #    clients (127.0.2.x) ask ten times a second in all;
 # 2. the same from FLOOD_DISTRIBUTED_CONNECTIONS (19 000) distinct addresses (127.200.x.y),
 #    one connection each, so that the per-address cap does not apply;
-# 3. distinct addresses: one request from each of FLOOD_ADDRESSES (1 000 000) loopback
+# 3. a dribble: FLOOD_DRIBBLE_CONNECTIONS (50) connections from one address, each sending
+#    an 8 191-byte partial head one byte per TCP segment, for FLOOD_SLOW_SECONDS, with the
+#    CPU time the server and the attacker spent;
+# 4. varied traffic (not a flood: what ordinary clients ask over a day, at full speed):
+#    every long-weekend and school-holiday combination, 15 000 distinct pages, 6 000 feed
+#    spans and every year file, in every encoding; the server's peak RSS and its RSS after
+#    IDLE_SECONDS (35) idle, when the caches are full and the rest was given back;
+# 5. distinct addresses: one request from each of FLOOD_ADDRESSES (1 000 000) loopback
 #    addresses; every 100th is a newcomer that must get its whole minute quota.
+#
+# FLOODS (default "slow distributed dribble varied addresses") picks some of them; SERVER_BIN (the
+# checkout's release build by default) and GENERATOR_BIN run another build's.
 #
 # For each: what the normal clients saw (from server/examples/flood.rs), the server's
 # peak RSS (VmHWM) and, for the slow floods, its RSS some seconds after. Only loopback is used; every run is bounded; everything started here
@@ -27,8 +37,11 @@ TARGET_RSS_MIB=64
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SERVER_BIN="$ROOT/target/release/kalendorius-server"
-GENERATOR_BIN="$ROOT/target/release/kalendorius-generator"
+SERVER_BIN="${SERVER_BIN:-$ROOT/target/release/kalendorius-server}"
+GENERATOR_BIN="${GENERATOR_BIN:-$ROOT/target/release/kalendorius-generator}"
+DRIBBLE_CONNECTIONS="${FLOOD_DRIBBLE_CONNECTIONS:-50}"
+FLOODS="${FLOODS:-slow distributed dribble varied addresses}"
+IDLE_SECONDS=35
 FLOOD_BIN="$ROOT/target/release/examples/flood"
 WORK="$(mktemp -d -t kalendorius-floods.XXXXXX)"
 PIDS=()
@@ -72,36 +85,75 @@ verdict() {
     awk -v m="$1" -v t="$TARGET_RSS_MIB" 'BEGIN {print (m <= t) ? "ok" : "ABOVE"}'
 }
 
-fresh_server slow
-log "slow-connection flood: $SLOW_CONNECTIONS half-sent connections for $SLOW_SECONDS s"
-slow_report="$("$FLOOD_BIN" slow "$SERVER_ADDR" --connections "$SLOW_CONNECTIONS" --seconds "$SLOW_SECONDS")" \
-    || slow_report="$slow_report (NOT every normal request was answered)"
-slow_rss="$(peak_rss_mib "$SERVER_PID")"
-slow_after="$(rss_after_mib "$SERVER_PID")"
-kill "$SERVER_PID"
+runs() { [[ " $FLOODS " == *" $1 "* ]]; }
 
-fresh_server distributed
-dist_idle="$(rss_mib "$SERVER_PID")"
-log "distributed slow flood: $DISTRIBUTED half-sent connections, each from an address of its own, for $SLOW_SECONDS s"
-dist_report="$("$FLOOD_BIN" slow "$SERVER_ADDR" --connections "$DISTRIBUTED" --seconds "$SLOW_SECONDS" --distinct 1)" \
-    || dist_report="$dist_report (NOT every normal request was answered)"
-dist_rss="$(peak_rss_mib "$SERVER_PID")"
-dist_after="$(rss_after_mib "$SERVER_PID")"
-kill "$SERVER_PID"
+# CPU seconds (user + system) the process $1 has used.
+cpu_seconds() {
+    awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$1/stat"
+}
 
-fresh_server addresses
-warn_if_conntrack
-log "address flood: one request from each of $ADDRESSES loopback addresses"
-# Bounded: after the slow floods the host's handshakes can stall (bench/README.md).
-addr_report="$(timeout 300 "$FLOOD_BIN" addresses "$SERVER_ADDR" --count "$ADDRESSES")" \
-    || addr_report="${addr_report:-not finished in 300 s} (SOME newcomers were refused, or the flood did not finish)"
-addr_rss="$(peak_rss_mib "$SERVER_PID")"
+ROWS=()
+if runs slow; then
+    fresh_server slow
+    log "slow-connection flood: $SLOW_CONNECTIONS half-sent connections for $SLOW_SECONDS s"
+    report="$("$FLOOD_BIN" slow "$SERVER_ADDR" --connections "$SLOW_CONNECTIONS" --seconds "$SLOW_SECONDS")" \
+        || report="$report (NOT every normal request was answered)"
+    rss="$(peak_rss_mib "$SERVER_PID")"
+    ROWS+=("| slow connections | $report | $rss MiB ($(verdict "$rss")) | $(rss_after_mib "$SERVER_PID") MiB |")
+    kill "$SERVER_PID"
+fi
+
+if runs distributed; then
+    fresh_server distributed
+    idle="$(rss_mib "$SERVER_PID")"
+    log "distributed slow flood: $DISTRIBUTED half-sent connections, each from an address of its own, for $SLOW_SECONDS s"
+    report="$("$FLOOD_BIN" slow "$SERVER_ADDR" --connections "$DISTRIBUTED" --seconds "$SLOW_SECONDS" --distinct 1)" \
+        || report="$report (NOT every normal request was answered)"
+    rss="$(peak_rss_mib "$SERVER_PID")"
+    ROWS+=("| slow connections from distinct addresses (idle before: $idle MiB) | $report | $rss MiB ($(verdict "$rss")) | $(rss_after_mib "$SERVER_PID") MiB |")
+    kill "$SERVER_PID"
+fi
+
+if runs dribble; then
+    fresh_server dribble
+    before="$(cpu_seconds "$SERVER_PID")"
+    log "dribble: $DRIBBLE_CONNECTIONS connections sending a partial head a byte per segment for $SLOW_SECONDS s"
+    report="$("$FLOOD_BIN" dribble "$SERVER_ADDR" --connections "$DRIBBLE_CONNECTIONS" --seconds "$SLOW_SECONDS")"
+    spent="$(awk -v a="$before" -v b="$(cpu_seconds "$SERVER_PID")" 'BEGIN {printf "%.1f", b - a}')"
+    rss="$(peak_rss_mib "$SERVER_PID")"
+    ROWS+=("| a byte per segment ($DRIBBLE_CONNECTIONS connections); the server used $spent s of CPU | $report | $rss MiB ($(verdict "$rss")) | |")
+    kill "$SERVER_PID"
+fi
+
+if runs varied; then
+    # Every limit lifted: the traffic is one client's here, thousands' in life.
+    write_unlimited_config "$WORK/varied.toml" "$WORK/state-varied" warn
+    key="$(create_unlimited_key "$SERVER_BIN" "$WORK/varied.toml")"
+    start_and_wait varied "$SERVER_BIN" serve --config "$WORK/varied.toml"
+    SERVER_PID="$STARTED_PID"
+    idle="$(rss_mib "$SERVER_PID")"
+    log "varied traffic: every long-weekend and school-holiday combination, 15 000 pages, 6 000 feeds, every year file"
+    report="$("$FLOOD_BIN" varied "$STARTED_ADDR" --key "$key")"
+    rss="$(peak_rss_mib "$SERVER_PID")"
+    sleep "$IDLE_SECONDS"
+    ROWS+=("| varied ordinary traffic (idle before: $idle MiB) | $report | $rss MiB ($(verdict "$rss")) | $(rss_mib "$SERVER_PID") MiB after ${IDLE_SECONDS} s |")
+    kill "$SERVER_PID"
+fi
+
+if runs addresses; then
+    fresh_server addresses
+    warn_if_conntrack
+    log "address flood: one request from each of $ADDRESSES loopback addresses"
+    # Bounded: after the slow floods the host's handshakes can stall (docs/performance.md#floods-benchfloodssh).
+    report="$(timeout 300 "$FLOOD_BIN" addresses "$SERVER_ADDR" --count "$ADDRESSES")" \
+        || report="${report:-not finished in 300 s} (SOME newcomers were refused, or the flood did not finish)"
+    rss="$(peak_rss_mib "$SERVER_PID")"
+    ROWS+=("| distinct addresses | $report | $rss MiB ($(verdict "$rss")) | |")
+fi
 
 echo
 echo "| flood | what normal clients saw | server peak RSS (target <= $TARGET_RSS_MIB MiB) | RSS ${AFTER_SECONDS} s after |"
 echo "|---|---|---:|---:|"
-echo "| slow connections | $slow_report | $slow_rss MiB ($(verdict "$slow_rss")) | $slow_after MiB |"
-echo "| slow connections from distinct addresses (idle before: $dist_idle MiB) | $dist_report | $dist_rss MiB ($(verdict "$dist_rss")) | $dist_after MiB |"
-echo "| distinct addresses | $addr_report | $addr_rss MiB ($(verdict "$addr_rss")) | |"
+printf '%s\n' "${ROWS[@]}"
 echo
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), nproc $(nproc); default bounds and limits, log level warn."

@@ -4,7 +4,7 @@
 #
 # Only loopback (127.0.0.1) is ever loaded, every run has a bounded duration, and every
 # process started here is killed on exit. Throughput is noisy: compare only runs made on
-# the same machine, and never gate CI on it (see bench/README.md).
+# the same machine, and never gate CI on it (see docs/performance.md).
 #
 # Knobs (environment): BENCH_DURATION (3s), BENCH_WARMUP (1s), BENCH_ROUNDS (7), BENCH_CONNECTIONS (64),
 # BENCH_THREADS (2, wrk only), BENCH_TOOL (wrk, or oha to skip wrk), BENCH_LOG_LEVEL (info: the server logs one access line per request,
@@ -33,6 +33,7 @@ TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
 TARGET_REDUCED_YEAR=0.6
 TARGET_LEAVE=0.6
+TARGET_SHIFT_HOURS=0.6
 TARGET_PAGE=0.5
 TARGET_NAME_SEARCH=0.5
 TARGET_FEED=0.5
@@ -41,8 +42,8 @@ TARGET_DAYS_GZIP=0.6
 TARGET_RSS_MIB=64
 # Loading the dataset at start-up (and on SIGHUP): well under a second.
 TARGET_STARTUP_MS=1000
-# With keys and counters in Redis on loopback (several processes, README "Running several
-# processes"): every request waits for one Redis script.
+# With keys and counters in Redis on loopback (several processes,
+# docs/operations.md#running-several-processes): every request waits for one Redis script.
 TARGET_REDIS=0.3
 # Distinct client addresses sent to a server on Redis before Redis's memory is read.
 REDIS_ADDRESSES="${BENCH_REDIS_ADDRESSES:-1000000}"
@@ -72,19 +73,11 @@ ensure_load_tool() {
         ensure_oha
         return
     fi
-    if command -v wrk >/dev/null; then
+    if ensure_wrk; then
         LOAD_TOOL=wrk
         return
     fi
-    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-        log "installing wrk from Debian"
-        if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >&2 \
-            && command -v wrk >/dev/null; then
-            LOAD_TOOL=wrk
-            return
-        fi
-        log "apt-get could not install wrk; falling back to oha"
-    fi
+    log "no wrk, and apt-get could not install it; falling back to oha"
     ensure_oha
 }
 
@@ -120,7 +113,7 @@ ensure_redis() {
     command -v redis-server >/dev/null || die "redis-server is needed (apt-get install redis-server)"
 }
 
-# A private redis-server on a free loopback port, persistence as README recommends; sets
+# A private redis-server on a free loopback port, persistence as docs/operations.md#running-several-processes recommends; sets
 # REDIS_PORT.
 start_redis() {
     local port
@@ -374,6 +367,8 @@ main() {
     local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
     local reduced="$srv/api/v1/working-time?year=2026&hours_per_week=36&norm=reduced"
     local leave="$srv/api/v1/leave?start=2026-12-21&days=10"
+    # A 12-hour night shift from Christmas Eve into Christmas Day.
+    local shift="$srv/api/v1/shift-hours?start=2026-12-24T20:00&end=2026-12-25T08:00"
     local page="$srv/2026/12?lang=lt"
     local search="$srv/api/v1/name-days/search?name=jon"
     local feed="$srv/api/v1/feeds/holidays.ics"
@@ -392,6 +387,7 @@ main() {
     check_200 "$wadd" -H "X-API-Key: $key"
     check_200 "$reduced" -H "X-API-Key: $key"
     check_200 "$leave" -H "X-API-Key: $key"
+    check_200 "$shift" -H "X-API-Key: $key"
     check_200 "$page"
     check_200 "$search" -H "X-API-Key: $key"
     start_and_wait server-redis "$SERVER_BIN" serve --config "$WORK/redis.toml"
@@ -409,6 +405,7 @@ main() {
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
     local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=() f_res=() y_res=() g_res=()
     local sh_res=() up_res=() lw_res=() rw_res=() lv_res=()
+    local sh_res=() up_res=() lw_res=() sf_res=()
     for round in $(seq 1 "$ROUNDS"); do
         log "round $round/$ROUNDS: every endpoint of the table, each right after a baseline load"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
@@ -423,6 +420,7 @@ main() {
         after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
         after_baseline "$reduced" "X-API-Key: $key"; rw_res+=("$PAIRED")
         after_baseline "$leave" "X-API-Key: $key"; lv_res+=("$PAIRED")
+        after_baseline "$shift" "X-API-Key: $key"; sf_res+=("$PAIRED")
         after_baseline "$page"; p_res+=("$PAIRED")
         after_baseline "$search" "X-API-Key: $key"; n_res+=("$PAIRED")
         after_baseline "$laisv_redis"; rl_res+=("$PAIRED")
@@ -477,6 +475,7 @@ main() {
     summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
     summary_row "GET /api/v1/working-time?year=2026&hours_per_week=36&norm=reduced (X-API-Key)" "$TARGET_REDUCED_YEAR" "${rw_res[@]}"
     summary_row "GET /api/v1/leave?start=2026-12-21&days=10 (X-API-Key)" "$TARGET_LEAVE" "${lv_res[@]}"
+    summary_row "GET /api/v1/shift-hours?start=2026-12-24T20:00&end=2026-12-25T08:00 (X-API-Key)" "$TARGET_SHIFT_HOURS" "${sf_res[@]}"
     summary_row "GET /2026/12?lang=lt (HTML page)" "$TARGET_PAGE" "${p_res[@]}"
     summary_row "GET /api/v1/name-days/search?name=jon (X-API-Key)" "$TARGET_NAME_SEARCH" "${n_res[@]}"
     summary_row "GET /api/v1/laisvadienis?date=2026-12-24, state in Redis (loopback)" "$TARGET_REDIS" "${rl_res[@]}"

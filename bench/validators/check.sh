@@ -43,7 +43,7 @@ log "openapi-spec-validator"
 curl -fsS "$base/api/v1/openapi.json" -o openapi.json
 run venv/bin/openapi-spec-validator openapi.json
 
-log "openapi-python-client: generate, then the README's examples through it"
+log "openapi-python-client: generate, then the documents' examples through it"
 rm -rf client
 venv/bin/openapi-python-client generate --path openapi.json --output-path client --meta setup >/dev/null
 venv/bin/pip install -q -e client

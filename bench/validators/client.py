@@ -1,4 +1,4 @@
-"""The README's examples through a client generated from the served OpenAPI document.
+"""Examples of the README and docs/guide.md through a client generated from the served OpenAPI document.
 
 Usage: python client.py BASE KEY, with the package that openapi-python-client generated
 from BASE/api/v1/openapi.json installed (see bench/validators/README.md). Exits non-zero
@@ -25,7 +25,7 @@ keyed = AuthenticatedClient(
     raise_on_unexpected_status=True,
 )
 
-# The README's first example: a working day, whose `reason` is null.
+# The README's first example (README.md#a-days-status): a working day, whose `reason` is null.
 status = laisvadienis.sync(client=public, date="2026-12-23")
 assert isinstance(status, DayStatus), status
 assert status.laisvadienis is False and status.reason is None, status

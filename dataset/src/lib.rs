@@ -18,7 +18,9 @@
 //! - the working-time rules of the 40-hour week, which decide each day's working hours
 //!   ([`working_time`]);
 //! - folding calendar names for case- and diacritic-blind matching ([`names`]);
-//! - the long weekends of a year, from which days are non-working and marked ([`planning`]).
+//! - the long weekends of a year, from which days are non-working and marked ([`planning`]);
+//! - a shift split for a timesheet by date, kind of day and night, in Lithuanian local time
+//!   ([`shift`]).
 
 pub mod basis;
 pub mod changes;
@@ -37,6 +39,7 @@ pub mod names;
 pub mod planning;
 pub mod schema;
 pub mod school;
+pub mod shift;
 pub mod working_time;
 
 pub use basis::{Basis, Confidence};

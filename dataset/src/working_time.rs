@@ -24,6 +24,9 @@
 //! - **The eve rule** (art. 112(5), 112(6) since 2023): a working day whose next calendar
 //!   day carries a red holiday is one hour shorter; in the 6-day week this includes
 //!   Saturdays. A declared extra day off is not a holiday and shortens nothing.
+//! - **The kind of a day** (a timesheet's, `/shift-hours`): a working day of the week form;
+//!   else a holiday when a red holiday or a declared day off that week form follows falls
+//!   on it; else the week's rest day.
 //!
 //! Before the law of 1990-10-25 no holiday is red in the data, so only weekends are
 //! non-working: that follows from the facts, not from a date in this module.
@@ -48,6 +51,19 @@ pub enum Week {
     Five,
     /// Monday-Saturday, 7 hours Monday-Friday and 5 on Saturday.
     Six,
+}
+
+/// The kind of a calendar date for a timesheet, in one week form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DayKind {
+    /// A working day of the week form (shortened or not).
+    WorkingDay,
+    /// A day off of the week form that carries no red holiday and is no declared day off:
+    /// Saturday and Sunday of the 5-day week, Sunday of the 6-day week.
+    RestDay,
+    /// A red holiday, or a declared extra day off the week form follows.
+    Holiday,
 }
 
 /// What the rules need to know about one date: its own flags and whether the next calendar
@@ -122,6 +138,21 @@ impl DayFacts {
     /// The hours of the date in `week`, the eve rule applied.
     pub fn hours(&self, week: Week) -> u8 {
         self.full_hours(week) - u8::from(self.is_shortened(week))
+    }
+
+    /// The kind of the date in `week` (a timesheet's, `/shift-hours`).
+    pub fn kind(&self, week: Week) -> DayKind {
+        let declared_day_off = match week {
+            Week::Five => self.declared_day_off,
+            Week::Six => self.declared_day_off_6,
+        };
+        if self.is_working_day(week) {
+            DayKind::WorkingDay
+        } else if self.red || declared_day_off {
+            DayKind::Holiday
+        } else {
+            DayKind::RestDay
+        }
     }
 }
 
@@ -306,6 +337,30 @@ mod tests {
         };
         assert_eq!(week(Week::Five), u32::from(HOURS_PER_WEEK));
         assert_eq!(week(Week::Six), u32::from(HOURS_PER_WEEK));
+    }
+
+    #[test]
+    fn kinds_follow_the_week_form() {
+        assert_eq!(facts(Sat).kind(Week::Five), DayKind::RestDay);
+        assert_eq!(facts(Sat).kind(Week::Six), DayKind::WorkingDay);
+        assert_eq!(facts(Sun).kind(Week::Six), DayKind::RestDay);
+        let red_sunday = DayFacts {
+            red: true,
+            ..facts(Sun)
+        };
+        assert_eq!(red_sunday.kind(Week::Five), DayKind::Holiday);
+        // A bridge day: off in the 5-day week only.
+        let bridge = DayFacts {
+            declared_day_off: true,
+            ..facts(Mon)
+        };
+        assert_eq!(bridge.kind(Week::Five), DayKind::Holiday);
+        assert_eq!(bridge.kind(Week::Six), DayKind::WorkingDay);
+        let working_saturday = DayFacts {
+            declared_working_day: true,
+            ..facts(Sat)
+        };
+        assert_eq!(working_saturday.kind(Week::Five), DayKind::WorkingDay);
     }
 
     #[test]

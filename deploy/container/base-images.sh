@@ -4,7 +4,9 @@
 # package mirror and imported with `podman import` (or `docker import`).
 #
 #   runtime base  (RUNTIME_IMAGE): Debian's minbase with the documentation left out, the
-#                 equivalent of debian:bookworm-slim.
+#                 equivalent of debian:bookworm-slim; /usr is merged by mmdebstrap's
+#                 merged-usr hook, not by the usrmerge package (which brings perl: about
+#                 127 MB instead of 78).
 #   builder base  (BUILDER_IMAGE): the same plus gcc, libc6-dev and ca-certificates, and a
 #                 Rust toolchain copied in from this machine (`rustc --print sysroot`, its
 #                 bin/ and lib/ only) into /usr/local/rust, on the PATH: the offline
@@ -12,6 +14,9 @@
 #                 host has; its version is in the image's tag.
 #
 # Usage: deploy/container/base-images.sh            (as root, or where mmdebstrap can work)
+# On a host where podman's defaults cannot run containers, export CONTAINERS_CONF first
+# (deploy/container/restricted-host.containers.conf, which needs Debian's runc): the
+# script runs a container of the builder base at its end.
 # Then:  make image BUILDER_IMAGE=<printed> RUNTIME_IMAGE=<printed>
 #
 # Environment: ENGINE (podman, or docker), ENGINE_OPTS (global options of the engine, e.g.
@@ -41,8 +46,16 @@ rust_version=$("$sysroot/bin/rustc" --version | awk '{print $2}')
 RUNTIME_IMAGE=${RUNTIME_IMAGE:-localhost/kalendorius-base-runtime:$SUITE}
 BUILDER_IMAGE=${BUILDER_IMAGE:-localhost/kalendorius-base-builder:$rust_version-$SUITE}
 
+# Merged /usr as debian:*-slim has it, made by mmdebstrap's hook (bookworm's mmdebstrap has
+# it) instead of the usrmerge package and its perl.
+merged_usr=()
+if [ -d /usr/share/mmdebstrap/hooks/merged-usr ]; then
+    merged_usr=(--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr)
+fi
+
 # What debian:*-slim leaves out: manuals, documentation (but the copyright files), locales.
 slim=(
+    "${merged_usr[@]}"
     --dpkgopt='path-exclude=/usr/share/man/*'
     --dpkgopt='path-exclude=/usr/share/doc/*'
     --dpkgopt='path-include=/usr/share/doc/*/copyright'

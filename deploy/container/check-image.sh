@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Checks a built image end to end (README "Running in a container"): it runs the image
+# Checks a built image end to end (docs/operations.md#running-in-a-container): it runs the image
 # with a temporary state volume, as its non-root user with no capabilities and a read-only
 # root file system, and checks
-#   1. the health check (the image's HEALTHCHECK command, `kalendorius-server ready-check`)
-#      passes and GET /ready answers 200 from the host;
+#   1. it runs as uid and gid 10001 (kalendorius); the health check (the image's
+#      HEALTHCHECK command, `kalendorius-server ready-check`) passes and GET /ready answers
+#      200 from the host; the first start does not take the new volume for an old database;
 #   2. a public request: GET /api/v1/laisvadienis?date=2026-12-24 is 200 with JSON;
 #   3. a key made with the key tool inside the container works: GET /api/v1/day with
 #      X-API-Key is 200 with JSON (and 401 without it);
@@ -92,9 +93,14 @@ expect_json() {
 step "image $IMAGE"
 engine image inspect "$IMAGE" >/dev/null || fail "no image $IMAGE (make image)"
 # One-off containers (--no-healthcheck: no health timer for them).
-uid=$(engine run --rm --no-healthcheck "$IMAGE" id -u)
-[ "$uid" != 0 ] || fail "the image runs as root"
-echo "runs as uid $uid; size $(engine image inspect --format '{{.Size}}' "$IMAGE") bytes"
+ids=$(engine run --rm --no-healthcheck "$IMAGE" id)
+# The user and group the documents name, by number and name (a bind-mounted directory is
+# given to 10001:10001).
+case $ids in
+    "uid=10001(kalendorius) gid=10001(kalendorius) "*) ;;
+    *) fail "the image runs as $ids, not uid and gid 10001 (kalendorius)" ;;
+esac
+echo "runs as $ids; size $(engine image inspect --format '{{.Size}}' "$IMAGE") bytes"
 engine volume create "$volume" >/dev/null
 
 step "start (state volume $volume, host port $PORT)"
@@ -104,6 +110,10 @@ echo "health check passed: $(engine inspect --format '{{.State.Health.Status}}' 
 expect_json /ready 200
 echo "$body"
 image_version=$version
+# A new volume is a fresh state, not a database of an earlier version.
+if engine logs "$name" 2>&1 | grep 'earlier version'; then
+    fail "the first start on a new volume took it for a database of an earlier version"
+fi
 
 step "one public request"
 expect_json '/api/v1/laisvadienis?date=2026-12-24' 200

@@ -206,7 +206,7 @@ struct NameDayTable {
 
 impl NameDayTable {
     /// The names of a date. In a common year Feb 28 also shows the Feb 29 names, after its
-    /// own, so no name is lost (documented in sources/README.md and the README).
+    /// own, so no name is lost (documented in sources/README.md and docs/guide.md#calendar-feeds-subscribe-in-a-calendar-app).
     fn on(&self, date: NaiveDate) -> Vec<NameDay> {
         let (m, d) = (date.month() as usize, date.day() as usize);
         let mut names = self.by_day[m][d].clone();

@@ -60,6 +60,9 @@ pub struct BuildSummary {
     /// What the build changes against the version in service before it (its
     /// `changes.json`); `None` for a check.
     pub changes: Option<Changes>,
+    /// The build rebuilt the version already in service (unchanged sources and years): it
+    /// changes nothing, and `changes` is what that version changed when first built.
+    pub already_in_service: bool,
     /// Wall time.
     pub elapsed: Duration,
 }
@@ -90,9 +93,17 @@ impl std::fmt::Display for BuildSummary {
             write!(f, " -> {}", dir.display())?;
         }
         if let Some(changes) = &self.changes {
+            // A rebuild's kept changes describe the build that first made this version;
+            // printed as this build's, a first version's would say nothing was in service.
+            let heading = if self.already_in_service {
+                "unchanged: this version was already in service, so nothing changes; \
+                 what it changed when it was first built"
+            } else {
+                "changes against the version in service before this build"
+            };
             write!(
                 f,
-                "\nchanges against the version in service before this build: {}",
+                "\n{heading}: {}",
                 diff::text(changes, Some(BUILD_SUMMARY_LIMIT))
             )?;
             if let Some(dir) = &self.dataset_dir {
@@ -282,6 +293,7 @@ fn run(
         last_year,
     };
     let mut baseline = out.map(|(out, _)| BuildBaseline::of(out, &this));
+    let already_in_service = matches!(baseline, Some(BuildBaseline::Rebuild(..)));
 
     // Days stream out of the computation; each year's file is assembled as soon as its
     // last day arrives, so only the finished files are held. Each day is compared with the
@@ -322,6 +334,7 @@ fn run(
         last_year,
         counts,
         changes,
+        already_in_service,
         elapsed: started.elapsed(),
     })
 }

@@ -8,6 +8,18 @@
 //! `/api/v1/laisvadienis` ten times a second in all. Prints the normal requests answered and
 //! how the flood's connections ended.
 //!
+//! `flood dribble ADDR [--connections N] [--seconds S]`: N connections (default 50) from
+//! 127.0.0.1, each sending an 8 191-byte partial head one byte per TCP segment (a write per
+//! byte, no delay, a millisecond apart), re-opened when closed, for S seconds (default 15),
+//! while normal clients ask ten times a second. Prints the normal clients' median and
+//! slowest answer and the CPU time the flood itself used.
+//!
+//! `flood varied ADDR --key KEY [--concurrency C]`: ordinary varied traffic, C requests at a
+//! time (default 8), each asking for no, gzip, brotli or either compression in turn: every
+//! long-weekend combination of 2000-2100 (`max_leave_days` 0-3, four languages), every
+//! school-holiday year, grade and language, 15 000 distinct pages, 6 000 holiday feed spans
+//! and every year file. Prints the requests answered and how long they took.
+//!
 //! `flood addresses ADDR [--count N] [--concurrency C]`: one request to
 //! `/api/v1/laisvadienis` from each of N distinct loopback addresses (default 1 000 000,
 //! from 127.1.0.0 up), C at a time (default 128). Every 100th address is a "newcomer"
@@ -31,6 +43,8 @@ const HALF_REQUEST: &[u8] =
 
 fn usage() -> ! {
     eprintln!("usage: flood slow ADDR [--connections N] [--seconds S] [--distinct 0|1]");
+    eprintln!("       flood dribble ADDR [--connections N] [--seconds S]");
+    eprintln!("       flood varied ADDR --key KEY [--concurrency C]");
     eprintln!("       flood addresses ADDR [--count N] [--concurrency C]");
     std::process::exit(2)
 }
@@ -87,6 +101,23 @@ async fn main() {
                 flag(&args, "--distinct", 0) == 1,
             )
             .await
+        }
+        "dribble" => {
+            dribble(
+                server,
+                flag(&args, "--connections", 50),
+                flag(&args, "--seconds", 15),
+            )
+            .await
+        }
+        "varied" => {
+            let key = args
+                .iter()
+                .position(|a| a == "--key")
+                .and_then(|i| args.get(i + 1))
+                .unwrap_or_else(|| usage())
+                .clone();
+            varied(server, key, flag(&args, "--concurrency", 8)).await
         }
         "addresses" => {
             addresses(
@@ -175,6 +206,167 @@ async fn slow(server: SocketAddr, connections: u64, seconds: u64, distinct: bool
         eprintln!("normal client failures: {}", failures.join("; "));
         std::process::exit(1);
     }
+}
+
+/// The paths of `flood varied`, in the order asked.
+fn varied_paths() -> Vec<String> {
+    let langs = ["lt", "en", "pl", "ru"];
+    let mut paths = Vec::new();
+    for year in 2000..=2100 {
+        for leave in 0..=3 {
+            for lang in langs {
+                paths.push(format!(
+                    "/api/v1/long-weekends?year={year}&max_leave_days={leave}&lang={lang}"
+                ));
+            }
+        }
+    }
+    for year in 2019..=2027 {
+        for grade in 0..=12 {
+            for lang in langs {
+                paths.push(format!(
+                    "/api/v1/school-holidays?year={year}&grade={grade}&lang={lang}"
+                ));
+            }
+        }
+    }
+    let pages = (1583..=2100)
+        .flat_map(|year| (1..=12).map(move |month| format!("/{year}/{month:02}")))
+        .flat_map(|page| langs.map(|lang| format!("{page}?lang={lang}")));
+    paths.extend(pages.take(15_000));
+    for from in 1900..=2099 {
+        for span in 0..30 {
+            paths.push(format!(
+                "/api/v1/feeds/holidays.ics?from_year={from}&to_year={}&scope=all&shortened=true",
+                (from + span).min(2100)
+            ));
+        }
+    }
+    paths.extend((1583..=2100).map(|year| format!("/data/years/{year}.json")));
+    paths
+}
+
+async fn varied(server: SocketAddr, key: String, concurrency: u64) {
+    let paths: Arc<[String]> = varied_paths().into();
+    let next = Arc::new(AtomicU64::new(0));
+    let (answered, failed) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let key: Arc<str> = key.into();
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for _ in 0..concurrency {
+        let (paths, next, answered, failed, key) = (
+            paths.clone(),
+            next.clone(),
+            answered.clone(),
+            failed.clone(),
+            key.clone(),
+        );
+        workers.push(tokio::spawn(async move {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(path) = paths.get(i) else { break };
+                let accept = ["", "gzip", "br", "gzip, br"][i % 4];
+                let request = format!(
+                    "GET {path} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: {key}\r\n\
+                     Accept-Encoding: {accept}\r\nConnection: close\r\n\r\n"
+                );
+                let asked = async {
+                    let mut stream = TcpStream::connect(server).await?;
+                    stream.write_all(request.as_bytes()).await?;
+                    let mut answer = Vec::new();
+                    stream.read_to_end(&mut answer).await?;
+                    Ok::<_, std::io::Error>(answer.starts_with(b"HTTP/1.1 200"))
+                };
+                match asked.await {
+                    Ok(true) => answered.fetch_add(1, Ordering::Relaxed),
+                    _ => failed.fetch_add(1, Ordering::Relaxed),
+                };
+            }
+        }));
+    }
+    for w in workers {
+        let _ = w.await;
+    }
+    println!(
+        "varied traffic: {} requests in {:.1} s, {} answered 200, {} not",
+        paths.len(),
+        started.elapsed().as_secs_f64(),
+        answered.load(Ordering::Relaxed),
+        failed.load(Ordering::Relaxed),
+    );
+}
+
+/// The length of the dribbled partial head: one byte short of the server's head limit.
+const DRIBBLED_HEAD: usize = 8191;
+
+async fn dribble(server: SocketAddr, connections: u64, seconds: u64) {
+    let end = Instant::now() + Duration::from_secs(seconds);
+    let segments = Arc::new(AtomicU64::new(0));
+    let mut head =
+        b"GET /api/v1/laisvadienis?date=2026-12-24 HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+            .to_vec();
+    head.resize(DRIBBLED_HEAD, b'a');
+    let head: Arc<[u8]> = head.into();
+    let mut flood = Vec::new();
+    for _ in 0..connections {
+        let (segments, head) = (segments.clone(), head.clone());
+        flood.push(tokio::spawn(async move {
+            while Instant::now() < end {
+                let Ok(mut s) = connect_from(Ipv4Addr::LOCALHOST, server).await else {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                };
+                let _ = s.set_nodelay(true);
+                for byte in head.iter() {
+                    if Instant::now() >= end || s.write_all(&[*byte]).await.is_err() {
+                        break;
+                    }
+                    segments.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut latencies = Vec::new();
+    let mut failures = 0;
+    while Instant::now() < end {
+        let started = Instant::now();
+        let source = Ipv4Addr::new(127, 0, 2, latencies.len() as u8);
+        match ask(source, server).await {
+            Ok((200, _)) => latencies.push(started.elapsed()),
+            _ => failures += 1,
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for task in flood {
+        let _ = task.await;
+    }
+    latencies.sort();
+    let median = latencies
+        .get(latencies.len() / 2)
+        .copied()
+        .unwrap_or_default();
+    let slowest = latencies.last().copied().unwrap_or_default();
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    println!(
+        "dribble: {connections} connections sent {} one-byte segments in {seconds} s, using \
+         {:.1} s of CPU (user {:.1} s, system {:.1} s); normal clients: {} answered 200, {failures} \
+         failed, median {:.1} ms, slowest {:.1} ms",
+        segments.load(Ordering::Relaxed),
+        cpu(usage.ru_utime) + cpu(usage.ru_stime),
+        cpu(usage.ru_utime),
+        cpu(usage.ru_stime),
+        latencies.len(),
+        median.as_secs_f64() * 1e3,
+        slowest.as_secs_f64() * 1e3,
+    );
 }
 
 async fn addresses(server: SocketAddr, count: u64, concurrency: u64) {

@@ -37,8 +37,8 @@ pub enum CatalogError {
     },
 }
 
-/// Bytes of built answers kept per dataset: a few thousand answers of 1-10 KiB.
-const ANSWERS_BUDGET: usize = 4 << 20;
+/// Bytes of built answers kept per dataset: a thousand or more answers of 1-10 KiB.
+const ANSWERS_BUDGET: usize = 2 << 20;
 
 /// A smaller answer costs as much to keep (key and bookkeeping, about 300 bytes unweighed).
 const MIN_KEPT_ANSWER: usize = 512;

@@ -25,8 +25,8 @@ pub const PREFIX: &str = "/data";
 /// A dataset changes at most daily.
 pub const CACHE_CONTROL: &str = "public, max-age=86400";
 
-/// Bytes of year files kept in memory (about 20 years of 185 KB).
-pub const YEAR_CACHE_BUDGET: usize = 4 << 20;
+/// Bytes of year files kept in memory (about 10 years of 185 KB).
+pub const YEAR_CACHE_BUDGET: usize = 2 << 20;
 
 pub const SCHEMA_CONTENT_TYPE: &str = "application/schema+json";
 

@@ -1080,7 +1080,7 @@ fn assert_damaged(message: &str, dir: &Path) {
     assert!(message.contains(&head), "{message}");
     assert!(
         message.contains(
-            "restore it from a backup (`keys import`, see README 'Backups'), or move it away \
+            "restore it from a backup (`keys import`, see docs/operations.md#backups), or move it away \
              to start empty"
         ),
         "{message}"
@@ -1165,13 +1165,18 @@ impl Drop for Served {
 }
 
 fn serve_command(data: &Path, state: &Path) -> std::process::Command {
+    serve_command_logging(data, state, "warn")
+}
+
+/// The real server on `data` and `state`, logging from `level` up.
+fn serve_command_logging(data: &Path, state: &Path, level: &str) -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kalendorius-server"));
     cmd.args([
         "serve",
         "--listen",
         "127.0.0.1:0",
         "--log-level",
-        "warn",
+        level,
         "--data",
     ])
     .arg(data)
@@ -1268,6 +1273,53 @@ fn a_truncated_database_is_refused_with_one_clear_line() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert_damaged(&stderr, &state);
+}
+
+/// What the real server logs at `info` on `state` until it listens (the start-up lines).
+fn start_up_log(data: &Path, state: &Path) -> Vec<String> {
+    use std::io::BufRead;
+    let mut child = serve_command_logging(data, state, "info")
+        .env_remove("KALENDORIUS_LOG_FORMAT")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = Vec::new();
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let listening = line.starts_with("listening on http://");
+        log.push(line);
+        if listening {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        log.last().is_some_and(|l| l.starts_with("listening on")),
+        "{log:#?}"
+    );
+    log
+}
+
+#[test]
+fn a_fresh_state_is_not_taken_for_a_database_of_an_earlier_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    small_dataset(&data);
+    let state = dir.path().join("state");
+    let earlier = "no integrity.json yet (a database of an earlier version)";
+    // A container's first start on a new volume.
+    let fresh = start_up_log(&data, &state);
+    assert!(!fresh.iter().any(|l| l.contains(earlier)), "{fresh:#?}");
+    // A database with keys and no record, as an earlier version left it, still is one.
+    {
+        let s = open(&state);
+        create_key(&s, "owner", None, None, None).unwrap();
+        s.flush().unwrap();
+    }
+    std::fs::remove_file(state.join("integrity.json")).unwrap();
+    let old = start_up_log(&data, &state);
+    assert!(old.iter().any(|l| l.contains(earlier)), "{old:#?}");
 }
 
 #[test]
@@ -1833,7 +1885,7 @@ fn every_command_names_its_state_directory_and_only_create_and_import_make_one()
     }
     assert_eq!(records_of(&new).len(), 2);
 
-    // `import` restores into a new directory (README 'Backups') and says so too.
+    // `import` restores into a new directory (docs/operations.md#backups) and says so too.
     let file = root.join("keys.jsonl");
     assert_eq!(
         keys_bin(&new, &["export", "--out", file.to_str().unwrap()]).0,

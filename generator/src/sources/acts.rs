@@ -595,3 +595,43 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod shift_provisions {
+    use super::*;
+
+    /// The provisions `/shift-hours` cites (the dataset crate's `shift::provisions_on`) read
+    /// as the register of `sources/acts.toml` renders them: same act, same words.
+    #[test]
+    fn are_cited_as_the_register_renders_them() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sources/acts.toml");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut diag = Diagnostics::default();
+        let register = parse(&file, &text, &mut diag);
+        assert!(diag.is_empty(), "{diag:?}");
+        let mut cited = 0;
+        for year in [2003, 2017, 2026] {
+            let date = NaiveDate::from_ymd_opt(year, 7, 1).unwrap();
+            for basis in kalendorius_dataset::shift::provisions_on(date) {
+                let act = register
+                    .acts
+                    .get(&basis.act)
+                    .expect("an act of the register");
+                let src = BasisSrc {
+                    act: Spanned::new(0..0, basis.act.clone()),
+                    article: basis.article.clone(),
+                    part: basis.part,
+                    item: basis.item,
+                    amended_by: None,
+                    from: None,
+                    to: None,
+                    confidence: None,
+                };
+                let rendered = render(&src, &basis.act, act, None, basis.confidence);
+                assert_eq!(&rendered, basis, "{}", basis.text_en);
+                cited += 1;
+            }
+        }
+        assert_eq!(cited, 15, "five provisions of each code, 2003 and 2017 on");
+    }
+}

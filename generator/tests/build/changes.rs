@@ -196,9 +196,16 @@ fn diff_of_two_builds_lists_exactly_the_changed_dates_and_each_build_records_the
 
     // Rebuilding the same sources replaces the version with the same bytes: its changes
     // are still those against the version it first replaced.
-    build(sources.path(), out.path());
+    let rebuilt = build(sources.path(), out.path());
     assert_eq!(current(out.path()), new);
     assert_eq!(fs::read(new_dir.join("changes.json")).unwrap(), bytes);
+    assert!(
+        rebuilt.contains(&format!(
+            "unchanged: this version was already in service, so nothing changes; what it \
+             changed when it was first built: {old} -> {new}: 4 dates differ"
+        )),
+        "{rebuilt}"
+    );
 
     // Comparing a dataset with itself finds nothing.
     let same = run(&["diff".as_ref(), new_dir.as_os_str(), new_dir.as_os_str()]);
@@ -364,4 +371,24 @@ fn a_build_compares_with_a_version_in_service_of_schema_5_and_survives_a_damaged
         "{note}"
     );
     run(&["verify".as_ref(), "--out".as_ref(), out.path().as_os_str()]);
+}
+
+/// A first build says nothing was in service; rebuilding the same sources into the same
+/// root says the version is already in service, not that nothing was.
+#[test]
+fn a_rebuild_of_the_first_version_says_it_is_already_in_service() {
+    let out = tempfile::tempdir().unwrap();
+    let first = build(&fixture_sources(), out.path());
+    assert!(
+        first.contains("changes against the version in service before this build: ")
+            && first.contains("no dataset was in service"),
+        "{first}"
+    );
+    let again = build(&fixture_sources(), out.path());
+    let (_, after_counts) = again.split_once('\n').expect("a summary, then the changes");
+    assert!(
+        after_counts.starts_with("unchanged: this version was already in service"),
+        "{again}"
+    );
+    assert!(!again.contains("changes against the version in service before this build"));
 }

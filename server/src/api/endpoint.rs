@@ -94,6 +94,8 @@ pub struct Param {
 pub enum Kind {
     /// `YYYY-MM-DD` of the served range, or `today`.
     Date,
+    /// A time in Lithuania to the minute, `YYYY-MM-DDTHH:MM`, local or with its offset.
+    LocalTime,
     Year,
     Lang,
     Week,

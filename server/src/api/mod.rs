@@ -18,6 +18,7 @@ pub mod query;
 pub mod records;
 pub mod school_holidays;
 pub mod school_holidays_feed;
+pub mod shift_hours;
 pub mod today;
 pub mod working_days;
 pub mod working_days_add;

@@ -213,6 +213,13 @@ fn param_schema(kind: &Kind) -> Value {
             ),
             "pattern": r"^(\d{4}-\d{2}-\d{2}|today)$",
         }),
+        Kind::LocalTime => json!({
+            "type": "string",
+            "description": "A time in Lithuania to the minute: `YYYY-MM-DDTHH:MM` local \
+                            (Europe/Vilnius), or with its offset (`+02:00`, `+03:00`, `Z`); \
+                            seconds, if given, are `:00`.",
+            "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:00)?(Z|[+-]\d{2}:\d{2})?$",
+        }),
         Kind::Year => json!({ "type": "integer", "minimum": FIRST_YEAR, "maximum": LAST_YEAR }),
         // A pattern, not an enum: the value is case-insensitive and may be empty.
         Kind::Lang => json!({
@@ -433,12 +440,12 @@ fn probe_paths(paths: &mut Map<String, Value>, generator: &mut SchemaGenerator) 
         paths.insert(probe.path.into(), item);
     }
     let ok = json!({
-        "description": "Every metric in the Prometheus text format 0.0.4 (README, Metrics).",
+        "description": "Every metric in the Prometheus text format 0.0.4 (docs/operations.md#metrics).",
         "content": { metrics::CONTENT_TYPE: { "schema": { "type": "string" } } },
     });
     let description = "The service's metrics for Prometheus: requests by route and status \
                        class, latencies, rate-limit refusals, key failures, connections, \
-                       caches, the dataset and the state store (README, Metrics). Answered \
+                       caches, the dataset and the state store (docs/operations.md#metrics). Answered \
                        only to the client addresses of the `metrics_allow` setting (by default \
                        this machine's loopback addresses); to any other it is an unknown \
                        path, a 404 `not_found`. Never counted or rate-limited, no key, \

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use bytes::Bytes;
 use kalendorius_dataset::contract::{Contract, Hours};
-use kalendorius_dataset::working_time::Week;
+use kalendorius_dataset::working_time::{DayFacts, DayKind, Week};
 use kalendorius_dataset::{Date, Day};
 
 use super::Catalog;
@@ -31,21 +31,34 @@ pub struct WorkingSummary {
 }
 
 /// The working-time facts of one date, as the dataset gives them. Per week form `w`
-/// ([`Week`] as a number: 0 the 5-day week, 1 the 6-day), the hours in bits `4w..4w + 4`
-/// and the shortened flag in bit `8 + w`; bit 10 tells that a red holiday falls on the date.
+/// ([`Week`] as a number: 0 the 5-day week, 1 the 6-day), the hours in bits `4w..4w + 4`,
+/// the shortened flag in bit `8 + w` and the [`DayKind`] in bits `11 + 2w..13 + 2w`; bit 10
+/// tells that a red holiday falls on the date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkingDay(u16);
 
 const RED: u16 = 1 << 10;
 
+/// [`DayKind`] by its two bits.
+const KINDS: [DayKind; 3] = [DayKind::WorkingDay, DayKind::RestDay, DayKind::Holiday];
+
 impl WorkingDay {
     pub(super) fn of(day: &Day) -> WorkingDay {
         let mut bits = if day.carries_red_holiday() { RED } else { 0 };
+        // The kind does not depend on the next day.
+        let facts = DayFacts::of(day, false);
         for week in [Week::Five, Week::Six] {
             bits |= u16::from(day.hours(week) & 0xF) << (4 * week as u16);
             bits |= u16::from(day.is_shortened(week)) << (8 + week as u16);
+            let kind = KINDS.iter().position(|&k| k == facts.kind(week));
+            bits |= (kind.expect("one of KINDS") as u16) << (11 + 2 * week as u16);
         }
         WorkingDay(bits)
+    }
+
+    /// The kind of the date in `week` (`/shift-hours`).
+    pub fn kind(self, week: Week) -> DayKind {
+        KINDS[usize::from((self.0 >> (11 + 2 * week as u16)) & 0b11)]
     }
 
     /// The working hours in `week` (0 on a day that is not a working day there).

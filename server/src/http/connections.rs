@@ -1,9 +1,9 @@
-//! The accept loop around hyper, which owns every connection bound (README, Running the
-//! server; poem's `Server` has neither a header deadline nor caps): the header and idle
-//! deadlines, the caps, and the shutdown (in-flight requests finish, the rest are cut after
-//! `shutdown_timeout`). Until its first head has arrived, a connection is a small task that
-//! reads it into a buffer of its own, as large as what arrived (`WaitForHead`): hyper's state
-//! holds two 8 KiB buffers from the start. Reading costs the server what sending costs the
+//! The accept loop around hyper, which owns every connection bound
+//! (docs/operations.md#running-the-server; poem's `Server` has neither a header deadline
+//! nor caps): the header and idle deadlines, the caps, and the shutdown (in-flight requests
+//! finish, the rest are cut after `shutdown_timeout`). Until its first head has arrived, a
+//! connection is a small task that reads it into a buffer of its own, as large as what
+//! arrived (`WaitForHead`): hyper's state holds two 8 KiB buffers from the start. Reading costs the server what sending costs the
 //! peer; peeking (as before 0.4.0) made the kernel walk every segment queued on each new one,
 //! so a head sent a byte per segment cost the server far more than its sender.
 
@@ -274,6 +274,11 @@ impl Drop for InFlight {
 
 const RELEASE_CHECK: Duration = Duration::from_secs(5);
 
+/// Free memory is given back this often whatever the traffic (a heap walk of a few
+/// milliseconds): the caches' churn and big answers built and dropped leave free pages in
+/// the allocator's arenas, which would otherwise stay in the resident size.
+const RELEASE_EVERY_CHECKS: u32 = 6;
+
 /// Unaccepted connections the kernel may hold (at most `net.core.somaxconn`): tokio's 1024
 /// overflows when a flood cut at its header deadline comes back, delaying others a second.
 const LISTEN_BACKLOG: u32 = 4096;
@@ -341,6 +346,7 @@ where
         "accepting connections"
     );
     let mut release_check = tokio::time::interval(RELEASE_CHECK);
+    let mut checks_since_release = 0;
     release_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let (stream, peer) = tokio::select! {
@@ -351,6 +357,10 @@ where
                         connections = open.total.load(Ordering::Relaxed),
                         "connections fell after a peak: free memory given back"
                     );
+                }
+                checks_since_release = (checks_since_release + 1) % RELEASE_EVERY_CHECKS;
+                if checks_since_release == 0 {
+                    crate::memory::release_free();
                 }
                 continue;
             }

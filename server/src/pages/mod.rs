@@ -34,8 +34,9 @@ pub const TODAY_CACHE: &str = "public, max-age=60";
 /// Its URL changes with its content.
 pub const STYLE_CACHE: &str = "public, max-age=31536000, immutable";
 
-/// A few hundred pages (a month page is about 20 KiB, a year page about 60 KiB).
-pub const CACHE_BUDGET: usize = 8 << 20;
+/// A hundred or more pages (a month page is about 20 KiB, a year page about 60 KiB): with
+/// the other caches within the process's 64 MiB (docs/performance.md, Memory).
+pub const CACHE_BUDGET: usize = 4 << 20;
 
 /// The icon's URL is fixed: a week, then revalidated by its ETag.
 pub const FAVICON_CACHE: &str = "public, max-age=604800";

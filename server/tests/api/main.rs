@@ -27,4 +27,5 @@ mod ready_check;
 mod redis_harness;
 mod redis_store;
 mod school_holidays;
+mod shift_hours;
 mod working_time;

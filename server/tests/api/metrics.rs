@@ -1,4 +1,4 @@
-//! `GET /metrics` (README, Metrics): the real output, parsed as the Prometheus text format by
+//! `GET /metrics` (docs/operations.md#metrics): the real output, parsed as the Prometheus text format by
 //! `prometheus-parse`, after a known sequence of requests; every counter moves by exactly
 //! what was sent. Only the client addresses of `metrics_allow` see it; any other gets the
 //! JSON 404 of an unknown path.

@@ -16,6 +16,9 @@ const CALENDAR: &str = "text/calendar; charset=utf-8";
 /// The media type of `/metrics`.
 const METRICS: &str = "text/plain; version=0.0.4; charset=utf-8";
 
+/// A 12-hour night shift of the fixture dataset's years, from Christmas Eve.
+const SHIFT: &str = "/api/v1/shift-hours?start=2022-12-24T20:00&end=2022-12-25T08:00";
+
 /// Parameters of an operation: (name, required), in order.
 type Params = Vec<(&'static str, bool)>;
 
@@ -131,6 +134,18 @@ async fn the_document_lists_the_api_exactly() {
         (
             "/api/v1/working-days/add",
             (vec![("date", true), ("days", true), ("week", false)], true),
+        ),
+        (
+            "/api/v1/shift-hours",
+            (
+                vec![
+                    ("start", true),
+                    ("end", true),
+                    ("week", false),
+                    ("lang", false),
+                ],
+                true,
+            ),
         ),
         ("/api/v1/name-days/search", (vec![("name", true)], true)),
         (
@@ -636,6 +651,46 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             )],
         ),
         (
+            "/api/v1/shift-hours",
+            200,
+            vec![
+                // Christmas night; 72 hours in the 6-day week; the autumn change, with Z.
+                c(false, SHIFT, true, false),
+                c(
+                    false,
+                    "/api/v1/shift-hours?start=2022-12-23T12:00&end=2022-12-26T12:00&week=6&lang=ru",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/shift-hours?start=2022-10-29T22:00Z&end=2022-10-30T06:00&lang=en",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        (
+            "/api/v1/shift-hours",
+            400,
+            vec![
+                c(
+                    false,
+                    "/api/v1/shift-hours?start=2022-03-27T03:30&end=2022-03-27T08:00",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/shift-hours?start=2022-12-24T20:00&end=2022-12-27T20:01",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        ("/api/v1/shift-hours", 401, vec![c(false, SHIFT, false, false)]),
+        ("/api/v1/shift-hours", 429, vec![c(true, SHIFT, true, false)]),
+        (
             "/api/v1/day",
             400,
             vec![c(
@@ -768,6 +823,7 @@ async fn every_documented_status_happens_and_matches_its_schema() {
                 false,
             )],
         ),
+        ("/api/v1/shift-hours", 503, vec![c(true, SHIFT, true, false)]),
         (
             "/api/v1/working-days/add",
             503,

@@ -1,5 +1,5 @@
 //! A real `redis-server` for the tests of the Redis store: started on a free loopback port
-//! with its own temporary directory (append-only file on, as README recommends), stopped
+//! with its own temporary directory (append-only file on, as docs/operations.md#running-several-processes recommends), stopped
 //! and started again on the same port and directory to test outages and recovery.
 //!
 //! A test that cannot start Redis fails: `make test` installs Debian's `redis-server` when

@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::markdown;
 
 /// `path` with `.` and `..` resolved lexically; `None` when it climbs above its start.
-fn normalize(path: &Path) -> Option<PathBuf> {
+pub fn normalize(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
@@ -23,7 +23,7 @@ fn normalize(path: &Path) -> Option<PathBuf> {
 }
 
 /// Whether `dest` names a scheme (`https:`, `mailto:`, `file:` ...).
-fn scheme(dest: &str) -> Option<&str> {
+pub fn scheme(dest: &str) -> Option<&str> {
     let (scheme, _) = dest.split_once(':')?;
     let mut chars = scheme.chars();
     let first = chars.next()?;
@@ -212,4 +212,107 @@ fn the_checker_catches_what_it_must() {
     assert!(check(&root, readme, "#no-such-heading").is_some());
     assert!(check(&root, readme, "/etc/passwd").is_some());
     assert!(check(&root, readme, "file:///etc/passwd").is_some());
+}
+
+/// The `file.md#anchor` citations of one line of a source or script: the words ending in
+/// `.md#` and an anchor (letters, digits, `-`, `_`).
+fn cited_anchors(line: &str) -> Vec<(String, String)> {
+    let is_path = |c: char| c.is_alphanumeric() || matches!(c, '.' | '/' | '-' | '_');
+    let is_anchor = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_');
+    let mut found = Vec::new();
+    for (at, _) in line.match_indices(".md#") {
+        let start = line[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_path(*c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let rest = &line[at + 4..];
+        let end = rest.find(|c| !is_anchor(c)).unwrap_or(rest.len());
+        // A trailing `-` or `_` is the sentence's, not the anchor's.
+        let anchor = rest[..end].trim_end_matches(['-', '_']);
+        if start < at && !anchor.is_empty() {
+            found.push((format!("{}.md", &line[start..at]), anchor.to_string()));
+        }
+    }
+    found
+}
+
+/// How the README's sections used to be cited by title (`README "Metrics"`, `(README,
+/// Metrics)`): such a section moves, and nothing checks the title.
+const README_SECTION_CITATIONS: [&str; 4] = ["README \"", "README '", "README, \"", "(README, "];
+
+/// A source, script or setting that points to a section of a document names it as
+/// `docs/file.md#anchor`, so that this test can tell when the section moves or is renamed.
+#[test]
+fn every_section_a_source_cites_exists() {
+    let root = crate::root();
+    let files = crate::repo_files(|name| {
+        matches!(name, "Makefile" | "Containerfile")
+            || [".rs", ".sh", ".toml", ".conf", ".service", ".py", ".mjs"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+    });
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (file, text) in &files {
+        // This directory's own tests spell wrong citations on purpose.
+        if file.starts_with("tests/tests/docs") {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            let at = format!("{}:{}", file.display(), n + 1);
+            for (path, anchor) in cited_anchors(line) {
+                checked += 1;
+                // A path from the root, or from the citing file's directory.
+                let target = [
+                    Path::new(&path).to_path_buf(),
+                    file.parent().unwrap().join(&path),
+                ]
+                .into_iter()
+                .filter_map(|p| normalize(&p))
+                .find(|p| root.join(p).is_file());
+                match target {
+                    None => problems.push(format!("{at}: {path} does not exist")),
+                    Some(target) => {
+                        let text = std::fs::read_to_string(root.join(&target)).unwrap();
+                        if !markdown::anchors(&text).contains(&anchor) {
+                            problems.push(format!("{at}: {path} has no heading #{anchor}"));
+                        }
+                    }
+                }
+            }
+            for old in README_SECTION_CITATIONS {
+                if line.contains(old) {
+                    problems.push(format!(
+                        "{at}: cites a README section by title ({old}...): use docs/FILE.md#anchor"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 10,
+        "only {checked} citations found: is the scan broken?"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn citations_are_found_in_code_and_comments() {
+    assert_eq!(
+        cited_anchors("// see docs/operations.md#backups, or (docs/api.md#keys)."),
+        [
+            ("docs/operations.md".to_string(), "backups".to_string()),
+            ("docs/api.md".to_string(), "keys".to_string())
+        ]
+    );
+    assert_eq!(
+        cited_anchors("see ../README.md#a-days-status-"),
+        [("../README.md".to_string(), "a-days-status".to_string())]
+    );
+    assert!(cited_anchors("docs/api.md and #anchor").is_empty());
+    assert!(README_SECTION_CITATIONS
+        .iter()
+        .any(|c| "see README \"Metrics\"".contains(c)));
 }

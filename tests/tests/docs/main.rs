@@ -1,15 +1,19 @@
 //! The documentation held to the code and to the repository:
 //!
 //! - `links`: every relative link of every Markdown file resolves inside the repository
-//!   (and its `#anchor` to a heading), no document points outside the clone, and no source,
-//!   script or document cites the project's working notes, which a clone does not have;
+//!   (and its `#anchor` to a heading), no document points outside the clone, no source,
+//!   script or document cites the project's working notes, which a clone does not have, and
+//!   every `file.md#anchor` a source or script cites names a heading of that document;
 //! - `samples`: every sample answer in the Markdown files is what the real server, over the
-//!   dataset built from `sources/`, answers to the sample's command; the README shows one
+//!   dataset built from `sources/`, answers to the sample's command; the documents show one
 //!   for each endpoint;
+//! - `front_door`: the README stays within its length, and it and `docs/README.md` link
+//!   every document of `docs/`;
 //! - `settings`: `kalendorius.example.toml` is the server's defaults with every key, and
 //!   the systemd files in `deploy/` agree with each other.
 
 mod changelog;
+mod front_door;
 mod links;
 mod markdown;
 mod samples;

@@ -42,7 +42,7 @@ pub enum StateError {
     /// Refused, so that a server never starts with fewer keys than it had.
     #[error(
         "the state database at {} is damaged ({detail}): restore it from a backup (`keys \
-         import`, see README 'Backups'), or move it away to start empty",
+         import`, see docs/operations.md#backups), or move it away to start empty",
         .dir.display()
     )]
     Damaged { dir: PathBuf, detail: String },

@@ -171,6 +171,13 @@ impl State {
             admin_lock: Mutex::new(SetDigest::default()),
             persisted: Mutex::new(persist::Persisted::default()),
         };
+        // A fresh database's record was written above: read as absent, it would be taken
+        // for a database of an earlier version (and logged as one).
+        let recorded = if fresh {
+            Some(vec![SetDigest::default()])
+        } else {
+            recorded
+        };
         state.load_keys(recorded)?;
         state.load_counters()?;
         Ok(state)

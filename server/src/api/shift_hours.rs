@@ -1,0 +1,449 @@
+//! `GET /api/v1/shift-hours`: a shift split for a timesheet by calendar date, kind of day
+//! and night hours, in Lithuanian local time across clock changes (E17). Key required. The
+//! rule is the dataset crate's (`kalendorius_dataset::shift`); this file parses, looks up
+//! and formats.
+
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono_tz::Tz;
+use kalendorius_dataset::shift::{self, LocalTimeError, ZONE};
+use kalendorius_dataset::working_time::{DayKind, Week};
+
+use super::prelude::*;
+use super::records::{Holiday, LegalBasis};
+use crate::catalog::Catalog;
+
+pub const ENDPOINT: Endpoint = Endpoint {
+    path: "/shift-hours",
+    operation_id: "shift_hours",
+    summary: "A shift's hours by date, kind of day and night",
+    description: "The minutes of the shift `start`..`end` (at most 72 hours, local times in \
+                  Lithuania) split by calendar date and by kind of day (working day, the \
+                  week's rest day, holiday: a red holiday or a declared day off) in the \
+                  5- or 6-day week of `/working-time`, with the night minutes (22:00-06:00 \
+                  local wall time), each also in hours to two decimals; exact across clock \
+                  changes. Cites the provisions that set the rates of night, rest-day and \
+                  holiday work; pay itself is the employer's.",
+    access: Access::Keyed,
+    params: &[START, END, WEEK, LANG],
+    answer: AnswerKind::Json(SchemaGenerator::subschema_for::<ShiftHours>),
+    bad_request: &[
+        ErrorCode::MissingParam,
+        ErrorCode::InvalidParam,
+        ErrorCode::InvalidDate,
+        ErrorCode::InvalidRange,
+        ErrorCode::RangeTooLarge,
+        ErrorCode::InvalidLang,
+    ],
+    handle,
+};
+
+const START: Param = Param {
+    name: "start",
+    required: true,
+    kind: Kind::LocalTime,
+    description: "When the shift begins: `YYYY-MM-DDTHH:MM` local time in Lithuania, or with \
+                  its offset (`+02:00`, `+03:00`, `Z`). A local time the spring change skips \
+                  is refused, as is one the autumn change repeats unless its offset is given.",
+};
+
+const END: Param = Param {
+    name: "end",
+    description: "When the shift ends, in the form of `start`: later than `start`, at most \
+                  72 hours after it.",
+    ..START
+};
+
+/// The answer.
+#[derive(Serialize, JsonSchema)]
+pub struct ShiftHours<'a> {
+    /// When the shift begins: local time with its offset (RFC 3339).
+    pub start: LocalInstant,
+    /// When it ends (its last minute is the one before).
+    pub end: LocalInstant,
+    /// Echo of `week` (5 or 6).
+    #[schemars(range(min = 5, max = 6))]
+    pub week: u8,
+    /// Language of the names and citations (lower-case).
+    pub lang: Lang,
+    /// The time zone of every local time: `Europe/Vilnius`.
+    pub time_zone: &'static str,
+    /// The release of the IANA tz database this server's build carries, e.g. `2025b`.
+    pub tzdb_version: &'static str,
+    /// Elapsed minutes, exact (420 for 22:00-06:00 on the spring change's night, 540 on the
+    /// autumn one's).
+    pub minutes: u32,
+    /// `minutes` in hours, rounded half up to two decimals.
+    pub hours: f64,
+    /// Minutes from 22:00 to 06:00 local wall time.
+    pub night_minutes: u32,
+    /// In hours.
+    pub night_hours: f64,
+    /// Minutes on holidays: red holidays and declared days off.
+    pub holiday_minutes: u32,
+    /// In hours.
+    pub holiday_hours: f64,
+    /// Minutes on the week's rest days that are no holidays.
+    pub rest_day_minutes: u32,
+    /// In hours.
+    pub rest_day_hours: f64,
+    /// Minutes on working days.
+    pub working_day_minutes: u32,
+    /// In hours.
+    pub working_day_hours: f64,
+    /// One entry per calendar date the shift touches, in date order.
+    pub days: Vec<ShiftDay<'a>>,
+    /// The provisions in force on the shift's dates that define night work and holidays and
+    /// set the rates of night, rest-day and holiday work (none before 2003).
+    pub basis: Vec<LegalBasis<'a>>,
+}
+
+/// One calendar date of a shift.
+#[derive(Serialize, JsonSchema)]
+pub struct ShiftDay<'a> {
+    /// The local date.
+    pub date: Date,
+    /// The shift's first instant on the date.
+    pub from: LocalInstant,
+    /// The instant after its last minute on the date (the next midnight, or `end`).
+    pub to: LocalInstant,
+    /// `working_day`, `rest_day` or `holiday` (a red holiday or a declared day off), in the
+    /// week form asked for.
+    pub kind: DayKind,
+    /// Minutes of the shift on the date.
+    pub minutes: u32,
+    /// In hours, rounded half up to two decimals.
+    pub hours: f64,
+    /// Of them, minutes from 22:00 to 06:00.
+    pub night_minutes: u32,
+    /// In hours.
+    pub night_hours: f64,
+    /// The holidays on the date, red or not, in the order and form of `/day` (names in
+    /// `lang`).
+    pub holidays: Vec<Holiday<'a>>,
+    /// A working day one hour shorter in the week form: the next day is a red holiday.
+    pub shorter_workday: bool,
+}
+
+/// An instant written as local time in Lithuania with its offset,
+/// `2026-10-25T03:30:00+02:00`.
+pub struct LocalInstant(DateTime<Tz>);
+
+impl Serialize for LocalInstant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0.format("%Y-%m-%dT%H:%M:%S%:z"))
+    }
+}
+
+impl JsonSchema for LocalInstant {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "LocalInstant".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "An instant as local time in Lithuania with its offset (RFC 3339).",
+            "type": "string",
+            "format": "date-time",
+        })
+    }
+}
+
+fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
+    let catalog = cx.catalog;
+    if query.get(0).is_some() && query.get(1).is_none() {
+        return Err(query::missing("end", FORM));
+    }
+    let start = time(catalog, "start", query.get(0))?;
+    let end = time(catalog, "end", query.get(1))?;
+    let minutes = (end - start).num_minutes();
+    if minutes <= 0 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRange,
+            format!(
+                "parameter 'end' ({}) must be later than parameter 'start' ({})",
+                rfc3339(end),
+                rfc3339(start)
+            ),
+        ));
+    }
+    if minutes > shift::MAX_MINUTES {
+        return Err(ApiError::new(
+            ErrorCode::RangeTooLarge,
+            format!(
+                "the shift from {} to {} lasts {minutes} minutes; at most 72 hours ({} minutes) are answered",
+                rfc3339(start),
+                rfc3339(end),
+                shift::MAX_MINUTES
+            ),
+        ));
+    }
+    let week = query::week(query.get(2))?;
+    let lang = query::lang(query.get(3))?;
+    // The same instants in any of their forms share one answer.
+    let params = format!(
+        "{} {} {} {}",
+        start.timestamp(),
+        end.timestamp(),
+        query::week_number(week),
+        lang.code()
+    );
+    Ok(answer::private_cached(
+        cx,
+        ENDPOINT.operation_id,
+        params,
+        || shift_hours(catalog, start, end, week, lang),
+    ))
+}
+
+fn shift_hours(
+    catalog: &Catalog,
+    start: DateTime<Tz>,
+    end: DateTime<Tz>,
+    week: Week,
+    lang: Lang,
+) -> ShiftHours<'_> {
+    let served = |date: NaiveDate| Date::from_naive(date).expect("a date checked served");
+    let split = shift::shift(start, end, |date| {
+        catalog.working_day(served(date)).kind(week)
+    });
+    let mut basis: Vec<LegalBasis> = Vec::new();
+    for day in &split.days {
+        for b in shift::provisions_on(day.part.date) {
+            if !basis.iter().any(|known| known.text == b.text(lang)) {
+                basis.push(LegalBasis::new(b, lang));
+            }
+        }
+    }
+    let days = split.days.iter().map(|day| {
+        let (part, date) = (day.part, served(day.part.date));
+        ShiftDay {
+            date,
+            from: LocalInstant(part.from),
+            to: LocalInstant(part.to),
+            kind: day.kind,
+            minutes: part.minutes,
+            hours: shift::hours(part.minutes),
+            night_minutes: part.night_minutes,
+            night_hours: shift::hours(part.night_minutes),
+            holidays: Holiday::on(catalog, date, lang, false).collect(),
+            shorter_workday: catalog.working_day(date).is_shortened(week),
+        }
+    });
+    ShiftHours {
+        start: LocalInstant(start),
+        end: LocalInstant(end),
+        week: query::week_number(week),
+        lang,
+        time_zone: ZONE.name(),
+        tzdb_version: shift::TZDB_VERSION,
+        minutes: split.minutes,
+        hours: shift::hours(split.minutes),
+        night_minutes: split.night_minutes,
+        night_hours: shift::hours(split.night_minutes),
+        holiday_minutes: split.holiday_minutes,
+        holiday_hours: shift::hours(split.holiday_minutes),
+        rest_day_minutes: split.rest_day_minutes,
+        rest_day_hours: shift::hours(split.rest_day_minutes),
+        working_day_minutes: split.working_day_minutes,
+        working_day_hours: shift::hours(split.working_day_minutes),
+        days: days.collect(),
+        basis,
+    }
+}
+
+/// The accepted form, as messages name it.
+const FORM: &str = "YYYY-MM-DDTHH:MM (local time in Lithuania) or with its offset \
+                    (YYYY-MM-DDTHH:MM+02:00, +03:00 or Z)";
+
+/// Reads a time parameter: its form, then whether it names one instant in Lithuania, then
+/// whether its local date is answered.
+fn time(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<DateTime<Tz>, ApiError> {
+    let value = value.ok_or_else(|| query::missing(name, FORM))?;
+    let invalid = |why: &str| {
+        ApiError::new(
+            ErrorCode::InvalidParam,
+            format!(
+                "parameter '{name}' must be {FORM}{why}, got '{}'",
+                query::echo(value)
+            ),
+        )
+    };
+    let (local, offset) = parse(value).map_err(|e| match e {
+        FormError::Malformed => invalid(""),
+        FormError::Seconds => invalid(", in whole minutes (seconds :00 or left out)"),
+    })?;
+    let instant = match offset {
+        Some(offset) => match offset.from_local_datetime(&local) {
+            chrono::LocalResult::Single(t) => t.with_timezone(&ZONE),
+            _ => return Err(invalid("")),
+        },
+        None => shift::local(local).map_err(|e| unresolved(name, local, e))?,
+    };
+    let date = instant.date_naive();
+    let first = shift::first_date().max(catalog.first.naive());
+    let last = shift::last_date().min(catalog.last.naive());
+    if !(first..=last).contains(&date) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidDate,
+            format!(
+                "parameter '{name}' must fall on a date from {first} to {last} (the dates answered), got '{}'",
+                query::echo(value)
+            ),
+        ));
+    }
+    Ok(instant)
+}
+
+/// The message of a local time the clocks skip or repeat.
+fn unresolved(name: &str, local: NaiveDateTime, error: LocalTimeError) -> ApiError {
+    let wall = local.format("%Y-%m-%dT%H:%M");
+    let message = match error {
+        LocalTimeError::Gap {
+            from,
+            to,
+            before,
+            after,
+        } => format!(
+            "parameter '{name}': {wall} does not exist in Lithuania: on {} clocks jump from {} to {} ({before} to {after})",
+            from.date(),
+            from.format("%H:%M"),
+            to.format("%H:%M"),
+        ),
+        LocalTimeError::Ambiguous { first, second } => format!(
+            "parameter '{name}': {wall} happens twice in Lithuania, at {} and again at {} after the clocks go back; send it with its offset: {wall}{} or {wall}{}",
+            first.offset(),
+            second.offset(),
+            first.offset(),
+            second.offset(),
+        ),
+    };
+    ApiError::new(ErrorCode::InvalidParam, message)
+}
+
+fn rfc3339(instant: DateTime<Tz>) -> String {
+    instant.format("%Y-%m-%dT%H:%M%:z").to_string()
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum FormError {
+    Malformed,
+    /// Seconds other than `:00`.
+    Seconds,
+}
+
+/// Parses `YYYY-MM-DDTHH:MM`, optionally `:00`, optionally `Z` or `±HH:MM`: the local
+/// wall time and the offset given.
+fn parse(value: &str) -> Result<(NaiveDateTime, Option<FixedOffset>), FormError> {
+    let b = value.as_bytes();
+    let number = |at: usize, len: usize| -> Result<u32, FormError> {
+        let digits = b.get(at..at + len).ok_or(FormError::Malformed)?;
+        digits.iter().try_fold(0, |n, &c| {
+            if c.is_ascii_digit() {
+                Ok(n * 10 + u32::from(c - b'0'))
+            } else {
+                Err(FormError::Malformed)
+            }
+        })
+    };
+    let at = |i: usize, c: u8| {
+        if b.get(i) == Some(&c) {
+            Ok(())
+        } else {
+            Err(FormError::Malformed)
+        }
+    };
+    at(4, b'-')?;
+    at(7, b'-')?;
+    at(10, b'T')?;
+    at(13, b':')?;
+    let date = NaiveDate::from_ymd_opt(number(0, 4)? as i32, number(5, 2)?, number(8, 2)?);
+    let time = NaiveTime::from_hms_opt(number(11, 2)?, number(14, 2)?, 0);
+    let (Some(date), Some(time)) = (date, time) else {
+        return Err(FormError::Malformed);
+    };
+    let mut rest = &value[16..];
+    if let Some(seconds) = rest.strip_prefix(':') {
+        let (digits, tail) = seconds.split_at_checked(2).ok_or(FormError::Malformed)?;
+        if !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(FormError::Malformed);
+        }
+        if digits != "00" {
+            return Err(FormError::Seconds);
+        }
+        rest = tail;
+    }
+    let offset = match rest.as_bytes() {
+        [] => None,
+        [b'Z'] => FixedOffset::east_opt(0),
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            let digits = [*h1, *h2, *m1, *m2];
+            if !digits.iter().all(u8::is_ascii_digit) {
+                return Err(FormError::Malformed);
+            }
+            let [h1, h2, m1, m2] = digits.map(|c| i32::from(c - b'0'));
+            let (hours, minutes) = (h1 * 10 + h2, m1 * 10 + m2);
+            if minutes >= 60 {
+                return Err(FormError::Malformed);
+            }
+            let seconds = (hours * 60 + minutes) * 60;
+            let offset = if *sign == b'+' {
+                FixedOffset::east_opt(seconds)
+            } else {
+                FixedOffset::west_opt(seconds)
+            };
+            Some(offset.ok_or(FormError::Malformed)?)
+        }
+        _ => return Err(FormError::Malformed),
+    };
+    Ok((date.and_time(time), offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_parsed_in_their_exact_forms() {
+        let local = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M").unwrap();
+        let east = |h: i32| FixedOffset::east_opt(h * 3600);
+        assert_eq!(
+            parse("2026-12-24T20:00"),
+            Ok((local("2026-12-24T20:00"), None))
+        );
+        assert_eq!(
+            parse("2026-12-24T20:00:00"),
+            Ok((local("2026-12-24T20:00"), None))
+        );
+        assert_eq!(
+            parse("2026-10-25T03:30+02:00"),
+            Ok((local("2026-10-25T03:30"), east(2)))
+        );
+        assert_eq!(
+            parse("2026-10-25T03:30:00-01:30"),
+            Ok((local("2026-10-25T03:30"), FixedOffset::west_opt(5400)))
+        );
+        assert_eq!(
+            parse("2026-10-25T00:30Z"),
+            Ok((local("2026-10-25T00:30"), east(0)))
+        );
+        assert_eq!(parse("2026-12-24T20:00:30"), Err(FormError::Seconds));
+        for bad in [
+            "2026-12-24",
+            "2026-12-24 20:00",
+            "2026-12-24T24:00",
+            "2026-12-24T20:60",
+            "2026-02-29T20:00",
+            "2026-12-24T20",
+            "2026-12-24T20:00+2",
+            "2026-12-24T20:00+02:60",
+            "2026-12-24T20:00+24:00",
+            "2026-12-24T20:00z",
+            "2026-12-24T20:00:00.5",
+            "2026-12-24T20:0x",
+            "+026-12-24T20:00",
+            "2026-12-24T20:00ą",
+        ] {
+            assert_eq!(parse(bad), Err(FormError::Malformed), "{bad}");
+        }
+    }
+}
