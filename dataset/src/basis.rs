@@ -74,6 +74,11 @@ pub struct Basis {
     pub item: Option<u32>,
     /// The id of the act that inserted or last worded the provision.
     pub amended_by: Option<String>,
+    /// The address of the act's official text in the register (its own page, or the
+    /// consolidated text of the act it amends), so a reader can check the citation; `None`
+    /// where no register page of the act was found. Absent from files before schema 8.
+    #[serde(default)]
+    pub url: Option<String>,
     /// How sure the citation is (act, article and item).
     pub confidence: Confidence,
     /// The citation in Lithuanian, e.g. "Darbo kodekso (XII-2603) 123 str. 1 d. 1 p.".

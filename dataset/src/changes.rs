@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Date, Day, Holiday, NameDay, Reason, Transfer, SCHEMA_VERSION};
+use crate::{Basis, Date, Day, Holiday, NameDay, Reason, Transfer, SCHEMA_VERSION};
 
 /// What a dataset version changes against another: `changes.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -191,6 +191,19 @@ pub enum HolidayAspect {
     /// Its legal `basis` or `confidence` while red; compared only where the old dataset
     /// records bases (schema version 6 on).
     Basis,
+}
+
+/// `new` bases as they compare with `old` ones: an act's `url` counts only where the old
+/// basis records one (schema version 8 on), so the links added in version 8 are not
+/// reported as changed citations.
+fn comparable(old: &[Basis], new: &[Basis]) -> Vec<Basis> {
+    new.iter()
+        .enumerate()
+        .map(|(i, b)| Basis {
+            url: old.get(i).and_then(|o| o.url.as_ref()).and(b.url.clone()),
+            ..b.clone()
+        })
+        .collect()
 }
 
 /// A holiday added to, removed from or changed on a date, matched by its stable id.
@@ -423,6 +436,10 @@ impl Differ {
                 basis: Vec::new(),
                 ..after.clone()
             }),
+            (Some(before), Some(after)) => Some(Transfer {
+                basis: comparable(&before.basis, &after.basis),
+                ..after.clone()
+            }),
             _ => new.transfer.clone(),
         };
         if old.transfer != new_transfer {
@@ -502,7 +519,8 @@ fn holidays(date: Date, old: &[Holiday], new: &[Holiday], out: &mut Vec<HolidayC
                 if before.is_red
                     && after.is_red
                     && !before.basis.is_empty()
-                    && (&before.basis, before.confidence) != (&after.basis, after.confidence)
+                    && (&before.basis, before.confidence)
+                        != (&comparable(&before.basis, &after.basis), after.confidence)
                 {
                     aspects.push(HolidayAspect::Basis);
                 }

@@ -44,8 +44,9 @@ use crate::{
     TransferKind, YearFile,
 };
 
-/// Version of the binary layout described in the module documentation (4: postcard).
-pub const FORMAT_VERSION: u32 = 4;
+/// Version of the binary layout described in the module documentation (4: postcard; 5: a
+/// basis carries its act's `url`).
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The first bytes of every encoded year.
 const YEAR_MAGIC: &[u8; 3] = b"KDY";
@@ -132,6 +133,7 @@ struct BasisRecord {
     part: Option<u32>,
     item: Option<u32>,
     amended_by: Option<u32>,
+    url: Option<u32>,
     /// text_lt, text_en, text_pl, text_ru.
     texts: [u32; 4],
 }
@@ -205,10 +207,11 @@ impl Encoder {
                 .map(|b| {
                     let mut optional =
                         |v: &Option<String>| v.as_deref().map(|v| strings.intern_str(v));
-                    let (number, article, amended_by) = (
+                    let (number, article, amended_by, url) = (
                         optional(&b.number),
                         optional(&b.article),
                         optional(&b.amended_by),
+                        optional(&b.url),
                     );
                     bases.intern(BasisRecord {
                         confidence: b.confidence,
@@ -218,6 +221,7 @@ impl Encoder {
                         part: b.part,
                         item: b.item,
                         amended_by,
+                        url,
                         texts: strings
                             .intern_each([&b.text_lt, &b.text_en, &b.text_pl, &b.text_ru]),
                     })
@@ -399,6 +403,7 @@ pub fn decode_year(bytes: &[u8], strings: &Strings) -> Result<YearFile, DecodeEr
                 part: b.part,
                 item: b.item,
                 amended_by: optional(b.amended_by)?,
+                url: optional(b.url)?,
                 confidence: b.confidence,
                 text_lt,
                 text_en,
@@ -599,6 +604,10 @@ mod tests {
             part: Some(1),
             item: None,
             amended_by: Some("X-458".into()),
+            url: act
+                .len()
+                .is_multiple_of(3)
+                .then(|| format!("https://e-seimas.lrs.lt/{act}")),
             confidence: Confidence::Uncertain,
             text_lt: format!("{act} lt"),
             text_en: format!("{act} en"),

@@ -75,7 +75,10 @@ pub use working_time::Week;
 /// 7: each dataset directory holds `changes.json` ([`Changes`]: what it changes against the
 /// version it replaced), and the manifest gains its `changes` entry (size and SHA-256). The
 /// days are unchanged ([`DAYS_SHAPE_SINCE`]).
-pub const SCHEMA_VERSION: u32 = 7;
+/// 8: a [`Basis`] gains `url` (the act's official text in the register), with binary
+/// format 5 of [`encoding`]; a [`SchoolHoliday`] gains `confidence` (extension E19). Older
+/// files read as having no `url`, and their periods as confirmed.
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// The oldest schema version whose days ([`Day`] in [`YearFile`]) this version reads: what
 /// [`open_days`] accepts, so a new build can be compared with the version in service across

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Date, Lang};
+use crate::{Confidence, Date, Lang};
 
 /// The highest grade (gymnasium IV); 0 is pre-school.
 pub const MAX_GRADE: u8 = 12;
@@ -100,6 +100,13 @@ pub struct SchoolHoliday {
     pub grades: Vec<u8>,
     /// The ministry's order (and amendment) it comes from.
     pub source: String,
+    /// How sure its dates are (E19): `confirmed` (the order's text, or two or more
+    /// independent sources quoting it), `derived` (worked out by the plan's own rule, such
+    /// as a summer start from its count of school days) or `uncertain` (sources disagree;
+    /// the other reading is in the sources and docs/data.md §8). Absent from files before
+    /// schema 8: read as confirmed.
+    #[serde(default)]
+    pub confidence: Confidence,
 }
 
 impl SchoolHoliday {
@@ -241,6 +248,7 @@ mod tests {
                 end: d("2026-01-04"),
                 grades: (1..=12).collect(),
                 source: "test".into(),
+                confidence: crate::Confidence::Uncertain,
             }],
         }
     }

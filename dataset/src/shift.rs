@@ -300,8 +300,16 @@ pub fn provisions_on(date: NaiveDate) -> &'static [Basis] {
 /// (vdi.lt), 144(2) by a trade union's guide (maistininkuprofsajunga.lt), art. 123(1) as in
 /// `sources/acts.toml`; IX-926 art. 154(1) and 193 in the code's commentary
 /// (dkkomentaras.lt), 194(1) and 194(2) at somo.lt, 162(1) as in `sources/acts.toml`.
+/// The `url` of each code is its `url` in `sources/acts.toml` (the consolidated text in the
+/// register), so a shift's basis links where a day's does.
 fn labour_code(number: &str, article: &str, part: Option<u32>) -> Basis {
     let n = |f: &dyn Fn(u32) -> String| part.map_or(String::new(), f);
+    let url = match number {
+        "XII-2603" => {
+            "https://e-seimas.lrs.lt/portal/legalAct/lt/TAD/10c6bfd07bd511e6a0f68fd135e6f40c/asr"
+        }
+        _ => "https://e-tar.lt/rs/actualedition/TAR.31185A622C9F/TAIS_429809",
+    };
     Basis {
         act: number.to_string(),
         number: Some(number.to_string()),
@@ -309,6 +317,7 @@ fn labour_code(number: &str, article: &str, part: Option<u32>) -> Basis {
         part,
         item: None,
         amended_by: None,
+        url: Some(url.to_string()),
         confidence: Confidence::Confirmed,
         text_lt: format!(
             "Darbo kodekso ({number}) {article} str.{}",

@@ -34,6 +34,7 @@ struct ActSrc {
     in_force_from: Option<Spanned<String>>,
     in_force_to: Option<Spanned<String>>,
     publication: Option<String>,
+    url: Option<Spanned<String>>,
     source: Spanned<String>,
     confidence: Option<Spanned<String>>,
     name: Spanned<NamesSrc>,
@@ -76,6 +77,8 @@ pub struct BasisSrc {
 #[derive(Debug, Clone)]
 struct Act {
     number: Option<String>,
+    /// Its official text in the register.
+    url: Option<String>,
     /// Short name, nominative.
     name: Names,
     /// Genitive in lt, pl, ru.
@@ -357,12 +360,23 @@ fn render(
         part,
         item,
         amended_by: src.amended_by.as_ref().map(|a| a.get_ref().clone()),
+        url: act.url.clone(),
         confidence,
         text_lt: lt,
         text_en: en,
         text_pl: pl,
         text_ru: ru,
     }
+}
+
+/// Whether `url` is a page of the register of legal acts, where an act's official text is
+/// read: e-seimas.lrs.lt (the Seimas) or e-tar.lt (the register itself).
+fn is_register_url(url: &str) -> bool {
+    let host = url
+        .strip_prefix("https://")
+        .and_then(|rest| rest.split('/').next());
+    matches!(host, Some("e-seimas.lrs.lt" | "www.e-tar.lt" | "e-tar.lt"))
+        && !url.contains(char::is_whitespace)
 }
 
 /// Parses `acts.toml`; problems go to `diag`.
@@ -408,6 +422,21 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Acts {
         }
         toml_src::source(&place, &src.source, diag);
         toml_src::confidence(&place, &src.confidence, diag);
+        if let Some(url) = &src.url {
+            if !is_register_url(url.get_ref()) {
+                place.error(
+                    diag,
+                    url.span().start,
+                    "url",
+                    SourceErrorKind::BadValue,
+                    format!(
+                        "url '{}' is not a page of the register (https://e-seimas.lrs.lt/… or \
+                         https://www.e-tar.lt/…)",
+                        url.get_ref()
+                    ),
+                );
+            }
+        }
         // Read for the record only; a citation does not show them.
         let _ = (&src.title_lt, &src.publication);
         let names = toml_src::names(&place, &src.name, diag);
@@ -436,6 +465,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> Acts {
                 src.id.get_ref().clone(),
                 Act {
                     number: src.number.clone(),
+                    url: src.url.as_ref().map(|u| u.get_ref().clone()),
                     name,
                     genitive: [g.lt.clone(), g.pl.clone(), g.ru.clone()],
                 },
@@ -501,6 +531,7 @@ mod tests {
     fn act(number: Option<&str>) -> Act {
         Act {
             number: number.map(Into::into),
+            url: None,
             name: Names {
                 lt: "Darbo kodeksas".into(),
                 en: "Labour Code".into(),

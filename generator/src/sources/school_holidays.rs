@@ -13,6 +13,7 @@ use super::diagnostics::line_of;
 use super::toml_src::{self, Place};
 use super::{Diagnostics, Origin};
 use crate::error::SourceErrorKind;
+use kalendorius_dataset::Confidence;
 
 /// The highest grade (gymnasium IV); 0 is pre-school.
 pub const MAX_GRADE: u8 = 12;
@@ -74,6 +75,8 @@ pub struct SchoolHolidayDef {
     pub grades: Vec<GradeRange>,
     /// Where it comes from.
     pub source: String,
+    /// How sure its dates are (E19).
+    pub confidence: Confidence,
     /// Where it is defined.
     pub origin: Origin,
 }
@@ -344,7 +347,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> SchoolHolidays 
                 );
             }
         }
-        toml_src::confidence(&place, &src.confidence, diag);
+        let confidence = toml_src::confidence(&place, &src.confidence, diag);
         let source = toml_src::source(&place, &src.source, diag);
         if diag.len() != before {
             continue;
@@ -359,6 +362,7 @@ pub fn parse(file: &Path, text: &str, diag: &mut Diagnostics) -> SchoolHolidays 
                     end,
                     grades,
                     source,
+                    confidence,
                     origin: Origin {
                         file: file.to_path_buf(),
                         line,
@@ -443,6 +447,7 @@ impl SchoolHolidays {
                     end,
                     grades: list(&p.grades),
                     source: p.source.clone(),
+                    confidence: p.confidence,
                 })
             })
             .collect();

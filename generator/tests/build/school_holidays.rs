@@ -103,9 +103,16 @@ fn the_real_file_is_valid() {
     let s = loaded.unwrap().school_holidays;
     assert!(s.years.iter().any(|y| y.id == "2019-2020"));
     assert!(s.years.iter().any(|y| y.id == "2025-2026"));
-    assert!(
-        !s.years.iter().any(|y| y.id == "2026-2027"),
-        "2026-2027 is not established"
+    // 2026-2027's plan is published (V-559): in the data, each period with its confidence.
+    assert!(s.years.iter().any(|y| y.id == "2026-2027"));
+    let christmas = s
+        .periods
+        .iter()
+        .find(|p| p.school_year == "2026-2027" && p.kind == SchoolHolidayKind::Christmas)
+        .unwrap();
+    assert_eq!(
+        christmas.confidence,
+        kalendorius_dataset::Confidence::Uncertain
     );
 }
 

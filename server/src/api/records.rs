@@ -79,6 +79,9 @@ pub struct LegalBasis<'a> {
     pub part: Option<u32>,
     /// The item of the part.
     pub item: Option<u32>,
+    /// The act's official text in the register of legal acts (its page, or the consolidated
+    /// text of the act it amends), to check the citation; `null` where none was found.
+    pub url: Option<&'a str>,
     /// How sure the citation is: `confirmed`, `derived` (worked out, e.g. an item number)
     /// or `uncertain`.
     pub confidence: Confidence,
@@ -93,6 +96,7 @@ impl<'a> LegalBasis<'a> {
             article: b.article.as_deref(),
             part: b.part,
             item: b.item,
+            url: b.url.as_deref(),
             confidence: b.confidence,
         }
     }
@@ -112,6 +116,9 @@ pub struct SchoolPeriod<'a> {
     /// The grades it applies to, ascending (0 = pre-school .. 12).
     #[schemars(inner(range(max = 12)))]
     pub grades: &'a [u8],
+    /// How sure its dates are: `confirmed`, `derived` (worked out by the plan's own rule,
+    /// e.g. a summer start from its count of school days) or `uncertain` (sources disagree).
+    pub confidence: Confidence,
 }
 
 impl<'a> SchoolPeriod<'a> {
@@ -131,6 +138,7 @@ impl<'a> SchoolPeriod<'a> {
                 start: p.start,
                 end: p.end,
                 grades: &p.grades,
+                confidence: p.confidence,
             })
             .collect()
     }

@@ -360,6 +360,7 @@ impl Pages {
             .map(|b| {
                 context! {
                     text => b.text(v.lang),
+                    url => b.url.as_deref(),
                     unsure => v.unsure_label(Some(b.confidence)),
                 }
             })
@@ -387,6 +388,7 @@ impl Pages {
                     start_text => v.date_long(p.start),
                     end_text => v.date_long(p.end),
                     grades => crate::feeds::school_holidays::grades_text(&p.grades, v.lang),
+                    unsure => v.unsure_label(Some(p.confidence)),
                 }
             })
             .collect();

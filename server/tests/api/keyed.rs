@@ -34,6 +34,7 @@ async fn day_has_exactly_the_spec_fields() {
                "type": "public", "is_red": true, "confidence": "confirmed",
                "basis": [{"text": "Labour Code (XII-2603) art. 123(1)(5)", "act": "XII-2603",
                           "number": "XII-2603", "article": "123", "part": 1, "item": 5,
+                          "url": "https://e-seimas.lrs.lt/portal/legalAct/lt/TAD/10c6bfd07bd511e6a0f68fd135e6f40c/asr",
                           "confidence": "confirmed"}]})
     );
     // The status names both red holidays' provisions.
@@ -285,6 +286,11 @@ async fn the_day_status_names_the_provisions_that_decide_it() {
     );
     assert_eq!(off["status"]["basis"][0]["number"], Value::Null);
     assert_eq!(off["status"]["basis"][0]["article"], Value::Null);
+    assert_eq!(
+        off["status"]["basis"][0]["url"],
+        Value::Null,
+        "no register page"
+    );
     // A declared working Saturday rests on its resolution too.
     let saturday = app.json_keyed("/api/v1/day?date=2011-02-19", &key).await;
     assert_eq!(saturday["status"]["laisvadienis"], false);

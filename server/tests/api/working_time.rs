@@ -233,15 +233,16 @@ async fn year_2008_with_its_transfers_in_both_week_forms() {
     let five = app.json_keyed("/api/v1/working-time?year=2008", &key).await;
     let june = &five["months"][5];
     assert_eq!(june["shortened_days"], json!([]));
-    // 21 weekdays less Mon Jun 2 (in lieu of Father's Day), Jun 23 and Jun 24, plus Sat Jun 28.
-    assert_eq!(june["working_days"], 19, "Jun 23 off, Sat Jun 28 worked");
-    assert_eq!(june["working_hours"], 19 * 8);
+    // 21 weekdays less Jun 23 and Jun 24, plus Sat Jun 28 (Mon Jun 2 is an ordinary working
+    // day: Father's Day became a holiday in 2009, docs/data.md §2.1).
+    assert_eq!(june["working_days"], 20, "Jun 23 off, Sat Jun 28 worked");
+    assert_eq!(june["working_hours"], 20 * 8);
     assert_eq!(
         (
             &five["total"]["working_days"],
             &five["total"]["working_hours"]
         ),
-        (&json!(248), &json!(1978))
+        (&json!(249), &json!(1986))
     );
     let six = app
         .json_keyed("/api/v1/working-time?year=2008&week=6", &key)
@@ -252,7 +253,7 @@ async fn year_2008_with_its_transfers_in_both_week_forms() {
             &six["total"]["working_days"],
             &six["total"]["working_hours"]
         ),
-        (&json!(300), &json!(1988))
+        (&json!(301), &json!(1996))
     );
     for (date, five_days, six_days) in [
         ("2008-06-23", 0, 1),
@@ -260,6 +261,7 @@ async fn year_2008_with_its_transfers_in_both_week_forms() {
         ("2008-02-18", 0, 1),
         ("2008-11-03", 0, 1),
         ("2008-07-07", 0, 0),
+        ("2008-06-02", 1, 1), // no day in lieu: Father's Day is red from 2009
     ] {
         for (week, expected) in [(5, five_days), (6, six_days)] {
             let body = app

@@ -45,9 +45,10 @@ fn first_sunday(year: i32, month: u32) -> NaiveDate {
     date
 }
 
-/// The red dates of a year by the periods of docs/data.md §2.1, with the project's
-/// documented choices for the uncertain starts (Jun 24 from 2003-01-01, Father's Day from
-/// 2008-01-01; see sources/holidays/red.toml).
+/// The red dates of a year by the periods of docs/data.md §2.1: Jun 24 red from 2004 (the
+/// amendment that added it came after 2003-06-24; its start is dated 2003-07-25, with the
+/// companion law IX-1699), Father's Day from 2009-01-01 (the amendment of 2008 came into
+/// force then); see sources/holidays/red.toml.
 pub fn red_dates(year: i32) -> BTreeSet<NaiveDate> {
     let law = d(1990, 10, 25);
     let easter = easter(year);
@@ -61,8 +62,8 @@ pub fn red_dates(year: i32) -> BTreeSet<NaiveDate> {
         (d(year, 5, 1), d(1996, 4, 26), Some(d(1997, 7, 15))),
         (d(year, 5, 1), d(2001, 5, 23), None),
         (first_sunday(year, 5), law, None),
-        (first_sunday(year, 6), d(2008, 1, 1), None),
-        (d(year, 6, 24), d(2003, 1, 1), None),
+        (first_sunday(year, 6), d(2009, 1, 1), None),
+        (d(year, 6, 24), d(2003, 7, 25), None),
         (d(year, 7, 6), law, None),
         (d(year, 8, 15), d(2000, 7, 14), None),
         (d(year, 11, 1), law, None),

@@ -132,16 +132,18 @@ fn red_holiday_records_per_year_match_the_period_table() {
             .sum::<usize>()
     };
     // docs/data.md §2.1: 9 holidays (1990-10-25 list), 11 (1996-97), 10, 11 (from
-    // 2000-07-14), 12 (from 2001-05-23), 13 (2003), 14 (2008), 15 (2011), 16 (2020). Easter
-    // Sunday and Monday count as two.
+    // 2000-07-14), 12 (from 2001-05-23), 13 (Jun 24, red from 2004), 14 (Father's Day, from
+    // 2009), 15 (2011), 16 (2020). Easter Sunday and Monday count as two.
     for (y, n) in [
         (1991, 9),
         (1997, 11),
         (1999, 10),
         (2001, 11),
         (2002, 12),
-        (2003, 13),
-        (2008, 14),
+        (2003, 12),
+        (2004, 13),
+        (2008, 13),
+        (2009, 14),
         (2011, 15),
         (2020, 16),
         (2026, 16),
@@ -291,7 +293,6 @@ fn the_six_day_week_follows_exactly_the_days_in_lieu_of_sunday_holidays() {
             "2007-06-25",
             "2008-03-25",
             "2008-05-05",
-            "2008-06-02",
             "2008-07-07",
         ]
     );
@@ -345,7 +346,7 @@ fn every_red_date_shortened_day_and_transfer_names_its_legal_basis() {
         );
     }
     assert!(
-        red > 1500 && shortened > 700 && transfers == 29,
+        red > 1500 && shortened > 700 && transfers == 28,
         "{red} {shortened} {transfers}"
     );
 
@@ -360,19 +361,276 @@ fn every_red_date_shortened_day_and_transfer_names_its_legal_basis() {
     let t = on("2011-11-05").transfer.as_ref().unwrap();
     assert_eq!(t.confidence, Confidence::Uncertain);
     assert_eq!(t.basis[0].confidence, Confidence::Uncertain);
-    // Christmas Eve 2026: Labour Code XII-2603 art. 123(1)(13); its eve, the eve rule of
-    // the code in force (art. 112(6) since 2023), and in 2016 the 2002 code's.
+    // Christmas Eve 2026: Labour Code XII-2603 art. 123(1)(13), numbered so by XIII-2415
+    // (2020); its eve, the eve rule of the code in force (art. 112(6), as XIV-3034 worded it
+    // from 2024-10-25), and in 2016 the 2002 code's.
     let kucios = &on("2026-12-24").holidays[0];
     assert_eq!(
         kucios.basis[0].text_lt,
-        "Darbo kodekso (XII-2603) 123 str. 1 d. 13 p."
+        "Darbo kodekso (XII-2603) 123 str. 1 d. 13 p. (Nr. XIII-2415 redakcija)"
     );
+    assert_eq!(kucios.basis[0].confidence, Confidence::Confirmed);
     let eve = &on("2026-12-23").shorter_workday_basis[0];
     assert_eq!(
-        (eve.act.as_str(), eve.article.as_deref(), eve.part),
-        ("XII-2603", Some("112"), Some(6))
+        (
+            eve.act.as_str(),
+            eve.article.as_deref(),
+            eve.part,
+            eve.amended_by.as_deref()
+        ),
+        ("XII-2603", Some("112"), Some(6), Some("XIV-3034"))
+    );
+    // Before XIV-3034 came into force: part 6 as XIV-1032 renumbered it (eve of May 1).
+    assert_eq!(
+        on("2024-04-30").shorter_workday_basis[0]
+            .amended_by
+            .as_deref(),
+        Some("XIV-1032")
     );
     assert_eq!(on("2016-12-23").shorter_workday_basis[0].act, "IX-926");
     // The first red day of the Republic rests on Law I-712.
     assert_eq!(on("1991-01-01").holidays[0].basis[0].act, "I-712");
+}
+
+/// The red holiday of `id` on `date`, if any.
+fn red_holiday(date: &str, id: &str) -> Option<&'static kalendorius_dataset::Holiday> {
+    on(date).holidays.iter().find(|h| h.id == id && h.is_red)
+}
+
+#[test]
+fn fathers_day_is_red_from_2009_not_in_2008() {
+    // The amendment voted on 2008-05-13 came into force on 2009-01-01 (docs/data.md §2.1):
+    // Sun 2008-06-01 is an ordinary Sunday, Mon 2008-06-02 an ordinary working day (no day in
+    // lieu), and Sat 2008-05-31 is not shortened in the 6-day week.
+    assert!(on("2008-06-01")
+        .holidays
+        .iter()
+        .any(|h| h.id == "tevo-diena"));
+    assert!(red_holiday("2008-06-01", "tevo-diena").is_none());
+    let monday = on("2008-06-02");
+    assert!(monday.transfer.is_none() && !monday.laisvadienis);
+    assert_eq!((monday.working_hours_5, monday.working_hours_6), (8, 7));
+    assert!(!on("2008-05-31").shorter_workday_6);
+    // The first red Father's Day, with the amending act and its item of art. 162(1).
+    let first = red_holiday("2009-06-07", "tevo-diena").expect("Father's Day 2009 is red");
+    assert_eq!(first.basis[0].item, Some(7));
+    assert_eq!(
+        first.basis[0].amended_by.as_deref(),
+        Some("labour-code-amendment-tevo-diena")
+    );
+    // In 2008 the items after Mother's Day keep the numbers of the 2004 text: Jun 24 = 7.
+    let jonines = red_holiday("2008-06-24", "jonines").unwrap();
+    assert_eq!(jonines.basis[0].item, Some(7));
+    assert_eq!(
+        red_holiday("2009-06-24", "jonines").unwrap().basis[0].item,
+        Some(8)
+    );
+}
+
+#[test]
+fn midsummer_2003_is_a_working_day() {
+    // The amendment that added Jun 24 came after 2003-06-24 (docs/data.md §4): the day is an
+    // ordinary Tuesday, its eve not shortened; 2004-06-24 is red.
+    let day = on("2003-06-24");
+    assert!(!day.laisvadienis && red_holiday("2003-06-24", "jonines").is_none());
+    assert_eq!((day.working_hours_5, day.working_hours_6), (8, 7));
+    assert!(!on("2003-06-23").shorter_workday && !on("2003-06-23").shorter_workday_6);
+    assert!(red_holiday("2004-06-24", "jonines").is_some());
+    // Until then the Code's list had no Jun 24: Jul 6 2003 was item 7, from 2003-07-25 item 8.
+    let item = |date| red_holiday(date, "valstybes-diena").unwrap().basis[0].item;
+    assert_eq!((item("2003-07-06"), item("2004-07-06")), (Some(7), Some(8)));
+}
+
+#[test]
+fn statehood_day_has_its_2019_name_from_2019_05_08() {
+    // XIII-2092 reworded art. 123(1)(9) from 2019-05-08 (docs/data.md §2.1).
+    let name = |date| {
+        let h = on(date)
+            .holidays
+            .iter()
+            .find(|h| h.id == "valstybes-diena")
+            .unwrap();
+        (h.name_lt.as_str(), h.name_en.as_str())
+    };
+    assert_eq!(
+        name("2018-07-06"),
+        (
+            "Valstybės (Lietuvos karaliaus Mindaugo karūnavimo) diena",
+            "Statehood Day (Coronation of King Mindaugas)"
+        )
+    );
+    for date in ["2019-07-06", "2026-07-06", "2100-07-06"] {
+        assert_eq!(
+            name(date).0,
+            "Valstybės (Lietuvos karaliaus Mindaugo karūnavimo) ir Tautiškos giesmės diena",
+            "{date}"
+        );
+    }
+    assert_eq!(
+        name("1996-07-06").0,
+        "Mindaugo karūnavimo – Valstybės diena"
+    );
+    let basis = &red_holiday("2019-07-06", "valstybes-diena").unwrap().basis[0];
+    assert_eq!(basis.amended_by.as_deref(), Some("XIII-2092"));
+    let before = &red_holiday("2018-07-06", "valstybes-diena").unwrap().basis[0];
+    assert_eq!(before.amended_by, None);
+}
+
+/// Labour Code XII-2603 art. 123(1) as in force today, copied from the register's
+/// consolidated text (items 9 as XIII-2092 worded it, 12-14 as XIII-2415 numbered them):
+/// "Paprastai nedirbama šiomis švenčių dienomis: …". A change of the law changes this text.
+const ARTICLE_123_1: &str = "\
+1) sausio 1-ąją – Naujųjų metų dieną;
+2) vasario 16-ąją – Lietuvos valstybės atkūrimo dieną;
+3) kovo 11-ąją – Lietuvos nepriklausomybės atkūrimo dieną;
+4) sekmadienį ir pirmadienį – krikščionių Velykų (pagal vakarietiškąją tradiciją) dienomis;
+5) gegužės 1-ąją – Tarptautinę darbo dieną;
+6) pirmąjį gegužės sekmadienį – Motinos dieną;
+7) pirmąjį birželio sekmadienį – Tėvo dieną;
+8) birželio 24-ąją – Rasos ir Joninių dieną;
+9) liepos 6-ąją – Valstybės (Lietuvos karaliaus Mindaugo karūnavimo) ir Tautiškos giesmės dieną;
+10) rugpjūčio 15-ąją – Žolinę (Švč. Mergelės Marijos ėmimo į dangų dieną);
+11) lapkričio 1-ąją – Visų Šventųjų dieną;
+12) lapkričio 2-ąją – Mirusiųjų atminimo (Vėlinių) dieną;
+13) gruodžio 24-ąją – Kūčių dieną;
+14) gruodžio 25-ąją ir 26-ąją – Kalėdų dienomis.";
+
+/// The nominative of an item's accusative wording: a word's final -ą and -ę become -a and
+/// -ė ("Tarptautinę darbo dieną" -> "Tarptautinė darbo diena").
+fn nominative(accusative: &str) -> String {
+    let chars: Vec<char> = accusative.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let ends_word = chars.get(i + 1).is_none_or(|n| !n.is_alphabetic());
+            match c {
+                'ą' if ends_word => 'a',
+                'ę' if ends_word => 'ė',
+                c => c,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_red_holiday_of_this_year_is_named_as_its_article_words_it() {
+    // Each red holiday names the item of art. 123(1) that lists it (its basis); the name
+    // must be that item's wording, so a rename of the law cannot go unnoticed again. A
+    // two-day feast ("… dienomis") names its first day by the feast and the second
+    // "Antroji … diena" (sources/holidays/red.toml, header).
+    let items: BTreeMap<u32, &str> = ARTICLE_123_1
+        .lines()
+        .map(|line| {
+            let (number, rest) = line.split_once(") ").unwrap();
+            let wording = rest.split_once(" – ").unwrap().1;
+            (
+                number.parse().unwrap(),
+                wording.trim_end_matches([';', '.']),
+            )
+        })
+        .collect();
+    let this_year = chrono::Utc::now().year();
+    let mut checked = 0;
+    for day in year(this_year) {
+        for h in day.holidays.iter().filter(|h| h.is_red) {
+            let basis = h.basis.last().unwrap();
+            assert_eq!(
+                (basis.act.as_str(), basis.article.as_deref(), basis.part),
+                ("XII-2603", Some("123"), Some(1)),
+                "{} {}",
+                day.date,
+                h.id
+            );
+            let wording = items[&basis.item.unwrap()];
+            match wording.strip_suffix(" dienomis") {
+                Some(feast) => {
+                    // "krikščionių Velykų (pagal …)" -> "Velykų".
+                    let before_note = feast.split(" (").next().unwrap();
+                    let genitive = before_note.split(' ').next_back().unwrap();
+                    let stem = genitive.trim_end_matches('ų');
+                    assert!(
+                        h.name_lt == format!("Antroji {genitive} diena")
+                            || h.name_lt.starts_with(stem),
+                        "{} {}: {:?} for {wording:?}",
+                        day.date,
+                        h.id,
+                        h.name_lt
+                    );
+                }
+                None => assert_eq!(h.name_lt, nominative(wording), "{} {}", day.date, h.id),
+            }
+            checked += 1;
+        }
+    }
+    // The 14 items, Easter and Christmas two days each: 16 records.
+    assert_eq!(checked, 16, "red holiday records of {this_year}");
+}
+
+#[test]
+fn every_basis_of_this_year_links_the_acts_official_text() {
+    // Item 9 of issue 33: a reader can check each citation in the register.
+    let this_year = chrono::Utc::now().year();
+    for day in year(this_year) {
+        let bases = day
+            .holidays
+            .iter()
+            .flat_map(|h| &h.basis)
+            .chain(&day.shorter_workday_basis);
+        for b in bases {
+            let url = b
+                .url
+                .as_deref()
+                .unwrap_or_else(|| panic!("{} {b:?}", day.date));
+            assert!(url.starts_with("https://e-seimas.lrs.lt/"), "{url}");
+        }
+    }
+}
+
+#[test]
+fn school_year_2026_2027_is_published_with_its_confidence() {
+    // E19: the plan V-559 sets it; its Christmas start is disputed and its summers derived
+    // from the plan's counts of school days (docs/data.md §8.3).
+    let file = year_file(2027);
+    let periods: Vec<(String, String, String, String)> = file["school_holidays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["school_year"] == "2026-2027")
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().unwrap().to_string();
+            (s("kind"), s("start"), s("end"), s("confidence"))
+        })
+        .collect();
+    let expected = [
+        ("christmas", "2026-12-23", "2027-01-03", "uncertain"),
+        ("winter", "2027-02-15", "2027-02-21", "confirmed"),
+        ("spring", "2027-03-22", "2027-03-29", "confirmed"),
+        ("spring", "2027-03-29", "2027-04-04", "confirmed"),
+        ("summer", "2027-06-08", "2027-08-31", "derived"),
+        ("summer", "2027-06-12", "2027-08-31", "derived"),
+        ("summer", "2027-06-15", "2027-08-31", "derived"),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(k, s, e, c)| (k.to_string(), s.to_string(), e.to_string(), c.to_string()))
+        .collect();
+    assert_eq!(periods, expected);
+    let autumn = &year_file(2026)["school_holidays"];
+    assert!(autumn
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["kind"] == "autumn"
+            && p["start"] == "2026-11-02"
+            && p["end"] == "2026-11-08"
+            && p["confidence"] == "confirmed"));
+    // No summer is ever confirmed from a day count alone in the plans of 2025-2027.
+    for y in [2026, 2027] {
+        for p in year_file(y)["school_holidays"].as_array().unwrap() {
+            if p["kind"] == "summer" && p["start"].as_str().unwrap() > "2026-06-01" {
+                assert_ne!(p["confidence"], "confirmed", "{p}");
+            }
+        }
+    }
 }

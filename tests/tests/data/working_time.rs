@@ -208,19 +208,19 @@ fn hours_on(date: &str) -> (u64, u64) {
 }
 
 #[test]
-fn year_2008_differs_from_order_a1_377_by_the_documented_dates_only() {
+fn year_2008_differs_from_order_a1_377_by_the_three_transfers_only() {
     // Order A1-377 of 2007-12-27 (Žin. 2008 Nr. 1-32) for 2008, as "Vežėjų žinios" quotes it
-    // (sources/SOURCES.md [S92]): 249 days and 1984 hours in the 5-day week (13 holidays),
-    // averages 25.1 days and 166.3 hours in the 6-day week. The data differs on named dates
-    // only, each a fact the order leaves out, not a rule (docs/data.md §2.4):
-    // - the three transfers of Government resolution No. 1405, adopted the same day (binding
-    //   on budget-funded bodies): Mon Mar 10, Fri May 2 and Mon Jun 23 off, Sat Mar 15,
-    //   May 10 and Jun 28 worked, in the 5-day week. The order counts the weekdays as working
-    //   days (Mar 10 and Jun 23 shortened: Mar 11 and Jun 24 are red) and the Saturdays as
-    //   rest days. The 6-day week follows none of them (docs/data.md §2.3): there the data
-    //   and the order agree;
-    // - Father's Day (Sun Jun 1, a holiday from 2008, not among the order's 13): the day in
-    //   lieu Mon Jun 2, and in the 6-day week the Saturday before it, May 31, shortened.
+    // (sources/SOURCES.md [S92]): 249 days and 1984 hours in the 5-day week (366 calendar
+    // days, 13 holidays), averages 25.1 days and 166.3 hours in the 6-day week. Father's Day
+    // is not among the 13: it became a holiday on 2009-01-01 (docs/data.md §2.1), so Sun
+    // Jun 1 is an ordinary Sunday, Mon Jun 2 an ordinary working day and Sat May 31 a full
+    // 6-day Saturday, as the order counts them. The data differs from the order on named
+    // dates only, the three transfers of Government resolution No. 1405, adopted the same
+    // day (binding on budget-funded bodies; docs/data.md §2.4): Mon Mar 10, Fri May 2 and
+    // Mon Jun 23 off, Sat Mar 15, May 10 and Jun 28 worked, in the 5-day week. The order
+    // counts the weekdays as working days (Mar 10 and Jun 23 shortened: Mar 11 and Jun 24
+    // are red) and the Saturdays as rest days. The 6-day week follows none of them
+    // (docs/data.md §2.3): there the data equals the order.
     // The 6-day week gets the days in lieu of Sunday holidays only (Labour Code art. 162¹
     // moves the rest days of art. 161): the order counts the days in lieu of the Saturday
     // holidays Feb 16 and Nov 1 (Mon Feb 18, Mon Nov 3) as 6-day working days, and so does
@@ -234,23 +234,24 @@ fn year_2008_differs_from_order_a1_377_by_the_documented_dates_only() {
         ("2008-05-10", (8, 5), (0, 5)),
         ("2008-06-23", (0, 6), (7, 6)),
         ("2008-06-28", (8, 5), (0, 5)),
-        ("2008-06-02", (0, 0), (8, 7)),
-        ("2008-05-31", (0, 4), (0, 5)),
     ];
-    // Where the data and the order agree, the 6-day week's days in lieu of Saturday holidays.
+    // Where the data and the order agree: Father's Day's Monday and Saturday, and the 6-day
+    // week's days in lieu of Saturday holidays.
+    assert_eq!(hours_on("2008-06-02"), (8, 7));
+    assert_eq!(hours_on("2008-05-31"), (0, 5));
     assert_eq!(hours_on("2008-02-18"), (0, 7));
     assert_eq!(hours_on("2008-11-03"), (0, 7));
     let (mut days5, mut hours5) = total(2008, 5);
-    let (mut days6, mut hours6) = total(2008, 6);
-    assert_eq!((days5, hours5, days6, hours6), (248, 1978, 300, 1988));
+    let (days6, hours6) = total(2008, 6);
+    assert_eq!((days5, hours5, days6, hours6), (249, 1986, 301, 1996));
     for &(date, published, order) in expected {
         assert_eq!(hours_on(date), published, "{date}");
-        let step = |days: &mut u32, hours: &mut u32, from: u64, to: u64| {
-            *days = *days + u32::from(to > 0) - u32::from(from > 0);
-            *hours = *hours + to as u32 - from as u32;
-        };
-        step(&mut days5, &mut hours5, published.0, order.0);
-        step(&mut days6, &mut hours6, published.1, order.1);
+        assert_eq!(
+            published.1, order.1,
+            "{date}: the 6-day week follows no transfer"
+        );
+        days5 = days5 + u32::from(order.0 > 0) - u32::from(published.0 > 0);
+        hours5 = hours5 + order.0 as u32 - published.0 as u32;
     }
     assert_eq!((days5, hours5), (249, 1984), "A1-377, 5-day week");
     assert_eq!(
