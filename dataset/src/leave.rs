@@ -12,27 +12,16 @@
 
 use std::sync::OnceLock;
 
-use crate::{Basis, Confidence};
+use crate::basis::labour_code;
+use crate::Basis;
 
 /// The fewest working days of leave an answer covers.
 pub const MIN_DAYS: u32 = 1;
 /// The most: a year of days (more than any statutory leave, for long accumulated leave).
 pub const MAX_DAYS: u32 = 366;
 
-/// Labour Code art. 126 part 2, cited as the generator cites the register's acts.
+/// Labour Code art. 126 part 2, cited as the register renders it.
 pub fn basis() -> &'static Basis {
     static BASIS: OnceLock<Basis> = OnceLock::new();
-    BASIS.get_or_init(|| Basis {
-        act: "XII-2603".into(),
-        number: Some("XII-2603".into()),
-        article: Some("126".into()),
-        part: Some(2),
-        item: None,
-        amended_by: None,
-        confidence: Confidence::Confirmed,
-        text_lt: "Darbo kodekso (XII-2603) 126 str. 2 d.".into(),
-        text_en: "Labour Code (XII-2603) art. 126(2)".into(),
-        text_pl: "art. 126 ust. 2 Kodeksu pracy (XII-2603)".into(),
-        text_ru: "ч. 2 ст. 126 Трудового кодекса (XII-2603)".into(),
-    })
+    BASIS.get_or_init(|| labour_code("XII-2603", "126", Some(2)))
 }

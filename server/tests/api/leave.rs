@@ -45,6 +45,7 @@ async fn ten_days_over_christmas_and_new_year() {
             "basis": [{
                 "text": "Labour Code (XII-2603) art. 126(2)", "act": "XII-2603",
                 "number": "XII-2603", "article": "126", "part": 2, "item": null,
+                "url": "https://e-seimas.lrs.lt/portal/legalAct/lt/TAD/10c6bfd07bd511e6a0f68fd135e6f40c/asr",
                 "confidence": "confirmed"
             }]
         })
