@@ -34,6 +34,8 @@ TARGET_UPCOMING=0.6
 TARGET_LONG_WEEKENDS=0.6
 TARGET_WORKING_DAYS=0.6
 TARGET_WORKING_ADD=0.6
+TARGET_REDUCED_YEAR=0.6
+TARGET_LEAVE=0.6
 TARGET_SHIFT_HOURS=0.6
 TARGET_PAGE=0.5
 TARGET_NAME_SEARCH=0.5
@@ -368,6 +370,8 @@ main() {
     local longw="$srv/api/v1/long-weekends?year=2026&max_leave_days=4"
     local wdays="$srv/api/v1/working-days?from=2026-01-01&to=2026-12-31"
     local wadd="$srv/api/v1/working-days/add?date=2026-12-20&days=10"
+    local reduced="$srv/api/v1/working-time?year=2026&hours_per_week=36&norm=reduced"
+    local leave="$srv/api/v1/leave?start=2026-12-21&days=10"
     # A 12-hour night shift from Christmas Eve into Christmas Day.
     local shift="$srv/api/v1/shift-hours?start=2026-12-24T20:00&end=2026-12-25T08:00"
     local page="$srv/2026/12?lang=lt"
@@ -388,6 +392,8 @@ main() {
     check_200 "$longw" -H "X-API-Key: $key"
     check_200 "$wdays" -H "X-API-Key: $key"
     check_200 "$wadd" -H "X-API-Key: $key"
+    check_200 "$reduced" -H "X-API-Key: $key"
+    check_200 "$leave" -H "X-API-Key: $key"
     check_200 "$shift" -H "X-API-Key: $key"
     check_200 "$page"
     check_200 "$search" -H "X-API-Key: $key"
@@ -405,7 +411,7 @@ main() {
     # and its spread.
     local round l_res=() s_res=() d_res=() o_res=() base_res=() p_res=() n_res=()
     local wt_res=() wd_res=() wa_res=() rl_res=() rd_res=() f_res=() y_res=() g_res=()
-    local sh_res=() up_res=() lw_res=() sf_res=() sun_res=() moon_res=()
+    local sh_res=() up_res=() lw_res=() sf_res=() sun_res=() moon_res=() rw_res=() lv_res=()
     for round in $(seq 1 "$ROUNDS"); do
         log "round $round/$ROUNDS: every endpoint of the table, each right after a baseline load"
         after_baseline "$loop_base"; o_res+=("$PAIRED")
@@ -420,6 +426,8 @@ main() {
         after_baseline "$longw" "X-API-Key: $key"; lw_res+=("$PAIRED")
         after_baseline "$wdays" "X-API-Key: $key"; wd_res+=("$PAIRED")
         after_baseline "$wadd" "X-API-Key: $key"; wa_res+=("$PAIRED")
+        after_baseline "$reduced" "X-API-Key: $key"; rw_res+=("$PAIRED")
+        after_baseline "$leave" "X-API-Key: $key"; lv_res+=("$PAIRED")
         after_baseline "$shift" "X-API-Key: $key"; sf_res+=("$PAIRED")
         after_baseline "$page"; p_res+=("$PAIRED")
         after_baseline "$search" "X-API-Key: $key"; n_res+=("$PAIRED")
@@ -475,6 +483,8 @@ main() {
     summary_row "GET /api/v1/long-weekends?year=2026&max_leave_days=4 (X-API-Key)" "$TARGET_LONG_WEEKENDS" "${lw_res[@]}"
     summary_row "GET /api/v1/working-days?from=2026-01-01&to=2026-12-31 (X-API-Key)" "$TARGET_WORKING_DAYS" "${wd_res[@]}"
     summary_row "GET /api/v1/working-days/add?date=2026-12-20&days=10 (X-API-Key)" "$TARGET_WORKING_ADD" "${wa_res[@]}"
+    summary_row "GET /api/v1/working-time?year=2026&hours_per_week=36&norm=reduced (X-API-Key)" "$TARGET_REDUCED_YEAR" "${rw_res[@]}"
+    summary_row "GET /api/v1/leave?start=2026-12-21&days=10 (X-API-Key)" "$TARGET_LEAVE" "${lv_res[@]}"
     summary_row "GET /api/v1/shift-hours?start=2026-12-24T20:00&end=2026-12-25T08:00 (X-API-Key)" "$TARGET_SHIFT_HOURS" "${sf_res[@]}"
     summary_row "GET /2026/12?lang=lt (HTML page)" "$TARGET_PAGE" "${p_res[@]}"
     summary_row "GET /api/v1/name-days/search?name=jon (X-API-Key)" "$TARGET_NAME_SEARCH" "${n_res[@]}"

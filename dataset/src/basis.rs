@@ -97,3 +97,44 @@ impl Basis {
         lang.pick([&self.text_lt, &self.text_en, &self.text_pl, &self.text_ru])
     }
 }
+/// A provision of a Labour Code (the 2002 code IX-926 or the 2016 code XII-2603) whose words
+/// were read (`confirmed`; the caller says where), cited as the register renders one
+/// (docs/data.md §2.8; the generator's tests hold the two forms together), for the rules
+/// that cite the law in code rather than in `sources/` (shifts, leave). The `url` of each
+/// code is its `url` in `sources/acts.toml` (the consolidated text in the register), so such
+/// a basis links where a day's does.
+pub fn labour_code(number: &str, article: &str, part: Option<u32>) -> Basis {
+    let n = |f: &dyn Fn(u32) -> String| part.map_or(String::new(), f);
+    let url = match number {
+        "XII-2603" => {
+            "https://e-seimas.lrs.lt/portal/legalAct/lt/TAD/10c6bfd07bd511e6a0f68fd135e6f40c/asr"
+        }
+        _ => "https://e-tar.lt/rs/actualedition/TAR.31185A622C9F/TAIS_429809",
+    };
+    Basis {
+        act: number.to_string(),
+        number: Some(number.to_string()),
+        article: Some(article.to_string()),
+        part,
+        item: None,
+        amended_by: None,
+        url: Some(url.to_string()),
+        confidence: Confidence::Confirmed,
+        text_lt: format!(
+            "Darbo kodekso ({number}) {article} str.{}",
+            n(&|p| format!(" {p} d."))
+        ),
+        text_en: format!(
+            "Labour Code ({number}) art. {article}{}",
+            n(&|p| format!("({p})"))
+        ),
+        text_pl: format!(
+            "art. {article}{} Kodeksu pracy ({number})",
+            n(&|p| format!(" ust. {p}"))
+        ),
+        text_ru: format!(
+            "{}ст. {article} Трудового кодекса ({number})",
+            n(&|p| format!("ч. {p} "))
+        ),
+    }
+}

@@ -27,12 +27,14 @@
 pub mod basis;
 pub mod changes;
 pub mod civil_time;
+pub mod contract;
 pub mod database;
 pub mod date;
 pub mod digest;
 pub mod encoding;
 pub mod lang;
 pub mod layout;
+pub mod leave;
 pub mod load;
 pub mod manifest;
 pub mod model;

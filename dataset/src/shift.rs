@@ -22,8 +22,9 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeDelta, U
 use chrono::{FixedOffset, LocalResult, TimeZone};
 use chrono_tz::Tz;
 
+use crate::basis::labour_code;
 use crate::working_time::DayKind;
-use crate::{Basis, Confidence};
+use crate::Basis;
 
 /// The time zone of every local time: Lithuania's.
 pub const ZONE: Tz = chrono_tz::Europe::Vilnius;
@@ -251,6 +252,11 @@ pub fn hours(minutes: u32) -> f64 {
 /// The provisions that define night work and holidays and set the pay for night, rest-day
 /// and holiday work, in force on `date` (none before 2003: the articles of the earlier
 /// code were not found). Pay itself is the employer's: the answer cites, never computes it.
+/// Each is `confirmed`: its words were read as quoted with its number, XII-2603 art. 117(1)
+/// at lrvalstybe.lt, art. 144(1) and 144(3) by the Labour Inspectorate (vdi.lt), 144(2) by
+/// a trade union's guide (maistininkuprofsajunga.lt), art. 123(1) as in `sources/acts.toml`;
+/// IX-926 art. 154(1) and 193 in the code's commentary (dkkomentaras.lt), 194(1) and 194(2)
+/// at somo.lt, 162(1) as in `sources/acts.toml`.
 pub fn provisions_on(date: NaiveDate) -> &'static [Basis] {
     static CODES: LazyLock<[(NaiveDate, Vec<Basis>); 2]> = LazyLock::new(|| {
         let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).expect("a real date");
@@ -291,51 +297,6 @@ pub fn provisions_on(date: NaiveDate) -> &'static [Basis] {
         .rev()
         .find(|(from, _)| *from <= date)
         .map_or(&[], |(_, bases)| bases.as_slice())
-}
-
-/// A provision of a Labour Code (the 2002 code IX-926 or the 2016 code XII-2603), cited as
-/// the register renders one (docs/data.md §2.8; the generator's tests hold the two forms
-/// together). Each is `confirmed`: its words were read as quoted with its number, XII-2603
-/// art. 117(1) at lrvalstybe.lt, art. 144(1) and 144(3) by the Labour Inspectorate
-/// (vdi.lt), 144(2) by a trade union's guide (maistininkuprofsajunga.lt), art. 123(1) as in
-/// `sources/acts.toml`; IX-926 art. 154(1) and 193 in the code's commentary
-/// (dkkomentaras.lt), 194(1) and 194(2) at somo.lt, 162(1) as in `sources/acts.toml`.
-/// The `url` of each code is its `url` in `sources/acts.toml` (the consolidated text in the
-/// register), so a shift's basis links where a day's does.
-fn labour_code(number: &str, article: &str, part: Option<u32>) -> Basis {
-    let n = |f: &dyn Fn(u32) -> String| part.map_or(String::new(), f);
-    let url = match number {
-        "XII-2603" => {
-            "https://e-seimas.lrs.lt/portal/legalAct/lt/TAD/10c6bfd07bd511e6a0f68fd135e6f40c/asr"
-        }
-        _ => "https://e-tar.lt/rs/actualedition/TAR.31185A622C9F/TAIS_429809",
-    };
-    Basis {
-        act: number.to_string(),
-        number: Some(number.to_string()),
-        article: Some(article.to_string()),
-        part,
-        item: None,
-        amended_by: None,
-        url: Some(url.to_string()),
-        confidence: Confidence::Confirmed,
-        text_lt: format!(
-            "Darbo kodekso ({number}) {article} str.{}",
-            n(&|p| format!(" {p} d."))
-        ),
-        text_en: format!(
-            "Labour Code ({number}) art. {article}{}",
-            n(&|p| format!("({p})"))
-        ),
-        text_pl: format!(
-            "art. {article}{} Kodeksu pracy ({number})",
-            n(&|p| format!(" ust. {p}"))
-        ),
-        text_ru: format!(
-            "{}ст. {article} Трудового кодекса ({number})",
-            n(&|p| format!("ч. {p} "))
-        ),
-    }
 }
 
 #[cfg(test)]

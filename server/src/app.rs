@@ -73,6 +73,7 @@ pub const ROUTES: &[&Operation] = &[
     &api::working_time::ENDPOINT,
     &api::working_days::ENDPOINT,
     &api::working_days_add::ENDPOINT,
+    &api::leave::ENDPOINT,
     &api::shift_hours::ENDPOINT,
     &api::name_search::ENDPOINT,
     &api::holidays_feed::ENDPOINT,

@@ -487,6 +487,22 @@ impl Catalog {
         bases
     }
 
+    /// The eve rule's provisions in force over `from..=to` (those of its eve days, as the
+    /// data gives them), each once, in date order; empty before the first eve day served.
+    pub fn eve_bases_in(&self, from: Date, to: Date) -> Vec<&Basis> {
+        let since = |date: Date| self.eve_bases.partition_point(|(d, _)| *d <= date);
+        let first = since(from).saturating_sub(1);
+        let mut bases: Vec<&Basis> = Vec::new();
+        for (_, list) in &self.eve_bases[first..since(to)] {
+            for b in list.iter() {
+                if !bases.contains(&b) {
+                    bases.push(b);
+                }
+            }
+        }
+        bases
+    }
+
     /// The answer of `operation` to `params` (as resolved: `today` as its date), built by
     /// `build` on first use. Kept with the dataset, so a reload never serves an old one.
     pub fn answer(

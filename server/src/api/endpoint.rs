@@ -5,6 +5,8 @@ use std::ops::RangeInclusive;
 
 use poem::{Request, Response};
 
+use kalendorius_dataset::contract::Norm;
+
 use crate::api::query::{Query, SCOPES};
 use crate::api::today::Today;
 use crate::catalog::Catalog;
@@ -104,11 +106,15 @@ pub enum Kind {
     /// The slug of a place of the dataset's table (`places.json`); absent is `vilnius`.
     Place,
     /// One of `values` (in the order error messages list them), case-insensitive; absent is
-    /// `values[default]`.
+    /// `values[default]`, or depends on other parameters when `default` is `None`.
     Choice {
         values: &'static [&'static str],
-        default: usize,
+        default: Option<usize>,
     },
+    /// Hours per week: a number above 0 and at most 40, with at most 2 decimals.
+    HoursPerWeek,
+    /// A weekly schedule: 5 or 6 comma-separated `H:MM`, Monday first.
+    Schedule,
 }
 
 pub const DATE: Param = Param {
@@ -157,7 +163,7 @@ pub const SCOPE: Param = Param {
     required: false,
     kind: Kind::Choice {
         values: SCOPES,
-        default: 0,
+        default: Some(0),
     },
     description: "`red` (default): non-working holiday dates; `all`: dates of every \
                   holiday. Case-insensitive; empty counts as absent.",
@@ -171,6 +177,40 @@ pub const PLACE: Param = Param {
                   default, `klaipeda`, `zarasai`, `vilniaus-rajonas` ...): the 60 places and \
                   their slugs are listed in docs/api.md (\"Places\") and in the \
                   `invalid_param` error of an unknown slug.",
+};
+
+pub const HOURS_PER_WEEK: Param = Param {
+    name: "hours_per_week",
+    required: false,
+    kind: Kind::HoursPerWeek,
+    description: "Hours per week of the contract: a number above 0 and at most 40, with at most \
+                  2 decimals (`36`, `38.25`); default 40. Below 40, `norm` is required. Not \
+                  with `schedule`.",
+};
+
+pub const NORM: Param = Param {
+    name: "norm",
+    required: false,
+    kind: Kind::Choice {
+        values: Norm::NAMES,
+        default: None,
+    },
+    description: "The working-time norm: `full` (the 40-hour week; the default at 40 hours), \
+                  `reduced` (a statutory reduced norm, Labour Code art. 112: no eve day is \
+                  shortened) or `part_time` (an agreed shorter week, art. 40: an eve day is \
+                  one hour shorter, never below zero). Required below 40 hours; \
+                  case-insensitive.",
+};
+
+pub const SCHEDULE: Param = Param {
+    name: "schedule",
+    required: false,
+    kind: Kind::Schedule,
+    description: "Each working weekday's length instead of `hours_per_week`: 5 (Monday-Friday) \
+                  or 6 (Monday-Saturday, the 6-day week's rules) comma-separated `H:MM`, \
+                  Monday first, each at most `24:00` (`8:15,8:15,8:15,8:15,7:00`); a `0:00` \
+                  weekday is not worked. `hours_per_week` is its sum. Not with \
+                  `hours_per_week`; with `week`, the same number of days.",
 };
 
 pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[

@@ -37,7 +37,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
             required: false,
             kind: Kind::Choice {
                 values: &["true", "false"],
-                default: 1,
+                default: Some(1),
             },
             description: "`true`: also list the shortened working days; default `false`. \
                           Case-insensitive; empty counts as absent.",

@@ -9,6 +9,7 @@ pub mod holidays;
 pub mod holidays_feed;
 pub mod holidays_upcoming;
 pub mod laisvadienis;
+pub mod leave;
 pub mod long_weekends;
 pub mod moon;
 pub mod moon_feed;

@@ -5,6 +5,9 @@
 use std::borrow::Cow;
 
 use kalendorius_dataset::places::DEFAULT_PLACE;
+use kalendorius_dataset::contract::{
+    parse_centihours, Contract, ContractError, Norm, MAX_CENTIHOURS, MAX_DAY_MINUTES,
+};
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{civil_time, Date, DateError, Lang, Place, Year};
 
@@ -289,6 +292,123 @@ pub fn week_number(week: Week) -> u8 {
     }
 }
 
+/// Parses `hours_per_week` ([`parse_centihours`]: one spelling per number, as the
+/// integers). In hundredths of an hour.
+pub fn hours_per_week(value: &str) -> Result<u32, ApiError> {
+    parse_centihours(value)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidParam,
+                format!(
+                    "parameter 'hours_per_week' must be a number above 0 and at most 40 with at most 2 decimals, in plain digits (36, 38.5, 38.25; not 36.0 or 036), got '{}'",
+                    echo(value)
+                ),
+            )
+        })
+}
+
+/// Parses `schedule`: 5 or 6 comma-separated `H:MM` (hours 0-24, minutes 00-59, at most
+/// 24:00), Monday first. In minutes.
+pub fn schedule(value: &str) -> Result<Vec<u32>, ApiError> {
+    let day = |entry: &str| -> Option<u32> {
+        let (h, m) = entry.split_once(':')?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !(digits(h) && h.len() <= 2 && digits(m) && m.len() == 2) {
+            return None;
+        }
+        let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+        Some(h * 60 + m).filter(|&total| m < 60 && total <= MAX_DAY_MINUTES)
+    };
+    let days: Option<Vec<u32>> = value.split(',').map(day).collect();
+    days.filter(|d| (5..=6).contains(&d.len())).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::InvalidParam,
+            format!(
+                "parameter 'schedule' must be 5 (Monday-Friday) or 6 (Monday-Saturday) comma-separated H:MM of at most 24:00, Monday first (8:15,8:15,8:15,8:15,7:00), got '{}'",
+                echo(value)
+            ),
+        )
+    })
+}
+
+/// Parses `norm`: absent is `None` (decided by the hours).
+pub fn norm(value: Option<&str>) -> Result<Option<Norm>, ApiError> {
+    match value {
+        None => Ok(None),
+        some => Ok(Some(Norm::ALL[choice("norm", some, Norm::NAMES, 0)?])),
+    }
+}
+
+/// The contract of the working-time parameters, in their check order: `week`,
+/// `hours_per_week`, `norm` and `schedule` each well-formed; then `hours_per_week` and
+/// `schedule` not both, the schedule's days those of `week`; then the norm fitting the hours.
+pub fn contract(
+    week_value: Option<&str>,
+    hours_value: Option<&str>,
+    norm_value: Option<&str>,
+    schedule_value: Option<&str>,
+) -> Result<Contract, ApiError> {
+    let week_form = week(week_value)?;
+    let centihours = hours_value.map(hours_per_week).transpose()?;
+    let norm = norm(norm_value)?;
+    let schedule = schedule_value.map(schedule).transpose()?;
+    let (result, of_what) = match (centihours, schedule) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                ErrorCode::ConflictingParams,
+                "parameters 'hours_per_week' and 'schedule' exclude each other: the schedule's sum is its hours per week; send one of them",
+            ))
+        }
+        (None, Some(days)) => {
+            let schedule_week = if days.len() == 6 { Week::Six } else { Week::Five };
+            if week_value.is_some() && schedule_week != week_form {
+                return Err(ApiError::new(
+                    ErrorCode::ConflictingParams,
+                    format!(
+                        "parameter 'schedule' gives {} days, parameter 'week' is {}: send 5 days for week=5, 6 for week=6, or leave 'week' out",
+                        days.len(),
+                        week_number(week_form)
+                    ),
+                ));
+            }
+            let total: u32 = days.iter().sum();
+            let hours = format!("{} hours", kalendorius_dataset::contract::Hours(total.into()));
+            (Contract::of_schedule(&days, norm), format!("the schedule's sum ({hours})"))
+        }
+        (hours, None) => {
+            let centihours = hours.unwrap_or(MAX_CENTIHOURS);
+            (Contract::of_hours(week_form, centihours, norm), "hours_per_week".to_string())
+        }
+    };
+    result.map_err(|error| contract_error(error, &of_what))
+}
+
+fn contract_error(error: ContractError, of_what: &str) -> ApiError {
+    let invalid = |message: String| ApiError::new(ErrorCode::InvalidParam, message);
+    match error {
+        ContractError::NormMissing => ApiError::new(
+            ErrorCode::MissingParam,
+            format!(
+                "parameter 'norm' is required when {of_what} is below 40: 'reduced' for a statutory reduced norm (teachers' 36 hours, Labour Code art. 112: no eve day is shortened) or 'part_time' for an agreed part-time week (art. 40: an eve day is one hour shorter)"
+            ),
+        ),
+        ContractError::FullNotForty => invalid(format!(
+            "parameter 'norm' is 'full', the 40-hour week, but {of_what} is below 40: send norm=reduced or norm=part_time"
+        )),
+        ContractError::NotShorter(norm) => invalid(format!(
+            "parameter 'norm' is '{}', a week shorter than 40 hours, but {of_what} is 40: send hours_per_week below 40, or norm=full",
+            norm.as_str()
+        )),
+        ContractError::OverForty => invalid(format!(
+            "parameter 'schedule' is longer than the 40-hour week, the longest norm: {of_what}"
+        )),
+        ContractError::Empty => invalid(
+            "parameter 'schedule' has no working minute; give at least one weekday's hours"
+                .to_string(),
+        ),
+    }
+}
+
 /// Parses an integer parameter from `min` to `max`, written as every integer parameter and
 /// year is (docs/api.md, Conventions): plain digits, a `-` before a negative one, no leading
 /// zero, no `+` (one spelling per number, so one cache entry and one ETag per answer).
@@ -409,6 +529,59 @@ mod tests {
         assert_eq!(week(Some("6")).unwrap(), Week::Six);
         for bad in ["7", "05", "five", " 5"] {
             assert_eq!(week(Some(bad)).unwrap_err().code, ErrorCode::InvalidParam);
+        }
+    }
+
+    #[test]
+    fn hours_per_week_has_one_spelling() {
+        for (text, centihours) in [
+            ("36", 3600),
+            ("38.5", 3850),
+            ("38.25", 3825),
+            ("0.05", 5),
+            ("40", 4000),
+            ("0.5", 50),
+        ] {
+            assert_eq!(hours_per_week(text).unwrap(), centihours, "{text}");
+        }
+        for bad in [
+            "0", "0.0", "40.01", "41", "36.0", "36.50", "036", "06", ".5", "36.", "3.6e1", "+36",
+            "-36", " 36", "36.125", "",
+        ] {
+            assert_eq!(
+                hours_per_week(bad).unwrap_err().code,
+                ErrorCode::InvalidParam,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn schedules_are_5_or_6_days_of_h_mm() {
+        assert_eq!(
+            schedule("8:15,8:15,8:15,8:15,7:00").unwrap(),
+            [495, 495, 495, 495, 420]
+        );
+        assert_eq!(
+            schedule("0:00,24:00,1:05,10:30,7:00,5:00").unwrap(),
+            [0, 1440, 65, 630, 420, 300]
+        );
+        for bad in [
+            "8:00,8:00,8:00,8:00",
+            "8:00,8:00,8:00,8:00,8:00,8:00,8:00",
+            "8:60,8:00,8:00,8:00,8:00",
+            "8,8,8,8,8",
+            "24:01,8:00,8:00,8:00,8:00",
+            "8:0,8:00,8:00,8:00,8:00",
+            "100:00,8:00,8:00,8:00,8:00",
+            "8:00,,8:00,8:00,8:00",
+            "-1:00,8:00,8:00,8:00,8:00",
+        ] {
+            assert_eq!(
+                schedule(bad).unwrap_err().code,
+                ErrorCode::InvalidParam,
+                "{bad}"
+            );
         }
     }
 

@@ -1,7 +1,8 @@
-//! The parts several answers share: a holiday, a legal basis and a pupils' holiday period,
-//! borrowed from the catalog in the answer's language; the moon and the clock change of a
-//! date, and the sky's date-times.
+//! The parts several answers share: a holiday, a legal basis, a pupils' holiday period and
+//! the terms of a working-time answer, borrowed from the catalog in the answer's language;
+//! the moon and the clock change of a date, and the sky's date-times.
 
+use kalendorius_dataset::contract::{Contract, Hours, Norm};
 use kalendorius_dataset::moon::{self, DayPhase};
 use kalendorius_dataset::{
     civil_time, Basis, Confidence, Date, HolidayType, Lang, SchoolHolidayKind,
@@ -214,5 +215,48 @@ impl ClockChangeRecord {
             after: civil_time::rfc3339(&change.after),
             minutes: change.minutes(),
         })
+    }
+}
+
+/// The contract a working-time answer counts for, and the eve rule it follows.
+#[derive(Serialize, JsonSchema)]
+pub struct ContractTerms<'a> {
+    /// Hours per week: echo of `hours_per_week` (40 by default), or the sum of `schedule`.
+    pub hours_per_week: Hours,
+    /// Echo of `norm`: `full`, `reduced` or `part_time`.
+    pub norm: Norm,
+    /// The minutes of each working weekday, Monday first: 5 entries in the 5-day week, 6 in
+    /// the 6-day week (`schedule`, or `hours_per_week` spread as docs/api.md says).
+    #[schemars(length(min = 5, max = 6))]
+    pub schedule_minutes: &'a [u32],
+    /// Whether the working day before a red holiday is shorter for this norm, and why.
+    pub eve_rule: EveRule<'a>,
+}
+
+/// The eve rule as it applies to the contract (Labour Code art. 112).
+#[derive(Serialize, JsonSchema)]
+pub struct EveRule<'a> {
+    /// True for `full` and `part_time`: a working day before a red holiday is one hour
+    /// shorter (never below zero); false for `reduced`, which the rule excepts.
+    pub shortened: bool,
+    /// The provisions of the eve rule in force over the dates answered, as the data cites
+    /// them on its eve days (Lithuanian texts); empty when no eve day is served before the
+    /// last date.
+    pub basis: Vec<LegalBasis<'a>>,
+}
+
+impl<'a> ContractTerms<'a> {
+    /// The terms of `contract` over `from..=to`.
+    pub fn new(catalog: &'a Catalog, contract: &'a Contract, from: Date, to: Date) -> Self {
+        let basis = catalog.eve_bases_in(from, to).into_iter();
+        ContractTerms {
+            hours_per_week: Hours(contract.minutes_per_week().into()),
+            norm: contract.norm(),
+            schedule_minutes: contract.schedule(),
+            eve_rule: EveRule {
+                shortened: contract.norm().shortens_eve(),
+                basis: basis.map(|b| LegalBasis::new(b, Lang::Lt)).collect(),
+            },
+        }
     }
 }

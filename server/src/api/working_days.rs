@@ -1,7 +1,9 @@
 //! `GET /api/v1/working-days`: the working days and hours of an inclusive range of dates, of
-//! any length, in constant time. Key required.
+//! any length: in constant time for the 40-hour week, a walk over the days for another
+//! contract. Key required.
 
 use super::prelude::*;
+use super::records::ContractTerms;
 use crate::catalog::WorkingSummary;
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -9,41 +11,46 @@ pub const ENDPOINT: Endpoint = Endpoint {
     operation_id: "working_days",
     summary: "Working days and hours between two dates",
     description: "Calendar, working and non-working days, shortened days and working hours \
-                  of the inclusive range `from`..`to`, by the rules of `/working-time`. Any \
-                  range of served dates (no length limit).",
+                  (and minutes) of the inclusive range `from`..`to`, by the rules of \
+                  `/working-time`, for the 40-hour week or the contract of `hours_per_week` \
+                  and `norm`, or `schedule`. Any range of served dates (no length limit).",
     access: Access::Keyed,
-    params: &[FROM, TO, WEEK],
+    params: &[FROM, TO, WEEK, HOURS_PER_WEEK, NORM, SCHEDULE],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDays>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
         ErrorCode::InvalidRange,
         ErrorCode::InvalidParam,
+        ErrorCode::ConflictingParams,
     ],
     handle,
 };
 
 /// The answer.
 #[derive(Serialize, JsonSchema)]
-pub struct WorkingDays {
+pub struct WorkingDays<'a> {
     /// Echo of `from` (resolved when it was `today`).
     pub from: Date,
     /// Echo of `to` (resolved when it was `today`).
     pub to: Date,
-    /// Echo of `week` (5 or 6).
+    /// Echo of `week` (5 or 6; 6 for a schedule of 6 days).
     #[schemars(range(min = 5, max = 6))]
     pub week: u8,
+    #[serde(flatten)]
+    pub terms: ContractTerms<'a>,
     #[serde(flatten)]
     pub summary: WorkingSummary,
 }
 
 fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
     let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
-    let week = query::week(query.get(2))?;
+    let contract = query::contract(query.get(2), query.get(3), query.get(4), query.get(5))?;
     Ok(answer::private(answer::to_json(&WorkingDays {
         from,
         to,
-        week: query::week_number(week),
-        summary: cx.catalog.working_summary(from, to, week),
+        week: query::week_number(contract.week()),
+        terms: ContractTerms::new(cx.catalog, &contract, from, to),
+        summary: cx.catalog.contract_summary(from, to, &contract),
     })))
 }

@@ -198,6 +198,9 @@ fn invalid_host() -> Value {
     )
 }
 
+/// A weekly schedule as `query::schedule` reads it: 5 or 6 `H:MM`.
+const SCHEDULE_PATTERN: &str = r"^\d{1,2}:[0-5]\d(,\d{1,2}:[0-5]\d){4,5}$";
+
 fn param_schema(kind: &Kind) -> Value {
     use kalendorius_dataset::{FIRST_YEAR, LAST_YEAR};
     match kind {
@@ -237,9 +240,17 @@ fn param_schema(kind: &Kind) -> Value {
             "pattern": "^[a-z]+(-[a-z]+)*$",
             "default": kalendorius_dataset::places::DEFAULT_PLACE,
         }),
-        Kind::Choice { values, default } => {
-            json!({ "type": "string", "enum": values, "default": values[*default] })
-        }
+        Kind::Choice {
+            values,
+            default: Some(default),
+        } => json!({ "type": "string", "enum": values, "default": values[*default] }),
+        Kind::Choice {
+            values,
+            default: None,
+        } => json!({ "type": "string", "enum": values }),
+        // A number, so that generated clients take one; the parser holds it to 2 decimals.
+        Kind::HoursPerWeek => json!({ "type": "number", "exclusiveMinimum": 0, "maximum": 40 }),
+        Kind::Schedule => json!({ "type": "string", "pattern": SCHEDULE_PATTERN }),
     }
 }
 

@@ -6,6 +6,7 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use kalendorius_dataset::contract::{Contract, Hours};
 use kalendorius_dataset::working_time::{DayFacts, DayKind, Week};
 use kalendorius_dataset::{Date, Day};
 
@@ -23,8 +24,10 @@ pub struct WorkingSummary {
     pub non_working_days: u32,
     /// How many working days of the range are one hour shorter.
     pub shortened_days: u32,
-    /// Working hours in the range.
-    pub working_hours: u32,
+    /// Working hours in the range: `working_minutes / 60`, to 2 decimals.
+    pub working_hours: Hours,
+    /// Working minutes in the range.
+    pub working_minutes: u64,
 }
 
 /// The working-time facts of one date, as the dataset gives them. Per week form `w`
@@ -63,8 +66,21 @@ impl WorkingDay {
         u32::from((self.0 >> (4 * week as u16)) & 0xF)
     }
 
+    /// Whether the eve rule shortens the date in the 40-hour `week`.
     pub fn is_shortened(self, week: Week) -> bool {
         (self.0 >> (8 + week as u16)) & 1 != 0
+    }
+
+    /// The date's minutes for `contract`, the date falling on `weekday`.
+    pub fn minutes(self, weekday: chrono::Weekday, contract: &Contract) -> u32 {
+        let week = contract.week();
+        contract.day_minutes(weekday, self.hours(week) > 0, self.is_shortened(week))
+    }
+
+    /// Whether the eve rule shortens the date for `contract`, the date falling on `weekday`.
+    pub fn is_shortened_for(self, weekday: chrono::Weekday, contract: &Contract) -> bool {
+        let week = contract.week();
+        contract.is_shortened(weekday, self.hours(week) > 0, self.is_shortened(week))
     }
 
     /// Whether a red holiday falls on the date (whatever the weekday).
@@ -140,7 +156,38 @@ impl WorkingIndex {
             working_days: range.working_days(),
             non_working_days: calendar_days - range.working_days(),
             shortened_days: range.shortened(),
-            working_hours: range.hours(),
+            working_hours: Hours(u64::from(range.hours()) * 60),
+            working_minutes: u64::from(range.hours()) * 60,
+        }
+    }
+
+    /// Totals over the days `from..=to` for `contract`, `first` the weekday of `from`: a walk
+    /// over the days (the tallies hold the 40-hour week only), at most the served range.
+    fn contract_summary(
+        &self,
+        from: usize,
+        to: usize,
+        first: chrono::Weekday,
+        contract: &Contract,
+    ) -> WorkingSummary {
+        let week = contract.week();
+        let (mut working_days, mut shortened_days, mut minutes) = (0, 0, 0u64);
+        let mut weekday = first;
+        for day in &self.days[from..=to] {
+            let (working, eve) = (day.hours(week) > 0, day.is_shortened(week));
+            working_days += u32::from(contract.is_working(weekday, working));
+            shortened_days += u32::from(contract.is_shortened(weekday, working, eve));
+            minutes += u64::from(contract.day_minutes(weekday, working, eve));
+            weekday = weekday.succ();
+        }
+        let calendar_days = (to - from + 1) as u32;
+        WorkingSummary {
+            calendar_days,
+            working_days,
+            non_working_days: calendar_days - working_days,
+            shortened_days,
+            working_hours: Hours(minutes),
+            working_minutes: minutes,
         }
     }
 
@@ -173,6 +220,18 @@ impl Catalog {
         assert!(from <= to, "{from} > {to}");
         self.working
             .summary(self.working_position(from), self.working_position(to), week)
+    }
+
+    /// Working-time totals over `from..=to` for `contract`; both served, `from <= to`. The
+    /// 40-hour week is [`Catalog::working_summary`], in constant time.
+    pub fn contract_summary(&self, from: Date, to: Date, contract: &Contract) -> WorkingSummary {
+        if contract.is_forty_hours() {
+            return self.working_summary(from, to, contract.week());
+        }
+        assert!(from <= to, "{from} > {to}");
+        let (a, b) = (self.working_position(from), self.working_position(to));
+        self.working
+            .contract_summary(a, b, from.weekday(), contract)
     }
 
     /// A served `year`'s body in `week`: built by `build` the first time, shared after that.
@@ -238,11 +297,12 @@ mod tests {
                 working_days: 6,
                 non_working_days: 2,
                 shortened_days: 1,
-                working_hours: 47,
+                working_hours: Hours(47 * 60),
+                working_minutes: 47 * 60,
             }
         );
         assert_eq!(idx.summary(5, 6, Week::Five).working_days, 0);
-        assert_eq!(idx.summary(3, 3, Week::Five).working_hours, 7);
+        assert_eq!(idx.summary(3, 3, Week::Five).working_minutes, 7 * 60);
     }
 
     #[test]

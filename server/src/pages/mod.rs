@@ -8,6 +8,9 @@ pub mod view;
 use bytes::Bytes;
 use chrono::{Datelike, Months, NaiveDate};
 use kalendorius_dataset::places::DEFAULT_PLACE;
+use kalendorius_dataset::contract::{
+    parse_centihours, Contract, ContractError, Hours, Norm, MAX_CENTIHOURS,
+};
 use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
@@ -193,6 +196,11 @@ impl Pages {
         } else {
             ""
         };
+        // Only the year page reads the contract, for the same reason.
+        let (hours, norm) = match page {
+            Some(Page::Year(_)) => (query.hours_per_week.as_str(), query.norm.as_str()),
+            _ => ("", ""),
+        };
         let parts = [
             &catalog.etag_tag,
             path,
@@ -201,6 +209,8 @@ impl Pages {
             day.as_deref().unwrap_or(""),
             grade.as_deref().unwrap_or(""),
             query.place.as_deref().unwrap_or(""),
+            hours,
+            norm,
         ];
         let etag = caching::digest_etag("pg", parts.join("\u{0}").as_bytes());
         let cache_control = if shows_today {
@@ -275,7 +285,7 @@ impl Pages {
                 )
             }
             Some(Page::Month(y, m)) => ("month.html", self.month_context(v, y, m)),
-            Some(Page::Year(y)) => ("year.html", self.year_context(v, y)),
+            Some(Page::Year(y)) => ("year.html", self.year_context(v, y, query)),
             Some(Page::LongWeekends(y)) => ("long_weekends.html", v.long_weekends_context(y)),
             Some(Page::Day(date)) => ("day.html", self.day_context(v, date, query)),
             Some(Page::Search) => ("search.html", self.search_context(v, &query.q)),
@@ -304,16 +314,32 @@ impl Pages {
         }
     }
 
-    fn year_context(&self, v: &Viewer, year: i32) -> minijinja::Value {
+    fn year_context(&self, v: &Viewer, year: i32, query: &PageQuery) -> minijinja::Value {
         let months: Vec<_> = (1..=12).map(|m| v.month_grid(year, m)).collect();
         let first = Date::from_ymd(year, 1, 1).expect("a served year");
         let last = Date::from_ymd(year, 12, 31).expect("a served year");
         let served = |y: i32| v.catalog.years().contains(&y);
+        let (contract, error) = page_contract(query);
+        let summary = v.catalog.contract_summary(first, last, &contract);
+        let weekly = Hours(contract.minutes_per_week().into());
+        let norm = contract.norm();
         context! {
             title => v.fill("year_title", &[("y", &year.to_string())]),
             year,
             months,
-            summary => Serde(v.catalog.working_summary(first, last, Week::Five)),
+            summary => Serde(summary),
+            summary_hours => v.decimal(summary.working_hours),
+            week_note => (!contract.is_forty_hours()).then(|| v.fill(
+                "week_note_contract",
+                &[("hours", &v.decimal(weekly)), ("norm", v.text(&format!("norm_{}", norm.as_str())))],
+            )),
+            contract => context! {
+                // As the parameter is written (`38.25`), whatever the language.
+                hours => if error.is_some() { query.hours_per_week.clone() } else { weekly.to_string() },
+                norm => norm.as_str(),
+                norms => Norm::NAMES.to_vec(),
+                error => error.map(|key| v.text(key)),
+            },
             long_weekends => view::long_weekends_path(year),
             prev => served(year - 1).then(|| format!("/{:04}", year - 1)),
             next => served(year + 1).then(|| format!("/{:04}", year + 1)),
@@ -412,14 +438,39 @@ impl Pages {
     }
 }
 
-/// `lang` (an unknown one is lt), `q`, `grade` (0..12, else none) and `place` (a slug; the
-/// default place is none).
+/// The year page's contract (the 5-day week) from its form, and the text key of what is
+/// wrong with the form (then the 40-hour week). Read by the dataset's rules, as the API
+/// reads `hours_per_week` and `norm`; absent or empty is 40 hours, `full`.
+fn page_contract(query: &PageQuery) -> (Contract, Option<&'static str>) {
+    let forty = Contract::forty_hours(Week::Five);
+    let hours = Some(query.hours_per_week.as_str()).filter(|h| !h.is_empty());
+    let norm = Some(query.norm.as_str()).filter(|n| !n.is_empty());
+    let centihours = hours.map_or(Some(MAX_CENTIHOURS), parse_centihours);
+    let norm = norm.map(Norm::parse);
+    let (Some(centihours), None | Some(Some(_))) = (centihours, norm) else {
+        return (forty, Some("contract_bad_hours"));
+    };
+    let norm = norm.flatten();
+    match Contract::of_hours(Week::Five, centihours, norm) {
+        Ok(contract) => (contract, None),
+        Err(ContractError::NormMissing | ContractError::FullNotForty) => {
+            (forty, Some("contract_norm_missing"))
+        }
+        Err(_) => (forty, Some("contract_not_shorter")),
+    }
+}
+
+/// `lang` (an unknown one is lt), `q`, `grade` (0..12, else none), `place` (a slug; the
+/// default place is none), and the year page's `hours_per_week` and `norm` as sent (checked
+/// by [`page_contract`]).
 #[derive(Default)]
 struct PageQuery {
     lang: Lang,
     q: String,
     grade: Option<u8>,
     place: Option<String>,
+    hours_per_week: String,
+    norm: String,
 }
 
 impl PageQuery {
@@ -430,6 +481,9 @@ impl PageQuery {
                 "lang" => out.lang = Lang::parse(&value).unwrap_or(Lang::Lt),
                 // Bounded: a longer query is refused by the page anyway.
                 "q" => out.q = value.chars().take(MAX_QUERY_CHARS + 1).collect(),
+                // Bounded too: a longer value is no number of hours or norm.
+                "hours_per_week" => out.hours_per_week = value.chars().take(16).collect(),
+                "norm" => out.norm = value.chars().take(16).collect(),
                 "grade" => {
                     out.grade = value.parse::<u8>().ok().filter(|g| {
                         *g <= kalendorius_dataset::school::MAX_GRADE && value == g.to_string()

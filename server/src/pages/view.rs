@@ -4,6 +4,7 @@ use std::cmp::Ordering;
 
 use chrono::{Datelike, NaiveDate};
 use kalendorius_dataset::civil_time::{clock_change, local_minute, ClockChange};
+use kalendorius_dataset::contract::Hours;
 use kalendorius_dataset::moon::{day_moon, phases_between};
 use kalendorius_dataset::sun::sun_day;
 use kalendorius_dataset::{Confidence, Date, Lang, Place, Reason, TransferKind, Week};
@@ -88,6 +89,15 @@ impl<'a> Viewer<'a> {
 
     pub fn fill(&self, key: &str, fields: &[(&str, &str)]) -> String {
         TEXTS.fill(self.lang, key, fields)
+    }
+
+    /// Hours as the language writes a decimal: `1807.2` in English, `1807,2` otherwise.
+    pub fn decimal(&self, hours: Hours) -> String {
+        let text = hours.to_string();
+        match self.lang {
+            Lang::En => text,
+            _ => text.replace('.', ","),
+        }
     }
 
     /// What every page needs (`c` in the templates); the language links keep `extra`

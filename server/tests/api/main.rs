@@ -13,6 +13,7 @@ mod feeds;
 mod http;
 mod keyed;
 mod layers;
+mod leave;
 mod limits;
 mod metrics;
 mod name_search;

@@ -94,11 +94,42 @@ async fn the_document_lists_the_api_exactly() {
         ),
         (
             "/api/v1/working-time",
-            (vec![("year", true), ("week", false)], true),
+            (
+                vec![
+                    ("year", true),
+                    ("week", false),
+                    ("hours_per_week", false),
+                    ("norm", false),
+                    ("schedule", false),
+                ],
+                true,
+            ),
         ),
         (
             "/api/v1/working-days",
-            (vec![("from", true), ("to", true), ("week", false)], true),
+            (
+                vec![
+                    ("from", true),
+                    ("to", true),
+                    ("week", false),
+                    ("hours_per_week", false),
+                    ("norm", false),
+                    ("schedule", false),
+                ],
+                true,
+            ),
+        ),
+        (
+            "/api/v1/leave",
+            (
+                vec![
+                    ("start", true),
+                    ("days", true),
+                    ("week", false),
+                    ("lang", false),
+                ],
+                true,
+            ),
         ),
         (
             "/api/v1/working-days/add",
@@ -473,6 +504,24 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             vec![
                 c(false, "/api/v1/working-time?year=2011", true, false),
                 c(false, "/api/v1/working-time?year=2022&week=6", true, false),
+                c(
+                    false,
+                    "/api/v1/working-time?year=2022&hours_per_week=36&norm=reduced",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/working-time?year=2022&hours_per_week=17.35&norm=part_time&week=6",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/working-time?year=2023&schedule=8:15,8:15,8:15,8:15,7:00",
+                    true,
+                    false,
+                ),
             ],
         ),
         (
@@ -916,6 +965,93 @@ async fn every_documented_status_happens_and_matches_its_schema() {
             vec![c(true, url, false, false), c(true, url, false, false)],
         ));
     }
+
+    // Contracts of `/working-days`, and `/leave`.
+    cases.push((
+        "/api/v1/working-days",
+        200,
+        vec![
+            c(
+                false,
+                "/api/v1/working-days?from=2010-12-20&to=2024-01-10&hours_per_week=37&norm=reduced",
+                true,
+                false,
+            ),
+            c(
+                false,
+                "/api/v1/working-days?from=2022-12-01&to=2022-12-31&schedule=4:00,4:00,0:00,4:00,4:00,2:30&norm=part_time",
+                true,
+                false,
+            ),
+        ],
+    ));
+    let leave = "/api/v1/leave";
+    cases.extend([
+        (
+            leave,
+            200,
+            vec![
+                c(
+                    false,
+                    "/api/v1/leave?start=2022-12-21&days=10&lang=en",
+                    true,
+                    false,
+                ),
+                c(
+                    false,
+                    "/api/v1/leave?start=2022-12-24&days=24&week=6",
+                    true,
+                    false,
+                ),
+            ],
+        ),
+        (
+            leave,
+            304,
+            vec![
+                c(false, "/api/v1/leave?start=today&days=20", true, false),
+                c(false, "/api/v1/leave?start=today&days=20", true, true),
+            ],
+        ),
+        (
+            leave,
+            400,
+            vec![
+                c(false, "/api/v1/leave?start=2022-12-21&days=0", true, false),
+                c(false, "/api/v1/leave?start=2024-12-30&days=30", true, false),
+            ],
+        ),
+        (
+            leave,
+            401,
+            vec![c(
+                false,
+                "/api/v1/leave?start=2022-12-21&days=1",
+                false,
+                false,
+            )],
+        ),
+        (
+            leave,
+            429,
+            vec![c(
+                true,
+                "/api/v1/leave?start=2022-12-21&days=1",
+                true,
+                false,
+            )],
+        ),
+        (
+            leave,
+            503,
+            vec![c(
+                true,
+                "/api/v1/leave?start=2022-12-21&days=1",
+                true,
+                false,
+            )],
+        ),
+    ]);
 
     // The planning endpoints (the fixture dataset: 2009-2024).
     let upcoming = "/api/v1/holidays/upcoming";

@@ -638,3 +638,95 @@ async fn every_page_has_a_description_in_its_language() {
     }
     assert_eq!(seen.len(), 4, "one description per language: {seen:?}");
 }
+
+/// The `dd` of the year page's working-time summary whose `dt` is `label`.
+fn summary_value(doc: &Html, label: &str) -> String {
+    let rows = sel("section.summary dl div");
+    let row = doc
+        .select(&rows)
+        .find(|row| row.select(&sel("dt")).next().map(text).as_deref() == Some(label))
+        .unwrap_or_else(|| panic!("no summary row {label}"));
+    text(row.select(&sel("dd")).next().unwrap())
+}
+
+#[tokio::test]
+async fn the_year_page_counts_any_weekly_hours_and_norm() {
+    let app = spawn_real_app().await;
+    let (key, _) = app.key(None, None);
+    // The form: a plain GET back to the page, the weekly hours and the three norms.
+    let doc = page(&app, "/2026?lang=en", 200).await;
+    let form = doc.select(&sel("form.contract")).next().unwrap();
+    assert_eq!(form.value().attr("method"), Some("get"));
+    assert_eq!(form.value().attr("action"), Some("/2026"));
+    let hidden: Vec<_> = form
+        .select(&sel("input[type=hidden]"))
+        .map(|i| {
+            (
+                i.value().attr("name").unwrap(),
+                i.value().attr("value").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(hidden, [("lang", "en")], "the language is kept");
+    let field = form.select(&sel("input#hours_per_week")).next().unwrap();
+    assert_eq!(field.value().attr("name"), Some("hours_per_week"));
+    assert_eq!(field.value().attr("value"), Some("40"));
+    let norms: Vec<_> = form
+        .select(&sel("select[name=norm] option"))
+        .map(|o| {
+            (
+                o.value().attr("value").unwrap(),
+                o.value().attr("selected").is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        norms,
+        [("full", true), ("reduced", false), ("part_time", false)]
+    );
+    assert_eq!(doc.select(&sel("form.contract label")).count(), 2);
+    assert_eq!(summary_value(&doc, "Working hours"), "2002");
+
+    // What the form sends: the page shows what /working-time answers for the contract.
+    for (query, weekly, hours, shortened) in [
+        ("hours_per_week=36&norm=reduced", "36 hours", "1807.2", "0"),
+        ("hours_per_week=20&norm=part_time", "20 hours", "998", "6"),
+        ("hours_per_week=37&norm=reduced", "37 hours", "1857.4", "0"),
+    ] {
+        let doc = page(&app, &format!("/2026?lang=en&{query}"), 200).await;
+        let api = app
+            .json_keyed(&format!("/api/v1/working-time?year=2026&{query}"), &key)
+            .await;
+        assert_eq!(api["total"]["working_hours"].to_string(), hours, "{query}");
+        assert_eq!(summary_value(&doc, "Working hours"), hours, "{query}");
+        assert_eq!(summary_value(&doc, "Shortened days"), shortened, "{query}");
+        assert_eq!(summary_value(&doc, "Working days"), "251", "{query}");
+        assert!(doc.select(&sel("form.contract .error")).next().is_none());
+        let note = text(doc.select(&sel("#summary-h small")).next().unwrap());
+        assert!(note.contains(weekly), "{note}");
+    }
+    // Lithuanian writes a decimal comma.
+    let doc = page(&app, "/2026?hours_per_week=36&norm=reduced", 200).await;
+    assert_eq!(summary_value(&doc, "Darbo valandos"), "1807,2");
+
+    // Wrong input: the 40-hour week, a message beside the form, never an error status.
+    for (query, words) in [
+        ("hours_per_week=36", "choose a reduced norm"),
+        ("hours_per_week=36&norm=full", "choose a reduced norm"),
+        ("hours_per_week=40&norm=reduced", "enter fewer hours"),
+        ("hours_per_week=abc&norm=reduced", "above 0 and at most 40"),
+        ("hours_per_week=99&norm=part_time", "above 0 and at most 40"),
+        (
+            "hours_per_week=36&norm=%3Cscript%3E",
+            "above 0 and at most 40",
+        ),
+    ] {
+        let doc = page(&app, &format!("/2026?lang=en&{query}"), 200).await;
+        let error = doc.select(&sel("form.contract p.error[role=alert]")).next();
+        let error = error.unwrap_or_else(|| panic!("{query}: no message"));
+        assert!(text(error).contains(words), "{query}: {}", text(error));
+        assert_eq!(summary_value(&doc, "Working hours"), "2002", "{query}");
+        let field = doc.select(&sel("input#hours_per_week")).next().unwrap();
+        assert_eq!(field.value().attr("aria-invalid"), Some("true"));
+    }
+}

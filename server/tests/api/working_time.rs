@@ -94,7 +94,8 @@ async fn year_2025_by_month_in_both_week_forms() {
     assert_eq!(
         five["total"],
         json!({"calendar_days": 365, "working_days": 252, "non_working_days": 113,
-               "red_holidays": 16, "shortened_days": 7, "working_hours": 2009})
+               "red_holidays": 16, "shortened_days": 7, "working_hours": 2009,
+               "working_minutes": 2009 * 60})
     );
     assert_eq!(
         by_month(&five, "calendar_days"),
@@ -133,7 +134,7 @@ async fn average_month_of_2021_as_order_a1_1274_publishes_it() {
     assert_eq!(five["total"]["working_hours"], 2009);
     assert_eq!(
         five["average_month"],
-        json!({"working_days": 21.0, "working_hours": 167.4})
+        json!({"working_days": 21.0, "working_hours": 167.4, "working_minutes": 10045})
     );
     let six = app
         .json_keyed("/api/v1/working-time?year=2021&week=6", &key)
@@ -142,7 +143,7 @@ async fn average_month_of_2021_as_order_a1_1274_publishes_it() {
     assert_eq!(six["total"]["working_hours"], 2004);
     assert_eq!(
         six["average_month"],
-        json!({"working_days": 25.2, "working_hours": 167.0})
+        json!({"working_days": 25.2, "working_hours": 167.0, "working_minutes": 10020})
     );
     // One decimal on the wire, as the order writes it.
     let text = app
@@ -152,7 +153,9 @@ async fn average_month_of_2021_as_order_a1_1274_publishes_it() {
         .await
         .unwrap();
     assert!(
-        text.ends_with(r#""average_month":{"working_days":21.0,"working_hours":167.4}}"#),
+        text.ends_with(
+            r#""average_month":{"working_days":21.0,"working_hours":167.4,"working_minutes":10045}}"#
+        ),
         "{text}"
     );
     app.stop().await;
@@ -204,10 +207,8 @@ async fn annual_figures_of_more_ministers_orders() {
     let six = app
         .json_keyed("/api/v1/working-time?year=2007&week=6", &key)
         .await;
-    assert_eq!(
-        six["average_month"],
-        json!({"working_days": 25.0, "working_hours": 165.4})
-    );
+    assert_eq!(six["average_month"]["working_days"], 25.0);
+    assert_eq!(six["average_month"]["working_hours"], 165.4);
     // The days in lieu of 2007 are non-working: Mon Mar 12 (for Sun Mar 11).
     assert!(!five["months"][2]["red_holidays"]
         .as_array()
@@ -286,26 +287,37 @@ async fn a_range_across_a_new_year_and_a_transfer() {
     // shortened before Christmas (6 h). Dec 20-23, Dec 24 (6 h), 27-31 (Dec 31 6 h), Jan 3-7
     // (7 h), Sat Jan 8 (5 h), Jan 10.
     let (app, key) = real_app().await;
-    let five = app
+    let mut five = app
         .json_keyed("/api/v1/working-days?from=2010-12-20&to=2011-01-10", &key)
         .await;
+    // The eve rule of 2010: the 2002 Labour Code's, as the data cites it.
+    let eve_rule = five.as_object_mut().unwrap().remove("eve_rule").unwrap();
+    assert_eq!(eve_rule["shortened"], true);
+    assert_eq!(eve_rule["basis"][0]["act"], "IX-926");
     assert_eq!(
         five,
-        json!({"from": "2010-12-20", "to": "2011-01-10", "week": 5, "calendar_days": 22,
-               "working_days": 15, "non_working_days": 7, "shortened_days": 1,
-               "working_hours": 119})
+        json!({"from": "2010-12-20", "to": "2011-01-10", "week": 5, "hours_per_week": 40,
+               "norm": "full", "schedule_minutes": [480, 480, 480, 480, 480],
+               "calendar_days": 22, "working_days": 15, "non_working_days": 7,
+               "shortened_days": 1, "working_hours": 119, "working_minutes": 119 * 60})
     );
-    let six = app
+    let mut six = app
         .json_keyed(
             "/api/v1/working-days?from=2010-12-20&to=2011-01-10&week=6",
             &key,
         )
         .await;
     assert_eq!(
+        six.as_object_mut().unwrap().remove("eve_rule"),
+        Some(eve_rule)
+    );
+    let hours = 4 * 7 + 6 + 4 * 7 + 6 + 5 * 7 + 5 + 7;
+    assert_eq!(
         six,
-        json!({"from": "2010-12-20", "to": "2011-01-10", "week": 6, "calendar_days": 22,
-               "working_days": 17, "non_working_days": 5, "shortened_days": 2,
-               "working_hours": 4 * 7 + 6 + 4 * 7 + 6 + 5 * 7 + 5 + 7})
+        json!({"from": "2010-12-20", "to": "2011-01-10", "week": 6, "hours_per_week": 40,
+               "norm": "full", "schedule_minutes": [420, 420, 420, 420, 420, 300],
+               "calendar_days": 22, "working_days": 17, "non_working_days": 5,
+               "shortened_days": 2, "working_hours": hours, "working_minutes": hours * 60})
     );
     // One day; and the whole served range in one request (no length limit).
     let one = app
@@ -833,5 +845,476 @@ async fn every_error_of_the_working_time_endpoints() {
     ] {
         assert_error(app.get(path).await, 401, "missing_key").await;
     }
+    app.stop().await;
+}
+
+/// Hours as the answers write them (`working_hours`), as a number to compare with a figure.
+fn hours_of(value: &Value) -> f64 {
+    value.as_f64().unwrap()
+}
+
+#[tokio::test]
+async fn the_year_2026_for_every_contract() {
+    // 2026, 5-day week: 251 working days, 6 of them eve days (Mar 10, Apr 30, Jun 23,
+    // Aug 14, Dec 23, Dec 31). A reduced norm is never shortened (Labour Code art. 112
+    // part 6), so its year is 251 days of hours_per_week / 5; the 40-hour and part-time
+    // weeks lose an hour on each eve day.
+    let (app, key) = real_app().await;
+    let year = |query: &str| {
+        let url = format!("/api/v1/working-time?year=2026&{query}");
+        let (app, key) = (&app, &key);
+        async move { app.json_keyed(&url, key).await }
+    };
+    let teacher = year("hours_per_week=36&norm=reduced").await;
+    assert_eq!(teacher["hours_per_week"], 36);
+    assert_eq!(teacher["norm"], "reduced");
+    assert_eq!(
+        teacher["schedule_minutes"],
+        json!([432, 432, 432, 432, 432])
+    );
+    assert_eq!(teacher["eve_rule"]["shortened"], false);
+    assert_eq!(teacher["total"]["working_days"], 251);
+    assert_eq!(teacher["total"]["shortened_days"], 0);
+    assert_eq!(hours_of(&teacher["total"]["working_hours"]), 1807.2);
+    assert_eq!(teacher["total"]["working_minutes"], 251 * 432);
+    let months: Vec<f64> = teacher["months"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| hours_of(&m["working_hours"]))
+        .collect();
+    assert_eq!(
+        months,
+        [151.2, 136.8, 151.2, 151.2, 144.0, 151.2, 158.4, 151.2, 158.4, 158.4, 144.0, 151.2]
+    );
+    for m in teacher["months"].as_array().unwrap() {
+        assert_eq!(m["shortened_days"], json!([]), "{m}");
+        // Minutes and hours say the same.
+        let minutes = m["working_minutes"].as_u64().unwrap();
+        assert_eq!(hours_of(&m["working_hours"]), minutes as f64 / 60.0, "{m}");
+    }
+    assert_eq!(
+        teacher["average_month"],
+        json!({"working_days": 20.9, "working_hours": 150.6, "working_minutes": 9036})
+    );
+    for (query, hours) in [
+        ("hours_per_week=32&norm=reduced", 1606.4),
+        ("hours_per_week=37&norm=reduced", 1857.4),
+        ("hours_per_week=37&norm=REDUCED", 1857.4),
+        // 7.65 h = 459 min a day: 251 * 459 - 6 * 60 = 114 849 min.
+        ("hours_per_week=38.25&norm=part_time", 1914.15),
+        ("hours_per_week=20&norm=part_time", 998.0),
+        ("", 2002.0),
+        ("hours_per_week=40", 2002.0),
+        ("hours_per_week=40&norm=full", 2002.0),
+        ("norm=full", 2002.0),
+    ] {
+        let body = year(query).await;
+        assert_eq!(hours_of(&body["total"]["working_hours"]), hours, "{query}");
+        assert_eq!(body["total"]["working_days"], 251, "{query}");
+    }
+    // The part-timer's eve days are shortened: 4 h days, 3 h before a holiday.
+    let part = year("hours_per_week=20&norm=part_time").await;
+    assert_eq!(part["eve_rule"]["shortened"], true);
+    assert_eq!(part["total"]["shortened_days"], 6);
+    assert_eq!(
+        part["months"][11]["shortened_days"],
+        json!(["2026-12-23", "2026-12-31"])
+    );
+    assert_eq!(part["months"][11]["working_minutes"], 21 * 240 - 2 * 60);
+    // The 40-hour week by any spelling is today's answer, byte for byte.
+    let plain = app.get_keyed("/api/v1/working-time?year=2026", &key).await;
+    let plain = plain.text().await.unwrap();
+    for query in [
+        "hours_per_week=40",
+        "norm=full&hours_per_week=40",
+        "schedule=8:00,8:00,8:00,8:00,8:00",
+    ] {
+        let spelled = app
+            .get_keyed(&format!("/api/v1/working-time?year=2026&{query}"), &key)
+            .await;
+        assert_eq!(spelled.text().await.unwrap(), plain, "{query}");
+    }
+    let forty: Value = serde_json::from_str(&plain).unwrap();
+    assert_eq!(forty["norm"], "full");
+    assert_eq!(forty["hours_per_week"], 40);
+    assert_eq!(forty["eve_rule"]["shortened"], true);
+    assert_eq!(
+        forty["total"]["working_hours"], 2002,
+        "an integer, as always"
+    );
+    assert_eq!(forty["total"]["working_minutes"], 2002 * 60);
+    assert_eq!(
+        forty["average_month"],
+        json!({"working_days": 20.9, "working_hours": 166.8, "working_minutes": 10010})
+    );
+    // The eve rule's provision: the Labour Code's art. 112, as the data cites it.
+    let basis = forty["eve_rule"]["basis"].as_array().unwrap();
+    assert!(!basis.is_empty());
+    for b in basis {
+        assert_eq!(
+            (&b["act"], &b["article"]),
+            (&json!("XII-2603"), &json!("112")),
+            "{b}"
+        );
+    }
+    assert_eq!(teacher["eve_rule"]["basis"], forty["eve_rule"]["basis"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn six_day_weeks_and_schedules() {
+    let (app, key) = real_app().await;
+    // 36 h in the 6-day week: 378 min Monday-Friday, 270 on Saturday; never shortened.
+    let six = app
+        .json_keyed(
+            "/api/v1/working-time?year=2026&week=6&hours_per_week=36&norm=reduced",
+            &key,
+        )
+        .await;
+    assert_eq!(six["week"], 6);
+    assert_eq!(
+        six["schedule_minutes"],
+        json!([378, 378, 378, 378, 378, 270])
+    );
+    // Against the 40-hour 6-day week of the same year: the same days, 90 % of the hours
+    // plus the eve hours the reduced norm keeps.
+    let forty = app
+        .json_keyed("/api/v1/working-time?year=2026&week=6", &key)
+        .await;
+    assert_eq!(six["total"]["working_days"], forty["total"]["working_days"]);
+    let forty_minutes = forty["total"]["working_minutes"].as_u64().unwrap();
+    let eves = forty["total"]["shortened_days"].as_u64().unwrap();
+    assert_eq!(
+        six["total"]["working_minutes"].as_u64().unwrap() * 10,
+        (forty_minutes + 60 * eves) * 9
+    );
+
+    // The public sector's 8:15 x 4 + 7:00: 40 hours, full; December 2026 has 21 working
+    // days, 3 of them Fridays (Dec 4, 11, 18; Dec 25 is red), and two eve days (Wed Dec 23
+    // and Thu Dec 31), both 8:15 days.
+    let public = app
+        .json_keyed(
+            "/api/v1/working-days?from=2026-12-01&to=2026-12-31&schedule=8:15,8:15,8:15,8:15,7:00",
+            &key,
+        )
+        .await;
+    assert_eq!(public["norm"], "full");
+    assert_eq!(public["hours_per_week"], 40);
+    assert_eq!(public["schedule_minutes"], json!([495, 495, 495, 495, 420]));
+    assert_eq!(public["working_days"], 21);
+    assert_eq!(public["shortened_days"], 2);
+    assert_eq!(public["working_minutes"], 18 * 495 + 3 * 420 - 2 * 60);
+    assert_eq!(hours_of(&public["working_hours"]), 167.5);
+    // A four-day part-time week: Wednesdays are not worked.
+    let four = app
+        .json_keyed(
+            "/api/v1/working-days?from=2026-12-01&to=2026-12-31&schedule=6:00,6:00,0:00,6:00,6:00&norm=part_time",
+            &key,
+        )
+        .await;
+    assert_eq!(four["hours_per_week"], 24);
+    // 21 working days less the 5 Wednesdays (Dec 2, 9, 16, 23, 30): Wed Dec 23, an eve
+    // day, is not worked, so only Dec 31 is shortened.
+    assert_eq!(four["working_days"], 16);
+    assert_eq!(four["shortened_days"], 1);
+    assert_eq!(four["working_minutes"], 16 * 360 - 60);
+    // Six entries are the 6-day week.
+    let saturdays = app
+        .json_keyed(
+            "/api/v1/working-days?from=2026-12-01&to=2026-12-31&schedule=7:00,7:00,7:00,7:00,7:00,5:00",
+            &key,
+        )
+        .await;
+    let six_forty = app
+        .json_keyed(
+            "/api/v1/working-days?from=2026-12-01&to=2026-12-31&week=6",
+            &key,
+        )
+        .await;
+    assert_eq!(saturdays, six_forty, "the 40-hour 6-day week itself");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn contract_ranges_agree_with_the_published_days() {
+    // Any range, any contract: the sum over the days of the published year files, each
+    // day's minutes by the rule (weekday length, an hour less on an eve day unless reduced).
+    use chrono::Datelike;
+    let (app, key) = real_app().await;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(35);
+    let weekday = |date: &str| {
+        chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")
+            .unwrap()
+            .weekday()
+            .num_days_from_monday() as usize
+    };
+    for _ in 0..6 {
+        let year = rng.gen_range(2005..=2100);
+        let days = published_days(year);
+        for _ in 0..8 {
+            let a = rng.gen_range(0..days.len());
+            let b = rng.gen_range(a..days.len());
+            let range = &days[a..=b];
+            let (from, to) = (&range[0].0, &range[range.len() - 1].0);
+            let centihours = rng.gen_range(1..4000u64);
+            let reduced = rng.gen_bool(0.5);
+            let six = rng.gen_bool(0.5);
+            let norm = if reduced { "reduced" } else { "part_time" };
+            // One spelling per number: no trailing zero after the point.
+            let (whole, part) = (centihours / 100, centihours % 100);
+            let hours = match (part / 10, part % 10) {
+                (0, 0) => format!("{whole}"),
+                (tenths, 0) => format!("{whole}.{tenths}"),
+                _ => format!("{whole}.{part:02}"),
+            };
+            let body = app
+                .json_keyed(
+                    &format!(
+                        "/api/v1/working-days?from={from}&to={to}&hours_per_week={hours}&norm={norm}&week={}",
+                        if six { 6 } else { 5 }
+                    ),
+                    &key,
+                )
+                .await;
+            let schedule: Vec<u64> = body["schedule_minutes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_u64().unwrap())
+                .collect();
+            // The day's length: hours / 5, or 7/40 and 5/40 of the hours, half up.
+            let scaled = |at_forty: u64| (2 * at_forty * 60 * centihours + 4000) / 8000;
+            let expected_schedule: Vec<u64> = if six {
+                vec![
+                    scaled(7),
+                    scaled(7),
+                    scaled(7),
+                    scaled(7),
+                    scaled(7),
+                    scaled(5),
+                ]
+            } else {
+                vec![scaled(8); 5]
+            };
+            assert_eq!(schedule, expected_schedule, "{hours}");
+            let (mut working, mut shortened, mut minutes) = (0u64, 0u64, 0u64);
+            for (date, h5, h6, short6) in range {
+                let day_hours = if six { *h6 } else { *h5 };
+                if day_hours == 0 {
+                    continue;
+                }
+                // A declared working weekend day of the 5-day week: the average day, here
+                // the equal days' length.
+                let length = *schedule.get(weekday(date)).unwrap_or(&schedule[0]);
+                if length == 0 {
+                    continue;
+                }
+                working += 1;
+                // The data's eve day: an hour short of the weekday's 40-hour length.
+                let full = if six {
+                    if weekday(date) == 5 {
+                        5
+                    } else {
+                        7
+                    }
+                } else {
+                    8
+                };
+                let eve = if six { *short6 } else { day_hours < full };
+                if eve && !reduced {
+                    shortened += 1;
+                    minutes += length.saturating_sub(60);
+                } else {
+                    minutes += length;
+                }
+            }
+            let what = format!("{from}..{to} {hours} {norm} six={six}");
+            assert_eq!(body["working_days"], working, "{what}");
+            assert_eq!(body["shortened_days"], shortened, "{what}");
+            assert_eq!(body["working_minutes"], minutes, "{what}");
+        }
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn every_refusal_of_a_contract() {
+    let (app, key) = real_app().await;
+    let cases: &[(&str, &str, &[&str])] = &[
+        // (query after year=2026 or a range, code, words the message must contain)
+        (
+            "hours_per_week=36",
+            "missing_param",
+            &["norm", "reduced", "part_time", "eve"],
+        ),
+        (
+            "hours_per_week=36&norm=full",
+            "invalid_param",
+            &["norm", "full", "40"],
+        ),
+        (
+            "hours_per_week=40&norm=reduced",
+            "invalid_param",
+            &["reduced", "40"],
+        ),
+        ("norm=part_time", "invalid_param", &["part_time", "40"]),
+        (
+            "hours_per_week=0",
+            "invalid_param",
+            &["hours_per_week", "above 0"],
+        ),
+        ("hours_per_week=0.00", "invalid_param", &["hours_per_week"]),
+        (
+            "hours_per_week=36.0&norm=reduced",
+            "invalid_param",
+            &["not 36.0"],
+        ),
+        (
+            "hours_per_week=36.50&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=40.01&norm=part_time",
+            "invalid_param",
+            &["hours_per_week", "40"],
+        ),
+        (
+            "hours_per_week=41&norm=part_time",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=36.125&norm=reduced",
+            "invalid_param",
+            &["2 decimals"],
+        ),
+        (
+            "hours_per_week=-36&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=%2B36&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=3.6e1&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=36.&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=.5&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=036&norm=reduced",
+            "invalid_param",
+            &["hours_per_week"],
+        ),
+        (
+            "hours_per_week=36&norm=short",
+            "invalid_param",
+            &["norm", "full or reduced or part_time"],
+        ),
+        (
+            "hours_per_week=36&hours_per_week=36&norm=reduced",
+            "invalid_param",
+            &["more than once"],
+        ),
+        (
+            "schedule=8:00,8:00,8:00,8:00",
+            "invalid_param",
+            &["schedule", "5"],
+        ),
+        (
+            "schedule=8:00,8:00,8:00,8:00,8:00,8:00,8:00",
+            "invalid_param",
+            &["schedule"],
+        ),
+        (
+            "schedule=8:60,8:00,8:00,8:00,8:00",
+            "invalid_param",
+            &["schedule"],
+        ),
+        ("schedule=8,8,8,8,8", "invalid_param", &["schedule", "H:MM"]),
+        (
+            "schedule=24:01,1:00,1:00,1:00,1:00",
+            "invalid_param",
+            &["24:00"],
+        ),
+        (
+            "schedule=10:00,10:00,10:00,10:00,0:01",
+            "invalid_param",
+            &["schedule", "40"],
+        ),
+        (
+            "schedule=0:00,0:00,0:00,0:00,0:00&norm=part_time",
+            "invalid_param",
+            &["schedule"],
+        ),
+        (
+            "schedule=6:00,6:00,6:00,6:00,6:00",
+            "missing_param",
+            &["norm", "30 hours", "reduced", "part_time"],
+        ),
+        (
+            "schedule=8:00,8:00,8:00,8:00,8:00&norm=reduced",
+            "invalid_param",
+            &["reduced", "40"],
+        ),
+        (
+            "schedule=8:00,8:00,8:00,8:00,8:00&hours_per_week=40",
+            "conflicting_params",
+            &["hours_per_week", "schedule"],
+        ),
+        (
+            "schedule=7:00,7:00,7:00,7:00,7:00,5:00&week=5",
+            "conflicting_params",
+            &["schedule", "week"],
+        ),
+        (
+            "schedule=8:00,8:00,8:00,8:00,8:00&week=6",
+            "conflicting_params",
+            &["6"],
+        ),
+        (
+            "hours_per_week=36&norm=reduced&week=7",
+            "invalid_param",
+            &["week"],
+        ),
+    ];
+    for &(query, code, words) in cases {
+        for path in [
+            format!("/api/v1/working-time?year=2026&{query}"),
+            format!("/api/v1/working-days?from=2026-01-01&to=2026-01-31&{query}"),
+        ] {
+            let resp = app.get_keyed(&path, &key).await;
+            let message = assert_error(resp, 400, code).await;
+            for word in words {
+                assert!(message.contains(word), "{path}: {message}");
+            }
+        }
+    }
+    // The year and the dates are checked first.
+    let resp = app
+        .get_keyed("/api/v1/working-time?year=1500&hours_per_week=36", &key)
+        .await;
+    assert_error(resp, 400, "invalid_year").await;
+    let resp = app
+        .get_keyed(
+            "/api/v1/working-days?from=2026-02-30&to=2026-03-01&hours_per_week=x",
+            &key,
+        )
+        .await;
+    assert_error(resp, 400, "invalid_date").await;
     app.stop().await;
 }
