@@ -4,10 +4,10 @@
 
 use std::borrow::Cow;
 
-use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::contract::{
     parse_centihours, Contract, ContractError, Norm, MAX_CENTIHOURS, MAX_DAY_MINUTES,
 };
+use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::{civil_time, Date, DateError, Lang, Place, Year};
 

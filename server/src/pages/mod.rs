@@ -7,10 +7,10 @@ pub mod view;
 
 use bytes::Bytes;
 use chrono::{Datelike, Months, NaiveDate};
-use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::contract::{
     parse_centihours, Contract, ContractError, Hours, Norm, MAX_CENTIHOURS,
 };
+use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::{Date, Lang, Week};
 use minijinja::value::Serde;
 use minijinja::{context, Environment, UndefinedBehavior};
