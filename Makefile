@@ -27,8 +27,20 @@ run: release $(OUT)/current/manifest.json $(DEV_KEY)
 ## make test: formatting, lints, and every test of the workspace (unit, generator runs on
 ## fixtures, data checks on the real sources, HTTP end-to-end against the real server, the
 ## Redis store against a real redis-server that the tests start themselves).
-test: lint redis-server
-	$(CARGO) test --workspace --all-targets
+##
+## The lints and the tests share one build: clippy's driver compiles the workspace's own
+## crates (their lints as `make lint` gives them, warnings denied, then their code), so the
+## dependencies are compiled once for the tests instead of also being checked for clippy
+## (docs/performance.md, How long `make test` takes).
+test: redis-server
+	$(CARGO) fmt --all -- --check
+	RUSTC_WORKSPACE_WRAPPER="$(CLIPPY_DRIVER)" CLIPPY_ARGS="$(CLIPPY_ARGS)" \
+	    $(CARGO) test --workspace --all-targets
+
+# The driver `cargo clippy` runs, and the arguments `cargo clippy -- -D warnings` gives it
+# (cargo-clippy passes them in CLIPPY_ARGS, separated by __CLIPPY_HACKERY__).
+CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
+CLIPPY_ARGS   := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
 # The Redis store's tests start their own redis-server (a free loopback port, a temporary
 # directory) and fail without one: Debian's package is installed when it is missing and
