@@ -42,6 +42,12 @@ test: redis-server
 CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
 CLIPPY_ARGS   := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
+# CI builds once from nothing (`.ci/run` sets CI=true): the bookkeeping of incremental
+# compilation only costs there.
+ifdef CI
+export CARGO_INCREMENTAL := 0
+endif
+
 # The Redis store's tests start their own redis-server (a free loopback port, a temporary
 # directory) and fail without one: Debian's package is installed when it is missing and
 # apt can be used (as root), as the bench installs wrk.
