@@ -43,9 +43,11 @@ CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v cl
 CLIPPY_ARGS   := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
 # CI builds once from nothing (`.ci/run` sets CI=true): the bookkeeping of incremental
-# compilation only costs there.
+# compilation only costs there, and so do line tables nobody reads (a failing test still
+# names the file and line of its assertion).
 ifdef CI
 export CARGO_INCREMENTAL := 0
+export CARGO_PROFILE_DEV_DEBUG := false
 endif
 
 # The Redis store's tests start their own redis-server (a free loopback port, a temporary
