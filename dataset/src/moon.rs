@@ -12,7 +12,8 @@
 //! The illuminated fraction is Meeus ch. 48 with the phase angle of formula 48.4 (the
 //! simplified form from the mean elongation and anomalies of ch. 47), within about 0.002.
 //!
-//! Written here rather than taken from a crate: see [`crate::sun`].
+//! Written here rather than taken from a crate: no well-kept Rust crate does the sun and the
+//! principal phases both with their accuracy documented (see the sun's module).
 
 use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;

@@ -12,7 +12,7 @@
 //! the weather and the height of the observer can move the observed times by a minute or two.
 //!
 //! No well-kept Rust crate was found that does this and Meeus ch. 49 both, with the
-//! accuracy documented; the calculation is short, so it lives here (with [`crate::moon`]).
+//! accuracy documented; the calculation is short, so it lives here, beside the moon's.
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 
