@@ -12,13 +12,15 @@
 #    CPU time the server and the attacker spent;
 # 4. varied traffic (not a flood: what ordinary clients ask over a day, at full speed):
 #    every long-weekend and school-holiday combination, 15 000 distinct pages, 6 000 feed
-#    spans and every year file, in every encoding; the server's peak RSS and its RSS after
-#    IDLE_SECONDS (35) idle, when the caches are full and the rest was given back;
+#    spans and every year file, in every encoding; the server's CPU time (first-time
+#    compression is most of it), its peak RSS and its RSS after IDLE_SECONDS (35) idle,
+#    when the caches are full and the rest was given back;
 # 5. distinct addresses: one request from each of FLOOD_ADDRESSES (1 000 000) loopback
 #    addresses; every 100th is a newcomer that must get its whole minute quota.
 #
 # FLOODS (default "slow distributed dribble varied addresses") picks some of them; SERVER_BIN (the
-# checkout's release build by default) and GENERATOR_BIN run another build's.
+# checkout's release build by default) and GENERATOR_BIN run another build's, with the dataset
+# built from SOURCES (default: this checkout's sources/; an older generator may need its own).
 #
 # For each: what the normal clients saw (from server/examples/flood.rs), the server's
 # peak RSS (VmHWM) and, for the slow floods, its RSS some seconds after. Only loopback is used; every run is bounded; everything started here
@@ -39,6 +41,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 SERVER_BIN="${SERVER_BIN:-$ROOT/target/release/kalendorius-server}"
 GENERATOR_BIN="${GENERATOR_BIN:-$ROOT/target/release/kalendorius-generator}"
+SOURCES="${SOURCES:-sources}"
 DRIBBLE_CONNECTIONS="${FLOOD_DRIBBLE_CONNECTIONS:-50}"
 FLOODS="${FLOODS:-slow distributed dribble varied addresses}"
 IDLE_SECONDS=35
@@ -54,7 +57,7 @@ log "building release binaries and the flood client"
 cargo build --release -p kalendorius-generator -p kalendorius-server >&2
 cargo build --release -p kalendorius-server --example flood >&2
 log "building the dataset into $WORK/data"
-"$GENERATOR_BIN" build --sources sources --out "$WORK/data" >&2
+"$GENERATOR_BIN" build --sources "$SOURCES" --out "$WORK/data" >&2
 
 # A fresh server with the default bounds and limits (warn: 1 M access lines measure the
 # log, not the limiter); sets SERVER_PID and SERVER_ADDR.
@@ -132,11 +135,13 @@ if runs varied; then
     start_and_wait varied "$SERVER_BIN" serve --config "$WORK/varied.toml"
     SERVER_PID="$STARTED_PID"
     idle="$(rss_mib "$SERVER_PID")"
+    before="$(cpu_seconds "$SERVER_PID")"
     log "varied traffic: every long-weekend and school-holiday combination, 15 000 pages, 6 000 feeds, every year file"
     report="$("$FLOOD_BIN" varied "$STARTED_ADDR" --key "$key")"
+    spent="$(awk -v a="$before" -v b="$(cpu_seconds "$SERVER_PID")" 'BEGIN {printf "%.1f", b - a}')"
     rss="$(peak_rss_mib "$SERVER_PID")"
     sleep "$IDLE_SECONDS"
-    ROWS+=("| varied ordinary traffic (idle before: $idle MiB) | $report | $rss MiB ($(verdict "$rss")) | $(rss_mib "$SERVER_PID") MiB after ${IDLE_SECONDS} s |")
+    ROWS+=("| varied ordinary traffic (idle before: $idle MiB); the server used $spent s of CPU | $report | $rss MiB ($(verdict "$rss")) | $(rss_mib "$SERVER_PID") MiB after ${IDLE_SECONDS} s |")
     kill "$SERVER_PID"
 fi
 

@@ -515,7 +515,8 @@ impl Catalog {
         if let Some(body) = self.answers.get(&key) {
             return body;
         }
-        let body = Bytes::from(build());
+        // Exactly its length (into_boxed_slice drops spare capacity): the cache weighs it so.
+        let body = Bytes::from(build().into_boxed_slice());
         if body.len() >= MIN_KEPT_ANSWER {
             self.answers.insert(key, body.clone());
         }

@@ -72,7 +72,8 @@ impl Feeds {
         };
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
-            body: Bytes::from(text),
+            // Exactly its length: the cache weighs a feed by it.
+            body: Bytes::from(text.into_bytes().into_boxed_slice()),
         });
         self.cache.insert(key, feed.clone());
         feed

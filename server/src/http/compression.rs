@@ -58,6 +58,9 @@ impl Encoding {
             }
         }
         .expect("writing to a Vec cannot fail");
+        // Kept bodies are weighed by their length: hold no more than that (a grown Vec can
+        // have nearly twice its length in capacity, which Bytes would keep).
+        out.shrink_to_fit();
         out
     }
 }
