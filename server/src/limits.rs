@@ -171,13 +171,15 @@ impl PublicEndpoint {
 
 /// `n` with its thousands set apart by spaces, as the docs write numbers (`10 000`).
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut text = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            text.push(' ');
-        }
-        text.push(digit);
+    let mut lower_groups = Vec::new();
+    let mut rest = n;
+    while rest >= 1000 {
+        lower_groups.push(rest % 1000);
+        rest /= 1000;
+    }
+    let mut text = rest.to_string();
+    for group in lower_groups.iter().rev() {
+        text += &format!(" {group:03}");
     }
     text
 }
@@ -223,5 +225,40 @@ impl Window {
 
     pub fn name(self) -> &'static str {
         &self.code()["rate_limit_".len()..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        let shown = [0, 60, 999, 1_000, 2_000, 10_000, 1_002_003].map(grouped);
+        assert_eq!(
+            shown,
+            ["0", "60", "999", "1 000", "2 000", "10 000", "1 002 003"]
+        );
+    }
+
+    #[test]
+    fn every_counter_has_its_own_letter_and_settings() {
+        let defaults = toml::Table::try_from(LimitsConfig::default()).unwrap();
+        let mut letters = std::collections::BTreeSet::new();
+        for &counter in PublicEndpoint::ALL {
+            assert!(
+                letters.insert(counter as u8),
+                "{counter:?}: a letter used twice"
+            );
+            assert_eq!(PublicEndpoint::from_letter(counter as u8), Some(counter));
+            let limits = LimitsConfig::default().public(counter);
+            let [minute, month] = counter
+                .settings_keys()
+                .map(|key| defaults[key].as_integer());
+            assert_eq!(
+                [minute, month],
+                [limits.minute, limits.long].map(|n| Some(n as i64))
+            );
+        }
     }
 }
