@@ -55,7 +55,7 @@ const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 const ANY: HeaderValue = HeaderValue::from_static("*");
 
 /// Headers a proxy adds to name the client it relays for: any of them marks a request as
-/// relayed (see [`App::target`]).
+/// relayed (see [`App::route`]).
 const RELAY_HEADERS: [HeaderName; 4] = [
     HeaderName::from_static("x-forwarded-for"),
     header::FORWARDED,
