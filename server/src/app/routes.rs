@@ -91,7 +91,8 @@ pub enum Answer {
     Metrics,
 }
 
-/// Every route, the operations first (in the order of [`ROUTES`]).
+/// Every route, the operations first (in the order of [`ROUTES`]); the order of the others
+/// does not matter, as no two take the same path.
 pub struct RouteTable {
     routes: Vec<Route>,
     /// The index of the pages' route, which takes what no other does.
@@ -144,18 +145,14 @@ impl RouteTable {
                 access: RouteAccess::Open,
                 answer: Answer::Docs,
             },
+            Route {
+                label: Cow::Borrowed("metrics"),
+                paths: Paths::Exact(Cow::Borrowed(metrics::PATH)),
+                access: RouteAccess::AllowListed,
+                answer: Answer::Metrics,
+            },
         ];
-        let metrics = Route {
-            label: Cow::Borrowed("metrics"),
-            paths: Paths::Exact(Cow::Borrowed(metrics::PATH)),
-            access: RouteAccess::AllowListed,
-            answer: Answer::Metrics,
-        };
-        let routes: Vec<Route> = operations
-            .chain(others)
-            .chain(probes)
-            .chain([metrics])
-            .collect();
+        let routes: Vec<Route> = operations.chain(others).chain(probes).collect();
         let pages = routes
             .iter()
             .position(|route| matches!(route.paths, Paths::Pages));
