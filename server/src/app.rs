@@ -220,14 +220,24 @@ impl App {
     }
 
     /// The key the store `looked_up`, kept for the log, as whose requests the check counts;
-    /// or its refusal.
+    /// or the refusal: a 401, or a 503 when keys cannot be read.
     fn count_key<'a>(
         &self,
         looked_up: Result<KeyRecord, AuthError>,
         kept: &'a mut Option<KeyRecord>,
     ) -> Result<Counted<'a>, ApiError> {
-        let record = self.authenticated(looked_up)?;
-        Ok(Counted::Key(kept.insert(record)))
+        let refusal = match looked_up {
+            Ok(record) => return Ok(Counted::Key(kept.insert(record))),
+            Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
+                ErrorCode::InvalidKey,
+                "the API key is not valid or has been revoked",
+            ),
+            Err(AuthError::Key(KeyError::Expired)) => {
+                ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
+            }
+            Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
+        };
+        Err(self.refuse_key(refusal))
     }
 
     /// Keeps the store's decision on a request of `counted` for the `RateLimit-*` headers; a
@@ -295,26 +305,6 @@ impl App {
                 "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
             ))),
         }
-    }
-
-    /// The record of a presented key as the store `looked_up` it, or the refusal: a 401, or a
-    /// 503 when keys cannot be read.
-    fn authenticated(
-        &self,
-        looked_up: Result<KeyRecord, AuthError>,
-    ) -> Result<KeyRecord, ApiError> {
-        let refusal = match looked_up {
-            Ok(record) => return Ok(record),
-            Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
-                ErrorCode::InvalidKey,
-                "the API key is not valid or has been revoked",
-            ),
-            Err(AuthError::Key(KeyError::Expired)) => {
-                ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
-            }
-            Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
-        };
-        Err(self.refuse_key(refusal))
     }
 
     /// A key refusal, counted by its code when it is a 401.
