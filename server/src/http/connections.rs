@@ -104,29 +104,11 @@ struct Slot {
     head_bytes: usize,
 }
 
-/// Why a connection was refused: the cap it would have passed.
+/// Why a connection was refused: the cap it would have passed, and which one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Refusal {
-    /// `max_connections` are open.
-    TooManyConnections { cap: usize },
-    /// `max_connections_per_ip` are open from its address (its network, by `client_network`).
-    TooManyFromAddress { cap: usize },
-}
-
-impl Refusal {
-    fn cap(self) -> usize {
-        match self {
-            Refusal::TooManyConnections { cap } | Refusal::TooManyFromAddress { cap } => cap,
-        }
-    }
-
-    /// As the log line says it.
-    fn reason(self) -> &'static str {
-        match self {
-            Refusal::TooManyConnections { .. } => "too many connections",
-            Refusal::TooManyFromAddress { .. } => "too many connections from this address",
-        }
-    }
+struct Refusal {
+    cap: usize,
+    reason: &'static str,
 }
 
 /// Bytes of a partial head any waiting connection may hold: a head of ordinary size.
@@ -152,8 +134,10 @@ impl OpenConnections {
         if before >= bounds.max_connections {
             self.total.fetch_sub(1, Ordering::AcqRel);
             self.metrics.refused_total_cap.inc();
-            let cap = bounds.max_connections;
-            return Err(Refusal::TooManyConnections { cap });
+            return Err(Refusal {
+                cap: bounds.max_connections,
+                reason: "too many connections",
+            });
         }
         self.peak.fetch_max(before + 1, Ordering::Relaxed);
         self.metrics.open.inc();
@@ -172,8 +156,10 @@ impl OpenConnections {
                 }
                 self.metrics.refused_per_ip_cap.inc();
                 // `slot` gives the global place back.
-                let cap = bounds.max_connections_per_ip;
-                return Err(Refusal::TooManyFromAddress { cap });
+                return Err(Refusal {
+                    cap: bounds.max_connections_per_ip,
+                    reason: "too many connections from this address",
+                });
             }
             *n += 1;
             slot.ip = Some(key);
@@ -408,8 +394,8 @@ where
                 if refusal_warning.open() {
                     tracing::warn!(
                         peer = %peer.ip(),
-                        cap = refusal.cap(),
-                        reason = refusal.reason(),
+                        cap = refusal.cap,
+                        reason = refusal.reason,
                         "connection refused (logged at most once a second)"
                     );
                 }
@@ -713,10 +699,16 @@ mod tests {
         let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
         let s1 = open.admit(a, &b, &none).unwrap();
         let _s2 = open.admit(a, &b, &none).unwrap();
-        let per_ip = Refusal::TooManyFromAddress { cap: 2 };
+        let per_ip = Refusal {
+            cap: 2,
+            reason: "too many connections from this address",
+        };
         assert_eq!(open.admit(a, &b, &none).err(), Some(per_ip));
         let _s3 = open.admit(c, &b, &none).unwrap();
-        let total = Refusal::TooManyConnections { cap: 3 };
+        let total = Refusal {
+            cap: 3,
+            reason: "too many connections",
+        };
         assert_eq!(open.admit(c, &b, &none).err(), Some(total));
         drop(s1);
         let _s4 = open.admit(a, &b, &none).expect("the place was given back");
