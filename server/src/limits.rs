@@ -32,7 +32,8 @@ impl From<std::time::SystemTime> for UnixMillis {
 pub const MAX_LIMIT: u64 = 1_000_000_000;
 
 /// Declares the public counters, each once: its [`PublicEndpoint`] variant, the letter in its
-/// subjects' stored names, its two settings keys and their defaults. From this list follow the
+/// subjects' stored names (in the sled state and in Redis: a changed letter loses the counts),
+/// its two settings keys and their defaults, and with whom its endpoints share it. From this list follow the
 /// enum, [`LimitsConfig`]'s fields (its keys in the settings file and `KALENDORIUS_LIMITS_*`),
 /// the limits of each counter, the letters the stored counters are read back with, and the
 /// limit sentence of the endpoints' descriptions. The key limits follow the counters.
@@ -61,7 +62,8 @@ macro_rules! public_counters {
                 }
             }
 
-            /// With whom its endpoints share it ("" for one endpoint's own counter).
+            /// How the limit sentence says that several endpoints share the counter (`, with the
+            /// other feeds`); empty for one endpoint's own.
             fn shared(self) -> &'static str {
                 match self {
                     $(PublicEndpoint::$counter => concat!("" $(, ", ", $shared)?),)*
