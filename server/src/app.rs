@@ -1,36 +1,36 @@
 //! The application endpoint: every request passes through [`App::call`], which applies the
 //! HTTP policy of docs/api.md in one order. A missing or repeated `Host` is a 400 on any path.
-//! To a known path but `/docs`, OPTIONS is a CORS preflight and a method other than GET or
-//! HEAD a 405. The operations, `/data` and the pages pass [`App::gate`] (no spelling of a path
-//! skips it): a public one is limited per IP, a keyed one authenticated (401) then limited per
-//! key (429); only then are parameters checked (400); HEAD runs and counts as GET. The probes
-//! and `/metrics` (to `metrics_allow` only) answer without key, limits or count; then the
-//! OpenAPI document and `/docs`; anything else is a JSON 404. Every response gets the common
-//! headers, one access line, a count by route template ([`route_of`]), and compression from
-//! 1 KiB.
+//! The route table ([`routes`]) names each path's route. To a known route but the docs,
+//! OPTIONS is a CORS preflight and a method other than GET or HEAD a 405. The operations,
+//! `/data` and the pages pass the gate (no spelling of a path skips it): a public one is
+//! limited per IP, a keyed one authenticated (401) then limited per key (429); only then are
+//! parameters checked (400); HEAD runs and counts as GET. On the sled store the gate is plain
+//! calls ([`App::admit_sled`]); only Redis is awaited ([`App::admit_redis`]). The probes and
+//! `/metrics` (to `metrics_allow` only) answer without key, limits or count; then the OpenAPI
+//! document and the docs; anything else is a JSON 404. Every response gets the common headers,
+//! one access line, a count by its route's label, and compression from 1 KiB.
 
 pub mod auth;
 pub mod openapi;
+pub mod routes;
 
 use std::future::{ready, Future, Ready};
 use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use chrono::DateTime;
 use futures_util::future::{BoxFuture, Either, FutureExt};
 use poem::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri, Version};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
-use crate::api;
-use crate::api::endpoint::{Access, Context, Endpoint as Operation};
+use crate::api::endpoint::Context;
 use crate::api::today::{Today, TodayClock};
 use crate::catalog::Catalog;
 use crate::clock::{Instant, Reading};
 use crate::data::DataHandle;
 use crate::feeds::Feeds;
-use crate::health::{self, Probe};
+use crate::health;
 use crate::http::caching;
 use crate::http::client_ip::{IpNet, TrustedProxies};
 use crate::http::compression::Compressor;
@@ -39,9 +39,13 @@ use crate::http::errors::{self, ApiError, ErrorCode, ALLOW};
 use crate::limits::{Decision, PublicEndpoint, Window};
 use crate::metrics::{self, ConnectionMetrics, Metrics};
 use crate::published::Published;
-use crate::state::keys::{KeyError, KeyRecord};
+use crate::state::keys::{KeyError, KeyRecord, PresentedKey};
+use crate::state::store::redis::RedisState;
 use crate::state::store::{AuthError, Counted, StateUnavailable, Store};
+use crate::state::State;
 use crate::telemetry;
+use routes::{Answer, Route, RouteAccess, RouteTable};
+pub use routes::{OPENAPI_PATH, ROUTES};
 
 /// Parsed once (a `&str` name is parsed on each insert).
 const X_DATASET_VERSION: HeaderName = HeaderName::from_static("x-dataset-version");
@@ -51,7 +55,7 @@ const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 const ANY: HeaderValue = HeaderValue::from_static("*");
 
 /// Headers a proxy adds to name the client it relays for: any of them marks a request as
-/// relayed (see [`App::target`]).
+/// relayed (see [`App::route`]).
 const RELAY_HEADERS: [HeaderName; 4] = [
     HeaderName::from_static("x-forwarded-for"),
     header::FORWARDED,
@@ -59,97 +63,12 @@ const RELAY_HEADERS: [HeaderName; 4] = [
     HeaderName::from_static("true-client-ip"),
 ];
 
-pub const OPENAPI_PATH: &str = "/api/v1/openapi.json";
-
-/// The route table of the API: every operation, in the order of the OpenAPI document.
-pub const ROUTES: &[&Operation] = &[
-    &api::laisvadienis::ENDPOINT,
-    &api::days::ENDPOINT,
-    &api::holidays::ENDPOINT,
-    &api::holidays_upcoming::ENDPOINT,
-    &api::long_weekends::ENDPOINT,
-    &api::name_days::ENDPOINT,
-    &api::day::ENDPOINT,
-    &api::working_time::ENDPOINT,
-    &api::working_days::ENDPOINT,
-    &api::working_days_add::ENDPOINT,
-    &api::leave::ENDPOINT,
-    &api::shift_hours::ENDPOINT,
-    &api::name_search::ENDPOINT,
-    &api::holidays_feed::ENDPOINT,
-    &api::name_days_feed::ENDPOINT,
-    &api::school_holidays::ENDPOINT,
-    &api::school_holidays_feed::ENDPOINT,
-    &api::sun::ENDPOINT,
-    &api::moon::ENDPOINT,
-    &api::moon_feed::ENDPOINT,
-];
-
-/// The route labels of the metrics after the operations' paths, in the order of [`route_of`].
-const OTHER_ROUTES: [&str; 8] = [
-    OPENAPI_PATH,
-    "page",
-    "data",
-    "docs",
-    "health",
-    "ready",
-    "metrics",
-    "other",
-];
-
-fn route_labels() -> Vec<String> {
-    let operations = ROUTES.iter().map(|e| format!("{}{}", api::PREFIX, e.path));
-    operations.chain(OTHER_ROUTES.map(String::from)).collect()
-}
-
-/// The index in [`route_labels`] of a request to `path` that went to `target` (unknown: `other`).
-fn route_of(target: Option<Target>, path: &str) -> usize {
-    let other = match target {
-        Some(Target::Op(index)) => return index,
-        Some(Target::OpenApi) => 0,
-        Some(Target::Page) => 1,
-        Some(Target::Data) => 2,
-        None if path == "/docs" || path.starts_with("/docs/") => 3,
-        Some(Target::Probe(probe)) if probe.path == health::HEALTH_PATH => 4,
-        Some(Target::Probe(_)) => 5,
-        Some(Target::Metrics) => 6,
-        None => 7,
-    };
-    ROUTES.len() + other
-}
-
-/// What an exact path answers, when it is not `/docs` (see the module docs).
-#[derive(Clone, Copy)]
-enum Target {
-    Op(usize),
-    OpenApi,
-    Probe(&'static Probe),
-    Metrics,
-    Page,
-    Data,
-}
-
-impl Target {
-    fn from_path(path: &str) -> Option<Target> {
-        match path {
-            OPENAPI_PATH => Some(Target::OpenApi),
-            metrics::PATH => Some(Target::Metrics),
-            _ if path.starts_with("/data/") => Some(Target::Data),
-            _ => path
-                .strip_prefix(api::PREFIX)
-                .and_then(|path| ROUTES.iter().position(|e| e.path == path))
-                .map(Target::Op)
-                .or_else(|| Probe::from_path(path).map(Target::Probe))
-                .or_else(|| crate::pages::is_page_path(path).then_some(Target::Page)),
-        }
-    }
-}
-
 /// The application. Built once at start-up; cheap to share.
 pub struct App {
     data: Arc<DataHandle>,
     store: Store,
     proxies: TrustedProxies,
+    routes: RouteTable,
     spec: bytes::Bytes,
     /// A shifted clock for `today` (tests); `None` reads the request's arrival time.
     today_clock: Option<TodayClock>,
@@ -169,12 +88,23 @@ struct Exchange {
     arrival: Reading,
     catalog: arc_swap::Guard<Arc<Catalog>>,
     client_ip: IpAddr,
+    /// The index of its route's label in the metrics.
     route: usize,
     /// As received (a HEAD is answered as a GET, then stripped).
     method: Method,
     decision: Option<Decision>,
     /// The key that authenticated (its owner is logged, never the key).
     key: Option<KeyRecord>,
+}
+
+/// What the gate knows of a request before it asks the store.
+enum Gate {
+    /// Not counted: let through.
+    Free,
+    /// Counted per client address on a public counter.
+    Public(PublicEndpoint),
+    /// Counted per key, once the store has found the key the request presents.
+    Key(PresentedKey),
 }
 
 /// An answer now (every GET of the API), or its future (HEAD, a store that must be awaited).
@@ -189,7 +119,8 @@ impl App {
         today_clock: Option<TodayClock>,
     ) -> App {
         let spec = App::openapi_json();
-        let metrics = Metrics::new(route_labels(), &data.reload_metrics, store.redis_metrics());
+        let routes = RouteTable::new(ROUTES);
+        let metrics = Metrics::new(routes.labels(), &data.reload_metrics, store.redis_metrics());
         metrics.show_cache("answers", &data.answers_metrics);
         metrics.start_at_zero(
             &[Window::Minute, Window::Day, Window::Month].map(Window::name),
@@ -203,6 +134,7 @@ impl App {
             data,
             store,
             proxies,
+            routes,
             today_clock,
             pages: crate::pages::Pages::new(metrics.cache("pages")),
             compressor: Compressor::new(metrics.cache("compressed")),
@@ -217,51 +149,128 @@ impl App {
         self.metrics.connections.clone()
     }
 
-    /// What `path` answers for a request from `client_ip`. `/metrics` is no target outside
-    /// `metrics_allow`, nor for a request `relayed` by an untrusted proxy: behind a proxy on
-    /// the same host, every client would otherwise be the proxy's loopback address.
-    fn target(&self, path: &str, client_ip: IpAddr, relayed: bool) -> Option<Target> {
-        Target::from_path(path).filter(|target| {
-            !matches!(target, Target::Metrics)
+    /// The index of the route `path` takes for a request from `client_ip`. `/metrics` is no
+    /// route outside `metrics_allow`, nor for a request `relayed` by an untrusted proxy: behind
+    /// a proxy on the same host, every client would otherwise be the proxy's loopback address.
+    fn route(&self, path: &str, client_ip: IpAddr, relayed: bool) -> Option<usize> {
+        self.routes.find(path).filter(|&index| {
+            self.routes[index].access != RouteAccess::AllowListed
                 || (!relayed && self.metrics_allow.iter().any(|net| net.contains(client_ip)))
         })
     }
 
-    /// Authenticates (401), checks and counts (429), then answers. A check that cannot be made
-    /// passes a public request uncounted and refuses a keyed one (503).
-    async fn gate(&self, target: Target, req: &Request, ex: &mut Exchange) -> Response {
-        let counted = match target {
-            Target::Op(index) => match ROUTES[index].access {
-                Access::Public(endpoint) => Some(Counted::Public(ex.client_ip, endpoint)),
-                Access::Keyed => match self.authenticate(req, ex.arrival.wall).await {
-                    Ok(record) => Some(Counted::Key(ex.key.insert(record))),
-                    Err(refusal) => return refusal,
-                },
-            },
+    /// How the gate treats a request to `route`, or the 401 of a keyed request that presents
+    /// no key.
+    fn gate(&self, route: &Route, req: &Request) -> Result<Gate, ApiError> {
+        match route.access {
             // The stylesheet and the icon are fetched once per browser: not counted.
-            Target::Page if self.pages.is_asset(req.uri().path()) => None,
-            Target::Page => Some(Counted::Public(ex.client_ip, PublicEndpoint::Pages)),
-            Target::Data => Some(Counted::Public(ex.client_ip, PublicEndpoint::Data)),
-            _ => None,
+            _ if matches!(route.answer, Answer::Page) && self.pages.is_asset(req.uri().path()) => {
+                Ok(Gate::Free)
+            }
+            RouteAccess::Public(counter) => Ok(Gate::Public(counter)),
+            RouteAccess::Keyed => self.presented_key(req).map(Gate::Key),
+            RouteAccess::Open | RouteAccess::AllowListed => Ok(Gate::Free),
+        }
+    }
+
+    /// Admits a request the `gate` let on to the sled store, which keeps keys and counters in
+    /// this process: its look-up and its check are plain calls, so nothing here can wait.
+    /// Authenticates (401), then checks and counts (429).
+    fn admit_sled(&self, state: &State, gate: Gate, ex: &mut Exchange) -> Result<(), ApiError> {
+        let now = ex.arrival.wall;
+        let counted = match gate {
+            Gate::Free => return Ok(()),
+            Gate::Public(counter) => Counted::Public(ex.client_ip, counter),
+            Gate::Key(key) => {
+                let looked_up = state.authenticate(&key, DateTime::from(now));
+                self.count_key(looked_up.map_err(AuthError::Key), &mut ex.key)?
+            }
         };
-        if let Some(counted) = counted {
-            let keyed = matches!(counted, Counted::Key(_));
-            match self.store.check(counted, ex.arrival.wall).await {
-                Ok(decision) => {
-                    if let Some(window) = ex.decision.insert(decision).refused_by {
-                        self.metrics.limiter_refusal(window.name());
-                        return rate_limited(window, keyed).into_response();
-                    }
-                }
-                Err(StateUnavailable) if keyed => {
-                    return errors::state_unavailable().into_response()
-                }
-                Err(StateUnavailable) => self.store.warn_uncounted(ex.arrival.wall),
+        self.judge(state.check(counted, now), counted, &mut ex.decision)
+    }
+
+    /// Admits a request the `gate` let on to Redis, shared by several processes: as
+    /// [`App::admit_sled`], awaiting the store. A check that cannot be made refuses a keyed
+    /// request (503) and lets a public one through uncounted.
+    async fn admit_redis(
+        &self,
+        redis: &RedisState,
+        gate: Gate,
+        ex: &mut Exchange,
+    ) -> Result<(), ApiError> {
+        let now = ex.arrival.wall;
+        let counted = match gate {
+            Gate::Free => return Ok(()),
+            Gate::Public(counter) => Counted::Public(ex.client_ip, counter),
+            Gate::Key(key) => {
+                let looked_up = redis.authenticate(&key, DateTime::from(now)).await;
+                self.count_key(looked_up, &mut ex.key)?
+            }
+        };
+        match redis.check(counted, now).await {
+            Ok(decision) => self.judge(decision, counted, &mut ex.decision),
+            Err(StateUnavailable) if matches!(counted, Counted::Key(_)) => {
+                Err(errors::state_unavailable())
+            }
+            Err(StateUnavailable) => {
+                redis.warn_uncounted(now);
+                Ok(())
             }
         }
+    }
+
+    /// The key the store `looked_up`, kept for the log, as whose requests the check counts;
+    /// or the refusal: a 401, or a 503 when keys cannot be read.
+    fn count_key<'a>(
+        &self,
+        looked_up: Result<KeyRecord, AuthError>,
+        kept: &'a mut Option<KeyRecord>,
+    ) -> Result<Counted<'a>, ApiError> {
+        let refusal = match looked_up {
+            Ok(record) => return Ok(Counted::Key(kept.insert(record))),
+            Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
+                ErrorCode::InvalidKey,
+                "the API key is not valid or has been revoked",
+            ),
+            Err(AuthError::Key(KeyError::Expired)) => {
+                ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
+            }
+            Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
+        };
+        Err(self.refuse_key(refusal))
+    }
+
+    /// Keeps the store's decision on a request of `counted` for the `RateLimit-*` headers; a
+    /// refused request gets its 429.
+    fn judge(
+        &self,
+        decision: Decision,
+        counted: Counted,
+        kept: &mut Option<Decision>,
+    ) -> Result<(), ApiError> {
+        match kept.insert(decision).refused_by {
+            None => Ok(()),
+            Some(window) => {
+                self.metrics.limiter_refusal(window.name());
+                Err(rate_limited(window, matches!(counted, Counted::Key(_))))
+            }
+        }
+    }
+
+    /// The answer to a request the gate `admitted`, or its refusal.
+    fn answer_gated(
+        &self,
+        admitted: Result<(), ApiError>,
+        route: &Route,
+        req: &Request,
+        ex: &Exchange,
+    ) -> Response {
+        if let Err(refusal) = admitted {
+            return refusal.into_response();
+        }
         let today = Today::at(ex.arrival.wall, self.today_clock);
-        match target {
-            Target::Op(index) => {
+        match route.answer {
+            Answer::Operation(operation) => {
                 let context = Context {
                     catalog: &ex.catalog,
                     today: &today,
@@ -269,77 +278,42 @@ impl App {
                 };
                 // A panic (a bug) still gets a JSON 500, the common headers and its log line.
                 let run = || {
-                    ROUTES[index]
+                    operation
                         .answer(req, &context)
                         .unwrap_or_else(IntoResponse::into_response)
                 };
                 std::panic::catch_unwind(AssertUnwindSafe(run))
                     .unwrap_or_else(errors::panic_response)
             }
-            Target::Data => self.published.answer(req, &ex.catalog),
+            Answer::Data => self.published.answer(req, &ex.catalog),
             _ => self.pages.answer(req, &ex.catalog, today.current()),
         }
     }
 
-    /// The record of the key `req` presents, or the refusal: a 401 (counted by its code), or
-    /// a 503 when keys cannot be read.
-    async fn authenticate(&self, req: &Request, now: SystemTime) -> Result<KeyRecord, Response> {
-        let refusal = match auth::presented_key(req) {
+    /// The key `req` presents, or the 401 of a request that presents none.
+    fn presented_key(&self, req: &Request) -> Result<PresentedKey, ApiError> {
+        match auth::presented_key(req) {
+            Some(key) => Ok(key),
             // The key may well be there, sent wrongly.
-            None if auth::has_other_scheme(req) => ApiError::new(
+            None if auth::has_other_scheme(req) => Err(self.refuse_key(ApiError::new(
                 ErrorCode::MissingKey,
                 "Authorization header must use the Bearer scheme: `Authorization: Bearer <key>` (or \
                  send the key in the X-API-Key header)",
-            ),
-            None => ApiError::new(
+            ))),
+            None => Err(self.refuse_key(ApiError::new(
                 ErrorCode::MissingKey,
                 "an API key is required: send it in the X-API-Key header (or as Authorization: Bearer <key>)",
-            ),
-            Some(key) => match self.store.authenticate(&key, DateTime::from(now)).await {
-                Ok(record) => return Ok(record),
-                Err(AuthError::Key(KeyError::Invalid)) => ApiError::new(
-                    ErrorCode::InvalidKey,
-                    "the API key is not valid or has been revoked",
-                ),
-                Err(AuthError::Key(KeyError::Expired)) => {
-                    ApiError::new(ErrorCode::ExpiredKey, "the API key has expired")
-                }
-                Err(AuthError::Unavailable(_)) => errors::state_unavailable(),
-            },
-        };
+            ))),
+        }
+    }
+
+    /// A key refusal, counted by its code when it is a 401.
+    fn refuse_key(&self, refusal: ApiError) -> ApiError {
         let failure = KEY_FAILURES.iter().find(|(code, _)| *code == refusal.code);
         if let Some(&(_, label)) = failure {
             self.metrics.key_failure(label);
         }
-        Err(refusal.into_response())
-    }
-
-    /// Answers a request to a target by its method; a HEAD exactly as a GET (same checks, count).
-    fn answer_api(&self, target: Target, read: bool, req: &Request, ex: &mut Exchange) -> Response {
-        match target {
-            _ if ex.method == Method::OPTIONS => preflight(req),
-            _ if !read => errors::method_not_allowed().into_response(),
-            // Only a store that answers at once gets here (see `respond`): polled once.
-            Target::Op(_) | Target::Page | Target::Data => self
-                .gate(target, req, ex)
-                .now_or_never()
-                .unwrap_or_else(|| errors::state_unavailable().into_response()),
-            Target::OpenApi => caching::fixed(
-                req.headers(),
-                &self.spec_etag,
-                caching::PUBLIC,
-                errors::JSON_CONTENT_TYPE,
-                self.spec.clone(),
-            ),
-            Target::Probe(probe) => health::answer(probe, &self.store),
-            Target::Metrics => Response::builder()
-                .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
-                .header(header::CACHE_CONTROL, "no-store")
-                .body(
-                    self.metrics
-                        .scrape(ex.catalog.version, self.store.unready_reason().is_none()),
-                ),
-        }
+        refusal
     }
 
     /// Compresses an answer as the request allows, then finishes it: at once, or for a HEAD
@@ -390,53 +364,90 @@ impl App {
             .iter()
             .any(|name| req.headers().contains_key(name))
             && peer.is_some_and(|p| p.ip().to_canonical() == client_ip);
-        let target = self.target(req.uri().path(), client_ip, relayed);
+        let found = self.route(req.uri().path(), client_ip, relayed);
         let mut ex = Exchange {
             arrival,
             catalog: self.data.current(),
             client_ip,
-            route: route_of(target, req.uri().path()),
+            route: found.unwrap_or(self.routes.other()),
             method: req.method().clone(),
             decision: None,
             key: None,
         };
-        let host_refused = host_refusal(&req);
         let read = ex.method == Method::GET || ex.method == Method::HEAD;
-        // A store that must be awaited (Redis): the gate runs in a boxed future.
-        let awaits_store = read && host_refused.is_none() && !self.store.answers_at_once();
-        let awaited = target.filter(|_| awaits_store);
-        if let Some(target @ (Target::Op(_) | Target::Page | Target::Data)) = awaited {
-            return Either::Right(Box::pin(async move {
-                let resp = self.gate(target, &req, &mut ex).await;
-                self.conclude(resp, req, ex).await
-            }));
-        }
-        // Paths match exactly: a known one with a trailing slash is a 404 with a hint.
-        let mistyped = || {
-            let known = req.uri().path().strip_suffix('/')?;
-            self.target(known, client_ip, relayed).map(|_| {
-                ApiError::new(
-                    ErrorCode::NotFound,
-                    format!("no such path; did you mean {known}? (paths take no trailing slash; see /docs)"),
-                )
-            })
-        };
-        let resp = match host_refused {
-            Some(refusal) => refusal.into_response(),
-            None => target
-                .map(|target| self.answer_api(target, read, &req, &mut ex))
-                .or_else(|| mistyped().map(IntoResponse::into_response))
-                .or_else(|| self.docs_pages.answer(&req))
-                .unwrap_or_else(|| {
-                    ApiError::new(
-                        ErrorCode::NotFound,
-                        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
-                    )
-                    .into_response()
-                }),
+        let resp = match (host_refusal(&req), found.map(|index| &self.routes[index])) {
+            (Some(refusal), _) => refusal.into_response(),
+            (None, None) => self.not_found(&req, client_ip, relayed),
+            (None, Some(route)) => match route.answer {
+                Answer::Docs => self
+                    .docs_pages
+                    .answer(&req)
+                    .unwrap_or_else(|| no_such_path().into_response()),
+                _ if ex.method == Method::OPTIONS => preflight(&req),
+                _ if !read => errors::method_not_allowed().into_response(),
+                // A keyed request without a key is refused before any store is asked.
+                Answer::Operation(_) | Answer::Page | Answer::Data => {
+                    match (self.gate(route, &req), &self.store) {
+                        (Err(refusal), _) => refusal.into_response(),
+                        (Ok(gate), Store::Sled(state)) => {
+                            let admitted = self.admit_sled(state, gate, &mut ex);
+                            self.answer_gated(admitted, route, &req, &ex)
+                        }
+                        // Only Redis is awaited: its gate runs in a boxed future.
+                        (Ok(gate), Store::Redis(redis)) => {
+                            return Either::Right(Box::pin(async move {
+                                let admitted = self.admit_redis(redis, gate, &mut ex).await;
+                                let resp = self.answer_gated(admitted, route, &req, &ex);
+                                self.conclude(resp, req, ex).await
+                            }))
+                        }
+                    }
+                }
+                Answer::OpenApi => caching::fixed(
+                    req.headers(),
+                    &self.spec_etag,
+                    caching::PUBLIC,
+                    errors::JSON_CONTENT_TYPE,
+                    self.spec.clone(),
+                ),
+                Answer::Probe(probe) => health::answer(probe, &self.store),
+                Answer::Metrics => Response::builder()
+                    .header(header::CONTENT_TYPE, metrics::CONTENT_TYPE)
+                    .header(header::CACHE_CONTROL, "no-store")
+                    .body(
+                        self.metrics
+                            .scrape(ex.catalog.version, self.store.unready_reason().is_none()),
+                    ),
+            },
         };
         self.conclude(resp, req, ex)
     }
+
+    /// The 404 of a path no route takes; one that does but for a trailing slash gets a hint
+    /// (paths match exactly).
+    fn not_found(&self, req: &Request, client_ip: IpAddr, relayed: bool) -> Response {
+        let path = req.uri().path();
+        let known = path
+            .strip_suffix('/')
+            .filter(|known| self.route(known, client_ip, relayed).is_some());
+        let error = match known {
+            Some(known) => ApiError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "no such path; did you mean {known}? (paths take no trailing slash; see /docs)"
+                ),
+            ),
+            None => no_such_path(),
+        };
+        error.into_response()
+    }
+}
+
+fn no_such_path() -> ApiError {
+    ApiError::new(
+        ErrorCode::NotFound,
+        "no such path; the API is under /api/v1, see /docs (or /api/v1/openapi.json)",
+    )
 }
 
 impl Endpoint for App {
@@ -571,24 +582,32 @@ mod tests {
     }
 
     #[test]
-    fn probes_and_the_document_are_targets_too() {
-        let target = Target::from_path;
-        assert!(matches!(target("/health"), Some(Target::Probe(p)) if p.path == "/health"));
-        assert!(matches!(target("/ready"), Some(Target::Probe(p)) if p.path == "/ready"));
-        assert!(matches!(target(OPENAPI_PATH), Some(Target::OpenApi)));
-        assert!(target("/docs").is_none());
-        assert!(target("/health/").is_none());
-        assert!(target("/api/v1/health").is_none());
-        assert!(matches!(target("/2026/12"), Some(Target::Page)));
-        assert!(matches!(target("/abc"), Some(Target::Page)));
-        assert!(matches!(target("/metrics"), Some(Target::Metrics)));
-        assert!(target("/metrics/").is_none());
+    fn probes_docs_and_the_document_are_routes_too() {
+        let routes = RouteTable::new(ROUTES);
+        let answer = |path| routes.find(path).map(|index| routes[index].answer);
+        assert!(matches!(answer("/health"), Some(Answer::Probe(p)) if p.path == "/health"));
+        assert!(matches!(answer("/ready"), Some(Answer::Probe(p)) if p.path == "/ready"));
+        assert!(matches!(answer(OPENAPI_PATH), Some(Answer::OpenApi)));
+        assert!(matches!(answer("/docs"), Some(Answer::Docs)));
+        assert!(matches!(answer("/docs/"), Some(Answer::Docs)));
+        assert!(answer("/docsx").is_none());
+        assert!(answer("/health/").is_none());
+        assert!(answer("/api/v1/health").is_none());
+        assert!(matches!(answer("/2026/12"), Some(Answer::Page)));
+        assert!(matches!(answer("/abc"), Some(Answer::Page)));
+        assert!(matches!(
+            answer("/data/years/2026.json"),
+            Some(Answer::Data)
+        ));
+        assert!(matches!(answer("/metrics"), Some(Answer::Metrics)));
+        assert!(answer("/metrics/").is_none());
     }
 
     #[test]
     fn route_labels_are_bounded_whatever_the_path() {
-        let labels = route_labels();
-        let label = |path: &str| labels[route_of(Target::from_path(path), path)].as_str();
+        let routes = RouteTable::new(ROUTES);
+        let labels: Vec<&str> = routes.labels().collect();
+        let label = |path: &str| labels[routes.find(path).unwrap_or(routes.other())];
         assert_eq!(label("/api/v1/day"), "/api/v1/day");
         assert_eq!(label("/api/v1/laisvadienis"), "/api/v1/laisvadienis");
         assert_eq!(label(OPENAPI_PATH), OPENAPI_PATH);
@@ -611,10 +630,37 @@ mod tests {
         ] {
             assert_eq!(label(unknown), "other", "{unknown}");
         }
-        // One label per operation and per other route, no two alike.
+        // One label per route, no two alike, `other` last.
         let distinct: std::collections::BTreeSet<_> = labels.iter().collect();
-        assert_eq!(distinct.len(), ROUTES.len() + OTHER_ROUTES.len());
-        assert_eq!(labels.last().map(String::as_str), Some("other"));
+        assert_eq!(distinct.len(), routes.other() + 1);
+        assert_eq!(labels.last(), Some(&"other"));
+    }
+
+    #[test]
+    fn every_route_says_who_counts_it() {
+        let routes = RouteTable::new(ROUTES);
+        let access = |path| routes.find(path).map(|index| routes[index].access);
+        let public = |counter| Some(RouteAccess::Public(counter));
+        assert_eq!(access("/api/v1/days"), public(PublicEndpoint::Days));
+        assert_eq!(
+            access("/api/v1/feeds/moon.ics"),
+            public(PublicEndpoint::Feeds)
+        );
+        assert_eq!(access("/api/v1/day"), Some(RouteAccess::Keyed));
+        assert_eq!(access("/2026"), public(PublicEndpoint::Pages));
+        assert_eq!(access("/data/manifest.json"), public(PublicEndpoint::Data));
+        assert_eq!(access("/metrics"), Some(RouteAccess::AllowListed));
+        for open in ["/health", "/ready", "/docs", OPENAPI_PATH] {
+            assert_eq!(access(open), Some(RouteAccess::Open), "{open}");
+        }
+        // Every public counter counts some route.
+        for &counter in PublicEndpoint::ALL {
+            let counts = |index| routes[index].access == RouteAccess::Public(counter);
+            assert!(
+                (0..routes.other()).any(counts),
+                "{counter:?} counts no route"
+            );
+        }
     }
 
     #[test]
@@ -630,8 +676,9 @@ mod tests {
 
     #[test]
     fn only_exact_api_paths_are_operations() {
-        let id = |path| match Target::from_path(path) {
-            Some(Target::Op(i)) => Some(ROUTES[i].operation_id),
+        let routes = RouteTable::new(ROUTES);
+        let id = |path| match routes.find(path).map(|index| routes[index].answer) {
+            Some(Answer::Operation(operation)) => Some(operation.operation_id),
             _ => None,
         };
         assert_eq!(id("/api/v1/days"), Some("days"));

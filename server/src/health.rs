@@ -64,12 +64,6 @@ pub static PROBES: [Probe; 2] = [
     },
 ];
 
-impl Probe {
-    pub fn from_path(path: &str) -> Option<&'static Probe> {
-        PROBES.iter().find(|probe| probe.path == path)
-    }
-}
-
 /// Only the store is checked: a server always holds a checked dataset (failed reloads keep the old).
 pub fn answer(probe: &Probe, store: &Store) -> Response {
     if probe.may_be_unready {

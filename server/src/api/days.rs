@@ -13,9 +13,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     operation_id: "days",
     summary: "Working-day status of every date in a range",
     description: "The batch form of `/laisvadienis`: the two agree field by field on every \
-                  date. `from == to` gives one day; at most 366 days per request. No key \
-                  needed; limited per client IP to 20 requests per minute and 2 000 per \
-                  calendar month (UTC).",
+                  date. `from == to` gives one day; at most 366 days per request.",
     access: Access::Public(PublicEndpoint::Days),
     params: &[FROM, TO],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DaysRange>),

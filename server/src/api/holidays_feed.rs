@@ -18,8 +18,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   five years ahead (in Europe/Vilnius), within the dataset, unless \
                   `from_year`/`to_year` say otherwise (at most 30 years, else \
                   `invalid_year`). A UID stays the same across dataset versions for the same \
-                  holiday on the same date. No key needed; limited per client IP to 60 \
-                  requests per minute and 10 000 per calendar month (UTC).",
+                  holiday on the same date.",
     access: Access::Public(PublicEndpoint::Feeds),
     params: &[
         Param {

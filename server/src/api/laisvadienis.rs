@@ -14,8 +14,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     description: "Non-working (`laisvadienis: true`) on every Saturday (unless declared a \
                   working day), Sunday, red public holiday and declared extra day off. \
                   `shorter_workday` is true on a workday whose next calendar day carries a red \
-                  holiday. No key needed; limited per client IP to 60 requests per minute and \
-                  10 000 per calendar month (UTC).",
+                  holiday.",
     access: Access::Public(PublicEndpoint::Laisvadienis),
     params: &[DATE],
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayStatus>),

@@ -15,8 +15,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   summary (`🌕 Pilnatis 12:03`) and the exact instant in the description, \
                   from 1 January of last year to 31 December five years ahead (years in \
                   Europe/Vilnius), clipped to the dataset's range. A UID is built from the \
-                  phase and its date. No key needed; limited per client IP to 60 requests \
-                  per minute and 10 000 per calendar month (UTC), with the other feeds.",
+                  phase and its date.",
     access: Access::Public(PublicEndpoint::Feeds),
     params: &[Param {
         description: "Language of the summaries and of the calendar's name: `lt` (default), \

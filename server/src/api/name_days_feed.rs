@@ -10,8 +10,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     description: "One yearly recurring all-day event per calendar day with that day's names, \
                   so the feed is small and never ends. The names of February 29 repeat on the \
                   last day of February (`RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`): February \
-                  28 in a common year, as elsewhere in the API. No key needed; limited per \
-                  client IP to 60 requests per minute and 10 000 per calendar month (UTC).",
+                  28 in a common year, as elsewhere in the API.",
     access: Access::Public(PublicEndpoint::Feeds),
     params: &[Param {
         description: "Language of the summaries and of the calendar's name: `lt` (default), \

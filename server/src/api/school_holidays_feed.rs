@@ -12,8 +12,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   data (`DTEND` is the day after the last day off), its summary the \
                   holiday's name and, without `grade`, the grades it applies to. A UID is \
                   built from the school year, the kind and the grades, so it stays the same \
-                  across dataset versions. No key needed; limited per client IP to 60 \
-                  requests per minute and 10 000 per calendar month (UTC).",
+                  across dataset versions.",
     access: Access::Public(PublicEndpoint::Feeds),
     params: &[
         Param {

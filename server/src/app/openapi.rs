@@ -163,12 +163,19 @@ fn operation(endpoint: &Endpoint, generator: &mut SchemaGenerator) -> Value {
             &[ErrorCode::StateUnavailable],
         );
     }
-    let tag = if keyed { "Keyed" } else { "Public" };
+    let (tag, description) = match endpoint.access {
+        Access::Keyed => ("Keyed", endpoint.description.to_string()),
+        // The limits as the counter declares them (`crate::limits`), not restated per endpoint.
+        Access::Public(counter) => (
+            "Public",
+            format!("{} {}", endpoint.description, counter.limits_sentence()),
+        ),
+    };
     let mut item = get(
         tag,
         endpoint.operation_id,
         endpoint.summary,
-        endpoint.description,
+        &description,
         parameters.into(),
         responses,
     );

@@ -104,6 +104,13 @@ struct Slot {
     head_bytes: usize,
 }
 
+/// Why a connection was refused: the cap it would have passed, and which one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Refusal {
+    cap: usize,
+    reason: &'static str,
+}
+
 /// Bytes of a partial head any waiting connection may hold: a head of ordinary size.
 const FREE_HEAD_BYTES: usize = 1024;
 
@@ -116,18 +123,21 @@ const HEAD_BYTES_BUDGET: usize = 8 << 20;
 const RELEASE_AFTER_PEAK: usize = 1024;
 
 impl OpenConnections {
-    /// A place for a connection from `ip`, or the cap it would pass and why.
+    /// A place for a connection from `ip`, or why it has none.
     fn admit(
         self: &Arc<Self>,
         ip: IpAddr,
         bounds: &ConnectionSettings,
         trusted: &TrustedProxies,
-    ) -> Result<Slot, (usize, &'static str)> {
+    ) -> Result<Slot, Refusal> {
         let before = self.total.fetch_add(1, Ordering::AcqRel);
         if before >= bounds.max_connections {
             self.total.fetch_sub(1, Ordering::AcqRel);
             self.metrics.refused_total_cap.inc();
-            return Err((bounds.max_connections, "too many connections"));
+            return Err(Refusal {
+                cap: bounds.max_connections,
+                reason: "too many connections",
+            });
         }
         self.peak.fetch_max(before + 1, Ordering::Relaxed);
         self.metrics.open.inc();
@@ -146,8 +156,10 @@ impl OpenConnections {
                 }
                 self.metrics.refused_per_ip_cap.inc();
                 // `slot` gives the global place back.
-                let reason = "too many connections from this address";
-                return Err((bounds.max_connections_per_ip, reason));
+                return Err(Refusal {
+                    cap: bounds.max_connections_per_ip,
+                    reason: "too many connections from this address",
+                });
             }
             *n += 1;
             slot.ip = Some(key);
@@ -378,12 +390,12 @@ where
         };
         let slot = match open.admit(peer.ip(), bounds, &trusted) {
             Ok(slot) => slot,
-            Err((cap, reason)) => {
+            Err(refusal) => {
                 if refusal_warning.open() {
                     tracing::warn!(
                         peer = %peer.ip(),
-                        cap,
-                        reason,
+                        cap = refusal.cap,
+                        reason = refusal.reason,
                         "connection refused (logged at most once a second)"
                     );
                 }
@@ -687,10 +699,16 @@ mod tests {
         let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
         let s1 = open.admit(a, &b, &none).unwrap();
         let _s2 = open.admit(a, &b, &none).unwrap();
-        let per_ip = (2, "too many connections from this address");
+        let per_ip = Refusal {
+            cap: 2,
+            reason: "too many connections from this address",
+        };
         assert_eq!(open.admit(a, &b, &none).err(), Some(per_ip));
         let _s3 = open.admit(c, &b, &none).unwrap();
-        let total = (3, "too many connections");
+        let total = Refusal {
+            cap: 3,
+            reason: "too many connections",
+        };
         assert_eq!(open.admit(c, &b, &none).err(), Some(total));
         drop(s1);
         let _s4 = open.admit(a, &b, &none).expect("the place was given back");

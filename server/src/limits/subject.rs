@@ -43,7 +43,7 @@ impl SubjectKey {
 
     pub fn from_bytes(bytes: &[u8]) -> Option<SubjectKey> {
         let b: [u8; SUBJECT_LEN] = bytes.try_into().ok()?;
-        let public = matches!(b[1], b'l' | b'd' | b'h' | b'f' | b'j') && matches!(b[2], 4 | 6);
+        let public = PublicEndpoint::from_letter(b[1]).is_some() && matches!(b[2], 4 | 6);
         (b[0] == KEY || (b[0] == PUBLIC && public)).then_some(SubjectKey(b))
     }
 

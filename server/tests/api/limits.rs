@@ -4,6 +4,9 @@
 use std::net::IpAddr;
 
 use chrono::Utc;
+use kalendorius_server::api::endpoint::{Access, Kind};
+use kalendorius_server::api::PREFIX;
+use kalendorius_server::app::ROUTES;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
 
 use crate::helpers::*;
@@ -264,6 +267,80 @@ async fn counters_survive_a_restart(store) {
     let r = app.get_keyed("/api/v1/day?date=2024-01-01", &key).await;
     assert_eq!(r.status(), 200, "the key survives too");
     assert_eq!(header_u64(&r, "ratelimit-remaining"), 46);
+    app.stop().await;
+}
+}
+
+/// A request each public counter counts, in the order of [`PublicEndpoint::ALL`]: the first
+/// operation it counts (its required dates given), else a page or a dataset file.
+fn a_request_of_every_public_counter() -> Vec<(PublicEndpoint, String)> {
+    let operation = |counter| {
+        let counted = ROUTES
+            .iter()
+            .find(|e| e.access == Access::Public(counter))?;
+        let required = counted.params.iter().filter(|p| p.required);
+        let query: Vec<String> = required
+            .map(|p| match p.kind {
+                Kind::Date => format!("{}=2024-01-05", p.name),
+                _ => panic!(
+                    "{}: give its parameter {} a value here",
+                    counted.path, p.name
+                ),
+            })
+            .collect();
+        Some(format!("{PREFIX}{}?{}", counted.path, query.join("&")))
+    };
+    let other = |counter| match counter {
+        PublicEndpoint::Pages => Some("/2024/01".to_string()),
+        PublicEndpoint::Data => Some("/data/manifest.json".to_string()),
+        _ => None,
+    };
+    let request = |counter| {
+        let path = operation(counter).or_else(|| other(counter));
+        (
+            counter,
+            path.unwrap_or_else(|| panic!("{counter:?} counts nothing: give a request here")),
+        )
+    };
+    PublicEndpoint::ALL.iter().copied().map(request).collect()
+}
+
+on_both_stores! {
+#[tokio::test]
+async fn every_public_counter_continues_after_a_restart(store) {
+    let tmp = tempfile::tempdir().unwrap();
+    // Each counter from its settings keys: 10 a month, so the month is the tightest window.
+    let mut limits = toml::Table::try_from(LimitsConfig::default()).unwrap();
+    for counter in PublicEndpoint::ALL {
+        let [per_minute, per_month] = counter.settings_keys();
+        limits.insert(per_minute.into(), 1000.into());
+        limits.insert(per_month.into(), 10.into());
+    }
+    let options = AppOptions {
+        limits: Some(limits.try_into().unwrap()),
+        state_dir: Some(tmp.path().join("state")),
+        ..store.options()
+    };
+    let requests = a_request_of_every_public_counter();
+    let app = spawn_app_with(options.clone()).await;
+    for (counter, path) in &requests {
+        for _ in 0..3 {
+            assert_eq!(app.get(path).await.status(), 200, "{counter:?}: {path}");
+        }
+    }
+    app.stop().await;
+
+    let app = spawn_app_with(options).await;
+    for (counter, path) in &requests {
+        let resp = app.get(path).await;
+        assert_eq!(resp.status(), 200, "{counter:?}: {path}");
+        assert_eq!(header_u64(&resp, "ratelimit-limit"), 10, "{counter:?}: {path}");
+        assert_eq!(
+            header_u64(&resp, "ratelimit-remaining"),
+            6,
+            "{counter:?} ({path}): 3 before the restart + this one"
+        );
+    }
     app.stop().await;
 }
 }

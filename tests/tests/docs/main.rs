@@ -10,10 +10,13 @@
 //! - `front_door`: the README stays within its length, and it and `docs/README.md` link
 //!   every document of `docs/`;
 //! - `settings`: `kalendorius.example.toml` is the server's defaults with every key, and
-//!   the systemd files in `deploy/` agree with each other.
+//!   the systemd files in `deploy/` agree with each other;
+//! - `limits`: the rate-limit table of `docs/api.md` gives every public counter's routes
+//!   and default limits.
 
 mod changelog;
 mod front_door;
+mod limits;
 mod links;
 mod markdown;
 mod samples;

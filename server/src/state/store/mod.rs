@@ -36,11 +36,6 @@ impl Store {
         })
     }
 
-    /// Sled answers from memory: its futures are ready on the first poll, so the gate polls once.
-    pub fn answers_at_once(&self) -> bool {
-        matches!(self, Store::Sled(_))
-    }
-
     /// Looks up a presented key (never logged).
     pub async fn authenticate(
         &self,
