@@ -9,10 +9,12 @@
 //!    `health` (probes); `feeds` (iCalendar) and `i18n` (their labels) below them;
 //! 4. the dataset in service: `data` (loaded once, swapped whole on reload), `catalog` (its
 //!    precomputed answers), `name_index` (the names by folded form);
-//! 5. keys and limits: `state` (keys, counters and their sled or Redis stores; the admin
-//!    socket and the key tool), `limits` (the rate-limit rules);
+//! 5. keys and limits, from the crate `kalendorius-state` (state/): `state` (keys, counters
+//!    and their sled or Redis stores; the admin socket and the key tool), `limits` (the
+//!    rate-limit rules);
 //! 6. toolkits that know nothing above them: `http`, `telemetry` (logs), `clock`,
-//!    `key_format`, `metrics` (recorded in by every layer, so below `http`), `memory`.
+//!    `metrics` (recorded in by every layer, so below `http`), `memory`; `key_format`
+//!    (from `kalendorius-state`).
 
 pub mod api;
 pub mod app;
@@ -24,8 +26,6 @@ pub mod feeds;
 pub mod health;
 pub mod http;
 pub mod i18n;
-pub mod key_format;
-pub mod limits;
 pub mod memory;
 pub mod metrics;
 pub mod name_index;
@@ -33,5 +33,7 @@ pub mod pages;
 pub mod published;
 pub mod server;
 pub mod shutdown;
-pub mod state;
 pub mod telemetry;
+
+// Keys and rate limits live in their own crate (state/); their paths stay those of this one.
+pub use kalendorius_state::{key_format, limits, state};

@@ -3,13 +3,12 @@
 //! Label values are `&'static str` or the routes given at start, so each label has a bounded
 //! set; a request's counter and histogram are reached by index: no lock, allocation or hash.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use parking_lot::Mutex;
 use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric, MetricEncoder, NoLabelSet};
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric, MetricEncoder};
 use prometheus_client::metrics::counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -21,58 +20,9 @@ pub const PATH: &str = "/metrics";
 
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// Upper bounds of the latency buckets, in microseconds: 50 µs to 2.5 s (an answer from
-/// memory takes some tens of microseconds; a Redis round trip, hundreds).
-const BUCKET_MICROS: [u64; 14] = [
-    50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000,
-    2_500_000,
-];
-
-/// A latency histogram of atomic buckets: observing is two atomic adds, no lock
-/// (`prometheus-client`'s own takes a lock per observation).
-#[derive(Debug, Clone, Default)]
-pub struct Latency(Arc<LatencyCells>);
-
-#[derive(Debug, Default)]
-struct LatencyCells {
-    /// Observations per bucket (not cumulative), the last one past every bound (`+Inf`).
-    buckets: [AtomicU64; BUCKET_MICROS.len() + 1],
-    sum_nanos: AtomicU64,
-}
-
-impl Latency {
-    pub fn observe(&self, elapsed: Duration) {
-        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        // `bound < micros` exactly when `bound * 1000 < nanos`.
-        let micros = nanos.div_ceil(1_000);
-        let bucket = BUCKET_MICROS.partition_point(|&bound| bound < micros);
-        self.0.buckets[bucket].fetch_add(1, Ordering::Relaxed);
-        self.0.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
-    }
-}
-
-impl TypedMetric for Latency {
-    const TYPE: MetricType = MetricType::Histogram;
-}
-
-impl EncodeMetric for Latency {
-    fn encode(&self, mut encoder: MetricEncoder) -> Result<(), std::fmt::Error> {
-        let buckets: [(f64, u64); BUCKET_MICROS.len() + 1] = std::array::from_fn(|i| {
-            // The last bucket's bound is infinity, which the encoder writes `+Inf`.
-            let bound = BUCKET_MICROS
-                .get(i)
-                .map_or(f64::INFINITY, |b| *b as f64 / 1e6);
-            (bound, self.0.buckets[i].load(Ordering::Relaxed))
-        });
-        let count = buckets.iter().map(|(_, n)| n).sum();
-        let sum = self.0.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
-        encoder.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)
-    }
-
-    fn metric_type(&self) -> MetricType {
-        MetricType::Histogram
-    }
-}
+/// The latency histogram every route records in, and the Redis store's: defined with the
+/// store, which records in it too.
+pub use kalendorius_state::metrics::{Latency, RedisMetrics};
 
 /// A counter as the text format 0.0.4 (read by every Prometheus) has it: its `# HELP` and
 /// `# TYPE` lines name it `x_total`, as its samples, where OpenMetrics would say `x`.
@@ -189,19 +139,6 @@ impl ReloadMetrics {
             let result = if ok { "success" } else { "failure" };
             self.results.get_or_create(&[("result", result)]).inc();
         }
-    }
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct RedisMetrics {
-    latency: Family<Label, Latency>,
-}
-
-impl RedisMetrics {
-    pub fn observe(&self, command: &'static str, elapsed: Duration) {
-        self.latency
-            .get_or_create(&[("command", command)])
-            .observe(elapsed);
     }
 }
 

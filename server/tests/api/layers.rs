@@ -1,5 +1,6 @@
-//! The shape of `server/src`: the layers the crate's documentation names, top to bottom,
-//! and no two files that import each other, directly or around a circle.
+//! The shape of `server/src` and of `state/src` (the crate of keys and limits the server
+//! uses): the layers each crate's documentation names, top to bottom, and no two files that
+//! import each other, directly or around a circle.
 //!
 //! An import is any `crate::a::b` path in a file (doc comments included: a comment that
 //! points up is a dependency a reader follows), outside its `#[cfg(test)] mod tests`, and
@@ -21,11 +22,20 @@ const LAYERS: &[&[&str]] = &[
     &["catalog"],
     &["name_index"],
     &["config"],
+    &["http", "telemetry"],
+    &["clock", "metrics", "memory"],
+];
+
+/// The same for the crate `kalendorius-state` (`state/src/lib.rs`).
+const STATE_LAYERS: &[&[&str]] = &[
+    &["lib"],
     &["state"],
     &["limits"],
-    &["http", "telemetry"],
-    &["clock", "key_format", "metrics", "memory"],
+    &["key_format", "network", "metrics"],
 ];
+
+/// Each checked crate's source folder (relative to the workspace) and its layers.
+const CRATES: &[(&str, &[&[&str]])] = &[("server/src", LAYERS), ("state/src", STATE_LAYERS)];
 
 /// The module path of every `.rs` file under `dir` (`a/mod.rs` and `a.rs` are both `a`).
 fn modules(src: &Path) -> BTreeMap<String, PathBuf> {
@@ -87,9 +97,9 @@ fn segments(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// File-to-file imports, by module path.
-fn imports() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// File-to-file imports of the crate whose sources are in `dir`, by module path.
+fn imports(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir);
     let modules = modules(&src);
     let mut graph = BTreeMap::new();
     for (module, path) in &modules {
@@ -112,10 +122,10 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-fn layer_of(module: &str) -> usize {
+fn layer_of(layers: &[&[&str]], module: &str) -> usize {
     let top = module.split("::").next().unwrap();
     let top = if top.is_empty() { "lib" } else { top };
-    LAYERS
+    layers
         .iter()
         .position(|layer| layer.contains(&top))
         .unwrap_or_else(|| panic!("module {module} is in no layer of LAYERS"))
@@ -124,14 +134,16 @@ fn layer_of(module: &str) -> usize {
 #[test]
 fn every_import_points_down_a_layer_or_within_its_module() {
     let mut wrong = Vec::new();
-    for (from, targets) in imports() {
-        for to in targets {
-            let (top_from, top_to) = (
-                from.split("::").next().unwrap(),
-                to.split("::").next().unwrap(),
-            );
-            if top_from != top_to && layer_of(&from) >= layer_of(&to) {
-                wrong.push(format!("{from} -> {to}"));
+    for &(dir, layers) in CRATES {
+        for (from, targets) in imports(dir) {
+            for to in targets {
+                let (top_from, top_to) = (
+                    from.split("::").next().unwrap(),
+                    to.split("::").next().unwrap(),
+                );
+                if top_from != top_to && layer_of(layers, &from) >= layer_of(layers, &to) {
+                    wrong.push(format!("{dir}: {from} -> {to}"));
+                }
             }
         }
     }
@@ -144,8 +156,18 @@ fn every_import_points_down_a_layer_or_within_its_module() {
 
 #[test]
 fn no_two_files_import_each_other() {
-    // Strongly connected components (Tarjan) of the file graph.
-    let graph = imports();
+    for &(dir, _) in CRATES {
+        let circles = circles(&imports(dir));
+        assert!(
+            circles.is_empty(),
+            "files of {dir} that import each other:\n{}",
+            circles.join("\n")
+        );
+    }
+}
+
+/// The circles of `graph`: its strongly connected components of more than one file (Tarjan).
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     let names: Vec<&String> = graph.keys().collect();
     let index_of: BTreeMap<&String, usize> =
         names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
@@ -220,9 +242,5 @@ fn no_two_files_import_each_other() {
                 .join(" ")
         })
         .collect();
-    assert!(
-        circles.is_empty(),
-        "files that import each other:\n{}",
-        circles.join("\n")
-    );
+    circles
 }

@@ -67,7 +67,7 @@ return 1
 /// The subject name of an address on a public endpoint: its network, as in memory.
 fn public_subject(ip: IpAddr, endpoint: PublicEndpoint) -> String {
     let tag = char::from(endpoint as u8);
-    format!("p:{tag}:{}", crate::http::client_ip::client_network(ip))
+    format!("p:{tag}:{}", crate::network::client_network(ip))
 }
 
 /// The hash holding `subject`'s count in `month`: FNV-1a of the subject, mixed (FNV's low

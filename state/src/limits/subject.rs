@@ -22,7 +22,7 @@ pub(crate) struct SubjectKey([u8; SUBJECT_LEN]);
 impl SubjectKey {
     /// By `client_network`: IPv4-mapped as IPv4 (dual stack cannot split a quota), IPv6 by /64.
     pub fn public(ip: IpAddr, endpoint: PublicEndpoint) -> SubjectKey {
-        let (family, address) = match crate::http::client_ip::client_network(ip) {
+        let (family, address) = match crate::network::client_network(ip) {
             IpAddr::V4(v4) => (4, u128::from(u32::from(v4)) << 96),
             IpAddr::V6(v6) => (6, u128::from(v6)),
         };
