@@ -5,8 +5,8 @@
 //! `keys:version`, a token rewritten with every key change; `s:<subject>` (`p:<endpoint>:<address>`
 //! or `k:<key id>`), a subject's sliding minute (`m<second>`, `m:lo`, ...), clock and, for a
 //! key, sliding day (`d<minute>`, ...); `mo:<month>:<bucket>`, the month counts of public
-//! subjects. `redis_check.lua` checks and counts a request in one atomic step, deciding as
-//! `crate::limits` does. Every entry expires once nothing in it counts, so a flood leaves only
+//! subjects. `redis_check.lua` reads and counts a request's windows in one atomic step (one
+//! round trip); `crate::limits::rules` decides on its answer, as for the sled store. Every entry expires once nothing in it counts, so a flood leaves only
 //! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
 //! address.
 
@@ -23,7 +23,9 @@ use parking_lot::RwLock;
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands as _;
 
-use crate::limits::window::{month_and_end, Span};
+use crate::limits::rules::{self, WindowCount};
+use crate::limits::subject::Limits;
+use crate::limits::window::{month_and_end, until_month_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window};
 use crate::metrics::RedisMetrics;
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
@@ -150,7 +152,7 @@ impl RedisState {
             reachable: AtomicBool::new(false),
             last_warning: AtomicI64::new(i64::MIN),
             last_error: AtomicI64::new(i64::MIN),
-            check: redis::Script::new(include_str!("redis_check.lua")),
+            check: check_script(),
             metrics: RedisMetrics::default(),
         })
     }
@@ -278,8 +280,13 @@ impl RedisState {
             .timed("check", invocation.invoke_async(&mut self.connection()?))
             .await
             .map_err(|e| self.unavailable(&e.to_string()))?;
-        decision(&answer)
-            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))
+        let long_window = match who {
+            Counted::Public(..) => Window::Month,
+            Counted::Key(_) => Window::Day,
+        };
+        let counted = CheckAnswer::read(&answer, limits, long_window)
+            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))?;
+        Ok(counted.decision())
     }
 
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
@@ -375,26 +382,60 @@ fn key_table(records: Vec<(String, String)>) -> KeyTable {
     table
 }
 
-/// The decision of the script's answer (see `redis_check.lua`).
-fn decision(answer: &[i64]) -> Option<Decision> {
-    let &[refused, limit, remaining, reset_ms, retry_ms] = answer else {
-        return None;
-    };
-    let secs = |ms: i64| (ms.max(1) as u64).div_ceil(1000).max(1);
-    let refused_by = match refused {
-        0 => None,
-        1 => Some(Window::Minute),
-        2 => Some(Window::Day),
-        3 => Some(Window::Month),
-        _ => return None,
-    };
-    Some(Decision {
-        refused_by,
-        limit: u64::try_from(limit).ok()?,
-        remaining: u64::try_from(remaining).ok()?,
-        reset_secs: secs(reset_ms),
-        retry_after_secs: refused_by.map(|_| secs(retry_ms)),
-    })
+/// The check script with the windows' geometry written in from [`Span`], so that Redis and
+/// memory count in the same buckets.
+fn check_script() -> redis::Script {
+    let source = include_str!("redis_check.lua")
+        .replace("{minute_bucket_ms}", &Span::MINUTE.bucket_ms.to_string())
+        .replace("{minute_buckets}", &Span::MINUTE.buckets.to_string())
+        .replace("{day_bucket_ms}", &Span::DAY.bucket_ms.to_string())
+        .replace("{day_buckets}", &Span::DAY.buckets.to_string());
+    redis::Script::new(&source)
+}
+
+/// What the check script answers (see `redis_check.lua`): the subject's clock, and per
+/// window its requests before this one and its wait (ms).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CheckAnswer {
+    clock_ms: i64,
+    minute: WindowCount,
+    minute_wait_ms: i64,
+    /// The day of a key, the month of a public subject.
+    long: WindowCount,
+    /// The day's; a month's wait follows from the clock.
+    long_wait_ms: i64,
+}
+
+impl CheckAnswer {
+    /// `None` when the answer is not the script's.
+    fn read(answer: &[i64], limits: Limits, long_window: Window) -> Option<CheckAnswer> {
+        let &[clock_ms, minute_used, minute_wait_ms, long_used, long_wait_ms] = answer else {
+            return None;
+        };
+        Some(CheckAnswer {
+            clock_ms,
+            minute: WindowCount {
+                window: Window::Minute,
+                limit: limits.minute,
+                used: u64::try_from(minute_used).ok()?,
+            },
+            minute_wait_ms,
+            long: WindowCount {
+                window: long_window,
+                limit: limits.long,
+                used: u64::try_from(long_used).ok()?,
+            },
+            long_wait_ms,
+        })
+    }
+
+    fn decision(&self) -> Decision {
+        rules::decide([self.minute, self.long], |w| match w.window {
+            Window::Minute => self.minute_wait_ms,
+            Window::Day => self.long_wait_ms,
+            Window::Month => until_month_end(self.clock_ms),
+        })
+    }
 }
 
 /// Requests counted at `t_ms` in a subject's `m` (minute) or `d` (day) buckets, as the script does.
@@ -504,21 +545,28 @@ mod tests {
 
     #[test]
     fn script_answers_become_decisions() {
+        let limits = Limits {
+            minute: 60,
+            long: 10,
+        };
+        let admitted = CheckAnswer::read(&[1_000, 0, 60_500, 3, 0], limits, Window::Month);
         assert_eq!(
-            decision(&[0, 60, 59, 60_500, 0]),
-            Some(Decision {
+            admitted.unwrap().decision(),
+            Decision {
                 refused_by: None,
-                limit: 60,
-                remaining: 59,
-                reset_secs: 61,
+                limit: 10,
+                remaining: 6,
+                // 1970-01-01T00:00:01Z: the month ends in 30 days, 23:59:59 hours.
+                reset_secs: 31 * 86_400 - 1,
                 retry_after_secs: None,
-            })
+            }
         );
-        let refused = decision(&[3, 10, 0, 86_400_000, 86_400_000]).unwrap();
-        assert_eq!(refused.refused_by, Some(Window::Month));
-        assert_eq!(refused.retry_after_secs, Some(86_400));
-        assert_eq!(decision(&[7, 1, 1, 1, 1]), None);
-        assert_eq!(decision(&[0, 1]), None);
+        let refused = CheckAnswer::read(&[1_000, 60, 500, 3, 86_400_000], limits, Window::Day);
+        let refused = refused.unwrap().decision();
+        assert_eq!(refused.refused_by, Some(Window::Minute));
+        assert_eq!(refused.retry_after_secs, Some(1));
+        assert_eq!(CheckAnswer::read(&[0, -1, 0, 0, 0], limits, Window::Day), None);
+        assert_eq!(CheckAnswer::read(&[0, 1], limits, Window::Day), None);
     }
 
     #[test]
