@@ -70,7 +70,8 @@ pub(crate) struct Limits {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
-    /// Checks use `max(now, last_ms)`, so a stale clock reading never counts in a pruned bucket.
+    /// The latest counted request's time: checks use `max(now, last_ms)`, so a stale clock
+    /// reading never counts in a pruned bucket (a refusal leaves it, as in Redis).
     last_ms: i64,
     minute: Sliding,
     /// Keys only.
@@ -126,13 +127,12 @@ impl Counters {
             .map_or((&EMPTY, &EMPTY), |a| (&a.minute, &a.day))
     }
 
-    /// Moves the clock to `max(now_ms, clock)`, drops what left every window (a later month's
-    /// count stays: the clock went back); returns the clock and whether anything was dropped.
+    /// Drops what left every window at `t = max(now_ms, last_ms)` (a later month's count
+    /// stays: the clock went back); returns `t` and whether anything was dropped.
     pub fn advance(&mut self, now_ms: i64) -> (i64, bool) {
         let (mut t, mut changed) = (now_ms, false);
         if let Some(a) = &mut self.active {
             t = now_ms.max(a.last_ms);
-            a.last_ms = t;
             changed = a.minute.prune(Span::MINUTE, t) | a.day.prune(Span::DAY, t);
             if a.minute.is_empty() && a.day.is_empty() {
                 self.active = None;
@@ -185,6 +185,7 @@ impl Counters {
     /// Counts one admitted request at `t` in every window of the subject.
     fn count_one(&mut self, key: &SubjectKey, t: i64) {
         let a = self.active.get_or_insert_with(|| Active::new(t));
+        a.last_ms = t;
         a.minute.add(Span::MINUTE, t);
         if key.is_key() {
             a.day.add(Span::DAY, t);

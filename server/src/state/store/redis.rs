@@ -252,13 +252,41 @@ impl RedisState {
         }
         let now_ms = UnixMillis::from(now).0;
         let limits = who.limits(&self.limits);
+        let mut month_clock_ms = now_ms;
+        let answer = loop {
+            let answer = self.run_check(who, limits, now_ms, month_clock_ms).await?;
+            match answer[..] {
+                // The subject's clock is in a later month (this process's clock is behind):
+                // that month counts the request, asked again.
+                [clock_ms, LATER_MONTH] if clock_ms > month_clock_ms => month_clock_ms = clock_ms,
+                _ => break answer,
+            }
+        };
+        let long_window = match who {
+            Counted::Public(..) => Window::Month,
+            Counted::Key(_) => Window::Day,
+        };
+        let counted = CheckAnswer::read(&answer, limits, long_window)
+            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))?;
+        Ok(counted.decision())
+    }
+
+    /// Runs the check script for `who` at `now_ms`, a public subject counted in the month of
+    /// `month_clock_ms`.
+    async fn run_check(
+        &self,
+        who: Counted<'_>,
+        limits: Limits,
+        now_ms: i64,
+        month_clock_ms: i64,
+    ) -> Result<Vec<i64>, StateUnavailable> {
         let mut invocation = self.check.prepare_invoke();
         let (kind, month_end, month_field) = match who {
             Counted::Public(ip, endpoint) => {
                 let subject = public_subject(ip, endpoint);
                 // A month whose end chrono cannot name ends in 31 days (never reached).
-                let (month, end) =
-                    month_and_end(now_ms).unwrap_or((0, now_ms.saturating_add(31 * 86_400_000)));
+                let (month, end) = month_and_end(month_clock_ms)
+                    .unwrap_or((0, month_clock_ms.saturating_add(31 * 86_400_000)));
                 invocation
                     .key(subject_hash(&subject))
                     .key(month_bucket(month, &subject));
@@ -276,17 +304,9 @@ impl RedisState {
             .arg(limits.long)
             .arg(month_end)
             .arg(month_field);
-        let answer: Vec<i64> = self
-            .timed("check", invocation.invoke_async(&mut self.connection()?))
+        self.timed("check", invocation.invoke_async(&mut self.connection()?))
             .await
-            .map_err(|e| self.unavailable(&e.to_string()))?;
-        let long_window = match who {
-            Counted::Public(..) => Window::Month,
-            Counted::Key(_) => Window::Day,
-        };
-        let counted = CheckAnswer::read(&answer, limits, long_window)
-            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))?;
-        Ok(counted.decision())
+            .map_err(|e| self.unavailable(&e.to_string()))
     }
 
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
@@ -392,6 +412,9 @@ fn check_script() -> redis::Script {
         .replace("{day_buckets}", &Span::DAY.buckets.to_string());
     redis::Script::new(&source)
 }
+
+/// The script's second number when the subject's clock is past the month it was given.
+const LATER_MONTH: i64 = -1;
 
 /// What the check script answers (see `redis_check.lua`): the subject's clock, and per
 /// window its requests before this one and its wait (ms).
@@ -565,7 +588,10 @@ mod tests {
         let refused = refused.unwrap().decision();
         assert_eq!(refused.refused_by, Some(Window::Minute));
         assert_eq!(refused.retry_after_secs, Some(1));
-        assert_eq!(CheckAnswer::read(&[0, -1, 0, 0, 0], limits, Window::Day), None);
+        assert_eq!(
+            CheckAnswer::read(&[0, -1, 0, 0, 0], limits, Window::Day),
+            None
+        );
         assert_eq!(CheckAnswer::read(&[0, 1], limits, Window::Day), None);
     }
 

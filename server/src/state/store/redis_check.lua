@@ -67,6 +67,11 @@ local t = now
 local last = tonumber(got[1])
 if last and last > t then t = last end
 
+-- A public request counts in the month of the subject's clock. When that clock is past the
+-- month the caller named (the caller's clock is behind), nothing is done: {t, -1} asks the
+-- caller to try again with the month of t.
+if not is_key and t >= month_end then return { t, -1 } end
+
 -- Window i read at t, dropping the buckets no longer counted (deleted at the end) and
 -- moving 'lo' to the oldest bucket left, so that its wait is found at once.
 local function open(i, g)
