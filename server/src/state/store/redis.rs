@@ -266,9 +266,8 @@ impl RedisState {
             Counted::Public(..) => Window::Month,
             Counted::Key(_) => Window::Day,
         };
-        let counted = CheckAnswer::read(&answer, limits, long_window)
-            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))?;
-        Ok(counted.decision())
+        decision(&answer, limits, long_window)
+            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))
     }
 
     /// Runs the check script for `who` at `now_ms`, a public subject counted in the month of
@@ -416,49 +415,30 @@ fn check_script() -> redis::Script {
 /// The script's second number when the subject's clock is past the month it was given.
 const LATER_MONTH: i64 = -1;
 
-/// What the check script answers (see `redis_check.lua`): the subject's clock, and per
-/// window its requests before this one and its wait (ms).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct CheckAnswer {
-    clock_ms: i64,
-    minute: WindowCount,
-    minute_wait_ms: i64,
-    /// The day of a key, the month of a public subject.
-    long: WindowCount,
-    /// The day's; a month's wait follows from the clock.
-    long_wait_ms: i64,
-}
-
-impl CheckAnswer {
-    /// `None` when the answer is not the script's.
-    fn read(answer: &[i64], limits: Limits, long_window: Window) -> Option<CheckAnswer> {
-        let &[clock_ms, minute_used, minute_wait_ms, long_used, long_wait_ms] = answer else {
-            return None;
-        };
-        Some(CheckAnswer {
-            clock_ms,
-            minute: WindowCount {
-                window: Window::Minute,
-                limit: limits.minute,
-                used: u64::try_from(minute_used).ok()?,
-            },
-            minute_wait_ms,
-            long: WindowCount {
-                window: long_window,
-                limit: limits.long,
-                used: u64::try_from(long_used).ok()?,
-            },
-            long_wait_ms,
-        })
-    }
-
-    fn decision(&self) -> Decision {
-        rules::decide([self.minute, self.long], |w| match w.window {
-            Window::Minute => self.minute_wait_ms,
-            Window::Day => self.long_wait_ms,
-            Window::Month => until_month_end(self.clock_ms),
-        })
-    }
+/// The decision on the check script's answer (see `redis_check.lua`): the subject's clock,
+/// then per window (the minute, then the long one) its requests before this one and its
+/// wait (ms; a month's follows from the clock). `None` when the answer is not the script's.
+fn decision(answer: &[i64], limits: Limits, long_window: Window) -> Option<Decision> {
+    let &[clock_ms, minute_used, minute_wait_ms, long_used, long_wait_ms] = answer else {
+        return None;
+    };
+    let windows = [
+        WindowCount {
+            window: Window::Minute,
+            limit: limits.minute,
+            used: u64::try_from(minute_used).ok()?,
+        },
+        WindowCount {
+            window: long_window,
+            limit: limits.long,
+            used: u64::try_from(long_used).ok()?,
+        },
+    ];
+    Some(rules::decide(windows, |w| match w.window {
+        Window::Minute => minute_wait_ms,
+        Window::Day => long_wait_ms,
+        Window::Month => until_month_end(clock_ms),
+    }))
 }
 
 /// Requests counted at `t_ms` in a subject's `m` (minute) or `d` (day) buckets, as the script does.
@@ -572,27 +552,22 @@ mod tests {
             minute: 60,
             long: 10,
         };
-        let admitted = CheckAnswer::read(&[1_000, 0, 60_500, 3, 0], limits, Window::Month);
         assert_eq!(
-            admitted.unwrap().decision(),
-            Decision {
+            decision(&[1_000, 0, 60_500, 3, 0], limits, Window::Month),
+            Some(Decision {
                 refused_by: None,
                 limit: 10,
                 remaining: 6,
                 // 1970-01-01T00:00:01Z: the month ends in 30 days, 23:59:59 hours.
                 reset_secs: 31 * 86_400 - 1,
                 retry_after_secs: None,
-            }
+            })
         );
-        let refused = CheckAnswer::read(&[1_000, 60, 500, 3, 86_400_000], limits, Window::Day);
-        let refused = refused.unwrap().decision();
+        let refused = decision(&[1_000, 60, 500, 3, 86_400_000], limits, Window::Day).unwrap();
         assert_eq!(refused.refused_by, Some(Window::Minute));
         assert_eq!(refused.retry_after_secs, Some(1));
-        assert_eq!(
-            CheckAnswer::read(&[0, -1, 0, 0, 0], limits, Window::Day),
-            None
-        );
-        assert_eq!(CheckAnswer::read(&[0, 1], limits, Window::Day), None);
+        assert_eq!(decision(&[0, -1, 0, 0, 0], limits, Window::Day), None);
+        assert_eq!(decision(&[0, LATER_MONTH], limits, Window::Month), None);
     }
 
     #[test]
