@@ -417,9 +417,10 @@ const LATER_MONTH: i64 = -1;
 
 /// The decision on the check script's answer (see `redis_check.lua`): the subject's clock,
 /// then per window (the minute, then the long one) its requests before this one and its
-/// wait (ms; a month's follows from the clock). `None` when the answer is not the script's.
+/// releasing bucket (a month's wait follows from the clock). `None` when the answer is
+/// not the script's.
 fn decision(answer: &[i64], limits: Limits, long_window: Window) -> Option<Decision> {
-    let &[clock_ms, minute_used, minute_wait_ms, long_used, long_wait_ms] = answer else {
+    let &[clock_ms, minute_used, minute_release, long_used, long_release] = answer else {
         return None;
     };
     let windows = [
@@ -434,9 +435,10 @@ fn decision(answer: &[i64], limits: Limits, long_window: Window) -> Option<Decis
             used: u64::try_from(long_used).ok()?,
         },
     ];
+    let until = |span: Span, bucket: i64| span.release_ms(bucket).saturating_sub(clock_ms);
     Some(rules::decide(windows, |w| match w.window {
-        Window::Minute => minute_wait_ms,
-        Window::Day => long_wait_ms,
+        Window::Minute => until(Span::MINUTE, minute_release),
+        Window::Day => until(Span::DAY, long_release),
         Window::Month => until_month_end(clock_ms),
     }))
 }
@@ -553,7 +555,7 @@ mod tests {
             long: 10,
         };
         assert_eq!(
-            decision(&[1_000, 0, 60_500, 3, 0], limits, Window::Month),
+            decision(&[1_000, 0, 1, 3, 0], limits, Window::Month),
             Some(Decision {
                 refused_by: None,
                 limit: 10,
@@ -563,9 +565,18 @@ mod tests {
                 retry_after_secs: None,
             })
         );
-        let refused = decision(&[1_000, 60, 500, 3, 86_400_000], limits, Window::Day).unwrap();
+        // Second 0 is released at 61 s, minute 0 at 1 441 minutes.
+        let refused = decision(&[1_000, 60, 0, 3, 0], limits, Window::Day).unwrap();
         assert_eq!(refused.refused_by, Some(Window::Minute));
-        assert_eq!(refused.retry_after_secs, Some(1));
+        assert_eq!(refused.reset_secs, 60);
+        assert_eq!(refused.retry_after_secs, Some(60));
+        let both = Limits {
+            minute: 60,
+            long: 3,
+        };
+        let refused = decision(&[1_000, 60, 0, 3, 0], both, Window::Day).unwrap();
+        assert_eq!(refused.refused_by, Some(Window::Day));
+        assert_eq!(refused.retry_after_secs, Some(1_441 * 60 - 1));
         assert_eq!(decision(&[0, -1, 0, 0, 0], limits, Window::Day), None);
         assert_eq!(decision(&[0, LATER_MONTH], limits, Window::Month), None);
     }

@@ -11,9 +11,9 @@
 -- window's limit, the end of the current month (ms) and the subject's field in the month
 -- hash (public subjects).
 -- Returns {the subject's clock t (ms), the minute's requests before this one, the minute's
--- wait (ms), the same two of the long window (the wait of a month is 0: the caller knows
--- when a month ends)}. A window's wait is the time until as many of its requests as
--- crate::limits::rules::WindowCount::releases_needed says have stopped counting, this
+-- releasing bucket, the same two of the long window (a month has no bucket: 0)}. A
+-- window's releasing bucket is the one whose end of counting leaves as many of its
+-- requests released as crate::limits::rules::WindowCount::releases_needed says, this
 -- request included when it was counted.
 --
 -- A sliding window with prefix P ('m' for the minute, 'd' for the day) is the fields
@@ -73,7 +73,7 @@ if last and last > t then t = last end
 if not is_key and t >= month_end then return { t, -1 } end
 
 -- Window i read at t, dropping the buckets no longer counted (deleted at the end) and
--- moving 'lo' to the oldest bucket left, so that its wait is found at once.
+-- moving 'lo' to the oldest bucket left, so that the oldest is known without a read.
 local function open(i, g)
   local at = 2 + (i - 1) * 4
   local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
@@ -104,20 +104,20 @@ local function open(i, g)
   return w
 end
 
--- Ms from t until at least `need` counted requests have stopped counting.
-local function release_in(w, need)
-  if not w.lo then
-    return (w.idx + w.span + 1) * w.ms - t
-  end
+-- The bucket whose release leaves at least `need` counted requests released: its oldest
+-- ('lo', see open) for one, the bucket of t when none is counted.
+local function releasing_bucket(w, need)
+  if not w.lo then return w.idx end
+  if need == 1 then return w.lo end
   local freed = 0
   for b = w.lo, w.hi do
     local c = redis.call('HGET', key, w.p .. b)
     if c then
       freed = freed + tonumber(c)
-      if freed >= need then return (b + w.span + 1) * w.ms - t end
+      if freed >= need then return b end
     end
   end
-  return (w.hi + w.span + 1) * w.ms - t
+  return w.hi
 end
 
 -- The fields of window w that change (after pruning, and with one more request if `add`):
@@ -191,9 +191,9 @@ if admitted and newest.hi ~= old_hi then
   redis.call('PEXPIREAT', key, (newest.hi + newest.span + 1) * newest.ms)
 end
 
--- crate::limits::rules::WindowCount::releases_needed.
-local function wait(w)
+-- As many requests as crate::limits::rules::WindowCount::releases_needed says.
+local function release(w)
   if not w.p then return 0 end
-  return release_in(w, math.max(1, w.used + 1 - w.limit))
+  return releasing_bucket(w, math.max(1, w.used + 1 - w.limit))
 end
-return { t, minute.used, wait(minute), long.used, wait(long) }
+return { t, minute.used, release(minute), long.used, release(long) }
