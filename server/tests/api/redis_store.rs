@@ -612,6 +612,49 @@ fn the_redis_store_decides_as_the_sled_store_for_any_run_of_requests() {
     );
 }
 
+/// A subject's hash as a process of the previous release leaves it after dropping its
+/// oldest bucket ('m:lo' on the dropped bucket's successor, which holds nothing) is read
+/// as the sled store reads the same requests: the `RateLimit-Reset` of the next request is
+/// the release of the oldest bucket still there, not of that empty one.
+#[tokio::test]
+async fn a_hash_left_by_the_previous_release_is_read_as_memory_reads_it() {
+    use kalendorius_server::state::store::Counted;
+    use kalendorius_server::state::State;
+    use std::time::UNIX_EPOCH;
+
+    let redis = RedisServer::start();
+    let limits = LimitsConfig {
+        laisvadienis_per_minute: 5,
+        laisvadienis_per_month: 300,
+        ..LimitsConfig::default()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
+    let store = RedisState::connect(&redis.url(), limits).unwrap();
+    store.refresh().await.unwrap();
+    let who = Counted::Public("10.0.0.9".parse().unwrap(), PublicEndpoint::Laisvadienis);
+    let at = |ms: i64| UNIX_EPOCH + Duration::from_millis((FUTURE_MS + ms) as u64);
+    for ms in [0, 30_000] {
+        assert_eq!(
+            store.check(who, at(ms)).await.unwrap(),
+            sled.check(who, at(ms))
+        );
+    }
+    // At 61 s the previous release dropped second 0 and moved 'm:lo' to second 1.
+    let hash = "kalendorius:s:p:l:10.0.0.9";
+    let second = FUTURE_MS / 1_000;
+    let dropped = format!("m{second}");
+    let next = (second + 1).to_string();
+    assert_eq!(
+        redis.command(&["HDEL", hash, &dropped]).as_deref(),
+        Some(":1")
+    );
+    redis.command(&["HSET", hash, "m:lo", &next, "m:n", "1"]);
+    let expected = sled.check(who, at(61_500));
+    assert_eq!(expected.reset_secs, 30, "second 30 is released at 91 s");
+    assert_eq!(store.check(who, at(61_500)).await.unwrap(), expected);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keys_move_from_sled_to_redis_with_export_and_import() {
     let tmp = tempfile::tempdir().unwrap();

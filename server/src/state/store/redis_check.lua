@@ -73,7 +73,7 @@ if last and last > t then t = last end
 if not is_key and t >= month_end then return { t, -1 } end
 
 -- Window i read at t, dropping the buckets no longer counted (deleted at the end) and
--- moving 'lo' to the oldest bucket left, so that the oldest is known without a read.
+-- moving 'lo' to the oldest bucket left, so that the oldest is found with one read.
 local function open(i, g)
   local at = 2 + (i - 1) * 4
   local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
@@ -104,11 +104,11 @@ local function open(i, g)
   return w
 end
 
--- The bucket whose release leaves at least `need` counted requests released: its oldest
--- ('lo', see open) for one, the bucket of t when none is counted.
+-- The bucket whose release leaves at least `need` counted requests released (the bucket of
+-- t when none is counted). For one, that is 'lo' (see open), read all the same: a process
+-- of an earlier release may have left 'lo' on a bucket already dropped.
 local function releasing_bucket(w, need)
   if not w.lo then return w.idx end
-  if need == 1 then return w.lo end
   local freed = 0
   for b = w.lo, w.hi do
     local c = redis.call('HGET', key, w.p .. b)
