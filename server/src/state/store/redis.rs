@@ -6,9 +6,11 @@
 //! or `k:<key id>`), a subject's sliding minute (`m<second>`, `m:lo`, ...), clock and, for a
 //! key, sliding day (`d<minute>`, ...); `mo:<month>:<bucket>`, the month counts of public
 //! subjects. `redis_check.lua` reads and counts a request's windows in one atomic step (one
-//! round trip); `crate::limits::rules` decides on its answer, as for the sled store. Every
-//! entry expires once nothing in it counts, so a flood leaves only month counts, in
-//! [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an address.
+//! round trip); `crate::limits::rules` decides on its answer, as for the sled store. (Not a
+//! read, then a compare-and-set written back: that is two round trips, and every request of
+//! a busy address or key racing another would be retried.) Every entry expires once
+//! nothing in it counts, so a flood leaves only month counts, in [`MONTH_BUCKETS`] small
+//! shared hashes (packed lists): about 77 bytes an address.
 
 use std::future::Future;
 use std::net::IpAddr;
