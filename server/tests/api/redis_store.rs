@@ -612,6 +612,38 @@ fn the_redis_store_decides_as_the_sled_store_for_any_run_of_requests() {
     );
 }
 
+/// A process whose clock is behind, just after a month's start, checks a subject in the
+/// month of the subject's clock (its latest counted request), as memory does: the request
+/// is refused by the new month's limit, not counted in the month that has ended.
+#[tokio::test]
+async fn a_process_whose_clock_is_behind_counts_in_the_subjects_month() {
+    use kalendorius_server::limits::Window;
+    use kalendorius_server::state::store::Counted;
+    use kalendorius_server::state::State;
+    use std::time::UNIX_EPOCH;
+
+    let redis = RedisServer::start();
+    let limits = LimitsConfig {
+        laisvadienis_per_minute: 5,
+        laisvadienis_per_month: 1,
+        ..LimitsConfig::default()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
+    let store = RedisState::connect(&redis.url(), limits).unwrap();
+    store.refresh().await.unwrap();
+    let who = Counted::Public("10.0.0.7".parse().unwrap(), PublicEndpoint::Laisvadienis);
+    // FUTURE_MS is a month's start: one request then, one from a clock 2 ms behind.
+    for ms in [FUTURE_MS, FUTURE_MS - 2] {
+        let at = UNIX_EPOCH + Duration::from_millis(ms as u64);
+        assert_eq!(store.check(who, at).await.unwrap(), sled.check(who, at));
+    }
+    let at = UNIX_EPOCH + Duration::from_millis(FUTURE_MS as u64 - 1);
+    let refused = store.check(who, at).await.unwrap();
+    assert_eq!(refused.refused_by, Some(Window::Month));
+    assert_eq!(refused.retry_after_secs, Some(31 * 86_400), "January ends");
+}
+
 /// A subject's hash as a process of the previous release leaves it after dropping its
 /// oldest bucket ('m:lo' on the dropped bucket's successor, which holds nothing) is read
 /// as the sled store reads the same requests: the `RateLimit-Reset` of the next request is
