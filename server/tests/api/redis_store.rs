@@ -3,11 +3,13 @@
 //! within a second, counters that survive restarts, and the behaviour while Redis is down.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use chrono::Utc;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
 use kalendorius_server::state::store::redis::RedisState;
+use kalendorius_server::state::store::Counted;
+use kalendorius_server::state::State;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -488,6 +490,19 @@ struct Run {
     requests: Vec<(Requester, i64)>,
 }
 
+/// A sled store in a new temporary directory (returned with it) and a Redis store on
+/// `redis`, both counting against `limits`.
+async fn both_stores(
+    redis: &RedisServer,
+    limits: LimitsConfig,
+) -> (tempfile::TempDir, State, RedisState) {
+    let dir = tempfile::tempdir().unwrap();
+    let sled = State::open(&dir.path().join("state"), limits.clone()).unwrap();
+    let store = RedisState::connect(&redis.url(), limits).unwrap();
+    store.refresh().await.unwrap();
+    (dir, sled, store)
+}
+
 /// 2030-01-01T00:00:00Z: later than the real clock, by which Redis expires the counters'
 /// hashes (a synthetic clock in the past would have them expire at once).
 const FUTURE_MS: i64 = 1_893_456_000_000;
@@ -552,10 +567,7 @@ fn runs() -> impl Strategy<Value = Run> {
 #[test]
 fn the_redis_store_decides_as_the_sled_store_for_any_run_of_requests() {
     use kalendorius_server::state::keys::KeyRecord;
-    use kalendorius_server::state::store::Counted;
-    use kalendorius_server::state::State;
     use std::cell::Cell;
-    use std::time::UNIX_EPOCH;
 
     let redis = RedisServer::start();
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -575,10 +587,7 @@ fn the_redis_store_decides_as_the_sled_store_for_any_run_of_requests() {
     let (admitted, refused) = (Cell::new(0), Cell::new(0));
     proptest!(config, |(run in runs())| {
         assert_eq!(redis.command(&["FLUSHALL"]).as_deref(), Some("+OK"));
-        let tmp = tempfile::tempdir().unwrap();
-        let sled = State::open(&tmp.path().join("state"), run.limits.clone()).unwrap();
-        let store = RedisState::connect(&redis.url(), run.limits.clone()).unwrap();
-        runtime.block_on(store.refresh()).unwrap();
+        let (_dir, sled, store) = runtime.block_on(both_stores(&redis, run.limits.clone()));
         let keys: [KeyRecord; 2] = std::array::from_fn(|k| KeyRecord {
             id: format!("{k:016x}"),
             hash: "0123456789abcdef".repeat(4),
@@ -618,9 +627,6 @@ fn the_redis_store_decides_as_the_sled_store_for_any_run_of_requests() {
 #[tokio::test]
 async fn a_process_whose_clock_is_behind_counts_in_the_subjects_month() {
     use kalendorius_server::limits::Window;
-    use kalendorius_server::state::store::Counted;
-    use kalendorius_server::state::State;
-    use std::time::UNIX_EPOCH;
 
     let redis = RedisServer::start();
     let limits = LimitsConfig {
@@ -628,10 +634,7 @@ async fn a_process_whose_clock_is_behind_counts_in_the_subjects_month() {
         laisvadienis_per_month: 1,
         ..LimitsConfig::default()
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
-    let store = RedisState::connect(&redis.url(), limits).unwrap();
-    store.refresh().await.unwrap();
+    let (_dir, sled, store) = both_stores(&redis, limits).await;
     let who = Counted::Public("10.0.0.7".parse().unwrap(), PublicEndpoint::Laisvadienis);
     // FUTURE_MS is a month's start: one request then, one from a clock 2 ms behind.
     for ms in [FUTURE_MS, FUTURE_MS - 2] {
@@ -650,20 +653,13 @@ async fn a_process_whose_clock_is_behind_counts_in_the_subjects_month() {
 /// the release of the oldest bucket still there, not of that empty one.
 #[tokio::test]
 async fn a_hash_left_by_the_previous_release_is_read_as_memory_reads_it() {
-    use kalendorius_server::state::store::Counted;
-    use kalendorius_server::state::State;
-    use std::time::UNIX_EPOCH;
-
     let redis = RedisServer::start();
     let limits = LimitsConfig {
         laisvadienis_per_minute: 5,
         laisvadienis_per_month: 300,
         ..LimitsConfig::default()
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
-    let store = RedisState::connect(&redis.url(), limits).unwrap();
-    store.refresh().await.unwrap();
+    let (_dir, sled, store) = both_stores(&redis, limits).await;
     let who = Counted::Public("10.0.0.9".parse().unwrap(), PublicEndpoint::Laisvadienis);
     let at = |ms: i64| UNIX_EPOCH + Duration::from_millis((FUTURE_MS + ms) as u64);
     for ms in [0, 30_000] {
