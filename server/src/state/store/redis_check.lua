@@ -2,8 +2,8 @@
 -- windows in one atomic step, so no window admits more than its limit across every process
 -- together and a refused request uses no quota. It only counts: the decision (which window
 -- answers, its headers) is made from its answer by crate::limits::rules, as for the sled
--- store. The windows' geometry ({minute_bucket_ms} and the like) is written in by the Rust
--- code from crate::limits::window::Span.
+-- store. The windows' geometry (the names in braces below) is written in by the Rust code
+-- from crate::limits::window::Span.
 --
 -- KEYS[1]: the subject's hash: its sliding minute, its clock and, for an API key, its
 -- sliding day. KEYS[2] (public subjects only): the hash holding its calendar-month count.
@@ -14,7 +14,8 @@
 -- releasing bucket, the same two of the long window (a month has no bucket: 0)}. A
 -- window's releasing bucket is the one whose end of counting leaves as many of its
 -- requests released as crate::limits::rules::WindowCount::releases_needed says, this
--- request included when it was counted.
+-- request included when it was counted. Or {t, -1}, nothing done, when t is past the month
+-- the caller named (see below).
 --
 -- A sliding window with prefix P ('m' for the minute, 'd' for the day) is the fields
 -- P<index> (the requests admitted in one bucket: the index of the second or minute since
