@@ -3,6 +3,7 @@
 //! admitted requests never exceed the limit, under concurrent bursts too.
 
 pub(crate) mod evicted;
+pub(crate) mod rules;
 pub(crate) mod subject;
 pub(crate) mod table;
 pub(crate) mod window;

@@ -3,11 +3,14 @@
 //! within a second, counters that survive restarts, and the behaviour while Redis is down.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use chrono::Utc;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};
 use kalendorius_server::state::store::redis::RedisState;
+use kalendorius_server::state::store::Counted;
+use kalendorius_server::state::State;
+use proptest::prelude::*;
 use serde_json::Value;
 
 use crate::helpers::*;
@@ -458,76 +461,226 @@ async fn a_server_started_while_redis_is_down_serves_and_catches_up() {
     );
 }
 
-/// The Redis store decides exactly as the sled store (whose windows have their own unit
-/// tests) for the same requests at the same instants: a long run of checks of two
-/// addresses and a key with small limits, at steps from 1 ms to hours on a synthetic
-/// clock, across a month's end, compared decision by decision (admitted or which window
-/// refused, and every number of the `RateLimit-*` headers).
-#[tokio::test]
-async fn the_redis_store_decides_as_the_sled_store_over_time() {
-    use kalendorius_server::state::keys::KeyRecord;
-    use kalendorius_server::state::store::Counted;
-    use kalendorius_server::state::State;
-    use std::time::UNIX_EPOCH;
+/// Who a differential run's request is from: one of [`ADDRESSES`] on `/laisvadienis` or
+/// `/days`, or one of two keys.
+#[derive(Debug, Clone, Copy)]
+enum Requester {
+    Address(usize, PublicEndpoint),
+    Key(usize),
+}
 
+/// Addresses with two that share another's quota: the IPv4-mapped form of the first, and
+/// the same IPv6 /64 as the fourth.
+const ADDRESSES: [&str; 5] = [
+    "10.0.0.1",
+    "10.0.0.2",
+    "::ffff:10.0.0.1",
+    "2001:db8:0:1::1",
+    "2001:db8:0:1::2",
+];
+
+/// A differential run: small limits (so that windows fill up), a start and its requests,
+/// each after a clock step (ms; a small step back is a process whose clock is behind).
+#[derive(Debug, Clone)]
+struct Run {
+    limits: LimitsConfig,
+    /// (per minute, per day) of each key.
+    key_limits: [(u64, u64); 2],
+    start_ms: i64,
+    requests: Vec<(Requester, i64)>,
+}
+
+/// A sled store in a new temporary directory (returned with it) and a Redis store on
+/// `redis`, both counting against `limits`.
+async fn both_stores(
+    redis: &RedisServer,
+    limits: LimitsConfig,
+) -> (tempfile::TempDir, State, RedisState) {
+    let dir = tempfile::tempdir().unwrap();
+    let sled = State::open(&dir.path().join("state"), limits.clone()).unwrap();
+    let store = RedisState::connect(&redis.url(), limits).unwrap();
+    store.refresh().await.unwrap();
+    (dir, sled, store)
+}
+
+/// 2030-01-01T00:00:00Z: later than the real clock, by which Redis expires the counters'
+/// hashes (a synthetic clock in the past would have them expire at once).
+const FUTURE_MS: i64 = 1_893_456_000_000;
+
+fn runs() -> impl Strategy<Value = Run> {
+    let requester = prop_oneof![
+        3 => (0..ADDRESSES.len(), prop_oneof![
+            Just(PublicEndpoint::Laisvadienis),
+            Just(PublicEndpoint::Days),
+        ])
+            .prop_map(|(address, endpoint)| Requester::Address(address, endpoint)),
+        2 => (0..2usize).prop_map(Requester::Key),
+    ];
+    // Mostly short steps, so that windows fill; some across a bucket, a window, a month.
+    let step = prop_oneof![
+        8 => 0..1_500i64,
+        1 => -3_000..0i64,
+        2 => 1_500..65_000i64,
+        1 => 65_000..7_200_000i64,
+        1 => 7_200_000..40 * 86_400_000i64,
+    ];
+    // Anywhere in five years, or in the last minutes of a month.
+    let start = prop_oneof![
+        FUTURE_MS..FUTURE_MS + 5 * 365 * 86_400_000,
+        (0..60i64, 0..600_000i64).prop_map(|(month, before)| {
+            let end =
+                chrono::NaiveDate::from_ymd_opt(2030 + month as i32 / 12, month as u32 % 12 + 1, 1)
+                    .unwrap()
+                    .and_hms_opt(0, 0, 0)
+                    .unwrap()
+                    .and_utc();
+            end.timestamp_millis() - before
+        }),
+    ];
+    (
+        (1..6u64, 1..40u64, 1..6u64, 1..40u64),
+        [(1..6u64, 1..60u64), (1..6u64, 1..60u64)],
+        start,
+        prop::collection::vec((requester, step), 1..300),
+    )
+        .prop_map(
+            |((l_minute, l_month, d_minute, d_month), key_limits, start_ms, requests)| Run {
+                limits: LimitsConfig {
+                    laisvadienis_per_minute: l_minute,
+                    laisvadienis_per_month: l_month,
+                    days_per_minute: d_minute,
+                    days_per_month: d_month,
+                    ..LimitsConfig::default()
+                },
+                key_limits,
+                start_ms,
+                requests,
+            },
+        )
+}
+
+/// The Redis store decides exactly as the sled store (whose windows have their own unit
+/// tests) for the same requests at the same instants: random runs of requests from
+/// addresses and keys, at random clock steps from a step back to weeks, compared decision
+/// by decision (admitted or which window refused, and every number of the `RateLimit-*`
+/// headers). Each run starts on an emptied Redis and a new sled database.
+#[test]
+fn the_redis_store_decides_as_the_sled_store_for_any_run_of_requests() {
+    use kalendorius_server::state::keys::KeyRecord;
+    use std::cell::Cell;
+
+    let redis = RedisServer::start();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // 40 runs by default (about 6 000 checks); PROPTEST_CASES=N for a longer search.
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let config = ProptestConfig {
+        cases: cases.unwrap_or(40),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    // Kept across runs (the runner calls the body as `Fn`).
+    let (admitted, refused) = (Cell::new(0), Cell::new(0));
+    proptest!(config, |(run in runs())| {
+        assert_eq!(redis.command(&["FLUSHALL"]).as_deref(), Some("+OK"));
+        let (_dir, sled, store) = runtime.block_on(both_stores(&redis, run.limits.clone()));
+        let keys: [KeyRecord; 2] = std::array::from_fn(|k| KeyRecord {
+            id: format!("{k:016x}"),
+            hash: "0123456789abcdef".repeat(4),
+            owner: "differential".into(),
+            per_minute: run.key_limits[k].0,
+            per_day: run.key_limits[k].1,
+            created: Utc::now(),
+            expires: None,
+            active: true,
+        });
+        let mut t_ms = run.start_ms;
+        for (i, &(requester, step)) in run.requests.iter().enumerate() {
+            t_ms += step;
+            let who = match requester {
+                Requester::Address(a, endpoint) => Counted::Public(ADDRESSES[a].parse().unwrap(), endpoint),
+                Requester::Key(k) => Counted::Key(&keys[k]),
+            };
+            let now = UNIX_EPOCH + Duration::from_millis(t_ms as u64);
+            let expected = sled.check(who, now);
+            let got = runtime.block_on(store.check(who, now)).expect("Redis answers");
+            prop_assert_eq!(&got, &expected, "request {} of {:?} at {} ms", i, who, t_ms);
+            let tally = if expected.refused_by.is_some() { &refused } else { &admitted };
+            tally.set(tally.get() + 1);
+        }
+    });
+    // The runs were not all admitted, nor all refused: both paths were compared.
+    let (admitted, refused) = (admitted.get(), refused.get());
+    assert!(
+        admitted > 500 && refused > 500,
+        "{admitted} admitted, {refused} refused"
+    );
+}
+
+/// A process whose clock is behind, just after a month's start, checks a subject in the
+/// month of the subject's clock (its latest counted request), as memory does: the request
+/// is refused by the new month's limit, not counted in the month that has ended.
+#[tokio::test]
+async fn a_process_whose_clock_is_behind_counts_in_the_subjects_month() {
+    use kalendorius_server::limits::Window;
+
+    let redis = RedisServer::start();
+    let limits = LimitsConfig {
+        laisvadienis_per_minute: 5,
+        laisvadienis_per_month: 1,
+        ..LimitsConfig::default()
+    };
+    let (_dir, sled, store) = both_stores(&redis, limits).await;
+    let who = Counted::Public("10.0.0.7".parse().unwrap(), PublicEndpoint::Laisvadienis);
+    // FUTURE_MS is a month's start: one request then, one from a clock 2 ms behind.
+    for ms in [FUTURE_MS, FUTURE_MS - 2] {
+        let at = UNIX_EPOCH + Duration::from_millis(ms as u64);
+        assert_eq!(store.check(who, at).await.unwrap(), sled.check(who, at));
+    }
+    let at = UNIX_EPOCH + Duration::from_millis(FUTURE_MS as u64 - 1);
+    let refused = store.check(who, at).await.unwrap();
+    assert_eq!(refused.refused_by, Some(Window::Month));
+    assert_eq!(refused.retry_after_secs, Some(31 * 86_400), "January ends");
+}
+
+/// A subject's hash as a process of the previous release leaves it after dropping its
+/// oldest bucket ('m:lo' on the dropped bucket's successor, which holds nothing) is read
+/// as the sled store reads the same requests: the `RateLimit-Reset` of the next request is
+/// the release of the oldest bucket still there, not of that empty one.
+#[tokio::test]
+async fn a_hash_left_by_the_previous_release_is_read_as_memory_reads_it() {
     let redis = RedisServer::start();
     let limits = LimitsConfig {
         laisvadienis_per_minute: 5,
         laisvadienis_per_month: 300,
         ..LimitsConfig::default()
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let sled = State::open(&tmp.path().join("state"), limits.clone()).unwrap();
-    let store = RedisState::connect(&redis.url(), limits).unwrap();
-    store.refresh().await.unwrap();
-    let key = KeyRecord {
-        id: "0123456789abcdef".into(),
-        hash: "0123456789abcdef".repeat(4),
-        owner: "differential".into(),
-        per_minute: 4,
-        per_day: 200,
-        created: Utc::now(),
-        expires: None,
-        active: true,
-    };
-    let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-    let whos = [
-        Counted::Public(a, PublicEndpoint::Laisvadienis),
-        Counted::Public(b, PublicEndpoint::Laisvadienis),
-        Counted::Key(&key),
-    ];
-    // 2027-03-31T23:40:00Z: the month ends 20 minutes in.
-    let mut t_ms: u64 = 1_806_364_800_000;
-    let short = [0, 1, 300, 999, 1_000, 2_500, 7_000, 30_000];
-    let long = [59_000, 61_000, 600_000, 3_600_000];
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let (mut admitted, mut refused) = (0, 0);
-    for i in 0..3_000 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        // Mostly short steps, so that windows fill up; now and then a long one.
-        let step = if seed & 15 == 0 {
-            long[(seed >> 4) as usize % long.len()]
-        } else {
-            short[(seed >> 4) as usize % short.len()]
-        };
-        t_ms += step;
-        let who = whos[(seed >> 8) as usize % 3];
-        let now = UNIX_EPOCH + Duration::from_millis(t_ms);
-        let expected = sled.check(who, now);
-        let got = store.check(who, now).await.expect("Redis answers");
-        assert_eq!(got, expected, "check {i} of {who:?} at {t_ms} ms");
-        if expected.refused_by.is_some() {
-            refused += 1;
-        } else {
-            admitted += 1;
-        }
+    let (_dir, sled, store) = both_stores(&redis, limits).await;
+    let who = Counted::Public("10.0.0.9".parse().unwrap(), PublicEndpoint::Laisvadienis);
+    let at = |ms: i64| UNIX_EPOCH + Duration::from_millis((FUTURE_MS + ms) as u64);
+    for ms in [0, 30_000] {
+        assert_eq!(
+            store.check(who, at(ms)).await.unwrap(),
+            sled.check(who, at(ms))
+        );
     }
-    assert!(
-        admitted > 500 && refused > 500,
-        "{admitted} admitted, {refused} refused"
+    // At 61 s the previous release dropped second 0 and moved 'm:lo' to second 1.
+    let hash = "kalendorius:s:p:l:10.0.0.9";
+    let second = FUTURE_MS / 1_000;
+    let dropped = format!("m{second}");
+    let next = (second + 1).to_string();
+    assert_eq!(
+        redis.command(&["HDEL", hash, &dropped]).as_deref(),
+        Some(":1")
     );
+    redis.command(&["HSET", hash, "m:lo", &next, "m:n", "1"]);
+    let expected = sled.check(who, at(61_500));
+    assert_eq!(expected.reset_secs, 30, "second 30 is released at 91 s");
+    assert_eq!(store.check(who, at(61_500)).await.unwrap(), expected);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,8 @@ use std::net::IpAddr;
 use bytes::{Buf, BufMut};
 use chrono::DateTime;
 
-use super::window::{month_and_end, month_of, month_start_ms, Sliding, Span};
+use super::rules::{self, WindowCount};
+use super::window::{month_of, month_start_ms, until_month_end, Sliding, Span};
 use super::{Decision, PublicEndpoint, Window};
 
 pub(crate) const SUBJECT_LEN: usize = 20;
@@ -69,7 +70,8 @@ pub(crate) struct Limits {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Active {
-    /// Checks use `max(now, last_ms)`, so a stale clock reading never counts in a pruned bucket.
+    /// The latest counted request's time: checks use `max(now, last_ms)`, so a stale clock
+    /// reading never counts in a pruned bucket (a refusal leaves it, as in Redis).
     last_ms: i64,
     minute: Sliding,
     /// Keys only.
@@ -94,11 +96,6 @@ pub(crate) struct Counters {
     base: u32,
     /// `None` while every sliding window is empty (idle).
     active: Option<Box<Active>>,
-}
-
-/// Whole seconds (rounded up, at least 1) of a duration in ms.
-fn secs(ms: i64) -> u64 {
-    (ms.max(1) as u64).div_ceil(1000)
 }
 
 /// `month_of` as the compact `i32` kept per subject (chrono's years fit easily).
@@ -130,13 +127,12 @@ impl Counters {
             .map_or((&EMPTY, &EMPTY), |a| (&a.minute, &a.day))
     }
 
-    /// Moves the clock to `max(now_ms, clock)`, drops what left every window (a later month's
-    /// count stays: the clock went back); returns the clock and whether anything was dropped.
+    /// Drops what left every window at `t = max(now_ms, last_ms)` (a later month's count
+    /// stays: the clock went back); returns `t` and whether anything was dropped.
     pub fn advance(&mut self, now_ms: i64) -> (i64, bool) {
         let (mut t, mut changed) = (now_ms, false);
         if let Some(a) = &mut self.active {
             t = now_ms.max(a.last_ms);
-            a.last_ms = t;
             changed = a.minute.prune(Span::MINUTE, t) | a.day.prune(Span::DAY, t);
             if a.minute.is_empty() && a.day.is_empty() {
                 self.active = None;
@@ -155,7 +151,7 @@ impl Counters {
         match window {
             Window::Minute => minute.release_of_in(Span::MINUTE, t, need),
             Window::Day => day.release_of_in(Span::DAY, t, need),
-            Window::Month => month_and_end(t).map_or(i64::MAX, |(_, end)| end.saturating_sub(t)),
+            Window::Month => until_month_end(t),
         }
     }
 
@@ -168,25 +164,28 @@ impl Counters {
         } else {
             (Window::Month, u64::from(self.count))
         };
-        // (window, limit, used), shortest first: ties on "remaining" go to the shorter one,
-        // and a refusal names the longest exhausted one (the last).
-        let evals = [
-            (Window::Minute, limits.minute, minute.used()),
-            (long_window, limits.long, long_used),
+        let windows = [
+            WindowCount {
+                window: Window::Minute,
+                limit: limits.minute,
+                used: minute.used(),
+            },
+            WindowCount {
+                window: long_window,
+                limit: limits.long,
+                used: long_used,
+            },
         ];
-        let exhausted = || evals.into_iter().filter(|&(_, limit, used)| used >= limit);
-        let wait =
-            |(window, limit, used): (Window, u64, u64)| self.wait_in(window, t, used + 1 - limit);
-        if let Some(longest @ (window, limit, _)) = exhausted().next_back() {
-            return Decision {
-                refused_by: Some(window),
-                limit,
-                remaining: 0,
-                reset_secs: secs(wait(longest)),
-                retry_after_secs: Some(secs(exhausted().map(wait).max().unwrap_or(1))),
-            };
+        if rules::admits(&windows) {
+            self.count_one(key, t);
         }
+        rules::decide(windows, |w| self.wait_in(w.window, t, w.releases_needed()))
+    }
+
+    /// Counts one admitted request at `t` in every window of the subject.
+    fn count_one(&mut self, key: &SubjectKey, t: i64) {
         let a = self.active.get_or_insert_with(|| Active::new(t));
+        a.last_ms = t;
         a.minute.add(Span::MINUTE, t);
         if key.is_key() {
             a.day.add(Span::DAY, t);
@@ -195,18 +194,6 @@ impl Counters {
                 (self.month, self.base) = (month_i32(t), 0);
             }
             self.count = self.count.saturating_add(1);
-        }
-        let (window, limit, used) = evals
-            .into_iter()
-            .min_by_key(|&(_, limit, used)| limit - used - 1)
-            .expect("two windows");
-        Decision {
-            refused_by: None,
-            limit,
-            remaining: limit - used - 1,
-            // The window is not empty: it has just counted this request.
-            reset_secs: secs(self.wait_in(window, t, 1)),
-            retry_after_secs: None,
         }
     }
 

@@ -166,6 +166,11 @@ fn calendar_month_of(t_ms: i64) -> Option<i64> {
     Some(i64::from(t.year()) * 12 + i64::from(t.month0()))
 }
 
+/// Ms from `t_ms` until its month ends (`i64::MAX` outside chrono's range).
+pub(crate) fn until_month_end(t_ms: i64) -> i64 {
+    month_and_end(t_ms).map_or(i64::MAX, |(_, end)| end.saturating_sub(t_ms))
+}
+
 /// The instant (ms) a month (as numbered by [`month_of`]) starts; saturates out of range.
 pub(crate) fn month_start_ms(month: i64) -> i64 {
     i32::try_from(month.div_euclid(12))

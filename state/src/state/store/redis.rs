@@ -5,10 +5,12 @@
 //! `keys:version`, a token rewritten with every key change; `s:<subject>` (`p:<endpoint>:<address>`
 //! or `k:<key id>`), a subject's sliding minute (`m<second>`, `m:lo`, ...), clock and, for a
 //! key, sliding day (`d<minute>`, ...); `mo:<month>:<bucket>`, the month counts of public
-//! subjects. `redis_check.lua` checks and counts a request in one atomic step, deciding as
-//! `crate::limits` does. Every entry expires once nothing in it counts, so a flood leaves only
-//! month counts, in [`MONTH_BUCKETS`] small shared hashes (packed lists): about 77 bytes an
-//! address.
+//! subjects. `redis_check.lua` reads and counts a request's windows in one atomic step (one
+//! round trip); `crate::limits::rules` decides on its answer, as for the sled store. (Not a
+//! read, then a compare-and-set written back: that is two round trips, and every request of
+//! a busy address or key racing another would be retried.) Every entry expires once
+//! nothing in it counts, so a flood leaves only month counts, in [`MONTH_BUCKETS`] small
+//! shared hashes (packed lists): about 77 bytes an address.
 
 use std::future::Future;
 use std::net::IpAddr;
@@ -23,7 +25,9 @@ use parking_lot::RwLock;
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands as _;
 
-use crate::limits::window::{month_and_end, Span};
+use crate::limits::rules::{self, WindowCount};
+use crate::limits::subject::Limits;
+use crate::limits::window::{month_and_end, until_month_end, Span};
 use crate::limits::{Decision, LimitsConfig, PublicEndpoint, UnixMillis, Window};
 use crate::metrics::RedisMetrics;
 use crate::state::key_admin::{self, AdminResponse, Changes, KeysCommand};
@@ -150,7 +154,7 @@ impl RedisState {
             reachable: AtomicBool::new(false),
             last_warning: AtomicI64::new(i64::MIN),
             last_error: AtomicI64::new(i64::MIN),
-            check: redis::Script::new(include_str!("redis_check.lua")),
+            check: check_script(),
             metrics: RedisMetrics::default(),
         })
     }
@@ -250,13 +254,40 @@ impl RedisState {
         }
         let now_ms = UnixMillis::from(now).0;
         let limits = who.limits(&self.limits);
+        let mut month_clock_ms = now_ms;
+        let answer = loop {
+            let answer = self.run_check(who, limits, now_ms, month_clock_ms).await?;
+            match answer[..] {
+                // The subject's clock is in a later month (this process's clock is behind):
+                // that month counts the request, asked again.
+                [clock_ms, LATER_MONTH] if clock_ms > month_clock_ms => month_clock_ms = clock_ms,
+                _ => break answer,
+            }
+        };
+        let long_window = match who {
+            Counted::Public(..) => Window::Month,
+            Counted::Key(_) => Window::Day,
+        };
+        decision(&answer, limits, long_window)
+            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))
+    }
+
+    /// Runs the check script for `who` at `now_ms`, a public subject counted in the month of
+    /// `month_clock_ms`.
+    async fn run_check(
+        &self,
+        who: Counted<'_>,
+        limits: Limits,
+        now_ms: i64,
+        month_clock_ms: i64,
+    ) -> Result<Vec<i64>, StateUnavailable> {
         let mut invocation = self.check.prepare_invoke();
         let (kind, month_end, month_field) = match who {
             Counted::Public(ip, endpoint) => {
                 let subject = public_subject(ip, endpoint);
                 // A month whose end chrono cannot name ends in 31 days (never reached).
-                let (month, end) =
-                    month_and_end(now_ms).unwrap_or((0, now_ms.saturating_add(31 * 86_400_000)));
+                let (month, end) = month_and_end(month_clock_ms)
+                    .unwrap_or((0, month_clock_ms.saturating_add(31 * 86_400_000)));
                 invocation
                     .key(subject_hash(&subject))
                     .key(month_bucket(month, &subject));
@@ -274,12 +305,9 @@ impl RedisState {
             .arg(limits.long)
             .arg(month_end)
             .arg(month_field);
-        let answer: Vec<i64> = self
-            .timed("check", invocation.invoke_async(&mut self.connection()?))
+        self.timed("check", invocation.invoke_async(&mut self.connection()?))
             .await
-            .map_err(|e| self.unavailable(&e.to_string()))?;
-        decision(&answer)
-            .ok_or_else(|| self.unavailable("the rate-limit script gave an unexpected answer"))
+            .map_err(|e| self.unavailable(&e.to_string()))
     }
 
     fn connection(&self) -> Result<ConnectionManager, StateUnavailable> {
@@ -375,26 +403,46 @@ fn key_table(records: Vec<(String, String)>) -> KeyTable {
     table
 }
 
-/// The decision of the script's answer (see `redis_check.lua`).
-fn decision(answer: &[i64]) -> Option<Decision> {
-    let &[refused, limit, remaining, reset_ms, retry_ms] = answer else {
+/// The check script with the windows' geometry written in from [`Span`], so that Redis and
+/// memory count in the same buckets.
+fn check_script() -> redis::Script {
+    let source = include_str!("redis_check.lua")
+        .replace("{minute_bucket_ms}", &Span::MINUTE.bucket_ms.to_string())
+        .replace("{minute_buckets}", &Span::MINUTE.buckets.to_string())
+        .replace("{day_bucket_ms}", &Span::DAY.bucket_ms.to_string())
+        .replace("{day_buckets}", &Span::DAY.buckets.to_string());
+    redis::Script::new(&source)
+}
+
+/// The script's second number when the subject's clock is past the month it was given.
+const LATER_MONTH: i64 = -1;
+
+/// The decision on the check script's answer (see `redis_check.lua`): the subject's clock,
+/// then per window (the minute, then the long one) its requests before this one and its
+/// releasing bucket (a month's wait follows from the clock). `None` when the answer is
+/// not the script's.
+fn decision(answer: &[i64], limits: Limits, long_window: Window) -> Option<Decision> {
+    let &[clock_ms, minute_used, minute_release, long_used, long_release] = answer else {
         return None;
     };
-    let secs = |ms: i64| (ms.max(1) as u64).div_ceil(1000).max(1);
-    let refused_by = match refused {
-        0 => None,
-        1 => Some(Window::Minute),
-        2 => Some(Window::Day),
-        3 => Some(Window::Month),
-        _ => return None,
-    };
-    Some(Decision {
-        refused_by,
-        limit: u64::try_from(limit).ok()?,
-        remaining: u64::try_from(remaining).ok()?,
-        reset_secs: secs(reset_ms),
-        retry_after_secs: refused_by.map(|_| secs(retry_ms)),
-    })
+    let windows = [
+        WindowCount {
+            window: Window::Minute,
+            limit: limits.minute,
+            used: u64::try_from(minute_used).ok()?,
+        },
+        WindowCount {
+            window: long_window,
+            limit: limits.long,
+            used: u64::try_from(long_used).ok()?,
+        },
+    ];
+    let until = |span: Span, bucket: i64| span.release_ms(bucket).saturating_sub(clock_ms);
+    Some(rules::decide(windows, |w| match w.window {
+        Window::Minute => until(Span::MINUTE, minute_release),
+        Window::Day => until(Span::DAY, long_release),
+        Window::Month => until_month_end(clock_ms),
+    }))
 }
 
 /// Requests counted at `t_ms` in a subject's `m` (minute) or `d` (day) buckets, as the script does.
@@ -504,21 +552,35 @@ mod tests {
 
     #[test]
     fn script_answers_become_decisions() {
+        let limits = Limits {
+            minute: 60,
+            long: 10,
+        };
         assert_eq!(
-            decision(&[0, 60, 59, 60_500, 0]),
+            decision(&[1_000, 0, 1, 3, 0], limits, Window::Month),
             Some(Decision {
                 refused_by: None,
-                limit: 60,
-                remaining: 59,
-                reset_secs: 61,
+                limit: 10,
+                remaining: 6,
+                // 1970-01-01T00:00:01Z: the month ends in 30 days, 23:59:59 hours.
+                reset_secs: 31 * 86_400 - 1,
                 retry_after_secs: None,
             })
         );
-        let refused = decision(&[3, 10, 0, 86_400_000, 86_400_000]).unwrap();
-        assert_eq!(refused.refused_by, Some(Window::Month));
-        assert_eq!(refused.retry_after_secs, Some(86_400));
-        assert_eq!(decision(&[7, 1, 1, 1, 1]), None);
-        assert_eq!(decision(&[0, 1]), None);
+        // Second 0 is released at 61 s, minute 0 at 1 441 minutes.
+        let refused = decision(&[1_000, 60, 0, 3, 0], limits, Window::Day).unwrap();
+        assert_eq!(refused.refused_by, Some(Window::Minute));
+        assert_eq!(refused.reset_secs, 60);
+        assert_eq!(refused.retry_after_secs, Some(60));
+        let both = Limits {
+            minute: 60,
+            long: 3,
+        };
+        let refused = decision(&[1_000, 60, 0, 3, 0], both, Window::Day).unwrap();
+        assert_eq!(refused.refused_by, Some(Window::Day));
+        assert_eq!(refused.retry_after_secs, Some(1_441 * 60 - 1));
+        assert_eq!(decision(&[0, -1, 0, 0, 0], limits, Window::Day), None);
+        assert_eq!(decision(&[0, LATER_MONTH], limits, Window::Month), None);
     }
 
     #[test]

@@ -1,15 +1,21 @@
--- One rate-limit check in Redis (crate::state::store::redis): every window of one subject is
--- checked, and the request is counted in all of them only if all of them admit it, in one
--- atomic step, so no window admits more than its limit across every process together and
--- a refused request uses no quota.
+-- One rate-limit check in Redis (crate::state::store::redis): reads and counts one subject's
+-- windows in one atomic step, so no window admits more than its limit across every process
+-- together and a refused request uses no quota. It only counts: the decision (which window
+-- answers, its headers) is made from its answer by crate::limits::rules, as for the sled
+-- store. The windows' geometry (the names in braces below) is written in by the Rust code
+-- from crate::limits::window::Span.
 --
 -- KEYS[1]: the subject's hash: its sliding minute, its clock and, for an API key, its
 -- sliding day. KEYS[2] (public subjects only): the hash holding its calendar-month count.
 -- ARGV: now (ms since the epoch), 'k' (key) or 'p' (public), the minute limit, the long
 -- window's limit, the end of the current month (ms) and the subject's field in the month
 -- hash (public subjects).
--- Returns {refused (0 admitted, 1 minute, 2 day, 3 month), limit, remaining, reset (ms),
--- retry (ms)}, the numbers of crate::limits::Decision.
+-- Returns {the subject's clock t (ms), the minute's requests before this one, the minute's
+-- releasing bucket, the same two of the long window (a month has no bucket: 0)}. A
+-- window's releasing bucket is the one whose end of counting leaves as many of its
+-- requests released as crate::limits::rules::WindowCount::releases_needed says, this
+-- request included when it was counted. Or {t, -1}, nothing done, when t is past the month
+-- the caller named (see below).
 --
 -- A sliding window with prefix P ('m' for the minute, 'd' for the day) is the fields
 -- P<index> (the requests admitted in one bucket: the index of the second or minute since
@@ -24,11 +30,11 @@
 -- file), so an admitted request writes the subject's hash once (one HSET of every field
 -- that changed) and the month once; PEXPIREAT only when the newest bucket changes.
 --
--- Order: the reads that decide first, then the writes that Redis refuses when it is out of
--- memory (the month, then the subject's hash), then the deletions. A script stopped by an
--- error keeps the writes made before it: a full Redis stops this one before its first
--- write, and an error between two writes can at worst count a request in the month and
--- not in the minute (more careful, never less); a window's sum never loses its buckets.
+-- Order: the reads first, then the writes that Redis refuses when it is out of memory (the
+-- month, then the subject's hash), then the deletions. A script stopped by an error keeps
+-- the writes made before it: a full Redis stops this one before its first write, and an
+-- error between two writes can at worst count a request in the month and not in the minute
+-- (more careful, never less); a window's sum never loses its buckets.
 
 local now = tonumber(ARGV[1])
 local is_key = ARGV[2] == 'k'
@@ -38,8 +44,8 @@ local month_end = tonumber(ARGV[5])
 local month_field = ARGV[6]
 local key = KEYS[1]
 
-local MINUTE = { p = 'm', ms = 1000, span = 60 }
-local DAY = { p = 'd', ms = 60000, span = 1440 }
+local MINUTE = { p = 'm', ms = {minute_bucket_ms}, span = {minute_buckets} }
+local DAY = { p = 'd', ms = {day_bucket_ms}, span = {day_buckets} }
 
 -- The fields read at once: the clock, then per window its meta fields and the bucket of now.
 local fields = { 't' }
@@ -62,8 +68,13 @@ local t = now
 local last = tonumber(got[1])
 if last and last > t then t = last end
 
--- Window i read at t, dropping the buckets no longer counted (deleted at the end, about
--- once per bucket length while the subject is active).
+-- A public request counts in the month of the subject's clock. When that clock is past the
+-- month the caller named (the caller's clock is behind), nothing is done: {t, -1} asks the
+-- caller to try again with the month of t.
+if not is_key and t >= month_end then return { t, -1 } end
+
+-- Window i read at t, dropping the buckets no longer counted (deleted at the end) and
+-- moving 'lo' to the oldest bucket left, so that the oldest is found with one read.
 local function open(i, g)
   local at = 2 + (i - 1) * 4
   local w = { p = g.p, ms = g.ms, span = g.span, n = 0, idx = math.floor(t / g.ms) }
@@ -78,14 +89,15 @@ local function open(i, g)
   local first = w.idx - g.span
   if lo < first then
     -- At most span + 1 indices: 'lo' never falls further than that behind 'hi'.
-    for b = lo, math.min(hi, first - 1) do
-      local c = redis.call('HGET', key, w.p .. b)
+    while lo <= hi do
+      local c = redis.call('HGET', key, w.p .. lo)
+      if c and lo >= first then break end
       if c then
         n = n - tonumber(c)
-        dels[#dels + 1] = w.p .. b
+        dels[#dels + 1] = w.p .. lo
       end
+      lo = lo + 1
     end
-    lo = first
     w.pruned = true
   end
   if hi < first then return w end
@@ -93,38 +105,20 @@ local function open(i, g)
   return w
 end
 
--- Ms from t until at least `need` counted requests have stopped counting.
-local function release_in(w, need)
-  if not w.lo then
-    return (w.idx + w.span + 1) * w.ms - t
-  end
+-- The bucket whose release leaves at least `need` counted requests released (the bucket of
+-- t when none is counted). For one, that is 'lo' (see open), read all the same: a process
+-- of an earlier release may have left 'lo' on a bucket already dropped.
+local function releasing_bucket(w, need)
+  if not w.lo then return w.idx end
   local freed = 0
   for b = w.lo, w.hi do
     local c = redis.call('HGET', key, w.p .. b)
     if c then
       freed = freed + tonumber(c)
-      if freed >= need then return (b + w.span + 1) * w.ms - t end
+      if freed >= need then return b end
     end
   end
-  return (w.hi + w.span + 1) * w.ms - t
-end
-
-local minute = open(1, MINUTE)
--- Shortest window first: ties on "remaining" go to it, and a refusal names the longest
--- exhausted window (the last in this order).
-local evals = { { code = 1, limit = minute_limit, used = minute.n, w = minute } }
-local day = nil
-if is_key then
-  day = open(2, DAY)
-  evals[2] = { code = 2, limit = long_limit, used = day.n, w = day }
-else
-  evals[2] = { code = 3, limit = long_limit,
-    used = tonumber(redis.call('HGET', KEYS[2], month_field) or '0') }
-end
-
-local function wait_in(e)
-  if e.w then return release_in(e.w, e.used + 1 - e.limit) end
-  return month_end - t
+  return w.hi
 end
 
 -- The fields of window w that change (after pruning, and with one more request if `add`):
@@ -163,43 +157,44 @@ local function changes(w, add, out)
   end
 end
 
-local longest, retry = nil, 0
-for i = 1, 2 do
-  local e = evals[i]
-  if e.used >= e.limit then
-    longest = e
-    retry = math.max(retry, wait_in(e))
-  end
-end
-if longest then
-  -- Nothing is counted; only what pruning changed is written.
-  local out = {}
-  changes(minute, false, out)
-  if day then changes(day, false, out) end
-  if #out > 0 then redis.call('HSET', key, unpack(out)) end
-  if #dels > 0 then redis.call('HDEL', key, unpack(dels)) end
-  return { longest.code, longest.limit, 0, wait_in(longest), retry }
+local minute = open(1, MINUTE)
+minute.limit, minute.used = minute_limit, minute.n
+local long = { limit = long_limit }
+if is_key then
+  long = open(2, DAY)
+  long.limit, long.used = long_limit, long.n
+else
+  long.used = tonumber(redis.call('HGET', KEYS[2], month_field) or '0')
 end
 
-if not day then
-  redis.call('HINCRBY', KEYS[2], month_field, 1)
-  -- Every count in this hash ends with the month: set by each subject's first count.
-  if evals[2].used == 0 then redis.call('PEXPIREAT', KEYS[2], month_end) end
+-- The one rule applied here, as it must be in the same atomic step as the counting: a
+-- request is counted in every window or in none (crate::limits::rules::admits).
+local admitted = minute.used < minute.limit and long.used < long.limit
+
+local out = {}
+if admitted then
+  if not is_key then
+    redis.call('HINCRBY', KEYS[2], month_field, 1)
+    -- Every count in this hash ends with the month: set by each subject's first count.
+    if long.used == 0 then redis.call('PEXPIREAT', KEYS[2], month_end) end
+  end
+  -- The clock as given when it did not move back (no number to format).
+  out = { 't', t == now and ARGV[1] or t }
 end
-local newest = day or minute
+local newest = is_key and long or minute
 local old_hi = newest.hi
--- The clock as given when it did not move back (no number to format).
-local out = { 't', t == now and ARGV[1] or t }
-changes(minute, true, out)
-if day then changes(day, true, out) end
-redis.call('HSET', key, unpack(out))
+changes(minute, admitted, out)
+if is_key then changes(long, admitted, out) end
+if #out > 0 then redis.call('HSET', key, unpack(out)) end
 if #dels > 0 then redis.call('HDEL', key, unpack(dels)) end
 -- The hash lives until its longest window's newest bucket stops counting.
-if newest.hi ~= old_hi then
+if admitted and newest.hi ~= old_hi then
   redis.call('PEXPIREAT', key, (newest.hi + newest.span + 1) * newest.ms)
 end
-local tight = evals[1]
-if evals[2].limit - evals[2].used < tight.limit - tight.used then tight = evals[2] end
-local reset
-if tight.w then reset = release_in(tight.w, 1) else reset = month_end - t end
-return { 0, tight.limit, tight.limit - tight.used - 1, reset, 0 }
+
+-- As many requests as crate::limits::rules::WindowCount::releases_needed says.
+local function release(w)
+  if not w.p then return 0 end
+  return releasing_bucket(w, math.max(1, w.used + 1 - w.limit))
+end
+return { t, minute.used, release(minute), long.used, release(long) }
