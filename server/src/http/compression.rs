@@ -82,7 +82,7 @@ impl Level {
     fn settings(self) -> (u32, u32) {
         match self {
             Level::Fast => (1, 1),
-            Level::Best => (9, 5),
+            Level::Best => (9, 4),
         }
     }
 }
