@@ -15,7 +15,7 @@ use kalendorius_dataset::{
     SchoolHolidaysFile, Transfer,
 };
 
-use crate::http::cache::ByteCache;
+use crate::http::cache::{AnswerKey, ByteCache};
 use crate::metrics::CacheMetrics;
 use crate::name_index::NameIndex;
 
@@ -106,6 +106,17 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
+/// Where a date falls in its week and year ([`Catalog::calendar_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CalendarPlace {
+    /// 0 = Sunday ... 6 = Saturday.
+    pub day_of_week: u8,
+    /// ISO 8601 week number.
+    pub iso_week: u8,
+    /// Saturday or Sunday.
+    pub is_weekend: bool,
+}
+
 /// A year's whole `/days` body and where each day's entry starts: entry `i` is
 /// `json[offsets[i]..offsets[i + 1] - 1]` (the byte after it is a `,` or the closing `]`).
 struct YearJson {
@@ -143,7 +154,8 @@ pub struct Catalog {
     /// The eve rule's provisions from each date on which they change (a handful).
     eve_bases: Vec<(Date, Box<[Basis]>)>,
     pub name_index: NameIndex,
-    answers: ByteCache<(&'static str, Box<str>), Bytes>,
+    /// Built answers, by what was asked.
+    answers: ByteCache<AnswerKey, Bytes>,
     /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
     holiday_dates: OnceLock<[Box<[u32]>; 2]>,
     /// Per served year: its periods with up to [`MAX_LEAVE_DAYS`] leave days (`planning`).
@@ -303,7 +315,7 @@ impl Catalog {
             days,
             years: Vec::new(),
             tables,
-            working: working_index::WorkingIndex::new(working, year_count),
+            working: working_index::WorkingIndex::new(working),
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
@@ -444,10 +456,14 @@ impl Catalog {
             .map(|&i| &self.tables.names[i as usize])
     }
 
-    /// Day of week (0 = Sunday), ISO week and weekend flag of `date`.
-    pub fn calendar_of(&self, date: Date) -> (u8, u8, bool) {
+    /// Where `date` falls in its week and year.
+    pub fn calendar_of(&self, date: Date) -> CalendarPlace {
         let info = self.info(date);
-        (info.day_of_week, info.iso_week, info.is_weekend)
+        CalendarPlace {
+            day_of_week: info.day_of_week,
+            iso_week: info.iso_week,
+            is_weekend: info.is_weekend,
+        }
     }
 
     pub fn status_of(&self, date: Date) -> DayStatus {
@@ -503,15 +519,9 @@ impl Catalog {
         bases
     }
 
-    /// The answer of `operation` to `params` (as resolved: `today` as its date), built by
+    /// The answer to `key` (its parameters as resolved: `today` as its date), built by
     /// `build` on first use. Kept with the dataset, so a reload never serves an old one.
-    pub fn answer(
-        &self,
-        operation: &'static str,
-        params: String,
-        build: impl FnOnce() -> Vec<u8>,
-    ) -> Bytes {
-        let key = (operation, params.into_boxed_str());
+    pub fn answer(&self, key: AnswerKey, build: impl FnOnce() -> Vec<u8>) -> Bytes {
         if let Some(body) = self.answers.get(&key) {
             return body;
         }

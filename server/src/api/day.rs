@@ -15,10 +15,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   (`/school-holidays` says whether the date is covered), the moon's phase \
                   and the change of the clocks on that date, if any.",
     access: Access::Keyed,
-    params: &[DATE, LANG],
+    params: DayParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayDetails>),
     bad_request: DATE_AND_LANG_ERRORS,
-    handle,
+    handle: serve::<DayParams>,
 };
 
 /// The answer.
@@ -64,31 +64,46 @@ pub struct Status<'a> {
     pub basis: Vec<LegalBasis<'a>>,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let lang = query::lang(query.get(1))?;
-    let catalog = cx.catalog;
-    let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
-    let params = format!("{date}{}", lang.code());
-    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || DayDetails {
-        date,
-        lang,
-        day_of_week,
-        is_weekend,
-        week_number,
-        status: Status {
-            status: catalog.status_of(date),
-            basis: catalog
-                .bases_of(date)
-                .into_iter()
-                .map(|b| LegalBasis::new(b, lang))
-                .collect(),
-        },
-        holidays: Holiday::on(catalog, date, lang, false).collect(),
-        name_days: catalog.name_days_on(date).collect(),
-        school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
-        moon: MoonOnDay::on(date, lang),
-        clock_change: ClockChangeRecord::on(date),
-    });
-    Ok(response)
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DayParams {
+    pub date: Date,
+    pub lang: Lang,
+}
+
+impl Params for DayParams {
+    const DECLARED: &'static [Param] = &[DATE, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(DayParams {
+            date: DATE.read(query, cx)?,
+            lang: LANG.read(query, cx)?,
+        })
+    }
+
+    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let DayParams { date, lang } = *self;
+        let catalog = cx.catalog;
+        let calendar = catalog.calendar_of(date);
+        let response = answer::private_cached(cx, ENDPOINT.operation_id, self, || DayDetails {
+            date,
+            lang,
+            day_of_week: calendar.day_of_week,
+            is_weekend: calendar.is_weekend,
+            week_number: calendar.iso_week,
+            status: Status {
+                status: catalog.status_of(date),
+                basis: catalog
+                    .bases_of(date)
+                    .into_iter()
+                    .map(|b| LegalBasis::new(b, lang))
+                    .collect(),
+            },
+            holidays: Holiday::on(catalog, date, lang, false).collect(),
+            name_days: catalog.name_days_on(date).collect(),
+            school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
+            moon: MoonOnDay::on(date, lang),
+            clock_change: ClockChangeRecord::on(date),
+        });
+        Ok(response)
+    }
 }

@@ -17,7 +17,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   needed; limited per client IP to 20 requests per minute and 2 000 per \
                   calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Days),
-    params: &[FROM, TO],
+    params: DaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DaysRange>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -26,7 +26,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::RangeTooLarge,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<DaysParams>,
 };
 
 /// The answer. (The catalog writes it from precomputed years; a test holds those bytes to
@@ -58,11 +58,32 @@ pub struct DayEntry {
     pub shorter_workday: bool,
 }
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
-    query::at_most_days(from, to, MAX_DAYS)?;
-    let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
-    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
-        cx.catalog.days_json(from, to)
-    }))
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DaysParams {
+    pub from: Date,
+    pub to: Date,
+}
+
+impl Params for DaysParams {
+    const DECLARED: &'static [Param] = &[FROM, TO];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (from, to) = query::date_range(
+            cx.catalog,
+            query.value(FROM.name),
+            query.value(TO.name),
+            cx.today,
+        )?;
+        query::at_most_days(from, to, MAX_DAYS)?;
+        Ok(DaysParams { from, to })
+    }
+
+    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        // The ETag names every parameter: both dates.
+        let (from, to) = (self.from, self.to);
+        let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
+        Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+            cx.catalog.days_json(from, to)
+        }))
+    }
 }

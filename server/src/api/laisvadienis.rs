@@ -17,14 +17,14 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   holiday. No key needed; limited per client IP to 60 requests per minute and \
                   10 000 per calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Laisvadienis),
-    params: &[DATE],
+    params: LaisvadienisParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayStatus>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<LaisvadienisParams>,
 };
 
 /// The answer: the status of one date. (The catalog writes it from precomputed parts; a
@@ -48,10 +48,25 @@ pub struct DayStatus {
     pub shorter_workday: bool,
 }
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let etag = caching::etag(&cx.catalog.etag_tag, &[date]);
-    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
-        cx.catalog.status_json(date)
-    }))
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LaisvadienisParams {
+    pub date: Date,
+}
+
+impl Params for LaisvadienisParams {
+    const DECLARED: &'static [Param] = &[DATE];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(LaisvadienisParams {
+            date: DATE.read(query, cx)?,
+        })
+    }
+
+    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        // The ETag names every parameter: the date.
+        let etag = caching::etag(&cx.catalog.etag_tag, &[self.date]);
+        Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+            cx.catalog.status_json(self.date)
+        }))
+    }
 }

@@ -18,18 +18,39 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   phase and its date. No key needed; limited per client IP to 60 requests \
                   per minute and 10 000 per calendar month (UTC), with the other feeds.",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[Param {
-        description: "Language of the summaries and of the calendar's name: `lt` (default), \
-                      `en`, `pl`, `ru`; case-insensitive; empty counts as absent.",
-        ..LANG
-    }],
+    params: MoonFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<MoonFeedParams>,
 };
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let lang = query::lang(query.get(0))?;
+const FEED_LANG: Param = Param {
+    description: "Language of the summaries and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru`; case-insensitive; empty counts as absent.",
+    ..LANG
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MoonFeedParams {
+    pub lang: Lang,
+}
+
+impl Params for MoonFeedParams {
+    const DECLARED: &'static [Param] = &[FEED_LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(MoonFeedParams {
+            lang: FEED_LANG.read(query, cx)?,
+        })
+    }
+
+    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        feed(req, cx, self.lang)
+    }
+}
+
+/// The feed of the phases from last year to five years ahead (in Vilnius), clipped.
+fn feed(req: &Request, cx: &Context, lang: Lang) -> Result<Response, ApiError> {
     let this_year = cx.today.current().year();
     let catalog = cx.catalog;
     let first = Date::from_ymd(this_year - YEARS_BEFORE, 1, 1)

@@ -13,20 +13,35 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   28 in a common year, as elsewhere in the API. No key needed; limited per \
                   client IP to 60 requests per minute and 10 000 per calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[Param {
-        description: "Language of the summaries and of the calendar's name: `lt` (default), \
-                      `en`, `pl`, `ru` (case-insensitive; empty counts as absent); the names \
-                      are Lithuanian in every language.",
-        ..LANG
-    }],
+    params: NameDaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<NameDaysFeedParams>,
 };
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let request = FeedRequest::NameDays {
-        lang: query::lang(query.get(0))?,
-    };
-    Ok(answer::feed(req, cx, request))
+const FEED_LANG: Param = Param {
+    description: "Language of the summaries and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru` (case-insensitive; empty counts as absent); the names are \
+                  Lithuanian in every language.",
+    ..LANG
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NameDaysFeedParams {
+    pub lang: Lang,
+}
+
+impl Params for NameDaysFeedParams {
+    const DECLARED: &'static [Param] = &[FEED_LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(NameDaysFeedParams {
+            lang: FEED_LANG.read(query, cx)?,
+        })
+    }
+
+    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let request = FeedRequest::NameDays { lang: self.lang };
+        Ok(answer::feed(req, cx, request))
+    }
 }

@@ -9,7 +9,7 @@ use kalendorius_dataset::contract::{
 };
 use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{civil_time, Date, DateError, Lang, Place, Year};
+use kalendorius_dataset::{civil_time, Date, DateError, Lang, Year};
 
 use crate::api::today::{Today, TODAY};
 use crate::catalog::{Catalog, HolidayScope};
@@ -21,22 +21,30 @@ const ECHO_MAX_CHARS: usize = 40;
 /// Most parameters an endpoint declares, plus `api_key`.
 const MAX_PARAMS: usize = 8;
 
-/// The single non-empty value of each of an endpoint's parameters, in its order.
+/// The single non-empty value of each of an endpoint's parameters, by name.
 #[derive(Debug)]
 pub struct Query<'q> {
+    names: [&'static str; MAX_PARAMS],
     values: [Option<Cow<'q, str>>; MAX_PARAMS],
 }
 
 impl<'q> Query<'q> {
     /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
-    pub fn parse<'n>(
+    pub fn parse(
         query: Option<&'q str>,
-        names: impl Iterator<Item = &'n str> + Clone,
+        names: impl Iterator<Item = &'static str>,
     ) -> Result<Self, ApiError> {
+        let mut declared = [""; MAX_PARAMS];
+        let mut count = 0;
+        for name in names {
+            declared[count] = name;
+            count += 1;
+        }
+        let declared_names = &declared[..count];
         let mut values: [Option<Cow<'q, str>>; MAX_PARAMS] = std::array::from_fn(|_| None);
         let mut seen = [false; MAX_PARAMS];
         for (name, value) in pairs(query.unwrap_or("")) {
-            let Some(i) = names.clone().position(|n| n == name) else {
+            let Some(i) = declared_names.iter().position(|n| *n == name) else {
                 continue;
             };
             if std::mem::replace(&mut seen[i], true) {
@@ -49,11 +57,17 @@ impl<'q> Query<'q> {
                 values[i] = Some(value);
             }
         }
-        Ok(Query { values })
+        Ok(Query {
+            names: declared,
+            values,
+        })
     }
 
-    pub fn get(&self, i: usize) -> Option<&str> {
-        self.values[i].as_deref()
+    /// The value of the declared parameter `name`, `None` when absent or empty.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        let i = self.names.iter().position(|n| *n == name);
+        debug_assert!(i.is_some(), "parameter '{name}' is not declared");
+        i.and_then(|i| self.values[i].as_deref())
     }
 }
 
@@ -180,7 +194,7 @@ pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, A
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DateOrYear {
     Date(Date),
     Year(i32),
@@ -223,10 +237,12 @@ pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
     }
 }
 
-/// Parses `place`: a slug of the dataset's places, absent meaning `vilnius`.
-pub fn place<'c>(catalog: &'c Catalog, value: Option<&str>) -> Result<&'c Place, ApiError> {
+/// Parses `place`: a slug of the dataset's places, absent meaning `vilnius`; its position
+/// in the table.
+pub fn place(catalog: &Catalog, value: Option<&str>) -> Result<usize, ApiError> {
     let slug = value.unwrap_or(DEFAULT_PLACE);
-    catalog.places.get(slug).ok_or_else(|| {
+    let places = &catalog.places.places;
+    places.iter().position(|p| p.slug == slug).ok_or_else(|| {
         ApiError::new(
             ErrorCode::InvalidParam,
             format!(
@@ -486,7 +502,7 @@ mod tests {
     #[test]
     fn duplicates_are_refused_and_empty_is_absent() {
         let p = Query::parse(Some("date=&x=1&x=2"), ["date"].into_iter()).unwrap();
-        assert_eq!(p.get(0), None);
+        assert_eq!(p.value("date"), None);
         let err = Query::parse(
             Some("date=2024-01-01&date=2024-01-01"),
             ["date"].into_iter(),
@@ -504,8 +520,8 @@ mod tests {
             ["date", "lang"].into_iter(),
         )
         .unwrap();
-        assert_eq!(p.get(0), Some("2024-01-01"));
-        assert_eq!(p.get(1), Some("EN"));
+        assert_eq!(p.value("date"), Some("2024-01-01"));
+        assert_eq!(p.value("lang"), Some("EN"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed. Public.
 
 use super::prelude::*;
-use super::school_holidays::{grade, GRADE};
+use super::school_holidays::GRADE;
 use crate::feeds::FeedRequest;
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -15,28 +15,45 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   across dataset versions. No key needed; limited per client IP to 60 \
                   requests per minute and 10 000 per calendar month (UTC).",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[
-        Param {
-            description: "One grade, `0` (pre-school) to `12`: only its periods. Absent: \
-                          every period.",
-            ..GRADE
-        },
-        Param {
-            description: "Language of the summaries and of the calendar's name: `lt` \
-                          (default), `en`, `pl`, `ru`; case-insensitive; empty counts as \
-                          absent.",
-            ..LANG
-        },
-    ],
+    params: SchoolHolidaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<SchoolHolidaysFeedParams>,
 };
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let request = FeedRequest::SchoolHolidays {
-        grade: grade(query.get(0))?,
-        lang: query::lang(query.get(1))?,
-    };
-    Ok(answer::feed(req, cx, request))
+const FEED_GRADE: Param = Param {
+    description: "One grade, `0` (pre-school) to `12`: only its periods. Absent: every \
+                  period.",
+    ..GRADE
+};
+
+const FEED_LANG: Param = Param {
+    description: "Language of the summaries and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru`; case-insensitive; empty counts as absent.",
+    ..LANG
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SchoolHolidaysFeedParams {
+    pub grade: Option<u8>,
+    pub lang: Lang,
+}
+
+impl Params for SchoolHolidaysFeedParams {
+    const DECLARED: &'static [Param] = &[FEED_GRADE, FEED_LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(SchoolHolidaysFeedParams {
+            grade: FEED_GRADE.read(query, cx)?,
+            lang: FEED_LANG.read(query, cx)?,
+        })
+    }
+
+    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let request = FeedRequest::SchoolHolidays {
+            grade: self.grade,
+            lang: self.lang,
+        };
+        Ok(answer::feed(req, cx, request))
+    }
 }

@@ -24,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   changes. Cites the provisions that set the rates of night, rest-day and \
                   holiday work; pay itself is the employer's.",
     access: Access::Keyed,
-    params: &[START, END, WEEK, LANG],
+    params: ShiftParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<ShiftHours>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -34,7 +34,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::RangeTooLarge,
         ErrorCode::InvalidLang,
     ],
-    handle,
+    handle: serve::<ShiftParams>,
 };
 
 const START: Param = Param {
@@ -148,13 +148,54 @@ impl JsonSchema for LocalInstant {
     }
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    if query.get(0).is_some() && query.get(1).is_none() {
-        return Err(query::missing("end", FORM));
+/// The same instants in any of their forms are equal (`DateTime` compares instants), so
+/// they share one cached answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ShiftParams {
+    pub start: DateTime<Tz>,
+    pub end: DateTime<Tz>,
+    pub week: Week,
+    pub lang: Lang,
+}
+
+impl Params for ShiftParams {
+    const DECLARED: &'static [Param] = &[START, END, WEEK, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (start, end) = shift_times(query, cx.catalog)?;
+        Ok(ShiftParams {
+            start,
+            end,
+            week: WEEK.read(query, cx)?,
+            lang: LANG.read(query, cx)?,
+        })
     }
-    let start = time(catalog, "start", query.get(0))?;
-    let end = time(catalog, "end", query.get(1))?;
+
+    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let ShiftParams {
+            start,
+            end,
+            week,
+            lang,
+        } = *self;
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || shift_hours(cx.catalog, start, end, week, lang),
+        ))
+    }
+}
+
+/// `start` and `end`: both sent, each a time answered, `end` later and at most
+/// [`shift::MAX_MINUTES`] after.
+fn shift_times(query: &Query, catalog: &Catalog) -> Result<(DateTime<Tz>, DateTime<Tz>), ApiError> {
+    let (start, end) = (query.value(START.name), query.value(END.name));
+    if start.is_some() && end.is_none() {
+        return Err(query::missing(END.name, FORM));
+    }
+    let start = time(catalog, START.name, start)?;
+    let end = time(catalog, END.name, end)?;
     let minutes = (end - start).num_minutes();
     if minutes <= 0 {
         return Err(ApiError::new(
@@ -177,22 +218,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ),
         ));
     }
-    let week = query::week(query.get(2))?;
-    let lang = query::lang(query.get(3))?;
-    // The same instants in any of their forms share one answer.
-    let params = format!(
-        "{} {} {} {}",
-        start.timestamp(),
-        end.timestamp(),
-        query::week_number(week),
-        lang.code()
-    );
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || shift_hours(catalog, start, end, week, lang),
-    ))
+    Ok((start, end))
 }
 
 fn shift_hours(

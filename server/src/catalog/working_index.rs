@@ -1,11 +1,8 @@
 //! Working time over the served range: one `u16` of facts per date (a working day has
 //! hours) and, per week form, a running [`Tally`] per date boundary (1.5 MiB a table), so a
 //! count over any range is one subtraction and "the N-th working day after a date" one
-//! binary search. A year's `/working-time` body is built when first asked for and kept.
+//! binary search.
 
-use std::sync::OnceLock;
-
-use bytes::Bytes;
 use kalendorius_dataset::contract::{Contract, Hours};
 use kalendorius_dataset::working_time::{DayFacts, DayKind, Week};
 use kalendorius_dataset::{Date, Day};
@@ -125,13 +122,11 @@ impl Tally {
 pub struct WorkingIndex {
     days: Box<[WorkingDay]>,
     tallies: [Box<[Tally]>; 2],
-    /// Per served year, from the first: the 5-day week's, then the 6-day week's.
-    year_bodies: Box<[OnceLock<Bytes>]>,
 }
 
 impl WorkingIndex {
-    /// The index of the served range's `days` (`years` whole years).
-    pub fn new(days: Vec<WorkingDay>, years: usize) -> WorkingIndex {
+    /// The index of the served range's `days`.
+    pub fn new(days: Vec<WorkingDay>) -> WorkingIndex {
         let tallies = [Week::Five, Week::Six].map(|week| {
             let sums = days.iter().scan(Tally::default(), |sum, &day| {
                 *sum = Tally(sum.0 + Tally::of(day, week).0);
@@ -142,7 +137,6 @@ impl WorkingIndex {
         WorkingIndex {
             days: days.into_boxed_slice(),
             tallies,
-            year_bodies: (0..2 * years).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -232,19 +226,6 @@ impl Catalog {
         let (a, b) = (self.working_position(from), self.working_position(to));
         self.working
             .contract_summary(a, b, from.weekday(), contract)
-    }
-
-    /// A served `year`'s body in `week`: built by `build` the first time, shared after that.
-    pub fn working_year_body(
-        &self,
-        year: i32,
-        week: Week,
-        build: impl FnOnce() -> Vec<u8>,
-    ) -> Bytes {
-        let slot = 2 * (year - self.first.year()) as usize + week as usize;
-        self.working.year_bodies[slot]
-            .get_or_init(|| Bytes::from(build().into_boxed_slice()))
-            .clone()
     }
 
     pub fn working_day(&self, date: Date) -> WorkingDay {
