@@ -250,7 +250,7 @@ mod tests {
         let days = hours
             .iter()
             .map(|&h| WorkingDay(u16::from(h) | u16::from(h == 7) << 8));
-        WorkingIndex::new(days.collect(), 0)
+        WorkingIndex::new(days.collect())
     }
 
     #[test]
