@@ -1,8 +1,10 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
+use kalendorius_dataset::Reason;
+
 use super::prelude::*;
 use super::records::{ClockChangeRecord, Holiday, LegalBasis, MoonOnDay, SchoolPeriod};
-use crate::catalog::{DayStatus, NameDayRecord};
+use crate::catalog::NameDayRecord;
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/day",
@@ -56,8 +58,13 @@ pub struct DayDetails<'a> {
 /// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
 #[derive(Serialize, JsonSchema)]
 pub struct Status<'a> {
-    #[serde(flatten)]
-    pub status: DayStatus,
+    /// Non-working day.
+    pub laisvadienis: bool,
+    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
+    /// working day.
+    pub reason: Option<Reason>,
+    /// A working day one hour shorter: the next day is a red holiday.
+    pub shorter_workday: bool,
     /// The provisions that decide the day, in `lang`, each with its confidence: those of
     /// its red holidays, of a declared day off or working day, and the eve rule on a
     /// shortened day. Empty on an ordinary working day or weekend day (docs/data.md §2.8).
@@ -84,6 +91,7 @@ impl Params for DayParams {
         let DayParams { date, lang } = *self;
         let catalog = cx.catalog;
         let calendar = catalog.calendar_of(date);
+        let status = catalog.status_of(date);
         let response = answer::private_cached(cx, ENDPOINT.operation_id, self, || DayDetails {
             date,
             lang,
@@ -91,7 +99,9 @@ impl Params for DayParams {
             is_weekend: calendar.is_weekend,
             week_number: calendar.iso_week,
             status: Status {
-                status: catalog.status_of(date),
+                laisvadienis: status.laisvadienis,
+                reason: status.reason,
+                shorter_workday: status.shorter_workday,
                 basis: catalog
                     .bases_of(date)
                     .into_iter()

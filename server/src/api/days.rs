@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::prelude::*;
+use crate::catalog::DayEntry;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -33,7 +34,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
 /// this type's JSON.)
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DaysRange {
+pub struct DaysRange<'a> {
     /// Echo of `from`.
     pub from: Date,
     /// Echo of `to`.
@@ -41,21 +42,8 @@ pub struct DaysRange {
     /// Number of days returned (1 to 366).
     pub count: u32,
     /// One entry per day of the range, in date order.
-    pub days: Vec<DayEntry>,
-}
-
-/// One day of `/days`; agrees field by field with `/laisvadienis`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DayEntry {
-    /// The date.
-    pub date: Date,
-    /// As in `/laisvadienis` (Saturdays are non-working).
-    pub laisvadienis: bool,
-    /// As in `/laisvadienis`.
-    pub holiday_name: Option<String>,
-    /// As in `/laisvadienis`.
-    pub shorter_workday: bool,
+    #[serde(borrow)]
+    pub days: Vec<DayEntry<'a>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
