@@ -137,6 +137,9 @@ pub struct DayEntry<'a> {
     pub shorter_workday: bool,
 }
 
+/// What tells a status from another: its holiday name, reason and shortening.
+type StatusKey = (Option<Box<str>>, Option<Reason>, bool);
+
 /// A distinct status a date can have: its holiday name, and the JSON after the date of its
 /// [`DayStatus`] and of its [`DayEntry`].
 #[derive(PartialEq, Eq, Hash)]
@@ -237,8 +240,8 @@ pub struct Catalog {
 /// The values [`DayInfo`] points to, each kept once, its index its id.
 #[derive(Default)]
 struct Tables {
-    /// The distinct statuses, the key of each its holiday name, reason and shortening.
-    statuses: IndexMap<(Option<Box<str>>, Option<Reason>, bool), StatusJson>,
+    /// The distinct statuses.
+    statuses: IndexMap<StatusKey, StatusJson>,
     holidays: IndexSet<HolidayRecord>,
     /// Lists of `holidays` ids in holiday order ([`Catalog::holidays_on`]).
     holiday_lists: IndexSet<Box<[u32]>>,

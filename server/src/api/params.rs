@@ -56,18 +56,6 @@ pub enum Kind {
     Schedule,
 }
 
-impl Kind {
-    /// The code of a 400 for a malformed value of this kind.
-    pub fn error_code(&self) -> ErrorCode {
-        match self {
-            Kind::Date => ErrorCode::InvalidDate,
-            Kind::Year => ErrorCode::InvalidYear,
-            Kind::Lang => ErrorCode::InvalidLang,
-            _ => ErrorCode::InvalidParam,
-        }
-    }
-}
-
 impl Param {
     /// This parameter's value in `query`, parsed as its kind says into `T`.
     pub fn read<T: FromParam>(&self, query: &Query, cx: &Context) -> Result<T, ApiError> {
