@@ -71,23 +71,15 @@ pub struct Status<'a> {
     pub basis: Vec<LegalBasis<'a>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct DayParams {
-    pub date: Date,
-    pub lang: Lang,
+params! {
+    pub struct DayParams {
+        date: Date = DATE,
+        lang: Lang = LANG,
+    }
 }
 
-impl Params for DayParams {
-    const DECLARED: &'static [Param] = &[DATE, LANG];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(DayParams {
-            date: DATE.read(query, cx)?,
-            lang: LANG.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for DayParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let DayParams { date, lang } = *self;
         let catalog = cx.catalog;
         let calendar = catalog.calendar_of(date);

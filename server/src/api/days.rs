@@ -65,8 +65,10 @@ impl Params for DaysParams {
         query::at_most_days(from, to, MAX_DAYS)?;
         Ok(DaysParams { from, to })
     }
+}
 
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for DaysParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         // The ETag names every parameter: both dates.
         let (from, to) = (self.from, self.to);
         let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);

@@ -26,21 +26,24 @@ pub struct Endpoint {
     pub answer: AnswerKind,
     /// The codes its 400 may carry (`invalid_host` is added for every endpoint).
     pub bad_request: &'static [ErrorCode],
-    /// [`serve`] of its [`Params`] type.
+    /// [`serve`] of its [`Handler`] type.
     pub handle: fn(&Endpoint, &Request, &Query, &Context) -> Result<Response, ApiError>,
 }
 
 /// An endpoint's parameters as its handler receives them, parsed by their declaration;
 /// `Hash + Eq`, so that they are the key of its cached answers and the identity of its ETag.
+/// [`params!`](crate::api::params::params) writes it when each is read on its own.
 pub trait Params: Sized + Clone + Hash + Eq + Send + Sync + 'static {
     /// Its parameters, in the order they are checked.
     const DECLARED: &'static [Param];
 
     /// Reads `query` in the declared order, then the checks across parameters.
     fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError>;
+}
 
-    /// The handler: the answer to these parameters.
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError>;
+/// The handler of an endpoint: the answer to its parsed parameters.
+pub trait Handler: Params {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError>;
 }
 
 impl Endpoint {
@@ -60,16 +63,17 @@ impl Endpoint {
     }
 }
 
-/// The handler of an endpoint whose parameters are `P`: parses them, answers them, and gives
-/// an answer that used `today` the ETag of what was asked (the endpoint and `P`).
-pub fn serve<P: Params>(
+/// Answers a request to an endpoint whose parameters are `P`: parses them, hands them to
+/// their handler, and gives an answer that used `today` the ETag of what was asked (the
+/// endpoint and `P`).
+pub fn serve<P: Handler>(
     endpoint: &Endpoint,
     req: &Request,
     query: &Query,
     cx: &Context,
 ) -> Result<Response, ApiError> {
     let params = P::parse(query, cx)?;
-    let response = params.answer(req, cx)?;
+    let response = params.handle(req, cx)?;
     let keyed = endpoint.access == Access::Keyed;
     let asked = || AnswerKey::new(endpoint.operation_id, params.clone()).identity();
     Ok(cx.today.finish(response, req, cx.catalog, keyed, asked))

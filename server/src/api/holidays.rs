@@ -82,8 +82,10 @@ impl Params for HolidaysParams {
             lang: LANG.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for HolidaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let (catalog, lang) = (cx.catalog, self.lang);
         let answer = match self.asked {
             DateOrYear::Date(date) => {

@@ -90,8 +90,10 @@ impl Params for HolidaysFeedParams {
             years: window(cx.catalog, cx.today.current().year(), from, to)?,
         }))
     }
+}
 
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for HolidaysFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         let request = FeedRequest::Holidays(self.0.clone());
         Ok(answer::feed(req, cx, request))
     }

@@ -94,8 +94,10 @@ impl Params for UpcomingParams {
             lang: LANG.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for UpcomingParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         Ok(answer::private_cached(
             cx,
             ENDPOINT.operation_id,

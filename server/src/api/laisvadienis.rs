@@ -25,21 +25,14 @@ pub const ENDPOINT: Endpoint = Endpoint {
     handle: serve::<LaisvadienisParams>,
 };
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct LaisvadienisParams {
-    pub date: Date,
+params! {
+    pub struct LaisvadienisParams {
+        date: Date = DATE,
+    }
 }
 
-impl Params for LaisvadienisParams {
-    const DECLARED: &'static [Param] = &[DATE];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(LaisvadienisParams {
-            date: DATE.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for LaisvadienisParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         // The ETag names every parameter: the date.
         let etag = caching::etag(&cx.catalog.etag_tag, &[self.date]);
         Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {

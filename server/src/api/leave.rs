@@ -104,8 +104,10 @@ impl Params for LeaveParams {
             lang: LANG.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for LeaveParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         leave(cx.catalog, self)
     }
 }

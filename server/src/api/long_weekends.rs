@@ -87,25 +87,16 @@ const MAX_LEAVE: Param = Param {
                   weekends alone) to 10.",
 };
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct LongWeekendsParams {
-    pub year: i32,
-    pub max_leave_days: usize,
-    pub lang: Lang,
+params! {
+    pub struct LongWeekendsParams {
+        year: i32 = START_YEAR,
+        max_leave_days: usize = MAX_LEAVE,
+        lang: Lang = LANG,
+    }
 }
 
-impl Params for LongWeekendsParams {
-    const DECLARED: &'static [Param] = &[START_YEAR, MAX_LEAVE, LANG];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(LongWeekendsParams {
-            year: START_YEAR.read(query, cx)?,
-            max_leave_days: MAX_LEAVE.read(query, cx)?,
-            lang: LANG.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for LongWeekendsParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         Ok(answer::private_cached(
             cx,
             ENDPOINT.operation_id,

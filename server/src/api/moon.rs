@@ -85,8 +85,10 @@ impl Params for MoonParams {
             lang: LANG.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for MoonParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let MoonParams { year, lang } = *self;
         Ok(answer::private_cached(
             cx,

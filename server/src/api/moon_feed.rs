@@ -30,21 +30,14 @@ const FEED_LANG: Param = Param {
     ..LANG
 };
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct MoonFeedParams {
-    pub lang: Lang,
+params! {
+    pub struct MoonFeedParams {
+        lang: Lang = FEED_LANG,
+    }
 }
 
-impl Params for MoonFeedParams {
-    const DECLARED: &'static [Param] = &[FEED_LANG];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(MoonFeedParams {
-            lang: FEED_LANG.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for MoonFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         feed(req, cx, self.lang)
     }
 }

@@ -36,23 +36,15 @@ const ECHOED_LANG: Param = Param {
     ..LANG
 };
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct NameDaysParams {
-    pub date: Date,
-    pub lang: Lang,
+params! {
+    pub struct NameDaysParams {
+        date: Date = DATE,
+        lang: Lang = ECHOED_LANG,
+    }
 }
 
-impl Params for NameDaysParams {
-    const DECLARED: &'static [Param] = &[DATE, ECHOED_LANG];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(NameDaysParams {
-            date: DATE.read(query, cx)?,
-            lang: ECHOED_LANG.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for NameDaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let name_days: Vec<_> = cx.catalog.name_days_on(self.date).collect();
         Ok(answer::private(answer::to_json(&NameDays {
             date: self.date,

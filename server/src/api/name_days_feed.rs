@@ -26,21 +26,14 @@ const FEED_LANG: Param = Param {
     ..LANG
 };
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct NameDaysFeedParams {
-    pub lang: Lang,
+params! {
+    pub struct NameDaysFeedParams {
+        lang: Lang = FEED_LANG,
+    }
 }
 
-impl Params for NameDaysFeedParams {
-    const DECLARED: &'static [Param] = &[FEED_LANG];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(NameDaysFeedParams {
-            lang: FEED_LANG.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for NameDaysFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         let request = FeedRequest::NameDays { lang: self.lang };
         Ok(answer::feed(req, cx, request))
     }

@@ -73,8 +73,10 @@ impl Params for NameSearchParams {
         }
         Ok(NameSearchParams { name: name.into() })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for NameSearchParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let matches = cx
             .catalog
             .name_index

@@ -109,8 +109,10 @@ impl Params for SchoolHolidaysParams {
             lang: LANG.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for SchoolHolidaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let catalog = cx.catalog;
         let SchoolHolidaysParams { asked, grade, lang } = *self;
         let (from, to) = match asked {

@@ -33,23 +33,15 @@ const FEED_LANG: Param = Param {
     ..LANG
 };
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct SchoolHolidaysFeedParams {
-    pub grade: Option<u8>,
-    pub lang: Lang,
+params! {
+    pub struct SchoolHolidaysFeedParams {
+        grade: Option<u8> = FEED_GRADE,
+        lang: Lang = FEED_LANG,
+    }
 }
 
-impl Params for SchoolHolidaysFeedParams {
-    const DECLARED: &'static [Param] = &[FEED_GRADE, FEED_LANG];
-
-    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        Ok(SchoolHolidaysFeedParams {
-            grade: FEED_GRADE.read(query, cx)?,
-            lang: FEED_LANG.read(query, cx)?,
-        })
-    }
-
-    fn answer(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for SchoolHolidaysFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
         let request = FeedRequest::SchoolHolidays {
             grade: self.grade,
             lang: self.lang,

@@ -170,8 +170,10 @@ impl Params for ShiftParams {
             lang: LANG.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for ShiftParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let ShiftParams {
             start,
             end,

@@ -159,8 +159,10 @@ impl Params for SunParams {
             place: PLACE.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for SunParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let SunParams { from, to, place } = *self;
         let place = &cx.catalog.places.places[place.0];
         Ok(answer::private_cached(

@@ -64,8 +64,10 @@ impl Params for WorkingDaysParams {
             contract: contract(query)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for WorkingDaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         let WorkingDaysParams { from, to, contract } = self;
         let (from, to) = (*from, *to);
         Ok(answer::private(answer::to_json(&WorkingDays {

@@ -84,8 +84,10 @@ impl Params for AddParams {
             week: WEEK.read(query, cx)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for AddParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         add(cx.catalog, self)
     }
 }

@@ -120,8 +120,10 @@ impl Params for WorkingTimeParams {
             contract: contract(query)?,
         })
     }
+}
 
-    fn answer(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+impl Handler for WorkingTimeParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
         Ok(answer::private_cached(
             cx,
             ENDPOINT.operation_id,
