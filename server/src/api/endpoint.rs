@@ -32,7 +32,7 @@ pub struct Endpoint {
 
 /// An endpoint's parameters as its handler receives them, parsed by their declaration;
 /// `Hash + Eq`, so that they are the key of its cached answers and the identity of its ETag.
-/// [`params!`](crate::api::params::params) writes it when each is read on its own.
+/// [`params!`] writes it when each is read on its own.
 pub trait Params: Sized + Clone + Hash + Eq + Send + Sync + 'static {
     /// Its parameters, in the order they are checked.
     const DECLARED: &'static [Param];
@@ -40,6 +40,35 @@ pub trait Params: Sized + Clone + Hash + Eq + Send + Sync + 'static {
     /// Reads `query` in the declared order, then the checks across parameters.
     fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError>;
 }
+
+/// Declares the parameters of an endpoint whose parameters are each read on their own: the
+/// struct its handler receives, each field with its type and its [`Param`]; and its
+/// [`Params`], declaring them in the order written and reading
+/// each field by its `Param`, in that order.
+macro_rules! params {
+    ($(#[$doc:meta])* pub struct $name:ident { $($field:ident: $type:ty = $param:expr),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name {
+            $(pub $field: $type),+
+        }
+
+        impl $crate::api::endpoint::Params for $name {
+            const DECLARED: &'static [$crate::api::params::Param] = &[$($param),+];
+
+            fn parse(
+                query: &$crate::api::query::Query,
+                cx: &$crate::api::context::Context,
+            ) -> Result<Self, $crate::http::errors::ApiError> {
+                Ok($name {
+                    $($field: $param.read(query, cx)?),+
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use params;
 
 /// The handler of an endpoint: the answer to its parsed parameters.
 pub trait Handler: Params {

@@ -172,35 +172,6 @@ impl FromParam for PlaceIndex {
     }
 }
 
-/// Declares the parameters of an endpoint whose parameters are each read on their own: the
-/// struct its handler receives, each field with its type and its [`Param`]; and its
-/// [`Params`](crate::api::endpoint::Params), declaring them in the order written and reading
-/// each field by its `Param`, in that order.
-macro_rules! params {
-    ($(#[$doc:meta])* pub struct $name:ident { $($field:ident: $type:ty = $param:expr),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $name {
-            $(pub $field: $type),+
-        }
-
-        impl $crate::api::endpoint::Params for $name {
-            const DECLARED: &'static [$crate::api::params::Param] = &[$($param),+];
-
-            fn parse(
-                query: &$crate::api::query::Query,
-                cx: &$crate::api::context::Context,
-            ) -> Result<Self, $crate::http::errors::ApiError> {
-                Ok($name {
-                    $($field: $param.read(query, cx)?),+
-                })
-            }
-        }
-    };
-}
-
-pub(crate) use params;
-
 pub const DATE: Param = Param {
     name: "date",
     required: true,
