@@ -6,7 +6,7 @@ use std::hash::Hash;
 use poem::{Request, Response};
 
 pub use crate::api::context::Context;
-use crate::api::params::Param;
+use crate::api::params::{Kind, Param};
 use crate::api::query::Query;
 use crate::http::cache::AnswerKey;
 use crate::http::errors::{ApiError, ErrorCode};
@@ -87,7 +87,6 @@ impl Endpoint {
     /// Whether a success may be a 304 (it carries an ETag): a public answer always does, a
     /// keyed one when a date parameter was `today`.
     pub fn revalidates(&self) -> bool {
-        use crate::api::params::Kind;
         matches!(self.access, Access::Public(_)) || self.params.iter().any(|p| p.kind == Kind::Date)
     }
 }
