@@ -1,7 +1,7 @@
 //! `GET /api/v1/leave`: the dates of N working days of annual leave from a date (Labour Code
 //! art. 126): red holidays and declared days off inside do not count. Key required.
 
-use kalendorius_dataset::leave::{self, MAX_DAYS, MIN_DAYS};
+use kalendorius_dataset::leave::{self, LeaveDays, MAX_DAYS, MIN_DAYS};
 
 use super::long_weekends::PeriodHoliday;
 use kalendorius_dataset::working_time::Week;
@@ -128,14 +128,12 @@ fn leave(catalog: &Catalog, params: &LeaveParams) -> Result<Response, ApiError> 
             ),
         )
     };
-    // The first leave day, the last (days - 1 working days later), and the day after.
-    let start = catalog
-        .add_working_days(asked, 0, week)
-        .ok_or_else(outside)?;
-    let end = catalog
-        .add_working_days(start, i64::from(days) - 1, week)
-        .ok_or_else(outside)?;
-    let return_date = catalog.add_working_days(end, 1, week).ok_or_else(outside)?;
+    let leave_days = catalog.leave_days(asked, days, week).ok_or_else(outside)?;
+    let LeaveDays {
+        start,
+        end,
+        return_date,
+    } = leave_days;
     let holidays = std::iter::successors(Some(start), |d| d.succ().filter(|d| *d <= end))
         .filter(|&d| catalog.working_day(d).hours(week) == 0)
         .flat_map(|date| {

@@ -2,6 +2,7 @@
 //! by date.
 
 use kalendorius_dataset::contract::Contract;
+use kalendorius_dataset::leave::{leave_days, LeaveDays};
 use kalendorius_dataset::working_time::Week;
 use kalendorius_dataset::Date;
 
@@ -37,6 +38,13 @@ impl Catalog {
 
     pub fn working_day(&self, date: Date) -> WorkingDay {
         self.working.day(self.working_position(date))
+    }
+
+    /// The days of `days` working days of leave asked from `asked` in `week`
+    /// ([`leave_days`]); `None` past the served range.
+    pub fn leave_days(&self, asked: Date, days: u32, week: Week) -> Option<LeaveDays<Date>> {
+        let found = leave_days(&self.working, self.working_position(asked), days, week)?;
+        Some(found.map(|position| self.date_at(position)))
     }
 
     /// `date` plus `n` working days in `week` (`/working-days/add`): the `n`-th working day
