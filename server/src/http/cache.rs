@@ -127,19 +127,14 @@ impl Hash for AnswerKey {
 }
 
 /// Parameters of any type, compared and hashed as their own type (two types never equal).
-trait AskedParams: Send + Sync {
-    fn as_any(&self) -> &dyn Any;
+trait AskedParams: Any + Send + Sync {
     fn equals(&self, other: &dyn AskedParams) -> bool;
     fn hash_into(&self, state: &mut dyn Hasher);
 }
 
 impl<P: Hash + Eq + Send + Sync + 'static> AskedParams for P {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
     fn equals(&self, other: &dyn AskedParams) -> bool {
-        other.as_any().downcast_ref::<P>() == Some(self)
+        (other as &dyn Any).downcast_ref::<P>() == Some(self)
     }
 
     fn hash_into(&self, mut state: &mut dyn Hasher) {
