@@ -69,8 +69,8 @@ impl Params for DaysParams {
 
 impl Handler for DaysParams {
     fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
-        // The ETag names every parameter: both dates.
-        let (from, to) = (self.from, self.to);
+        // Taken apart whole, so that a new parameter cannot be left out of the ETag.
+        let DaysParams { from, to } = *self;
         let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
         Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
             cx.catalog.days_json(from, to)

@@ -1,5 +1,5 @@
-//! What an operation is ([`Endpoint`]) and what its handler is: the [`Params`] type it
-//! parses its query into and answers, each endpoint file holding one of each.
+//! What an operation is ([`Endpoint`]) and what its handler receives: the [`Params`] its
+//! query is parsed into, which its [`Handler`] answers; each endpoint file holds one of each.
 
 use std::hash::Hash;
 
@@ -43,8 +43,8 @@ pub trait Params: Sized + Clone + Hash + Eq + Send + Sync + 'static {
 
 /// Declares the parameters of an endpoint whose parameters are each read on their own: the
 /// struct its handler receives, each field with its type and its [`Param`]; and its
-/// [`Params`], declaring them in the order written and reading
-/// each field by its `Param`, in that order.
+/// [`Params`], declaring them in the order written and reading each field by its `Param`,
+/// in that order.
 macro_rules! params {
     ($(#[$doc:meta])* pub struct $name:ident { $($field:ident: $type:ty = $param:expr),+ $(,)? }) => {
         $(#[$doc])*

@@ -33,10 +33,11 @@ params! {
 
 impl Handler for LaisvadienisParams {
     fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
-        // The ETag names every parameter: the date.
-        let etag = caching::etag(&cx.catalog.etag_tag, &[self.date]);
+        // Taken apart whole, so that a new parameter cannot be left out of the ETag.
+        let LaisvadienisParams { date } = *self;
+        let etag = caching::etag(&cx.catalog.etag_tag, &[date]);
         Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
-            cx.catalog.status_json(self.date)
+            cx.catalog.status_json(date)
         }))
     }
 }
