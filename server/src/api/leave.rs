@@ -91,12 +91,11 @@ impl Params for LeaveParams {
 
     /// Both required parameters are checked present before either is read.
     fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        if query.value(START.name).is_none() {
-            return Err(query::missing(START.name, "YYYY-MM-DD"));
-        }
-        if query.value(DAYS.name).is_none() {
-            return Err(query::missing(DAYS.name, "an integer from 1 to 366"));
-        }
+        let required = [
+            (START.name, "YYYY-MM-DD"),
+            (DAYS.name, "an integer from 1 to 366"),
+        ];
+        query::all_present(query, &required)?;
         Ok(LeaveParams {
             start: START.read(query, cx)?,
             days: DAYS.read(query, cx)?,

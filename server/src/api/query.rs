@@ -104,6 +104,18 @@ pub fn missing(name: &str, form: &str) -> ApiError {
     )
 }
 
+/// Refuses with `missing_param` the first of `required` (name, form) not sent: for the
+/// endpoints that check each is present before reading any.
+pub fn all_present(query: &Query, required: &[(&str, &str)]) -> Result<(), ApiError> {
+    match required
+        .iter()
+        .find(|(name, _)| query.value(name).is_none())
+    {
+        Some((name, form)) => Err(missing(name, form)),
+        None => Ok(()),
+    }
+}
+
 /// Parses a date parameter, `YYYY-MM-DD` or `today`, that the catalog serves.
 pub fn date_or_today(
     catalog: &Catalog,

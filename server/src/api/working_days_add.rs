@@ -72,12 +72,8 @@ impl Params for AddParams {
 
     /// Both required parameters are checked present before either is read.
     fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
-        if query.value(COUNTED_FROM.name).is_none() {
-            return Err(query::missing(COUNTED_FROM.name, "YYYY-MM-DD"));
-        }
-        if query.value(DAYS.name).is_none() {
-            return Err(query::missing(DAYS.name, "an integer"));
-        }
+        let required = [(COUNTED_FROM.name, "YYYY-MM-DD"), (DAYS.name, "an integer")];
+        query::all_present(query, &required)?;
         Ok(AddParams {
             date: COUNTED_FROM.read(query, cx)?,
             days: DAYS.read(query, cx)?,
