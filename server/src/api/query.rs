@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use kalendorius_dataset::contract::{
-    parse_centihours, Contract, ContractError, Norm, MAX_CENTIHOURS, MAX_DAY_MINUTES,
+    parse_centihours, parse_schedule, Contract, ContractError, Norm, MAX_CENTIHOURS,
 };
 use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::working_time::Week;
@@ -335,20 +335,10 @@ pub fn hours_per_week(value: &str) -> Result<u32, ApiError> {
         })
 }
 
-/// Parses `schedule`: 5 or 6 comma-separated `H:MM` (hours 0-24, minutes 00-59, at most
-/// 24:00), Monday first. In minutes.
+/// Parses `schedule` ([`parse_schedule`]): 5 or 6 comma-separated `H:MM`, Monday first. In
+/// minutes.
 pub fn schedule(value: &str) -> Result<Vec<u32>, ApiError> {
-    let day = |entry: &str| -> Option<u32> {
-        let (h, m) = entry.split_once(':')?;
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if !(digits(h) && h.len() <= 2 && digits(m) && m.len() == 2) {
-            return None;
-        }
-        let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-        Some(h * 60 + m).filter(|&total| m < 60 && total <= MAX_DAY_MINUTES)
-    };
-    let days: Option<Vec<u32>> = value.split(',').map(day).collect();
-    days.filter(|d| (5..=6).contains(&d.len())).ok_or_else(|| {
+    parse_schedule(value).ok_or_else(|| {
         ApiError::new(
             ErrorCode::InvalidParam,
             format!(
