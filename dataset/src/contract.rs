@@ -245,6 +245,22 @@ pub fn parse_centihours(text: &str) -> Option<u32> {
     Some(centihours).filter(|c| (1..=MAX_CENTIHOURS).contains(c))
 }
 
+/// The minutes of each working weekday of a schedule written as 5 or 6 comma-separated
+/// `H:MM` (hours 0-24, minutes 00-59, at most 24:00), Monday first.
+pub fn parse_schedule(text: &str) -> Option<Vec<u32>> {
+    let day = |entry: &str| -> Option<u32> {
+        let (h, m) = entry.split_once(':')?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !(digits(h) && h.len() <= 2 && digits(m) && m.len() == 2) {
+            return None;
+        }
+        let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+        Some(h * 60 + m).filter(|&total| m < 60 && total <= MAX_DAY_MINUTES)
+    };
+    let days: Option<Vec<u32>> = text.split(',').map(day).collect();
+    days.filter(|d| (5..=6).contains(&d.len()))
+}
+
 /// Each weekday's minutes of a `centihours` week in `week`, Monday first: `h / 5` a day in
 /// the 5-day week; the 40-hour 6-day split scaled by `h / 40`; rounded half up.
 fn scaled_day_minutes(week: Week, centihours: u32) -> [u32; 6] {

@@ -13,12 +13,54 @@
 use std::sync::OnceLock;
 
 use crate::basis::labour_code;
+use crate::working_index::WorkingIndex;
+use crate::working_time::Week;
 use crate::Basis;
 
 /// The fewest working days of leave an answer covers.
 pub const MIN_DAYS: u32 = 1;
 /// The most: a year of days (more than any statutory leave, for long accumulated leave).
 pub const MAX_DAYS: u32 = 366;
+
+/// The days of a leave: by position in a [`WorkingIndex`], or as dates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaveDays<D> {
+    /// The first leave day.
+    pub start: D,
+    /// The last leave day.
+    pub end: D,
+    /// The working day after it: the employee returns.
+    pub return_date: D,
+}
+
+impl<D> LeaveDays<D> {
+    pub fn map<E>(self, f: impl Fn(D) -> E) -> LeaveDays<E> {
+        LeaveDays {
+            start: f(self.start),
+            end: f(self.end),
+            return_date: f(self.return_date),
+        }
+    }
+}
+
+/// A leave of `days` working days in `week`, asked from the day at `asked`: it begins that
+/// day when it is a working day, else on the next one, and ends `days - 1` working days
+/// later. `None` when a day of it, or the return, falls past the index.
+pub fn leave_days(
+    index: &WorkingIndex,
+    asked: usize,
+    days: u32,
+    week: Week,
+) -> Option<LeaveDays<usize>> {
+    let start = index.add(asked, 0, week)?;
+    let end = index.add(start, i64::from(days) - 1, week)?;
+    let return_date = index.add(end, 1, week)?;
+    Some(LeaveDays {
+        start,
+        end,
+        return_date,
+    })
+}
 
 /// Labour Code art. 126 part 2, cited as the register renders it.
 pub fn basis() -> &'static Basis {

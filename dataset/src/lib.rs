@@ -46,6 +46,7 @@ pub mod schema;
 pub mod school;
 pub mod shift;
 pub mod sun;
+pub mod working_index;
 pub mod working_time;
 
 pub use basis::{Basis, Confidence};

@@ -299,6 +299,82 @@ pub fn provisions_on(date: NaiveDate) -> &'static [Basis] {
         .map_or(&[], |(_, bases)| bases.as_slice())
 }
 
+#[derive(Debug, PartialEq, Eq)]
+pub enum TimeFormError {
+    Malformed,
+    /// Seconds other than `:00`.
+    Seconds,
+}
+
+/// Parses `YYYY-MM-DDTHH:MM`, optionally `:00`, optionally `Z` or `±HH:MM` (a shift's
+/// start or end as `/shift-hours` takes it): the local wall time and the offset given.
+pub fn parse_time(value: &str) -> Result<(NaiveDateTime, Option<FixedOffset>), TimeFormError> {
+    let b = value.as_bytes();
+    let number = |at: usize, len: usize| -> Result<u32, TimeFormError> {
+        let digits = b.get(at..at + len).ok_or(TimeFormError::Malformed)?;
+        digits.iter().try_fold(0, |n, &c| {
+            if c.is_ascii_digit() {
+                Ok(n * 10 + u32::from(c - b'0'))
+            } else {
+                Err(TimeFormError::Malformed)
+            }
+        })
+    };
+    let at = |i: usize, c: u8| {
+        if b.get(i) == Some(&c) {
+            Ok(())
+        } else {
+            Err(TimeFormError::Malformed)
+        }
+    };
+    at(4, b'-')?;
+    at(7, b'-')?;
+    at(10, b'T')?;
+    at(13, b':')?;
+    let date = NaiveDate::from_ymd_opt(number(0, 4)? as i32, number(5, 2)?, number(8, 2)?);
+    let time = NaiveTime::from_hms_opt(number(11, 2)?, number(14, 2)?, 0);
+    let (Some(date), Some(time)) = (date, time) else {
+        return Err(TimeFormError::Malformed);
+    };
+    let mut rest = &value[16..];
+    if let Some(seconds) = rest.strip_prefix(':') {
+        let (digits, tail) = seconds
+            .split_at_checked(2)
+            .ok_or(TimeFormError::Malformed)?;
+        if !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(TimeFormError::Malformed);
+        }
+        if digits != "00" {
+            return Err(TimeFormError::Seconds);
+        }
+        rest = tail;
+    }
+    let offset = match rest.as_bytes() {
+        [] => None,
+        [b'Z'] => FixedOffset::east_opt(0),
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            let digits = [*h1, *h2, *m1, *m2];
+            if !digits.iter().all(u8::is_ascii_digit) {
+                return Err(TimeFormError::Malformed);
+            }
+            let [h1, h2, m1, m2] = digits.map(|c| i32::from(c - b'0'));
+            let (hours, minutes) = (h1 * 10 + h2, m1 * 10 + m2);
+            if minutes >= 60 {
+                return Err(TimeFormError::Malformed);
+            }
+            let seconds = (hours * 60 + minutes) * 60;
+            let offset = if *sign == b'+' {
+                FixedOffset::east_opt(seconds)
+            } else {
+                FixedOffset::west_opt(seconds)
+            };
+            Some(offset.ok_or(TimeFormError::Malformed)?)
+        }
+        _ => return Err(TimeFormError::Malformed),
+    };
+    Ok((date.and_time(time), offset))
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::Datelike;
@@ -488,5 +564,53 @@ mod tests {
         let lt = &provisions_on(NaiveDate::from_ymd_opt(2026, 1, 1).unwrap())[4];
         assert_eq!(lt.text_lt, "Darbo kodekso (XII-2603) 144 str. 3 d.");
         assert_eq!(lt.text_ru, "ч. 3 ст. 144 Трудового кодекса (XII-2603)");
+    }
+
+    #[test]
+    fn times_are_parsed_in_their_exact_forms() {
+        let local = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M").unwrap();
+        let east = |h: i32| FixedOffset::east_opt(h * 3600);
+        assert_eq!(
+            parse_time("2026-12-24T20:00"),
+            Ok((local("2026-12-24T20:00"), None))
+        );
+        assert_eq!(
+            parse_time("2026-12-24T20:00:00"),
+            Ok((local("2026-12-24T20:00"), None))
+        );
+        assert_eq!(
+            parse_time("2026-10-25T03:30+02:00"),
+            Ok((local("2026-10-25T03:30"), east(2)))
+        );
+        assert_eq!(
+            parse_time("2026-10-25T03:30:00-01:30"),
+            Ok((local("2026-10-25T03:30"), FixedOffset::west_opt(5400)))
+        );
+        assert_eq!(
+            parse_time("2026-10-25T00:30Z"),
+            Ok((local("2026-10-25T00:30"), east(0)))
+        );
+        assert_eq!(
+            parse_time("2026-12-24T20:00:30"),
+            Err(TimeFormError::Seconds)
+        );
+        for bad in [
+            "2026-12-24",
+            "2026-12-24 20:00",
+            "2026-12-24T24:00",
+            "2026-12-24T20:60",
+            "2026-02-29T20:00",
+            "2026-12-24T20",
+            "2026-12-24T20:00+2",
+            "2026-12-24T20:00+02:60",
+            "2026-12-24T20:00+24:00",
+            "2026-12-24T20:00z",
+            "2026-12-24T20:00:00.5",
+            "2026-12-24T20:0x",
+            "+026-12-24T20:00",
+            "2026-12-24T20:00ą",
+        ] {
+            assert_eq!(parse_time(bad), Err(TimeFormError::Malformed), "{bad}");
+        }
     }
 }

@@ -4,18 +4,21 @@
 //! offsets; the declared transfers; the pupils' holidays; the places whose sun is computed. Only `/data` reads the published
 //! files. One function writes a day for `/laisvadienis` and `/days`, so they cannot disagree.
 
+use std::borrow::Cow;
 use std::io::Write as _;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
 use chrono::Datelike as _;
-use indexmap::IndexSet;
+use indexmap::{IndexMap, IndexSet};
 use kalendorius_dataset::{
     Basis, Confidence, DatasetDir, Date, Day, HolidayType, Lang, LoadError, PlacesFile, Reason,
     SchoolHolidaysFile, Transfer,
 };
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use crate::http::cache::ByteCache;
+use crate::http::cache::{AnswerKey, ByteCache};
 use crate::metrics::CacheMetrics;
 use crate::name_index::NameIndex;
 
@@ -53,7 +56,8 @@ struct DayInfo {
     /// 0 = Sunday ... 6 = Saturday.
     day_of_week: u8,
     iso_week: u8,
-    holiday_name: u16,
+    /// Its [`StatusJson`].
+    status: u16,
     holidays: u32,
     name_days: u32,
 }
@@ -93,17 +97,96 @@ pub struct NameDayRecord {
     pub gender: &'static str,
 }
 
-/// The status of one date: the facts of `/laisvadienis`, typed (the pages, and `/day` in
-/// these words).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-pub struct DayStatus {
-    /// Non-working day.
+// The one status type: the pages and `/day` read it; the catalog keeps its JSON after the
+// date, as serde writes it, per distinct status. (Its doc is the document's description.)
+/// The answer: the status of one date. (The catalog writes it from precomputed parts; a
+/// test holds those bytes to this type's JSON.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DayStatus<'a> {
+    /// The date.
+    pub date: Date,
+    /// True on every Saturday (unless declared a working day), Sunday, red holiday and
+    /// declared extra day off.
     pub laisvadienis: bool,
-    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
-    /// working day.
+    /// `public_holiday` when a red holiday or declared day off falls on the date (even on a
+    /// weekend), else `sunday`, else `saturday`, else null.
     pub reason: Option<Reason>,
-    /// A working day one hour shorter: the next day is a red holiday.
+    /// Lithuanian name(s) of the red holiday(s) on the date, joined with ", " in Labour Code
+    /// order; null exactly when `reason` is not `public_holiday`.
+    #[serde(borrow)]
+    pub holiday_name: Option<Cow<'a, str>>,
+    /// True exactly when the day is a workday and the next calendar day carries a red
+    /// holiday (the workday is one hour shorter).
     pub shorter_workday: bool,
+}
+
+// The catalog keeps its JSON after the date per distinct status, as serde writes it.
+/// One day of `/days`; agrees field by field with `/laisvadienis`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DayEntry<'a> {
+    /// The date.
+    pub date: Date,
+    /// As in `/laisvadienis` (Saturdays are non-working).
+    pub laisvadienis: bool,
+    /// As in `/laisvadienis`.
+    #[serde(borrow)]
+    pub holiday_name: Option<Cow<'a, str>>,
+    /// As in `/laisvadienis`.
+    pub shorter_workday: bool,
+}
+
+/// What tells a status from another: its holiday name, reason and shortening.
+type StatusKey = (Option<Box<str>>, Option<Reason>, bool);
+
+/// A distinct status a date can have: its holiday name, and the JSON after the date of its
+/// [`DayStatus`] and of its [`DayEntry`].
+#[derive(PartialEq, Eq, Hash)]
+struct StatusJson {
+    holiday_name: Option<Box<str>>,
+    status_tail: Box<[u8]>,
+    entry_tail: Box<[u8]>,
+}
+
+impl StatusJson {
+    /// Serializes both answers of a date of this status, and keeps what follows the date.
+    fn of(status: &DayStatus) -> StatusJson {
+        let tail = |json: Vec<u8>| {
+            debug_assert!(
+                json.starts_with(DATE_HEAD),
+                "the date first, then the quote"
+            );
+            json[DATE_HEAD.len() + DATE_LEN..].into()
+        };
+        let entry = DayEntry {
+            date: status.date,
+            laisvadienis: status.laisvadienis,
+            holiday_name: status.holiday_name.clone(),
+            shorter_workday: status.shorter_workday,
+        };
+        StatusJson {
+            holiday_name: status.holiday_name.as_deref().map(Into::into),
+            status_tail: tail(serde_json::to_vec(status).expect("a status serializes")),
+            entry_tail: tail(serde_json::to_vec(&entry).expect("an entry serializes")),
+        }
+    }
+}
+
+/// How serde begins both answers, and how long the date after it is (its closing quote
+/// starts the tail).
+const DATE_HEAD: &[u8] = b"{\"date\":\"";
+const DATE_LEN: usize = 10;
+
+/// Where a date falls in its week and year ([`Catalog::calendar_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CalendarPlace {
+    /// 0 = Sunday ... 6 = Saturday.
+    pub day_of_week: u8,
+    /// ISO 8601 week number.
+    pub iso_week: u8,
+    /// Saturday or Sunday.
+    pub is_weekend: bool,
 }
 
 /// A year's whole `/days` body and where each day's entry starts: entry `i` is
@@ -143,7 +226,8 @@ pub struct Catalog {
     /// The eve rule's provisions from each date on which they change (a handful).
     eve_bases: Vec<(Date, Box<[Basis]>)>,
     pub name_index: NameIndex,
-    answers: ByteCache<(&'static str, Box<str>), Bytes>,
+    /// Built answers, by what was asked.
+    answers: ByteCache<AnswerKey, Bytes>,
     /// Per [`HolidayScope`], the sorted day positions of its holiday dates (`planning`).
     holiday_dates: OnceLock<[Box<[u32]>; 2]>,
     /// Per served year: its periods with up to [`MAX_LEAVE_DAYS`] leave days (`planning`).
@@ -156,8 +240,8 @@ pub struct Catalog {
 /// The values [`DayInfo`] points to, each kept once, its index its id.
 #[derive(Default)]
 struct Tables {
-    /// JSON-encoded: `null` or the name in quotes.
-    holiday_names: IndexSet<Box<str>>,
+    /// The distinct statuses.
+    statuses: IndexMap<StatusKey, StatusJson>,
     holidays: IndexSet<HolidayRecord>,
     /// Lists of `holidays` ids in holiday order ([`Catalog::holidays_on`]).
     holiday_lists: IndexSet<Box<[u32]>>,
@@ -195,14 +279,22 @@ impl Tables {
         {
             return Err("a red holiday without basis and confidence, or another one with them");
         }
-        // Most days have none: `null` found without an allocation per day.
-        let holiday_name = match &day.holiday_name {
-            None => self.holiday_names.get_index_of("null").map(|i| i as u32),
-            Some(_) => None,
-        }
-        .unwrap_or_else(|| {
-            let json = serde_json::to_string(&day.holiday_name).expect("a str serializes");
-            intern(&mut self.holiday_names, json.into())
+        // Serialized once per distinct status (a few hundred), not per day.
+        let key = (
+            day.holiday_name.as_deref().map(Box::from),
+            day.reason,
+            day.shorter_workday,
+        );
+        let entry = self.statuses.entry(key);
+        let status = entry.index();
+        entry.or_insert_with(|| {
+            StatusJson::of(&DayStatus {
+                date: day.date,
+                laisvadienis: day.laisvadienis,
+                reason: day.reason,
+                holiday_name: day.holiday_name.as_deref().map(Cow::Borrowed),
+                shorter_workday: day.shorter_workday,
+            })
         });
         let holiday_ids: Box<[u32]> = day
             .holidays
@@ -236,7 +328,7 @@ impl Tables {
             is_weekend: day.is_weekend,
             day_of_week: day.day_of_week,
             iso_week: day.iso_week,
-            holiday_name: u16::try_from(holiday_name).expect("fewer than 2^16 holiday names"),
+            status: u16::try_from(status).expect("fewer than 2^16 statuses"),
             holidays: intern(&mut self.holiday_lists, holiday_ids),
             name_days: intern(&mut self.name_day_lists, name_ids),
         })
@@ -303,7 +395,7 @@ impl Catalog {
             days,
             years: Vec::new(),
             tables,
-            working: working_index::WorkingIndex::new(working, year_count),
+            working: working_index::WorkingIndex::new(working),
             transfers,
             eve_bases,
             name_index: NameIndex::default(),
@@ -342,9 +434,9 @@ impl Catalog {
                 json.push(b',');
             }
             offsets.push(json.len() as u32);
-            self.day_parts(date, false, |parts| {
-                parts.iter().for_each(|part| json.extend_from_slice(part))
-            });
+            json.extend_from_slice(DATE_HEAD);
+            json.extend_from_slice(&date.iso_bytes());
+            json.extend_from_slice(&self.status_json_of(date).entry_tail);
         }
         offsets.push(json.len() as u32 + 1);
         json.extend_from_slice(DAYS_TAIL);
@@ -373,36 +465,19 @@ impl Catalog {
             .expect("a position inside the served range")
     }
 
-    /// The `/laisvadienis` body of a served `date`.
+    /// The `/laisvadienis` body of a served `date`: the JSON of its [`DayStatus`], sized
+    /// exactly (spare capacity costs a second allocation when it becomes the body).
     pub fn status_json(&self, date: Date) -> Vec<u8> {
-        self.day_parts(date, true, |parts| parts.concat())
+        let tail = &self.status_json_of(date).status_tail;
+        let mut body = Vec::with_capacity(DATE_HEAD.len() + DATE_LEN + tail.len());
+        body.extend_from_slice(DATE_HEAD);
+        body.extend_from_slice(&date.iso_bytes());
+        body.extend_from_slice(tail);
+        body
     }
 
-    /// The parts of the `/laisvadienis` body of a served `date`, or without `reason` of its
-    /// `/days` entry, given to `write`: a body is sized exactly (spare capacity costs a second
-    /// allocation when it becomes the body), an entry appended to its year's without a copy.
-    fn day_parts<R>(&self, date: Date, with_reason: bool, write: impl FnOnce(&[&[u8]]) -> R) -> R {
-        let info = self.info(date);
-        let reason: [&[u8]; 3] = match info.reason {
-            _ if !with_reason => [b""; 3],
-            None => [b",\"reason\":null", b"", b""],
-            Some(reason) => [b",\"reason\":\"", reason.as_str().as_bytes(), b"\""],
-        };
-        let parts: [&[u8]; 12] = [
-            b"{\"date\":\"",
-            &date.iso_bytes(),
-            b"\",\"laisvadienis\":",
-            JSON_BOOL[usize::from(info.reason.is_some())],
-            reason[0],
-            reason[1],
-            reason[2],
-            b",\"holiday_name\":",
-            self.tables.holiday_names[info.holiday_name as usize].as_bytes(),
-            b",\"shorter_workday\":",
-            JSON_BOOL[usize::from(info.shorter_workday)],
-            b"}",
-        ];
-        write(&parts)
+    fn status_json_of(&self, date: Date) -> &StatusJson {
+        &self.tables.statuses[self.info(date).status as usize]
     }
 
     /// The `/days` body for `from..=to` (served, at most 366 days); a whole year is shared.
@@ -444,17 +519,26 @@ impl Catalog {
             .map(|&i| &self.tables.names[i as usize])
     }
 
-    /// Day of week (0 = Sunday), ISO week and weekend flag of `date`.
-    pub fn calendar_of(&self, date: Date) -> (u8, u8, bool) {
+    /// Where `date` falls in its week and year.
+    pub fn calendar_of(&self, date: Date) -> CalendarPlace {
         let info = self.info(date);
-        (info.day_of_week, info.iso_week, info.is_weekend)
+        CalendarPlace {
+            day_of_week: info.day_of_week,
+            iso_week: info.iso_week,
+            is_weekend: info.is_weekend,
+        }
     }
 
-    pub fn status_of(&self, date: Date) -> DayStatus {
+    pub fn status_of(&self, date: Date) -> DayStatus<'_> {
         let info = self.info(date);
+        let holiday_name = self.tables.statuses[info.status as usize]
+            .holiday_name
+            .as_deref();
         DayStatus {
+            date,
             laisvadienis: info.reason.is_some(),
             reason: info.reason,
+            holiday_name: holiday_name.map(Cow::Borrowed),
             shorter_workday: info.shorter_workday,
         }
     }
@@ -503,15 +587,9 @@ impl Catalog {
         bases
     }
 
-    /// The answer of `operation` to `params` (as resolved: `today` as its date), built by
+    /// The answer to `key` (its parameters as resolved: `today` as its date), built by
     /// `build` on first use. Kept with the dataset, so a reload never serves an old one.
-    pub fn answer(
-        &self,
-        operation: &'static str,
-        params: String,
-        build: impl FnOnce() -> Vec<u8>,
-    ) -> Bytes {
-        let key = (operation, params.into_boxed_str());
+    pub fn answer(&self, key: AnswerKey, build: impl FnOnce() -> Vec<u8>) -> Bytes {
         if let Some(body) = self.answers.get(&key) {
             return body;
         }
@@ -543,8 +621,6 @@ fn days_head(out: &mut Vec<u8>, from: Date, to: Date, count: i64) {
 }
 
 const DAYS_TAIL: &[u8] = b"]}";
-
-const JSON_BOOL: [&[u8]; 2] = [b"false", b"true"];
 
 /// `text` leaked once per distinct text per process (dataset versions: 16 bytes each).
 fn interned(text: &str) -> &'static str {

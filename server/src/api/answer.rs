@@ -7,8 +7,10 @@ use poem::http::{header, HeaderName, HeaderValue, StatusCode};
 use poem::{Body, Request, Response};
 use serde::Serialize;
 
-use crate::api::endpoint::Context;
+use crate::api::context::Context;
+use crate::api::endpoint::Params;
 use crate::feeds::{FeedRequest, CONTENT_TYPE};
+use crate::http::cache::AnswerKey;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -45,14 +47,15 @@ pub fn feed(req: &Request, cx: &Context, request: FeedRequest) -> Response {
 }
 
 /// A keyed 200 of the answer `build` gives, kept in the catalog's cache of answers under
-/// `operation` and `params` (built on a miss only).
-pub fn private_cached<T: Serialize>(
+/// `operation` and its parsed `params` (built on a miss only).
+pub fn private_cached<P: Params, T: Serialize>(
     cx: &Context,
     operation: &'static str,
-    params: String,
+    params: &P,
     build: impl FnOnce() -> T,
 ) -> Response {
-    private(cx.catalog.answer(operation, params, || to_json(&build())))
+    let key = AnswerKey::new(operation, params.clone());
+    private(cx.catalog.answer(key, || to_json(&build())))
 }
 
 /// A keyed 200: the JSON `body`, for the key holder only.

@@ -1,8 +1,10 @@
 //! `GET /api/v1/day`: everything about one date. Key required.
 
+use kalendorius_dataset::Reason;
+
 use super::prelude::*;
 use super::records::{ClockChangeRecord, Holiday, LegalBasis, MoonOnDay, SchoolPeriod};
-use crate::catalog::{DayStatus, NameDayRecord};
+use crate::catalog::NameDayRecord;
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/day",
@@ -15,10 +17,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   (`/school-holidays` says whether the date is covered), the moon's phase \
                   and the change of the clocks on that date, if any.",
     access: Access::Keyed,
-    params: &[DATE, LANG],
+    params: DayParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayDetails>),
     bad_request: DATE_AND_LANG_ERRORS,
-    handle,
+    handle: serve::<DayParams>,
 };
 
 /// The answer.
@@ -56,39 +58,54 @@ pub struct DayDetails<'a> {
 /// The status of the date (as `/laisvadienis` gives it, the 5-day week) and its legal bases.
 #[derive(Serialize, JsonSchema)]
 pub struct Status<'a> {
-    #[serde(flatten)]
-    pub status: DayStatus,
+    /// Non-working day.
+    pub laisvadienis: bool,
+    /// Why it is non-working: `saturday`, `sunday` or `public_holiday`; `null` on a
+    /// working day.
+    pub reason: Option<Reason>,
+    /// A working day one hour shorter: the next day is a red holiday.
+    pub shorter_workday: bool,
     /// The provisions that decide the day, in `lang`, each with its confidence: those of
     /// its red holidays, of a declared day off or working day, and the eve rule on a
     /// shortened day. Empty on an ordinary working day or weekend day (docs/data.md §2.8).
     pub basis: Vec<LegalBasis<'a>>,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let lang = query::lang(query.get(1))?;
-    let catalog = cx.catalog;
-    let (day_of_week, week_number, is_weekend) = catalog.calendar_of(date);
-    let params = format!("{date}{}", lang.code());
-    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || DayDetails {
-        date,
-        lang,
-        day_of_week,
-        is_weekend,
-        week_number,
-        status: Status {
-            status: catalog.status_of(date),
-            basis: catalog
-                .bases_of(date)
-                .into_iter()
-                .map(|b| LegalBasis::new(b, lang))
-                .collect(),
-        },
-        holidays: Holiday::on(catalog, date, lang, false).collect(),
-        name_days: catalog.name_days_on(date).collect(),
-        school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
-        moon: MoonOnDay::on(date, lang),
-        clock_change: ClockChangeRecord::on(date),
-    });
-    Ok(response)
+params! {
+    pub struct DayParams {
+        date: Date = DATE,
+        lang: Lang = LANG,
+    }
+}
+
+impl Handler for DayParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let DayParams { date, lang } = *self;
+        let catalog = cx.catalog;
+        let calendar = catalog.calendar_of(date);
+        let status = catalog.status_of(date);
+        let response = answer::private_cached(cx, ENDPOINT.operation_id, self, || DayDetails {
+            date,
+            lang,
+            day_of_week: calendar.day_of_week,
+            is_weekend: calendar.is_weekend,
+            week_number: calendar.iso_week,
+            status: Status {
+                laisvadienis: status.laisvadienis,
+                reason: status.reason,
+                shorter_workday: status.shorter_workday,
+                basis: catalog
+                    .bases_of(date)
+                    .into_iter()
+                    .map(|b| LegalBasis::new(b, lang))
+                    .collect(),
+            },
+            holidays: Holiday::on(catalog, date, lang, false).collect(),
+            name_days: catalog.name_days_on(date).collect(),
+            school_holidays: SchoolPeriod::overlapping(catalog, date, date, None, lang),
+            moon: MoonOnDay::on(date, lang),
+            clock_change: ClockChangeRecord::on(date),
+        });
+        Ok(response)
+    }
 }

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::prelude::*;
+use crate::catalog::DayEntry;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -15,7 +16,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     description: "The batch form of `/laisvadienis`: the two agree field by field on every \
                   date. `from == to` gives one day; at most 366 days per request.",
     access: Access::Public(PublicEndpoint::Days),
-    params: &[FROM, TO],
+    params: DaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DaysRange>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -24,14 +25,14 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::RangeTooLarge,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<DaysParams>,
 };
 
 /// The answer. (The catalog writes it from precomputed years; a test holds those bytes to
 /// this type's JSON.)
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DaysRange {
+pub struct DaysRange<'a> {
     /// Echo of `from`.
     pub from: Date,
     /// Echo of `to`.
@@ -39,28 +40,38 @@ pub struct DaysRange {
     /// Number of days returned (1 to 366).
     pub count: u32,
     /// One entry per day of the range, in date order.
-    pub days: Vec<DayEntry>,
+    #[serde(borrow)]
+    pub days: Vec<DayEntry<'a>>,
 }
 
-/// One day of `/days`; agrees field by field with `/laisvadienis`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DayEntry {
-    /// The date.
-    pub date: Date,
-    /// As in `/laisvadienis` (Saturdays are non-working).
-    pub laisvadienis: bool,
-    /// As in `/laisvadienis`.
-    pub holiday_name: Option<String>,
-    /// As in `/laisvadienis`.
-    pub shorter_workday: bool,
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DaysParams {
+    pub from: Date,
+    pub to: Date,
 }
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
-    query::at_most_days(from, to, MAX_DAYS)?;
-    let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
-    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
-        cx.catalog.days_json(from, to)
-    }))
+impl Params for DaysParams {
+    const DECLARED: &'static [Param] = &[FROM, TO];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (from, to) = query::date_range(
+            cx.catalog,
+            query.value(FROM.name),
+            query.value(TO.name),
+            cx.today,
+        )?;
+        query::at_most_days(from, to, MAX_DAYS)?;
+        Ok(DaysParams { from, to })
+    }
+}
+
+impl Handler for DaysParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        // Taken apart whole, so that a new parameter cannot be left out of the ETag.
+        let DaysParams { from, to } = *self;
+        let etag = caching::etag(&cx.catalog.etag_tag, &[from, to]);
+        Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+            cx.catalog.days_json(from, to)
+        }))
+    }
 }

@@ -14,21 +14,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   then type (public, traditional, religious, school, other), then Lithuanian \
                   name. `is_red` follows the law in force on each date.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            required: false,
-            description: "A date (`YYYY-MM-DD` or `today`): the holidays on that date. \
-                          `date` and `year` exclude each other: send exactly one.",
-            ..DATE
-        },
-        Param {
-            required: false,
-            description: "A year: all its holidays. `year` and `date` exclude each other: \
-                          send exactly one.",
-            ..YEAR
-        },
-        LANG,
-    ],
+    params: HolidaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<Holidays>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -38,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidLang,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<HolidaysParams>,
 };
 
 /// The answer: echoes whichever of `date` or `year` was sent.
@@ -66,30 +52,62 @@ pub enum Holidays<'a> {
     },
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    let asked = query::date_or_year(catalog, query.get(0), query.get(1), cx.today)?;
-    let lang = query::lang(query.get(2))?;
-    let answer = match asked {
-        DateOrYear::Date(date) => {
-            let holidays: Vec<_> = Holiday::on(catalog, date, lang, true).collect();
-            Holidays::OnDate {
-                date,
-                count: holidays.len(),
-                holidays,
+const ON_DATE: Param = Param {
+    required: false,
+    description: "A date (`YYYY-MM-DD` or `today`): the holidays on that date. `date` and \
+                  `year` exclude each other: send exactly one.",
+    ..DATE
+};
+
+const OF_YEAR: Param = Param {
+    required: false,
+    description: "A year: all its holidays. `year` and `date` exclude each other: send \
+                  exactly one.",
+    ..YEAR
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HolidaysParams {
+    pub asked: DateOrYear,
+    pub lang: Lang,
+}
+
+impl Params for HolidaysParams {
+    const DECLARED: &'static [Param] = &[ON_DATE, OF_YEAR, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (date, year) = (query.value(ON_DATE.name), query.value(OF_YEAR.name));
+        Ok(HolidaysParams {
+            asked: query::date_or_year(cx.catalog, date, year, cx.today)?,
+            lang: LANG.read(query, cx)?,
+        })
+    }
+}
+
+impl Handler for HolidaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let (catalog, lang) = (cx.catalog, self.lang);
+        let answer = match self.asked {
+            DateOrYear::Date(date) => {
+                let holidays: Vec<_> = Holiday::on(catalog, date, lang, true).collect();
+                Holidays::OnDate {
+                    date,
+                    count: holidays.len(),
+                    holidays,
+                }
             }
-        }
-        DateOrYear::Year(year) => {
-            let holidays: Vec<_> = catalog
-                .dates_of_year(year)
-                .flat_map(|date| Holiday::on(catalog, date, lang, true))
-                .collect();
-            Holidays::OfYear {
-                year,
-                count: holidays.len(),
-                holidays,
+            DateOrYear::Year(year) => {
+                let holidays: Vec<_> = catalog
+                    .dates_of_year(year)
+                    .flat_map(|date| Holiday::on(catalog, date, lang, true))
+                    .collect();
+                Holidays::OfYear {
+                    year,
+                    count: holidays.len(),
+                    holidays,
+                }
             }
-        }
-    };
-    Ok(answer::private(answer::to_json(&answer)))
+        };
+        Ok(answer::private(answer::to_json(&answer)))
+    }
 }

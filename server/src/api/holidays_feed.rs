@@ -20,65 +20,80 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   `invalid_year`). A UID stays the same across dataset versions for the same \
                   holiday on the same date.",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[
-        Param {
-            description: "Language of the names and of the calendar's name: `lt` (default), \
-                          `en`, `pl`, `ru`; case-insensitive; empty counts as absent.",
-            ..LANG
-        },
-        Param {
-            description: "`red` (default): non-working holiday dates; `all`: every holiday. \
-                          Case-insensitive; empty counts as absent.",
-            ..SCOPE
-        },
-        Param {
-            name: "shortened",
-            required: false,
-            kind: Kind::Choice {
-                values: &["true", "false"],
-                default: Some(1),
-            },
-            description: "`true`: also list the shortened working days; default `false`. \
-                          Case-insensitive; empty counts as absent.",
-        },
-        Param {
-            name: "from_year",
-            required: false,
-            description: "First year of the feed (default: last year); at most 30 years \
-                          from `from_year` to `to_year`.",
-            ..YEAR
-        },
-        Param {
-            name: "to_year",
-            required: false,
-            description: "Last year of the feed (default: five years ahead).",
-            ..YEAR
-        },
-    ],
+    params: HolidaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[
         ErrorCode::InvalidYear,
         ErrorCode::InvalidLang,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<HolidaysFeedParams>,
 };
 
-/// The feed's window counts years of Europe/Vilnius from the request's `today`.
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let lang = query::lang(query.get(0))?;
-    let scope = query::scope(query.get(1))?;
-    let shortened = query::choice("shortened", query.get(2), &["true", "false"], 1)? == 0;
-    let year = |i: usize, name| match query.get(i) {
-        Some(value) => query::year(cx.catalog, name, Some(value)).map(Some),
-        None => Ok(None),
-    };
-    let (from, to) = (year(3, "from_year")?, year(4, "to_year")?);
-    let request = FeedRequest::Holidays(HolidayFeedRequest {
-        lang,
-        scope,
-        shortened,
-        years: window(cx.catalog, cx.today.current().year(), from, to)?,
-    });
-    Ok(answer::feed(req, cx, request))
+const FEED_LANG: Param = Param {
+    description: "Language of the names and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru`; case-insensitive; empty counts as absent.",
+    ..LANG
+};
+
+const FEED_SCOPE: Param = Param {
+    description: "`red` (default): non-working holiday dates; `all`: every holiday. \
+                  Case-insensitive; empty counts as absent.",
+    ..SCOPE
+};
+
+const SHORTENED: Param = Param {
+    name: "shortened",
+    required: false,
+    kind: Kind::Choice {
+        values: &["true", "false"],
+        default: Some(1),
+    },
+    description: "`true`: also list the shortened working days; default `false`. \
+                  Case-insensitive; empty counts as absent.",
+};
+
+const FROM_YEAR: Param = Param {
+    name: "from_year",
+    required: false,
+    description: "First year of the feed (default: last year); at most 30 years from \
+                  `from_year` to `to_year`.",
+    ..YEAR
+};
+
+const TO_YEAR: Param = Param {
+    name: "to_year",
+    required: false,
+    description: "Last year of the feed (default: five years ahead).",
+    ..YEAR
+};
+
+/// The feed asked for, its window of years resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HolidaysFeedParams(HolidayFeedRequest);
+
+impl Params for HolidaysFeedParams {
+    const DECLARED: &'static [Param] = &[FEED_LANG, FEED_SCOPE, SHORTENED, FROM_YEAR, TO_YEAR];
+
+    /// The window counts years of Europe/Vilnius from the request's `today`.
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let lang = FEED_LANG.read(query, cx)?;
+        let scope = FEED_SCOPE.read(query, cx)?;
+        let shortened = SHORTENED.read(query, cx)?;
+        let from = FROM_YEAR.read(query, cx)?;
+        let to = TO_YEAR.read(query, cx)?;
+        Ok(HolidaysFeedParams(HolidayFeedRequest {
+            lang,
+            scope,
+            shortened,
+            years: window(cx.catalog, cx.today.current().year(), from, to)?,
+        }))
+    }
+}
+
+impl Handler for HolidaysFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let request = FeedRequest::Holidays(self.0.clone());
+        Ok(answer::feed(req, cx, request))
+    }
 }

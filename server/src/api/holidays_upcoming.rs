@@ -3,10 +3,9 @@
 use super::prelude::*;
 use super::records::Holiday;
 use super::today::TODAY;
-use crate::catalog::HolidayScope;
+use crate::catalog::{Catalog, HolidayScope};
 
 pub const MAX_COUNT: i64 = 50;
-pub const DEFAULT_COUNT: i64 = 5;
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/holidays/upcoming",
@@ -22,29 +21,14 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   off (else null). The search ends at the last served date (2100-12-31): fewer \
                   dates then, never an error; `count` is the number of dates listed.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            required: false,
-            description: "First date searched, `YYYY-MM-DD` or `today` (the default), \
-                          inclusive.",
-            ..FROM
-        },
-        Param {
-            name: "count",
-            required: false,
-            kind: Kind::Integer(1..=MAX_COUNT),
-            description: "How many dates at most: an integer from 1 to 50, default 5.",
-        },
-        SCOPE,
-        LANG,
-    ],
+    params: UpcomingParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<UpcomingHolidays>),
     bad_request: &[
         ErrorCode::InvalidDate,
         ErrorCode::InvalidParam,
         ErrorCode::InvalidLang,
     ],
-    handle,
+    handle: serve::<UpcomingParams>,
 };
 
 /// The answer.
@@ -75,33 +59,75 @@ pub struct UpcomingDate<'a> {
     pub declared_day_off: Option<&'a str>,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    let from = query::date_or_today(catalog, "from", query.get(0).or(Some(TODAY)), cx.today)?;
-    let count = match query.get(1) {
-        Some(v) => query::integer("count", v, 1, MAX_COUNT)?,
-        None => DEFAULT_COUNT,
-    };
-    let scope = query::scope(query.get(2))?;
-    let lang = query::lang(query.get(3))?;
-    let params = format!("{from}{count}{scope:?}{}", lang.code());
-    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        let dates: Vec<UpcomingDate> = catalog
-            .holiday_dates_from(from, scope, count as usize)
-            .map(|date| UpcomingDate {
-                date,
-                days_until: from.days_until(date) as u32,
-                laisvadienis: catalog.status_of(date).laisvadienis,
-                holidays: Holiday::on(catalog, date, lang, true).collect(),
-                declared_day_off: catalog.declared_day_off(date).map(|t| t.name(lang)),
-            })
-            .collect();
-        UpcomingHolidays {
-            from,
-            scope,
-            count: dates.len(),
-            dates,
-        }
-    });
-    Ok(response)
+const SEARCHED_FROM: Param = Param {
+    required: false,
+    description: "First date searched, `YYYY-MM-DD` or `today` (the default), inclusive.",
+    ..FROM
+};
+
+const COUNT: Param = Param {
+    name: "count",
+    required: false,
+    kind: Kind::Integer {
+        range: 1..=MAX_COUNT,
+        default: Some(5),
+    },
+    description: "How many dates at most: an integer from 1 to 50, default 5.",
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UpcomingParams {
+    pub from: Date,
+    pub count: usize,
+    pub scope: HolidayScope,
+    pub lang: Lang,
+}
+
+impl Params for UpcomingParams {
+    const DECLARED: &'static [Param] = &[SEARCHED_FROM, COUNT, SCOPE, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(UpcomingParams {
+            from: SEARCHED_FROM.read_or(query, cx, TODAY)?,
+            count: COUNT.read(query, cx)?,
+            scope: SCOPE.read(query, cx)?,
+            lang: LANG.read(query, cx)?,
+        })
+    }
+}
+
+impl Handler for UpcomingParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || upcoming(cx.catalog, self),
+        ))
+    }
+}
+
+fn upcoming<'c>(catalog: &'c Catalog, params: &UpcomingParams) -> UpcomingHolidays<'c> {
+    let UpcomingParams {
+        from,
+        count,
+        scope,
+        lang,
+    } = *params;
+    let dates: Vec<UpcomingDate> = catalog
+        .holiday_dates_from(from, scope, count)
+        .map(|date| UpcomingDate {
+            date,
+            days_until: from.days_until(date) as u32,
+            laisvadienis: catalog.status_of(date).laisvadienis,
+            holidays: Holiday::on(catalog, date, lang, true).collect(),
+            declared_day_off: catalog.declared_day_off(date).map(|t| t.name(lang)),
+        })
+        .collect();
+    UpcomingHolidays {
+        from,
+        scope,
+        count: dates.len(),
+        dates,
+    }
 }

@@ -1,9 +1,7 @@
 //! `GET /api/v1/laisvadienis`: the working-day status of one date. Public.
 
-use kalendorius_dataset::Reason;
-use serde::Deserialize;
-
 use super::prelude::*;
+use crate::catalog::DayStatus;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -16,41 +14,29 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   `shorter_workday` is true on a workday whose next calendar day carries a red \
                   holiday.",
     access: Access::Public(PublicEndpoint::Laisvadienis),
-    params: &[DATE],
+    params: LaisvadienisParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayStatus>),
     bad_request: &[
         ErrorCode::MissingParam,
         ErrorCode::InvalidDate,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<LaisvadienisParams>,
 };
 
-/// The answer: the status of one date. (The catalog writes it from precomputed parts; a
-/// test holds those bytes to this type's JSON.)
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DayStatus {
-    /// The date.
-    pub date: Date,
-    /// True on every Saturday (unless declared a working day), Sunday, red holiday and
-    /// declared extra day off.
-    pub laisvadienis: bool,
-    /// `public_holiday` when a red holiday or declared day off falls on the date (even on a
-    /// weekend), else `sunday`, else `saturday`, else null.
-    pub reason: Option<Reason>,
-    /// Lithuanian name(s) of the red holiday(s) on the date, joined with ", " in Labour Code
-    /// order; null exactly when `reason` is not `public_holiday`.
-    pub holiday_name: Option<String>,
-    /// True exactly when the day is a workday and the next calendar day carries a red
-    /// holiday (the workday is one hour shorter).
-    pub shorter_workday: bool,
+params! {
+    pub struct LaisvadienisParams {
+        date: Date = DATE,
+    }
 }
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let etag = caching::etag(&cx.catalog.etag_tag, &[date]);
-    Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
-        cx.catalog.status_json(date)
-    }))
+impl Handler for LaisvadienisParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        // Taken apart whole, so that a new parameter cannot be left out of the ETag.
+        let LaisvadienisParams { date } = *self;
+        let etag = caching::etag(&cx.catalog.etag_tag, &[date]);
+        Ok(answer::public(req, etag, JSON_CONTENT_TYPE, || {
+            cx.catalog.status_json(date)
+        }))
+    }
 }

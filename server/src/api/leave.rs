@@ -1,11 +1,14 @@
 //! `GET /api/v1/leave`: the dates of N working days of annual leave from a date (Labour Code
 //! art. 126): red holidays and declared days off inside do not count. Key required.
 
-use kalendorius_dataset::leave::{self, MAX_DAYS, MIN_DAYS};
+use kalendorius_dataset::leave::{self, LeaveDays, MAX_DAYS, MIN_DAYS};
 
 use super::long_weekends::PeriodHoliday;
+use kalendorius_dataset::working_time::Week;
+
 use super::prelude::*;
 use super::records::LegalBasis;
+use crate::catalog::Catalog;
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/leave",
@@ -20,21 +23,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   `/working-time` (`week=6`: Saturdays are working days). A leave ending \
                   outside the served dates is `out_of_range`.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            name: "start",
-            description: "The first day asked for, `YYYY-MM-DD` or `today`.",
-            ..DATE
-        },
-        Param {
-            name: "days",
-            required: true,
-            kind: Kind::Integer(MIN_DAYS as i64..=MAX_DAYS as i64),
-            description: "Working days of leave: an integer from 1 to 366.",
-        },
-        WEEK,
-        LANG,
-    ],
+    params: LeaveParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<Leave>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -43,7 +32,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidLang,
         ErrorCode::OutOfRange,
     ],
-    handle,
+    handle: serve::<LeaveParams>,
 };
 
 /// The answer.
@@ -72,18 +61,63 @@ pub struct Leave<'a> {
     pub basis: Vec<LegalBasis<'static>>,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    if query.get(0).is_none() {
-        return Err(query::missing("start", "YYYY-MM-DD"));
+const START: Param = Param {
+    name: "start",
+    description: "The first day asked for, `YYYY-MM-DD` or `today`.",
+    ..DATE
+};
+
+const DAYS: Param = Param {
+    name: "days",
+    required: true,
+    kind: Kind::Integer {
+        range: MIN_DAYS as i64..=MAX_DAYS as i64,
+        default: None,
+    },
+    description: "Working days of leave: an integer from 1 to 366.",
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LeaveParams {
+    /// The first day asked for.
+    pub start: Date,
+    pub days: u32,
+    pub week: Week,
+    pub lang: Lang,
+}
+
+impl Params for LeaveParams {
+    const DECLARED: &'static [Param] = &[START, DAYS, WEEK, LANG];
+
+    /// Both required parameters are checked present before either is read.
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let required = [
+            (START.name, "YYYY-MM-DD"),
+            (DAYS.name, "an integer from 1 to 366"),
+        ];
+        query::all_present(query, &required)?;
+        Ok(LeaveParams {
+            start: START.read(query, cx)?,
+            days: DAYS.read(query, cx)?,
+            week: WEEK.read(query, cx)?,
+            lang: LANG.read(query, cx)?,
+        })
     }
-    let Some(days) = query.get(1) else {
-        return Err(query::missing("days", "an integer from 1 to 366"));
-    };
-    let asked = query::date_or_today(catalog, "start", query.get(0), cx.today)?;
-    let days = query::integer("days", days, MIN_DAYS.into(), MAX_DAYS.into())? as u32;
-    let week = query::week(query.get(2))?;
-    let lang = query::lang(query.get(3))?;
+}
+
+impl Handler for LeaveParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        leave(cx.catalog, self)
+    }
+}
+
+fn leave(catalog: &Catalog, params: &LeaveParams) -> Result<Response, ApiError> {
+    let LeaveParams {
+        start: asked,
+        days,
+        week,
+        lang,
+    } = *params;
     let outside = || {
         ApiError::new(
             ErrorCode::OutOfRange,
@@ -93,14 +127,12 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ),
         )
     };
-    // The first leave day, the last (days - 1 working days later), and the day after.
-    let start = catalog
-        .add_working_days(asked, 0, week)
-        .ok_or_else(outside)?;
-    let end = catalog
-        .add_working_days(start, i64::from(days) - 1, week)
-        .ok_or_else(outside)?;
-    let return_date = catalog.add_working_days(end, 1, week).ok_or_else(outside)?;
+    let leave_days = catalog.leave_days(asked, days, week).ok_or_else(outside)?;
+    let LeaveDays {
+        start,
+        end,
+        return_date,
+    } = leave_days;
     let holidays = std::iter::successors(Some(start), |d| d.succ().filter(|d| *d <= end))
         .filter(|&d| catalog.working_day(d).hours(week) == 0)
         .flat_map(|date| {

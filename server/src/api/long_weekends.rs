@@ -2,7 +2,7 @@
 //! for a number of leave days, as the catalog computed them. Key required.
 
 use super::prelude::*;
-use crate::catalog::MAX_LEAVE_DAYS;
+use crate::catalog::{Catalog, MAX_LEAVE_DAYS};
 
 pub const ENDPOINT: Endpoint = Endpoint {
     path: "/long-weekends",
@@ -19,20 +19,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   Year). The served range cuts a period: a rest run is taken to end on the \
                   last served date (2100-12-31).",
     access: Access::Keyed,
-    params: &[
-        Param {
-            description: "The year the periods start in.",
-            ..YEAR
-        },
-        Param {
-            name: "max_leave_days",
-            required: false,
-            kind: Kind::Integer(0..=MAX_LEAVE_DAYS as i64),
-            description: "Most leave days a period may take: an integer from 0 (default: \
-                          the long weekends alone) to 10.",
-        },
-        LANG,
-    ],
+    params: LongWeekendsParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<LongWeekends>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -40,7 +27,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidParam,
         ErrorCode::InvalidLang,
     ],
-    handle,
+    handle: serve::<LongWeekendsParams>,
 };
 
 /// The answer.
@@ -84,40 +71,69 @@ pub struct PeriodHoliday<'a> {
     pub name: &'a str,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    let year = query::year(catalog, "year", query.get(0))?;
-    let max_leave_days = match query.get(1) {
-        Some(v) => query::integer("max_leave_days", v, 0, MAX_LEAVE_DAYS as i64)? as usize,
-        None => 0,
-    };
-    let lang = query::lang(query.get(2))?;
-    let params = format!("{year}{max_leave_days}{}", lang.code());
-    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        let periods: Vec<LongWeekend> = catalog
-            .long_weekends(year, max_leave_days)
-            .map(|p| LongWeekend {
-                start: p.start,
-                end: p.end,
-                days_off: p.days_off(),
-                leave_days: &p.leave_days,
-                leave_day_count: p.leave_days.len(),
-                holidays: p
-                    .marked
-                    .iter()
-                    .flat_map(|&date| {
-                        let names = catalog.day_off_names(date, lang);
-                        names.map(move |name| PeriodHoliday { date, name })
-                    })
-                    .collect(),
-            })
-            .collect();
-        LongWeekends {
-            year,
-            max_leave_days,
-            count: periods.len(),
-            periods,
-        }
-    });
-    Ok(response)
+const START_YEAR: Param = Param {
+    description: "The year the periods start in.",
+    ..YEAR
+};
+
+const MAX_LEAVE: Param = Param {
+    name: "max_leave_days",
+    required: false,
+    kind: Kind::Integer {
+        range: 0..=MAX_LEAVE_DAYS as i64,
+        default: Some(0),
+    },
+    description: "Most leave days a period may take: an integer from 0 (default: the long \
+                  weekends alone) to 10.",
+};
+
+params! {
+    pub struct LongWeekendsParams {
+        year: i32 = START_YEAR,
+        max_leave_days: usize = MAX_LEAVE,
+        lang: Lang = LANG,
+    }
+}
+
+impl Handler for LongWeekendsParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || long_weekends(cx.catalog, self),
+        ))
+    }
+}
+
+fn long_weekends<'c>(catalog: &'c Catalog, params: &LongWeekendsParams) -> LongWeekends<'c> {
+    let LongWeekendsParams {
+        year,
+        max_leave_days,
+        lang,
+    } = *params;
+    let periods: Vec<LongWeekend> = catalog
+        .long_weekends(year, max_leave_days)
+        .map(|p| LongWeekend {
+            start: p.start,
+            end: p.end,
+            days_off: p.days_off(),
+            leave_days: &p.leave_days,
+            leave_day_count: p.leave_days.len(),
+            holidays: p
+                .marked
+                .iter()
+                .flat_map(|&date| {
+                    let names = catalog.day_off_names(date, lang);
+                    names.map(move |name| PeriodHoliday { date, name })
+                })
+                .collect(),
+        })
+        .collect();
+    LongWeekends {
+        year,
+        max_leave_days,
+        count: periods.len(),
+        periods,
+    }
 }

@@ -1,7 +1,9 @@
 //! The operations of `/api/v1`, one file each holding its [`endpoint::Endpoint`], listed by the
-//! route table (`app::ROUTES`); `endpoint`, `query`, `answer`, `records` and `today` are shared.
+//! route table (`app::ROUTES`); `endpoint`, `params`, `query`,
+//! `context`, `answer`, `records` and `today` are shared.
 
 pub mod answer;
+pub mod context;
 pub mod day;
 pub mod days;
 pub mod endpoint;
@@ -16,6 +18,7 @@ pub mod moon_feed;
 pub mod name_days;
 pub mod name_days_feed;
 pub mod name_search;
+pub mod params;
 pub mod query;
 pub mod records;
 pub mod school_holidays;
@@ -36,7 +39,9 @@ mod prelude {
     pub use serde::Serialize;
 
     pub use super::answer;
+    pub use super::context::Context;
     pub use super::endpoint::*;
+    pub use super::params::*;
     pub use super::query::{self, Query};
     pub use crate::http::errors::{ApiError, ErrorCode};
     pub use crate::limits::PublicEndpoint;

@@ -16,7 +16,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   ephemeris (docs/api.md, \"Sun and moon\"). Times rounded to the minute; \
                   from 1920 on. Checks: `year`, then `lang`.",
     access: Access::Keyed,
-    params: &[YEAR, LANG],
+    params: MoonParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<MoonYear>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -24,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidLang,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<MoonParams>,
 };
 
 /// The answer.
@@ -70,8 +70,45 @@ pub fn phases_of_year(year: i32, lang: Lang) -> Vec<MoonPhase> {
         .collect()
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let year = query::year(cx.catalog, "year", query.get(0))?;
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MoonParams {
+    pub year: i32,
+    pub lang: Lang,
+}
+
+impl Params for MoonParams {
+    const DECLARED: &'static [Param] = &[YEAR, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(MoonParams {
+            year: sky_year(YEAR.read(query, cx)?)?,
+            lang: LANG.read(query, cx)?,
+        })
+    }
+}
+
+impl Handler for MoonParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let MoonParams { year, lang } = *self;
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || {
+                let phases = phases_of_year(year, lang);
+                MoonYear {
+                    year,
+                    lang,
+                    count: phases.len(),
+                    phases,
+                }
+            },
+        ))
+    }
+}
+
+/// Refuses a year before the sky is served.
+fn sky_year(year: i32) -> Result<i32, ApiError> {
     if year < civil_time::FIRST_YEAR {
         return Err(ApiError::new(
             ErrorCode::InvalidYear,
@@ -83,20 +120,5 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ),
         ));
     }
-    let lang = query::lang(query.get(1))?;
-    let params = format!("{year}{}", lang.code());
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let phases = phases_of_year(year, lang);
-            MoonYear {
-                year,
-                lang,
-                count: phases.len(),
-                phases,
-            }
-        },
-    ))
+    Ok(year)
 }

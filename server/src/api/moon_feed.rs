@@ -17,18 +17,32 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   Europe/Vilnius), clipped to the dataset's range. A UID is built from the \
                   phase and its date.",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[Param {
-        description: "Language of the summaries and of the calendar's name: `lt` (default), \
-                      `en`, `pl`, `ru`; case-insensitive; empty counts as absent.",
-        ..LANG
-    }],
+    params: MoonFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<MoonFeedParams>,
 };
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let lang = query::lang(query.get(0))?;
+const FEED_LANG: Param = Param {
+    description: "Language of the summaries and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru`; case-insensitive; empty counts as absent.",
+    ..LANG
+};
+
+params! {
+    pub struct MoonFeedParams {
+        lang: Lang = FEED_LANG,
+    }
+}
+
+impl Handler for MoonFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        feed(req, cx, self.lang)
+    }
+}
+
+/// The feed of the phases from last year to five years ahead (in Vilnius), clipped.
+fn feed(req: &Request, cx: &Context, lang: Lang) -> Result<Response, ApiError> {
     let this_year = cx.today.current().year();
     let catalog = cx.catalog;
     let first = Date::from_ymd(this_year - YEARS_BEFORE, 1, 1)

@@ -11,17 +11,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   `lang` (which is only echoed). Names of February 29 are also celebrated on \
                   February 28 of common years.",
     access: Access::Keyed,
-    params: &[
-        DATE,
-        Param {
-            description: "`lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed \
-                          lower-case; empty counts as absent.",
-            ..LANG
-        },
-    ],
+    params: NameDaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameDays>),
     bad_request: DATE_AND_LANG_ERRORS,
-    handle,
+    handle: serve::<NameDaysParams>,
 };
 
 /// The answer.
@@ -37,14 +30,27 @@ pub struct NameDays<'a> {
     pub name_days: Vec<&'a NameDayRecord>,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let date = query::date_or_today(cx.catalog, "date", query.get(0), cx.today)?;
-    let lang = query::lang(query.get(1))?;
-    let name_days: Vec<_> = cx.catalog.name_days_on(date).collect();
-    Ok(answer::private(answer::to_json(&NameDays {
-        date,
-        lang,
-        count: name_days.len(),
-        name_days,
-    })))
+const ECHOED_LANG: Param = Param {
+    description: "`lt` (default), `en`, `pl`, `ru`; case-insensitive, echoed lower-case; \
+                  empty counts as absent.",
+    ..LANG
+};
+
+params! {
+    pub struct NameDaysParams {
+        date: Date = DATE,
+        lang: Lang = ECHOED_LANG,
+    }
+}
+
+impl Handler for NameDaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let name_days: Vec<_> = cx.catalog.name_days_on(self.date).collect();
+        Ok(answer::private(answer::to_json(&NameDays {
+            date: self.date,
+            lang: self.lang,
+            count: name_days.len(),
+            name_days,
+        })))
+    }
 }

@@ -12,20 +12,28 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   last day of February (`RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`): February \
                   28 in a common year, as elsewhere in the API.",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[Param {
-        description: "Language of the summaries and of the calendar's name: `lt` (default), \
-                      `en`, `pl`, `ru` (case-insensitive; empty counts as absent); the names \
-                      are Lithuanian in every language.",
-        ..LANG
-    }],
+    params: NameDaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<NameDaysFeedParams>,
 };
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let request = FeedRequest::NameDays {
-        lang: query::lang(query.get(0))?,
-    };
-    Ok(answer::feed(req, cx, request))
+const FEED_LANG: Param = Param {
+    description: "Language of the summaries and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru` (case-insensitive; empty counts as absent); the names are \
+                  Lithuanian in every language.",
+    ..LANG
+};
+
+params! {
+    pub struct NameDaysFeedParams {
+        lang: Lang = FEED_LANG,
+    }
+}
+
+impl Handler for NameDaysFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let request = FeedRequest::NameDays { lang: self.lang };
+        Ok(answer::feed(req, cx, request))
+    }
 }

@@ -18,18 +18,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   order) the name is celebrated every year (a February 29 name is also \
                   celebrated on February 28 of common years). No match is a 200 with `count` 0.",
     access: Access::Keyed,
-    params: &[Param {
-        name: "name",
-        required: true,
-        kind: Kind::Text {
-            max_chars: MAX_QUERY_CHARS,
-        },
-        description: "A name or part of one, 1 to 64 characters; case and diacritics are \
-                      ignored. Empty or blank is `missing_param`, longer `invalid_param`.",
-    }],
+    params: NameSearchParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameSearch>),
     bad_request: &[ErrorCode::MissingParam, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<NameSearchParams>,
 };
 
 /// The answer.
@@ -44,24 +36,55 @@ pub struct NameSearch<'a> {
     pub matches: Vec<&'a RawValue>,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let name = query
-        .get(0)
-        .filter(|v| !v.trim().is_empty())
-        .ok_or_else(|| query::missing("name", "a name or part of one, 1 to 64 characters"))?;
-    if name.chars().count() > MAX_QUERY_CHARS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidParam,
-            format!(
-                "parameter 'name' must be at most {MAX_QUERY_CHARS} characters, got '{}'",
-                query::echo(name)
-            ),
-        ));
+const NAME: Param = Param {
+    name: "name",
+    required: true,
+    kind: Kind::Text {
+        max_chars: MAX_QUERY_CHARS,
+    },
+    description: "A name or part of one, 1 to 64 characters; case and diacritics are ignored. \
+                  Empty or blank is `missing_param`, longer `invalid_param`.",
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NameSearchParams {
+    /// As sent (echoed so), not blank, at most [`MAX_QUERY_CHARS`] characters.
+    pub name: Box<str>,
+}
+
+impl Params for NameSearchParams {
+    const DECLARED: &'static [Param] = &[NAME];
+
+    fn parse(query: &Query, _: &Context) -> Result<Self, ApiError> {
+        let name = query
+            .value(NAME.name)
+            .filter(|v| !v.trim().is_empty())
+            .ok_or_else(|| {
+                query::missing(NAME.name, "a name or part of one, 1 to 64 characters")
+            })?;
+        if name.chars().count() > MAX_QUERY_CHARS {
+            return Err(ApiError::new(
+                ErrorCode::InvalidParam,
+                format!(
+                    "parameter 'name' must be at most {MAX_QUERY_CHARS} characters, got '{}'",
+                    query::echo(name)
+                ),
+            ));
+        }
+        Ok(NameSearchParams { name: name.into() })
     }
-    let matches = cx.catalog.name_index.search_json(name.trim(), MAX_MATCHES);
-    Ok(answer::private(answer::to_json(&NameSearch {
-        query: name,
-        count: matches.len(),
-        matches,
-    })))
+}
+
+impl Handler for NameSearchParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let matches = cx
+            .catalog
+            .name_index
+            .search_json(self.name.trim(), MAX_MATCHES);
+        Ok(answer::private(answer::to_json(&NameSearch {
+            query: &self.name,
+            count: matches.len(),
+            matches,
+        })))
+    }
 }

@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 
 use kalendorius_dataset::contract::{
-    parse_centihours, Contract, ContractError, Norm, MAX_CENTIHOURS, MAX_DAY_MINUTES,
+    parse_centihours, parse_schedule, Contract, ContractError, Norm, MAX_CENTIHOURS,
 };
 use kalendorius_dataset::places::DEFAULT_PLACE;
 use kalendorius_dataset::working_time::Week;
-use kalendorius_dataset::{civil_time, Date, DateError, Lang, Place, Year};
+use kalendorius_dataset::{civil_time, Date, DateError, Lang, Year};
 
 use crate::api::today::{Today, TODAY};
 use crate::catalog::{Catalog, HolidayScope};
@@ -21,22 +21,30 @@ const ECHO_MAX_CHARS: usize = 40;
 /// Most parameters an endpoint declares, plus `api_key`.
 const MAX_PARAMS: usize = 8;
 
-/// The single non-empty value of each of an endpoint's parameters, in its order.
+/// The single non-empty value of each of an endpoint's parameters, by name.
 #[derive(Debug)]
 pub struct Query<'q> {
+    names: [&'static str; MAX_PARAMS],
     values: [Option<Cow<'q, str>>; MAX_PARAMS],
 }
 
 impl<'q> Query<'q> {
     /// Picks `names` (at most [`MAX_PARAMS`]) out of a raw query string.
-    pub fn parse<'n>(
+    pub fn parse(
         query: Option<&'q str>,
-        names: impl Iterator<Item = &'n str> + Clone,
+        names: impl Iterator<Item = &'static str>,
     ) -> Result<Self, ApiError> {
+        let mut declared = [""; MAX_PARAMS];
+        let mut count = 0;
+        for name in names {
+            declared[count] = name;
+            count += 1;
+        }
+        let declared_names = &declared[..count];
         let mut values: [Option<Cow<'q, str>>; MAX_PARAMS] = std::array::from_fn(|_| None);
         let mut seen = [false; MAX_PARAMS];
         for (name, value) in pairs(query.unwrap_or("")) {
-            let Some(i) = names.clone().position(|n| n == name) else {
+            let Some(i) = declared_names.iter().position(|n| *n == name) else {
                 continue;
             };
             if std::mem::replace(&mut seen[i], true) {
@@ -49,11 +57,17 @@ impl<'q> Query<'q> {
                 values[i] = Some(value);
             }
         }
-        Ok(Query { values })
+        Ok(Query {
+            names: declared,
+            values,
+        })
     }
 
-    pub fn get(&self, i: usize) -> Option<&str> {
-        self.values[i].as_deref()
+    /// The value of the declared parameter `name`, `None` when absent or empty.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        let i = self.names.iter().position(|n| *n == name);
+        debug_assert!(i.is_some(), "parameter '{name}' is not declared");
+        i.and_then(|i| self.values[i].as_deref())
     }
 }
 
@@ -88,6 +102,18 @@ pub fn missing(name: &str, form: &str) -> ApiError {
         ErrorCode::MissingParam,
         format!("parameter '{name}' is required, in the form {form}"),
     )
+}
+
+/// Refuses with `missing_param` the first of `required` (name, form) not sent: for the
+/// endpoints that check each is present before reading any.
+pub fn all_present(query: &Query, required: &[(&str, &str)]) -> Result<(), ApiError> {
+    match required
+        .iter()
+        .find(|(name, _)| query.value(name).is_none())
+    {
+        Some((name, form)) => Err(missing(name, form)),
+        None => Ok(()),
+    }
 }
 
 /// Parses a date parameter, `YYYY-MM-DD` or `today`, that the catalog serves.
@@ -180,7 +206,7 @@ pub fn year(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<i32, A
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DateOrYear {
     Date(Date),
     Year(i32),
@@ -223,10 +249,12 @@ pub fn lang(value: Option<&str>) -> Result<Lang, ApiError> {
     }
 }
 
-/// Parses `place`: a slug of the dataset's places, absent meaning `vilnius`.
-pub fn place<'c>(catalog: &'c Catalog, value: Option<&str>) -> Result<&'c Place, ApiError> {
+/// Parses `place`: a slug of the dataset's places, absent meaning `vilnius`; its position
+/// in the table.
+pub fn place(catalog: &Catalog, value: Option<&str>) -> Result<usize, ApiError> {
     let slug = value.unwrap_or(DEFAULT_PLACE);
-    catalog.places.get(slug).ok_or_else(|| {
+    let places = &catalog.places.places;
+    places.iter().position(|p| p.slug == slug).ok_or_else(|| {
         ApiError::new(
             ErrorCode::InvalidParam,
             format!(
@@ -307,20 +335,10 @@ pub fn hours_per_week(value: &str) -> Result<u32, ApiError> {
         })
 }
 
-/// Parses `schedule`: 5 or 6 comma-separated `H:MM` (hours 0-24, minutes 00-59, at most
-/// 24:00), Monday first. In minutes.
+/// Parses `schedule` ([`parse_schedule`]): 5 or 6 comma-separated `H:MM`, Monday first. In
+/// minutes.
 pub fn schedule(value: &str) -> Result<Vec<u32>, ApiError> {
-    let day = |entry: &str| -> Option<u32> {
-        let (h, m) = entry.split_once(':')?;
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if !(digits(h) && h.len() <= 2 && digits(m) && m.len() == 2) {
-            return None;
-        }
-        let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-        Some(h * 60 + m).filter(|&total| m < 60 && total <= MAX_DAY_MINUTES)
-    };
-    let days: Option<Vec<u32>> = value.split(',').map(day).collect();
-    days.filter(|d| (5..=6).contains(&d.len())).ok_or_else(|| {
+    parse_schedule(value).ok_or_else(|| {
         ApiError::new(
             ErrorCode::InvalidParam,
             format!(
@@ -486,7 +504,7 @@ mod tests {
     #[test]
     fn duplicates_are_refused_and_empty_is_absent() {
         let p = Query::parse(Some("date=&x=1&x=2"), ["date"].into_iter()).unwrap();
-        assert_eq!(p.get(0), None);
+        assert_eq!(p.value("date"), None);
         let err = Query::parse(
             Some("date=2024-01-01&date=2024-01-01"),
             ["date"].into_iter(),
@@ -504,8 +522,8 @@ mod tests {
             ["date", "lang"].into_iter(),
         )
         .unwrap();
-        assert_eq!(p.get(0), Some("2024-01-01"));
-        assert_eq!(p.get(1), Some("EN"));
+        assert_eq!(p.value("date"), Some("2024-01-01"));
+        assert_eq!(p.value("lang"), Some("EN"));
     }
 
     #[test]

@@ -10,7 +10,10 @@ use super::records::SchoolPeriod;
 pub const GRADE: Param = Param {
     name: "grade",
     required: false,
-    kind: Kind::Integer(0..=MAX_GRADE as i64),
+    kind: Kind::Integer {
+        range: 0..=MAX_GRADE as i64,
+        default: None,
+    },
     description: "One grade: `0` (pre-school) to `12` (gymnasium IV); only the periods of \
                   that grade. Absent: every period, each with its `grades`.",
 };
@@ -31,22 +34,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   there the answer is unknown, not \"no holidays\". Checks: `date`/`year`, \
                   then `grade`, then `lang`.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            required: false,
-            description: "A date (`YYYY-MM-DD` or `today`): the periods containing it. \
-                          `date` and `year` exclude each other: send exactly one.",
-            ..DATE
-        },
-        Param {
-            required: false,
-            description: "A calendar year: the periods sharing a day with it. `year` and \
-                          `date` exclude each other: send exactly one.",
-            ..YEAR
-        },
-        GRADE,
-        LANG,
-    ],
+    params: SchoolHolidaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<SchoolHolidays>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -56,7 +44,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidParam,
         ErrorCode::InvalidLang,
     ],
-    handle,
+    handle: serve::<SchoolHolidaysParams>,
 };
 
 /// The answer: echoes whichever of `date` or `year` was sent.
@@ -88,46 +76,71 @@ pub enum SchoolHolidays<'a> {
     },
 }
 
-/// Reads `grade` (0..=12), absent meaning every grade.
-pub fn grade(value: Option<&str>) -> Result<Option<u8>, ApiError> {
-    value
-        .map(|v| query::integer("grade", v, 0, i64::from(MAX_GRADE)).map(|n| n as u8))
-        .transpose()
+const ON_DATE: Param = Param {
+    required: false,
+    description: "A date (`YYYY-MM-DD` or `today`): the periods containing it. `date` and \
+                  `year` exclude each other: send exactly one.",
+    ..DATE
+};
+
+const OF_YEAR: Param = Param {
+    required: false,
+    description: "A calendar year: the periods sharing a day with it. `year` and `date` \
+                  exclude each other: send exactly one.",
+    ..YEAR
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SchoolHolidaysParams {
+    pub asked: DateOrYear,
+    /// Absent: every grade.
+    pub grade: Option<u8>,
+    pub lang: Lang,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    let (from, to, on_date) =
-        match query::date_or_year(catalog, query.get(0), query.get(1), cx.today)? {
-            DateOrYear::Date(date) => (date, date, true),
+impl Params for SchoolHolidaysParams {
+    const DECLARED: &'static [Param] = &[ON_DATE, OF_YEAR, GRADE, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (date, year) = (query.value(ON_DATE.name), query.value(OF_YEAR.name));
+        Ok(SchoolHolidaysParams {
+            asked: query::date_or_year(cx.catalog, date, year, cx.today)?,
+            grade: GRADE.read(query, cx)?,
+            lang: LANG.read(query, cx)?,
+        })
+    }
+}
+
+impl Handler for SchoolHolidaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let catalog = cx.catalog;
+        let SchoolHolidaysParams { asked, grade, lang } = *self;
+        let (from, to) = match asked {
+            DateOrYear::Date(date) => (date, date),
             DateOrYear::Year(year) => (
                 Date::from_ymd(year, 1, 1).expect("a served year"),
                 Date::from_ymd(year, 12, 31).expect("a served year"),
-                false,
             ),
         };
-    let grade = grade(query.get(2))?;
-    let lang = query::lang(query.get(3))?;
-    let params = format!("{from}{to}{grade:?}{}", lang.code());
-    let response = answer::private_cached(cx, ENDPOINT.operation_id, params, || {
-        let periods = SchoolPeriod::overlapping(catalog, from, to, grade, lang);
-        let count = periods.len();
-        let covered = catalog.school_holidays.covered(from, to, grade);
-        if on_date {
-            SchoolHolidays::OnDate {
-                date: from,
-                count,
-                periods,
-                covered,
+        let response = answer::private_cached(cx, ENDPOINT.operation_id, self, || {
+            let periods = SchoolPeriod::overlapping(catalog, from, to, grade, lang);
+            let count = periods.len();
+            let covered = catalog.school_holidays.covered(from, to, grade);
+            match asked {
+                DateOrYear::Date(date) => SchoolHolidays::OnDate {
+                    date,
+                    count,
+                    periods,
+                    covered,
+                },
+                DateOrYear::Year(year) => SchoolHolidays::OfYear {
+                    year,
+                    count,
+                    periods,
+                    covered,
+                },
             }
-        } else {
-            SchoolHolidays::OfYear {
-                year: from.year(),
-                count,
-                periods,
-                covered,
-            }
-        }
-    });
-    Ok(response)
+        });
+        Ok(response)
+    }
 }

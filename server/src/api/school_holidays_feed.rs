@@ -1,7 +1,7 @@
 //! `GET /api/v1/feeds/school-holidays.ics`: the pupils' holidays as an iCalendar feed. Public.
 
 use super::prelude::*;
-use super::school_holidays::{grade, GRADE};
+use super::school_holidays::GRADE;
 use crate::feeds::FeedRequest;
 
 pub const ENDPOINT: Endpoint = Endpoint {
@@ -14,28 +14,37 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   built from the school year, the kind and the grades, so it stays the same \
                   across dataset versions.",
     access: Access::Public(PublicEndpoint::Feeds),
-    params: &[
-        Param {
-            description: "One grade, `0` (pre-school) to `12`: only its periods. Absent: \
-                          every period.",
-            ..GRADE
-        },
-        Param {
-            description: "Language of the summaries and of the calendar's name: `lt` \
-                          (default), `en`, `pl`, `ru`; case-insensitive; empty counts as \
-                          absent.",
-            ..LANG
-        },
-    ],
+    params: SchoolHolidaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
     bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
-    handle,
+    handle: serve::<SchoolHolidaysFeedParams>,
 };
 
-fn handle(req: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let request = FeedRequest::SchoolHolidays {
-        grade: grade(query.get(0))?,
-        lang: query::lang(query.get(1))?,
-    };
-    Ok(answer::feed(req, cx, request))
+const FEED_GRADE: Param = Param {
+    description: "One grade, `0` (pre-school) to `12`: only its periods. Absent: every \
+                  period.",
+    ..GRADE
+};
+
+const FEED_LANG: Param = Param {
+    description: "Language of the summaries and of the calendar's name: `lt` (default), `en`, \
+                  `pl`, `ru`; case-insensitive; empty counts as absent.",
+    ..LANG
+};
+
+params! {
+    pub struct SchoolHolidaysFeedParams {
+        grade: Option<u8> = FEED_GRADE,
+        lang: Lang = FEED_LANG,
+    }
+}
+
+impl Handler for SchoolHolidaysFeedParams {
+    fn handle(&self, req: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let request = FeedRequest::SchoolHolidays {
+            grade: self.grade,
+            lang: self.lang,
+        };
+        Ok(answer::feed(req, cx, request))
+    }
 }

@@ -3,9 +3,9 @@
 //! rule is the dataset crate's (`kalendorius_dataset::shift`); this file parses, looks up
 //! and formats.
 
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone};
 use chrono_tz::Tz;
-use kalendorius_dataset::shift::{self, LocalTimeError, ZONE};
+use kalendorius_dataset::shift::{self, LocalTimeError, TimeFormError, ZONE};
 use kalendorius_dataset::working_time::{DayKind, Week};
 
 use super::prelude::*;
@@ -24,7 +24,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   changes. Cites the provisions that set the rates of night, rest-day and \
                   holiday work; pay itself is the employer's.",
     access: Access::Keyed,
-    params: &[START, END, WEEK, LANG],
+    params: ShiftParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<ShiftHours>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -34,7 +34,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::RangeTooLarge,
         ErrorCode::InvalidLang,
     ],
-    handle,
+    handle: serve::<ShiftParams>,
 };
 
 const START: Param = Param {
@@ -148,13 +148,56 @@ impl JsonSchema for LocalInstant {
     }
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    if query.get(0).is_some() && query.get(1).is_none() {
-        return Err(query::missing("end", FORM));
+/// The same instants in any of their forms are equal (`DateTime` compares instants), so
+/// they share one cached answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ShiftParams {
+    pub start: DateTime<Tz>,
+    pub end: DateTime<Tz>,
+    pub week: Week,
+    pub lang: Lang,
+}
+
+impl Params for ShiftParams {
+    const DECLARED: &'static [Param] = &[START, END, WEEK, LANG];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (start, end) = shift_times(query, cx.catalog)?;
+        Ok(ShiftParams {
+            start,
+            end,
+            week: WEEK.read(query, cx)?,
+            lang: LANG.read(query, cx)?,
+        })
     }
-    let start = time(catalog, "start", query.get(0))?;
-    let end = time(catalog, "end", query.get(1))?;
+}
+
+impl Handler for ShiftParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let ShiftParams {
+            start,
+            end,
+            week,
+            lang,
+        } = *self;
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || shift_hours(cx.catalog, start, end, week, lang),
+        ))
+    }
+}
+
+/// `start` and `end`: both sent, each a time answered, `end` later and at most
+/// [`shift::MAX_MINUTES`] after.
+fn shift_times(query: &Query, catalog: &Catalog) -> Result<(DateTime<Tz>, DateTime<Tz>), ApiError> {
+    let (start, end) = (query.value(START.name), query.value(END.name));
+    if start.is_some() && end.is_none() {
+        return Err(query::missing(END.name, FORM));
+    }
+    let start = time(catalog, START.name, start)?;
+    let end = time(catalog, END.name, end)?;
     let minutes = (end - start).num_minutes();
     if minutes <= 0 {
         return Err(ApiError::new(
@@ -177,22 +220,7 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ),
         ));
     }
-    let week = query::week(query.get(2))?;
-    let lang = query::lang(query.get(3))?;
-    // The same instants in any of their forms share one answer.
-    let params = format!(
-        "{} {} {} {}",
-        start.timestamp(),
-        end.timestamp(),
-        query::week_number(week),
-        lang.code()
-    );
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || shift_hours(catalog, start, end, week, lang),
-    ))
+    Ok((start, end))
 }
 
 fn shift_hours(
@@ -268,9 +296,9 @@ fn time(catalog: &Catalog, name: &str, value: Option<&str>) -> Result<DateTime<T
             ),
         )
     };
-    let (local, offset) = parse(value).map_err(|e| match e {
-        FormError::Malformed => invalid(""),
-        FormError::Seconds => invalid(", in whole minutes (seconds :00 or left out)"),
+    let (local, offset) = shift::parse_time(value).map_err(|e| match e {
+        TimeFormError::Malformed => invalid(""),
+        TimeFormError::Seconds => invalid(", in whole minutes (seconds :00 or left out)"),
     })?;
     let instant = match offset {
         Some(offset) => match offset.from_local_datetime(&local) {
@@ -322,128 +350,4 @@ fn unresolved(name: &str, local: NaiveDateTime, error: LocalTimeError) -> ApiErr
 
 fn rfc3339(instant: DateTime<Tz>) -> String {
     instant.format("%Y-%m-%dT%H:%M%:z").to_string()
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum FormError {
-    Malformed,
-    /// Seconds other than `:00`.
-    Seconds,
-}
-
-/// Parses `YYYY-MM-DDTHH:MM`, optionally `:00`, optionally `Z` or `±HH:MM`: the local
-/// wall time and the offset given.
-fn parse(value: &str) -> Result<(NaiveDateTime, Option<FixedOffset>), FormError> {
-    let b = value.as_bytes();
-    let number = |at: usize, len: usize| -> Result<u32, FormError> {
-        let digits = b.get(at..at + len).ok_or(FormError::Malformed)?;
-        digits.iter().try_fold(0, |n, &c| {
-            if c.is_ascii_digit() {
-                Ok(n * 10 + u32::from(c - b'0'))
-            } else {
-                Err(FormError::Malformed)
-            }
-        })
-    };
-    let at = |i: usize, c: u8| {
-        if b.get(i) == Some(&c) {
-            Ok(())
-        } else {
-            Err(FormError::Malformed)
-        }
-    };
-    at(4, b'-')?;
-    at(7, b'-')?;
-    at(10, b'T')?;
-    at(13, b':')?;
-    let date = NaiveDate::from_ymd_opt(number(0, 4)? as i32, number(5, 2)?, number(8, 2)?);
-    let time = NaiveTime::from_hms_opt(number(11, 2)?, number(14, 2)?, 0);
-    let (Some(date), Some(time)) = (date, time) else {
-        return Err(FormError::Malformed);
-    };
-    let mut rest = &value[16..];
-    if let Some(seconds) = rest.strip_prefix(':') {
-        let (digits, tail) = seconds.split_at_checked(2).ok_or(FormError::Malformed)?;
-        if !digits.bytes().all(|c| c.is_ascii_digit()) {
-            return Err(FormError::Malformed);
-        }
-        if digits != "00" {
-            return Err(FormError::Seconds);
-        }
-        rest = tail;
-    }
-    let offset = match rest.as_bytes() {
-        [] => None,
-        [b'Z'] => FixedOffset::east_opt(0),
-        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
-            let digits = [*h1, *h2, *m1, *m2];
-            if !digits.iter().all(u8::is_ascii_digit) {
-                return Err(FormError::Malformed);
-            }
-            let [h1, h2, m1, m2] = digits.map(|c| i32::from(c - b'0'));
-            let (hours, minutes) = (h1 * 10 + h2, m1 * 10 + m2);
-            if minutes >= 60 {
-                return Err(FormError::Malformed);
-            }
-            let seconds = (hours * 60 + minutes) * 60;
-            let offset = if *sign == b'+' {
-                FixedOffset::east_opt(seconds)
-            } else {
-                FixedOffset::west_opt(seconds)
-            };
-            Some(offset.ok_or(FormError::Malformed)?)
-        }
-        _ => return Err(FormError::Malformed),
-    };
-    Ok((date.and_time(time), offset))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_are_parsed_in_their_exact_forms() {
-        let local = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M").unwrap();
-        let east = |h: i32| FixedOffset::east_opt(h * 3600);
-        assert_eq!(
-            parse("2026-12-24T20:00"),
-            Ok((local("2026-12-24T20:00"), None))
-        );
-        assert_eq!(
-            parse("2026-12-24T20:00:00"),
-            Ok((local("2026-12-24T20:00"), None))
-        );
-        assert_eq!(
-            parse("2026-10-25T03:30+02:00"),
-            Ok((local("2026-10-25T03:30"), east(2)))
-        );
-        assert_eq!(
-            parse("2026-10-25T03:30:00-01:30"),
-            Ok((local("2026-10-25T03:30"), FixedOffset::west_opt(5400)))
-        );
-        assert_eq!(
-            parse("2026-10-25T00:30Z"),
-            Ok((local("2026-10-25T00:30"), east(0)))
-        );
-        assert_eq!(parse("2026-12-24T20:00:30"), Err(FormError::Seconds));
-        for bad in [
-            "2026-12-24",
-            "2026-12-24 20:00",
-            "2026-12-24T24:00",
-            "2026-12-24T20:60",
-            "2026-02-29T20:00",
-            "2026-12-24T20",
-            "2026-12-24T20:00+2",
-            "2026-12-24T20:00+02:60",
-            "2026-12-24T20:00+24:00",
-            "2026-12-24T20:00z",
-            "2026-12-24T20:00:00.5",
-            "2026-12-24T20:0x",
-            "+026-12-24T20:00",
-            "2026-12-24T20:00ą",
-        ] {
-            assert_eq!(parse(bad), Err(FormError::Malformed), "{bad}");
-        }
-    }
 }

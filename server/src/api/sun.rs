@@ -23,23 +23,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   `from` and `to` (at most 366 days, from 1920 on); `date` with `from` or \
                   `to` is `conflicting_params`. Checks: the dates, then `place`.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            required: false,
-            description: "One date, `YYYY-MM-DD` or `today`, from 1920 on. Excludes `from` \
-                          and `to`.",
-            ..DATE
-        },
-        Param {
-            required: false,
-            ..FROM
-        },
-        Param {
-            required: false,
-            ..TO
-        },
-        PLACE,
-    ],
+    params: SunParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<SunDays>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -49,7 +33,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::RangeTooLarge,
         ErrorCode::InvalidParam,
     ],
-    handle,
+    handle: serve::<SunParams>,
 };
 
 /// The answer.
@@ -140,20 +124,86 @@ impl SunEntry {
     }
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
+const ON_DATE: Param = Param {
+    required: false,
+    description: "One date, `YYYY-MM-DD` or `today`, from 1920 on. Excludes `from` and `to`.",
+    ..DATE
+};
+
+const RANGE_FROM: Param = Param {
+    required: false,
+    ..FROM
+};
+
+const RANGE_TO: Param = Param {
+    required: false,
+    ..TO
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SunParams {
+    /// `date` twice when it was sent.
+    pub from: Date,
+    pub to: Date,
+    pub place: PlaceIndex,
+}
+
+impl Params for SunParams {
+    const DECLARED: &'static [Param] = &[ON_DATE, RANGE_FROM, RANGE_TO, PLACE];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (from, to) = dates(query, cx)?;
+        Ok(SunParams {
+            from,
+            to,
+            place: PLACE.read(query, cx)?,
+        })
+    }
+}
+
+impl Handler for SunParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let SunParams { from, to, place } = *self;
+        let place = &cx.catalog.places.places[place.0];
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || {
+                let days: Vec<SunEntry> = std::iter::successors(Some(from), |d| d.succ())
+                    .take_while(|d| *d <= to)
+                    .map(|date| SunEntry::new(date, place))
+                    .collect();
+                SunDays {
+                    place: PlaceRecord::new(place),
+                    from,
+                    to,
+                    count: days.len() as u32,
+                    days,
+                }
+            },
+        ))
+    }
+}
+
+/// `date`, or `from` and `to`: not both, one of them, then served, from 1920 on and at
+/// most [`MAX_DAYS`] days.
+fn dates(query: &Query, cx: &Context) -> Result<(Date, Date), ApiError> {
     let catalog = cx.catalog;
-    let (from, to) = match (query.get(0), query.get(1).or(query.get(2))) {
+    let date = query.value(ON_DATE.name);
+    let (range_from, range_to) = (query.value(RANGE_FROM.name), query.value(RANGE_TO.name));
+    let (from, to) = match (date, range_from.or(range_to)) {
         (Some(_), Some(_)) => {
             return Err(ApiError::new(
                 ErrorCode::ConflictingParams,
                 "parameter 'date' excludes 'from' and 'to'; send 'date', or 'from' and 'to'",
             ))
         }
-        (Some(date), None) => {
-            let date = query::date_or_today(catalog, "date", Some(date), cx.today)?;
+        (Some(_), None) => {
+            let date: Date = ON_DATE.read(query, cx)?;
             (date, date)
         }
-        (None, Some(_)) => query::date_range(catalog, query.get(1), query.get(2), cx.today)?,
+        (None, Some(_)) => query::date_range(catalog, range_from, range_to, cx.today)?,
         (None, None) => {
             return Err(ApiError::new(
                 ErrorCode::MissingParam,
@@ -161,33 +211,8 @@ fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError
             ))
         }
     };
-    let from = query::sky_date(
-        if query.get(0).is_some() {
-            "date"
-        } else {
-            "from"
-        },
-        from,
-    )?;
+    let first = if date.is_some() { ON_DATE } else { RANGE_FROM };
+    let from = query::sky_date(first.name, from)?;
     query::at_most_days(from, to, MAX_DAYS)?;
-    let place = query::place(catalog, query.get(3))?;
-    let params = format!("{from}{to}{}", place.slug);
-    Ok(answer::private_cached(
-        cx,
-        ENDPOINT.operation_id,
-        params,
-        || {
-            let days: Vec<SunEntry> = std::iter::successors(Some(from), |d| d.succ())
-                .take_while(|d| *d <= to)
-                .map(|date| SunEntry::new(date, place))
-                .collect();
-            SunDays {
-                place: PlaceRecord::new(place),
-                from,
-                to,
-                count: days.len() as u32,
-                days,
-            }
-        },
-    ))
+    Ok((from, to))
 }

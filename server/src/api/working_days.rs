@@ -2,6 +2,8 @@
 //! any length: in constant time for the 40-hour week, a walk over the days for another
 //! contract. Key required.
 
+use kalendorius_dataset::contract::Contract;
+
 use super::prelude::*;
 use super::records::ContractTerms;
 use crate::catalog::WorkingSummary;
@@ -15,7 +17,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   `/working-time`, for the 40-hour week or the contract of `hours_per_week` \
                   and `norm`, or `schedule`. Any range of served dates (no length limit).",
     access: Access::Keyed,
-    params: &[FROM, TO, WEEK, HOURS_PER_WEEK, NORM, SCHEDULE],
+    params: WorkingDaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDays>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -24,7 +26,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidParam,
         ErrorCode::ConflictingParams,
     ],
-    handle,
+    handle: serve::<WorkingDaysParams>,
 };
 
 /// The answer.
@@ -43,14 +45,37 @@ pub struct WorkingDays<'a> {
     pub summary: WorkingSummary,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let (from, to) = query::date_range(cx.catalog, query.get(0), query.get(1), cx.today)?;
-    let contract = query::contract(query.get(2), query.get(3), query.get(4), query.get(5))?;
-    Ok(answer::private(answer::to_json(&WorkingDays {
-        from,
-        to,
-        week: query::week_number(contract.week()),
-        terms: ContractTerms::new(cx.catalog, &contract, from, to),
-        summary: cx.catalog.contract_summary(from, to, &contract),
-    })))
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WorkingDaysParams {
+    pub from: Date,
+    pub to: Date,
+    pub contract: Contract,
+}
+
+impl Params for WorkingDaysParams {
+    const DECLARED: &'static [Param] = &[FROM, TO, WEEK, HOURS_PER_WEEK, NORM, SCHEDULE];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let (from, to) = (query.value(FROM.name), query.value(TO.name));
+        let (from, to) = query::date_range(cx.catalog, from, to, cx.today)?;
+        Ok(WorkingDaysParams {
+            from,
+            to,
+            contract: contract(query)?,
+        })
+    }
+}
+
+impl Handler for WorkingDaysParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        let WorkingDaysParams { from, to, contract } = self;
+        let (from, to) = (*from, *to);
+        Ok(answer::private(answer::to_json(&WorkingDays {
+            from,
+            to,
+            week: query::week_number(contract.week()),
+            terms: ContractTerms::new(cx.catalog, contract, from, to),
+            summary: cx.catalog.contract_summary(from, to, contract),
+        })))
+    }
 }

@@ -1,7 +1,10 @@
 //! `GET /api/v1/working-days/add`: the date a number of working days after (or before) a
 //! date, for deadlines. Key required.
 
+use kalendorius_dataset::working_time::Week;
+
 use super::prelude::*;
+use crate::catalog::Catalog;
 
 /// The largest `|days|` (about 385 years of working days).
 pub const MAX_ADD_DAYS: i64 = 100_000;
@@ -17,19 +20,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   by the rules of `/working-time`. A result outside the served dates is \
                   `out_of_range`.",
     access: Access::Keyed,
-    params: &[
-        Param {
-            description: "The date counted from, `YYYY-MM-DD` or `today`.",
-            ..DATE
-        },
-        Param {
-            name: "days",
-            required: true,
-            kind: Kind::Integer(-MAX_ADD_DAYS..=MAX_ADD_DAYS),
-            description: "How many working days to add: an integer from -100000 to 100000.",
-        },
-        WEEK,
-    ],
+    params: AddParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDaysAdded>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -37,7 +28,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidParam,
         ErrorCode::OutOfRange,
     ],
-    handle,
+    handle: serve::<AddParams>,
 };
 
 /// The answer.
@@ -54,17 +45,51 @@ pub struct WorkingDaysAdded {
     pub result: Date,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let catalog = cx.catalog;
-    if query.get(0).is_none() {
-        return Err(query::missing("date", "YYYY-MM-DD"));
+const COUNTED_FROM: Param = Param {
+    description: "The date counted from, `YYYY-MM-DD` or `today`.",
+    ..DATE
+};
+
+const DAYS: Param = Param {
+    name: "days",
+    required: true,
+    kind: Kind::Integer {
+        range: -MAX_ADD_DAYS..=MAX_ADD_DAYS,
+        default: None,
+    },
+    description: "How many working days to add: an integer from -100000 to 100000.",
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AddParams {
+    pub date: Date,
+    pub days: i64,
+    pub week: Week,
+}
+
+impl Params for AddParams {
+    const DECLARED: &'static [Param] = &[COUNTED_FROM, DAYS, WEEK];
+
+    /// Both required parameters are checked present before either is read.
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        let required = [(COUNTED_FROM.name, "YYYY-MM-DD"), (DAYS.name, "an integer")];
+        query::all_present(query, &required)?;
+        Ok(AddParams {
+            date: COUNTED_FROM.read(query, cx)?,
+            days: DAYS.read(query, cx)?,
+            week: WEEK.read(query, cx)?,
+        })
     }
-    let Some(days) = query.get(1) else {
-        return Err(query::missing("days", "an integer"));
-    };
-    let date = query::date_or_today(catalog, "date", query.get(0), cx.today)?;
-    let days = query::integer("days", days, -MAX_ADD_DAYS, MAX_ADD_DAYS)?;
-    let week = query::week(query.get(2))?;
+}
+
+impl Handler for AddParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        add(cx.catalog, self)
+    }
+}
+
+fn add(catalog: &Catalog, params: &AddParams) -> Result<Response, ApiError> {
+    let AddParams { date, days, week } = *params;
     let result = catalog.add_working_days(date, days, week).ok_or_else(|| {
         ApiError::new(
             ErrorCode::OutOfRange,

@@ -22,7 +22,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
                   up. A working day before a red holiday is one hour shorter (never below \
                   zero) for `full` and `part_time`, not for `reduced` (Labour Code art. 112).",
     access: Access::Keyed,
-    params: &[YEAR, WEEK, HOURS_PER_WEEK, NORM, SCHEDULE],
+    params: WorkingTimeParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingTime>),
     bad_request: &[
         ErrorCode::MissingParam,
@@ -30,7 +30,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
         ErrorCode::InvalidParam,
         ErrorCode::ConflictingParams,
     ],
-    handle,
+    handle: serve::<WorkingTimeParams>,
 };
 
 /// The answer.
@@ -105,22 +105,32 @@ pub struct AverageMonth {
     pub working_minutes: u64,
 }
 
-fn handle(_: &Request, query: &Query, cx: &Context) -> Result<Response, ApiError> {
-    let year = query::year(cx.catalog, "year", query.get(0))?;
-    let contract = query::contract(query.get(1), query.get(2), query.get(3), query.get(4))?;
-    let build = || answer::to_json(&working_time(cx.catalog, year, &contract));
-    // A year's answer does not change within a dataset: the 40-hour weeks' built once and
-    // kept per year; another contract's kept in the answer cache.
-    if contract.is_forty_hours() {
-        let body = cx.catalog.working_year_body(year, contract.week(), build);
-        return Ok(answer::private(body));
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WorkingTimeParams {
+    pub year: i32,
+    pub contract: Contract,
+}
+
+impl Params for WorkingTimeParams {
+    const DECLARED: &'static [Param] = &[YEAR, WEEK, HOURS_PER_WEEK, NORM, SCHEDULE];
+
+    fn parse(query: &Query, cx: &Context) -> Result<Self, ApiError> {
+        Ok(WorkingTimeParams {
+            year: YEAR.read(query, cx)?,
+            contract: contract(query)?,
+        })
     }
-    let params = format!("{year}{contract:?}");
-    Ok(answer::private(cx.catalog.answer(
-        ENDPOINT.operation_id,
-        params,
-        build,
-    )))
+}
+
+impl Handler for WorkingTimeParams {
+    fn handle(&self, _: &Request, cx: &Context) -> Result<Response, ApiError> {
+        Ok(answer::private_cached(
+            cx,
+            ENDPOINT.operation_id,
+            self,
+            || working_time(cx.catalog, self.year, &self.contract),
+        ))
+    }
 }
 
 fn working_time<'a>(catalog: &'a Catalog, year: i32, contract: &'a Contract) -> WorkingTime<'a> {

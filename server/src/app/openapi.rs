@@ -8,7 +8,8 @@ use schemars::transform::RecursiveTransform;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
-use crate::api::endpoint::{Access, AnswerKind, Endpoint, Kind};
+use crate::api::endpoint::{Access, AnswerKind, Endpoint};
+use crate::api::params::Kind;
 use crate::api::PREFIX;
 use crate::feeds::CONTENT_TYPE;
 use crate::health::{self, ProbeOk, PROBES};
@@ -236,7 +237,7 @@ fn param_schema(kind: &Kind) -> Value {
         }),
         // A range, not an enum, so that generated clients take a plain number.
         Kind::Week => json!({ "type": "integer", "minimum": 5, "maximum": 6, "default": 5 }),
-        Kind::Integer(range) => {
+        Kind::Integer { range, .. } => {
             json!({ "type": "integer", "minimum": range.start(), "maximum": range.end() })
         }
         Kind::Text { max_chars } => {

@@ -3,7 +3,8 @@
 //! below holds that such a page leaves). Every insert applies moka's pending work, so the
 //! budget is exceeded for no longer than that insert. Entries are built outside the cache.
 
-use std::hash::Hash;
+use std::any::Any;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -85,6 +86,76 @@ where
     }
 }
 
+/// What an answer was asked for: the endpoint's operation and its parsed parameters (each
+/// endpoint's own `Hash + Eq` type), the key of a cached answer.
+pub struct AnswerKey {
+    operation: &'static str,
+    params: Box<dyn AskedParams>,
+}
+
+impl AnswerKey {
+    pub fn new<P: Hash + Eq + Send + Sync + 'static>(operation: &'static str, params: P) -> Self {
+        AnswerKey {
+            operation,
+            params: Box::new(params),
+        }
+    }
+
+    /// The bytes that tell this key from every other (an answer's ETag digests them): the
+    /// operation's name and what the parameters' `Hash` writes, the same on every run.
+    pub fn identity(&self) -> Vec<u8> {
+        let mut written = Written(self.operation.as_bytes().to_vec());
+        written.0.push(0);
+        self.params.hash_into(&mut written);
+        written.0
+    }
+}
+
+impl PartialEq for AnswerKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.operation == other.operation && self.params.equals(&*other.params)
+    }
+}
+
+impl Eq for AnswerKey {}
+
+impl Hash for AnswerKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.operation.hash(state);
+        self.params.hash_into(state);
+    }
+}
+
+/// Parameters of any type, compared and hashed as their own type (two types never equal).
+trait AskedParams: Any + Send + Sync {
+    fn equals(&self, other: &dyn AskedParams) -> bool;
+    fn hash_into(&self, state: &mut dyn Hasher);
+}
+
+impl<P: Hash + Eq + Send + Sync + 'static> AskedParams for P {
+    fn equals(&self, other: &dyn AskedParams) -> bool {
+        (other as &dyn Any).downcast_ref::<P>() == Some(self)
+    }
+
+    fn hash_into(&self, mut state: &mut dyn Hasher) {
+        self.hash(&mut state);
+    }
+}
+
+/// A "hasher" that keeps the bytes written to it: a value's `Hash` written out in full.
+struct Written(Vec<u8>);
+
+impl Hasher for Written {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    /// Never asked: [`AnswerKey::identity`] reads the bytes.
+    fn finish(&self) -> u64 {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +175,29 @@ mod tests {
         assert!(
             cache.get("p0").is_none(),
             "old pages nobody asks for are dropped"
+        );
+    }
+
+    #[test]
+    fn keys_differ_by_operation_and_by_every_parameter() {
+        let key = |operation, params: (u8, Option<u8>)| AnswerKey::new(operation, params);
+        let all = [
+            key("a", (1, None)),
+            key("a", (1, Some(1))),
+            key("a", (2, None)),
+            key("b", (1, None)),
+            AnswerKey::new("a", 1u8),
+        ];
+        for (i, one) in all.iter().enumerate() {
+            for (j, other) in all.iter().enumerate() {
+                assert_eq!(one == other, i == j, "{i} {j}");
+                assert_eq!(one.identity() == other.identity(), i == j, "{i} {j}");
+            }
+        }
+        assert!(key("a", (1, None)) == key("a", (1, None)));
+        assert_eq!(
+            key("a", (1, None)).identity(),
+            key("a", (1, None)).identity()
         );
     }
 

@@ -403,7 +403,7 @@ impl Pages {
             title => v.date_long(date),
             date => date.to_string(),
             weekday => v.weekday(date),
-            week => v.catalog.calendar_of(date).1,
+            week => v.catalog.calendar_of(date).iso_week,
             is_today => date.naive() == v.today,
             status => v.status_sentences(date),
             off => v.catalog.status_of(date).laisvadienis,

@@ -274,7 +274,7 @@ impl<'a> Viewer<'a> {
                 for &day in week {
                     cells[column(day)] = Some(self.cell(day));
                 }
-                context! { number => self.catalog.calendar_of(week[0]).1, cells }
+                context! { number => self.catalog.calendar_of(week[0]).iso_week, cells }
             })
             .collect();
         context! {
@@ -292,7 +292,7 @@ impl<'a> Viewer<'a> {
         let mut holidays = self.red_names(date);
         // Each kind of the day: its class, its words.
         let mut kinds: Vec<(&str, &str)> = Vec::new();
-        if self.catalog.calendar_of(date).2 {
+        if self.catalog.calendar_of(date).is_weekend {
             kinds.push(("weekend", self.text("weekend")));
         }
         if !holidays.is_empty() {

@@ -4,7 +4,8 @@
 use std::net::IpAddr;
 
 use chrono::Utc;
-use kalendorius_server::api::endpoint::{Access, Kind};
+use kalendorius_server::api::endpoint::Access;
+use kalendorius_server::api::params::Kind;
 use kalendorius_server::api::PREFIX;
 use kalendorius_server::app::ROUTES;
 use kalendorius_server::limits::{LimitsConfig, PublicEndpoint};

@@ -19,6 +19,7 @@ mod metrics;
 mod name_search;
 mod openapi;
 mod pages;
+mod params;
 mod planning;
 mod probes;
 mod process;

@@ -1469,7 +1469,7 @@ async fn the_document_schemas_are_strict() {
 #[tokio::test]
 async fn precomputed_answers_are_their_types_json() {
     use kalendorius_server::api::days::DaysRange;
-    use kalendorius_server::api::laisvadienis::DayStatus;
+    use kalendorius_server::catalog::DayStatus;
 
     let app = spawn_app().await;
     let resp = app.get("/api/v1/days?from=2022-01-01&to=2022-12-31").await;
