@@ -27,10 +27,13 @@ else its length and SHA-256). What it covers:
   longest named when several are used up) on a second server with tiny limits, and the
   counters of every public counter and of a key kept across a restart.
 
-Every section sends from a loopback address of its own (127.x.y.z, derived from the section's
-name) and keyed sections use a key of their own, so the `RateLimit-Remaining` values of a
-section do not depend on what other sections asked: a build that adds an endpoint changes
-its own section only.
+Every section, and within an operation's section each parameter's requests, sends from a
+loopback address of its own (127.x.y.z, derived from its name) and, when keyed, with a key of
+its own, so that `RateLimit-Remaining` depends only on the requests before it in that group:
+a build that adds an endpoint or a parameter (or lists them in another order: they are asked
+in a fixed order) changes its own group only. The checks of #31 are there too: compressed
+bodies decoded and compared with the plain one, another query's tag never a 304, two key
+lines, leading zeros, links of error pages, `/metrics` behind proxy headers.
 
 What varies between two runs of the same binary is masked: the port, the temporary
 directory, the keys, key ids and hashes (numbered in order of appearance), the times of
@@ -359,6 +362,13 @@ PAGES = [
     "/2026/12/24/x",
     "/static/style.old.css",
     "/favicon.ico",
+    # links on error pages must stay on the site; a page ignores what it does not read
+    "//evil.example/x",
+    "/\\evil.example",
+    "/2026/12?grade=05",
+    "/2026/12?q=1",
+    "/2026/12?q=2",
+    "/2026/12?x=1",
 ]
 
 OTHER = [
@@ -580,11 +590,15 @@ class Transcript:
     def w(self, line=""):
         self.out.append(self.mask(line))
 
+    def use_client(self, name):
+        """Sends from a loopback address of its own, derived from name."""
+        digest = hashlib.sha256(name.encode()).digest()
+        self.client = f"127.{digest[0]}.{digest[1]}.{1 + digest[2] % 254}"
+
     def section(self, name):
         """A new section, with its own client address (and key, when keyed)."""
         self.section_name = name
-        digest = hashlib.sha256(name.encode()).digest()
-        self.client = f"127.{digest[0]}.{digest[1]}.{1 + digest[2] % 254}"
+        self.use_client(name)
         self.counts["sections"] += 1
         self.w("")
         self.w("=" * 78)
@@ -998,7 +1012,7 @@ class Transcript:
             self.req("HEAD", path, metrics=True)
             return
         params = [resolve(doc, p) for p in op.get("parameters", [])]
-        query_params = [p for p in params if p["in"] == "query"]
+        query_params = sorted((p for p in params if p["in"] == "query"), key=lambda p: order(p["name"]))
         path_params = [p for p in params if p["in"] == "path"]
         headers = []
         if keyed:
@@ -1010,7 +1024,7 @@ class Transcript:
             for prm in path_params:
                 schema = prm.get("schema", {})
                 values = list(schema.get("enum", [])) or [good_value(path, prm)]
-                bad = (["nope.json", "x"] if schema.get("enum") else bad_values(prm))
+                bad = (["nope.json", "x"] if schema.get("enum") else bad_values(path, prm))
                 first = None
                 for v in values + bad:
                     target = path.replace("{" + prm["name"] + "}", urllib.parse.quote(v, safe=""))
@@ -1021,7 +1035,8 @@ class Transcript:
 
         base = BASE_AT.get(path) or [(p["name"], good_value(path, p)) for p in query_params if p.get("required")]
         target = build(path, base)
-        status, _, _ = self.req("GET", target, headers, note="valid")
+        status, vh, _ = self.req("GET", target, headers, note="valid")
+        valid_target, valid_etag = target, (vh.get("etag") or [None])[0]
         if keyed:
             self.req("GET", target, [], note="no key")
             self.req("GET", target, [("X-API-Key", "ltk_" + "0" * 64)], note="unknown key")
@@ -1030,6 +1045,10 @@ class Transcript:
             self.req("GET", target, [("Authorization", "Bearer " + self.key)], note="Bearer key")
             self.req("GET", target, [("Authorization", "Basic dXNlcjpwYXNz")], note="Basic")
             self.req("GET", target, [("Authorization", "Bearer " + self.key), ("X-API-Key", self.key)], note="both")
+            self.req("GET", target, [("X-API-Key", ""), ("X-API-Key", self.key)], note="two key lines, the first empty")
+            self.req("GET", target, [("X-API-Key", self.key), ("X-API-Key", "ltk_" + "0" * 64)], note="two key lines")
+            self.req("GET", target, [("Authorization", ""), ("Authorization", "Bearer " + self.key)], note="two Authorization lines, the first empty")
+            self.req("GET", target, [("X-API-Key", "")], note="empty key")
             self.req("GET", build(path, base + [("api_key", self.key)]), [], note="query key")
             self.req("GET", build(path, base + [("api_key", self.key), ("api_key", self.key)]), [], note="query key twice")
         self.req("OPTIONS", target, [("Origin", "https://example.org"), ("Access-Control-Request-Method", "GET"), ("Access-Control-Request-Headers", "x-api-key, if-none-match")])
@@ -1041,7 +1060,11 @@ class Transcript:
             rest = [(n, v) for n, v in base if n != name]
             good = good_value(path, prm)
             self.w("")
-            self.w(f"-- parameter {name}")
+            self.w(f"-- parameter {name} (from a client address and with a key of its own)")
+            self.use_client(f"{path} {name}")
+            if keyed:
+                self.key = self.new_key(f"{path} {name}")
+                headers = [("X-API-Key", self.key)]
             if prm.get("required"):
                 self.req("GET", build(path, rest), headers, note=f"{name} missing")
             else:
@@ -1053,14 +1076,26 @@ class Transcript:
                     if value not in (good, default):
                         self.req("GET", build(path, rest + [(name, value)]), headers)
             self.req("GET", build(path, rest + [(name, good), (name, good)]), headers, note=f"{name} repeated")
-            for bad in bad_values(prm):
+            for bad in bad_values(path, prm):
                 self.req("GET", build(path, rest + [(name, bad)]), headers, note=f"{name} bad")
             if is_date(prm):
                 required = [(p["name"], good_value(path, p)) for p in query_params if p.get("required") and p["name"] != name]
                 t = build(path, required + [(name, "today")])
                 self.req("GET", t, headers, note="today")
                 self.req("GET", build(path, required + [(name, "TODAY")]), headers, note="today, upper case")
-                self.variants(t, keyed, headers, compress=False, head=False)
+                self.variants(t, keyed, headers, head=False)
+                if valid_etag:
+                    self.req("GET", t, headers + [("If-None-Match", valid_etag)], note="another query's tag")
+                s2, h2, _ = self.req("GET", build(path, required + [(name, "today"), ("lang", "ru")]) if "lang" in names else t, headers + [("Accept-Encoding", "gzip")], note="another query, gzip")
+                today_etag = (h2.get("etag") or [None])[0]
+                if today_etag and valid_target != t:
+                    self.req("GET", valid_target, headers + [("If-None-Match", today_etag)], note="another query's tag")
+        self.w("")
+        self.w("-- combinations (from a client address and with a key of their own)")
+        self.use_client(f"{path} combinations")
+        if keyed:
+            self.key = self.new_key(f"{path} combinations")
+            headers = [("X-API-Key", self.key)]
         dates = [p["name"] for p in query_params if is_date(p)]
         if len(dates) > 1:
             self.req("GET", build(path, [(n, "today") for n in dates]), headers, note="every date today")
@@ -1206,7 +1241,7 @@ def good_value(path, prm):
     return "x"
 
 
-def bad_values(prm):
+def bad_values(path, prm):
     name = prm["name"]
     schema = prm.get("schema", {})
     if is_date(prm):
@@ -1220,6 +1255,10 @@ def bad_values(prm):
     else:
         out = ["x", ""]
     if schema.get("type") == "integer":
+        good = good_value(path, prm)
+        for v in ("0" + good, "-0", "+" + good, " " + good):
+            if v not in out:
+                out.append(v)
         for v in ("x", "1.5", ""):
             if v not in out:
                 out.append(v)
@@ -1235,6 +1274,13 @@ def bad_values(prm):
         if v not in seen:
             seen.append(v)
     return seen
+
+
+def order(name):
+    """Parameters in a fixed order (GOOD's, then by name), not the document's: a build that
+    lists them in another order asks the same requests in the same order."""
+    names = list(GOOD)
+    return (names.index(name), name) if name in names else (len(names), name)
 
 
 def build(path, pairs):
