@@ -1086,7 +1086,10 @@ class Transcript:
                 self.variants(t, keyed, headers, head=False)
                 if valid_etag:
                     self.req("GET", t, headers + [("If-None-Match", valid_etag)], note="another query's tag")
-                s2, h2, _ = self.req("GET", build(path, required + [(name, "today"), ("lang", "ru")]) if "lang" in names else t, headers + [("Accept-Encoding", "gzip")], note="another query, gzip")
+                other = build(path, required + [(name, "today"), ("lang", "ru")]) if "lang" in names else t
+                self.req("GET", other, headers, note="another query")
+                s2, h2, _ = self.req("GET", other, headers + [("Accept-Encoding", "gzip")], note="another query, gzip")
+                self.req("GET", other, headers + [("Accept-Encoding", "br")], note="another query, br")
                 today_etag = (h2.get("etag") or [None])[0]
                 if today_etag and valid_target != t:
                     self.req("GET", valid_target, headers + [("If-None-Match", today_etag)], note="another query's tag")
