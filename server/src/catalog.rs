@@ -18,7 +18,7 @@ use kalendorius_dataset::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::http::cache::{AnswerKey, ByteCache};
+use crate::http::cache::{AnswerKey, AnswerKeyRef, ByteCache};
 use crate::metrics::CacheMetrics;
 use crate::name_index::NameIndex;
 
@@ -589,13 +589,19 @@ impl Catalog {
 
     /// The answer to `key` (its parameters as resolved: `today` as its date), built by
     /// `build` on first use. Kept with the dataset, so a reload never serves an old one.
-    pub fn answer(&self, key: AnswerKey, build: impl FnOnce() -> Vec<u8>) -> Bytes {
-        if let Some(body) = self.answers.get(&key) {
+    pub fn answer<P: std::hash::Hash + Eq + Clone + Send + Sync + 'static>(
+        &self,
+        operation: &'static str,
+        params: &P,
+        build: impl FnOnce() -> Vec<u8>,
+    ) -> Bytes {
+        if let Some(body) = self.answers.get(&AnswerKeyRef { operation, params }) {
             return body;
         }
         // Exactly its length (into_boxed_slice drops spare capacity): the cache weighs it so.
         let body = Bytes::from(build().into_boxed_slice());
         if body.len() >= MIN_KEPT_ANSWER {
+            let key = AnswerKey::new(operation, params.clone());
             self.answers.insert(key, body.clone());
         }
         body

@@ -10,7 +10,6 @@ use serde::Serialize;
 use crate::api::context::Context;
 use crate::api::endpoint::Params;
 use crate::feeds::{FeedRequest, CONTENT_TYPE};
-use crate::http::cache::AnswerKey;
 use crate::http::caching;
 use crate::http::errors::JSON_CONTENT_TYPE;
 
@@ -54,8 +53,7 @@ pub fn private_cached<P: Params, T: Serialize>(
     params: &P,
     build: impl FnOnce() -> T,
 ) -> Response {
-    let key = AnswerKey::new(operation, params.clone());
-    private(cx.catalog.answer(key, || to_json(&build())))
+    private(cx.catalog.answer(operation, params, || to_json(&build())))
 }
 
 /// A keyed 200: the JSON `body`, for the key holder only.

@@ -126,6 +126,28 @@ impl Hash for AnswerKey {
     }
 }
 
+/// An [`AnswerKey`] by reference, to look one up without boxing and cloning the parameters
+/// of every request (only a miss makes the key it keeps): hashed exactly as the key is (the
+/// operation, then the parameters' own `Hash`), equal to the key of the same type and value.
+pub struct AnswerKeyRef<'a, P> {
+    pub operation: &'static str,
+    pub params: &'a P,
+}
+
+impl<P: Hash> Hash for AnswerKeyRef<'_, P> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.operation.hash(state);
+        self.params.hash(state);
+    }
+}
+
+impl<P: PartialEq + 'static> Equivalent<AnswerKey> for AnswerKeyRef<'_, P> {
+    fn equivalent(&self, key: &AnswerKey) -> bool {
+        let params: &dyn Any = &*key.params;
+        self.operation == key.operation && params.downcast_ref::<P>() == Some(self.params)
+    }
+}
+
 /// Parameters of any type, compared and hashed as their own type (two types never equal).
 trait AskedParams: Any + Send + Sync {
     fn equals(&self, other: &dyn AskedParams) -> bool;
@@ -218,5 +240,41 @@ mod tests {
             ),
             (1, 1, 1000)
         );
+    }
+
+    #[test]
+    fn an_answer_is_found_by_reference_to_its_key_and_only_by_its_own() {
+        #[derive(Clone, PartialEq, Eq, Hash)]
+        struct Asked {
+            year: i32,
+            lang: &'static str,
+        }
+        #[derive(Clone, PartialEq, Eq, Hash)]
+        struct Other(i32);
+        let cache = ByteCache::<AnswerKey, Bytes>::new(10_000, CacheMetrics::default());
+        let asked = Asked {
+            year: 2026,
+            lang: "en",
+        };
+        cache.insert(
+            AnswerKey::new("op", asked.clone()),
+            Bytes::from_static(b"kept"),
+        );
+        let found = |operation, params: &Asked| cache.get(&AnswerKeyRef { operation, params });
+        assert_eq!(found("op", &asked).as_deref(), Some(&b"kept"[..]));
+        assert!(found("other_op", &asked).is_none());
+        assert!(found(
+            "op",
+            &Asked {
+                lang: "lt",
+                ..asked
+            }
+        )
+        .is_none());
+        let other = AnswerKeyRef {
+            operation: "op",
+            params: &Other(2026),
+        };
+        assert!(cache.get(&other).is_none());
     }
 }
