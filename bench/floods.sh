@@ -95,6 +95,11 @@ cpu_seconds() {
     awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$1/stat"
 }
 
+# CPU seconds the process $1 has used since it had used $2.
+cpu_since() {
+    awk -v a="$2" -v b="$(cpu_seconds "$1")" 'BEGIN {printf "%.1f", b - a}'
+}
+
 ROWS=()
 if runs slow; then
     fresh_server slow
@@ -122,7 +127,7 @@ if runs dribble; then
     before="$(cpu_seconds "$SERVER_PID")"
     log "dribble: $DRIBBLE_CONNECTIONS connections sending a partial head a byte per segment for $SLOW_SECONDS s"
     report="$("$FLOOD_BIN" dribble "$SERVER_ADDR" --connections "$DRIBBLE_CONNECTIONS" --seconds "$SLOW_SECONDS")"
-    spent="$(awk -v a="$before" -v b="$(cpu_seconds "$SERVER_PID")" 'BEGIN {printf "%.1f", b - a}')"
+    spent="$(cpu_since "$SERVER_PID" "$before")"
     rss="$(peak_rss_mib "$SERVER_PID")"
     ROWS+=("| a byte per segment ($DRIBBLE_CONNECTIONS connections); the server used $spent s of CPU | $report | $rss MiB ($(verdict "$rss")) | |")
     kill "$SERVER_PID"
@@ -138,7 +143,7 @@ if runs varied; then
     before="$(cpu_seconds "$SERVER_PID")"
     log "varied traffic: every long-weekend and school-holiday combination, 15 000 pages, 6 000 feeds, every year file"
     report="$("$FLOOD_BIN" varied "$STARTED_ADDR" --key "$key")"
-    spent="$(awk -v a="$before" -v b="$(cpu_seconds "$SERVER_PID")" 'BEGIN {printf "%.1f", b - a}')"
+    spent="$(cpu_since "$SERVER_PID" "$before")"
     rss="$(peak_rss_mib "$SERVER_PID")"
     sleep "$IDLE_SECONDS"
     ROWS+=("| varied ordinary traffic (idle before: $idle MiB); the server used $spent s of CPU | $report | $rss MiB ($(verdict "$rss")) | $(rss_mib "$SERVER_PID") MiB after ${IDLE_SECONDS} s |")

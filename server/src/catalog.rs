@@ -18,7 +18,7 @@ use kalendorius_dataset::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::http::cache::{AnswerKey, AnswerKeyRef, ByteCache};
+use crate::http::cache::{self, AnswerKey, AnswerKeyRef, ByteCache};
 use crate::metrics::CacheMetrics;
 use crate::name_index::NameIndex;
 
@@ -598,8 +598,7 @@ impl Catalog {
         if let Some(body) = self.answers.get(&AnswerKeyRef { operation, params }) {
             return body;
         }
-        // Exactly its length (into_boxed_slice drops spare capacity): the cache weighs it so.
-        let body = Bytes::from(build().into_boxed_slice());
+        let body = cache::exact(build());
         if body.len() >= MIN_KEPT_ANSWER {
             let key = AnswerKey::new(operation, params.clone());
             self.answers.insert(key, body.clone());

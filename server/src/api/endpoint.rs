@@ -8,7 +8,7 @@ use poem::{Request, Response};
 pub use crate::api::context::Context;
 use crate::api::params::{Kind, Param};
 use crate::api::query::Query;
-use crate::http::cache::AnswerKey;
+use crate::http::cache::AnswerKeyRef;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::limits::PublicEndpoint;
 
@@ -103,7 +103,14 @@ pub fn serve<P: Handler>(
     let params = P::parse(query, cx)?;
     let response = params.handle(req, cx)?;
     let keyed = endpoint.access == Access::Keyed;
-    let asked = || AnswerKey::new(endpoint.operation_id, params.clone()).identity();
+    let operation = endpoint.operation_id;
+    let asked = || {
+        AnswerKeyRef {
+            operation,
+            params: &params,
+        }
+        .identity()
+    };
     Ok(cx.today.finish(response, req, cx.catalog, keyed, asked))
 }
 

@@ -18,7 +18,7 @@ use kalendorius_dataset::{Date, Lang};
 use poem::http::HeaderValue;
 
 use crate::catalog::{Catalog, HolidayScope};
-use crate::http::cache::{ByteCache, Weighed};
+use crate::http::cache::{self, ByteCache, Weighed};
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::metrics::CacheMetrics;
 
@@ -72,8 +72,7 @@ impl Feeds {
         };
         let feed = Arc::new(Feed {
             etag: crate::http::caching::digest_etag("feed", text.as_bytes()),
-            // Exactly its length: the cache weighs a feed by it.
-            body: Bytes::from(text.into_bytes().into_boxed_slice()),
+            body: cache::exact(text.into_bytes()),
         });
         self.cache.insert(key, feed.clone());
         feed

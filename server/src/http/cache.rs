@@ -37,6 +37,12 @@ pub struct ByteCache<K, V> {
     metrics: CacheMetrics,
 }
 
+/// `body` as a value to keep: exactly its length. A cache weighs a value by its length, and
+/// `Bytes::from` of a grown `Vec` would keep its spare capacity too (up to as much again).
+pub fn exact(body: Vec<u8>) -> Bytes {
+    Bytes::from(body.into_boxed_slice())
+}
+
 impl<K, V> ByteCache<K, V>
 where
     K: Eq + Hash + Send + Sync + 'static,
@@ -104,10 +110,7 @@ impl AnswerKey {
     /// The bytes that tell this key from every other (an answer's ETag digests them): the
     /// operation's name and what the parameters' `Hash` writes, the same on every run.
     pub fn identity(&self) -> Vec<u8> {
-        let mut written = Written(self.operation.as_bytes().to_vec());
-        written.0.push(0);
-        self.params.hash_into(&mut written);
-        written.0
+        identity(self.operation, |written| self.params.hash_into(written))
     }
 }
 
@@ -132,6 +135,21 @@ impl Hash for AnswerKey {
 pub struct AnswerKeyRef<'a, P> {
     pub operation: &'static str,
     pub params: &'a P,
+}
+
+impl<P: Hash> AnswerKeyRef<'_, P> {
+    /// The identity of the key this refers to ([`AnswerKey::identity`]), made without it.
+    pub fn identity(&self) -> Vec<u8> {
+        identity(self.operation, |written| self.params.hash(written))
+    }
+}
+
+/// The operation's name, a zero, then what `hash` writes of the parameters.
+fn identity(operation: &str, hash: impl FnOnce(&mut Written)) -> Vec<u8> {
+    let mut written = Written(operation.as_bytes().to_vec());
+    written.0.push(0);
+    hash(&mut written);
+    written.0
 }
 
 impl<P: Hash> Hash for AnswerKeyRef<'_, P> {

@@ -15,7 +15,7 @@ use moka::Equivalent;
 use poem::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use poem::{Body, IntoResponse, Response};
 
-use crate::http::cache::{ByteCache, Weighed};
+use crate::http::cache::{self, ByteCache, Weighed};
 use crate::http::{caching, errors};
 use crate::metrics::CacheMetrics;
 
@@ -58,9 +58,6 @@ impl Encoding {
             }
         }
         .expect("writing to a Vec cannot fail");
-        // Kept bodies are weighed by their length: hold no more than that (a grown Vec can
-        // have nearly twice its length in capacity, which Bytes would keep).
-        out.shrink_to_fit();
         out
     }
 }
@@ -257,7 +254,7 @@ impl Compressor {
                 resp.headers_mut().insert(header::ETAG, tag);
                 compressed
             }
-            None => Bytes::from(encoding.compress(&identity, Level::Fast)),
+            None => cache::exact(encoding.compress(&identity, Level::Fast)),
         };
         resp.headers_mut().insert(
             header::CONTENT_ENCODING,
@@ -288,7 +285,7 @@ impl Compressor {
             Some(_) => Level::Best,
             None => Level::Fast,
         };
-        let body = Bytes::from(encoding.compress(identity, level));
+        let body = cache::exact(encoding.compress(identity, level));
         let key = BodyKey {
             request,
             tag: tag.clone(),

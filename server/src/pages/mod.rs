@@ -19,7 +19,7 @@ use poem::{IntoResponse, Request, Response};
 
 use self::view::{day_path, link, Viewer};
 use crate::catalog::Catalog;
-use crate::http::cache::ByteCache;
+use crate::http::cache::{self, ByteCache};
 use crate::http::caching;
 use crate::http::errors::{ApiError, ErrorCode};
 use crate::metrics::CacheMetrics;
@@ -299,8 +299,7 @@ impl Pages {
         };
         let template = self.env.get_template(name)?;
         let html = template.render(context! { c => frame, ..ctx })?;
-        // Exactly its length: the page cache weighs a page by it.
-        Ok(Bytes::from(html.into_bytes().into_boxed_slice()))
+        Ok(cache::exact(html.into_bytes()))
     }
 
     fn month_context(&self, v: &Viewer, year: i32, month: u32) -> minijinja::Value {
