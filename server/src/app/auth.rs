@@ -1,18 +1,21 @@
 //! Finding the API key in a request (docs/api.md, Keys): `X-API-Key`, then
 //! `Authorization: Bearer`, then `api_key`; the first non-empty one counts.
 
-use poem::http::{header, HeaderValue};
+use poem::http::{header, HeaderName, HeaderValue};
 use poem::Request;
 
 use crate::key_format::KEY_QUERY;
 use crate::state::keys::PresentedKey;
+
+/// Parsed once (a `&str` name is parsed and hashed on every look-up).
+const X_API_KEY: HeaderName = HeaderName::from_static("x-api-key");
 
 pub fn presented_key(req: &Request) -> Option<PresentedKey> {
     // Bytes that are not visible ASCII cannot be a key; keeping them (lossily) makes the
     // request an `invalid_key` rather than letting a later way win.
     let lossy = |bytes: &[u8]| PresentedKey(String::from_utf8_lossy(bytes).into_owned());
     let headers = req.headers();
-    let api_key = headers.get_all("x-api-key").iter();
+    let api_key = headers.get_all(X_API_KEY).iter();
     if let Some(value) = api_key.map(HeaderValue::as_bytes).find(|v| !v.is_empty()) {
         return Some(lossy(value));
     }

@@ -2,12 +2,16 @@
 //! takes no lock (`quick_cache`'s S3-FIFO kept a cold start's pages asked for once; the test
 //! below holds that such a page leaves). Every insert applies moka's pending work, so the
 //! budget is exceeded for no longer than that insert. Entries are built outside the cache.
+//! Keys are hashed with foldhash, seeded per process: a lookup hashes the operation and
+//! every parameter of each request, which std's SipHash made a tenth of a cached answer's
+//! own work, and the cache is bounded, so a chosen collision costs its sender alone.
 
 use std::any::Any;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use bytes::Bytes;
+use foldhash::quality::RandomState;
 use moka::policy::EvictionPolicy;
 use moka::sync::Cache;
 use moka::Equivalent;
@@ -32,7 +36,7 @@ impl<T: Weighed> Weighed for Arc<T> {
 }
 
 pub struct ByteCache<K, V> {
-    entries: Cache<K, V>,
+    entries: Cache<K, V, RandomState>,
     budget: usize,
     metrics: CacheMetrics,
 }
@@ -53,7 +57,7 @@ where
             .max_capacity(budget as u64)
             .weigher(|_key: &K, value: &V| u32::try_from(value.bytes()).unwrap_or(u32::MAX))
             .eviction_policy(EvictionPolicy::lru())
-            .build();
+            .build_with_hasher(RandomState::default());
         // A new cache (a new dataset's year files) replaces its predecessor's gauge.
         metrics.bytes.set(0);
         ByteCache {
