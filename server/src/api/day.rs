@@ -19,7 +19,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: DayParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayDetails>),
-    bad_request: DATE_AND_LANG_ERRORS,
+    bad_request: BadRequest::of(DayParams::DECLARED).codes(),
     handle: serve::<DayParams>,
 };
 

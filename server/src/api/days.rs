@@ -18,13 +18,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Days),
     params: DaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DaysRange>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidRange,
-        ErrorCode::RangeTooLarge,
-        ErrorCode::InvalidParam,
-    ],
+    // Its checks across parameters: `from` later than `to`; more than 366 days.
+    bad_request: BadRequest::of(DaysParams::DECLARED)
+        .and(&[ErrorCode::InvalidRange, ErrorCode::RangeTooLarge])
+        .codes(),
     handle: serve::<DaysParams>,
 };
 

@@ -24,7 +24,8 @@ pub struct Endpoint {
     /// Its query parameters, in the order they are checked: its [`Params::DECLARED`].
     pub params: &'static [Param],
     pub answer: AnswerKind,
-    /// The codes its 400 may carry (`invalid_host` is added for every endpoint).
+    /// The codes its 400 may carry, made from `params` and its checks across them by
+    /// [`BadRequest`] (`invalid_host` is added for every endpoint).
     pub bad_request: &'static [ErrorCode],
     /// [`serve`] of its [`Handler`] type.
     pub handle: fn(&Endpoint, &Request, &Query, &Context) -> Result<Response, ApiError>,
@@ -114,6 +115,74 @@ pub fn serve<P: Handler>(
     Ok(cx.today.finish(response, req, cx.catalog, keyed, asked))
 }
 
+/// The codes an endpoint's 400 may carry, made from its declarations when the program is
+/// compiled: the document's list follows the parameters (a test holds it to the codes real
+/// requests get). In a const, `BadRequest::of(P::DECLARED).and(&[...]).codes()` is the
+/// `&'static` list [`Endpoint::bad_request`] takes.
+pub struct BadRequest {
+    codes: [ErrorCode; BadRequest::MAX],
+    len: usize,
+}
+
+impl BadRequest {
+    /// The 400 codes of [`ErrorCode`] but `invalid_host`, each listed at most once: a list
+    /// that needs more room panics, which in a const is a compile error, not a silent cut.
+    const MAX: usize = 9;
+
+    /// The codes of `params`' own checks, in their order: `missing_param` for a required one,
+    /// then its kind's for a bad value ([`Kind::bad_value`]); then `invalid_param`, which
+    /// [`Query::parse`] gives any parameter sent twice.
+    pub const fn of(params: &[Param]) -> BadRequest {
+        let mut codes = BadRequest {
+            codes: [ErrorCode::InvalidParam; BadRequest::MAX],
+            len: 0,
+        };
+        let mut i = 0;
+        while i < params.len() {
+            if params[i].required {
+                codes = codes.and(&[ErrorCode::MissingParam]);
+            }
+            codes = codes.and(params[i].kind.bad_value());
+            i += 1;
+        }
+        if !params.is_empty() {
+            codes = codes.and(&[ErrorCode::InvalidParam]);
+        }
+        codes
+    }
+
+    /// These codes too, those not listed yet: for the codes of an endpoint's checks across
+    /// its parameters (a range's order and length, two that exclude each other, ...).
+    pub const fn and(mut self, more: &[ErrorCode]) -> BadRequest {
+        let mut i = 0;
+        while i < more.len() {
+            if !self.lists(more[i]) {
+                self.codes[self.len] = more[i];
+                self.len += 1;
+            }
+            i += 1;
+        }
+        self
+    }
+
+    /// The codes, each once, in the order they were added.
+    pub const fn codes(&self) -> &[ErrorCode] {
+        self.codes.split_at(self.len).0
+    }
+
+    const fn lists(&self, code: ErrorCode) -> bool {
+        let mut i = 0;
+        while i < self.len {
+            // `==` is not callable in a const fn; the codes carry no data.
+            if self.codes[i] as u8 == code as u8 {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     /// Anyone, counted per client IP by this counter.
@@ -126,4 +195,29 @@ pub enum AnswerKind {
     /// JSON of the schema of `SchemaGenerator::subschema_for` of the answer type.
     Json(fn(&mut schemars::SchemaGenerator) -> schemars::Schema),
     Calendar,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::params::{DATE, LANG, WEEK};
+
+    #[test]
+    fn the_codes_follow_the_parameters_in_order_each_once() {
+        use ErrorCode::*;
+        const CODES: &[ErrorCode] = BadRequest::of(&[DATE, WEEK, LANG])
+            .and(&[InvalidRange, MissingParam])
+            .codes();
+        assert_eq!(
+            CODES,
+            [
+                MissingParam,
+                InvalidDate,
+                InvalidParam,
+                InvalidLang,
+                InvalidRange
+            ]
+        );
+        assert_eq!(BadRequest::of(&[]).and(&[OutOfRange]).codes(), [OutOfRange]);
+    }
 }

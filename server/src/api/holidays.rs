@@ -16,14 +16,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: HolidaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<Holidays>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidYear,
-        ErrorCode::ConflictingParams,
-        ErrorCode::InvalidLang,
-        ErrorCode::InvalidParam,
-    ],
+    // Its checks across parameters: neither `date` nor `year`; both.
+    bad_request: BadRequest::of(HolidaysParams::DECLARED)
+        .and(&[ErrorCode::MissingParam, ErrorCode::ConflictingParams])
+        .codes(),
     handle: serve::<HolidaysParams>,
 };
 

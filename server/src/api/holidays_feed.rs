@@ -22,11 +22,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Feeds),
     params: HolidaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
-    bad_request: &[
-        ErrorCode::InvalidYear,
-        ErrorCode::InvalidLang,
-        ErrorCode::InvalidParam,
-    ],
+    // Its checks across parameters: `from_year` later than `to_year`, or more than 30 years.
+    bad_request: BadRequest::of(HolidaysFeedParams::DECLARED)
+        .and(&[ErrorCode::InvalidYear])
+        .codes(),
     handle: serve::<HolidaysFeedParams>,
 };
 

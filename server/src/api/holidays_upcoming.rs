@@ -23,11 +23,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: UpcomingParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<UpcomingHolidays>),
-    bad_request: &[
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidLang,
-    ],
+    bad_request: BadRequest::of(UpcomingParams::DECLARED).codes(),
     handle: serve::<UpcomingParams>,
 };
 

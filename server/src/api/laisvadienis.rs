@@ -16,11 +16,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Laisvadienis),
     params: LaisvadienisParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<DayStatus>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidParam,
-    ],
+    bad_request: BadRequest::of(LaisvadienisParams::DECLARED).codes(),
     handle: serve::<LaisvadienisParams>,
 };
 

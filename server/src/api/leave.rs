@@ -25,13 +25,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: LeaveParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<Leave>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidLang,
-        ErrorCode::OutOfRange,
-    ],
+    // Its checks across parameters: a leave from `start` ending outside the served dates.
+    bad_request: BadRequest::of(LeaveParams::DECLARED)
+        .and(&[ErrorCode::OutOfRange])
+        .codes(),
     handle: serve::<LeaveParams>,
 };
 

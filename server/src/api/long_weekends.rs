@@ -21,12 +21,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: LongWeekendsParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<LongWeekends>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidYear,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidLang,
-    ],
+    bad_request: BadRequest::of(LongWeekendsParams::DECLARED).codes(),
     handle: serve::<LongWeekendsParams>,
 };
 

@@ -18,12 +18,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: MoonParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<MoonYear>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidYear,
-        ErrorCode::InvalidLang,
-        ErrorCode::InvalidParam,
-    ],
+    bad_request: BadRequest::of(MoonParams::DECLARED).codes(),
     handle: serve::<MoonParams>,
 };
 

@@ -19,7 +19,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Feeds),
     params: MoonFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
-    bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
+    bad_request: BadRequest::of(MoonFeedParams::DECLARED).codes(),
     handle: serve::<MoonFeedParams>,
 };
 

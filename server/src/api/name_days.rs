@@ -13,7 +13,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: NameDaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameDays>),
-    bad_request: DATE_AND_LANG_ERRORS,
+    bad_request: BadRequest::of(NameDaysParams::DECLARED).codes(),
     handle: serve::<NameDaysParams>,
 };
 

@@ -14,7 +14,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Feeds),
     params: NameDaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
-    bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
+    bad_request: BadRequest::of(NameDaysFeedParams::DECLARED).codes(),
     handle: serve::<NameDaysFeedParams>,
 };
 

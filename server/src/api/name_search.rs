@@ -20,7 +20,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: NameSearchParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<NameSearch>),
-    bad_request: &[ErrorCode::MissingParam, ErrorCode::InvalidParam],
+    bad_request: BadRequest::of(NameSearchParams::DECLARED).codes(),
     handle: serve::<NameSearchParams>,
 };
 

@@ -1,7 +1,8 @@
 //! A parameter's declaration ([`Param`]: name, document text, [`Kind`] with its bounds and
-//! default) and how its value is read by it ([`Param::read`] into any [`FromParam`] type):
-//! the OpenAPI document describes the same declaration the handler's parameters are parsed
-//! by, so the two cannot drift apart. The shared declarations (`DATE`, `LANG`, ...) follow.
+//! default, and so the codes of a bad value, [`Kind::bad_value`]) and how its value is read
+//! by it ([`Param::read`] into any [`FromParam`] type): the OpenAPI document describes the
+//! same declaration the handler's parameters are parsed by, so the two cannot drift apart.
+//! The shared declarations (`DATE`, `LANG`, ...) follow.
 
 use std::ops::RangeInclusive;
 
@@ -54,6 +55,27 @@ pub enum Kind {
     HoursPerWeek,
     /// A weekly schedule: 5 or 6 comma-separated `H:MM`, Monday first.
     Schedule,
+}
+
+impl Kind {
+    /// The codes a bad value of this kind is refused with (docs/api.md, Errors): those its
+    /// reader gives. An endpoint's 400 codes are made from them (`endpoint::BadRequest`).
+    pub const fn bad_value(&self) -> &'static [ErrorCode] {
+        match self {
+            Kind::Date => &[ErrorCode::InvalidDate],
+            Kind::Year => &[ErrorCode::InvalidYear],
+            Kind::Lang => &[ErrorCode::InvalidLang],
+            // Malformed or no instant in Lithuania; well-formed, a date not answered.
+            Kind::LocalTime => &[ErrorCode::InvalidParam, ErrorCode::InvalidDate],
+            Kind::Week
+            | Kind::Integer { .. }
+            | Kind::Text { .. }
+            | Kind::Place
+            | Kind::Choice { .. }
+            | Kind::HoursPerWeek
+            | Kind::Schedule => &[ErrorCode::InvalidParam],
+        }
+    }
 }
 
 impl Param {
@@ -271,15 +293,18 @@ pub const SCHEDULE: Param = Param {
 /// The contract parameters, in their check order ([`query::contract`]).
 pub const CONTRACT: [Param; 4] = [WEEK, HOURS_PER_WEEK, NORM, SCHEDULE];
 
+/// The codes of the checks across the [`CONTRACT`] parameters ([`query::contract`]):
+/// `hours_per_week` with `schedule`, or a schedule's days not those of `week`; no `norm`
+/// below 40 hours; a `norm` that does not fit the hours, or a schedule over 40 hours or
+/// without a working minute.
+pub const CONTRACT_CHECKS: &[ErrorCode] = &[
+    ErrorCode::ConflictingParams,
+    ErrorCode::MissingParam,
+    ErrorCode::InvalidParam,
+];
+
 /// The contract of the [`CONTRACT`] parameters.
 pub fn contract(query: &Query) -> Result<kalendorius_dataset::contract::Contract, ApiError> {
     let [week, hours, norm, schedule] = CONTRACT.map(|p| query.value(p.name));
     query::contract(week, hours, norm, schedule)
 }
-
-pub const DATE_AND_LANG_ERRORS: &[ErrorCode] = &[
-    ErrorCode::MissingParam,
-    ErrorCode::InvalidDate,
-    ErrorCode::InvalidLang,
-    ErrorCode::InvalidParam,
-];

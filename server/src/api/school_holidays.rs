@@ -36,14 +36,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: SchoolHolidaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<SchoolHolidays>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidYear,
-        ErrorCode::ConflictingParams,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidLang,
-    ],
+    // Its checks across parameters: neither `date` nor `year`; both.
+    bad_request: BadRequest::of(SchoolHolidaysParams::DECLARED)
+        .and(&[ErrorCode::MissingParam, ErrorCode::ConflictingParams])
+        .codes(),
     handle: serve::<SchoolHolidaysParams>,
 };
 

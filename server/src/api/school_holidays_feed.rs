@@ -16,7 +16,7 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Public(PublicEndpoint::Feeds),
     params: SchoolHolidaysFeedParams::DECLARED,
     answer: AnswerKind::Calendar,
-    bad_request: &[ErrorCode::InvalidLang, ErrorCode::InvalidParam],
+    bad_request: BadRequest::of(SchoolHolidaysFeedParams::DECLARED).codes(),
     handle: serve::<SchoolHolidaysFeedParams>,
 };
 

@@ -26,14 +26,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: ShiftParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<ShiftHours>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidRange,
-        ErrorCode::RangeTooLarge,
-        ErrorCode::InvalidLang,
-    ],
+    // Its checks across parameters: `end` not later than `start`; more than 72 hours.
+    bad_request: BadRequest::of(ShiftParams::DECLARED)
+        .and(&[ErrorCode::InvalidRange, ErrorCode::RangeTooLarge])
+        .codes(),
     handle: serve::<ShiftParams>,
 };
 

@@ -25,14 +25,16 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: SunParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<SunDays>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::ConflictingParams,
-        ErrorCode::InvalidRange,
-        ErrorCode::RangeTooLarge,
-        ErrorCode::InvalidParam,
-    ],
+    // Its checks across parameters: `date` with `from` or `to`; neither, or `from` without
+    // `to`; `from` later than `to`; more than 366 days.
+    bad_request: BadRequest::of(SunParams::DECLARED)
+        .and(&[
+            ErrorCode::ConflictingParams,
+            ErrorCode::MissingParam,
+            ErrorCode::InvalidRange,
+            ErrorCode::RangeTooLarge,
+        ])
+        .codes(),
     handle: serve::<SunParams>,
 };
 

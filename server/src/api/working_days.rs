@@ -19,13 +19,11 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: WorkingDaysParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDays>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidRange,
-        ErrorCode::InvalidParam,
-        ErrorCode::ConflictingParams,
-    ],
+    // Its checks across parameters: `from` later than `to`; the contract's.
+    bad_request: BadRequest::of(WorkingDaysParams::DECLARED)
+        .and(&[ErrorCode::InvalidRange])
+        .and(CONTRACT_CHECKS)
+        .codes(),
     handle: serve::<WorkingDaysParams>,
 };
 

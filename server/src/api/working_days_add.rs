@@ -22,12 +22,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: AddParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingDaysAdded>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidDate,
-        ErrorCode::InvalidParam,
-        ErrorCode::OutOfRange,
-    ],
+    // Its checks across parameters: a result outside the served dates.
+    bad_request: BadRequest::of(AddParams::DECLARED)
+        .and(&[ErrorCode::OutOfRange])
+        .codes(),
     handle: serve::<AddParams>,
 };
 

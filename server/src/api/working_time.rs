@@ -24,12 +24,10 @@ pub const ENDPOINT: Endpoint = Endpoint {
     access: Access::Keyed,
     params: WorkingTimeParams::DECLARED,
     answer: AnswerKind::Json(SchemaGenerator::subschema_for::<WorkingTime>),
-    bad_request: &[
-        ErrorCode::MissingParam,
-        ErrorCode::InvalidYear,
-        ErrorCode::InvalidParam,
-        ErrorCode::ConflictingParams,
-    ],
+    // Its checks across parameters: the contract's.
+    bad_request: BadRequest::of(WorkingTimeParams::DECLARED)
+        .and(CONTRACT_CHECKS)
+        .codes(),
     handle: serve::<WorkingTimeParams>,
 };
 

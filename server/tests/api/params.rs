@@ -1,9 +1,11 @@
 //! Each endpoint's parameters as declared (`Params::DECLARED`, listed by `app::ROUTES`) are
 //! what the document says, what the server parses and what tells its answers apart: every
 //! declared parameter with a bad value of its kind gets that kind's code, listed among the
-//! endpoint's 400 codes; two requests that differ in any one parameter never share an ETag
-//! or a cached body. Valid and bad values are written here by kind, not taken from the code.
+//! endpoint's 400 codes, which are exactly the codes its requests get; two requests that
+//! differ in any one parameter never share an ETag or a cached body. Valid and bad values
+//! are written here by kind, not taken from the code.
 
+use std::collections::BTreeSet;
 use std::time::SystemTime;
 
 use kalendorius_server::api::endpoint::Endpoint;
@@ -73,21 +75,86 @@ fn valid(param: &Param) -> [String; 2] {
     }
 }
 
-/// A malformed value of a parameter's kind, and the code docs/api.md gives it.
-fn bad(param: &Param) -> (String, &'static str) {
+/// Bad values of a parameter's kind, each with the code docs/api.md gives it.
+fn bad(param: &Param) -> Vec<(String, &'static str)> {
+    let one = |value: &str, code| vec![(value.to_string(), code)];
     match &param.kind {
-        Kind::Date => ("2024-02-30".into(), "invalid_date"),
-        Kind::Year => ("20x4".into(), "invalid_year"),
-        Kind::Lang => ("xx".into(), "invalid_lang"),
-        Kind::Integer { range, .. } => ((range.end() + 1).to_string(), "invalid_param"),
-        Kind::Text { max_chars } => ("a".repeat(max_chars + 1), "invalid_param"),
-        Kind::LocalTime => ("2024-06-03T25:00".into(), "invalid_param"),
-        Kind::Week => ("7".into(), "invalid_param"),
-        Kind::Place => ("nowhere".into(), "invalid_param"),
-        Kind::Choice { .. } => ("neither".into(), "invalid_param"),
-        Kind::HoursPerWeek => ("41".into(), "invalid_param"),
-        Kind::Schedule => ("8:00".into(), "invalid_param"),
+        Kind::Date => one("2024-02-30", "invalid_date"),
+        Kind::Year => one("20x4", "invalid_year"),
+        Kind::Lang => one("xx", "invalid_lang"),
+        Kind::Integer { range, .. } => one(&(range.end() + 1).to_string(), "invalid_param"),
+        Kind::Text { max_chars } => one(&"a".repeat(max_chars + 1), "invalid_param"),
+        // Malformed; well-formed on a date not answered.
+        Kind::LocalTime => vec![
+            ("2024-06-03T25:00".into(), "invalid_param"),
+            ("2030-06-03T08:00".into(), "invalid_date"),
+        ],
+        Kind::Week => one("7", "invalid_param"),
+        Kind::Place => one("nowhere", "invalid_param"),
+        Kind::Choice { .. } => one("neither", "invalid_param"),
+        Kind::HoursPerWeek => one("41", "invalid_param"),
+        Kind::Schedule => one("8:00", "invalid_param"),
     }
+}
+
+/// Queries refused by a check across an endpoint's parameters (with the fixture's dates,
+/// 2009 to 2024), by operation, each with its code.
+fn across(operation_id: &str) -> Vec<(String, &'static str)> {
+    let contract = |base: &str| {
+        [
+            (
+                "hours_per_week=36&schedule=8:00,8:00,8:00,8:00,4:00",
+                "conflicting_params",
+            ),
+            (
+                "week=5&schedule=8:00,8:00,8:00,8:00,4:00,4:00",
+                "conflicting_params",
+            ),
+            ("hours_per_week=36", "missing_param"),
+            ("hours_per_week=36&norm=full", "invalid_param"),
+        ]
+        .map(|(contract, code)| (format!("{base}&{contract}"), code))
+    };
+    let fixed = match operation_id {
+        "days" => vec![
+            ("from=2024-01-02&to=2024-01-01", "invalid_range"),
+            ("from=2023-03-01&to=2024-03-01", "range_too_large"),
+        ],
+        "holidays" | "school_holidays" => vec![
+            ("lang=en", "missing_param"),
+            ("date=2024-12-25&year=2024", "conflicting_params"),
+        ],
+        "holidays_feed" => vec![("from_year=2024&to_year=2023", "invalid_year")],
+        "sun" => vec![
+            ("place=vilnius", "missing_param"),
+            ("from=2024-12-24", "missing_param"),
+            ("date=2024-12-25&to=2024-12-26", "conflicting_params"),
+            ("from=2024-12-25&to=2024-12-24", "invalid_range"),
+            ("from=2023-01-01&to=2024-03-01", "range_too_large"),
+        ],
+        "shift_hours" => vec![
+            (
+                "start=2024-06-03T10:00&end=2024-06-03T08:00",
+                "invalid_range",
+            ),
+            (
+                "start=2024-06-03T10:00&end=2024-06-06T10:01",
+                "range_too_large",
+            ),
+        ],
+        "leave" => vec![("start=2024-12-20&days=30", "out_of_range")],
+        "working_days_add" => vec![("date=2024-12-20&days=100", "out_of_range")],
+        "working_days" => vec![("from=2024-01-02&to=2024-01-01", "invalid_range")],
+        _ => vec![],
+    };
+    let mut cases: Vec<(String, &str)> =
+        fixed.into_iter().map(|(q, c)| (q.to_string(), c)).collect();
+    match operation_id {
+        "working_time" => cases.extend(contract("year=2024")),
+        "working_days" => cases.extend(contract("from=2024-01-01&to=2024-12-31")),
+        _ => {}
+    }
+    cases
 }
 
 /// The first base query that can carry `name`, with `name` set to `value`.
@@ -146,20 +213,75 @@ async fn every_declared_bad_value_gets_its_kinds_code_listed_for_the_endpoint() 
             assert_eq!(app.get_keyed(&path, &key).await.status(), 200, "{path}");
         }
         for param in endpoint.params {
-            let (value, code) = bad(param);
-            let path = with(endpoint, param.name, &value);
-            let text = app.get_keyed(&path, &key).await.text().await.unwrap();
-            let body: Value = serde_json::from_str(&text).unwrap();
-            assert_eq!(body["error"], code, "{path}: {body}");
-            assert!(
-                documented.iter().any(|c| c == code),
-                "{path}: {documented:?}"
-            );
-            checked += 1;
+            for (value, code) in bad(param) {
+                let path = with(endpoint, param.name, &value);
+                assert_eq!(code_of(&app, &key, &path).await, code, "{path}");
+                assert!(
+                    documented.iter().any(|c| c == code),
+                    "{path}: {documented:?}"
+                );
+                checked += 1;
+            }
         }
     }
     // Every endpoint's, about 60.
     assert!(checked >= 50, "{checked} parameters checked");
+}
+
+/// The `error` code of a 400 answer to `path`.
+async fn code_of(app: &TestApp, key: &str, path: &str) -> String {
+    let resp = app.get_keyed(path, key).await;
+    assert_eq!(resp.status(), 400, "{path}");
+    let body: Value = serde_json::from_str(&resp.text().await.unwrap()).unwrap();
+    body["error"].as_str().unwrap().to_string()
+}
+
+/// The document's 400 codes of an endpoint (made from its declarations) are the codes its
+/// requests get: a bad value of each parameter, each required one left out, a parameter
+/// sent twice, and the checks across parameters ([`across`]). A declaration that gives a
+/// code the server never sends, or a check whose code the document lacks, fails here.
+#[tokio::test]
+async fn the_documented_400_codes_are_exactly_those_requests_get() {
+    let (app, key) = app().await;
+    let doc = app.json("/api/v1/openapi.json").await;
+    for endpoint in ROUTES {
+        let mut got = BTreeSet::new();
+        for param in endpoint.params {
+            for (value, _) in bad(param) {
+                let path = with(endpoint, param.name, &value);
+                got.insert(code_of(&app, &key, &path).await);
+            }
+            if param.required {
+                let base = &bases(endpoint)[0];
+                let rest: Vec<String> = base
+                    .iter()
+                    .filter(|(n, _)| *n != param.name)
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect();
+                let path = format!("/api/v1{}?{}", endpoint.path, rest.join("&"));
+                got.insert(code_of(&app, &key, &path).await);
+            }
+        }
+        let first = &endpoint.params[0];
+        let value = &valid(first)[0];
+        let twice = format!(
+            "{}&{}={value}",
+            with(endpoint, first.name, value),
+            first.name
+        );
+        got.insert(code_of(&app, &key, &twice).await);
+        for (query, code) in across(endpoint.operation_id) {
+            let path = format!("/api/v1{}?{query}", endpoint.path);
+            assert_eq!(code_of(&app, &key, &path).await, code, "{path}");
+            got.insert(code.to_string());
+        }
+        // `invalid_host` is the gate's, listed for every endpoint (two `Host` headers).
+        let documented: BTreeSet<String> = documented_400_codes(&doc, endpoint)
+            .into_iter()
+            .filter(|c| c != "invalid_host")
+            .collect();
+        assert_eq!(documented, got, "{}: documented, then got", endpoint.path);
+    }
 }
 
 #[tokio::test]
