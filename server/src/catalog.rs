@@ -40,8 +40,12 @@ pub enum CatalogError {
     },
 }
 
-/// Bytes of built answers kept per dataset: a thousand or more answers of 1-10 KiB.
-const ANSWERS_BUDGET: usize = 2 << 20;
+/// Bytes of built answers kept per dataset: a thousand or more answers of 1-10 KiB, and
+/// about thirty years' whole `/days` bodies (32 KiB each).
+const ANSWERS_BUDGET: usize = 3 << 20;
+
+/// The key (with the year) of a year's whole `/days` body in the answers cache.
+const YEAR_DAYS: &str = "days_of_year";
 
 /// A smaller answer costs as much to keep (key and bookkeeping, about 300 bytes unweighed).
 const MIN_KEPT_ANSWER: usize = 512;
@@ -189,21 +193,21 @@ pub struct CalendarPlace {
     pub is_weekend: bool,
 }
 
-/// A year's whole `/days` body and where each day's entry starts: entry `i` is
-/// `json[offsets[i]..offsets[i + 1] - 1]` (the byte after it is a `,` or the closing `]`).
-struct YearJson {
-    json: Bytes,
-    offsets: Box<[u32]>,
-}
+/// Where each day's entry starts in its year's whole `/days` body: entry `i` is
+/// `body[offsets[i]..offsets[i + 1] - 1]` (the byte after it is a `,` or the closing `]`).
+/// Kept for every year; the bodies (17 MB for 518 years, a quarter of the memory budget)
+/// are built when asked for and kept in the answers cache.
+struct YearOffsets(Box<[u32]>);
 
-impl YearJson {
-    /// The entries of days `from..=to` of the year (January 1 = 0), joined by commas.
-    fn entries(&self, from: usize, to: usize) -> &[u8] {
-        &self.json[self.offsets[from] as usize..self.offsets[to + 1] as usize - 1]
+impl YearOffsets {
+    /// The entries of days `from..=to` of the year (January 1 = 0) in its `body`, joined
+    /// by commas.
+    fn entries<'a>(&self, body: &'a [u8], from: usize, to: usize) -> &'a [u8] {
+        &body[self.0[from] as usize..self.0[to + 1] as usize - 1]
     }
 
     fn last_day(&self) -> usize {
-        self.offsets.len() - 2
+        self.0.len() - 2
     }
 }
 
@@ -218,7 +222,7 @@ pub struct Catalog {
     pub last: Date,
     /// One entry per date from `first` to `last`.
     days: Vec<DayInfo>,
-    years: Vec<YearJson>,
+    years: Vec<YearOffsets>,
     tables: Tables,
     working: working_index::WorkingIndex,
     /// The declared transfers, in date order (a few dozen in 500 years).
@@ -407,7 +411,7 @@ impl Catalog {
         };
         catalog.years = catalog
             .years()
-            .map(|year| catalog.year_json(year))
+            .map(|year| YearOffsets(catalog.year_json(year).1.into_boxed_slice()))
             .collect();
         // One year's names: a served leap year's (with February 29), else the first year's.
         let year = catalog
@@ -423,7 +427,7 @@ impl Catalog {
     }
 
     /// The `/days` body of the whole served `year`, with its entries' offsets.
-    fn year_json(&self, year: i32) -> YearJson {
+    fn year_json(&self, year: i32) -> (Vec<u8>, Vec<u32>) {
         let start = Date::from_ymd(year, 1, 1).expect("a served year");
         let end = Date::from_ymd(year, 12, 31).expect("a served year");
         let mut json = Vec::new();
@@ -440,11 +444,12 @@ impl Catalog {
         }
         offsets.push(json.len() as u32 + 1);
         json.extend_from_slice(DAYS_TAIL);
-        // Boxed at their exact sizes: a grown Vec keeps up to twice its length.
-        YearJson {
-            json: Bytes::from(json.into_boxed_slice()),
-            offsets: offsets.into_boxed_slice(),
-        }
+        (json, offsets)
+    }
+
+    /// The whole `/days` body of the served `year`, from the answers cache.
+    fn year_days_json(&self, year: i32) -> Bytes {
+        self.answer(YEAR_DAYS, &year, || self.year_json(year).0)
     }
 
     pub fn years(&self) -> std::ops::RangeInclusive<i32> {
@@ -482,18 +487,22 @@ impl Catalog {
 
     /// The `/days` body for `from..=to` (served, at most 366 days); a whole year is shared.
     pub fn days_json(&self, from: Date, to: Date) -> Bytes {
-        let year_of = |date: Date| &self.years[(date.year() - self.first.year()) as usize];
+        let offsets_of = |date: Date| &self.years[(date.year() - self.first.year()) as usize];
         let day_of_year = |date: Date| date.naive().ordinal0() as usize;
-        let (block, start, end) = (year_of(from), day_of_year(from), day_of_year(to));
+        let (offsets, start, end) = (offsets_of(from), day_of_year(from), day_of_year(to));
+        let body = self.year_days_json(from.year());
+        if from.year() == to.year() && start == 0 && end == offsets.last_day() {
+            return body;
+        }
+        let next_body;
         let slices = if from.year() != to.year() {
+            next_body = self.year_days_json(to.year());
             [
-                block.entries(start, block.last_day()),
-                year_of(to).entries(0, end),
+                offsets.entries(&body, start, offsets.last_day()),
+                offsets_of(to).entries(&next_body, 0, end),
             ]
-        } else if start == 0 && end == block.last_day() {
-            return block.json.clone();
         } else {
-            [block.entries(start, end), &[]]
+            [offsets.entries(&body, start, end), &[]]
         };
         let mut out = Vec::with_capacity(slices[0].len() + slices[1].len() + 81);
         days_head(&mut out, from, to, from.days_until(to) + 1);
